@@ -1,0 +1,29 @@
+#pragma once
+// The reference interpreter: the oracle every generated kernel and every
+// rewrite is compared against. It favours obviousness over speed.
+
+#include "core/interp/value.h"
+#include "core/ir/expr.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace liftcc {
+
+struct InterpreterError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Evaluates a type-checked program (see typeCheck) on concrete inputs.
+/// `sizes` binds every size variable the program mentions. Throws
+/// InterpreterError for inputs that do not match the parameter types and for
+/// run-time errors of user functions (e.g. integer division by zero).
+Value interpret(const Program &typedProgram, const std::map<std::string, int64_t> &sizes,
+                const std::vector<Value> &inputs);
+
+/// Random inputs for every parameter of a typed program (deterministic in the seed).
+std::vector<Value> randomInputs(const Program &typedProgram, const std::map<std::string, int64_t> &sizes, uint64_t seed);
+
+} // namespace liftcc

@@ -1,0 +1,319 @@
+// JSON -> IR. Every error names the JSON pointer of the offending value.
+#include "core/json/program_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace liftcc {
+
+namespace {
+
+using json = nlohmann::json;
+
+class Reader {
+public:
+  Program read(const json &doc) {
+    requireObject(doc, "");
+    allowOnly(doc, "", {"liftcc", "sizes", "userFuns", "inputs", "body"});
+    const json &version = field(doc, "", "liftcc");
+    if (!version.is_number_integer() || version.get<int64_t>() != kProgramFormatVersion)
+      fail("/liftcc", "unsupported format version (this liftcc reads version " + std::to_string(kProgramFormatVersion) + ")");
+    readSizes(doc);
+    readUserFuns(doc);
+    std::vector<Expr> inputs = readInputs(doc);
+    for (const Expr &in : inputs) scopes_.push_back({in.name(), in});
+    Expr body = readExpr(field(doc, "", "body"), "/body", 0);
+    return Program{sizes_, Expr::lambda(std::move(inputs), std::move(body))};
+  }
+
+private:
+  [[noreturn]] static void fail(const std::string &pointer, const std::string &message) { throw JsonError(pointer, message); }
+
+  static std::string escape(std::string_view key) {
+    std::string out;
+    for (char c : key) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    return out;
+  }
+
+  static void requireObject(const json &j, const std::string &p) {
+    if (!j.is_object()) fail(p, std::string("expected an object, found ") + j.type_name());
+  }
+  static const json &field(const json &j, const std::string &p, const char *name) {
+    auto it = j.find(name);
+    if (it == j.end()) fail(p, std::string("missing field \"") + name + "\"");
+    return *it;
+  }
+  static void allowOnly(const json &j, const std::string &p, std::initializer_list<std::string_view> names) {
+    for (const auto &[key, value] : j.items()) {
+      bool known = false;
+      for (std::string_view n : names) known |= key == n;
+      if (!known) {
+        std::string expected;
+        for (std::string_view n : names) expected += (expected.empty() ? "" : ", ") + std::string(n);
+        fail(p + "/" + escape(key), "unknown field \"" + key + "\" (expected one of: " + expected + ")");
+      }
+    }
+  }
+  static std::string string(const json &j, const std::string &p) {
+    if (!j.is_string()) fail(p, std::string("expected a string, found ") + j.type_name());
+    return j.get<std::string>();
+  }
+  static bool isIdentifier(const std::string &s) {
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return true;
+  }
+
+  void readSizes(const json &doc) {
+    auto it = doc.find("sizes");
+    if (it == doc.end()) return;
+    if (!it->is_array()) fail("/sizes", "expected an array of size declarations");
+    for (size_t i = 0; i < it->size(); ++i) {
+      const json &s = (*it)[i];
+      std::string p = "/sizes/" + std::to_string(i);
+      std::string name;
+      int64_t minimum = 1;
+      if (s.is_string()) {
+        name = s.get<std::string>();
+      } else {
+        requireObject(s, p);
+        allowOnly(s, p, {"name", "min"});
+        name = string(field(s, p, "name"), p + "/name");
+        if (auto m = s.find("min"); m != s.end()) {
+          if (!m->is_number_integer()) fail(p + "/min", "expected an integer");
+          minimum = m->get<int64_t>();
+        }
+      }
+      if (!isIdentifier(name)) fail(p, "size name \"" + name + "\" is not an identifier");
+      if (ranges_.count(name)) fail(p, "size \"" + name + "\" is declared twice");
+      ranges_[name] = arith::Range::atLeast(minimum);
+      sizes_.push_back(arith::Expr::var(name, ranges_[name]));
+    }
+  }
+
+  void readUserFuns(const json &doc) {
+    auto it = doc.find("userFuns");
+    if (it == doc.end()) return;
+    if (!it->is_object()) fail("/userFuns", "expected an object mapping names to user functions");
+    for (const auto &[name, def] : it->items()) {
+      std::string p = "/userFuns/" + escape(name);
+      requireObject(def, p);
+      allowOnly(def, p, {"params", "returns", "body"});
+      if (!isIdentifier(name)) fail(p, "user function name \"" + name + "\" is not an identifier");
+      const json &params = field(def, p, "params");
+      if (!params.is_array()) fail(p + "/params", "expected an array of {\"name\", \"type\"}");
+      std::vector<cfun::Param> ps;
+      for (size_t i = 0; i < params.size(); ++i) {
+        std::string pp = p + "/params/" + std::to_string(i);
+        requireObject(params[i], pp);
+        allowOnly(params[i], pp, {"name", "type"});
+        std::string pname = string(field(params[i], pp, "name"), pp + "/name");
+        ps.push_back({pname, scalarKind(field(params[i], pp, "type"), pp + "/type")});
+      }
+      ScalarKind result = scalarKind(field(def, p, "returns"), p + "/returns");
+      std::string body = string(field(def, p, "body"), p + "/body");
+      try {
+        userFuns_.emplace(name, Expr::userFun(cfun::Function::compile(name, std::move(ps), result, body)));
+      } catch (const cfun::CFunError &e) {
+        fail(p + "/body", e.what());
+      }
+    }
+  }
+
+  static ScalarKind scalarKind(const json &j, const std::string &p) {
+    std::string s = string(j, p);
+    auto kind = parseScalarKind(s);
+    if (!kind) fail(p, "unknown scalar type \"" + s + "\" (expected bool, int, float or double)");
+    return *kind;
+  }
+
+  std::vector<Expr> readInputs(const json &doc) {
+    const json &inputs = field(doc, "", "inputs");
+    if (!inputs.is_array()) fail("/inputs", "expected an array of {\"name\", \"type\"}");
+    std::vector<Expr> out;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      std::string p = "/inputs/" + std::to_string(i);
+      requireObject(inputs[i], p);
+      allowOnly(inputs[i], p, {"name", "type"});
+      std::string name = string(field(inputs[i], p, "name"), p + "/name");
+      if (!isIdentifier(name)) fail(p + "/name", "input name \"" + name + "\" is not an identifier");
+      for (const Expr &other : out)
+        if (other.name() == name) fail(p + "/name", "input \"" + name + "\" is declared twice");
+      out.push_back(Expr::param(name, type(field(inputs[i], p, "type"), p + "/type")));
+    }
+    return out;
+  }
+
+  Type type(const json &j, const std::string &p) {
+    try {
+      return parseType(string(j, p), ranges_);
+    } catch (const std::invalid_argument &e) {
+      fail(p, e.what());
+    }
+  }
+
+  arith::Expr size(const json &j, const std::string &p) {
+    std::string text;
+    if (j.is_number_integer()) return arith::Expr(j.get<int64_t>());
+    if (!j.is_string()) fail(p, std::string("expected an integer or a size expression string, found ") + j.type_name());
+    text = j.get<std::string>();
+    try {
+      arith::Expr e = arith::parse(text, ranges_);
+      for (const std::string &v : arith::freeVariables(e))
+        if (!ranges_.count(v)) fail(p, "unknown size variable '" + v + "' (declare it in \"sizes\")");
+      return e;
+    } catch (const arith::ParseError &e) {
+      fail(p, std::string("bad size expression: ") + e.what());
+    }
+  }
+
+  static int integer(const json &j, const std::string &p) {
+    if (!j.is_number_integer()) fail(p, std::string("expected an integer, found ") + j.type_name());
+    int64_t v = j.get<int64_t>();
+    if (v < -1000000 || v > 1000000) fail(p, "integer out of range");
+    return static_cast<int>(v);
+  }
+
+  Expr readExpr(const json &j, const std::string &p, int depth) {
+    if (depth > 512) fail(p, "expression nested too deeply");
+    requireObject(j, p);
+    if (j.contains("param")) {
+      allowOnly(j, p, {"param"});
+      std::string name = string(j["param"], p + "/param");
+      for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+        if (it->first == name) return it->second;
+      fail(p + "/param", "unknown parameter \"" + name + "\"");
+    }
+    if (j.contains("literal")) {
+      allowOnly(j, p, {"literal", "type"});
+      return literal(j["literal"], scalarKind(field(j, p, "type"), p + "/type"), p + "/literal");
+    }
+    if (j.contains("lambda")) {
+      allowOnly(j, p, {"lambda", "body"});
+      const json &names = j["lambda"];
+      if (!names.is_array() || names.empty()) fail(p + "/lambda", "expected a non-empty array of parameter names");
+      std::vector<Expr> params;
+      for (size_t i = 0; i < names.size(); ++i) {
+        std::string name = string(names[i], p + "/lambda/" + std::to_string(i));
+        if (!isIdentifier(name)) fail(p + "/lambda/" + std::to_string(i), "\"" + name + "\" is not an identifier");
+        params.push_back(Expr::param(name));
+      }
+      for (const Expr &param : params) scopes_.push_back({param.name(), param});
+      Expr body = readExpr(field(j, p, "body"), p + "/body", depth + 1);
+      scopes_.resize(scopes_.size() - params.size());
+      return Expr::lambda(std::move(params), std::move(body));
+    }
+    if (j.contains("userFun")) {
+      allowOnly(j, p, {"userFun"});
+      std::string name = string(j["userFun"], p + "/userFun");
+      auto it = userFuns_.find(name);
+      if (it == userFuns_.end()) fail(p + "/userFun", "unknown user function \"" + name + "\" (define it in \"userFuns\")");
+      return it->second;
+    }
+    if (j.contains("apply")) {
+      allowOnly(j, p, {"apply", "args"});
+      Expr f = readExpr(j["apply"], p + "/apply", depth + 1);
+      const json &args = field(j, p, "args");
+      if (!args.is_array()) fail(p + "/args", "expected an array of arguments");
+      std::vector<Expr> as;
+      for (size_t i = 0; i < args.size(); ++i) as.push_back(readExpr(args[i], p + "/args/" + std::to_string(i), depth + 1));
+      return Expr::apply(std::move(f), std::move(as));
+    }
+    if (j.contains("op")) return readPrim(j, p, depth);
+    fail(p, "expected an expression: an object with \"op\", \"param\", \"literal\", \"lambda\", \"userFun\" or \"apply\"");
+  }
+
+  static Expr literal(const json &v, ScalarKind kind, const std::string &p) {
+    switch (kind) {
+    case ScalarKind::Bool:
+      if (!v.is_boolean()) fail(p, "expected true or false");
+      return Expr::literal(Scalar::ofBool(v.get<bool>()));
+    case ScalarKind::Int:
+      if (!v.is_number_integer() || v.get<int64_t>() < INT32_MIN || v.get<int64_t>() > INT32_MAX)
+        fail(p, "expected a 32-bit integer");
+      return Expr::literal(Scalar::ofInt(static_cast<int32_t>(v.get<int64_t>())));
+    case ScalarKind::Float:
+      if (!v.is_number()) fail(p, "expected a number");
+      return Expr::literal(Scalar::ofFloat(v.get<float>()));
+    case ScalarKind::Double:
+      if (!v.is_number()) fail(p, "expected a number");
+      return Expr::literal(Scalar::ofDouble(v.get<double>()));
+    }
+    fail(p, "bad literal");
+  }
+
+  Expr readPrim(const json &j, const std::string &p, int depth) {
+    std::string name = string(j["op"], p + "/op");
+    auto op = opByName(name);
+    if (!op) fail(p + "/op", "unknown primitive \"" + name + "\"");
+    const OpInfo &info = opInfo(*op);
+    std::vector<std::string_view> allowed{"op"};
+    allowed.insert(allowed.end(), info.sizeFields.begin(), info.sizeFields.end());
+    allowed.insert(allowed.end(), info.funFields.begin(), info.funFields.end());
+    allowed.insert(allowed.end(), info.argFields.begin(), info.argFields.end());
+    if (info.attr == AttrKind::Dim) allowed.push_back("dim");
+    if (info.attr == AttrKind::TupleIndex) allowed.push_back("index");
+    if (info.hasPadMode) allowed.push_back("mode");
+    for (const auto &[key, value] : j.items())
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        std::string list;
+        for (size_t i = 1; i < allowed.size(); ++i) list += (i > 1 ? ", " : "") + std::string(allowed[i]);
+        fail(p + "/" + escape(key), "unknown field \"" + key + "\" for " + name + " (expected: " + list + ")");
+      }
+
+    Expr::PrimOperands o;
+    for (std::string_view f : info.sizeFields) {
+      std::string key(f);
+      o.sizes.push_back(size(field(j, p, key.c_str()), p + "/" + key));
+    }
+    if (info.attr == AttrKind::Dim) o.attr = j.contains("dim") ? integer(j["dim"], p + "/dim") : 0;
+    if (info.attr == AttrKind::TupleIndex) o.attr = integer(field(j, p, "index"), p + "/index");
+    if (info.hasPadMode) {
+      std::string mode = string(field(j, p, "mode"), p + "/mode");
+      auto m = parsePadMode(mode);
+      if (!m) fail(p + "/mode", "unknown pad mode \"" + mode + "\" (expected clamp, mirror or wrap)");
+      o.padMode = *m;
+    }
+    for (std::string_view f : info.funFields) {
+      std::string key(f);
+      o.funs.push_back(readExpr(field(j, p, key.c_str()), p + "/" + key, depth + 1));
+    }
+    if (info.variadicArgs) {
+      std::string key(info.argFields[0]);
+      const json &list = field(j, p, key.c_str());
+      if (!list.is_array() || list.empty()) fail(p + "/" + key, name + ": expected a non-empty array of inputs");
+      for (size_t i = 0; i < list.size(); ++i)
+        o.args.push_back(readExpr(list[i], p + "/" + key + "/" + std::to_string(i), depth + 1));
+    } else {
+      for (std::string_view f : info.argFields) {
+        std::string key(f);
+        o.args.push_back(readExpr(field(j, p, key.c_str()), p + "/" + key, depth + 1));
+      }
+    }
+    return Expr::prim(*op, std::move(o));
+  }
+
+  std::map<std::string, arith::Range> ranges_;
+  std::vector<arith::Expr> sizes_;
+  std::map<std::string, Expr> userFuns_;
+  std::vector<std::pair<std::string, Expr>> scopes_;
+};
+
+} // namespace
+
+Program programFromJson(const nlohmann::json &document) { return Reader().read(document); }
+
+Program readProgram(const std::string &text) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error &e) {
+    std::string what = e.what();
+    // nlohmann prefixes "[json.exception.parse_error.101] "; keep the useful part.
+    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    throw JsonError("", "malformed JSON: " + what);
+  }
+  return programFromJson(doc);
+}
+
+} // namespace liftcc

@@ -1,0 +1,130 @@
+#include "core/types.h"
+
+#include <stdexcept>
+
+namespace liftcc {
+
+struct Type::Node {
+  TypeKind kind;
+  ScalarKind scalar = ScalarKind::Float;
+  std::vector<Type> elements; // tuple elements, or the single array element
+  arith::Expr length;
+  size_t hash = 0;
+};
+
+namespace {
+size_t combine(size_t seed, size_t value) { return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2)); }
+} // namespace
+
+Type Type::scalar(ScalarKind kind) {
+  auto n = std::make_shared<Node>();
+  n->kind = TypeKind::Scalar;
+  n->scalar = kind;
+  n->hash = combine(1, static_cast<size_t>(kind));
+  return Type(std::move(n));
+}
+
+Type Type::tuple(std::vector<Type> elements) {
+  auto n = std::make_shared<Node>();
+  n->kind = TypeKind::Tuple;
+  size_t h = 2;
+  for (const Type &e : elements) h = combine(h, e.hash());
+  n->elements = std::move(elements);
+  n->hash = h;
+  return Type(std::move(n));
+}
+
+Type Type::array(Type element, arith::Expr length) {
+  auto n = std::make_shared<Node>();
+  n->kind = TypeKind::Array;
+  n->hash = combine(combine(3, element.hash()), length.hash());
+  n->elements.push_back(std::move(element));
+  n->length = std::move(length);
+  return Type(std::move(n));
+}
+
+TypeKind Type::kind() const { return node_->kind; }
+
+ScalarKind Type::scalarKind() const {
+  if (!isScalar()) throw std::logic_error("Type::scalarKind on " + str());
+  return node_->scalar;
+}
+const std::vector<Type> &Type::tupleElements() const {
+  if (!isTuple()) throw std::logic_error("Type::tupleElements on " + str());
+  return node_->elements;
+}
+const Type &Type::arrayElement() const {
+  if (!isArray()) throw std::logic_error("Type::arrayElement on " + str());
+  return node_->elements.front();
+}
+const arith::Expr &Type::arrayLength() const {
+  if (!isArray()) throw std::logic_error("Type::arrayLength on " + str());
+  return node_->length;
+}
+
+int Type::rank() const { return isArray() ? 1 + arrayElement().rank() : 0; }
+Type Type::innermost() const { return isArray() ? arrayElement().innermost() : *this; }
+
+size_t Type::hash() const { return node_->hash; }
+
+bool operator==(const Type &a, const Type &b) {
+  if (a.node_ == b.node_) return true;
+  if (a.hash() != b.hash() || a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+  case TypeKind::Scalar: return a.node_->scalar == b.node_->scalar;
+  case TypeKind::Tuple: return a.node_->elements == b.node_->elements;
+  case TypeKind::Array: return a.node_->length == b.node_->length && a.node_->elements == b.node_->elements;
+  }
+  return false;
+}
+
+std::string Type::str() const {
+  switch (kind()) {
+  case TypeKind::Scalar: return std::string(scalarKindName(node_->scalar));
+  case TypeKind::Tuple: {
+    std::string s = "(";
+    for (size_t i = 0; i < node_->elements.size(); ++i) s += (i ? ", " : "") + node_->elements[i].str();
+    return s + ")";
+  }
+  case TypeKind::Array: {
+    std::string len = node_->length.str();
+    bool atomic = len.find_first_of(" +-*/%?") == std::string::npos;
+    return "[" + arrayElement().str() + "]" + (atomic ? len : "(" + len + ")");
+  }
+  }
+  return "?";
+}
+
+Type array(Type element, const std::vector<arith::Expr> &lengths) {
+  for (auto it = lengths.rbegin(); it != lengths.rend(); ++it) element = Type::array(std::move(element), *it);
+  return element;
+}
+
+Type substitute(const Type &type, const std::map<std::string, arith::Expr> &bindings) {
+  switch (type.kind()) {
+  case TypeKind::Scalar: return type;
+  case TypeKind::Tuple: {
+    std::vector<Type> elements;
+    for (const Type &e : type.tupleElements()) elements.push_back(substitute(e, bindings));
+    return Type::tuple(std::move(elements));
+  }
+  case TypeKind::Array:
+    return Type::array(substitute(type.arrayElement(), bindings), arith::substitute(type.arrayLength(), bindings));
+  }
+  return type;
+}
+
+int64_t scalarCount(const Type &type, const std::map<std::string, int64_t> &sizes) {
+  switch (type.kind()) {
+  case TypeKind::Scalar: return 1;
+  case TypeKind::Tuple: {
+    int64_t n = 0;
+    for (const Type &e : type.tupleElements()) n += scalarCount(e, sizes);
+    return n;
+  }
+  case TypeKind::Array: return arith::evaluate(type.arrayLength(), sizes) * scalarCount(type.arrayElement(), sizes);
+  }
+  return 0;
+}
+
+} // namespace liftcc
