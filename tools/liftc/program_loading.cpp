@@ -1,0 +1,60 @@
+#include "tools/liftc/program_loading.h"
+
+#include "core/json/program_json.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace liftcc::cli {
+
+Program loadProgram(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return readProgram(text.str());
+  } catch (const JsonError &e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
+}
+
+std::map<std::string, int64_t> sizeBindings(const CommandLine &cl) {
+  std::map<std::string, int64_t> sizes;
+  for (const std::string &text : cl.values("size"))
+    for (const auto &[name, value] : parseSizeBindings(text))
+      if (!sizes.emplace(name, value).second) throw UsageError("size " + name + " given twice");
+  return sizes;
+}
+
+void checkSizeBindings(const Program &program, const std::map<std::string, int64_t> &sizes) {
+  std::string missing;
+  for (const arith::Expr &var : program.sizes) {
+    auto it = sizes.find(var.varName());
+    if (it == sizes.end()) {
+      missing += (missing.empty() ? "" : ", ") + var.varName();
+      continue;
+    }
+    // A range bound may mention other sizes, so it is evaluated with all of them.
+    const arith::Range &range = var.varRange();
+    auto bound = [&](const std::shared_ptr<const arith::Expr> &b) { return arith::evaluate(*b, sizes); };
+    if (range.lo && it->second < bound(range.lo))
+      throw UsageError("size " + var.varName() + " = " + std::to_string(it->second) + " is below its minimum " +
+                       std::to_string(bound(range.lo)));
+    if (range.hi && it->second > bound(range.hi))
+      throw UsageError("size " + var.varName() + " = " + std::to_string(it->second) + " is above its maximum " +
+                       std::to_string(bound(range.hi)));
+  }
+  if (!missing.empty()) throw UsageError("missing --size for " + missing);
+  for (const auto &[name, value] : sizes) {
+    bool known = false;
+    for (const arith::Expr &var : program.sizes) known = known || var.varName() == name;
+    if (!known) {
+      std::string declared;
+      for (const arith::Expr &var : program.sizes) declared += (declared.empty() ? "" : ", ") + var.varName();
+      throw UsageError("the program has no size " + name + " (its sizes: " + (declared.empty() ? "none" : declared) + ")");
+    }
+  }
+}
+
+} // namespace liftcc::cli

@@ -1,0 +1,22 @@
+#pragma once
+// What several verbs share: reading a program file and binding its sizes.
+
+#include "core/ir/expr.h"
+#include "tools/liftc/command_line.h"
+
+#include <map>
+#include <string>
+
+namespace liftcc::cli {
+
+/// Reads and parses a JSON program; errors name the file and the JSON pointer.
+Program loadProgram(const std::string &path);
+
+/// Collects every --size option ("N=64,M=32", may repeat).
+std::map<std::string, int64_t> sizeBindings(const CommandLine &cl);
+
+/// Checks that `sizes` binds exactly the program's size variables and that
+/// every value lies in the variable's declared range.
+void checkSizeBindings(const Program &program, const std::map<std::string, int64_t> &sizes);
+
+} // namespace liftcc::cli
