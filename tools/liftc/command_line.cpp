@@ -7,7 +7,7 @@ namespace liftcc::cli {
 CommandLine CommandLine::parse(const std::vector<std::string> &args, const OptionSpec &spec) {
   CommandLine cl;
   for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &arg = args[i];
+    std::string arg = args[i] == "-o" ? "--output" : args[i];
     if (arg.size() < 2 || arg.rfind("--", 0) != 0) {
       if (arg.size() > 1 && arg[0] == '-' && arg != "-") throw UsageError("unknown option '" + arg + "'");
       cl.positional_.push_back(arg);

@@ -57,4 +57,30 @@ void checkSizeBindings(const Program &program, const std::map<std::string, int64
   }
 }
 
+codegen::Target parseTarget(const CommandLine &cl) {
+  std::string target = cl.value("target").value_or("opencl");
+  if (target == "opencl") return codegen::Target::OpenCL;
+  if (target == "cuda") return codegen::Target::CUDA;
+  throw UsageError("--target must be opencl or cuda, found '" + target + "'");
+}
+
+codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl) {
+  codegen::CodegenOptions options;
+  if (auto name = cl.value("kernel-name")) options.kernelName = *name;
+  if (auto local = cl.value("local")) {
+    size_t d = 0, start = 0;
+    while (start <= local->size()) {
+      size_t comma = local->find(',', start);
+      std::string item = local->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (d >= 3) throw UsageError("--local takes at most 3 sizes");
+      uint64_t value = parseUnsigned("local", item);
+      if (value < 1 || value > 4096) throw UsageError("--local sizes must be between 1 and 4096, found " + item);
+      options.localSize[d++] = static_cast<int64_t>(value);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  return options;
+}
+
 } // namespace liftcc::cli

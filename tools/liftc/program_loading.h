@@ -1,6 +1,7 @@
 #pragma once
 // What several verbs share: reading a program file and binding its sizes.
 
+#include "codegen/generate.h"
 #include "core/ir/expr.h"
 #include "tools/liftc/command_line.h"
 
@@ -18,5 +19,10 @@ std::map<std::string, int64_t> sizeBindings(const CommandLine &cl);
 /// Checks that `sizes` binds exactly the program's size variables and that
 /// every value lies in the variable's declared range.
 void checkSizeBindings(const Program &program, const std::map<std::string, int64_t> &sizes);
+
+/// --target opencl|cuda (default opencl).
+codegen::Target parseTarget(const CommandLine &cl);
+/// --kernel-name and --local X[,Y[,Z]].
+codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl);
 
 } // namespace liftcc::cli

@@ -25,6 +25,29 @@ std::vector<Verb> allVerbs() {
        "(type, count, min, max, sum) is always printed.\n",
        {{"size", "input", "seed", "output"}, {"print"}},
        runEval},
+      {"compile", "generate an OpenCL C or CUDA C kernel from a low-level program",
+       "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
+       "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
+       "\n"
+       "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
+       "mapSeq, reductions to reduceSeq. Data-layout primitives become index\n"
+       "arithmetic; only user-function results are written to memory. Without\n"
+       "--size the kernel takes the sizes as int arguments; with --size they are\n"
+       "folded into the index expressions. --metadata writes the launch\n"
+       "configuration (arguments, NDRange as expressions of the sizes) as JSON.\n",
+       {{"target", "output", "metadata", "size", "local", "kernel-name"}, {}},
+       runCompile},
+      {"run", "run a low-level program's kernel on an OpenCL device",
+       "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
+       "                 [--local X[,Y[,Z]]]\n"
+       "\n"
+       "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
+       "median kernel time (profiling events, after one warm-up run). --device\n"
+       "is an index (\"0\"), \"platform:device\" or a substring of the device or\n"
+       "platform name (default: the first device). --check compares the result\n"
+       "with the reference interpreter and fails on a mismatch.\n",
+       {{"size", "device", "seed", "repeat", "local"}, {"check"}},
+       runRun},
   };
 }
 

@@ -24,5 +24,7 @@ std::vector<Verb> allVerbs();
 
 int runCheck(const CommandLine &cl, std::ostream &out);
 int runEval(const CommandLine &cl, std::ostream &out);
+int runCompile(const CommandLine &cl, std::ostream &out);
+int runRun(const CommandLine &cl, std::ostream &out);
 
 } // namespace liftcc::cli
