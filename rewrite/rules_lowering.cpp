@@ -2,7 +2,7 @@
 // sequential or unrolled) and where intermediate arrays live.
 
 #include "primitives/api.h"
-#include "rewrite/lower_plain.h"
+#include "rewrite/lower_maps.h"
 #include "rewrite/rule.h"
 
 namespace liftcc::rewrite {
