@@ -1,6 +1,7 @@
 #include "tools/liftc/program_loading.h"
 
 #include "core/json/program_json.h"
+#include "rewrite/recipes.h"
 
 #include <fstream>
 #include <sstream>
@@ -55,6 +56,23 @@ void checkSizeBindings(const Program &program, const std::map<std::string, int64
       throw UsageError("the program has no size " + name + " (its sizes: " + (declared.empty() ? "none" : declared) + ")");
     }
   }
+}
+
+Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
+  auto opt = cl.value("opt");
+  if (!opt) {
+    if (cl.value("tile")) throw UsageError("--tile needs --opt tiled or --opt local");
+    return typed;
+  }
+  auto recipe = rewrite::parseRecipe(*opt);
+  if (!recipe) throw UsageError("--opt must be plain, tiled or local, found '" + *opt + "'");
+  rewrite::RecipeOptions options;
+  if (auto tile = cl.value("tile")) {
+    uint64_t k = parseUnsigned("tile", *tile);
+    if (k < 1 || k > 1024) throw UsageError("--tile must be between 1 and 1024");
+    options.tileOutputs = static_cast<int64_t>(k);
+  }
+  return rewrite::applyRecipe(typed, *recipe, options);
 }
 
 codegen::Target parseTarget(const CommandLine &cl) {

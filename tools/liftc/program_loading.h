@@ -20,6 +20,10 @@ std::map<std::string, int64_t> sizeBindings(const CommandLine &cl);
 /// every value lies in the variable's declared range.
 void checkSizeBindings(const Program &program, const std::map<std::string, int64_t> &sizes);
 
+/// With --opt RECIPE (and --tile K), the typed program lowered by that
+/// recipe; otherwise `typed` itself.
+Program lowerWithRecipe(const CommandLine &cl, const Program &typed);
+
 /// --target opencl|cuda (default opencl).
 codegen::Target parseTarget(const CommandLine &cl);
 /// --kernel-name and --local X[,Y[,Z]].

@@ -16,9 +16,9 @@ namespace liftcc::cli {
 static Program typedForCodegen(const CommandLine &cl) {
   Program program = loadProgram(cl.onlyPositional("program file"));
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  if (sizes.empty()) return typeCheck(program);
+  if (sizes.empty()) return lowerWithRecipe(cl, typeCheck(program));
   checkSizeBindings(program, sizes);
-  return typeCheck(program, sizes);
+  return lowerWithRecipe(cl, typeCheck(program, sizes));
 }
 
 int runCompile(const CommandLine &cl, std::ostream &out) {

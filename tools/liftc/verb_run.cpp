@@ -21,7 +21,8 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
   Program typed = typeCheck(program, sizes);
-  codegen::Kernel kernel = codegen::generateKernel(typed, codegen::Target::OpenCL, parseCodegenOptions(cl));
+  Program lowered = lowerWithRecipe(cl, typed);
+  codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL, parseCodegenOptions(cl));
 
   ocl::DeviceInfo device = ocl::selectDevice(cl.value("device").value_or(""));
   ocl::Context context(device);
@@ -39,6 +40,7 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   out << std::fixed << std::setprecision(3) << "kernel time: " << medianNs / 1e6 << " ms (median of " << run.timesNs.size()
       << "), " << std::setprecision(1) << elements / (medianNs * 1e-9) / 1e6 << " M elements/s\n";
   if (cl.has("check")) {
+    // The oracle is the program as given, before any recipe rewrote it.
     Value expected = interpret(typed, sizes, inputs);
     if (auto mismatch = compareValues(expected, run.output)) throw std::runtime_error("check failed: " + *mismatch);
     out << "check: the kernel agrees with the interpreter\n";

@@ -34,20 +34,35 @@ std::vector<Verb> allVerbs() {
        "arithmetic; only user-function results are written to memory. Without\n"
        "--size the kernel takes the sizes as int arguments; with --size they are\n"
        "folded into the index expressions. --metadata writes the launch\n"
-       "configuration (arguments, NDRange as expressions of the sizes) as JSON.\n",
-       {{"target", "output", "metadata", "size", "local", "kernel-name"}, {}},
+       "configuration (arguments, NDRange as expressions of the sizes) as JSON.\n"
+       "--opt plain|tiled|local lowers a high-level program first with that\n"
+       "recipe (tiled and local need --size; --tile K outputs per tile and\n"
+       "dimension, default 8).\n",
+       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile"}, {}},
        runCompile},
       {"run", "run a low-level program's kernel on an OpenCL device",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
-       "                 [--local X[,Y[,Z]]]\n"
+       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local] [--tile K]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
        "median kernel time (profiling events, after one warm-up run). --device\n"
        "is an index (\"0\"), \"platform:device\" or a substring of the device or\n"
        "platform name (default: the first device). --check compares the result\n"
        "with the reference interpreter and fails on a mismatch.\n",
-       {{"size", "device", "seed", "repeat", "local"}, {"check"}},
+       {{"size", "device", "seed", "repeat", "local", "opt", "tile"}, {"check"}},
        runRun},
+      {"rewrite", "apply a rewrite rule at a location, or list where rules apply",
+       "usage: liftc rewrite PROGRAM.json --list [--size N=64,...]\n"
+       "       liftc rewrite PROGRAM.json --rule NAME [--at LOCATION] [--size N=64,...] [--json] [-o FILE]\n"
+       "\n"
+       "--list prints every rule of the catalogue that applies somewhere, with the\n"
+       "locations (JSON pointers into the program, e.g. /body/in/f/body). --rule\n"
+       "applies one rule at one location (default /body), type-checks the result\n"
+       "and prints it (--json: as a JSON program; -o: also write the JSON to FILE).\n"
+       "Rules whose side conditions involve lengths (splitJoin, tiling) usually\n"
+       "need concrete sizes: give --size.\n",
+       {{"size", "rule", "at", "output"}, {"list", "json"}},
+       runRewrite},
   };
 }
 

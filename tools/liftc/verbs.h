@@ -26,5 +26,6 @@ int runCheck(const CommandLine &cl, std::ostream &out);
 int runEval(const CommandLine &cl, std::ostream &out);
 int runCompile(const CommandLine &cl, std::ostream &out);
 int runRun(const CommandLine &cl, std::ostream &out);
+int runRewrite(const CommandLine &cl, std::ostream &out);
 
 } // namespace liftcc::cli
