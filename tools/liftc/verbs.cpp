@@ -63,6 +63,46 @@ std::vector<Verb> allVerbs() {
        "need concrete sizes: give --size.\n",
        {{"size", "rule", "at", "output"}, {"list", "json"}},
        runRewrite},
+      {"explore", "explore and tune the low-level variants of a program on an OpenCL device",
+       "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--device SPEC] [--out results/]\n"
+       "                     [--budget 10m] [--evals N] [--strategy exhaustive|random|annealing]\n"
+       "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
+       "\n"
+       "Derives the low-level variants of a high-level program with the rewrite\n"
+       "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
+       "the program's sizes allow), crossed with work-group sizes; drops those that\n"
+       "do not fit the device; then verifies each against the interpreter at a\n"
+       "small size and times it at the given sizes (median of --runs runs after a\n"
+       "warm-up), in the order the search strategy picks, within the budget.\n"
+       "Every measurement is appended to results/<device>/<name>/<sizes>.jsonl at\n"
+       "once, so an interrupted run resumes without re-measuring; the best kernel\n"
+       "goes to results/best/<device>/<name>/<sizes>/. --shard i/n evaluates every\n"
+       "n-th candidate (for job arrays; combine with 'liftc merge'). --t4 exports\n"
+       "the store in the T4 autotuning results format.\n",
+       {{"size", "device", "out", "budget", "evals", "strategy", "runs", "seed", "shard", "name", "t4"}, {"quiet"}},
+       runExplore},
+      {"tune", "measure one variant of a program and record it",
+       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]]\n"
+       "                  [--device SPEC] [--out results/] [--runs R] [--name NAME]\n"
+       "\n"
+       "Verifies and times a single configuration like 'liftc explore' does, and\n"
+       "records it in the same result store.\n",
+       {{"size", "opt", "tile", "local", "device", "out", "runs", "name"}, {}},
+       runTune},
+      {"best", "print the best kernels recorded in a results directory",
+       "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"
+       "\n"
+       "Prints, for each program and size explored on the device (a substring of\n"
+       "its name), the fastest kernel with its configuration and speed.\n",
+       {{"device", "program"}, {}},
+       runBest},
+      {"merge", "combine the result directories of sharded explorations",
+       "usage: liftc merge --out RESULTS_DIR SHARD_DIR...\n"
+       "\n"
+       "Unions the result stores (first record of a configuration wins) and keeps\n"
+       "the fastest of the best kernels.\n",
+       {{"out"}, {}},
+       runMerge},
   };
 }
 

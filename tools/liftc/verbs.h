@@ -27,5 +27,9 @@ int runEval(const CommandLine &cl, std::ostream &out);
 int runCompile(const CommandLine &cl, std::ostream &out);
 int runRun(const CommandLine &cl, std::ostream &out);
 int runRewrite(const CommandLine &cl, std::ostream &out);
+int runExplore(const CommandLine &cl, std::ostream &out);
+int runTune(const CommandLine &cl, std::ostream &out);
+int runBest(const CommandLine &cl, std::ostream &out);
+int runMerge(const CommandLine &cl, std::ostream &out);
 
 } // namespace liftcc::cli
