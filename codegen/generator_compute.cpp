@@ -10,10 +10,6 @@ namespace {
 
 [[noreturn]] void fail(const std::string &where, const std::string &message) { throw CodegenError(where, message); }
 
-bool isLoweredMap(Op op) {
-  return op == Op::MapGlb || op == Op::MapWrg || op == Op::MapLcl || op == Op::MapSeq || op == Op::MapSeqUnroll;
-}
-
 /// A lambda whose body only rearranges its parameter (join, split,
 /// transpose, nested layout maps): such maps can be written through.
 bool isLayoutOnlyFunction(const Expr &f) {
