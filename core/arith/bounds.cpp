@@ -33,6 +33,7 @@ Wide mulW(Wide a, Wide b) {
 /// Truncating division of interval corners; b != 0. An infinite operand is
 /// resolved conservatively (it only ever widens the hull of the corners).
 Wide divW(Wide a, Wide b) {
+  if (b == 0) return a < 0 ? -kInf : kInf; // unreachable for non-empty divisor intervals
   if (isInf(b)) return isInf(a) ? ((a < 0) != (b < 0) ? -kInf : kInf) : 0;
   if (isInf(a)) return (a < 0) != (b < 0) ? -kInf : kInf;
   return clamp(a / b);
@@ -47,6 +48,7 @@ Interval mulI(const Interval &a, const Interval &b) {
 }
 
 Interval divI(const Interval &a, const Interval &b) {
+  if (b.lo > b.hi) return {}; // empty: only from undefined sub-terms (x % 0)
   if (b.lo >= 1 || b.hi <= -1)
     return hull({divW(a.lo, b.lo), divW(a.lo, b.hi), divW(a.hi, b.lo), divW(a.hi, b.hi)});
   // b may be +-1 (or 0, which is undefined): |a / b| <= |a|.
@@ -57,6 +59,7 @@ Interval divI(const Interval &a, const Interval &b) {
 Interval modI(const Interval &a, const Interval &b) {
   // |a % b| < |b| and |a % b| <= |a|; the sign follows a.
   const Wide bMax = std::max(-b.lo, b.hi);
+  if (bMax <= 0) return {}; // b == 0: undefined
   const Wide m = isInf(bMax) ? kInf : bMax - 1;
   if (a.lo >= 0) return {0, std::min(a.hi, m)};
   if (a.hi <= 0) return {std::max(a.lo, -m), 0};
