@@ -140,7 +140,25 @@ public:
     switch (r.op) {
     case Raw::Neg: r.kids = {expr(depth - 1)}; break;
     case Raw::Div:
-    case Raw::Mod: r.kids = {expr(depth - 1), divisor(depth - 1)}; break;
+    case Raw::Mod:
+      if (pick(0, 2) == 0) {
+        // (a*k + b) op k and (a/k)*k + a%k shapes, which the range rules target.
+        Raw k = pick(0, 1) ? constant(1, 5) : variable(pick(0, 1));
+        Raw scaled{Raw::Mul, 0, 0, CmpOp::Lt, {expr(depth - 1), k}};
+        Raw numerator{Raw::Add, 0, 0, CmpOp::Lt, {scaled, expr(depth - 1)}};
+        if (pick(0, 3) == 0) {
+          Raw q{Raw::Div, 0, 0, CmpOp::Lt, {numerator, k}};
+          Raw back{Raw::Mul, 0, 0, CmpOp::Lt, {q, k}};
+          Raw rem{Raw::Mod, 0, 0, CmpOp::Lt, {numerator, k}};
+          r.op = Raw::Add;
+          r.kids = {back, rem};
+        } else {
+          r.kids = {numerator, k};
+        }
+        break;
+      }
+      r.kids = {expr(depth - 1), divisor(depth - 1)};
+      break;
     case Raw::Mul:
       // Mostly scale by a constant or a size, like index arithmetic does.
       r.kids = {expr(depth - 1), pick(0, 2) == 0 ? expr(depth - 1) : scale()};

@@ -118,6 +118,11 @@ TEST_CASE("arith range: bounds") {
   CHECK(symbolicUpperBound(x + i) == x + N - 1); // x has no symbolic range: kept
   CHECK(symbolicUpperBound(i * x) == std::nullopt); // sign of x unknown
   CHECK(symbolicUpperBound(N) == N);
+  CHECK(symbolicLowerBound(N) == N);
+  CHECK(symbolicUpperBound(k * 2 + 1) == Expr(5));
+  CHECK(symbolicLowerBound(i - k) == Expr(-2));
+  const Expr w = Expr::index("w", (N - 3 + 2) / 2);
+  CHECK(symbolicUpperBound(w * 2 + k) == 2 * ((N - 1) / 2));
 }
 
 TEST_CASE("arith range: provablyEqual and provablyDivisible") {

@@ -165,7 +165,7 @@ std::optional<Expr> divBound(Ctx &ctx, const Expr &x, const Expr &y, bool upper)
 }
 
 std::optional<Expr> symBound(Ctx &ctx, const Expr &e, bool upper) {
-  if (!e.node()->hasRangedVar) return e;
+  if (!e.node()->hasIndexVar) return e;
   switch (e.kind()) {
   case Kind::Constant: return e;
   case Kind::Variable: {
@@ -221,14 +221,14 @@ std::optional<Expr> symUpper(Ctx &ctx, const Expr &e) { return symBound(ctx, e, 
 
 Wide lowerBound(Ctx &ctx, const Expr &e) {
   Wide lo = interval(ctx, e).lo;
-  if (e.node()->hasRangedVar)
+  if (e.node()->hasIndexVar)
     if (std::optional<Expr> s = symLower(ctx, e)) lo = std::max(lo, interval(ctx, *s).lo);
   return lo;
 }
 
 Wide upperBound(Ctx &ctx, const Expr &e) {
   Wide hi = interval(ctx, e).hi;
-  if (e.node()->hasRangedVar)
+  if (e.node()->hasIndexVar)
     if (std::optional<Expr> s = symUpper(ctx, e)) hi = std::min(hi, interval(ctx, *s).hi);
   return hi;
 }
@@ -242,14 +242,14 @@ namespace {
 
 bool lowerAtLeast(Ctx &ctx, const Expr &e, Wide k) {
   if (interval(ctx, e).lo >= k) return true;
-  if (!e.node()->hasRangedVar || ctx.proofDepth >= kMaxProofDepth) return false;
+  if (!e.node()->hasIndexVar || ctx.proofDepth >= kMaxProofDepth) return false;
   DepthGuard guard(ctx.proofDepth);
   return lowerBound(ctx, e) >= k;
 }
 
 bool upperAtMost(Ctx &ctx, const Expr &e, Wide k) {
   if (interval(ctx, e).hi <= k) return true;
-  if (!e.node()->hasRangedVar || ctx.proofDepth >= kMaxProofDepth) return false;
+  if (!e.node()->hasIndexVar || ctx.proofDepth >= kMaxProofDepth) return false;
   DepthGuard guard(ctx.proofDepth);
   return upperBound(ctx, e) <= k;
 }
