@@ -33,6 +33,7 @@ Wide mulW(Wide a, Wide b) {
 /// Truncating division of interval corners; b != 0. An infinite operand is
 /// resolved conservatively (it only ever widens the hull of the corners).
 Wide divW(Wide a, Wide b) {
+  if (b == 0) return a < 0 ? -kInf : kInf; // unreachable for non-empty divisor intervals
   if (isInf(b)) return isInf(a) ? ((a < 0) != (b < 0) ? -kInf : kInf) : 0;
   if (isInf(a)) return (a < 0) != (b < 0) ? -kInf : kInf;
   return clamp(a / b);
@@ -47,6 +48,7 @@ Interval mulI(const Interval &a, const Interval &b) {
 }
 
 Interval divI(const Interval &a, const Interval &b) {
+  if (b.lo > b.hi) return {}; // empty: only from undefined sub-terms (x % 0)
   if (b.lo >= 1 || b.hi <= -1)
     return hull({divW(a.lo, b.lo), divW(a.lo, b.hi), divW(a.hi, b.lo), divW(a.hi, b.hi)});
   // b may be +-1 (or 0, which is undefined): |a / b| <= |a|.
@@ -57,6 +59,7 @@ Interval divI(const Interval &a, const Interval &b) {
 Interval modI(const Interval &a, const Interval &b) {
   // |a % b| < |b| and |a % b| <= |a|; the sign follows a.
   const Wide bMax = std::max(-b.lo, b.hi);
+  if (bMax <= 0) return {}; // b == 0: undefined
   const Wide m = isInf(bMax) ? kInf : bMax - 1;
   if (a.lo >= 0) return {0, std::min(a.hi, m)};
   if (a.hi <= 0) return {std::max(a.lo, -m), 0};
@@ -162,7 +165,7 @@ std::optional<Expr> divBound(Ctx &ctx, const Expr &x, const Expr &y, bool upper)
 }
 
 std::optional<Expr> symBound(Ctx &ctx, const Expr &e, bool upper) {
-  if (!e.node()->hasRangedVar) return e;
+  if (!e.node()->hasIndexVar) return e;
   switch (e.kind()) {
   case Kind::Constant: return e;
   case Kind::Variable: {
@@ -218,14 +221,14 @@ std::optional<Expr> symUpper(Ctx &ctx, const Expr &e) { return symBound(ctx, e, 
 
 Wide lowerBound(Ctx &ctx, const Expr &e) {
   Wide lo = interval(ctx, e).lo;
-  if (e.node()->hasRangedVar)
+  if (e.node()->hasIndexVar)
     if (std::optional<Expr> s = symLower(ctx, e)) lo = std::max(lo, interval(ctx, *s).lo);
   return lo;
 }
 
 Wide upperBound(Ctx &ctx, const Expr &e) {
   Wide hi = interval(ctx, e).hi;
-  if (e.node()->hasRangedVar)
+  if (e.node()->hasIndexVar)
     if (std::optional<Expr> s = symUpper(ctx, e)) hi = std::min(hi, interval(ctx, *s).hi);
   return hi;
 }
@@ -239,14 +242,14 @@ namespace {
 
 bool lowerAtLeast(Ctx &ctx, const Expr &e, Wide k) {
   if (interval(ctx, e).lo >= k) return true;
-  if (!e.node()->hasRangedVar || ctx.proofDepth >= kMaxProofDepth) return false;
+  if (!e.node()->hasIndexVar || ctx.proofDepth >= kMaxProofDepth) return false;
   DepthGuard guard(ctx.proofDepth);
   return lowerBound(ctx, e) >= k;
 }
 
 bool upperAtMost(Ctx &ctx, const Expr &e, Wide k) {
   if (interval(ctx, e).hi <= k) return true;
-  if (!e.node()->hasRangedVar || ctx.proofDepth >= kMaxProofDepth) return false;
+  if (!e.node()->hasIndexVar || ctx.proofDepth >= kMaxProofDepth) return false;
   DepthGuard guard(ctx.proofDepth);
   return upperBound(ctx, e) <= k;
 }

@@ -2,6 +2,8 @@
 
 #include "core/arith/internal.h"
 
+#include <algorithm>
+
 namespace liftcc::arith {
 
 namespace {

@@ -63,7 +63,9 @@ Expr Builder::variable(std::string name, Range range) {
   n->kind = Kind::Variable;
   n->hash = finalize(mix(static_cast<size_t>(Kind::Variable), std::hash<std::string>{}(name)));
   n->name = std::move(name);
-  n->hasRangedVar = !isConstantBound(range.lo) || !isConstantBound(range.hi);
+  // Index-like: bounded on both sides, or bounded by other variables. Sizes
+  // ([1, inf)) and unbounded parameters stay symbolic in symbolic bounds.
+  n->hasIndexVar = (range.lo && range.hi) || !isConstantBound(range.lo) || !isConstantBound(range.hi);
   n->range = std::move(range);
   return Expr(std::shared_ptr<const Node>(std::move(n)));
 }
@@ -76,7 +78,7 @@ Expr Builder::raw(Kind kind, std::vector<Expr> ops, CmpOp cmp) {
   size_t h = mix(static_cast<size_t>(kind), kind == Kind::Select ? static_cast<size_t>(cmp) : 0);
   for (const Expr &op : ops) {
     h = mix(h, op.hash());
-    n->hasRangedVar = n->hasRangedVar || op.node()->hasRangedVar;
+    n->hasIndexVar = n->hasIndexVar || op.node()->hasIndexVar;
   }
   n->hash = finalize(h);
   n->ops = std::move(ops);

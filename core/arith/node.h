@@ -19,9 +19,10 @@ namespace liftcc::arith {
 class Node {
 public:
   Kind kind = Kind::Constant;
-  /// Contains a Variable whose range bound is not a constant (e.g. i in
-  /// [0, N-1]). Only such variables are replaced by symbolicLower/UpperBound.
-  bool hasRangedVar = false;
+  /// Contains an index-like Variable: one bounded on both sides or by other
+  /// variables (i in [0, N-1], k in [0, 2]). Only those are replaced by their
+  /// range ends in symbolic bounds; sizes (N in [1, inf)) are kept.
+  bool hasIndexVar = false;
   CmpOp cmp = CmpOp::Lt; ///< Select only
   int64_t value = 0;     ///< Constant only
   size_t hash = 0;

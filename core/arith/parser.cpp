@@ -10,6 +10,7 @@
 #include "core/arith/internal.h"
 
 #include <cctype>
+#include <string_view>
 
 namespace liftcc::arith {
 

@@ -4,6 +4,7 @@
 #include "core/arith/internal.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace liftcc::arith {
 
