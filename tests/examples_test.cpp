@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <set>
@@ -81,7 +82,7 @@ std::string extentString(const std::vector<int64_t> &extents) {
 std::string sourcePath(const std::string &relative) { return std::string(LIFTCC_SOURCE_DIR) + "/" + relative; }
 
 std::string readFile(const std::string &path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
@@ -203,11 +204,15 @@ TEST_CASE("every example round-trips through JSON and matches examples/json") {
 
     std::string path = sourcePath("examples/json/" + ex.name + ".json");
     if (regenerating()) {
-      std::ofstream(path) << text;
+      std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+      std::ofstream out(path, std::ios::binary);
+      out << text;
+      REQUIRE_MESSAGE(out.good(), "cannot write ", path);
       MESSAGE("wrote ", path);
     } else {
       std::string stale = path + " is stale; regenerate it with LIFTCC_REGENERATE_EXAMPLES=1 (see tests/examples_test.cpp)";
-      CHECK_MESSAGE(readFile(path) == text, stale);
+      bool upToDate = readFile(path) == text; // not inside CHECK: doctest would print both whole files
+      CHECK_MESSAGE(upToDate, stale);
     }
   }
 }
