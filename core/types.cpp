@@ -115,14 +115,28 @@ Type substitute(const Type &type, const std::map<std::string, arith::Expr> &bind
 }
 
 int64_t scalarCount(const Type &type, const std::map<std::string, int64_t> &sizes) {
+  // Sizes come from users (the command line, JSON), so the product is checked:
+  // a silently wrapped count would turn into a tiny allocation and a crash.
+  auto checkedAdd = [&](int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) throw std::overflow_error("the value of type " + type.str() + " is too large");
+    return r;
+  };
   switch (type.kind()) {
   case TypeKind::Scalar: return 1;
   case TypeKind::Tuple: {
     int64_t n = 0;
-    for (const Type &e : type.tupleElements()) n += scalarCount(e, sizes);
+    for (const Type &e : type.tupleElements()) n = checkedAdd(n, scalarCount(e, sizes));
     return n;
   }
-  case TypeKind::Array: return arith::evaluate(type.arrayLength(), sizes) * scalarCount(type.arrayElement(), sizes);
+  case TypeKind::Array: {
+    int64_t length = arith::evaluate(type.arrayLength(), sizes);
+    if (length < 0) throw std::invalid_argument("the array type " + type.str() + " has negative length " + std::to_string(length));
+    int64_t r;
+    if (__builtin_mul_overflow(length, scalarCount(type.arrayElement(), sizes), &r))
+      throw std::overflow_error("the value of type " + type.str() + " is too large");
+    return r;
+  }
   }
   return 0;
 }

@@ -2,21 +2,12 @@
 
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 namespace liftcc {
 
 namespace {
-size_t byteSize(ScalarKind kind) {
-  switch (kind) {
-  case ScalarKind::Bool: return 1;
-  case ScalarKind::Int: return 4;
-  case ScalarKind::Float: return 4;
-  case ScalarKind::Double: return 8;
-  }
-  return 0;
-}
-
 void kindsOf(const Type &t, const std::map<std::string, int64_t> &sizes, std::vector<ScalarKind> &out) {
   switch (t.kind()) {
   case TypeKind::Scalar: out.push_back(t.scalarKind()); return;
@@ -32,46 +23,83 @@ void kindsOf(const Type &t, const std::map<std::string, int64_t> &sizes, std::ve
   }
   }
 }
+
+template <typename T> void append(std::vector<std::byte> &out, T value) {
+  const auto *p = reinterpret_cast<const std::byte *>(&value);
+  out.insert(out.end(), p, p + sizeof(T));
+}
+
+template <typename T> T load(const std::byte *p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
 } // namespace
+
+size_t scalarByteSize(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::Bool: return 1;
+  case ScalarKind::Int: return 4;
+  case ScalarKind::Float: return 4;
+  case ScalarKind::Double: return 8;
+  }
+  return 0;
+}
+
+std::vector<std::byte> toBytes(const Value &value) {
+  std::vector<std::byte> out;
+  for (const Scalar &s : value.flatten()) {
+    switch (s.kind()) {
+    case ScalarKind::Bool: append<uint8_t>(out, s.asBool() ? 1 : 0); break;
+    case ScalarKind::Int: append<int32_t>(out, s.asInt()); break;
+    case ScalarKind::Float: append<float>(out, s.asFloat()); break;
+    case ScalarKind::Double: append<double>(out, s.asDouble()); break;
+    }
+  }
+  return out;
+}
+
+Value fromBytes(std::span<const std::byte> bytes, const Type &type, const std::map<std::string, int64_t> &sizes) {
+  // Checked before expanding the kinds, so a huge type cannot exhaust memory.
+  (void)scalarCount(type, sizes);
+  std::vector<ScalarKind> kinds;
+  kindsOf(type, sizes, kinds);
+  size_t expected = 0;
+  for (ScalarKind k : kinds) expected += scalarByteSize(k);
+  if (bytes.size() != expected)
+    throw std::invalid_argument("has " + std::to_string(bytes.size()) + " bytes but " + type.str() + " needs " +
+                                std::to_string(expected));
+  std::vector<Scalar> flat;
+  flat.reserve(kinds.size());
+  const std::byte *p = bytes.data();
+  for (ScalarKind k : kinds) {
+    switch (k) {
+    case ScalarKind::Bool: flat.push_back(Scalar::ofBool(load<uint8_t>(p) != 0)); break;
+    case ScalarKind::Int: flat.push_back(Scalar::ofInt(load<int32_t>(p))); break;
+    case ScalarKind::Float: flat.push_back(Scalar::ofFloat(load<float>(p))); break;
+    case ScalarKind::Double: flat.push_back(Scalar::ofDouble(load<double>(p))); break;
+    }
+    p += scalarByteSize(k);
+  }
+  return Value::fromFlat(type, sizes, flat);
+}
 
 Value readBinaryValue(const std::string &path, const Type &type, const std::map<std::string, int64_t> &sizes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open '" + path + "' for reading");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<ScalarKind> kinds;
-  kindsOf(type, sizes, kinds);
-  size_t expected = 0;
-  for (ScalarKind k : kinds) expected += byteSize(k);
-  if (bytes.size() != expected)
-    throw std::runtime_error("'" + path + "' has " + std::to_string(bytes.size()) + " bytes but " + type.str() + " needs " +
-                             std::to_string(expected));
-  std::vector<Scalar> flat;
-  flat.reserve(kinds.size());
-  size_t pos = 0;
-  for (ScalarKind k : kinds) {
-    const char *p = bytes.data() + pos;
-    switch (k) {
-    case ScalarKind::Bool: flat.push_back(Scalar::ofBool(*p != 0)); break;
-    case ScalarKind::Int: { int32_t v; std::memcpy(&v, p, 4); flat.push_back(Scalar::ofInt(v)); break; }
-    case ScalarKind::Float: { float v; std::memcpy(&v, p, 4); flat.push_back(Scalar::ofFloat(v)); break; }
-    case ScalarKind::Double: { double v; std::memcpy(&v, p, 8); flat.push_back(Scalar::ofDouble(v)); break; }
-    }
-    pos += byteSize(k);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  try {
+    return fromBytes(std::as_bytes(std::span(text.data(), text.size())), type, sizes);
+  } catch (const std::invalid_argument &e) {
+    throw std::runtime_error("'" + path + "' " + e.what());
   }
-  return Value::fromFlat(type, sizes, flat);
 }
 
 void writeBinaryValue(const std::string &path, const Value &value) {
   std::ofstream out(path, std::ios::binary);
   if (!out) throw std::runtime_error("cannot open '" + path + "' for writing");
-  for (const Scalar &s : value.flatten()) {
-    switch (s.kind()) {
-    case ScalarKind::Bool: { char b = s.asBool() ? 1 : 0; out.write(&b, 1); break; }
-    case ScalarKind::Int: { int32_t v = s.asInt(); out.write(reinterpret_cast<const char *>(&v), 4); break; }
-    case ScalarKind::Float: { float v = s.asFloat(); out.write(reinterpret_cast<const char *>(&v), 4); break; }
-    case ScalarKind::Double: { double v = s.asDouble(); out.write(reinterpret_cast<const char *>(&v), 8); break; }
-    }
-  }
+  std::vector<std::byte> bytes = toBytes(value);
+  out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   if (!out) throw std::runtime_error("failed writing '" + path + "'");
 }
 

@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <limits>
+
 namespace liftcc {
 
 namespace {
@@ -200,7 +203,7 @@ private:
       }
       for (const Expr &param : params) scopes_.push_back({param.name(), param});
       Expr body = readExpr(field(j, p, "body"), p + "/body", depth + 1);
-      scopes_.resize(scopes_.size() - params.size());
+      for (size_t i = 0; i < params.size(); ++i) scopes_.pop_back();
       return Expr::lambda(std::move(params), std::move(body));
     }
     if (j.contains("userFun")) {
@@ -234,6 +237,9 @@ private:
       return Expr::literal(Scalar::ofInt(static_cast<int32_t>(v.get<int64_t>())));
     case ScalarKind::Float:
       if (!v.is_number()) fail(p, "expected a number");
+      // Converting an out-of-range double to float is undefined behaviour in C++.
+      if (std::fabs(v.get<double>()) > double(std::numeric_limits<float>::max()))
+        fail(p, "number out of the range of float");
       return Expr::literal(Scalar::ofFloat(v.get<float>()));
     case ScalarKind::Double:
       if (!v.is_number()) fail(p, "expected a number");

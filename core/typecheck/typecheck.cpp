@@ -56,7 +56,7 @@ public:
           fail(path, std::string(context) + ": parameter '" + p.name() + "' is declared " + p.type()->str() +
                          " but receives " + argTypes[i].str());
         typedParams.push_back(Expr::param(p.name(), argTypes[i]));
-        env_[p.id()] = typedParams.back();
+        env_.insert_or_assign(p.id(), typedParams.back());
       }
       Expr body = check(f.body(), path + "/body");
       for (const Expr &p : f.params()) env_.erase(p.id());
@@ -288,7 +288,7 @@ public:
         std::optional<Type> t;
         if (p.type()) t = substitute(*p.type(), bindings_);
         params.push_back(Expr::param(p.name(), t));
-        env_[p.id()] = params.back();
+        env_.insert_or_assign(p.id(), params.back());
       }
       return Expr::lambda(std::move(params), run(e.body()));
     }

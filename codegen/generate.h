@@ -1,0 +1,45 @@
+#pragma once
+// View-based code generation: a type-checked, low-level program (maps mapped
+// to mapGlb / mapWrg+mapLcl / mapSeq, reductions to reduceSeq) becomes one
+// OpenCL C or CUDA C kernel.
+//
+// Data-layout primitives (pad, slide, zip, split, join, transpose, at, get,
+// generate) never allocate: reading through them pushes an access path down
+// to memory and yields one simplified index expression. Only the results of
+// user functions are written to memory: the program's output, and the
+// intermediate arrays a program explicitly materialises with toLocal /
+// toPrivate (e.g. local-memory tiles), which are the only temporaries.
+
+#include "codegen/kernel.h"
+#include "core/ir/expr.h"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+namespace liftcc::codegen {
+
+struct CodegenOptions {
+  std::string kernelName = "liftcc_kernel";
+  /// Work-group size per dimension for programs using mapWrg/mapLcl; 0 picks
+  /// a default from the extent of the mapLcl.
+  std::array<int64_t, 3> localSize{0, 0, 0};
+};
+
+/// The program cannot be turned into a kernel (not lowered, illegal nesting
+/// of parallel maps, a write through a non-invertible view, ...). `path` is
+/// the JSON pointer of the offending node.
+class CodegenError : public std::runtime_error {
+public:
+  CodegenError(std::string path, const std::string &message)
+      : std::runtime_error((path.empty() ? std::string("/body") : path) + ": " + message), path_(std::move(path)) {}
+  const std::string &path() const { return path_; }
+
+private:
+  std::string path_;
+};
+
+/// Precondition: `typedProgram` comes from typeCheck.
+Kernel generateKernel(const Program &typedProgram, Target target, const CodegenOptions &options = {});
+
+} // namespace liftcc::codegen

@@ -1,0 +1,91 @@
+#pragma once
+// Internal to codegen: the state of generating one kernel. See generate.h.
+
+#include "codegen/code_writer.h"
+#include "codegen/dialect.h"
+#include "codegen/env.h"
+#include "codegen/generate.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+namespace liftcc::codegen {
+
+/// Where the values computed by an expression go: maps the access path of
+/// each scalar of the value to a C lvalue. Writing through join, split,
+/// transpose and layout-only maps composes a new target.
+using WriteTarget = std::function<std::string(const AccessPath &)>;
+
+/// Which parallel maps enclose the code being generated; decides legality of
+/// nestings, where temporaries live and where barriers are uniform.
+struct Scope {
+  std::array<bool, 3> glb{false, false, false};
+  std::array<bool, 3> wrg{false, false, false};
+  std::array<bool, 3> lcl{false, false, false};
+  bool sequential = false; ///< inside a mapSeq / reduceSeq loop
+
+  bool inGlb() const { return glb[0] || glb[1] || glb[2]; }
+  bool inWrg() const { return wrg[0] || wrg[1] || wrg[2]; }
+  bool inLcl() const { return lcl[0] || lcl[1] || lcl[2]; }
+  /// Code executed by one work-item on its own data.
+  bool perThread() const { return inGlb() || inLcl() || (sequential && !inWrg()); }
+  /// Code executed uniformly by a whole work-group (barriers are legal here).
+  bool workGroupUniform() const { return inWrg() && !inLcl() && !sequential; }
+};
+
+class Generator {
+public:
+  Generator(const Program &program, Target target, const CodegenOptions &options);
+  Kernel run();
+
+private:
+  // ---- reading through views (generator_views.cpp) ----
+  /// C expression of the scalar at `path` inside the value of `e`.
+  std::string read(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
+  std::string readParam(const Expr &param, const Env &env, const AccessPath &path, const std::string &where);
+  std::string readPrim(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
+  std::string callUserFun(const Expr &f, const std::vector<std::string> &args);
+  /// Row-major offset of `path` in a buffer of `type`.
+  arith::Expr linearize(const Type &type, const AccessPath &path, const std::string &where) const;
+  std::string index(const arith::Expr &e) const { return arith::simplify(e).str(); }
+
+  // ---- computing into memory (generator_compute.cpp) ----
+  void gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
+  void genMap(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
+  void genReduce(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
+  void genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                      const std::string &where);
+  /// Binds the parameter of a unary function to `arg` (or, for a user
+  /// function, returns false so the caller applies it to the read value).
+  Env bindArgument(const Expr &f, const Env &env, Binding arg) const;
+  /// Replaces every compute subexpression of a data-layout expression by a
+  /// parameter bound to a freshly materialised buffer.
+  Expr prepare(const Expr &e, Env &env, const Scope &scope, const std::string &where);
+  MemoryBinding materialize(const Expr &e, const Env &env, const Scope &scope, const std::string &where);
+  void checkNesting(const Expr &e, const Scope &scope, const std::string &where) const;
+
+  std::string freshName(const std::string &base);
+  void useUserFun(const cfun::Function &f);
+
+  const Program &program_;
+  Dialect dialect_;
+  CodegenOptions options_;
+  CodeWriter body_;
+  std::vector<std::string> localDeclarations_;
+  std::map<std::string, cfun::Function> userFuns_;
+  std::vector<std::string> userFunOrder_;
+  std::set<std::string> takenNames_;
+  std::map<std::string, int> nameCounters_;
+  bool localWrittenInWorkGroup_ = false;
+  bool usesDouble_ = false;
+  int64_t localBytes_ = 0;
+  std::array<std::optional<arith::Expr>, 3> glbExtent_, wrgExtent_, lclExtent_;
+};
+
+bool isCompute(const Expr &e);
+/// True when writing `e` writes memory (a compute node, possibly seen through
+/// join/split/transpose/layout maps).
+bool producesData(const Expr &e);
+
+} // namespace liftcc::codegen

@@ -1,0 +1,156 @@
+// Loops: the lowered maps and sequential reductions, and the legality of
+// nesting parallel maps.
+
+#include "codegen/generator.h"
+
+namespace liftcc::codegen {
+
+namespace {
+[[noreturn]] void fail(const std::string &where, const std::string &message) { throw CodegenError(where, message); }
+} // namespace
+
+void Generator::checkNesting(const Expr &e, const Scope &scope, const std::string &where) const {
+  const std::string name(e.info().name);
+  int d = e.attr();
+  bool parallel = e.op() == Op::MapGlb || e.op() == Op::MapWrg || e.op() == Op::MapLcl;
+  if (parallel && (d < 0 || d > 2)) fail(where + "/dim", name + ": dimension must be 0, 1 or 2, found " + std::to_string(d));
+  switch (e.op()) {
+  case Op::MapGlb:
+    if (scope.inWrg() || scope.inLcl()) fail(where, "mapGlb cannot be nested inside mapWrg or mapLcl");
+    if (scope.glb[d]) fail(where, "mapGlb(" + std::to_string(d) + ") is nested inside another mapGlb(" + std::to_string(d) + ")");
+    if (scope.sequential) fail(where, "mapGlb cannot be nested inside a sequential loop");
+    return;
+  case Op::MapWrg:
+    if (scope.inGlb() || scope.inLcl()) fail(where, "mapWrg cannot be nested inside mapGlb or mapLcl");
+    if (scope.wrg[d]) fail(where, "mapWrg(" + std::to_string(d) + ") is nested inside another mapWrg(" + std::to_string(d) + ")");
+    if (scope.sequential) fail(where, "mapWrg cannot be nested inside a sequential loop");
+    return;
+  case Op::MapLcl:
+    if (!scope.inWrg()) fail(where, "mapLcl must be nested inside mapWrg");
+    if (scope.lcl[d]) fail(where, "mapLcl(" + std::to_string(d) + ") is nested inside another mapLcl(" + std::to_string(d) + ")");
+    if (scope.sequential) fail(where, "mapLcl cannot be nested inside a sequential loop");
+    return;
+  default: return;
+  }
+}
+
+void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where) {
+  checkNesting(e, scope, where);
+  const Expr &f = e.funs()[0];
+  Env prepared = env;
+  Expr in = prepare(e.args()[0], prepared, scope, where + "/in");
+  arith::Expr n = e.args()[0].typeOrThrow().arrayLength();
+  int d = e.attr();
+
+  Scope inner = scope;
+  std::string var, start, stride;
+  auto record = [&](std::array<std::optional<arith::Expr>, 3> &extents) {
+    if (extents[d] && *extents[d] != n)
+      fail(where, std::string(e.info().name) + "(" + std::to_string(d) + ") has extent " + n.str() +
+                      " but another map on the same dimension has " + extents[d]->str());
+    extents[d] = n;
+  };
+  switch (e.op()) {
+  case Op::MapGlb:
+    inner.glb[d] = true;
+    record(glbExtent_);
+    var = freshName("gid" + std::to_string(d));
+    start = dialect_.globalId(d);
+    stride = dialect_.globalSize(d);
+    break;
+  case Op::MapWrg:
+    inner.wrg[d] = true;
+    record(wrgExtent_);
+    var = freshName("wg" + std::to_string(d));
+    start = dialect_.groupId(d);
+    stride = dialect_.numGroups(d);
+    break;
+  case Op::MapLcl:
+    inner.lcl[d] = true;
+    if (!lclExtent_[d] || (n.isConstant() && (!lclExtent_[d]->isConstant() || n.constant() > lclExtent_[d]->constant())))
+      lclExtent_[d] = n; // the widest mapLcl decides the default work-group size
+    var = freshName("lid" + std::to_string(d));
+    start = dialect_.localId(d);
+    stride = dialect_.localSize(d);
+    break;
+  default:
+    inner.sequential = true;
+    var = freshName("i");
+    start = "0";
+    stride = "1";
+    break;
+  }
+
+  auto emitBody = [&](const arith::Expr &i) {
+    WriteTarget elementTarget = [target, i](const AccessPath &p) { return target(prepend(PathStep::arrayIndex(i), p)); };
+    AccessPath element{PathStep::arrayIndex(i)};
+    if (f.is(ExprKind::UserFun)) {
+      body_.line(elementTarget({}) + " = " + callUserFun(f, {read(in, prepared, element, where + "/in")}) + ";");
+      return;
+    }
+    Env bodyEnv = prepared.bind(f.params()[0], ViewBinding{in, share(prepared), element});
+    gen(f.body(), bodyEnv, elementTarget, inner, where + "/f/body");
+  };
+
+  if (e.op() == Op::MapSeqUnroll) {
+    if (!n.isConstant()) fail(where, "mapSeqUnroll needs a constant extent, found " + n.str());
+    for (int64_t k = 0; k < n.constant(); ++k) {
+      body_.open("");
+      emitBody(arith::Expr(k));
+      body_.close();
+    }
+    return;
+  }
+
+  bool savedLocalWrites = localWrittenInWorkGroup_;
+  if (e.op() == Op::MapWrg) localWrittenInWorkGroup_ = false;
+  body_.open("for (int " + var + " = " + start + "; " + var + " < " + index(n) + "; " + var +
+             (stride == "1" ? "++" : " += " + stride) + ")");
+  emitBody(arith::Expr::index(var, n));
+  // The next iteration of a work-group loop overwrites the local tiles that
+  // work-items may still be reading: wait for all of them first. The loop is
+  // uniform across the work-group, so every work-item reaches this barrier.
+  if (e.op() == Op::MapWrg && localWrittenInWorkGroup_) body_.line(dialect_.localBarrier());
+  body_.close();
+  if (e.op() == Op::MapWrg) localWrittenInWorkGroup_ = savedLocalWrites;
+}
+
+void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                          const std::string &where) {
+  const Expr &f = e.funs()[0];
+  Env prepared = env;
+  Expr in = prepare(e.args()[1], prepared, scope, where + "/in");
+  Expr init = prepare(e.args()[0], prepared, scope, where + "/init");
+  const Type &accType = e.args()[0].typeOrThrow();
+  if (!accType.isScalar())
+    fail(where + "/init", "reduceSeq with a non-scalar accumulator (" + accType.str() + ") is not supported");
+  if (f.is(ExprKind::Lambda) && isCompute(f.body()))
+    fail(where + "/f", "the reduction operator must compute a scalar with user functions");
+  arith::Expr n = e.args()[1].typeOrThrow().arrayLength();
+
+  std::string acc = freshName("acc");
+  body_.line(std::string(scalarKindName(accType.scalarKind())) + " " + acc + " = " + read(init, prepared, {}, where + "/init") + ";");
+  auto emitStep = [&](const arith::Expr &j) {
+    AccessPath element{PathStep::arrayIndex(j)};
+    std::string value;
+    if (f.is(ExprKind::UserFun)) {
+      value = callUserFun(f, {acc, read(in, prepared, element, where + "/in")});
+    } else {
+      Env fe = prepared.bind(f.params()[0], ScalarBinding{acc}).bind(f.params()[1], ViewBinding{in, share(prepared), element});
+      value = read(f.body(), fe, {}, where + "/f/body");
+    }
+    body_.line(acc + " = " + value + ";");
+  };
+  if (e.op() == Op::ReduceSeqUnroll) {
+    if (!n.isConstant()) fail(where, "reduceSeqUnroll needs a constant extent, found " + n.str());
+    for (int64_t k = 0; k < n.constant(); ++k) emitStep(arith::Expr(k));
+  } else {
+    std::string j = freshName("j");
+    body_.open("for (int " + j + " = 0; " + j + " < " + index(n) + "; " + j + "++)");
+    emitStep(arith::Expr::index(j, n));
+    body_.close();
+  }
+  body_.line(target({PathStep::arrayIndex(0)}) + " = " + acc + ";");
+}
+
+} // namespace liftcc::codegen

@@ -1,0 +1,95 @@
+// Materialisation: the only places a kernel allocates memory besides its
+// output are the intermediate arrays a program computes and then reads
+// through a view (e.g. a local-memory tile read by slide).
+
+#include "codegen/generator.h"
+
+namespace liftcc::codegen {
+
+namespace {
+[[noreturn]] void fail(const std::string &where, const std::string &message) { throw CodegenError(where, message); }
+} // namespace
+
+Expr Generator::prepare(const Expr &e, Env &env, const Scope &scope, const std::string &where) {
+  if (isCompute(e)) {
+    MemoryBinding memory = materialize(e, env, scope, where);
+    Expr param = Expr::param(memory.name, e.typeOrThrow());
+    env = env.bind(param, memory);
+    return param;
+  }
+  if (!e.is(ExprKind::Apply) && !e.is(ExprKind::Prim)) return e;
+  // Rebuild with prepared data operands; functions stay as they are.
+  size_t functionCount = e.is(ExprKind::Apply) ? 1 : e.funs().size();
+  std::vector<Child> children = e.children();
+  std::vector<Expr> rebuilt;
+  bool changed = false;
+  for (size_t i = 0; i < children.size(); ++i) {
+    if (i < functionCount) {
+      rebuilt.push_back(*children[i].expr);
+      continue;
+    }
+    rebuilt.push_back(prepare(*children[i].expr, env, scope, where + children[i].path));
+    changed = changed || !rebuilt.back().sameNode(*children[i].expr);
+  }
+  if (!changed) return e;
+  return e.withChildren(std::move(rebuilt)).withType(e.typeOrThrow());
+}
+
+MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope &scope, const std::string &where) {
+  AddressSpace space = AddressSpace::Private;
+  if (e.isPrim(Op::ToLocal)) space = AddressSpace::Local;
+  else if (e.isPrim(Op::ToGlobal)) space = AddressSpace::Global;
+  else if (!e.isPrim(Op::ToPrivate) && scope.workGroupUniform())
+    fail(where, "an intermediate array computed by a work-group must be placed with toLocal");
+
+  const Type &type = e.typeOrThrow();
+  Type element = type;
+  arith::Expr count(1);
+  while (element.isArray()) {
+    count = count * element.arrayLength();
+    element = element.arrayElement();
+  }
+  if (!element.isScalar()) fail(where, "cannot store an array of tuples (" + type.str() + ") in memory");
+  ScalarKind kind = element.scalarKind();
+  if (kind == ScalarKind::Double) usesDouble_ = true;
+
+  std::string name;
+  switch (space) {
+  case AddressSpace::Global:
+    fail(where, "materialising an intermediate array in global memory needs a global barrier (a separate "
+                "kernel), which is not supported; use toLocal or toPrivate");
+  case AddressSpace::Local: {
+    if (!scope.workGroupUniform())
+      fail(where, "toLocal must be used by a whole work-group: inside mapWrg, outside mapLcl and sequential loops");
+    if (!count.isConstant())
+      fail(where, "the local array of type " + type.str() + " needs a constant size; choose constant tile sizes");
+    name = freshName("tile");
+    localDeclarations_.push_back(dialect_.localArray(kind, name, count.str()));
+    localBytes_ += count.constant() * (kind == ScalarKind::Double ? 8 : kind == ScalarKind::Bool ? 1 : 4);
+    break;
+  }
+  case AddressSpace::Private:
+    if (scope.workGroupUniform())
+      fail(where, "toPrivate inside mapWrg must be nested in mapLcl (each work-item owns its private memory)");
+    if (!count.isConstant())
+      fail(where, "the private array of type " + type.str() + " needs a constant size");
+    name = freshName("priv");
+    body_.line(dialect_.privateArray(kind, name, count.str()));
+    break;
+  }
+
+  MemoryBinding memory{name, type, space};
+  WriteTarget target = [this, memory, where](const AccessPath &path) {
+    return memory.name + "[" + index(linearize(memory.type, path, where)) + "]";
+  };
+  gen(e, env, target, scope, where);
+  if (space == AddressSpace::Local) {
+    // Every work-item must see the whole tile before anyone reads it; we are
+    // in work-group-uniform code, so the barrier is reached by all.
+    body_.line(dialect_.localBarrier());
+    localWrittenInWorkGroup_ = true;
+  }
+  return memory;
+}
+
+} // namespace liftcc::codegen

@@ -1,0 +1,210 @@
+// Reading through views: an access path is pushed through the data-layout
+// primitives down to memory, where it becomes one index expression.
+
+#include "codegen/generator.h"
+
+namespace liftcc::codegen {
+
+namespace {
+
+[[noreturn]] void fail(const std::string &where, const std::string &message) { throw CodegenError(where, message); }
+
+const arith::Expr &arrayStep(const AccessPath &path, size_t i, const std::string &where, std::string_view op) {
+  if (i >= path.size() || path[i].isTuple)
+    fail(where, std::string(op) + ": expected an array index in the access (a whole array cannot be a scalar operand)");
+  return path[i].index;
+}
+
+AccessPath dropFront(const AccessPath &path, size_t n) { return AccessPath(path.begin() + static_cast<std::ptrdiff_t>(n), path.end()); }
+
+const Type &typeOf(const Expr &e) { return e.typeOrThrow(); }
+
+/// Pad reindexing (see docs/program-format.md): the index into the unpadded array.
+arith::Expr reindex(PadMode mode, const arith::Expr &i, const arith::Expr &n) {
+  switch (mode) {
+  case PadMode::Clamp: return arith::min(arith::max(i, 0), n - 1);
+  case PadMode::Mirror:
+    return arith::select(i, arith::CmpOp::Lt, 0, -1 - i, arith::select(i, arith::CmpOp::Ge, n, 2 * n - 1 - i, i));
+  case PadMode::Wrap: return ((i % n) + n) % n;
+  }
+  return i;
+}
+
+} // namespace
+
+std::string Generator::read(const Expr &e, const Env &env, const AccessPath &path, const std::string &where) {
+  switch (e.kind()) {
+  case ExprKind::Param: return readParam(e, env, path, where);
+  case ExprKind::Literal:
+    if (!path.empty()) fail(where, "cannot index into a scalar literal");
+    if (e.literal().kind() == ScalarKind::Double) usesDouble_ = true;
+    return toCLiteral(e.literal());
+  case ExprKind::Apply: {
+    const Expr &f = e.fun();
+    if (f.is(ExprKind::UserFun)) {
+      if (!path.empty()) fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
+      std::vector<std::string> args;
+      for (size_t i = 0; i < e.args().size(); ++i)
+        args.push_back(read(e.args()[i], env, {}, where + "/args/" + std::to_string(i)));
+      return callUserFun(f, args);
+    }
+    if (!f.is(ExprKind::Lambda)) fail(where + "/apply", "only lambdas and user functions can be applied");
+    Env inner = env;
+    for (size_t i = 0; i < f.params().size(); ++i) {
+      if (isCompute(e.args()[i]))
+        fail(where + "/args/" + std::to_string(i), "this argument computes an array and must be materialised first "
+                                                   "(e.g. with toLocal or toPrivate) where it is consumed");
+      inner = inner.bind(f.params()[i], ViewBinding{e.args()[i], share(env), {}});
+    }
+    return read(f.body(), inner, path, where + "/apply/body");
+  }
+  case ExprKind::Prim: return readPrim(e, env, path, where);
+  case ExprKind::Lambda:
+  case ExprKind::UserFun: fail(where, "a function is not a value that can be read");
+  }
+  fail(where, "unexpected expression");
+}
+
+std::string Generator::readParam(const Expr &param, const Env &env, const AccessPath &path, const std::string &where) {
+  const Binding *b = env.lookup(param);
+  if (!b) fail(where, "internal error: parameter '" + param.name() + "' is not bound");
+  return std::visit(
+      [&](const auto &binding) -> std::string {
+        using B = std::decay_t<decltype(binding)>;
+        if constexpr (std::is_same_v<B, ViewBinding>) {
+          return read(binding.expr, *binding.env, concat(binding.prefix, path), where);
+        } else if constexpr (std::is_same_v<B, MemoryBinding>) {
+          return binding.name + "[" + index(linearize(binding.type, path, where)) + "]";
+        } else if constexpr (std::is_same_v<B, ScalarBinding>) {
+          if (!path.empty()) fail(where, "cannot index into the scalar '" + param.name() + "'");
+          return binding.name;
+        } else {
+          if (!path.empty()) fail(where, "cannot index into the index '" + param.name() + "'");
+          return "(" + index(binding.value) + ")";
+        }
+      },
+      *b);
+}
+
+std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath &path, const std::string &where) {
+  const std::string name(e.info().name);
+  auto arg = [&](size_t i) -> const Expr & { return e.args()[i]; };
+  auto argWhere = [&](size_t i) {
+    return where + (e.info().variadicArgs ? "/in/" + std::to_string(i) : "/" + std::string(e.info().argFields[i]));
+  };
+  switch (e.op()) {
+  case Op::Map: {
+    const arith::Expr &i = arrayStep(path, 0, where, name);
+    const Expr &f = e.funs()[0];
+    if (f.is(ExprKind::UserFun)) {
+      if (path.size() != 1) fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
+      return callUserFun(f, {read(arg(0), env, {PathStep::arrayIndex(i)}, argWhere(0))});
+    }
+    if (isCompute(f.body()))
+      fail(where + "/f", "map computes an array here: lower it to mapGlb, mapWrg/mapLcl or mapSeq");
+    Env inner = env.bind(f.params()[0], ViewBinding{arg(0), share(env), {PathStep::arrayIndex(i)}});
+    return read(f.body(), inner, dropFront(path, 1), where + "/f/body");
+  }
+  case Op::Zip: {
+    const arith::Expr &i = arrayStep(path, 0, where, name);
+    if (path.size() < 2 || !path[1].isTuple) fail(where, "zip: an element of a zip is a tuple; select a component with get");
+    size_t k = static_cast<size_t>(path[1].component);
+    return read(arg(k), env, prepend(PathStep::arrayIndex(i), dropFront(path, 2)), argWhere(k));
+  }
+  case Op::Tuple: {
+    if (path.empty() || !path[0].isTuple) fail(where, "tuple: select a component with get");
+    size_t k = static_cast<size_t>(path[0].component);
+    return read(arg(k), env, dropFront(path, 1), argWhere(k));
+  }
+  case Op::Get: return read(arg(0), env, prepend(PathStep::tupleComponent(e.attr()), path), argWhere(0));
+  case Op::At: return read(arg(0), env, prepend(PathStep::arrayIndex(e.sizes()[0]), path), argWhere(0));
+  case Op::Split: {
+    const arith::Expr &i = arrayStep(path, 0, where, name), &j = arrayStep(path, 1, where, name);
+    return read(arg(0), env, prepend(PathStep::arrayIndex(i * e.sizes()[0] + j), dropFront(path, 2)), argWhere(0));
+  }
+  case Op::Join: {
+    const arith::Expr &i = arrayStep(path, 0, where, name);
+    arith::Expr inner = typeOf(arg(0)).arrayElement().arrayLength();
+    AccessPath p = concat({PathStep::arrayIndex(i / inner), PathStep::arrayIndex(i % inner)}, dropFront(path, 1));
+    return read(arg(0), env, p, argWhere(0));
+  }
+  case Op::Slide: {
+    const arith::Expr &w = arrayStep(path, 0, where, name), &k = arrayStep(path, 1, where, name);
+    return read(arg(0), env, prepend(PathStep::arrayIndex(w * e.sizes()[1] + k), dropFront(path, 2)), argWhere(0));
+  }
+  case Op::Pad: {
+    const arith::Expr &i = arrayStep(path, 0, where, name);
+    arith::Expr n = typeOf(arg(0)).arrayLength();
+    arith::Expr inner = reindex(e.padMode(), i - e.sizes()[0], n);
+    return read(arg(0), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), argWhere(0));
+  }
+  case Op::PadConstant: {
+    const arith::Expr &i = arrayStep(path, 0, where, name);
+    arith::Expr n = typeOf(arg(1)).arrayLength();
+    arith::Expr inner = i - e.sizes()[0];
+    std::string inside = read(arg(1), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), argWhere(1));
+    // The bounds check is emitted only where the ranges cannot prove it.
+    bool lowOk = arith::provablyNonNegative(inner), highOk = arith::provablyLess(inner, n);
+    if (lowOk && highOk) return inside;
+    std::string value = read(arg(0), env, {}, argWhere(0));
+    std::string cond;
+    if (!lowOk) cond += "0 <= " + index(inner);
+    if (!highOk) cond += (cond.empty() ? "" : " && ") + index(inner) + " < " + index(n);
+    return "(" + cond + " ? " + inside + " : " + value + ")";
+  }
+  case Op::Transpose: {
+    const arith::Expr &i = arrayStep(path, 0, where, name), &j = arrayStep(path, 1, where, name);
+    AccessPath p = concat({PathStep::arrayIndex(j), PathStep::arrayIndex(i)}, dropFront(path, 2));
+    return read(arg(0), env, p, argWhere(0));
+  }
+  case Op::Generate: {
+    const arith::Expr &i = arrayStep(path, 0, where, name);
+    const Expr &f = e.funs()[0];
+    if (f.is(ExprKind::UserFun)) {
+      if (path.size() != 1) fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
+      return callUserFun(f, {"(" + index(i) + ")"});
+    }
+    Env inner = env.bind(f.params()[0], IndexBinding{i});
+    return read(f.body(), inner, dropFront(path, 1), where + "/f/body");
+  }
+  case Op::SizeValue:
+    if (!path.empty()) fail(where, "sizeValue is a scalar");
+    return "(" + index(e.sizes()[0]) + ")";
+  case Op::Reduce:
+  case Op::Iterate:
+  case Op::MapGlb:
+  case Op::MapWrg:
+  case Op::MapLcl:
+  case Op::MapSeq:
+  case Op::MapSeqUnroll:
+  case Op::ReduceSeq:
+  case Op::ReduceSeqUnroll:
+  case Op::ToGlobal:
+  case Op::ToLocal:
+  case Op::ToPrivate:
+    fail(where, name + " computes an array that is read here; materialise it first (e.g. toLocal or toPrivate) "
+                       "outside the loop that reads it");
+  }
+  fail(where, "unexpected primitive " + name);
+}
+
+std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args) {
+  useUserFun(f.userFun());
+  std::string call = f.userFun().name() + "(";
+  for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
+  return call + ")";
+}
+
+arith::Expr Generator::linearize(const Type &type, const AccessPath &path, const std::string &where) const {
+  arith::Expr offset(0);
+  Type t = type;
+  for (const PathStep &step : path) {
+    if (step.isTuple || !t.isArray()) fail(where, "internal error: access path does not match the buffer type " + type.str());
+    offset = offset * t.arrayLength() + step.index;
+    t = t.arrayElement();
+  }
+  if (!t.isScalar()) fail(where, "a value of type " + t.str() + " is used where a scalar is needed");
+  return offset;
+}
+
+} // namespace liftcc::codegen

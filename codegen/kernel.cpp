@@ -1,0 +1,46 @@
+#include "codegen/kernel.h"
+
+#include <nlohmann/json.hpp>
+
+namespace liftcc::codegen {
+
+std::array<size_t, 3> Kernel::concreteGlobalSize(const std::map<std::string, int64_t> &sizes,
+                                                  const std::array<size_t, 3> &local) const {
+  std::array<size_t, 3> global{1, 1, 1};
+  for (int d = 0; d < 3; ++d) {
+    int64_t n = std::max<int64_t>(1, arith::evaluate(globalSize[d], sizes));
+    size_t l = std::max<size_t>(1, local[d]);
+    global[d] = (static_cast<size_t>(n) + l - 1) / l * l;
+  }
+  return global;
+}
+
+nlohmann::json kernelMetadata(const Kernel &kernel) {
+  using nlohmann::json;
+  json args = json::array();
+  for (const KernelArg &a : kernel.args) {
+    json arg{{"name", a.name}, {"type", std::string(scalarKindName(a.kind))}};
+    switch (a.role) {
+    case KernelArg::Role::Input: arg["role"] = "input"; arg["count"] = a.count.str(); break;
+    case KernelArg::Role::Output: arg["role"] = "output"; arg["count"] = a.count.str(); break;
+    case KernelArg::Role::Size: arg["role"] = "size"; break;
+    }
+    args.push_back(arg);
+  }
+  json global = json::array();
+  for (int d = 0; d < kernel.dims; ++d) global.push_back(kernel.globalSize[d].str());
+  json meta{{"name", kernel.name},
+            {"target", kernel.target == Target::OpenCL ? "opencl" : "cuda"},
+            {"args", args},
+            {"dims", kernel.dims},
+            {"globalSize", global},
+            {"localMemoryBytes", kernel.localMemoryBytes}};
+  if (kernel.localSize) {
+    json local = json::array();
+    for (int d = 0; d < kernel.dims; ++d) local.push_back((*kernel.localSize)[d]);
+    meta["localSize"] = local;
+  }
+  return meta;
+}
+
+} // namespace liftcc::codegen

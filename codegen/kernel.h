@@ -1,0 +1,50 @@
+#pragma once
+// A generated kernel: its source and everything a host needs to launch it.
+// Sizes are symbolic (expressions of the program's size variables), so one
+// generated kernel serves every problem size the program allows.
+
+#include "codegen/dialect.h"
+#include "core/arith/expr.h"
+#include "core/scalar.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace liftcc::codegen {
+
+struct KernelArg {
+  enum class Role { Input, Output, Size };
+  std::string name;
+  Role role;
+  ScalarKind kind;       ///< element kind of a buffer, or Int for a size
+  arith::Expr count;     ///< number of elements of a buffer (Input/Output)
+};
+
+struct Kernel {
+  Target target;
+  std::string name;
+  std::string source;
+  std::vector<KernelArg> args;  ///< in parameter order
+  int dims = 1;                 ///< NDRange dimensions used (1..3)
+  /// Work-items per dimension. For mapGlb this is the extent of the map (the
+  /// host may round it up: the loops are grid-strided); for mapWrg it is
+  /// numGroups * localSize.
+  std::array<arith::Expr, 3> globalSize{arith::Expr(1), arith::Expr(1), arith::Expr(1)};
+  /// Work-group size when the kernel uses work-groups (mapWrg/mapLcl).
+  std::optional<std::array<int64_t, 3>> localSize;
+  int64_t localMemoryBytes = 0;
+
+  /// Concrete NDRange for given sizes: global rounded up to a multiple of local.
+  std::array<size_t, 3> concreteGlobalSize(const std::map<std::string, int64_t> &sizes,
+                                           const std::array<size_t, 3> &local) const;
+};
+
+/// Launch metadata as JSON (`liftc compile` writes it beside the kernel).
+nlohmann::json kernelMetadata(const Kernel &kernel);
+
+} // namespace liftcc::codegen

@@ -1,0 +1,98 @@
+#pragma once
+// Internal interfaces shared by the simplifier, the range reasoning and the
+// public wrappers. Everything takes a Ctx so that recursion between smart
+// constructors and proofs is bounded without any global mutable state.
+
+#include "core/arith/node.h"
+
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace liftcc::arith {
+
+/// Per-call state of one public operation. Smart constructors ask for proofs,
+/// proofs build expressions through smart constructors; the depth counters
+/// cut this mutual recursion (and cycles between variable ranges) off.
+struct Ctx {
+  int proofDepth = 0;
+  int rangeDepth = 0;
+};
+
+/// Deeper proofs give up (answer "not provable"), which is always sound.
+inline constexpr int kMaxProofDepth = 2;
+/// How many variable ranges a bound may chase (i -> N -> ...); also stops
+/// cyclic ranges such as i in [0, j], j in [0, i].
+inline constexpr int kMaxRangeDepth = 6;
+
+/// RAII increment of one of the Ctx counters.
+class DepthGuard {
+public:
+  explicit DepthGuard(int &counter) : counter_(counter) { ++counter_; }
+  ~DepthGuard() { --counter_; }
+  DepthGuard(const DepthGuard &) = delete;
+  DepthGuard &operator=(const DepthGuard &) = delete;
+
+private:
+  int &counter_;
+};
+
+// ---- Smart constructors (canonical.cpp, simplify_*.cpp) ---------------------
+Expr mkSum(Ctx &ctx, std::vector<Expr> terms);
+Expr mkProduct(Ctx &ctx, std::vector<Expr> factors);
+Expr mkDiv(Ctx &ctx, const Expr &a, const Expr &b);
+Expr mkMod(Ctx &ctx, const Expr &a, const Expr &b);
+Expr mkMin(Ctx &ctx, const Expr &a, const Expr &b);
+Expr mkMax(Ctx &ctx, const Expr &a, const Expr &b);
+Expr mkSelect(Ctx &ctx, const Expr &lhs, CmpOp op, const Expr &rhs, const Expr &then,
+              const Expr &otherwise);
+inline Expr mkAdd(Ctx &ctx, const Expr &a, const Expr &b) { return mkSum(ctx, {a, b}); }
+inline Expr mkMul(Ctx &ctx, const Expr &a, const Expr &b) { return mkProduct(ctx, {a, b}); }
+inline Expr mkNeg(Ctx &ctx, const Expr &a) { return mkProduct(ctx, {Expr(-1), a}); }
+inline Expr mkSub(Ctx &ctx, const Expr &a, const Expr &b) { return mkAdd(ctx, a, mkNeg(ctx, b)); }
+/// Rebuilds bottom-up through the smart constructors.
+Expr rebuild(Ctx &ctx, const Expr &e);
+
+/// Three-way form of operator< (expr.cpp).
+int compareExprs(const Expr &a, const Expr &b);
+
+// ---- Terms (terms.cpp) ------------------------------------------------------
+/// A canonical sum term viewed as coefficient * factors, without allocating:
+/// `3*x*y` -> {3, [x, y]}, `x` -> {1, [x]}, `7` -> {7, []}.
+struct TermView {
+  int64_t coeff = 0;
+  std::span<const Expr> factors;
+};
+TermView viewTerm(const Expr &term);
+/// The terms of e as a sum (e itself unless e is a Sum).
+std::span<const Expr> sumTerms(const Expr &e);
+/// Canonical term from a coefficient and sorted, non-constant factors.
+Expr makeTerm(int64_t coeff, std::span<const Expr> factors);
+/// Order of canonical sum terms: higher degree first, then factors, then
+/// coefficient. Total on canonical terms.
+bool termLess(const TermView &a, const TermView &b);
+int compareFactors(std::span<const Expr> a, std::span<const Expr> b);
+/// term / k when it divides exactly ((6*x*N) / (3*N) -> 2*x); k != 0.
+std::optional<Expr> divideTermExactly(const Expr &term, const Expr &k);
+
+// ---- Ranges (bounds.cpp) ------------------------------------------------------
+using Wide = __int128;
+/// Stand-in for +-infinity in Interval; any value outside int64 is infinite.
+inline constexpr Wide kInf = Wide(1) << 100;
+struct Interval {
+  Wide lo = -kInf;
+  Wide hi = kInf;
+};
+Interval interval(Ctx &ctx, const Expr &e);
+Wide lowerBound(Ctx &ctx, const Expr &e); ///< best constant bound, -kInf if none
+Wide upperBound(Ctx &ctx, const Expr &e);
+std::optional<Expr> symLower(Ctx &ctx, const Expr &e);
+std::optional<Expr> symUpper(Ctx &ctx, const Expr &e);
+
+bool proveNonNeg(Ctx &ctx, const Expr &e);
+bool provePositive(Ctx &ctx, const Expr &e);
+bool proveNonZero(Ctx &ctx, const Expr &e);
+bool proveLE(Ctx &ctx, const Expr &a, const Expr &b);
+bool proveLT(Ctx &ctx, const Expr &a, const Expr &b);
+
+} // namespace liftcc::arith

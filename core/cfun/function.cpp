@@ -1,0 +1,87 @@
+#include "core/cfun/function.h"
+
+#include "core/cfun/checker.h"
+#include "core/cfun/convert.h"
+#include "core/cfun/evaluator.h"
+#include "core/cfun/ir.h"
+#include "core/cfun/parser.h"
+#include "core/cfun/reserved.h"
+
+#include <stdexcept>
+
+namespace liftcc::cfun {
+
+struct Function::Impl {
+  std::string name;
+  std::vector<Param> params;
+  ScalarKind result;
+  std::string body;
+  std::unique_ptr<const ir::Program> program;
+};
+
+namespace {
+
+/// Names outside the body have no position (line 0), so messages say which
+/// name is meant.
+void validateSignature(const std::string &name, const std::vector<Param> &params) {
+  auto shown = [](const std::string &s) { return s.size() <= 40 ? s : s.substr(0, 37) + "..."; };
+  if (!isIdentifier(name))
+    throw CFunError(SourcePos{}, "function name '" + shown(name) + "' is not a valid C identifier");
+  if (auto why = reservedFunctionName(name)) throw CFunError(SourcePos{}, "function name " + *why);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const std::string &p = params[i].name;
+    std::string which = "parameter " + std::to_string(i + 1) + " of '" + name + "'";
+    if (!isIdentifier(p))
+      throw CFunError(SourcePos{}, which + ": '" + shown(p) + "' is not a valid C identifier");
+    if (auto why = reservedVariableName(p)) throw CFunError(SourcePos{}, which + ": " + *why);
+    for (std::size_t j = 0; j < i; ++j)
+      if (params[j].name == p)
+        throw CFunError(SourcePos{}, which + ": duplicate name '" + p + "' (also parameter " +
+                                         std::to_string(j + 1) + ")");
+  }
+}
+
+} // namespace
+
+Function Function::compile(std::string name, std::vector<Param> params, ScalarKind result, std::string body) {
+  validateSignature(name, params);
+  auto tree = parseBody(body);
+  auto program = checkBody(*tree, name, params, result);
+  auto impl = std::make_shared<Impl>();
+  impl->name = std::move(name);
+  impl->params = std::move(params);
+  impl->result = result;
+  impl->body = std::move(body);
+  impl->program = std::move(program);
+  return Function(std::move(impl));
+}
+
+const std::string &Function::name() const { return impl_->name; }
+const std::vector<Param> &Function::params() const { return impl_->params; }
+ScalarKind Function::result() const { return impl_->result; }
+const std::string &Function::body() const { return impl_->body; }
+
+std::string Function::signatureC() const {
+  std::string s = std::string(scalarKindName(impl_->result)) + " " + impl_->name + "(";
+  if (impl_->params.empty()) s += "void";
+  for (std::size_t i = 0; i < impl_->params.size(); ++i) {
+    if (i) s += ", ";
+    s += std::string(scalarKindName(impl_->params[i].kind)) + " " + impl_->params[i].name;
+  }
+  return s + ")";
+}
+
+bool Function::usesDouble() const { return impl_->program->usesDouble; }
+
+Scalar Function::call(std::span<const Scalar> args) const {
+  const auto &params = impl_->params;
+  if (args.size() != params.size())
+    throw std::invalid_argument("user function '" + impl_->name + "' takes " + std::to_string(params.size()) +
+                                " argument(s), called with " + std::to_string(args.size()));
+  std::vector<Scalar> converted;
+  converted.reserve(args.size());
+  for (std::size_t i = 0; i < args.size(); ++i) converted.push_back(convertScalar(args[i], params[i].kind));
+  return evaluate(*impl_->program, impl_->name, converted);
+}
+
+} // namespace liftcc::cfun

@@ -1,0 +1,79 @@
+#pragma once
+// User functions: scalar functions whose body is a small, loop-free C subset.
+//
+// The same body text is pasted verbatim into OpenCL C and CUDA C kernels as
+// `signatureC() { body }`, and evaluated by the reference interpreter through
+// Function::call. Everything the checker accepts therefore has to mean the
+// same thing in C, OpenCL C and CUDA C++; anything where the three could
+// disagree is rejected with a CFunError rather than guessed at.
+//
+// Supported subset (see core/cfun/README.md for the full rules):
+//   statements   {...}  if (e) s [else s]  return e;  ;
+//                [const] T x = e;   (T in bool/int/float/double, blocks only)
+//                x = e;  x += e;  x -= e;  x *= e;  x /= e;
+//   expressions  literals 1  1.5f  1.5  1e-3  true false, names,
+//                unary - + !, binary * / % + - < <= > >= == != && ||,
+//                ?:, casts (bool)/(int)/(float)/(double), parentheses,
+//                sqrt exp log pow fabs fmin fmax floor ceil sin cos tan
+//                (float or double, overloaded as in OpenCL C / CUDA C++),
+//                min max (int only).
+//   Every path must end in a return. C's usual arithmetic conversions apply.
+
+#include "core/cfun/errors.h"
+#include "core/scalar.h"
+
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace liftcc::cfun {
+
+struct Param {
+  std::string name;
+  ScalarKind kind;
+};
+
+namespace ir {
+struct Program;
+}
+
+class Function {
+public:
+  /// Parses and checks the body; throws CFunError naming line/column and
+  /// what is wrong. Also validates the name and parameter names (valid C
+  /// identifiers, not reserved in C, C++, OpenCL C or CUDA, no duplicates).
+  static Function compile(std::string name, std::vector<Param> params, ScalarKind result,
+                          std::string body);
+
+  const std::string &name() const;
+  const std::vector<Param> &params() const;
+  ScalarKind result() const;
+  const std::string &body() const;
+
+  /// "float add(float a, float b)"; "(void)" when there are no parameters,
+  /// which means the same in C, OpenCL C and C++. Emitters write
+  /// `signatureC() + " {" + body() + "}"`.
+  std::string signatureC() const;
+
+  /// True when the function computes in or exchanges double anywhere, so an
+  /// OpenCL emitter knows it needs cl_khr_fp64.
+  bool usesDouble() const;
+
+  /// Evaluates with C semantics. args.size() must equal params().size()
+  /// (std::invalid_argument otherwise); each argument is converted to its
+  /// parameter's kind as C would. Throws CFunEvalError on integer division or
+  /// remainder by zero.
+  Scalar call(std::span<const Scalar> args) const;
+  Scalar call(std::initializer_list<Scalar> args) const {
+    return call(std::span<const Scalar>(args.begin(), args.size()));
+  }
+
+private:
+  struct Impl;
+  explicit Function(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
+};
+
+} // namespace liftcc::cfun

@@ -1,0 +1,22 @@
+#pragma once
+// Helpers for passes that rebuild expressions. Rebuilt nodes lose their
+// types: a transformed program must be type-checked again (which every
+// rewrite does anyway, to prove the result well-typed).
+
+#include "core/ir/expr.h"
+
+#include <functional>
+
+namespace liftcc {
+
+/// The node with every child replaced by f(child); the node itself when no
+/// child changed (so unchanged subtrees keep their identity and types).
+Expr mapChildren(const Expr &e, const std::function<Expr(const Expr &)> &f);
+
+/// Rebuilds bottom-up: children first, then f on the rebuilt node.
+Expr transformBottomUp(const Expr &e, const std::function<Expr(const Expr &)> &f);
+
+/// True when some subexpression satisfies `pred` (pre-order, stops early).
+bool containsNode(const Expr &e, const std::function<bool(const Expr &)> &pred);
+
+} // namespace liftcc

@@ -1,0 +1,69 @@
+#include "explore/best_kernels.h"
+
+#include "explore/explorer.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace liftcc::explore {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string readText(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+} // namespace
+
+std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
+                            const std::string &sizesKey, const Variant &variant, const tuner::Record &record,
+                            int64_t outputElements) {
+  fs::path dir = fs::path(resultsDir) / "best" / deviceSlug(deviceName) / programName / sizesKey;
+  fs::create_directories(dir);
+  fs::path launchPath = dir / "launch.json";
+  if (fs::exists(launchPath)) {
+    try {
+      auto existing = nlohmann::json::parse(readText(launchPath));
+      if (existing.at("medianNs").get<double>() <= record.medianNs) return dir.string();
+    } catch (const std::exception &) {
+      // An unreadable entry is replaced.
+    }
+  }
+  std::ofstream(dir / "kernel.cl", std::ios::binary) << variant.kernel.source;
+  nlohmann::json launch{{"device", deviceName},
+                        {"program", programName},
+                        {"sizes", sizesKey},
+                        {"configuration", variant.configuration.toJson()},
+                        {"key", record.key},
+                        {"medianNs", record.medianNs},
+                        {"elementsPerSecond", double(outputElements) / (record.medianNs * 1e-9)},
+                        {"kernel", codegen::kernelMetadata(variant.kernel)},
+                        {"measured", record.timestamp}};
+  std::ofstream(launchPath, std::ios::binary) << launch.dump(2) << "\n";
+  return dir.string();
+}
+
+std::vector<BestKernel> findBestKernels(const std::string &resultsDir, const std::string &device) {
+  std::vector<BestKernel> out;
+  fs::path root = fs::path(resultsDir) / "best";
+  if (!fs::exists(root)) return out;
+  std::string wanted = deviceSlug(device);
+  for (const auto &entry : fs::recursive_directory_iterator(root)) {
+    if (entry.path().filename() != "launch.json") continue;
+    std::string deviceDir = fs::relative(entry.path(), root).begin()->string();
+    if (!wanted.empty() && deviceDir.find(wanted) == std::string::npos) continue;
+    BestKernel k;
+    k.directory = entry.path().parent_path().string();
+    k.launch = nlohmann::json::parse(readText(entry.path()));
+    k.source = readText(entry.path().parent_path() / "kernel.cl");
+    out.push_back(std::move(k));
+  }
+  std::sort(out.begin(), out.end(), [](const BestKernel &a, const BestKernel &b) { return a.directory < b.directory; });
+  return out;
+}
+
+} // namespace liftcc::explore

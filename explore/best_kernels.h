@@ -1,0 +1,30 @@
+#pragma once
+// The per-device best-kernels directory:
+//   <results>/best/<device>/<program>/<sizes>/kernel.cl     the kernel source
+//   <results>/best/<device>/<program>/<sizes>/launch.json   configuration, arguments, NDRange, figures
+// A later exploration replaces an entry only with a faster kernel.
+
+#include "explore/space.h"
+#include "tuner/result_store.h"
+
+#include <optional>
+#include <string>
+
+namespace liftcc::explore {
+
+/// Writes the entry unless an existing one is faster; returns its directory.
+std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
+                            const std::string &sizesKey, const Variant &variant, const tuner::Record &record,
+                            int64_t outputElements);
+
+struct BestKernel {
+  std::string directory;
+  std::string source;
+  nlohmann::json launch;
+};
+
+/// Every best kernel recorded for a device (matched like device selection: a
+/// case-insensitive substring of the device directory name).
+std::vector<BestKernel> findBestKernels(const std::string &resultsDir, const std::string &device);
+
+} // namespace liftcc::explore

@@ -1,0 +1,33 @@
+#include "explore/configuration.h"
+
+namespace liftcc::explore {
+
+std::string Configuration::key() const {
+  std::string k = rewrite::recipeName(recipe);
+  if (recipe != rewrite::Recipe::Plain) k += " tile=" + std::to_string(tile);
+  if (local != std::array<int64_t, 3>{0, 0, 0})
+    k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
+  return k;
+}
+
+nlohmann::json Configuration::toJson() const {
+  return {{"recipe", rewrite::recipeName(recipe)}, {"tile", tile}, {"local", local}};
+}
+
+Configuration Configuration::fromJson(const nlohmann::json &j) {
+  Configuration c;
+  auto recipe = rewrite::parseRecipe(j.at("recipe").get<std::string>());
+  if (!recipe) throw std::invalid_argument("unknown recipe " + j.at("recipe").dump());
+  c.recipe = *recipe;
+  c.tile = j.at("tile").get<int64_t>();
+  c.local = j.at("local").get<std::array<int64_t, 3>>();
+  return c;
+}
+
+bool areNeighbours(const Configuration &a, const Configuration &b) {
+  int differences = (a.recipe != b.recipe) + (a.tile != b.tile);
+  for (int d = 0; d < 3; ++d) differences += a.local[d] != b.local[d];
+  return differences == 1;
+}
+
+} // namespace liftcc::explore

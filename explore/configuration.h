@@ -1,0 +1,29 @@
+#pragma once
+// One point of the exploration space: how a high-level program is lowered
+// (recipe and tile size) and how its kernel is launched (work-group size).
+
+#include "rewrite/recipes.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <string>
+
+namespace liftcc::explore {
+
+struct Configuration {
+  rewrite::Recipe recipe = rewrite::Recipe::Plain;
+  int64_t tile = 0;                      ///< outputs per tile and dimension (tiled, local)
+  std::array<int64_t, 3> local{0, 0, 0}; ///< work-group size; 0 everywhere: the kernel's default
+
+  /// Stable identifier, e.g. "local tile=8 wg=8x8x1" (the result store key).
+  std::string key() const;
+  nlohmann::json toJson() const;
+  static Configuration fromJson(const nlohmann::json &j);
+  friend bool operator==(const Configuration &, const Configuration &) = default;
+};
+
+/// Parameters differing in exactly one of recipe, tile or one work-group extent.
+bool areNeighbours(const Configuration &a, const Configuration &b);
+
+} // namespace liftcc::explore

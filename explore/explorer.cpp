@@ -1,0 +1,200 @@
+#include "explore/explorer.h"
+
+#include "codegen/generate.h"
+#include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
+#include "core/typecheck/typecheck.h"
+#include "explore/best_kernels.h"
+#include "tuner/kernel_runner.h"
+#include "tuner/opencl_timing.h"
+
+#include <chrono>
+#include <filesystem>
+
+namespace liftcc::explore {
+
+namespace {
+
+std::string firstLine(const std::string &text) { return text.substr(0, text.find('\n')); }
+
+/// Small sizes for checking a variant against the interpreter: a multiple of
+/// the tile size (tiling requires it), at least the declared minimum.
+std::map<std::string, int64_t> verificationSizes(const Program &program, const Configuration &c) {
+  std::map<std::string, int64_t> sizes;
+  for (const arith::Expr &var : program.sizes) {
+    int64_t minimum = var.varRange().lo && var.varRange().lo->isConstant() ? var.varRange().lo->constant() : 1;
+    int64_t v = c.tile > 0 ? 2 * c.tile : 13;
+    if (c.tile > 0) v = std::max(v, (minimum + c.tile - 1) / c.tile * c.tile);
+    else v = std::max(v, minimum);
+    sizes[var.varName()] = v;
+  }
+  return sizes;
+}
+
+} // namespace
+
+tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
+                              ocl::Context &context, const ExploreOptions &options) {
+  tuner::Record record;
+  record.key = variant.configuration.key();
+  record.configuration = variant.configuration.toJson();
+  record.timestamp = tuner::isoTimestamp();
+  tuner::LaunchConfig launch;
+  if (variant.configuration.local != std::array<int64_t, 3>{0, 0, 0})
+    launch.localSize = std::array<size_t, 3>{size_t(variant.configuration.local[0]), size_t(variant.configuration.local[1]),
+                                             size_t(variant.configuration.local[2])};
+  try {
+    // 1. Verify at a small size with the same configuration.
+    std::map<std::string, int64_t> small = verificationSizes(program, variant.configuration);
+    Program typedSmall = typeCheck(program, small);
+    rewrite::RecipeOptions ro;
+    ro.tileOutputs = variant.configuration.tile > 0 ? variant.configuration.tile : 8;
+    Program loweredSmall = rewrite::applyRecipe(typedSmall, variant.configuration.recipe, ro);
+    codegen::CodegenOptions co;
+    if (variant.kernel.localSize) co.localSize = variant.configuration.local;
+    tuner::OpenCLKernelRunner checker(context, codegen::generateKernel(loweredSmall, codegen::Target::OpenCL, co));
+    std::vector<Value> inputs = randomInputs(typedSmall, small, 17);
+    Value expected = interpret(typedSmall, small, inputs);
+    tuner::LaunchConfig smallLaunch = launch;
+    Value actual = checker.run(small, inputs, typedSmall.body().typeOrThrow(), smallLaunch).output;
+    if (auto mismatch = compareValues(expected, actual, {1e-4, 1e-5})) {
+      record.outcome = tuner::Outcome::Correctness;
+      record.error = "at sizes " + sizesKey(program, small) + ": " + *mismatch;
+      return record;
+    }
+    // 2. Time at the real size.
+    tuner::OpenCLKernelRunner runner(context, variant.kernel);
+    Program typed = typeCheck(program, sizes);
+    std::vector<Value> realInputs = randomInputs(typed, sizes, 1);
+    launch.warmups = options.warmups;
+    launch.repetitions = options.timedRuns;
+    tuner::KernelRun run = runner.run(sizes, realInputs, typed.body().typeOrThrow(), launch);
+    record.samplesNs = run.timesNs;
+    record.medianNs = ocl::median(run.timesNs);
+    record.outcome = tuner::Outcome::Ok;
+  } catch (const ocl::BuildError &e) {
+    record.outcome = tuner::Outcome::Compile;
+    record.error = firstLine(e.what());
+  } catch (const ocl::OpenCLError &e) {
+    record.outcome = tuner::Outcome::Runtime;
+    record.error = firstLine(e.what());
+  } catch (const rewrite::RewriteError &e) {
+    record.outcome = tuner::Outcome::Constraints;
+    record.error = firstLine(e.what());
+  } catch (const codegen::CodegenError &e) {
+    record.outcome = tuner::Outcome::Constraints;
+    record.error = firstLine(e.what());
+  } catch (const std::invalid_argument &e) {
+    // e.g. a work-group size the device rejects for this kernel
+    record.outcome = tuner::Outcome::Runtime;
+    record.error = firstLine(e.what());
+  }
+  return record;
+}
+
+std::string storePathFor(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
+                         const Program &program, const std::map<std::string, int64_t> &sizes) {
+  return (std::filesystem::path(resultsDir) / deviceSlug(deviceName) / programName / (sizesKey(program, sizes) + ".jsonl"))
+      .string();
+}
+
+DeviceLimits limitsOf(const ocl::DeviceInfo &device) {
+  DeviceLimits limits;
+  limits.localMemoryBytes = static_cast<int64_t>(device.localMemBytes);
+  limits.maxWorkGroupSize = static_cast<int64_t>(device.maxWorkGroupSize);
+  for (size_t d = 0; d < 3 && d < device.maxWorkItemSizes.size(); ++d)
+    limits.maxWorkItemSizes[d] = static_cast<int64_t>(device.maxWorkItemSizes[d]);
+  return limits;
+}
+
+std::string deviceSlug(const std::string &deviceName) {
+  std::string slug;
+  for (char c : deviceName) {
+    if (std::isalnum(static_cast<unsigned char>(c))) slug += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!slug.empty() && slug.back() != '-') slug += '-';
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug.empty() ? "device" : slug;
+}
+
+std::string sizesKey(const Program &program, const std::map<std::string, int64_t> &sizes) {
+  std::string key;
+  for (const arith::Expr &var : program.sizes) {
+    auto it = sizes.find(var.varName());
+    key += (key.empty() ? "" : ",") + var.varName() + "=" + (it == sizes.end() ? "?" : std::to_string(it->second));
+  }
+  return key.empty() ? "scalar" : key;
+}
+
+ExploreResult explore(const Program &program, const std::map<std::string, int64_t> &sizes, ocl::Context &context,
+                      const ExploreOptions &options) {
+  if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
+    throw std::invalid_argument("shard index must be below the shard count");
+  auto start = std::chrono::steady_clock::now();
+  Program typed = typeCheck(program, sizes);
+  Space space = enumerateSpace(typed, limitsOf(context.device()), options.space);
+
+  ExploreResult result;
+  result.spaceSize = space.variants.size();
+  result.distinctPrograms = space.distinctPrograms;
+  result.dropped = space.dropped;
+  result.outputElements = scalarCount(typed.body().typeOrThrow(), sizes);
+
+  // This shard's candidates, and their neighbourhoods restricted to them.
+  std::vector<size_t> mine;
+  for (size_t i = 0; i < space.variants.size(); ++i)
+    if (i % options.shardCount == options.shardIndex) mine.push_back(i);
+  result.candidates = mine.size();
+  std::vector<std::vector<size_t>> allNeighbours = neighbourLists(space);
+  std::map<size_t, size_t> local;
+  for (size_t k = 0; k < mine.size(); ++k) local[mine[k]] = k;
+
+  result.storePath = storePathFor(options.storeDir, context.device().name, options.programName, program, sizes);
+  tuner::ResultStore store(result.storePath);
+
+  Progress progress;
+  progress.total = std::min(mine.size(), options.budget.maxEvaluations);
+  tuner::CostFunction cost = [&](size_t k) -> std::optional<double> {
+    const Variant &variant = space.variants[mine[k]];
+    Evaluation evaluation{variant.configuration, {}, false};
+    if (const tuner::Record *known = store.find(variant.configuration.key())) {
+      evaluation.record = *known;
+      evaluation.fromStore = true;
+    } else {
+      evaluation.record = evaluateVariant(program, variant, sizes, context, options);
+      store.append(evaluation.record);
+    }
+    result.evaluations.push_back(evaluation);
+    bool ok = evaluation.record.outcome == tuner::Outcome::Ok;
+    if (ok && (!progress.bestNs || evaluation.record.medianNs < *progress.bestNs)) {
+      progress.bestNs = evaluation.record.medianNs;
+      progress.bestKey = evaluation.record.key;
+      result.best = result.evaluations.size() - 1;
+    }
+    ++progress.done;
+    progress.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (options.onProgress) options.onProgress(progress);
+    if (!ok) return std::nullopt;
+    return evaluation.record.medianNs;
+  };
+  tuner::SearchSpace searchSpace{mine.size(), [&](size_t k) {
+                                   std::vector<size_t> out;
+                                   for (size_t n : allNeighbours[mine[k]])
+                                     if (auto it = local.find(n); it != local.end()) out.push_back(it->second);
+                                   return out;
+                                 }};
+  tuner::runSearch(options.strategy, searchSpace, cost, options.budget, options.seed);
+
+  if (result.best) {
+    const Evaluation &best = result.evaluations[*result.best];
+    for (const Variant &v : space.variants)
+      if (v.configuration == best.configuration) {
+        result.bestKernelDir = writeBestKernel(options.storeDir, context.device().name, options.programName,
+                                               sizesKey(program, sizes), v, best.record, result.outputElements);
+        break;
+      }
+  }
+  return result;
+}
+
+} // namespace liftcc::explore

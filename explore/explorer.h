@@ -1,0 +1,73 @@
+#pragma once
+// The exploration driver: enumerates a program's low-level variants, then
+// compiles, verifies (against the interpreter, at a small size) and times
+// them on an OpenCL device in the order a search strategy chooses, within a
+// budget. Every evaluation goes to the result store first, so an interrupted
+// run resumes where it stopped.
+
+#include "explore/space.h"
+#include "tuner/opencl_runtime.h"
+#include "tuner/result_store.h"
+#include "tuner/search.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace liftcc::explore {
+
+struct Progress {
+  size_t done = 0, total = 0;
+  std::optional<double> bestNs;
+  std::string bestKey;
+  double elapsedSeconds = 0;
+};
+
+struct ExploreOptions {
+  std::string programName = "program";
+  std::string storeDir = "results";
+  tuner::SearchStrategy strategy = tuner::SearchStrategy::Exhaustive;
+  tuner::SearchBudget budget;
+  uint64_t seed = 1;
+  size_t shardIndex = 0, shardCount = 1;  ///< evaluate candidates i with i % count == index
+  int warmups = 1, timedRuns = 5;
+  SpaceOptions space;
+  std::function<void(const Progress &)> onProgress;
+};
+
+struct Evaluation {
+  Configuration configuration;
+  tuner::Record record;
+  bool fromStore = false;
+};
+
+struct ExploreResult {
+  size_t spaceSize = 0, distinctPrograms = 0, dropped = 0, candidates = 0;
+  std::vector<Evaluation> evaluations; ///< in evaluation order
+  std::optional<size_t> best;          ///< index into evaluations
+  std::string storePath;
+  std::string bestKernelDir;           ///< where the best kernel was written (if any)
+  int64_t outputElements = 0;
+};
+
+DeviceLimits limitsOf(const ocl::DeviceInfo &device);
+
+/// A file-name-safe rendering of a device name ("pthread-skylake-avx512-AMD EPYC" -> "pthread-skylake-avx512-amd-epyc").
+std::string deviceSlug(const std::string &deviceName);
+/// "N=64,M=32" in declaration order.
+std::string sizesKey(const Program &program, const std::map<std::string, int64_t> &sizes);
+
+/// Verifies one variant against the interpreter at a small size, then times
+/// it at `sizes`. Failures are outcomes of the record, never exceptions.
+tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
+                              ocl::Context &context, const ExploreOptions &options);
+
+/// Path of the result store of (program, sizes, device) under a results directory.
+std::string storePathFor(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
+                         const Program &program, const std::map<std::string, int64_t> &sizes);
+
+/// `program` is the untyped high-level program; `sizes` binds all its sizes.
+ExploreResult explore(const Program &program, const std::map<std::string, int64_t> &sizes, ocl::Context &context,
+                      const ExploreOptions &options);
+
+} // namespace liftcc::explore

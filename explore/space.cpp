@@ -1,0 +1,119 @@
+#include "explore/space.h"
+
+#include "codegen/generate.h"
+
+#include <set>
+
+namespace liftcc::explore {
+
+namespace {
+
+/// Work-group shapes for a kernel of `dims` dimensions: dimension 0 the
+/// widest (consecutive work-items, consecutive addresses), bounded by the
+/// device and by the extent of the work (a larger group only idles).
+std::vector<std::array<int64_t, 3>> groupShapes(int dims, const std::array<int64_t, 3> &extents, const DeviceLimits &limits,
+                                                const SpaceOptions &options) {
+  std::vector<std::array<int64_t, 3>> shapes;
+  auto fits = [&](int d, int64_t g) { return g <= limits.maxWorkItemSizes[d] && (g == 1 || g / 2 < extents[d]); };
+  for (int64_t x : options.groupExtents) {
+    if (!fits(0, x)) continue;
+    for (int64_t y : dims >= 2 ? options.groupExtents : std::vector<int64_t>{1}) {
+      if (!fits(1, y) || x * y > limits.maxWorkGroupSize) continue;
+      for (int64_t z : dims >= 3 ? options.groupExtents : std::vector<int64_t>{1}) {
+        if (!fits(2, z) || x * y * z > limits.maxWorkGroupSize) continue;
+        // Keep shapes with a reasonable amount of work per group.
+        if (x * y * z < 16 && x * y * z < extents[0] * extents[1] * extents[2]) continue;
+        shapes.push_back({x, y, z});
+      }
+    }
+  }
+  return shapes;
+}
+
+} // namespace
+
+Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options) {
+  Space space;
+  std::set<size_t> seenPrograms;
+  std::vector<std::pair<Configuration, Program>> programs;
+
+  auto addProgram = [&](Configuration c) {
+    rewrite::RecipeOptions ro;
+    ro.tileOutputs = c.tile > 0 ? c.tile : 8;
+    try {
+      Program lowered = rewrite::applyRecipe(typed, c.recipe, ro);
+      if (seenPrograms.insert(lowered.body().hash()).second) programs.push_back({c, lowered});
+    } catch (const rewrite::RewriteError &) {
+      // The recipe does not apply with these parameters (e.g. the outputs are
+      // not divisible by the tile size): not part of the space.
+    }
+  };
+  addProgram({rewrite::Recipe::Plain, 0, {0, 0, 0}});
+  for (int64_t tile : options.tileSizes) {
+    if (options.includeTiled) addProgram({rewrite::Recipe::Tiled, tile, {0, 0, 0}});
+    if (options.includeLocal) addProgram({rewrite::Recipe::Local, tile, {0, 0, 0}});
+  }
+  space.distinctPrograms = programs.size();
+
+  for (auto &[config, lowered] : programs) {
+    codegen::Kernel base = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+    if (base.localMemoryBytes > limits.localMemoryBytes) {
+      ++space.dropped;
+      continue;
+    }
+    std::array<int64_t, 3> extents{1, 1, 1};
+    for (int d = 0; d < base.dims; ++d) {
+      const arith::Expr &g = base.globalSize[d];
+      extents[d] = g.isConstant() ? g.constant() : 1 << 20;
+    }
+    if (base.localSize) {
+      // Work-group kernels: the default shape from the tile, and shapes
+      // with fewer work-items per group (each computes several outputs).
+      std::array<int64_t, 3> def = *base.localSize;
+      std::set<std::array<int64_t, 3>> shapes{def};
+      for (int d = 0; d < base.dims; ++d)
+        if (def[d] >= 4) {
+          auto halved = def;
+          halved[d] /= 2;
+          shapes.insert(halved);
+        }
+      for (const auto &shape : shapes) {
+        if (shape[0] * shape[1] * shape[2] > limits.maxWorkGroupSize) {
+          ++space.dropped;
+          continue;
+        }
+        Configuration c = config;
+        c.local = shape;
+        codegen::CodegenOptions co;
+        co.localSize = shape;
+        space.variants.push_back({c, lowered, codegen::generateKernel(lowered, codegen::Target::OpenCL, co)});
+      }
+    } else {
+      for (const auto &shape : groupShapes(base.dims, extents, limits, options)) {
+        Configuration c = config;
+        c.local = shape;
+        space.variants.push_back({c, lowered, base});
+      }
+    }
+  }
+  return space;
+}
+
+Variant makeVariant(const Program &typed, const Configuration &configuration) {
+  rewrite::RecipeOptions ro;
+  ro.tileOutputs = configuration.tile > 0 ? configuration.tile : 8;
+  Program lowered = rewrite::applyRecipe(typed, configuration.recipe, ro);
+  codegen::CodegenOptions co;
+  if (configuration.recipe != rewrite::Recipe::Plain) co.localSize = configuration.local;
+  return {configuration, lowered, codegen::generateKernel(lowered, codegen::Target::OpenCL, co)};
+}
+
+std::vector<std::vector<size_t>> neighbourLists(const Space &space) {
+  std::vector<std::vector<size_t>> lists(space.variants.size());
+  for (size_t i = 0; i < space.variants.size(); ++i)
+    for (size_t j = 0; j < space.variants.size(); ++j)
+      if (i != j && areNeighbours(space.variants[i].configuration, space.variants[j].configuration)) lists[i].push_back(j);
+  return lists;
+}
+
+} // namespace liftcc::explore

@@ -1,0 +1,54 @@
+#pragma once
+// The exploration space of a program: every low-level variant the recipes
+// derive (plain, tiled and local-memory tiling with each tile size), crossed
+// with work-group sizes. Nothing is hand-written per program: tile sizes are
+// those the tiling rule accepts for the program's types (the outputs must be
+// divisible), and variants whose kernels cannot run on the device (local
+// memory, work-group size) are dropped after generating them. Variants are
+// deduplicated by the structural hash of their low-level program.
+
+#include "codegen/kernel.h"
+#include "explore/configuration.h"
+
+#include <map>
+#include <vector>
+
+namespace liftcc::explore {
+
+struct DeviceLimits {
+  int64_t localMemoryBytes = 32 * 1024;
+  int64_t maxWorkGroupSize = 256;
+  std::array<int64_t, 3> maxWorkItemSizes{1024, 1024, 64};
+};
+
+struct SpaceOptions {
+  std::vector<int64_t> tileSizes{4, 8, 16, 32};
+  std::vector<int64_t> groupExtents{1, 2, 4, 8, 16, 32, 64, 128, 256};
+  bool includeTiled = true;
+  bool includeLocal = true;
+};
+
+struct Variant {
+  Configuration configuration;
+  Program lowered;        ///< typed low-level program at the exploration sizes
+  codegen::Kernel kernel;
+};
+
+struct Space {
+  std::vector<Variant> variants;
+  size_t distinctPrograms = 0; ///< low-level programs before crossing with work-group sizes
+  size_t dropped = 0;          ///< variants that do not fit the device
+};
+
+/// `typed` is the high-level program type-checked at `sizes`.
+Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options = {});
+
+/// The variant of one configuration (which need not be part of the
+/// enumerated space, e.g. a work-group size chosen by hand). Throws
+/// rewrite::RewriteError or codegen::CodegenError when it does not apply.
+Variant makeVariant(const Program &typed, const Configuration &configuration);
+
+/// Index lists of neighbours (areNeighbours) for search strategies.
+std::vector<std::vector<size_t>> neighbourLists(const Space &space);
+
+} // namespace liftcc::explore

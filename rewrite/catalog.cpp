@@ -1,0 +1,31 @@
+#include "rewrite/catalog.h"
+
+namespace liftcc::rewrite {
+
+std::vector<Rule> algorithmicCatalog() {
+  std::vector<Rule> rules{mapFusion(), mapFission(), joinSplit(), splitJoinCancel(), transposeTranspose(), reduceMapFusion()};
+  for (int64_t n : {2, 4, 8, 16, 32, 64}) rules.push_back(splitJoin(arith::Expr(n)));
+  for (int dims = 1; dims <= 3; ++dims)
+    for (int64_t k : {2, 4, 8, 16, 32}) rules.push_back(overlappedTiling(dims, k));
+  return rules;
+}
+
+std::vector<Rule> ruleCatalog() {
+  std::vector<Rule> rules = algorithmicCatalog();
+  for (int d = 0; d < 3; ++d) {
+    rules.push_back(mapToGlb(d));
+    rules.push_back(mapToWrg(d));
+    rules.push_back(mapToLcl(d));
+  }
+  for (Rule r : {mapToSeq(), mapSeqToUnroll(), reduceToSeq(), reduceSeqToUnroll(), privateCopy()}) rules.push_back(r);
+  for (int dims = 1; dims <= 3; ++dims) rules.push_back(localCopy(dims));
+  return rules;
+}
+
+std::optional<Rule> findRule(const std::string &name) {
+  for (Rule &r : ruleCatalog())
+    if (r.name == name) return r;
+  return std::nullopt;
+}
+
+} // namespace liftcc::rewrite

@@ -1,0 +1,36 @@
+#pragma once
+// Recognisers for the N-dimensional compositions of the C++ API (mapN,
+// slideN, zipN) and builders for their tiled forms. A recogniser extracts the
+// parts from the outer structure, rebuilds the composition with the API and
+// accepts only if the rebuilt expression is alpha-equivalent: so the
+// compositions stay defined in exactly one place (primitives/api.cpp).
+
+#include "core/ir/expr.h"
+
+#include <optional>
+#include <vector>
+
+namespace liftcc::rewrite {
+
+struct MapNMatch {
+  Expr f;  ///< the function applied to each element of the d-dimensional array
+  Expr in;
+};
+std::optional<MapNMatch> matchMapN(const Expr &e, int dims);
+
+struct SlideNMatch {
+  arith::Expr size, step;
+  Expr in;
+};
+std::optional<SlideNMatch> matchSlideN(const Expr &e, int dims);
+
+/// zipN(dims, ins); for dims == 1 a plain zip.
+std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims);
+
+/// Inverse of tiling: [t1..td][k1..kd] tiles -> [t1*k1 .. td*kd] array.
+Expr untileN(int dims, Expr tiles);
+
+/// Moves the array dimension at depth `from` (0 = outermost) to the front.
+Expr moveDimensionToFront(int from, Expr in);
+
+} // namespace liftcc::rewrite

@@ -1,0 +1,56 @@
+#pragma once
+// Rewrite rules: named, semantics-preserving partial rewrites lhs -> rhs with
+// side conditions. A rule looks at one node and either returns the rewritten
+// node or nullopt (the left-hand side does not match or a side condition
+// fails). Rules read types where they need them (side conditions on lengths),
+// so they are applied to type-checked programs; applying a rule to a program
+// (rewrite/apply.h) re-type-checks the result, which is what makes a rule
+// application trustworthy beyond the rule's own checks.
+
+#include "core/ir/expr.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace liftcc::rewrite {
+
+struct Rule {
+  std::string name;     ///< e.g. "splitJoin(4)": unique, parameters included
+  std::string summary;  ///< the rule in the functional notation of the papers
+  std::function<std::optional<Expr>(const Expr &)> apply;
+};
+
+// ---- algorithmic rules (rules_algorithmic.cpp) ------------------------------
+Rule mapFusion();           ///< map(f, map(g, x)) -> map(f . g, x)
+Rule mapFission();          ///< map(\y. P(Q(y)), x) -> map(\z. P(z), map(\y. Q(y), x))
+Rule splitJoin(arith::Expr n); ///< map(f, x) -> join(map(map(f), split(n, x)))
+Rule joinSplit();           ///< join(split(n, x)) -> x
+Rule splitJoinCancel();     ///< split(n, join(x)) -> x when x: [[T]n]m
+Rule transposeTranspose();  ///< transpose(transpose(x)) -> x
+Rule reduceMapFusion();     ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f(a, g(y)), z, x)
+
+// ---- stencil rules (rules_tiling.cpp) ---------------------------------------
+/// Overlapped tiling in `dims` dimensions with `outputs` results per tile and
+/// dimension: mapN(f, slideN(n, s, x)) -> untileN(mapN(\t. mapN(f, slideN(n, s, t)), slideN(u, v, x)))
+/// with v = outputs*s and u - v = n - s. Extra inputs zipped with the
+/// neighbourhoods (zipN(slideN(n, s, x), y, ...)) are tiled along with them,
+/// without overlap, so Hotspot/SRAD/Acoustic tile with the same rule.
+Rule overlappedTiling(int dims, int64_t outputs);
+
+// ---- lowering rules (rules_lowering.cpp) ------------------------------------
+Rule mapToGlb(int dim);
+Rule mapToWrg(int dim);
+Rule mapToLcl(int dim);
+Rule mapToSeq();
+Rule mapSeqToUnroll();      ///< for constant extents
+Rule reduceToSeq();
+Rule reduceSeqToUnroll();   ///< for constant extents
+/// x -> toLocal(mapLclN(dims, id), x) on an array of scalars with `dims`
+/// dimensions: the local-memory copy of a tile.
+Rule localCopy(int dims);
+/// x -> toPrivate(mapSeq(id), x) for a 1D array of scalars.
+Rule privateCopy();
+
+} // namespace liftcc::rewrite

@@ -1,0 +1,112 @@
+// The algorithmic rules of the Lift papers: they change how a result is
+// computed, never what.
+
+#include "core/ir/transform.h"
+#include "primitives/api.h"
+#include "rewrite/rule.h"
+
+namespace liftcc::rewrite {
+
+namespace {
+
+/// Applies a unary function value (lambda or user function) to an argument.
+Expr call(const Expr &f, Expr arg) { return Expr::apply(f, {std::move(arg)}); }
+
+bool mentions(const Expr &e, const Expr &param) {
+  return containsNode(e, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
+}
+
+std::optional<arith::Expr> lengthOf(const Expr &e) {
+  if (!e.type() || !e.type()->isArray()) return std::nullopt;
+  return e.type()->arrayLength();
+}
+
+} // namespace
+
+Rule mapFusion() {
+  return {"mapFusion", "map(f, map(g, x)) -> map(\\y. f(g(y)), x)", [](const Expr &e) -> std::optional<Expr> {
+            if (!e.isPrim(Op::Map) || !e.args()[0].isPrim(Op::Map)) return std::nullopt;
+            const Expr &f = e.funs()[0], &inner = e.args()[0];
+            const Expr &g = inner.funs()[0];
+            Expr y = Expr::param("y");
+            return api::map(Expr::lambda({y}, call(f, call(g, y))), inner.args()[0]);
+          }};
+}
+
+Rule mapFission() {
+  return {"mapFission", "map(\\y. P(Q(y)), x) -> map(\\z. P(z), map(\\y. Q(y), x))",
+          [](const Expr &e) -> std::optional<Expr> {
+            if (!e.isPrim(Op::Map) || !e.funs()[0].is(ExprKind::Lambda)) return std::nullopt;
+            const Expr &f = e.funs()[0];
+            const Expr &y = f.params()[0];
+            const Expr &body = f.body();
+            // P is a primitive with exactly one data operand that mentions y;
+            // that operand (Q(y)) must not be y itself, and y must not occur in
+            // P's other operands or functions.
+            if (!body.is(ExprKind::Prim)) return std::nullopt;
+            std::vector<Child> children = body.children();
+            std::optional<size_t> q;
+            for (size_t i = 0; i < children.size(); ++i) {
+              if (!mentions(*children[i].expr, y)) continue;
+              if (q || i < body.funs().size()) return std::nullopt;
+              q = i;
+            }
+            if (!q) return std::nullopt;
+            const Expr &inner = *children[*q].expr;
+            if (inner.is(ExprKind::Param)) return std::nullopt;
+            Expr z = Expr::param("z");
+            std::vector<Expr> rebuilt;
+            for (size_t i = 0; i < children.size(); ++i) rebuilt.push_back(i == *q ? z : *children[i].expr);
+            Expr outer = Expr::lambda({z}, body.withChildren(std::move(rebuilt)));
+            return api::map(outer, api::map(Expr::lambda({y}, inner), e.args()[0]));
+          }};
+}
+
+Rule splitJoin(arith::Expr n) {
+  return {"splitJoin(" + n.str() + ")", "map(f, x) -> join(map(\\c. map(f, c), split(n, x)))",
+          [n](const Expr &e) -> std::optional<Expr> {
+            if (!e.isPrim(Op::Map)) return std::nullopt;
+            auto length = lengthOf(e.args()[0]);
+            if (!length || !arith::provablyDivisible(*length, n) || *length == n) return std::nullopt;
+            const Expr &f = e.funs()[0];
+            Expr c = Expr::param("c");
+            return api::join(api::map(Expr::lambda({c}, api::map(f, c)), api::split(n, e.args()[0])));
+          }};
+}
+
+Rule joinSplit() {
+  return {"joinSplit", "join(split(n, x)) -> x", [](const Expr &e) -> std::optional<Expr> {
+            if (!e.isPrim(Op::Join) || !e.args()[0].isPrim(Op::Split)) return std::nullopt;
+            return e.args()[0].args()[0];
+          }};
+}
+
+Rule splitJoinCancel() {
+  return {"splitJoinCancel", "split(n, join(x)) -> x  when x: [[T]n]m", [](const Expr &e) -> std::optional<Expr> {
+            if (!e.isPrim(Op::Split) || !e.args()[0].isPrim(Op::Join)) return std::nullopt;
+            const Expr &x = e.args()[0].args()[0];
+            if (!x.type() || !x.type()->isArray() || !x.type()->arrayElement().isArray()) return std::nullopt;
+            if (!arith::provablyEqual(x.type()->arrayElement().arrayLength(), e.sizes()[0])) return std::nullopt;
+            return x;
+          }};
+}
+
+Rule transposeTranspose() {
+  return {"transposeTranspose", "transpose(transpose(x)) -> x", [](const Expr &e) -> std::optional<Expr> {
+            if (!e.isPrim(Op::Transpose) || !e.args()[0].isPrim(Op::Transpose)) return std::nullopt;
+            return e.args()[0].args()[0];
+          }};
+}
+
+Rule reduceMapFusion() {
+  return {"reduceMapFusion", "reduce(f, z, map(g, x)) -> reduce(\\(a, y). f(a, g(y)), z, x)",
+          [](const Expr &e) -> std::optional<Expr> {
+            if (!e.isPrim(Op::Reduce) || !e.args()[1].isPrim(Op::Map)) return std::nullopt;
+            const Expr &f = e.funs()[0], &inner = e.args()[1];
+            Expr a = Expr::param("a"), y = Expr::param("y");
+            Expr fused = Expr::lambda({a, y}, Expr::apply(f, {a, call(inner.funs()[0], y)}));
+            return api::reduce(fused, e.args()[0], inner.args()[0]);
+          }};
+}
+
+} // namespace liftcc::rewrite

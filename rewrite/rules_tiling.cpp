@@ -1,0 +1,86 @@
+// Overlapped tiling (CGO'18, section 4.2), for 1, 2 and 3 dimensions and for
+// stencils whose neighbourhoods are zipped with further inputs.
+
+#include "primitives/api.h"
+#include "rewrite/nd_patterns.h"
+#include "rewrite/rule.h"
+
+namespace liftcc::rewrite {
+
+namespace {
+
+struct TilingMatch {
+  Expr f;
+  /// The stencil's inputs as zipped (one entry when not zipped); slid[i] says
+  /// whether input i is a neighbourhood slideN(n, s, x[i]).
+  std::vector<Expr> inputs;
+  std::vector<bool> slid;
+  bool zipped = false;
+  arith::Expr size, step;
+};
+
+std::optional<TilingMatch> matchStencil(const Expr &e, int dims) {
+  auto map = matchMapN(e, dims);
+  if (!map) return std::nullopt;
+  TilingMatch m{map->f, {}, {}, false, arith::Expr(0), arith::Expr(0)};
+  std::vector<Expr> candidates{map->in};
+  if (auto zipped = matchZipN(map->in, dims)) {
+    candidates = *zipped;
+    m.zipped = true;
+  }
+  bool any = false;
+  for (const Expr &c : candidates) {
+    auto slide = matchSlideN(c, dims);
+    if (slide && (!any || (slide->size == m.size && slide->step == m.step))) {
+      if (!any) m.size = slide->size, m.step = slide->step;
+      any = true;
+      m.inputs.push_back(slide->in);
+      m.slid.push_back(true);
+    } else {
+      m.inputs.push_back(c);
+      m.slid.push_back(false);
+    }
+  }
+  if (!any) return std::nullopt;
+  return m;
+}
+
+} // namespace
+
+Rule overlappedTiling(int dims, int64_t outputs) {
+  std::string name = "overlappedTiling" + std::to_string(dims) + "D(" + std::to_string(outputs) + ")";
+  return {name,
+          "mapN(f, slideN(n, s, x)) -> untileN(mapN(\\t. mapN(f, slideN(n, s, t)), slideN(u, v, x))), v = k*s, u - v = n - s",
+          [dims, outputs](const Expr &e) -> std::optional<Expr> {
+            auto m = matchStencil(e, dims);
+            if (!m || !m->step.isConstant() || m->step.constant() <= 0) return std::nullopt;
+            arith::Expr v = arith::Expr(outputs) * m->step;
+            arith::Expr u = v + m->size - m->step;
+            // The tiles must cover the output exactly: the number of outputs
+            // per dimension must be provably divisible by the tile size. The
+            // type checker proves the rest (the lengths of the tiled result).
+            if (e.type()) {
+              Type t = *e.type();
+              for (int d = 0; d < dims; ++d) {
+                if (!t.isArray() || !arith::provablyDivisible(t.arrayLength(), arith::Expr(outputs))) return std::nullopt;
+                t = t.arrayElement();
+              }
+            }
+            std::vector<Expr> tiledInputs;
+            for (size_t i = 0; i < m->inputs.size(); ++i)
+              tiledInputs.push_back(m->slid[i] ? api::slideN(dims, u, v, m->inputs[i]) : api::slideN(dims, v, v, m->inputs[i]));
+            Expr tiles = m->zipped ? api::zipN(dims, tiledInputs) : tiledInputs[0];
+            TilingMatch match = *m;
+            Expr perTile = api::fn([match, dims](Expr t) {
+              std::vector<Expr> parts;
+              for (size_t i = 0; i < match.inputs.size(); ++i) {
+                Expr component = match.zipped ? api::get(static_cast<int>(i), t) : t;
+                parts.push_back(match.slid[i] ? api::slideN(dims, match.size, match.step, component) : component);
+              }
+              return api::mapN(dims, match.f, match.zipped ? api::zipN(dims, parts) : parts[0]);
+            }, "tile");
+            return untileN(dims, api::mapN(dims, perTile, tiles));
+          }};
+}
+
+} // namespace liftcc::rewrite

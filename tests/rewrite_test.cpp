@@ -1,0 +1,154 @@
+// Rewrite rules preserve semantics: both sides are executed (interpreter, and
+// the lowered results on the OpenCL device) on random inputs.
+
+#include "codegen/generate.h"
+#include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
+#include "core/typecheck/typecheck.h"
+#include "examples/example.h"
+#include "primitives/api.h"
+#include "rewrite/apply.h"
+#include "rewrite/catalog.h"
+#include "rewrite/recipes.h"
+#include "tuner/kernel_runner.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+namespace liftcc {
+namespace {
+
+using namespace api;
+
+Expr add() { return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;"); }
+Expr twice() { return userFun("twice", {{"x", ScalarKind::Float}}, ScalarKind::Float, "return 2.0f * x;"); }
+Expr plusOne() { return userFun("plusOne", {{"x", ScalarKind::Float}}, ScalarKind::Float, "return x + 1.0f;"); }
+
+void checkSameResults(const Program &before, const Program &after, const std::map<std::string, int64_t> &sizes,
+                      uint64_t seed = 3) {
+  std::vector<Value> inputs = randomInputs(before, sizes, seed);
+  Value a = interpret(before, sizes, inputs), b = interpret(after, sizes, inputs);
+  auto mismatch = compareValues(a, b, {1e-5, 1e-6});
+  CHECK_MESSAGE(!mismatch, *mismatch);
+}
+
+/// Applies `rule` at every location where it matches and checks each result.
+int checkRuleEverywhere(const Program &program, const rewrite::Rule &rule, const std::map<std::string, int64_t> &sizes) {
+  Program typed = typeCheck(program, sizes);
+  std::vector<std::string> locations = rewrite::applicableLocations(typed, rule);
+  for (const std::string &loc : locations) {
+    CAPTURE(rule.name);
+    CAPTURE(loc);
+    Program rewritten = rewrite::applyRule(typed, rule, loc);
+    checkSameResults(typed, rewritten, sizes);
+  }
+  return static_cast<int>(locations.size());
+}
+
+} // namespace
+
+TEST_CASE("rewrite: algorithmic rules on small programs") {
+  Size n = size("N");
+  Expr a = input("A", array(f32(), n));
+  std::map<std::string, int64_t> sizes{{"N", 16}};
+  Program twoMaps = program({a}, map(twice(), map(plusOne(), a)));
+  CHECK(checkRuleEverywhere(twoMaps, rewrite::mapFusion(), sizes) == 1);
+  CHECK(checkRuleEverywhere(twoMaps, rewrite::splitJoin(4), sizes) == 2);
+  CHECK(checkRuleEverywhere(program({a}, map([](Expr w) { return reduce(add(), lit(0.0f), w); }, slide(3, 1, a))),
+                            rewrite::mapFission(), sizes) >= 0);
+  CHECK(checkRuleEverywhere(program({a}, map(twice(), join(split(4, a)))), rewrite::joinSplit(), sizes) == 1);
+  Size m = size("M");
+  Expr b = input("B", array(f32(), n, m));
+  CHECK(checkRuleEverywhere(program({b}, map([](Expr r) { return map(twice(), r); }, transpose(transpose(b)))),
+                            rewrite::transposeTranspose(), {{"N", 3}, {"M", 5}}) == 1);
+  CHECK(checkRuleEverywhere(program({b}, map([](Expr r) { return map(twice(), r); }, split(5, join(b)))),
+                            rewrite::splitJoinCancel(), {{"N", 3}, {"M", 5}}) == 1);
+  CHECK(checkRuleEverywhere(program({a}, reduce(add(), lit(0.0f), map(twice(), a))), rewrite::reduceMapFusion(), sizes) == 1);
+}
+
+TEST_CASE("rewrite: overlapped tiling in 1, 2 and 3 dimensions, with zipped inputs") {
+  for (const examples::Example &ex : examples::allExamples()) {
+    CAPTURE(ex.name);
+    std::map<std::string, int64_t> sizes;
+    for (const std::string &s : ex.sizeNames) sizes[s] = ex.dims == 3 ? 8 : 16;
+    int applied = checkRuleEverywhere(ex.build(), rewrite::overlappedTiling(ex.dims, 4), sizes);
+    CHECK_MESSAGE(applied >= 1, ex.name + " does not tile");
+  }
+}
+
+TEST_CASE("rewrite: applying a rule where it does not match is an error naming the rule and location") {
+  Size n = size("N");
+  Expr a = input("A", array(f32(), n));
+  Program p = typeCheck(program({a}, map(twice(), a)));
+  CHECK_THROWS_WITH_AS(rewrite::applyRule(p, rewrite::mapFusion(), "/body"), doctest::Contains("mapFusion"),
+                       rewrite::RewriteError);
+  CHECK_THROWS_AS(rewrite::applyRule(p, rewrite::mapFusion(), "/body/nowhere"), rewrite::RewriteError);
+}
+
+TEST_CASE("rewrite: strategies compose") {
+  Size n = size("N");
+  Expr a = input("A", array(f32(), n));
+  Program p = typeCheck(program({a}, map(twice(), map(plusOne(), map(twice(), a)))), {{"N", 8}});
+  auto fused = rewrite::applyStrategy(p, rewrite::normalize(rewrite::mapFusion()));
+  REQUIRE(fused);
+  // All three maps fused into one.
+  CHECK(!fused->body().args()[0].isPrim(Op::Map));
+  checkSameResults(p, *fused, {{"N", 8}});
+  CHECK(!rewrite::applyStrategy(p, rewrite::topDown(rewrite::transposeTranspose())));
+  CHECK(rewrite::applyStrategy(p, rewrite::attempt(rewrite::Strategy(rewrite::transposeTranspose()))));
+  CHECK(rewrite::applyStrategy(p, rewrite::at("/in", rewrite::Strategy(rewrite::mapFusion()))));
+  CHECK(!rewrite::applyStrategy(p, rewrite::all(rewrite::Strategy(rewrite::mapFusion()))));
+  CHECK(rewrite::applyStrategy(p, rewrite::bottomUp(rewrite::Strategy(rewrite::mapFusion()))));
+  CHECK(rewrite::applyStrategy(p, rewrite::some(rewrite::Strategy(rewrite::mapFusion()))));
+  CHECK(rewrite::applyStrategy(p, rewrite::one(rewrite::Strategy(rewrite::mapFusion()))));
+  CHECK(rewrite::applyStrategy(p, rewrite::seq(rewrite::Strategy(rewrite::mapFusion()), rewrite::Strategy(rewrite::mapFusion()))));
+}
+
+TEST_CASE("rewrite: random walks over the examples preserve semantics") {
+  std::vector<rewrite::Rule> rules = rewrite::algorithmicCatalog();
+  std::mt19937_64 rng(4242);
+  int walks = 0, steps = 0, executed = 0;
+  std::vector<ocl::DeviceInfo> devices = ocl::listDevices();
+  std::optional<ocl::Context> context;
+  if (!devices.empty()) context.emplace(devices.front());
+  for (const examples::Example &ex : examples::allExamples()) {
+    std::map<std::string, int64_t> sizes;
+    for (const std::string &s : ex.sizeNames) sizes[s] = ex.dims == 3 ? 8 : ex.dims == 2 ? 16 : 32;
+    Program original = typeCheck(ex.build(), sizes);
+    for (int walk = 0; walk < 14; ++walk, ++walks) {
+      Program current = original;
+      for (int step = 0; step < 4; ++step) {
+        std::shuffle(rules.begin(), rules.end(), rng);
+        for (const rewrite::Rule &rule : rules) {
+          std::vector<std::string> locations = rewrite::applicableLocations(current, rule);
+          if (locations.empty()) continue;
+          std::string loc = locations[rng() % locations.size()];
+          CAPTURE(ex.name);
+          CAPTURE(rule.name);
+          CAPTURE(loc);
+          current = rewrite::applyRule(current, rule, loc);
+          ++steps;
+          break;
+        }
+      }
+      checkSameResults(original, current, sizes, walk);
+      // The walk's end point still lowers to a kernel.
+      Program lowered = rewrite::applyRecipe(current, rewrite::Recipe::Plain);
+      codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+      if (context && walk % 7 == 0) {
+        // ... and the kernel computes what the original program computes.
+        tuner::OpenCLKernelRunner runner(*context, kernel);
+        std::vector<Value> inputs = randomInputs(original, sizes, 11);
+        Value expected = interpret(original, sizes, inputs);
+        auto mismatch = compareValues(expected, runner.run(sizes, inputs, original.body().typeOrThrow()).output, {1e-4, 1e-5});
+        CHECK_MESSAGE(!mismatch, *mismatch);
+        ++executed;
+      }
+    }
+  }
+  MESSAGE(walks, " random walks, ", steps, " rule applications, ", executed, " lowered end points run on the device");
+  CHECK(walks >= 200);
+}
+
+} // namespace liftcc

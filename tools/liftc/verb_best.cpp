@@ -1,0 +1,66 @@
+// liftc best and liftc merge: read and combine result directories.
+
+#include "explore/best_kernels.h"
+#include "tools/liftc/verbs.h"
+#include "tuner/result_store.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+
+namespace liftcc::cli {
+
+int runBest(const CommandLine &cl, std::ostream &out) {
+  std::string dir = cl.onlyPositional("results directory");
+  if (!std::filesystem::exists(dir)) throw std::runtime_error("no results directory '" + dir + "'");
+  std::vector<explore::BestKernel> kernels = explore::findBestKernels(dir, cl.value("device").value_or(""));
+  if (auto program = cl.value("program"))
+    std::erase_if(kernels, [&](const explore::BestKernel &k) { return k.launch.value("program", "") != *program; });
+  if (kernels.empty()) throw std::runtime_error("no best kernel recorded in '" + dir + "' for that device/program");
+  for (const explore::BestKernel &k : kernels) {
+    out << "// program " << k.launch.value("program", "?") << " at " << k.launch.value("sizes", "?") << " on "
+        << k.launch.value("device", "?") << "\n";
+    out << "// variant " << k.launch.value("key", "?") << ": " << std::fixed << std::setprecision(3)
+        << k.launch.value("medianNs", 0.0) / 1e6 << " ms, " << std::setprecision(1)
+        << k.launch.value("elementsPerSecond", 0.0) / 1e6 << " M elements/s\n";
+    out << "// launch: " << k.launch["kernel"].dump() << "\n";
+    out << k.source << "\n";
+  }
+  return 0;
+}
+
+int runMerge(const CommandLine &cl, std::ostream &out) {
+  auto outDir = cl.value("out");
+  if (!outDir) throw UsageError("missing --out DIRECTORY");
+  if (cl.positional().empty()) throw UsageError("missing result directories to merge");
+  namespace fs = std::filesystem;
+  size_t added = 0, stores = 0;
+  for (const std::string &source : cl.positional()) {
+    if (!fs::is_directory(source)) throw std::runtime_error("'" + source + "' is not a results directory");
+    for (const auto &entry : fs::recursive_directory_iterator(source)) {
+      fs::path rel = fs::relative(entry.path(), source);
+      if (entry.path().extension() == ".jsonl") {
+        tuner::ResultStore into((fs::path(*outDir) / rel).string());
+        added += tuner::mergeStores({entry.path().string()}, into);
+        ++stores;
+      } else if (entry.path().filename() == "launch.json") {
+        // Keep the faster of the best kernels.
+        fs::path target = fs::path(*outDir) / rel;
+        auto incoming = nlohmann::json::parse(std::ifstream(entry.path()));
+        bool replace = !fs::exists(target);
+        if (!replace) replace = incoming.value("medianNs", 1e300) < nlohmann::json::parse(std::ifstream(target)).value("medianNs", 1e300);
+        if (replace) {
+          fs::create_directories(target.parent_path());
+          fs::copy_file(entry.path(), target, fs::copy_options::overwrite_existing);
+          fs::copy_file(entry.path().parent_path() / "kernel.cl", target.parent_path() / "kernel.cl",
+                        fs::copy_options::overwrite_existing);
+        }
+      }
+    }
+  }
+  out << "merged " << added << " record(s) from " << stores << " store file(s) into " << *outDir << "\n";
+  return 0;
+}
+
+} // namespace liftcc::cli

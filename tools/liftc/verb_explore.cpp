@@ -1,0 +1,188 @@
+// liftc explore and liftc tune: search the low-level variants of a program on
+// an OpenCL device, storing every measurement.
+
+#include "core/typecheck/typecheck.h"
+#include "explore/best_kernels.h"
+#include "explore/explorer.h"
+#include "tools/liftc/program_loading.h"
+#include "tools/liftc/verbs.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace liftcc::cli {
+
+namespace {
+
+/// "10m", "90s", "1h", or plain seconds.
+double parseDuration(const std::string &text) {
+  if (text.empty()) throw UsageError("--budget expects a duration such as 10m, 90s or 1h");
+  char unit = text.back();
+  double scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
+  std::string number = scale == 0 ? text : text.substr(0, text.size() - 1);
+  if (scale == 0) scale = 1;
+  try {
+    size_t used = 0;
+    double value = std::stod(number, &used);
+    if (used != number.size() || value <= 0) throw std::invalid_argument(text);
+    return value * scale;
+  } catch (const std::logic_error &) {
+    throw UsageError("--budget expects a duration such as 10m, 90s or 1h, found '" + text + "'");
+  }
+}
+
+std::string clock(double seconds) {
+  int s = static_cast<int>(seconds + 0.5);
+  std::ostringstream out;
+  out << s / 60 << ":" << std::setw(2) << std::setfill('0') << s % 60;
+  return out.str();
+}
+
+std::string programNameOf(const CommandLine &cl) {
+  if (auto name = cl.value("name")) return *name;
+  return std::filesystem::path(cl.onlyPositional("program file")).stem().string();
+}
+
+void printTable(const explore::ExploreResult &result, std::ostream &out, size_t rows) {
+  std::vector<const explore::Evaluation *> ok;
+  size_t failed = 0;
+  for (const auto &e : result.evaluations) {
+    if (e.record.outcome == tuner::Outcome::Ok) ok.push_back(&e);
+    else ++failed;
+  }
+  std::sort(ok.begin(), ok.end(), [](auto *a, auto *b) { return a->record.medianNs < b->record.medianNs; });
+  // The plain variant with the runtime's default work-group size is the baseline.
+  const explore::Evaluation *plain = nullptr;
+  for (auto *e : ok)
+    if (e->configuration.recipe == rewrite::Recipe::Plain && (!plain || e->record.medianNs < plain->record.medianNs)) plain = e;
+  out << std::left << std::setw(5) << "rank" << std::setw(30) << "variant" << std::right << std::setw(12) << "median ms"
+      << std::setw(14) << "M elements/s" << std::setw(12) << "vs plain" << "\n";
+  for (size_t i = 0; i < ok.size() && i < rows; ++i) {
+    const auto &r = ok[i]->record;
+    out << std::left << std::setw(5) << i + 1 << std::setw(30) << r.key << std::right << std::fixed << std::setprecision(3)
+        << std::setw(12) << r.medianNs / 1e6 << std::setprecision(1) << std::setw(14)
+        << result.outputElements / (r.medianNs * 1e-9) / 1e6;
+    if (plain) out << std::setprecision(2) << std::setw(11) << plain->record.medianNs / r.medianNs << "x";
+    out << "\n";
+  }
+  if (failed) out << failed << " variant(s) failed (see the result store for why)\n";
+}
+
+} // namespace
+
+int runExplore(const CommandLine &cl, std::ostream &out) {
+  Program program = loadProgram(cl.onlyPositional("program file"));
+  std::map<std::string, int64_t> sizes = sizeBindings(cl);
+  checkSizeBindings(program, sizes);
+
+  explore::ExploreOptions options;
+  options.programName = programNameOf(cl);
+  options.storeDir = cl.value("out").value_or("results");
+  if (auto s = cl.value("strategy")) {
+    auto strategy = tuner::parseStrategy(*s);
+    if (!strategy) throw UsageError("--strategy must be exhaustive, random or annealing, found '" + *s + "'");
+    options.strategy = *strategy;
+  }
+  if (auto b = cl.value("budget")) options.budget.maxTime = std::chrono::duration<double>(parseDuration(*b));
+  if (auto n = cl.value("evals")) options.budget.maxEvaluations = std::max<uint64_t>(1, parseUnsigned("evals", *n));
+  if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
+  if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
+  if (auto shard = cl.value("shard")) {
+    size_t slash = shard->find('/');
+    if (slash == std::string::npos) throw UsageError("--shard expects i/n, e.g. 0/4");
+    options.shardIndex = parseUnsigned("shard", shard->substr(0, slash));
+    options.shardCount = parseUnsigned("shard", shard->substr(slash + 1));
+    if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
+      throw UsageError("--shard i/n needs 0 <= i < n, found '" + *shard + "'");
+  }
+  bool quiet = cl.has("quiet");
+  options.onProgress = [quiet](const explore::Progress &p) {
+    if (quiet) return;
+    double eta = p.done ? p.elapsedSeconds / double(p.done) * double(p.total - std::min(p.done, p.total)) : 0;
+    std::ostringstream line;
+    line << "\r[" << std::setw(4) << p.done << "/" << p.total << "] ";
+    if (p.bestNs) line << "best " << std::fixed << std::setprecision(3) << *p.bestNs / 1e6 << " ms (" << p.bestKey << ")";
+    line << "  elapsed " << clock(p.elapsedSeconds) << "  ETA " << clock(eta) << "   ";
+    std::cerr << line.str() << std::flush;
+  };
+
+  ocl::DeviceInfo device = ocl::selectDevice(cl.value("device").value_or(""));
+  ocl::Context context(device);
+  explore::ExploreResult result = explore::explore(program, sizes, context, options);
+  if (!quiet) std::cerr << "\n";
+
+  out << "device: " << device.name << "\n";
+  out << "space: " << result.spaceSize << " variants (" << result.distinctPrograms << " low-level programs, "
+      << result.dropped << " dropped as not fitting the device); this shard: " << result.candidates << "\n";
+  size_t reused = 0;
+  for (const auto &e : result.evaluations) reused += e.fromStore;
+  out << "evaluated: " << result.evaluations.size() << " (" << reused << " from the result store " << result.storePath << ")\n";
+  printTable(result, out, 10);
+  if (result.best) {
+    const auto &best = result.evaluations[*result.best];
+    out << "best: " << best.record.key << ", " << std::fixed << std::setprecision(3) << best.record.medianNs / 1e6
+        << " ms, " << std::setprecision(1) << result.outputElements / (best.record.medianNs * 1e-9) / 1e6
+        << " M elements/s\n";
+    out << "best kernel: " << result.bestKernelDir << "/kernel.cl\n";
+  } else {
+    out << "no variant ran successfully\n";
+  }
+  if (auto t4 = cl.value("t4")) {
+    tuner::ResultStore store(result.storePath);
+    std::ofstream file(*t4);
+    if (!file) throw std::runtime_error("cannot open '" + *t4 + "' for writing");
+    file << tuner::exportT4(store.records()).dump(2) << "\n";
+  }
+  return result.best ? 0 : 1;
+}
+
+int runTune(const CommandLine &cl, std::ostream &out) {
+  Program program = loadProgram(cl.onlyPositional("program file"));
+  std::map<std::string, int64_t> sizes = sizeBindings(cl);
+  checkSizeBindings(program, sizes);
+  Program typed = typeCheck(program, sizes);
+
+  explore::Configuration config;
+  if (auto opt = cl.value("opt")) {
+    auto recipe = rewrite::parseRecipe(*opt);
+    if (!recipe) throw UsageError("--opt must be plain, tiled or local, found '" + *opt + "'");
+    config.recipe = *recipe;
+  }
+  if (config.recipe != rewrite::Recipe::Plain)
+    config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
+  if (cl.value("local")) config.local = parseCodegenOptions(cl).localSize;
+
+  explore::ExploreOptions options;
+  options.programName = programNameOf(cl);
+  options.storeDir = cl.value("out").value_or("results");
+  if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
+  ocl::DeviceInfo device = ocl::selectDevice(cl.value("device").value_or(""));
+  ocl::Context context(device);
+  explore::Variant variant = explore::makeVariant(typed, config);
+  tuner::ResultStore store(explore::storePathFor(options.storeDir, device.name, options.programName, program, sizes));
+  tuner::Record record;
+  if (const tuner::Record *known = store.find(config.key())) {
+    record = *known;
+    out << "(from the result store)\n";
+  } else {
+    record = explore::evaluateVariant(program, variant, sizes, context, options);
+    store.append(record);
+  }
+  out << "device: " << device.name << "\nvariant: " << record.key << "\noutcome: " << tuner::outcomeName(record.outcome) << "\n";
+  if (record.outcome != tuner::Outcome::Ok) {
+    out << "error: " << record.error << "\n";
+    return 1;
+  }
+  int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
+  out << std::fixed << std::setprecision(3) << "median: " << record.medianNs / 1e6 << " ms, " << std::setprecision(1)
+      << elements / (record.medianNs * 1e-9) / 1e6 << " M elements/s\n";
+  explore::writeBestKernel(options.storeDir, device.name, options.programName, explore::sizesKey(program, sizes), variant,
+                           record, elements);
+  return 0;
+}
+
+} // namespace liftcc::cli

@@ -1,0 +1,48 @@
+// liftc rewrite: apply one rule at one location, or list where rules apply.
+
+#include "core/ir/printer.h"
+#include "core/json/program_json.h"
+#include "core/typecheck/typecheck.h"
+#include "rewrite/apply.h"
+#include "rewrite/catalog.h"
+#include "tools/liftc/program_loading.h"
+#include "tools/liftc/verbs.h"
+
+#include <fstream>
+#include <ostream>
+
+namespace liftcc::cli {
+
+int runRewrite(const CommandLine &cl, std::ostream &out) {
+  Program program = loadProgram(cl.onlyPositional("program file"));
+  std::map<std::string, int64_t> sizes = sizeBindings(cl);
+  if (!sizes.empty()) checkSizeBindings(program, sizes);
+  Program typed = sizes.empty() ? typeCheck(program) : typeCheck(program, sizes);
+
+  if (cl.has("list")) {
+    if (cl.value("rule") || cl.value("at")) throw UsageError("--list takes neither --rule nor --at");
+    for (const rewrite::Rule &rule : rewrite::ruleCatalog()) {
+      std::vector<std::string> locations = rewrite::applicableLocations(typed, rule);
+      if (locations.empty()) continue;
+      out << rule.name << "    " << rule.summary << "\n";
+      for (const std::string &loc : locations) out << "    " << loc << "\n";
+    }
+    return 0;
+  }
+  auto name = cl.value("rule");
+  if (!name) throw UsageError("missing --rule NAME (or --list)");
+  auto rule = rewrite::findRule(*name);
+  if (!rule) throw UsageError("unknown rule '" + *name + "' (see 'liftc rewrite PROGRAM.json --list')");
+  std::string location = cl.value("at").value_or("/body");
+  Program rewritten = rewrite::applyRule(typed, *rule, location);
+  if (cl.has("json")) out << writeProgram(rewritten);
+  else out << printProgram(rewritten);
+  if (auto path = cl.value("output")) {
+    std::ofstream file(*path, std::ios::binary);
+    if (!file) throw std::runtime_error("cannot open '" + *path + "' for writing");
+    file << writeProgram(rewritten);
+  }
+  return 0;
+}
+
+} // namespace liftcc::cli

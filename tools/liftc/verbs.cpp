@@ -1,0 +1,109 @@
+#include "tools/liftc/verbs.h"
+
+namespace liftcc::cli {
+
+std::vector<Verb> allVerbs() {
+  return {
+      {"check", "type-check a program and print it with its types",
+       "usage: liftc check PROGRAM.json [--size N=64,...]\n"
+       "\n"
+       "Reads a liftcc JSON program, infers and checks every type, and prints the\n"
+       "typed program. Without --size the check is symbolic (e.g. split(4) of\n"
+       "[float]N is rejected unless N is provably divisible by 4); with --size the\n"
+       "program is specialised to the given sizes first.\n",
+       {{"size"}, {}},
+       runCheck},
+      {"eval", "run a program in the reference interpreter",
+       "usage: liftc eval PROGRAM.json --size N=64[,M=32...] [--input NAME=random|NAME=FILE]...\n"
+       "                  [--seed S] [--output FILE] [--print]\n"
+       "\n"
+       "Evaluates the program on concrete inputs with the reference interpreter.\n"
+       "Inputs default to uniform random values in [-1, 1) drawn from --seed\n"
+       "(default 1); FILE is raw little-endian binary in row-major order (float:\n"
+       "4 bytes, double: 8, int: 4, bool: 1). --output writes the result in the\n"
+       "same format; --print prints every value. A one-line summary of the result\n"
+       "(type, count, min, max, sum) is always printed.\n",
+       {{"size", "input", "seed", "output"}, {"print"}},
+       runEval},
+      {"compile", "generate an OpenCL C or CUDA C kernel from a low-level program",
+       "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
+       "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
+       "\n"
+       "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
+       "mapSeq, reductions to reduceSeq. Data-layout primitives become index\n"
+       "arithmetic; only user-function results are written to memory. Without\n"
+       "--size the kernel takes the sizes as int arguments; with --size they are\n"
+       "folded into the index expressions. --metadata writes the launch\n"
+       "configuration (arguments, NDRange as expressions of the sizes) as JSON.\n"
+       "--opt plain|tiled|local lowers a high-level program first with that\n"
+       "recipe (tiled and local need --size; --tile K outputs per tile and\n"
+       "dimension, default 8).\n",
+       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile"}, {}},
+       runCompile},
+      {"run", "run a low-level program's kernel on an OpenCL device",
+       "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
+       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local] [--tile K]\n"
+       "\n"
+       "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
+       "median kernel time (profiling events, after one warm-up run). --device\n"
+       "is an index (\"0\"), \"platform:device\" or a substring of the device or\n"
+       "platform name (default: the first device). --check compares the result\n"
+       "with the reference interpreter and fails on a mismatch.\n",
+       {{"size", "device", "seed", "repeat", "local", "opt", "tile"}, {"check"}},
+       runRun},
+      {"rewrite", "apply a rewrite rule at a location, or list where rules apply",
+       "usage: liftc rewrite PROGRAM.json --list [--size N=64,...]\n"
+       "       liftc rewrite PROGRAM.json --rule NAME [--at LOCATION] [--size N=64,...] [--json] [-o FILE]\n"
+       "\n"
+       "--list prints every rule of the catalogue that applies somewhere, with the\n"
+       "locations (JSON pointers into the program, e.g. /body/in/f/body). --rule\n"
+       "applies one rule at one location (default /body), type-checks the result\n"
+       "and prints it (--json: as a JSON program; -o: also write the JSON to FILE).\n"
+       "Rules whose side conditions involve lengths (splitJoin, tiling) usually\n"
+       "need concrete sizes: give --size.\n",
+       {{"size", "rule", "at", "output"}, {"list", "json"}},
+       runRewrite},
+      {"explore", "explore and tune the low-level variants of a program on an OpenCL device",
+       "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--device SPEC] [--out results/]\n"
+       "                     [--budget 10m] [--evals N] [--strategy exhaustive|random|annealing]\n"
+       "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
+       "\n"
+       "Derives the low-level variants of a high-level program with the rewrite\n"
+       "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
+       "the program's sizes allow), crossed with work-group sizes; drops those that\n"
+       "do not fit the device; then verifies each against the interpreter at a\n"
+       "small size and times it at the given sizes (median of --runs runs after a\n"
+       "warm-up), in the order the search strategy picks, within the budget.\n"
+       "Every measurement is appended to results/<device>/<name>/<sizes>.jsonl at\n"
+       "once, so an interrupted run resumes without re-measuring; the best kernel\n"
+       "goes to results/best/<device>/<name>/<sizes>/. --shard i/n evaluates every\n"
+       "n-th candidate (for job arrays; combine with 'liftc merge'). --t4 exports\n"
+       "the store in the T4 autotuning results format.\n",
+       {{"size", "device", "out", "budget", "evals", "strategy", "runs", "seed", "shard", "name", "t4"}, {"quiet"}},
+       runExplore},
+      {"tune", "measure one variant of a program and record it",
+       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]]\n"
+       "                  [--device SPEC] [--out results/] [--runs R] [--name NAME]\n"
+       "\n"
+       "Verifies and times a single configuration like 'liftc explore' does, and\n"
+       "records it in the same result store.\n",
+       {{"size", "opt", "tile", "local", "device", "out", "runs", "name"}, {}},
+       runTune},
+      {"best", "print the best kernels recorded in a results directory",
+       "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"
+       "\n"
+       "Prints, for each program and size explored on the device (a substring of\n"
+       "its name), the fastest kernel with its configuration and speed.\n",
+       {{"device", "program"}, {}},
+       runBest},
+      {"merge", "combine the result directories of sharded explorations",
+       "usage: liftc merge --out RESULTS_DIR SHARD_DIR...\n"
+       "\n"
+       "Unions the result stores (first record of a configuration wins) and keeps\n"
+       "the fastest of the best kernels.\n",
+       {{"out"}, {}},
+       runMerge},
+  };
+}
+
+} // namespace liftcc::cli

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds liftcc with -Werror under AddressSanitizer + UndefinedBehaviorSanitizer
+# in build-test/ and runs the whole test suite (PoCL executes the OpenCL tests
+# on the CPU). This is the README's test command and what CI runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIFTCC_WERROR=ON -DLIFTCC_SANITIZE=ON >/dev/null
+cmake --build build-test -j "$(nproc)"
+# PoCL keeps an LLVM context alive until exit when it compiles an uncached
+# kernel; those leaks (and only those) are suppressed, for liftc too.
+export ASAN_OPTIONS=abort_on_error=1
+export LSAN_OPTIONS=suppressions=$PWD/tools/lsan.supp
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir build-test --output-on-failure

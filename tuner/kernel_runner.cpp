@@ -1,0 +1,87 @@
+#include "tuner/kernel_runner.h"
+
+#include "core/interp/value_io.h"
+
+#include <limits>
+#include <stdexcept>
+
+namespace liftcc::tuner {
+
+OpenCLKernelRunner::OpenCLKernelRunner(ocl::Context &context, codegen::Kernel kernel)
+    : context_(context), kernel_(std::move(kernel)), program_(context, kernel_.source, "-cl-std=CL1.2"),
+      clKernel_(program_, kernel_.name) {
+  if (kernel_.target != codegen::Target::OpenCL) throw std::invalid_argument("not an OpenCL kernel");
+}
+
+KernelRun OpenCLKernelRunner::run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs,
+                                  const Type &resultType, const LaunchConfig &config) {
+  std::vector<ocl::Buffer> buffers;
+  buffers.reserve(kernel_.args.size());
+  size_t nextInput = 0;
+  std::optional<size_t> outputBuffer;
+  for (size_t i = 0; i < kernel_.args.size(); ++i) {
+    const codegen::KernelArg &arg = kernel_.args[i];
+    auto index = static_cast<cl_uint>(i);
+    switch (arg.role) {
+    case codegen::KernelArg::Role::Input: {
+      if (nextInput >= inputs.size()) throw std::invalid_argument("too few inputs for kernel " + kernel_.name);
+      std::vector<std::byte> bytes = toBytes(inputs[nextInput++]);
+      size_t expected = static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
+      if (bytes.size() != expected)
+        throw std::invalid_argument("input " + arg.name + " has " + std::to_string(bytes.size()) + " bytes, expected " +
+                                    std::to_string(expected));
+      buffers.emplace_back(context_, std::max<size_t>(bytes.size(), 1), CL_MEM_READ_ONLY);
+      if (!bytes.empty()) buffers.back().upload(std::span<const std::byte>(bytes));
+      clKernel_.setArg(index, buffers.back());
+      break;
+    }
+    case codegen::KernelArg::Role::Output: {
+      size_t bytes = static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
+      buffers.emplace_back(context_, std::max<size_t>(bytes, 1), CL_MEM_WRITE_ONLY);
+      outputBuffer = buffers.size() - 1;
+      clKernel_.setArg(index, buffers.back());
+      break;
+    }
+    case codegen::KernelArg::Role::Size: {
+      auto it = sizes.find(arg.name);
+      if (it == sizes.end()) throw std::invalid_argument("no value for size " + arg.name);
+      if (it->second > std::numeric_limits<int32_t>::max())
+        throw std::invalid_argument("size " + arg.name + " does not fit the kernel's int arguments");
+      clKernel_.setArg(index, static_cast<int32_t>(it->second));
+      break;
+    }
+    }
+  }
+  if (!outputBuffer) throw std::logic_error("kernel " + kernel_.name + " has no output");
+
+  std::array<size_t, 3> local{1, 1, 1};
+  bool explicitLocal = config.localSize.has_value() || kernel_.localSize.has_value();
+  if (config.localSize) local = *config.localSize;
+  else if (kernel_.localSize)
+    for (int d = 0; d < 3; ++d) local[d] = static_cast<size_t>((*kernel_.localSize)[d]);
+  std::array<size_t, 3> global = kernel_.concreteGlobalSize(sizes, explicitLocal ? local : std::array<size_t, 3>{1, 1, 1});
+  auto range = [&](const std::array<size_t, 3> &s) {
+    switch (kernel_.dims) {
+    case 1: return ocl::NDRange(s[0]);
+    case 2: return ocl::NDRange(s[0], s[1]);
+    default: return ocl::NDRange(s[0], s[1], s[2]);
+    }
+  };
+  std::optional<ocl::NDRange> localRange;
+  if (explicitLocal) localRange = range(local);
+
+  KernelRun result;
+  for (int i = 0; i < config.warmups; ++i) context_.launch(clKernel_, range(global), localRange);
+  for (int i = 0; i < std::max(1, config.repetitions); ++i)
+    result.timesNs.push_back(context_.launch(clKernel_, range(global), localRange));
+
+  const ocl::Buffer &out = buffers[*outputBuffer];
+  std::vector<std::byte> bytes(out.size());
+  out.download(std::span<std::byte>(bytes));
+  size_t expected = static_cast<size_t>(scalarCount(resultType, sizes)) * scalarByteSize(kernel_.args[*outputBuffer].kind);
+  bytes.resize(expected);
+  result.output = fromBytes(bytes, resultType, sizes);
+  return result;
+}
+
+} // namespace liftcc::tuner

@@ -1,0 +1,39 @@
+#pragma once
+// Repeated kernel timing. Kernel times vary run to run (caches, clocks,
+// first-touch page faults on CPU devices), so the tuner compares medians of
+// several profiled runs, after warm-up runs that are thrown away.
+
+#include "tuner/opencl_runtime.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace liftcc::ocl {
+
+struct TimingOptions {
+  /// Runs executed first and not measured.
+  unsigned warmupRuns = 1;
+  /// Measured runs; must be at least 1.
+  unsigned timedRuns = 5;
+};
+
+struct KernelTiming {
+  /// One profiled time per timed run, in launch order, nanoseconds.
+  std::vector<std::uint64_t> samplesNs;
+  /// Median of samplesNs (mean of the two middle ones for an even count).
+  double medianNs = 0;
+};
+
+/// Median of `samples`; std::invalid_argument when empty.
+double median(std::span<const std::uint64_t> samples);
+
+/// Launches `kernel` (arguments already set) warmupRuns + timedRuns times and
+/// returns the profiled times of the timed runs.
+KernelTiming timeKernel(Context &context, const Kernel &kernel,
+                        const NDRange &global,
+                        const std::optional<NDRange> &local = std::nullopt,
+                        const TimingOptions &options = {});
+
+} // namespace liftcc::ocl

@@ -1,0 +1,127 @@
+#include "tuner/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <map>
+
+namespace liftcc::tuner {
+
+std::string strategyName(SearchStrategy strategy) {
+  switch (strategy) {
+  case SearchStrategy::Exhaustive: return "exhaustive";
+  case SearchStrategy::Random: return "random";
+  case SearchStrategy::Annealing: return "annealing";
+  }
+  return "?";
+}
+
+std::optional<SearchStrategy> parseStrategy(const std::string &name) {
+  for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing})
+    if (strategyName(s) == name) return s;
+  return std::nullopt;
+}
+
+namespace {
+
+/// Bookkeeping shared by all strategies: budget, memoisation, best so far.
+class Evaluator {
+public:
+  Evaluator(const CostFunction &cost, const SearchBudget &budget)
+      : cost_(cost), budget_(budget), start_(std::chrono::steady_clock::now()) {}
+
+  bool exhausted() const {
+    return result_.evaluated.size() >= budget_.maxEvaluations ||
+           std::chrono::steady_clock::now() - start_ >= budget_.maxTime;
+  }
+  bool seen(size_t i) const { return costs_.count(i) != 0; }
+
+  std::optional<double> evaluate(size_t i) {
+    if (auto it = costs_.find(i); it != costs_.end()) return it->second;
+    std::optional<double> c = cost_(i);
+    costs_.emplace(i, c);
+    result_.evaluated.push_back(i);
+    if (c && (!result_.best || *c < result_.bestCost)) {
+      result_.best = i;
+      result_.bestCost = *c;
+      result_.evaluationsToBest = result_.evaluated.size();
+    }
+    return c;
+  }
+
+  SearchResult result() const { return result_; }
+
+private:
+  const CostFunction &cost_;
+  SearchBudget budget_;
+  std::chrono::steady_clock::time_point start_;
+  std::map<size_t, std::optional<double>> costs_;
+  SearchResult result_;
+};
+
+void annealing(const SearchSpace &space, Evaluator &eval, std::mt19937_64 &rng) {
+  std::vector<size_t> order(space.size);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  size_t nextFresh = 0;
+  auto freshStart = [&]() -> std::optional<size_t> {
+    while (nextFresh < order.size() && eval.seen(order[nextFresh])) ++nextFresh;
+    if (nextFresh == order.size()) return std::nullopt;
+    return order[nextFresh];
+  };
+
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::optional<size_t> current;
+  double currentCost = 0;
+  double temperature = 1.0; // relative: accept a move x% worse with probability exp(-x/T)
+  while (!eval.exhausted()) {
+    if (!current) {
+      auto start = freshStart();
+      if (!start) return;
+      auto c = eval.evaluate(*start);
+      if (c) current = *start, currentCost = *c;
+      continue;
+    }
+    std::vector<size_t> candidates;
+    for (size_t n : space.neighbours(*current))
+      if (!eval.seen(n)) candidates.push_back(n);
+    if (candidates.empty()) {
+      current.reset(); // a local optimum fully explored: restart elsewhere
+      continue;
+    }
+    size_t next = candidates[rng() % candidates.size()];
+    auto c = eval.evaluate(next);
+    if (!c) continue;
+    double worse = (*c - currentCost) / std::max(currentCost, 1e-12);
+    if (worse <= 0 || unit(rng) < std::exp(-worse / temperature)) current = next, currentCost = *c;
+    temperature = std::max(0.01, temperature * 0.9);
+  }
+}
+
+} // namespace
+
+SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const CostFunction &cost,
+                       const SearchBudget &budget, uint64_t seed) {
+  Evaluator eval(cost, budget);
+  std::mt19937_64 rng(seed);
+  switch (strategy) {
+  case SearchStrategy::Exhaustive:
+    for (size_t i = 0; i < space.size && !eval.exhausted(); ++i) eval.evaluate(i);
+    break;
+  case SearchStrategy::Random: {
+    std::vector<size_t> order(space.size);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t i : order) {
+      if (eval.exhausted()) break;
+      eval.evaluate(i);
+    }
+    break;
+  }
+  case SearchStrategy::Annealing: annealing(space, eval, rng); break;
+  }
+  return eval.result();
+}
+
+} // namespace liftcc::tuner

@@ -1,0 +1,44 @@
+#pragma once
+// Search strategies over a finite, enumerated space of configurations
+// (indices 0..size-1). The cost function measures a configuration (or reads
+// it from the result store) and returns nullopt for invalid ones; strategies
+// never evaluate an index twice.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace liftcc::tuner {
+
+enum class SearchStrategy { Exhaustive, Random, Annealing };
+std::string strategyName(SearchStrategy strategy);
+std::optional<SearchStrategy> parseStrategy(const std::string &name);
+
+struct SearchSpace {
+  size_t size = 0;
+  /// Configurations that differ from `index` in one parameter (annealing moves).
+  std::function<std::vector<size_t>(size_t index)> neighbours;
+};
+
+struct SearchBudget {
+  size_t maxEvaluations = SIZE_MAX;
+  std::chrono::duration<double> maxTime = std::chrono::duration<double>::max();
+};
+
+using CostFunction = std::function<std::optional<double>(size_t index)>;
+
+struct SearchResult {
+  std::vector<size_t> evaluated;  ///< in evaluation order
+  std::optional<size_t> best;
+  double bestCost = 0;
+  /// Number of evaluations after which the best was first found.
+  size_t evaluationsToBest = 0;
+};
+
+SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const CostFunction &cost,
+                       const SearchBudget &budget, uint64_t seed = 1);
+
+} // namespace liftcc::tuner
