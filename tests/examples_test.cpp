@@ -7,6 +7,7 @@
 //   LIFTCC_REGENERATE_EXAMPLES=1 ./build/tests/liftcc_tests -ts=examples
 // and review the diff.
 #include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
@@ -15,7 +16,6 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -93,31 +93,11 @@ bool regenerating() {
   return v != nullptr && std::string(v) == "1";
 }
 
-/// Mismatches between interpreter and reference: relative 1e-5 plus a tiny
-/// absolute slack for results near zero.
-std::string compare(const std::vector<float> &expected, const std::vector<liftcc::Scalar> &actual) {
-  if (expected.size() != actual.size())
-    return "expected " + std::to_string(expected.size()) + " values, found " + std::to_string(actual.size());
-  size_t bad = 0;
-  std::string first;
-  for (size_t i = 0; i < expected.size(); ++i) {
-    double e = expected[i], a = actual[i].toDouble();
-    if (std::fabs(e - a) <= 1e-5 * std::fabs(e) + 1e-6) continue;
-    if (bad++ == 0) {
-      std::ostringstream out;
-      out.precision(9);
-      out << "element " << i << ": expected " << e << ", found " << a;
-      first = out.str();
-    }
-  }
-  return bad == 0 ? "" : std::to_string(bad) + " mismatches, first at " + first;
-}
-
 } // namespace
 
 TEST_SUITE("examples") {
 
-TEST_CASE("the example list is consistent") {
+TEST_CASE("examples: the example list is consistent") {
   std::vector<Example> examples = liftcc::examples::allExamples();
   CHECK(examples.size() == 15);
   std::set<std::string> names;
@@ -141,7 +121,7 @@ TEST_CASE("the example list is consistent") {
   }
 }
 
-TEST_CASE("findExample names the valid examples when the name is unknown") {
+TEST_CASE("examples: findExample names the valid examples when the name is unknown") {
   try {
     liftcc::examples::findExample("jacobi4d");
     FAIL("expected std::invalid_argument");
@@ -153,7 +133,7 @@ TEST_CASE("findExample names the valid examples when the name is unknown") {
   }
 }
 
-TEST_CASE("every example type-checks and matches its loop reference") {
+TEST_CASE("examples: every example type-checks and matches its loop reference") {
   uint64_t seed = 20180224;
   for (const Example &ex : liftcc::examples::allExamples()) {
     INFO("example ", ex.name);
@@ -187,12 +167,17 @@ TEST_CASE("every example type-checks and matches its loop reference") {
       }
 
       liftcc::Value out = liftcc::interpret(typed, sizes, values);
-      CHECK(compare(rc.reference(grids), out.flatten()) == "");
+      std::vector<liftcc::Scalar> expected;
+      for (float x : rc.reference(grids)) expected.push_back(liftcc::Scalar::ofFloat(x));
+      // Relative 1e-5 plus 1e-6 absolute for results near zero.
+      auto mismatch = liftcc::compareValues(liftcc::Value::fromFlat(typed.body().typeOrThrow(), sizes, expected), out,
+                                            {1e-5, 1e-6});
+      CHECK_MESSAGE(!mismatch, mismatch.value_or(""));
     }
   }
 }
 
-TEST_CASE("every example round-trips through JSON and matches examples/json") {
+TEST_CASE("examples: every example round-trips through JSON and matches examples/json") {
   for (const Example &ex : liftcc::examples::allExamples()) {
     INFO("example ", ex.name);
     liftcc::Program p = ex.build();
