@@ -32,11 +32,11 @@ std::vector<float> flatFloats(const Value &v) {
 }
 
 /// Runs a one-input program with N bound to the input length.
-std::vector<float> run1(const std::function<Expr(Expr)> &body, const std::vector<float> &input) {
+std::vector<float> run1(const std::function<Expr(Expr)> &body, const std::vector<float> &values) {
   Size n = size("N");
   Expr a = input("A", array(f32(), n));
   Program typed = typeCheck(program({a}, body(a)));
-  return flatFloats(interpret(typed, {{"N", int64_t(input.size())}}, {floats(input)}));
+  return flatFloats(interpret(typed, {{"N", int64_t(values.size())}}, {floats(values)}));
 }
 
 Expr add() { return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;"); }

@@ -130,7 +130,9 @@ TEST_CASE("liftc: check and eval work on every example program") {
     CHECK_MESSAGE(check.status == 0, check.output);
     // Small sizes just above each declared minimum.
     std::string sizes;
-    for (const auto &s : nlohmann::json::parse(test::readFile(path))["sizes"]) {
+    // Keep the document alive: a range-for over a subobject of a temporary dangles.
+    nlohmann::json document = nlohmann::json::parse(test::readFile(path));
+    for (const auto &s : document["sizes"]) {
       std::string name = s.is_string() ? s.get<std::string>() : s["name"].get<std::string>();
       int64_t minimum = s.is_object() && s.contains("min") ? s["min"].get<int64_t>() : 1;
       sizes += (sizes.empty() ? "" : ",") + name + "=" + std::to_string(minimum + 4);

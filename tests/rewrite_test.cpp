@@ -73,7 +73,7 @@ TEST_CASE("rewrite: overlapped tiling in 1, 2 and 3 dimensions, with zipped inpu
     std::map<std::string, int64_t> sizes;
     for (const std::string &s : ex.sizeNames) sizes[s] = ex.dims == 3 ? 8 : 16;
     int applied = checkRuleEverywhere(ex.build(), rewrite::overlappedTiling(ex.dims, 4), sizes);
-    CHECK_MESSAGE(applied >= 1, ex.name + " does not tile");
+    CHECK_MESSAGE(applied >= 1, ex.name, " does not tile");
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Small helpers shared by the test suites.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
