@@ -322,8 +322,12 @@ private:
       if (!info) {
         if (t.kind == TokenKind::Punct && t.text != "(")
           if (auto why = unsupportedOperator(t.text)) fail(t.pos, *why);
-        if (t.kind == TokenKind::Identifier || t.kind == TokenKind::Number || isPunct(t, "("))
-          fail(t.pos, "expected an operator or ';', found " + describe(t));
+        // Two operands in a row; a statement keyword instead (as in
+        // `if (a > 0 return`) is left to the caller's "expected ')'".
+        bool keyword = t.kind == TokenKind::Identifier &&
+                       (t.text == "if" || t.text == "else" || t.text == "return" || t.text == "const" || typeWord(t));
+        if (!keyword && (t.kind == TokenKind::Identifier || t.kind == TokenKind::Number || isPunct(t, "(")))
+          fail(t.pos, "expected an operator between two operands, found " + describe(t));
         return lhs;
       }
       if (info->precedence < minPrecedence) return lhs;
