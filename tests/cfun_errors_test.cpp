@@ -195,6 +195,11 @@ TEST_CASE("cfun errors: limits on nesting, expression depth and size") {
   for (int k = 1; k < liftcc::cfun::kMaxTreeDepth; ++k) chain += " + a";
   Function f = compile({f32("a")}, ScalarKind::Float, chain + ";");
   CHECK(f.call({Scalar::ofFloat(1.0f)}) == Scalar::ofFloat(static_cast<float>(liftcc::cfun::kMaxTreeDepth)));
+  // Comparison chains add an implicit bool->float conversion per level.
+  std::string compareChain = "return a";
+  for (int k = 1; k < liftcc::cfun::kMaxTreeDepth; ++k) compareChain += " < a";
+  Function g = compile({f32("a")}, ScalarKind::Float, compareChain + ";");
+  CHECK(g.call({Scalar::ofFloat(2.0f)}) == Scalar::ofFloat(1.0f)); // (2 < 2) < 2 ... is 1
   // ... and rejected beyond, without recursing deeply.
   std::string longChain = "return a";
   for (int k = 0; k < 20000; ++k) longChain += "+a";
