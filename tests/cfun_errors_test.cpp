@@ -40,7 +40,9 @@ const Case kCases[] = {
     {"float x; return x;", "line 1, column 8: 'x' must be initialized: write float x = ...;"},
     {"float x = 1, y = 2; return x;", "line 1, column 12: declare one variable per statement (',' is not supported)"},
     {"if (a) float t = 1; return a;", "line 1, column 8: a declaration cannot be the body of 'if' or 'else' in C; put it in braces { }"},
-    {"vec3 v = 1; return a;", "line 1, column 1: unknown type 'vec3'; the supported types are bool, int, float and double"},
+    {"vec3 v = 1; return a;", "line 1, column 1: unknown type or keyword 'vec3'; statements start with bool, int, float, double, const, if, return or a variable"},
+    {"retrun a;", "line 1, column 1: unknown type or keyword 'retrun'; statements start with bool, int, float, double, const, if, return or a variable"},
+    {"return a; // done", "line 1, column 11: a '//' comment at the end of the body must be followed by a newline"},
     {"int float = 1; return a;", "line 1, column 5: expected a variable name after 'int', found type word 'float'"},
     {"float *p = 0; return a;", "line 1, column 7: pointers are not supported"},
     {"float v[2] = 0; return a;", "line 1, column 8: arrays are not supported"},
@@ -158,7 +160,7 @@ TEST_CASE("cfun errors: CFunError carries line, column and reason separately") {
 TEST_CASE("cfun errors: accepted odd-but-valid forms") {
   for (const char *body : {"return a;;", "return (a > i) ? a : i;", "return (((((a)))));", "return -(-(-a));",
                            "return !!a;", "return +a;", "return a- -i;", "{ return a; }", ";;{;} return a;",
-                           "return a; /* trailing */ // comment", "float const x = a; return x;",
+                           "return a; /* trailing */ // comment\n", "// leading\nreturn a;", "float const x = a; return x;",
                            "if (b) ; else ; return a;", "return\ta\r\n;", "return 1.e1f + .5 + 5.;",
                            "if (b) return 1; else if (i > 2) return 2; else { return 3; }"}) {
     std::string shown = body;

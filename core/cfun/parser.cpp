@@ -269,7 +269,8 @@ private:
             fail(op.pos, *why);
       }
       if (op.kind == TokenKind::Identifier)
-        fail(name.pos, "unknown type '" + name.text + "'; the supported types are bool, int, float and double");
+        fail(name.pos, "unknown type or keyword '" + name.text +
+                           "'; statements start with bool, int, float, double, const, if, return or a variable");
       fail(op.pos, "expected an assignment ('=', '+=', '-=', '*=' or '/=') after '" + name.text +
                        "', found " + describe(op));
     }
