@@ -277,16 +277,16 @@ private:
     for (int i = 0; i < n; ++i) {
       ScalarKind k = args[i]->type;
       SourcePos pos = e.args[i]->pos;
-      std::string which = n == 1 ? "" : " " + std::to_string(i + 1);
+      std::string which = n == 1 ? "" : " for argument " + std::to_string(i + 1);
       if (b->integer) {
         if (k != ScalarKind::Int)
-          fail(pos, "'" + e.name + "' takes int arguments, found " + kindName(k) + " for argument" + which +
+          fail(pos, "'" + e.name + "' takes int arguments, found " + kindName(k) + which +
                         (k == ScalarKind::Bool ? "; add an (int) cast"
                                                : "; use f" + e.name + " for float or double"));
       } else {
         if (k != ScalarKind::Float && k != ScalarKind::Double)
-          fail(pos, "'" + e.name + "' takes float or double arguments, found " + kindName(k) + " for argument" +
-                        which + " (OpenCL C has no " + kindName(k) + " overload); cast it, e.g. " + e.name +
+          fail(pos, "'" + e.name + "' takes float or double arguments, found " + kindName(k) + which +
+                        " (OpenCL C has no " + kindName(k) + " overload); cast it, e.g. " + e.name +
                         "((float)x)");
         if (k != type)
           fail(pos, "arguments of '" + e.name + "' must be all float or all double, found " + kindName(type) +
@@ -363,7 +363,7 @@ private:
   }
 
   const ir::Stmt *lowerDecl(const ast::Stmt &s) {
-    if (auto why = reservedVariableName(s.name)) fail(s.namePos, "cannot declare a variable named " + *why);
+    if (auto why = reservedVariableName(s.name)) fail(s.namePos, "invalid variable name: " + *why);
     if (const Variable *v = lookup(s.name)) {
       if (v->isParam) fail(s.namePos, "'" + s.name + "' is already a parameter; choose another name");
       fail(s.namePos, "'" + s.name + "' is already declared at " + at(v->declared) +
@@ -383,7 +383,7 @@ private:
   const ir::Stmt *lowerAssign(const ast::Stmt &s) {
     const Variable *v = lookup(s.name);
     if (!v) {
-      if (auto why = reservedVariableName(s.name)) fail(s.namePos, "cannot assign to " + *why);
+      if (auto why = reservedVariableName(s.name)) fail(s.namePos, "invalid variable name: " + *why);
       fail(s.namePos, "unknown name '" + s.name + "' (declare it first, e.g. float " + s.name + " = ...;)");
     }
     if (v->isConst)

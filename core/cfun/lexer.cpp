@@ -114,7 +114,12 @@ private:
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
         advance();
       } else if (src_.substr(i_, 2) == "//") {
+        SourcePos start = here();
         while (i_ < src_.size() && src_[i_] != '\n') advance();
+        // Emitters append the closing '}' right after the body, which a
+        // final '//' comment would swallow.
+        if (i_ >= src_.size())
+          fail(start, "a '//' comment at the end of the body must be followed by a newline");
       } else if (src_.substr(i_, 2) == "/*") {
         SourcePos start = here();
         advance();

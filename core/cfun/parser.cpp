@@ -269,7 +269,8 @@ private:
             fail(op.pos, *why);
       }
       if (op.kind == TokenKind::Identifier)
-        fail(name.pos, "unknown type '" + name.text + "'; the supported types are bool, int, float and double");
+        fail(name.pos, "unknown type or keyword '" + name.text +
+                           "'; statements start with bool, int, float, double, const, if, return or a variable");
       fail(op.pos, "expected an assignment ('=', '+=', '-=', '*=' or '/=') after '" + name.text +
                        "', found " + describe(op));
     }
@@ -322,8 +323,12 @@ private:
       if (!info) {
         if (t.kind == TokenKind::Punct && t.text != "(")
           if (auto why = unsupportedOperator(t.text)) fail(t.pos, *why);
-        if (t.kind == TokenKind::Identifier || t.kind == TokenKind::Number || isPunct(t, "("))
-          fail(t.pos, "expected an operator or ';', found " + describe(t));
+        // Two operands in a row; a statement keyword instead (as in
+        // `if (a > 0 return`) is left to the caller's "expected ')'".
+        bool keyword = t.kind == TokenKind::Identifier &&
+                       (t.text == "if" || t.text == "else" || t.text == "return" || t.text == "const" || typeWord(t));
+        if (!keyword && (t.kind == TokenKind::Identifier || t.kind == TokenKind::Number || isPunct(t, "(")))
+          fail(t.pos, "expected an operator between two operands, found " + describe(t));
         return lhs;
       }
       if (info->precedence < minPrecedence) return lhs;

@@ -22,7 +22,10 @@ constexpr std::string_view kOtherTypes[] = {
     "uchar",     "ushort",   "uint",    "ulong",      "size_t",    "ptrdiff_t", "intptr_t",
     "uintptr_t", "_Bool",    "_Complex", "_Imaginary", "wchar_t",  "char8_t",  "char16_t",
     "char32_t",  "image1d_t", "image2d_t", "image3d_t", "sampler_t", "event_t", "auto",
-    "struct",    "union",    "enum",    "typedef"};
+    "struct",    "union",    "enum",    "typedef",
+    // OpenCL C 2.x opaque types and words OpenCL C reserves for future use
+    "queue_t", "ndrange_t", "clk_event_t", "reserve_id_t", "image1d_array_t", "image2d_array_t",
+    "image1d_buffer_t", "image2d_depth_t", "image2d_array_depth_t", "quad", "complex", "imaginary"};
 
 // Other keywords and qualifiers of C, C++ (CUDA is C++) and OpenCL C.
 constexpr std::string_view kOtherKeywords[] = {

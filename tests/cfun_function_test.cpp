@@ -1,0 +1,84 @@
+// Function API: signature text, name validation, usesDouble, accessors.
+
+#include "tests/cfun_test_helpers.h"
+
+#include <string>
+
+using namespace cfun_test;
+
+namespace {
+
+std::string signatureError(const std::string &name, std::vector<Param> params) {
+  try {
+    Function::compile(name, std::move(params), ScalarKind::Float, "return 1.0f;");
+  } catch (const CFunError &e) {
+    CHECK(e.line == 0);
+    CHECK(e.column == 0);
+    CHECK(e.reason == e.what());
+    return e.what();
+  }
+  return "<accepted>";
+}
+
+} // namespace
+
+TEST_CASE("cfun function: signatureC and accessors") {
+  Function f = Function::compile("add", {f32("a"), f32("b")}, ScalarKind::Float, " return a + b; ");
+  CHECK(f.signatureC() == "float add(float a, float b)");
+  CHECK(f.name() == "add");
+  CHECK(f.body() == " return a + b; ");
+  CHECK(f.result() == ScalarKind::Float);
+  REQUIRE(f.params().size() == 2);
+  CHECK(f.params()[1].name == "b");
+  CHECK(f.params()[1].kind == ScalarKind::Float);
+
+  Function k = Function::compile("seven", {}, ScalarKind::Int, "return 7;");
+  CHECK(k.signatureC() == "int seven(void)");
+  CHECK(k.call({}) == Scalar::ofInt(7));
+
+  Function g = Function::compile("pick", {b8("p"), i32("q"), f64("r")}, ScalarKind::Bool, "return p && q > r;");
+  CHECK(g.signatureC() == "bool pick(bool p, int q, double r)");
+
+  Function copy = f; // cheap, shares the compiled program
+  CHECK(copy.call({Scalar::ofFloat(1), Scalar::ofFloat(2)}) == Scalar::ofFloat(3));
+}
+
+TEST_CASE("cfun function: usesDouble") {
+  CHECK_FALSE(compile({f32("a")}, ScalarKind::Float, "float t = a * 2; return t > 1 ? t : 1.0f;").usesDouble());
+  CHECK_FALSE(compile({i32("a")}, ScalarKind::Int, "return a * 2;").usesDouble());
+  CHECK(compile({f64("a")}, ScalarKind::Float, "return 1.0f;").usesDouble());     // double parameter
+  CHECK(compile({f32("a")}, ScalarKind::Double, "return a;").usesDouble());       // double result
+  CHECK(compile({f32("a")}, ScalarKind::Float, "double t = a; return t;").usesDouble());
+  CHECK(compile({f32("a")}, ScalarKind::Float, "return (double)a;").usesDouble());
+  CHECK(compile({f32("a")}, ScalarKind::Float, "return a * 0.5;").usesDouble());   // double literal
+  CHECK(compile({f32("a")}, ScalarKind::Float, "return (float)0.5;").usesDouble()); // still a double literal
+  CHECK(compile({b8("b")}, ScalarKind::Float, "return b ? 1.0f : 0.5;").usesDouble()); // ?: arm
+}
+
+TEST_CASE("cfun function: function and parameter names are validated") {
+  CHECK(signatureError("f", {f32("a")}) == "<accepted>");
+  CHECK(signatureError("", {}) == "function name '' is not a valid C identifier");
+  CHECK(signatureError("1f", {}) == "function name '1f' is not a valid C identifier");
+  CHECK(signatureError("my fun", {}) == "function name 'my fun' is not a valid C identifier");
+  CHECK(signatureError("for", {}) == "function name 'for' is a keyword");
+  CHECK(signatureError("float4", {}) == "function name 'float4' is a type name");
+  CHECK(signatureError("clamp", {}) == "function name 'clamp' is an OpenCL C or CUDA builtin function");
+  CHECK(signatureError("sqrt", {}) == "function name 'sqrt' is an OpenCL C or CUDA builtin function");
+  CHECK(signatureError("sqrtf", {}) == "function name 'sqrtf' is an OpenCL C or CUDA builtin function");
+  CHECK(signatureError("hypotf", {}) == "function name 'hypotf' is a CUDA math function");
+  CHECK(signatureError("get_global_id", {}) == "function name 'get_global_id' is an OpenCL C or CUDA builtin function");
+  CHECK(signatureError("native_exp", {}) == "function name 'native_exp' is an OpenCL C builtin function");
+  CHECK(signatureError("convert_int", {}) ==
+        "function name 'convert_int' clashes with OpenCL C builtin functions (prefix convert_)");
+  CHECK(signatureError("__f", {}).find("reserved for the implementation") != std::string::npos);
+  CHECK(signatureError("f", {f32("")}) == "parameter 1 of 'f': '' is not a valid C identifier");
+  CHECK(signatureError("f", {f32("a"), f32("x-y")}) == "parameter 2 of 'f': 'x-y' is not a valid C identifier");
+  CHECK(signatureError("f", {f32("int")}) == "parameter 1 of 'f': 'int' is a keyword");
+  CHECK(signatureError("f", {f32("exp")}) == "parameter 1 of 'f': 'exp' is the name of a math function");
+  CHECK(signatureError("f", {f32("INFINITY")}) == "parameter 1 of 'f': 'INFINITY' is a predefined macro in OpenCL C or CUDA");
+  CHECK(signatureError("f", {f32("threadIdx")}) == "parameter 1 of 'f': 'threadIdx' is a CUDA built-in variable");
+  CHECK(signatureError("f", {f32("a"), i32("a")}) == "parameter 2 of 'f': duplicate name 'a' (also parameter 1)");
+  // Ordinary stencil names stay usable.
+  CHECK(signatureError("jacobi", {f32("n"), f32("s"), f32("e"), f32("w"), f32("c"), f32("x0"), f32("y1"),
+                                  f32("step"), f32("length"), f32("dot"), f32("_tmp")}) == "<accepted>");
+}
