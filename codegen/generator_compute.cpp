@@ -86,6 +86,8 @@ bool isCompute(const Expr &e) {
 
 bool producesData(const Expr &e) {
   if (isCompute(e)) return true;
+  if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda) && e.args().size() == 1)
+    return isLayoutOnlyFunction(e.fun()) && producesData(e.args()[0]);
   if (!e.is(ExprKind::Prim)) return false;
   switch (e.op()) {
   case Op::Join: case Op::Split: case Op::Transpose: return producesData(e.args()[0]);
@@ -96,6 +98,13 @@ bool producesData(const Expr &e) {
 
 void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where) {
   if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda)) {
+    if (e.args().size() == 1 && isLayoutOnlyFunction(e.fun()) && producesData(e.args()[0])) {
+      // (\p. layout(p))(computed): write the computed array through the layout.
+      Expr body = e.fun().body();
+      WriteTarget inner = [target, body, where](const AccessPath &p) { return target(pathOnResult(body, p, where)); };
+      gen(e.args()[0], env, inner, scope, where + "/args/0");
+      return;
+    }
     Env inner = env;
     Env prepared = env;
     for (size_t i = 0; i < e.args().size(); ++i) {
@@ -140,7 +149,11 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
   if (!e.typeOrThrow().isScalar())
     fail(where, "nothing computes this array of type " + e.typeOrThrow().str() +
                     "; apply a user function to its elements (e.g. mapSeq(id))");
-  std::string value = read(e, env, {}, where);
+  // Arrays computed inside the scalar expression (e.g. at(0, reduceSeq(...)))
+  // are materialised first, in this work-item's private memory.
+  Env prepared = env;
+  Expr scalar = prepare(e, prepared, scope, where);
+  std::string value = read(scalar, prepared, {}, where);
   body_.line(target({}) + " = " + value + ";");
 }
 

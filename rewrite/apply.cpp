@@ -18,8 +18,17 @@ Program withBody(const Program &program, Expr body) {
 } // namespace
 
 std::vector<std::string> applicableLocations(const Program &typed, const Rule &rule) {
-  std::vector<std::string> out;
-  collect(typed.body(), "/body", rule, out);
+  std::vector<std::string> matches, out;
+  collect(typed.body(), "/body", rule, matches);
+  // A match whose result does not type-check (a side condition the rule
+  // cannot see locally) is not an application.
+  for (const std::string &loc : matches) {
+    try {
+      applyRule(typed, rule, loc);
+      out.push_back(loc);
+    } catch (const RewriteError &) {
+    }
+  }
   return out;
 }
 

@@ -16,7 +16,8 @@ struct RewriteError : std::runtime_error {
 };
 
 /// Locations ("/body/in/f/body", JSON pointers as in TypeError) of the nodes
-/// of a typed program where `rule` matches, in pre-order.
+/// of a typed program where `rule` applies (matches and gives a well-typed
+/// program), in pre-order.
 std::vector<std::string> applicableLocations(const Program &typed, const Rule &rule);
 
 /// Applies `rule` at `location` and type-checks the result. Throws

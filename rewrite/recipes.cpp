@@ -25,9 +25,14 @@ std::pair<Program, int> tileStencil(const Program &typed, int64_t outputs) {
                      std::to_string(outputs) + " was found to tile");
 }
 
-bool isTileAccess(const Expr &e) {
-  if (e.is(ExprKind::Param)) return true;
-  return e.isPrim(Op::Get) && e.args()[0].is(ExprKind::Param);
+/// A tile: the parameter of the per-tile function, or a component of it
+/// (zipped inputs), but never a program input.
+bool isTileAccess(const Expr &e, const Program &program) {
+  const Expr *param = e.is(ExprKind::Param) ? &e : e.isPrim(Op::Get) && e.args()[0].is(ExprKind::Param) ? &e.args()[0] : nullptr;
+  if (!param) return false;
+  for (const Expr &in : program.inputs())
+    if (in.sameNode(*param)) return false;
+  return true;
 }
 
 /// Copies each tile that a neighbourhood reads into local memory first.
@@ -35,7 +40,7 @@ Program copyTilesToLocal(const Program &tiled, int dims) {
   Rule copy = localCopy(dims);
   Expr body = transformBottomUp(tiled.body(), [&](const Expr &e) -> Expr {
     auto slide = matchSlideN(e, dims);
-    if (!slide || !isTileAccess(slide->in)) return e;
+    if (!slide || !isTileAccess(slide->in, tiled)) return e;
     auto local = copy.apply(slide->in);
     if (!local) return e;
     return api::slideN(dims, slide->size, slide->step, *local);

@@ -114,16 +114,17 @@ TEST_CASE("json: type errors name the node, the primitive and the types") {
                   "divisible"});
   checkTypeError({"join of a flat array", programWith(R"({"op": "join", "in": {"param": "A"}})"), "/body", "[float]N"});
   checkTypeError({"zip length mismatch",
-                  programWith(R"({"op": "zip", "in": [{"param": "A"}, {"op": "join", "in": {"param": "B"}}]})"), "/body",
+                  programWith(R"({"op": "zip", "in": [{"param": "A"}, {"op": "join", "in": {"param": "B"}}]})"), "/body/in/1",
                   "zip"});
   checkTypeError({"user function arity",
                   programWith(R"({"op": "map", "f": {"userFun": "add"}, "in": {"param": "A"}})"), "/body/f", "add"});
   checkTypeError({"user function argument type",
                   programWith(R"({"op": "map", "f": {"lambda": ["r"], "body": {"apply": {"userFun": "add"},
                                  "args": [{"param": "r"}, {"param": "r"}]}}, "in": {"param": "B"}})"),
-                  "/body/f/body", "float"});
-  checkTypeError({"at out of bounds", programWith(R"({"op": "at", "index": "N", "in": {"param": "A"}})"), "/body", "bounds"});
-  checkTypeError({"get of an array", programWith(R"({"op": "get", "index": 0, "in": {"param": "A"}})"), "/body", "tuple"});
+                  "/body/f/body/apply", "float"});
+  checkTypeError({"at out of bounds", programWith(R"({"op": "at", "index": "N", "in": {"param": "A"}})"), "/body/index",
+                  "not provably within [0, N)"});
+  checkTypeError({"get of an array", programWith(R"({"op": "get", "index": 0, "in": {"param": "A"}})"), "/body/in", "tuple"});
   checkTypeError({"slide larger than the array",
                   programWith(R"({"op": "slide", "size": "N + 1", "step": 1, "in": {"param": "A"}})"), "/body", "slide"});
   checkTypeError({"iterate changes the type",

@@ -22,12 +22,12 @@ namespace {
 
 using json = nlohmann::json;
 
-const char *kSmallSeed = R"({
+const char *kSmallSeed = R"json({
   "liftcc": 1,
   "sizes": [{"name": "N", "min": 3}, "M"],
   "userFuns": {"add": {"params": [{"name": "a", "type": "float"}, {"name": "b", "type": "float"}],
                         "returns": "float", "body": "return a + b;"}},
-  "inputs": [{"name": "A", "type": "[[float]M]N"}, {"name": "B", "type": "[float]N"}],
+  "inputs": [{"name": "A", "type": "[[float]M]N"}, {"name": "B", "type": "[float](N*M)"}],
   "body": {"op": "map",
            "f": {"lambda": ["t"], "body": {"apply": {"userFun": "add"}, "args": [
                    {"op": "get", "index": 1, "in": {"param": "t"}},
@@ -37,7 +37,7 @@ const char *kSmallSeed = R"({
               {"op": "slide", "size": 3, "step": 1, "in": {"op": "pad", "left": 1, "right": 1, "mode": "mirror",
                  "in": {"op": "join", "in": {"op": "transpose", "in": {"op": "split", "n": "N", "in": {"op": "join", "in": {"param": "A"}}}}}}},
               {"param": "B"}]}}
-})";
+})json";
 
 /// Every JSON value in a document, as pointers, so a mutation can target any node.
 void collectPointers(const json &j, const json::json_pointer &here, std::vector<json::json_pointer> &out) {
@@ -99,7 +99,11 @@ void mutateText(std::string &text, std::mt19937_64 &rng) {
   size_t pos = rng() % text.size();
   switch (rng() % 3) {
   case 0: text.erase(pos, 1 + rng() % 4); break;
-  case 1: text.insert(pos, 1, "{}[]\",:0-9eE\\\x01\xff"[rng() % 17]); break;
+  case 1: {
+    static const char alphabet[] = "{}[]\",:0-9eE\\\x01\xff";
+    text.insert(pos, 1, alphabet[rng() % (sizeof alphabet - 1)]);
+    break;
+  }
   default: text[pos] = static_cast<char>(rng() % 256); break;
   }
 }

@@ -4,6 +4,7 @@
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
+#include "core/ir/printer.h"
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "primitives/api.h"
@@ -132,6 +133,8 @@ TEST_CASE("rewrite: random walks over the examples preserve semantics") {
           break;
         }
       }
+      CAPTURE(ex.name);
+      INFO(printProgram(current));
       checkSameResults(original, current, sizes, walk);
       // The walk's end point still lowers to a kernel.
       Program lowered = rewrite::applyRecipe(current, rewrite::Recipe::Plain);

@@ -16,12 +16,23 @@ inline constexpr int kProgramFormatVersion = 1;
 
 class JsonError : public std::runtime_error {
 public:
-  JsonError(std::string pointer, std::string message)
-      : std::runtime_error((pointer.empty() ? std::string("(document)") : pointer) + ": " + message),
+  /// Control characters in the message (e.g. from a quoted user string) are
+  /// escaped, so the error always fits on one line.
+  JsonError(std::string pointer, const std::string &message)
+      : std::runtime_error((pointer.empty() ? std::string("(document)") : pointer) + ": " + oneLine(message)),
         pointer_(std::move(pointer)) {}
   const std::string &pointer() const { return pointer_; }
 
 private:
+  static std::string oneLine(const std::string &text) {
+    std::string out;
+    for (char c : text) {
+      if (c == '\n') out += "\\n";
+      else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+      else out += c;
+    }
+    return out;
+  }
   std::string pointer_;
 };
 

@@ -177,8 +177,9 @@ private:
       const arith::Expr &size = e.sizes()[0], &step = e.sizes()[1];
       requirePositive(size, field(path, "size"), op, "the window size");
       requirePositive(step, field(path, "step"), op, "the step");
-      if (!provablyNonNegative(t.arrayLength() - size + step))
-        fail(path, op + "(" + size.str() + ", " + step.str() + ") of " + t.str() + ": the input is shorter than a window");
+      if (!arith::provablyLessEq(size, t.arrayLength()))
+        fail(path, op + "(" + size.str() + ", " + step.str() + ") of " + t.str() +
+                       ": the input is not provably at least one window long");
       arith::Expr count = (t.arrayLength() - size + step) / step;
       return rebuild(e, {}, {in}, Type::array(Type::array(t.arrayElement(), size), count));
     }
