@@ -137,7 +137,7 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
       if (isCompute(e)) fail(where, "map must be lowered to mapGlb, mapWrg/mapLcl or mapSeq before code generation");
       break;
     case Op::Reduce: fail(where, "reduce must be lowered to reduceSeq before code generation");
-    case Op::Iterate: fail(where, "iterate is not supported by the code generator yet");
+    case Op::Iterate: fail(where, "iterate is supported only as the whole program (iterating one of its inputs)");
     default: break;
     }
     if (producesData(e)) {

@@ -97,12 +97,25 @@ Kernel Generator::run() {
     kernel.args.push_back({s.varName(), KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
   }
 
-  if (!producesData(program_.body()) && !resultType.isScalar())
+  Expr body = program_.body();
+  std::string where = "/body";
+  if (body.isPrim(Op::Iterate)) {
+    // One kernel for f; the host iterates (see Kernel::Iteration).
+    const Expr &over = body.args()[0];
+    std::optional<size_t> input;
+    for (size_t i = 0; i < program_.inputs().size(); ++i)
+      if (over.is(ExprKind::Param) && over.sameNode(program_.inputs()[i])) input = i;
+    if (!input) fail("/body/in", "iterate is supported over a program input (the host swaps its buffer with the output)");
+    kernel.iteration = Kernel::Iteration{body.sizes()[0], *input};
+    body = Expr::apply(body.funs()[0], {over}).withType(resultType);
+    where = "/body/f";
+  }
+  if (!producesData(body) && !resultType.isScalar())
     fail("/body", "the program computes nothing: apply a user function to the elements of its result (e.g. mapGlb(id))");
   WriteTarget target = [this, out, resultType](const AccessPath &path) {
     return out + "[" + index(linearize(resultType, path, "/body")) + "]";
   };
-  gen(program_.body(), env, target, Scope{}, "/body");
+  gen(body, env, target, Scope{}, where);
 
   // Launch configuration.
   bool usesWorkGroups = false, usesGlobal = false;

@@ -35,6 +35,8 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
             {"dims", kernel.dims},
             {"globalSize", global},
             {"localMemoryBytes", kernel.localMemoryBytes}};
+  if (kernel.iteration)
+    meta["iterate"] = {{"count", kernel.iteration->count.str()}, {"input", kernel.args[kernel.iteration->inputArg].name}};
   if (kernel.localSize) {
     json local = json::array();
     for (int d = 0; d < kernel.dims; ++d) local.push_back((*kernel.localSize)[d]);

@@ -38,6 +38,15 @@ struct Kernel {
   /// Work-group size when the kernel uses work-groups (mapWrg/mapLcl).
   std::optional<std::array<int64_t, 3>> localSize;
   int64_t localMemoryBytes = 0;
+  /// A program `iterate(n, f, A)` over one of its inputs is one kernel for
+  /// `f`, launched n times by the host with the buffers of A and the output
+  /// swapped between launches (double buffering: a global barrier between
+  /// iterations cannot be had inside one OpenCL/CUDA kernel).
+  struct Iteration {
+    arith::Expr count;
+    size_t inputArg; ///< index in `args` of the input that is iterated
+  };
+  std::optional<Iteration> iteration;
 
   /// Concrete NDRange for given sizes: global rounded up to a multiple of local.
   std::array<size_t, 3> concreteGlobalSize(const std::map<std::string, int64_t> &sizes,

@@ -67,6 +67,12 @@ Expr lowerTop(const Expr &e, const std::vector<Op> &levels, size_t level) {
                                (e.op() == Op::Map && !mapComputes(e)))) {
     return Expr::prim(e.op(), {e.sizes(), e.attr(), e.padMode(), e.funs(), {lowerTop(e.args()[0], levels, level)}});
   }
+  if (e.isPrim(Op::Iterate) && e.funs()[0].is(ExprKind::Lambda)) {
+    // The iterated function is the kernel (see codegen's Kernel::Iteration).
+    const Expr &f = e.funs()[0];
+    Expr lowered = Expr::lambda(f.params(), lowerTop(f.body(), levels, level));
+    return Expr::prim(Op::Iterate, {e.sizes(), e.attr(), e.padMode(), {lowered}, {lowerSequential(e.args()[0])}});
+  }
   if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda)) {
     std::vector<Expr> args;
     for (const Expr &a : e.args()) args.push_back(lowerSequential(a));

@@ -191,3 +191,24 @@ TEST_CASE("codegen: illegal nestings are rejected with the node's location") {
 }
 
 } // namespace liftcc
+
+namespace liftcc {
+
+TEST_CASE("opencl: iterate runs the kernel of its function repeatedly with swapped buffers") {
+  using namespace api;
+  Size n = size("N", 1);
+  Expr a = input("A", array(f32(), n));
+  Expr avg3 = userFun("avg3", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}, {"c", ScalarKind::Float}},
+                      ScalarKind::Float, "return (a + b + c) / 3.0f;");
+  auto step = [&](Expr x) {
+    return mapGlb(0, [&](Expr w) { return apply(avg3, {at(0, w), at(1, w), at(2, w)}); }, slide(3, 1, pad(1, 1, clamp, x)));
+  };
+  for (int iterations : {0, 1, 2, 5}) {
+    CAPTURE(iterations);
+    codegen::Kernel k = checkOnDevice(program({a}, iterate(iterations, step, a)), {{{"N", 1}}, {{"N", 50}}});
+    REQUIRE(k.iteration.has_value());
+    CHECK(k.iteration->count == arith::Expr(iterations));
+  }
+}
+
+} // namespace liftcc

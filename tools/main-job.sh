@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The README's main job. Builds liftc (Release, in build/) and runs the
-# pipeline that exists today on the 2D Jacobi 5-point stencil: type-check the
-# JSON program and evaluate it with the reference interpreter.
-# (Exploration and tuning on the default OpenCL device arrive with
-# `liftc explore`; this script will call it then.)
+# The README's main job: build liftc (Release, build/), explore and tune the
+# 2D Jacobi 5-point stencil on the default OpenCL device, and print the best
+# kernel with its speed. Re-running resumes from results/ without measuring
+# anything twice.
+#
+#   LIFTCC_STENCIL=heat LIFTCC_SIZES=N=128,M=128,O=128 ./tools/main-job.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+stencil=${LIFTCC_STENCIL:-jacobi2d_5pt}
+sizes=${LIFTCC_SIZES:-N=2048,M=2048}
+budget=${LIFTCC_BUDGET:-5m}
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLIFTCC_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j "$(nproc)" --target liftc
-program=examples/json/jacobi2d_5pt.json
-./build/tools/liftc/liftc check "$program"
-./build/tools/liftc/liftc eval "$program" --size N=512,M=512
+./build/tools/liftc/liftc explore "examples/json/$stencil.json" --size "$sizes" --budget "$budget" --out results
+./build/tools/liftc/liftc best results --program "$stencil"

@@ -30,14 +30,14 @@ KernelRun OpenCLKernelRunner::run(const std::map<std::string, int64_t> &sizes, c
       if (bytes.size() != expected)
         throw std::invalid_argument("input " + arg.name + " has " + std::to_string(bytes.size()) + " bytes, expected " +
                                     std::to_string(expected));
-      buffers.emplace_back(context_, std::max<size_t>(bytes.size(), 1), CL_MEM_READ_ONLY);
+      buffers.emplace_back(context_, std::max<size_t>(bytes.size(), 1), kernel_.iteration ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY);
       if (!bytes.empty()) buffers.back().upload(std::span<const std::byte>(bytes));
       clKernel_.setArg(index, buffers.back());
       break;
     }
     case codegen::KernelArg::Role::Output: {
       size_t bytes = static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
-      buffers.emplace_back(context_, std::max<size_t>(bytes, 1), CL_MEM_WRITE_ONLY);
+      buffers.emplace_back(context_, std::max<size_t>(bytes, 1), kernel_.iteration ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY);
       outputBuffer = buffers.size() - 1;
       clKernel_.setArg(index, buffers.back());
       break;
@@ -70,12 +70,52 @@ KernelRun OpenCLKernelRunner::run(const std::map<std::string, int64_t> &sizes, c
   std::optional<ocl::NDRange> localRange;
   if (explicitLocal) localRange = range(local);
 
-  KernelRun result;
-  for (int i = 0; i < config.warmups; ++i) context_.launch(clKernel_, range(global), localRange);
-  for (int i = 0; i < std::max(1, config.repetitions); ++i)
-    result.timesNs.push_back(context_.launch(clKernel_, range(global), localRange));
+  // An iterated kernel runs `count` times, swapping its input and output
+  // buffers in between; a repetition is the whole sequence.
+  int64_t launches = 1;
+  std::optional<size_t> iteratedBuffer;
+  if (kernel_.iteration) {
+    launches = arith::evaluate(kernel_.iteration->count, sizes);
+    iteratedBuffer = kernel_.iteration->inputArg; // inputs come first, so arg index == buffer index
+  }
+  auto launchAll = [&]() -> std::pair<uint64_t, size_t> {
+    uint64_t total = 0;
+    size_t in = iteratedBuffer.value_or(0), out = *outputBuffer;
+    for (int64_t k = 0; k < launches; ++k) {
+      if (iteratedBuffer) {
+        clKernel_.setArg(static_cast<cl_uint>(*iteratedBuffer), buffers[in]);
+        clKernel_.setArg(static_cast<cl_uint>(*outputBuffer), buffers[out]);
+      }
+      total += context_.launch(clKernel_, range(global), localRange);
+      std::swap(in, out);
+    }
+    // After the last swap `in` holds the latest result (or the input itself for zero launches).
+    return {total, iteratedBuffer ? in : *outputBuffer};
+  };
+  std::vector<std::byte> initialInput;
+  if (iteratedBuffer) {
+    initialInput.resize(buffers[*iteratedBuffer].size());
+    buffers[*iteratedBuffer].download(std::span<std::byte>(initialInput));
+  }
+  auto restoreInput = [&] {
+    // Every repetition starts from the original input.
+    if (iteratedBuffer) buffers[*iteratedBuffer].upload(std::span<const std::byte>(initialInput));
+  };
 
-  const ocl::Buffer &out = buffers[*outputBuffer];
+  KernelRun result;
+  size_t resultBuffer = *outputBuffer;
+  for (int i = 0; i < config.warmups; ++i) {
+    restoreInput();
+    launchAll();
+  }
+  for (int i = 0; i < std::max(1, config.repetitions); ++i) {
+    restoreInput();
+    auto [ns, where] = launchAll();
+    result.timesNs.push_back(ns);
+    resultBuffer = where;
+  }
+
+  const ocl::Buffer &out = buffers[resultBuffer];
   std::vector<std::byte> bytes(out.size());
   out.download(std::span<std::byte>(bytes));
   size_t expected = static_cast<size_t>(scalarCount(resultType, sizes)) * scalarByteSize(kernel_.args[*outputBuffer].kind);

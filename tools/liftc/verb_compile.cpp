@@ -2,10 +2,12 @@
 
 #include "codegen/generate.h"
 #include "core/typecheck/typecheck.h"
+#include "tuner/cuda/nvrtc_compiler.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/verbs.h"
 
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -30,6 +32,18 @@ int runCompile(const CommandLine &cl, std::ostream &out) {
     file << kernel.source;
   } else {
     out << kernel.source;
+  }
+  if (auto path = cl.value("ptx")) {
+    if (kernel.target != codegen::Target::CUDA) throw UsageError("--ptx needs --target cuda");
+    cuda::NvrtcOptions nvrtc;
+    nvrtc.arch = cl.value("arch").value_or("sm_90");
+    cuda::PtxResult ptx = cuda::compileToPtx(kernel.source, nvrtc, kernel.name + ".cu");
+    std::ofstream file(*path, std::ios::binary);
+    if (!file) throw std::runtime_error("cannot open '" + *path + "' for writing");
+    file << ptx.ptx;
+    for (const std::string &warning : ptx.warnings) std::cerr << "liftc: warning: " << warning << "\n";
+  } else if (cl.value("arch")) {
+    throw UsageError("--arch needs --ptx");
   }
   if (auto path = cl.value("metadata")) {
     std::ofstream file(*path, std::ios::binary);

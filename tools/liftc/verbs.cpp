@@ -28,6 +28,7 @@ std::vector<Verb> allVerbs() {
       {"compile", "generate an OpenCL C or CUDA C kernel from a low-level program",
        "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
+       "                     [--opt plain|tiled|local] [--tile K] [--ptx FILE.ptx [--arch sm_90]]\n"
        "\n"
        "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
        "mapSeq, reductions to reduceSeq. Data-layout primitives become index\n"
@@ -37,8 +38,9 @@ std::vector<Verb> allVerbs() {
        "configuration (arguments, NDRange as expressions of the sizes) as JSON.\n"
        "--opt plain|tiled|local lowers a high-level program first with that\n"
        "recipe (tiled and local need --size; --tile K outputs per tile and\n"
-       "dimension, default 8).\n",
-       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile"}, {}},
+       "dimension, default 8). With --target cuda, --ptx also compiles the kernel\n"
+       "with NVRTC for --arch (default sm_90) and writes the PTX.\n",
+       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "ptx", "arch"}, {}},
        runCompile},
       {"run", "run a low-level program's kernel on an OpenCL device",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
