@@ -55,12 +55,15 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   }
   space.distinctPrograms = programs.size();
 
+  // Per program: its variants, the kernel's default launch first.
+  std::vector<std::vector<Variant>> perProgram;
   for (auto &[config, lowered] : programs) {
     codegen::Kernel base = codegen::generateKernel(lowered, codegen::Target::OpenCL);
     if (base.localMemoryBytes > limits.localMemoryBytes) {
       ++space.dropped;
       continue;
     }
+    std::vector<Variant> variants;
     std::array<int64_t, 3> extents{1, 1, 1};
     for (int d = 0; d < base.dims; ++d) {
       const arith::Expr &g = base.globalSize[d];
@@ -70,12 +73,12 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       // Work-group kernels: the default shape from the tile, and shapes
       // with fewer work-items per group (each computes several outputs).
       std::array<int64_t, 3> def = *base.localSize;
-      std::set<std::array<int64_t, 3>> shapes{def};
+      std::vector<std::array<int64_t, 3>> shapes{def};
       for (int d = 0; d < base.dims; ++d)
         if (def[d] >= 4) {
           auto halved = def;
           halved[d] /= 2;
-          shapes.insert(halved);
+          shapes.push_back(halved);
         }
       for (const auto &shape : shapes) {
         if (shape[0] * shape[1] * shape[2] > limits.maxWorkGroupSize) {
@@ -86,15 +89,29 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
         c.local = shape;
         codegen::CodegenOptions co;
         co.localSize = shape;
-        space.variants.push_back({c, lowered, codegen::generateKernel(lowered, codegen::Target::OpenCL, co)});
+        variants.push_back({c, lowered, codegen::generateKernel(lowered, codegen::Target::OpenCL, co)});
       }
     } else {
+      // mapGlb kernels: the runtime's choice first, then explicit shapes.
+      variants.push_back({config, lowered, base});
       for (const auto &shape : groupShapes(base.dims, extents, limits, options)) {
         Configuration c = config;
         c.local = shape;
-        space.variants.push_back({c, lowered, base});
+        variants.push_back({c, lowered, base});
       }
     }
+    if (!variants.empty()) perProgram.push_back(std::move(variants));
+  }
+  // Round-robin over the programs, so that a budget cut short still covers
+  // every low-level variant before it varies work-group sizes.
+  for (size_t k = 0;; ++k) {
+    bool any = false;
+    for (const auto &variants : perProgram)
+      if (k < variants.size()) {
+        space.variants.push_back(variants[k]);
+        any = true;
+      }
+    if (!any) break;
   }
   return space;
 }
