@@ -1,0 +1,169 @@
+#include "bench/benchmark.h"
+
+#include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
+#include "core/typecheck/typecheck.h"
+#include "explore/explorer.h"
+
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+namespace liftcc::bench {
+
+namespace {
+
+// The verdict of every comparison: single-precision kernels whose compilers
+// may contract a * b + c into fma agree with the interpreter to ~1e-6
+// relative; 1e-4 leaves room for that and fails any indexing error.
+constexpr Tolerance kTolerance{1e-4, 1e-5};
+
+std::string firstLine(const std::string &text) { return text.substr(0, text.find('\n')); }
+
+void log(const BenchOptions &options, const std::string &line) {
+  if (options.log) options.log(line);
+}
+
+/// compareValues' rule on raw floats: the benchmark-size outputs are too large
+/// to convert to interpreter values.
+std::optional<std::string> compareGrids(const Grid &expected, const Grid &actual) {
+  if (expected.size() != actual.size()) return "different sizes";
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    double e = expected[i], a = actual[i];
+    bool equal = std::abs(e - a) <= kTolerance.absolute + kTolerance.relative * std::abs(e);
+    if (!equal && bad++ == 0) first = i;
+  }
+  if (bad == 0) return std::nullopt;
+  std::ostringstream s;
+  s << "element " << first << ": expected " << expected[first] << ", found " << actual[first] << " (" << bad
+    << " elements differ)";
+  return s.str();
+}
+
+struct Candidate {
+  const Contender *contender;
+  BenchRow row;
+  bool verified = false;
+};
+
+/// Runs every contender once at a small size and compares it with the
+/// interpreter; marks the disagreeing ones Wrong and the failing ones Failed.
+void verify(ocl::Context &context, const Program &program, const Sizes &small, std::vector<Candidate> &candidates,
+            const BenchOptions &options) {
+  Program typed = typeCheck(program, small);
+  std::vector<Grid> grids = randomGrids(typed, small, options.seed);
+  Value expected = interpret(typed, small, toValues(typed, small, grids));
+  const auto elements = static_cast<size_t>(outputElements(typed, small));
+  for (Candidate &c : candidates) {
+    try {
+      LaunchResult r = runLaunch(context, c.contender->launchAt(typed, small), grids, elements, {.warmupRuns = 0, .timedRuns = 1});
+      if (auto mismatch = compareValues(expected, toValue(typed, small, r.output), kTolerance)) {
+        c.row.status = Status::Wrong;
+        c.row.message = "vs interpreter: " + *mismatch;
+      } else {
+        c.verified = true;
+      }
+    } catch (const std::exception &e) {
+      c.row.status = Status::Failed;
+      c.row.message = firstLine(e.what());
+    }
+  }
+}
+
+ExampleReport benchExample(ocl::Context &context, const examples::Example &example, double bytesPerSecond,
+                           const BenchOptions &options) {
+  Program program = example.build();
+  std::vector<Contender> contenders = contendersFor(example, options.contenders);
+  std::vector<Candidate> candidates;
+  int64_t multiple = 1;
+  for (const Contender &c : contenders) {
+    BenchRow row;
+    row.variant = c.variant;
+    row.kind = c.kind;
+    candidates.push_back({&c, std::move(row)});
+    multiple = std::lcm(multiple, c.sizeMultiple);
+  }
+
+  ExampleReport report;
+  report.example = example.name;
+  Sizes small = verificationSizes(example, multiple);
+  report.verifiedAt = explore::sizesKey(program, small);
+  log(options, example.name + ": verifying " + std::to_string(candidates.size()) + " kernels at " + report.verifiedAt);
+  verify(context, program, small, candidates, options);
+
+  Sizes sizes = benchSizes(example, options.sizes, options.sizeScale);
+  Program typed = typeCheck(program, sizes);
+  report.sizes = explore::sizesKey(program, sizes);
+  report.outputElements = outputElements(typed, sizes);
+  report.bytesPerElement = bytesPerOutputElement(typed, sizes);
+  report.rooflineElementsPerSecond = bytesPerSecond / report.bytesPerElement;
+  std::vector<Grid> grids = randomGrids(typed, sizes, options.seed);
+
+  std::optional<Grid> baseline;
+  std::string baselineName;
+  for (Candidate &c : candidates) {
+    if (!c.verified) continue;
+    log(options, example.name + ": timing " + c.row.variant + " at " + report.sizes);
+    try {
+      LaunchResult r = runLaunch(context, c.contender->launchAt(typed, sizes), grids,
+                                 static_cast<size_t>(report.outputElements), options.timing);
+      if (!baseline) {
+        baseline = std::move(r.output);
+        baselineName = c.row.variant;
+      } else if (auto mismatch = compareGrids(*baseline, r.output)) {
+        c.row.status = Status::Wrong;
+        c.row.message = "vs " + baselineName + " at " + report.sizes + ": " + *mismatch;
+        continue;
+      }
+      c.row.status = Status::Ok;
+      c.row.medianNs = r.timing.medianNs;
+      c.row.elementsPerSecond = static_cast<double>(report.outputElements) / (r.timing.medianNs * 1e-9);
+      c.row.vsRoofline = c.row.elementsPerSecond / report.rooflineElementsPerSecond;
+    } catch (const std::exception &e) {
+      c.row.status = Status::Failed;
+      c.row.message = firstLine(e.what());
+    }
+  }
+
+  std::optional<double> reference;
+  for (const Candidate &c : candidates)
+    if (c.row.kind == ContenderKind::Reference && c.row.status == Status::Ok) reference = c.row.elementsPerSecond;
+  for (Candidate &c : candidates) {
+    if (reference && c.row.status == Status::Ok) c.row.vsReference = c.row.elementsPerSecond / *reference;
+    report.rows.push_back(std::move(c.row));
+  }
+  return report;
+}
+
+} // namespace
+
+std::string statusName(Status status) {
+  switch (status) {
+  case Status::Ok: return "ok";
+  case Status::Wrong: return "WRONG";
+  case Status::Failed: return "failed";
+  }
+  return "?";
+}
+
+BenchReport runBench(ocl::Context &context, const BenchOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  // Resolve every name first, so that a typo fails before minutes of work.
+  std::vector<const examples::Example *> selected;
+  for (const std::string &name : options.examples) selected.push_back(&examples::findExample(name));
+
+  BenchReport report;
+  report.device = context.device().name;
+  log(options, "measuring copy bandwidth");
+  ocl::BandwidthOptions bandwidth;
+  bandwidth.timing = options.timing;
+  report.bandwidth = ocl::measureCopyBandwidth(context, bandwidth);
+  for (const examples::Example *example : selected)
+    report.examples.push_back(benchExample(context, *example, report.bandwidth.bytesPerSecond, options));
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+} // namespace liftcc::bench

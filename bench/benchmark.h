@@ -1,0 +1,76 @@
+#pragma once
+// The benchmark: for each example, in one run on one OpenCL device, the
+// generated kernels next to a hand-written kernel of the same stencil and the
+// roofline bound from a STREAM-like copy kernel.
+//
+// Every contender is first run on the same random inputs at a small size and
+// compared with the reference interpreter; one that disagrees is WRONG and is
+// not timed. At the benchmark size each timed output is also compared with
+// the first verified contender's (normally the plain kernel), which catches
+// size-dependent bugs such as index overflow. The metric is output elements
+// per second at the median kernel time (profiling events, after warm-up).
+
+#include "bench/contenders.h"
+#include "bench/sizes.h"
+#include "tuner/bandwidth.h"
+#include "tuner/opencl_runtime.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace liftcc::bench {
+
+struct BenchOptions {
+  std::vector<std::string> examples{"jacobi2d_5pt", "gaussian", "heat"};
+  SizePreset sizes = SizePreset::Default;
+  double sizeScale = 1.0;
+  ContenderOptions contenders;
+  ocl::TimingOptions timing{.warmupRuns = 2, .timedRuns = 20};
+  uint64_t seed = 1;
+  /// Progress lines (one per step), e.g. to stderr; may be empty.
+  std::function<void(const std::string &)> log;
+};
+
+enum class Status {
+  Ok,
+  Wrong,  ///< disagrees with the interpreter (or, at the benchmark size, with the baseline)
+  Failed, ///< does not apply at these sizes, does not build, or fails to launch
+};
+
+struct BenchRow {
+  std::string variant;
+  ContenderKind kind;
+  Status status = Status::Failed;
+  std::string message; ///< why a row is Wrong or Failed
+  double medianNs = 0;
+  double elementsPerSecond = 0;
+  std::optional<double> vsReference; ///< elementsPerSecond / the hand-written kernel's
+  double vsRoofline = 0;             ///< elementsPerSecond / roofline bound
+};
+
+struct ExampleReport {
+  std::string example;
+  std::string sizes;            ///< "N=2048,M=2048"
+  std::string verifiedAt;       ///< the small sizes of the verification
+  int64_t outputElements = 0;
+  double bytesPerElement = 0;   ///< compulsory traffic: each grid read or written once
+  double rooflineElementsPerSecond = 0;
+  std::vector<BenchRow> rows;
+};
+
+struct BenchReport {
+  std::string device;
+  ocl::BandwidthResult bandwidth;
+  std::vector<ExampleReport> examples;
+  double seconds = 0; ///< wall time of the whole run
+};
+
+/// Throws std::invalid_argument for an unknown example name; every failure of
+/// a single contender is a row status instead.
+BenchReport runBench(ocl::Context &context, const BenchOptions &options);
+
+std::string statusName(Status status);
+
+} // namespace liftcc::bench

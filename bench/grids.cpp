@@ -1,0 +1,64 @@
+#include "bench/grids.h"
+
+#include "core/interp/value_io.h"
+
+#include <random>
+#include <span>
+#include <stdexcept>
+
+namespace liftcc::bench {
+
+namespace {
+
+void requireFloats(const Type &type, const std::string &what) {
+  if (type.innermost().kind() != TypeKind::Scalar || type.innermost().scalarKind() != ScalarKind::Float)
+    throw std::invalid_argument("the benchmark handles float grids only, " + what + " is " + type.str());
+}
+
+Value fromGrid(const Type &type, const Sizes &sizes, const Grid &grid) {
+  return fromBytes(std::as_bytes(std::span(grid)), type, sizes);
+}
+
+} // namespace
+
+std::vector<Grid> randomGrids(const Program &typed, const Sizes &sizes, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<Grid> grids;
+  for (const Expr &input : typed.inputs()) {
+    const Type &type = input.typeOrThrow();
+    requireFloats(type, "input " + input.name());
+    Grid grid(static_cast<size_t>(scalarCount(type, sizes)));
+    for (float &x : grid) x = uniform(rng);
+    grids.push_back(std::move(grid));
+  }
+  return grids;
+}
+
+std::vector<Value> toValues(const Program &typed, const Sizes &sizes, const std::vector<Grid> &grids) {
+  if (grids.size() != typed.inputs().size()) throw std::invalid_argument("toValues: one grid per input expected");
+  std::vector<Value> values;
+  for (size_t i = 0; i < grids.size(); ++i) values.push_back(fromGrid(typed.inputs()[i].typeOrThrow(), sizes, grids[i]));
+  return values;
+}
+
+Value toValue(const Program &typed, const Sizes &sizes, const Grid &grid) {
+  return fromGrid(typed.body().typeOrThrow(), sizes, grid);
+}
+
+int64_t outputElements(const Program &typed, const Sizes &sizes) {
+  const Type &result = typed.body().typeOrThrow();
+  requireFloats(result, "the result");
+  return scalarCount(result, sizes);
+}
+
+double bytesPerOutputElement(const Program &typed, const Sizes &sizes) {
+  int64_t floats = outputElements(typed, sizes);
+  for (const Expr &input : typed.inputs()) {
+    requireFloats(input.typeOrThrow(), "input " + input.name());
+    floats += scalarCount(input.typeOrThrow(), sizes);
+  }
+  return static_cast<double>(floats) * sizeof(float) / static_cast<double>(outputElements(typed, sizes));
+}
+
+} // namespace liftcc::bench

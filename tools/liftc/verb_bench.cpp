@@ -1,0 +1,93 @@
+// liftc bench: generated kernels vs hand-written OpenCL and the copy-kernel
+// roofline, for a few examples, in one run on one device.
+
+#include "bench/benchmark.h"
+#include "bench/report.h"
+#include "tools/liftc/verbs.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace liftcc::cli {
+
+namespace {
+
+std::vector<std::string> splitList(const std::string &option, const std::string &text) {
+  std::vector<std::string> items;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  if (items.empty()) throw UsageError("--" + option + " needs a comma-separated list");
+  return items;
+}
+
+double parseScale(const std::string &text) {
+  size_t used = 0;
+  double scale = 0;
+  try {
+    scale = std::stod(text, &used);
+  } catch (const std::exception &) {
+  }
+  if (used != text.size() || !(scale > 0) || scale > 64) throw UsageError("--size-scale must be a number in (0, 64]");
+  return scale;
+}
+
+void writeFile(const std::string &path, const bench::BenchReport &report,
+               void (*render)(std::ostream &, const bench::BenchReport &)) {
+  std::ofstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error("cannot write '" + path + "'");
+  render(file, report);
+  if (!file.flush()) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+} // namespace
+
+int runBench(const CommandLine &cl, std::ostream &out) {
+  if (!cl.positional().empty()) throw UsageError("bench takes no positional arguments");
+  bench::BenchOptions options;
+  if (auto list = cl.value("examples")) options.examples = splitList("examples", *list);
+  if (auto preset = cl.value("sizes")) {
+    auto parsed = bench::parseSizePreset(*preset);
+    if (!parsed) throw UsageError("--sizes must be default or paper, found '" + *preset + "'");
+    options.sizes = *parsed;
+  }
+  if (auto scale = cl.value("size-scale")) options.sizeScale = parseScale(*scale);
+  if (auto runs = cl.value("runs")) {
+    uint64_t n = parseUnsigned("runs", *runs);
+    if (n < 1 || n > 10000) throw UsageError("--runs must be between 1 and 10000");
+    options.timing.timedRuns = static_cast<unsigned>(n);
+  }
+  if (auto warmups = cl.value("warmups")) options.timing.warmupRuns = static_cast<unsigned>(std::min<uint64_t>(parseUnsigned("warmups", *warmups), 1000));
+  if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
+  if (auto tiles = cl.value("tiles")) {
+    options.contenders.tiles.clear();
+    for (const std::string &t : splitList("tiles", *tiles)) {
+      uint64_t k = parseUnsigned("tiles", t);
+      if (k < 1 || k > 1024) throw UsageError("--tiles must be between 1 and 1024");
+      options.contenders.tiles.push_back(static_cast<int64_t>(k));
+    }
+  }
+  if (!cl.has("quiet")) options.log = [](const std::string &line) { std::cerr << "bench: " << line << "\n"; };
+
+  ocl::DeviceInfo device = ocl::selectDevice(cl.value("device").value_or(""));
+  // Explored bests are optional: the default directory is used when present,
+  // an explicitly named one must exist.
+  std::string results = cl.value("results").value_or("results");
+  if (std::filesystem::is_directory(results)) options.contenders.explored = explore::findBestKernels(results, device.name);
+  else if (cl.value("results")) throw std::runtime_error("no results directory '" + results + "'");
+
+  ocl::Context context(device);
+  bench::BenchReport report = bench::runBench(context, options);
+  bench::printTable(out, report);
+  if (auto csv = cl.value("csv")) writeFile(*csv, report, bench::writeCsv);
+  if (auto markdown = cl.value("markdown")) writeFile(*markdown, report, bench::writeMarkdown);
+  // A wrong kernel is a finding, not a crash: exit 1 so scripts notice.
+  for (const bench::ExampleReport &e : report.examples)
+    for (const bench::BenchRow &r : e.rows)
+      if (r.status == bench::Status::Wrong) return 1;
+  return 0;
+}
+
+} // namespace liftcc::cli
