@@ -104,8 +104,17 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
 
   bool savedLocalWrites = localWrittenInWorkGroup_;
   if (e.op() == Op::MapWrg) localWrittenInWorkGroup_ = false;
-  body_.open("for (int " + var + " = " + start + "; " + var + " < " + index(n) + "; " + var +
-             (stride == "1" ? "++" : " += " + stride) + ")");
+  if (e.op() == Op::MapGlb || e.op() == Op::MapWrg) {
+    // The launch provides at least one work-item (work-group) per element
+    // (Kernel::globalSize), so each runs the body at most once: a guard, not
+    // a loop. CPU OpenCL compilers vectorise the guarded form far better.
+    // The guard is uniform across a work-group for mapWrg (group ids are).
+    body_.line("const int " + var + " = " + start + ";");
+    body_.open("if (" + var + " < " + index(n) + ")");
+  } else {
+    body_.open("for (int " + var + " = " + start + "; " + var + " < " + index(n) + "; " + var +
+               (stride == "1" ? "++" : " += " + stride) + ")");
+  }
   emitBody(arith::Expr::index(var, n));
   // The next iteration of a work-group loop overwrites the local tiles that
   // work-items may still be reading: wait for all of them first. The loop is

@@ -31,9 +31,9 @@ struct Kernel {
   std::string source;
   std::vector<KernelArg> args;  ///< in parameter order
   int dims = 1;                 ///< NDRange dimensions used (1..3)
-  /// Work-items per dimension. For mapGlb this is the extent of the map (the
-  /// host may round it up: the loops are grid-strided); for mapWrg it is
-  /// numGroups * localSize.
+  /// Work-items per dimension: the minimum the launch must provide (it may
+  /// round up; extra work-items do nothing). For mapGlb the extent of the map;
+  /// for mapWrg numGroups * localSize.
   std::array<arith::Expr, 3> globalSize{arith::Expr(1), arith::Expr(1), arith::Expr(1)};
   /// Work-group size when the kernel uses work-groups (mapWrg/mapLcl).
   std::optional<std::array<int64_t, 3>> localSize;
