@@ -7,6 +7,7 @@ std::vector<Rule> algorithmicCatalog() {
   for (int64_t n : {2, 4, 8, 16, 32, 64}) rules.push_back(splitJoin(arith::Expr(n)));
   for (int dims = 1; dims <= 3; ++dims)
     for (int64_t k : {2, 4, 8, 16, 32}) rules.push_back(overlappedTiling(dims, k));
+  for (int64_t k : {2, 4, 8}) rules.push_back(slideWidening(k));
   return rules;
 }
 

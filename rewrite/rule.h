@@ -39,6 +39,12 @@ Rule reduceMapFusion();     ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f(a,
 /// without overlap, so Hotspot/SRAD/Acoustic tile with the same rule.
 Rule overlappedTiling(int dims, int64_t outputs);
 
+/// Slide widening: one slide becomes overlapping wide slides, each slid again:
+/// slide(n, s, x) -> join(map(\t. slide(n, s, t), slide(u, v, x))), v = k*s,
+/// u - v = n - s (the 1D core of overlapped tiling, for slides that are not
+/// directly under a map).
+Rule slideWidening(int64_t outputs);
+
 // ---- lowering rules (rules_lowering.cpp) ------------------------------------
 Rule mapToGlb(int dim);
 Rule mapToWrg(int dim);

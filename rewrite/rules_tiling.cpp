@@ -83,4 +83,20 @@ Rule overlappedTiling(int dims, int64_t outputs) {
           }};
 }
 
+Rule slideWidening(int64_t outputs) {
+  return {"slideWidening(" + std::to_string(outputs) + ")",
+          "slide(n, s, x) -> join(map(\\t. slide(n, s, t), slide(u, v, x))), v = k*s, u - v = n - s",
+          [outputs](const Expr &e) -> std::optional<Expr> {
+            if (!e.isPrim(Op::Slide) || !e.sizes()[1].isConstant() || e.sizes()[1].constant() <= 0) return std::nullopt;
+            // The windows must split evenly into groups of `outputs`.
+            if (!e.type() || !arith::provablyDivisible(e.type()->arrayLength(), arith::Expr(outputs)) ||
+                arith::provablyEqual(e.type()->arrayLength(), arith::Expr(outputs)))
+              return std::nullopt;
+            const arith::Expr &n = e.sizes()[0], &s = e.sizes()[1];
+            arith::Expr v = arith::Expr(outputs) * s, u = v + n - s;
+            Expr inner = api::fn([n, s](Expr t) { return api::slide(n, s, t); }, "t");
+            return api::join(api::map(inner, api::slide(u, v, e.args()[0])));
+          }};
+}
+
 } // namespace liftcc::rewrite

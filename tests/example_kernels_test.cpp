@@ -32,6 +32,13 @@ void checkRecipe(const examples::Example &ex, rewrite::Recipe recipe, const std:
   Program lowered = rewrite::applyRecipe(typed, recipe, options);
   codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
   if (recipe != rewrite::Recipe::Plain) CHECK(kernel.localSize.has_value());
+  // Views never allocate: the plain kernels have no temporary arrays at all,
+  // and every input is read straight from global memory.
+  if (recipe == rewrite::Recipe::Plain) {
+    CHECK(kernel.source.find("tile_") == std::string::npos);
+    CHECK(kernel.source.find("priv_") == std::string::npos);
+    CHECK(kernel.localMemoryBytes == 0);
+  }
   if (recipe == rewrite::Recipe::Local) CHECK(kernel.localMemoryBytes > 0);
   if (!context) return;
   CAPTURE(kernel.source);

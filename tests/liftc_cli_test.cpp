@@ -144,3 +144,21 @@ TEST_CASE("liftc: check and eval work on every example program") {
 }
 
 } // namespace liftcc
+
+#include "tuner/cuda/driver_api.h"
+
+namespace liftcc {
+
+TEST_CASE("liftc: run --target cuda without a CUDA driver is a clear one-line error") {
+  if (cuda::DriverApi::load().available()) {
+    MESSAGE("a CUDA driver is present; the no-driver error path is not exercised here");
+    return;
+  }
+  auto prog = tempFile("jacobi1d.json", kJacobi1d);
+  Run run = liftc("run " + quote(prog.string()) + " --size N=16 --opt plain --target cuda");
+  CHECK(run.status == 1);
+  CHECK_MESSAGE(isOneErrorLine(run.output), run.output);
+  CHECK(run.output.find("libcuda.so.1") != std::string::npos);
+}
+
+} // namespace liftcc

@@ -11,6 +11,7 @@
 #include "rewrite/apply.h"
 #include "rewrite/catalog.h"
 #include "rewrite/recipes.h"
+#include "explore/derivations.h"
 #include "tuner/kernel_runner.h"
 
 #include <doctest/doctest.h>
@@ -66,6 +67,9 @@ TEST_CASE("rewrite: algorithmic rules on small programs") {
   CHECK(checkRuleEverywhere(program({b}, map([](Expr r) { return map(twice(), r); }, split(5, join(b)))),
                             rewrite::splitJoinCancel(), {{"N", 3}, {"M", 5}}) == 1);
   CHECK(checkRuleEverywhere(program({a}, reduce(add(), lit(0.0f), map(twice(), a))), rewrite::reduceMapFusion(), sizes) == 1);
+  Program windows = program({a}, map([](Expr w) { return reduce(add(), lit(0.0f), w); }, slide(3, 1, pad(1, 1, clamp, a))));
+  CHECK(checkRuleEverywhere(windows, rewrite::slideWidening(4), sizes) == 1);
+  CHECK(checkRuleEverywhere(windows, rewrite::slideWidening(3), sizes) == 0); // 16 windows do not split into 3s
 }
 
 TEST_CASE("rewrite: overlapped tiling in 1, 2 and 3 dimensions, with zipped inputs") {
@@ -152,6 +156,20 @@ TEST_CASE("rewrite: random walks over the examples preserve semantics") {
   }
   MESSAGE(walks, " random walks, ", steps, " rule applications, ", executed, " lowered end points run on the device");
   CHECK(walks >= 200);
+}
+
+} // namespace liftcc
+
+namespace liftcc {
+
+TEST_CASE("rewrite: a depth-limited derivation search reaches distinct programs and kernels") {
+  const examples::Example &ex = examples::findExample("jacobi1d_3pt");
+  Program typed = typeCheck(ex.build(), {{ex.sizeNames[0], 32}});
+  explore::DerivationStats stats = explore::searchDerivations(typed, 1, {4});
+  MESSAGE("jacobi1d_3pt, depth 1: ", stats.programs, " programs, ", stats.lowLevelVariants, " kernels, ", stats.seconds, " s");
+  REQUIRE(stats.programsPerDepth.size() == 2);
+  CHECK(stats.programsPerDepth[1] > 3);
+  CHECK(stats.lowLevelVariants > stats.programsPerDepth[0]);
 }
 
 } // namespace liftcc

@@ -7,6 +7,8 @@
 #include "core/typecheck/typecheck.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/verbs.h"
+#include "tuner/cuda/driver_api.h"
+#include "tuner/cuda_kernel_runner.h"
 #include "tuner/kernel_runner.h"
 #include "tuner/opencl_timing.h"
 
@@ -22,21 +24,35 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   checkSizeBindings(program, sizes);
   Program typed = typeCheck(program, sizes);
   Program lowered = lowerWithRecipe(cl, typed);
-  codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL, parseCodegenOptions(cl));
-
-  ocl::DeviceInfo device = ocl::selectDevice(cl.value("device").value_or(""));
-  ocl::Context context(device);
-  tuner::OpenCLKernelRunner runner(context, kernel);
+  codegen::Target target = parseTarget(cl);
+  codegen::Kernel kernel = codegen::generateKernel(lowered, target, parseCodegenOptions(cl));
   uint64_t seed = cl.value("seed") ? parseUnsigned("seed", *cl.value("seed")) : 1;
   std::vector<Value> inputs = randomInputs(typed, sizes, seed);
   tuner::LaunchConfig config;
   config.warmups = 1;
   config.repetitions = static_cast<int>(std::clamp<uint64_t>(cl.value("repeat") ? parseUnsigned("repeat", *cl.value("repeat")) : 5, 1, 1000));
-  tuner::KernelRun run = runner.run(sizes, inputs, typed.body().typeOrThrow(), config);
+
+  tuner::KernelRun run;
+  std::string deviceName;
+  if (target == codegen::Target::CUDA) {
+    // The driver is loaded at run time; without one this is a clear error.
+    cuda::DriverApi api = cuda::DriverApi::loadOrThrow();
+    int index = static_cast<int>(cl.value("device") ? parseUnsigned("device", *cl.value("device")) : 0);
+    cuda::Context context(api, index);
+    deviceName = context.device().name;
+    tuner::CudaKernelRunner runner(context, kernel);
+    run = runner.run(sizes, inputs, typed.body().typeOrThrow(), config);
+  } else {
+    ocl::DeviceInfo device = ocl::selectDevice(cl.value("device").value_or(""));
+    ocl::Context context(device);
+    deviceName = device.name;
+    tuner::OpenCLKernelRunner runner(context, kernel);
+    run = runner.run(sizes, inputs, typed.body().typeOrThrow(), config);
+  }
 
   double medianNs = ocl::median(run.timesNs);
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
-  out << "device: " << device.name << "\n";
+  out << "device: " << deviceName << "\n";
   out << std::fixed << std::setprecision(3) << "kernel time: " << medianNs / 1e6 << " ms (median of " << run.timesNs.size()
       << "), " << std::setprecision(1) << elements / (medianNs * 1e-9) / 1e6 << " M elements/s\n";
   if (cl.has("check")) {

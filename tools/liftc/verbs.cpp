@@ -44,14 +44,16 @@ std::vector<Verb> allVerbs() {
        runCompile},
       {"run", "run a low-level program's kernel on an OpenCL device",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
-       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local] [--tile K]\n"
+       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local] [--tile K] [--target opencl|cuda]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
        "median kernel time (profiling events, after one warm-up run). --device\n"
        "is an index (\"0\"), \"platform:device\" or a substring of the device or\n"
        "platform name (default: the first device). --check compares the result\n"
-       "with the reference interpreter and fails on a mismatch.\n",
-       {{"size", "device", "seed", "repeat", "local", "opt", "tile"}, {"check"}},
+       "with the reference interpreter and fails on a mismatch. --target cuda\n"
+       "compiles the CUDA kernel with NVRTC and runs it through the CUDA driver\n"
+       "(loaded at run time; --device is then the CUDA device index).\n",
+       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "target"}, {"check"}},
        runRun},
       {"rewrite", "apply a rewrite rule at a location, or list where rules apply",
        "usage: liftc rewrite PROGRAM.json --list [--size N=64,...]\n"
@@ -98,6 +100,15 @@ std::vector<Verb> allVerbs() {
        "its name), the fastest kernel with its configuration and speed.\n",
        {{"device", "program"}, {}},
        runBest},
+      {"variants", "count the programs and kernels a depth-limited derivation search reaches",
+       "usage: liftc variants PROGRAM.json --size N=64,... [--depth D]\n"
+       "\n"
+       "Applies every algorithmic rule of the catalogue at every location where it\n"
+       "applies, up to D steps deep (default 2), lowers every program reached with\n"
+       "the plain, tiled and local recipes (tiles 4 and 8), and prints how many\n"
+       "distinct programs and distinct kernels that gives, and how long it took.\n",
+       {{"size", "depth"}, {}},
+       runVariants},
       {"merge", "combine the result directories of sharded explorations",
        "usage: liftc merge --out RESULTS_DIR SHARD_DIR...\n"
        "\n"
