@@ -169,6 +169,9 @@ TEST_CASE("explore/cli: a killed exploration resumes without measuring anything 
   REQUIRE_MESSAGE(best.status == 0, best.output);
   CHECK_MESSAGE(best.output.find("// program jacobi2d_5pt at N=16,M=16 on " + deviceName) != std::string::npos, best.output);
   CHECK(best.output.find("__kernel") != std::string::npos);
+  Run anyDevice = liftc({"best", results.string()});
+  CHECK_MESSAGE(anyDevice.status == 0, anyDevice.output);
+  CHECK(anyDevice.output == best.output);
   CHECK(liftc({"best", results.string(), "--device", "no-such-device"}).status == 1);
   CHECK(liftc({"best", results.string(), "--program", "gaussian"}).status == 1);
 }

@@ -54,7 +54,7 @@ Grid bowl(size_t width, size_t height, size_t bx, size_t by, size_t invalidEvery
       size_t i = y * width + x;
       double dx = double(x) - double(bx), dy = double(y) - double(by);
       bool invalid = invalidEvery && i % invalidEvery == 0 && !(x == bx && y == by);
-      g.costs.push_back(invalid ? std::nullopt : std::optional<double>(1000 + 10 * (dx * dx + dy * dy)));
+      g.costs.push_back(invalid ? std::nullopt : std::optional<double>(1000 + 1000 * (dx * dx + dy * dy)));
     }
   return g;
 }
