@@ -12,7 +12,6 @@
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
-#include <regex>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -89,12 +88,20 @@ size_t completeLines(const fs::path &path) {
   return size_t(std::count(text.begin(), text.end(), '\n'));
 }
 
+/// The number right after the first occurrence of `label` in `output`.
+/// (No std::regex: GCC 12 warns inside it under -O2 -fsanitize=address.)
+size_t numberAfter(const std::string &output, const std::string &label) {
+  size_t at = output.find(label);
+  REQUIRE_MESSAGE(at != std::string::npos, "no '" << label << "' in: " << output);
+  return std::stoul(output.substr(at + label.size()));
+}
+
 /// "evaluated: 8 (3 from the result store ...)" -> {8, 3}.
 std::pair<size_t, size_t> evaluatedCounts(const std::string &output) {
-  std::smatch m;
-  std::regex pattern(R"(evaluated: (\d+) \((\d+) from the result store)");
-  REQUIRE_MESSAGE(std::regex_search(output, m, pattern), output);
-  return {std::stoul(m[1]), std::stoul(m[2])};
+  size_t evaluated = numberAfter(output, "evaluated: ");
+  size_t reused = numberAfter(output, "evaluated: " + std::to_string(evaluated) + " (");
+  CHECK(output.find(std::to_string(reused) + " from the result store") != std::string::npos);
+  return {evaluated, reused};
 }
 
 bool haveDevice() {
@@ -168,7 +175,7 @@ TEST_CASE("explore/cli: a killed exploration resumes without measuring anything 
   Run best = liftc({"best", results.string(), "--device", deviceWord});
   REQUIRE_MESSAGE(best.status == 0, best.output);
   CHECK_MESSAGE(best.output.find("// program jacobi2d_5pt at N=16,M=16 on " + deviceName) != std::string::npos, best.output);
-  CHECK(best.output.find("__kernel") != std::string::npos);
+  CHECK(best.output.find("kernel void") != std::string::npos);
   Run anyDevice = liftc({"best", results.string()});
   CHECK_MESSAGE(anyDevice.status == 0, anyDevice.output);
   CHECK(anyDevice.output == best.output);
@@ -183,9 +190,7 @@ TEST_CASE("explore/cli: a time budget ends the exploration") {
   Run run = liftc(exploreArgs(dir.path(), {"--budget", "1s", "--strategy", "random", "--seed", "3"}));
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   REQUIRE_MESSAGE(run.status == 0, run.output);
-  std::smatch m;
-  REQUIRE(std::regex_search(run.output, m, std::regex(R"(space: (\d+) variants)")));
-  size_t space = std::stoul(m[1]);
+  size_t space = numberAfter(run.output, "space: ");
   auto [evaluated, reused] = evaluatedCounts(run.output);
   CHECK(reused == 0);
   CHECK(evaluated >= 1);
@@ -204,9 +209,7 @@ TEST_CASE("explore/cli: shards, merge and the T4 export") {
   CHECK(evaluatedCounts(shard0.output) == std::pair<size_t, size_t>{3, 0});
 
   // Every shard has half of the candidates, and they are different ones.
-  std::smatch m;
-  REQUIRE(std::regex_search(shard0.output, m, std::regex(R"(space: (\d+) variants.*this shard: (\d+))")));
-  size_t space = std::stoul(m[1]), half = std::stoul(m[2]);
+  size_t space = numberAfter(shard0.output, "space: "), half = numberAfter(shard0.output, "this shard: ");
   CHECK(half == (space + 1) / 2);
   tuner::ResultStore storeA(storeIn(a)->string()), storeB(storeIn(b)->string());
   REQUIRE(storeA.records().size() == 3);
@@ -241,7 +244,7 @@ TEST_CASE("explore/cli: shards, merge and the T4 export") {
   REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
   auto [evaluated, reused] = evaluatedCounts(resumed.output);
   CHECK(evaluated == 6);
-  CHECK(reused >= 3); // at least shard 0's picks, which are among the first six candidates
+  CHECK(reused == 6); // shard 0 measured candidates 0, 2, 4 and shard 1 candidates 1, 3, 5
 
   CHECK(liftc(exploreArgs(dir.path() / "bad", {"--shard", "2/2"})).status == 2);
   CHECK(liftc(exploreArgs(dir.path() / "bad", {"--shard", "1"})).status == 2);

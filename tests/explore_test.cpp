@@ -184,7 +184,7 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
     CHECK(e.record.outcome == tuner::Outcome::Ok);
   }
   REQUIRE(!first.bestKernelDir.empty());
-  CHECK(test::readFile(std::filesystem::path(first.bestKernelDir) / "kernel.cl").find("__kernel") != std::string::npos);
+  CHECK(test::readFile(std::filesystem::path(first.bestKernelDir) / "kernel.cl").find("kernel void") != std::string::npos);
   auto launch = nlohmann::json::parse(test::readFile(std::filesystem::path(first.bestKernelDir) / "launch.json"));
   CHECK(launch.at("key") == first.evaluations[*first.best].record.key);
   CHECK(launch.at("medianNs").get<double>() == first.evaluations[*first.best].record.medianNs);
