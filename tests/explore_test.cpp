@@ -104,13 +104,23 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled and local variants, each
   CHECK(keysOf(a) == keysOf(b));
   CHECK(a.distinctPrograms == 5); // plain, tiled 4, tiled 8, local 4, local 8
 
-  // Neighbour lists are symmetric and follow areNeighbours.
+  // Neighbour lists are symmetric and include areNeighbours; tiled and local
+  // configurations also reach other tile sizes (their work-group shapes
+  // follow the tile, so areNeighbours alone would make each tile an island).
   auto neighbours = explore::neighbourLists(a);
-  for (size_t i = 0; i < neighbours.size(); ++i)
+  for (size_t i = 0; i < neighbours.size(); ++i) {
+    const Configuration &ci = a.variants[i].configuration;
+    CAPTURE(ci.key());
+    bool otherTile = false;
     for (size_t j : neighbours[i]) {
-      CHECK(explore::areNeighbours(a.variants[i].configuration, a.variants[j].configuration));
       CHECK(std::count(neighbours[j].begin(), neighbours[j].end(), i) == 1);
+      otherTile = otherTile || a.variants[j].configuration.tile != ci.tile;
     }
+    for (size_t j = 0; j < a.variants.size(); ++j)
+      if (explore::areNeighbours(ci, a.variants[j].configuration))
+        CHECK(std::count(neighbours[i].begin(), neighbours[i].end(), j) == 1);
+    if (ci.recipe != Recipe::Plain) CHECK(otherTile);
+  }
 }
 
 TEST_CASE("explore/space: variants that do not fit the device are dropped") {

@@ -17,6 +17,7 @@
 // neighbourhoods `liftc explore` would give them.
 
 #include "explore/configuration.h"
+#include "explore/space.h"
 #include "tuner/result_store.h"
 #include "tuner/search.h"
 
@@ -52,11 +53,8 @@ Replay load(const std::string &path) {
 }
 
 tuner::SearchSpace searchSpace(const Replay &replay) {
-  // The same neighbourhoods as explore::neighbourLists over the space.
-  std::vector<std::vector<size_t>> neighbours(replay.configurations.size());
-  for (size_t i = 0; i < neighbours.size(); ++i)
-    for (size_t j = 0; j < neighbours.size(); ++j)
-      if (i != j && explore::areNeighbours(replay.configurations[i], replay.configurations[j])) neighbours[i].push_back(j);
+  // The same neighbourhoods as explore() gives its search over the space.
+  std::vector<std::vector<size_t>> neighbours = explore::neighbourLists(replay.configurations);
   return {neighbours.size(), [neighbours](size_t i) { return neighbours[i]; }};
 }
 
