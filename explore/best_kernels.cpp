@@ -51,7 +51,9 @@ std::vector<BestKernel> findBestKernels(const std::string &resultsDir, const std
   std::vector<BestKernel> out;
   fs::path root = fs::path(resultsDir) / "best";
   if (!fs::exists(root)) return out;
-  std::string wanted = deviceSlug(device);
+  // No device given: every device. (deviceSlug("") is "device", which would
+  // match almost nothing.)
+  std::string wanted = device.empty() ? std::string() : deviceSlug(device);
   for (const auto &entry : fs::recursive_directory_iterator(root)) {
     if (entry.path().filename() != "launch.json") continue;
     std::string deviceDir = fs::relative(entry.path(), root).begin()->string();

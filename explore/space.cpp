@@ -2,6 +2,7 @@
 
 #include "codegen/generate.h"
 
+#include <map>
 #include <set>
 
 namespace liftcc::explore {
@@ -125,12 +126,40 @@ Variant makeVariant(const Program &typed, const Configuration &configuration) {
   return {configuration, lowered, codegen::generateKernel(lowered, codegen::Target::OpenCL, co)};
 }
 
-std::vector<std::vector<size_t>> neighbourLists(const Space &space) {
-  std::vector<std::vector<size_t>> lists(space.variants.size());
-  for (size_t i = 0; i < space.variants.size(); ++i)
-    for (size_t j = 0; j < space.variants.size(); ++j)
-      if (i != j && areNeighbours(space.variants[i].configuration, space.variants[j].configuration)) lists[i].push_back(j);
+std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration> &configurations) {
+  // A tiled or local kernel's work-group shape derives from its tile (the
+  // default shape, or that shape halved along a dimension), so a different
+  // tile size or recipe always means a different shape as well, and
+  // areNeighbours alone would leave every (recipe, tile) an island. Such
+  // configurations are also neighbours when their shapes are the same
+  // relative to their own program's default (the largest extent per
+  // dimension among its configurations).
+  std::map<std::pair<rewrite::Recipe, int64_t>, std::array<int64_t, 3>> defaults;
+  for (const Configuration &c : configurations) {
+    auto &d = defaults[{c.recipe, c.tile}];
+    for (int k = 0; k < 3; ++k) d[k] = std::max(d[k], c.local[k]);
+  }
+  auto shapeClass = [&](const Configuration &c) {
+    const auto &d = defaults.at({c.recipe, c.tile});
+    return std::array<bool, 3>{c.local[0] < d[0], c.local[1] < d[1], c.local[2] < d[2]};
+  };
+  auto related = [&](const Configuration &a, const Configuration &b) {
+    if (areNeighbours(a, b)) return true;
+    if (a.recipe == rewrite::Recipe::Plain || b.recipe == rewrite::Recipe::Plain) return false;
+    bool oneProgramParameter = (a.recipe != b.recipe) + (a.tile != b.tile) == 1;
+    return oneProgramParameter && shapeClass(a) == shapeClass(b);
+  };
+  std::vector<std::vector<size_t>> lists(configurations.size());
+  for (size_t i = 0; i < configurations.size(); ++i)
+    for (size_t j = 0; j < configurations.size(); ++j)
+      if (i != j && related(configurations[i], configurations[j])) lists[i].push_back(j);
   return lists;
+}
+
+std::vector<std::vector<size_t>> neighbourLists(const Space &space) {
+  std::vector<Configuration> configurations;
+  for (const Variant &v : space.variants) configurations.push_back(v.configuration);
+  return neighbourLists(configurations);
 }
 
 } // namespace liftcc::explore

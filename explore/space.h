@@ -48,7 +48,10 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
 /// rewrite::RewriteError or codegen::CodegenError when it does not apply.
 Variant makeVariant(const Program &typed, const Configuration &configuration);
 
-/// Index lists of neighbours (areNeighbours) for search strategies.
+/// Index lists of neighbours for search strategies: areNeighbours, and
+/// tiled/local configurations differing in recipe or tile whose work-group
+/// shapes are the same relative to their program's default shape.
+std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration> &configurations);
 std::vector<std::vector<size_t>> neighbourLists(const Space &space);
 
 } // namespace liftcc::explore

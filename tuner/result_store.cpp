@@ -59,18 +59,33 @@ ResultStore::ResultStore(std::string path) : path_(std::move(path)) {
   std::ifstream in(path_);
   std::string line;
   std::vector<std::string> lines;
-  while (std::getline(in, line)) lines.push_back(line);
+  std::vector<std::streamoff> lineStarts; // byte offset of each line, to cut a truncated tail
+  std::streamoff offset = 0;
+  while (std::getline(in, line)) {
+    lineStarts.push_back(offset);
+    offset += static_cast<std::streamoff>(line.size()) + 1;
+    lines.push_back(line);
+  }
+  in.close();
   for (size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].empty()) continue;
     try {
       Record r = Record::fromJson(nlohmann::json::parse(lines[i]));
       if (byKey_.emplace(r.key, records_.size()).second) records_.push_back(std::move(r));
     } catch (const std::exception &e) {
+      if (i + 1 < lines.size())
+        throw std::runtime_error(path_ + ":" + std::to_string(i + 1) + ": malformed record: " + e.what());
       // Only the last line can be cut short by a kill; it is re-measured.
-      if (i + 1 == lines.size()) break;
-      throw std::runtime_error(path_ + ":" + std::to_string(i + 1) + ": malformed record: " + e.what());
+      // Cut it off the file, or the next append would continue it and turn
+      // it into a malformed line in the middle of the store.
+      std::filesystem::resize_file(path_, static_cast<std::uintmax_t>(lineStarts[i]));
+      return;
     }
   }
+  // A complete last record without its newline (killed between the two
+  // writes): terminate it before anything is appended.
+  if (!lines.empty() && std::filesystem::file_size(path_) < static_cast<std::uintmax_t>(offset))
+    std::ofstream(path_, std::ios::app) << "\n";
 }
 
 const Record *ResultStore::find(const std::string &key) const {

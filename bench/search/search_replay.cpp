@@ -1,0 +1,159 @@
+// search_replay: how quickly do the search strategies of `liftc explore`
+// find a good variant? Measuring that on the device would take one full
+// exploration per strategy and seed, so this replays them against a recorded
+// exhaustive exploration instead: the result store holds the time of every
+// point of the space, and the cost function just looks it up.
+//
+//   search_replay STORE.jsonl [--seeds N] [--within 0.05]
+//
+// For random search and simulated annealing (and exhaustive search in the
+// store's order, as the baseline) it reports, over N seeds, how many
+// evaluations it takes to reach a variant within 5% of the exhaustive optimum
+// and to reach the optimum itself, and how often a budget of a fixed fraction
+// of the space suffices.
+//
+// The store must hold the whole space (an exhaustive `liftc explore` without
+// --evals/--budget/--shard); search strategies see exactly the points and
+// neighbourhoods `liftc explore` would give them.
+
+#include "explore/configuration.h"
+#include "explore/space.h"
+#include "tuner/result_store.h"
+#include "tuner/search.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace liftcc;
+
+struct Replay {
+  std::vector<explore::Configuration> configurations;
+  std::vector<std::optional<double>> costs; ///< median ns, nullopt for failed variants
+  double optimum = 0;
+};
+
+Replay load(const std::string &path) {
+  tuner::ResultStore store(path);
+  Replay replay;
+  for (const tuner::Record &r : store.records()) {
+    replay.configurations.push_back(explore::Configuration::fromJson(r.configuration));
+    replay.costs.push_back(r.outcome == tuner::Outcome::Ok ? std::optional<double>(r.medianNs) : std::nullopt);
+  }
+  const tuner::Record *best = store.best();
+  if (!best) throw std::runtime_error(path + ": no successful record");
+  replay.optimum = best->medianNs;
+  return replay;
+}
+
+tuner::SearchSpace searchSpace(const Replay &replay) {
+  // The same neighbourhoods as explore() gives its search over the space.
+  std::vector<std::vector<size_t>> neighbours = explore::neighbourLists(replay.configurations);
+  return {neighbours.size(), [neighbours](size_t i) { return neighbours[i]; }};
+}
+
+/// Evaluations (1-based) until a cost <= target was first seen, for one run.
+struct RunStats {
+  size_t toWithin = 0;  ///< 0: never
+  size_t toOptimum = 0; ///< 0: never
+};
+
+RunStats replayOnce(tuner::SearchStrategy strategy, const Replay &replay, const tuner::SearchSpace &space, double target,
+                    uint64_t seed) {
+  RunStats stats;
+  size_t evaluations = 0;
+  tuner::CostFunction cost = [&](size_t i) {
+    ++evaluations;
+    const std::optional<double> &c = replay.costs[i];
+    if (c && *c <= target && !stats.toWithin) stats.toWithin = evaluations;
+    if (c && *c <= replay.optimum && !stats.toOptimum) stats.toOptimum = evaluations;
+    return c;
+  };
+  // No budget: the run goes on until the space is exhausted, so both
+  // numbers are always found; budgets are applied afterwards.
+  tuner::runSearch(strategy, space, cost, {}, seed);
+  return stats;
+}
+
+double mean(const std::vector<size_t> &v) { return double(std::accumulate(v.begin(), v.end(), size_t(0))) / double(v.size()); }
+
+double median(std::vector<size_t> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? double(v[n / 2]) : (double(v[n / 2 - 1]) + double(v[n / 2])) / 2;
+}
+
+double fractionWithin(const std::vector<size_t> &v, size_t budget) {
+  return double(std::count_if(v.begin(), v.end(), [&](size_t n) { return n <= budget; })) / double(v.size());
+}
+
+int run(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string path;
+  uint64_t seeds = 1000;
+  double within = 0.05;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--seeds" && i + 1 < args.size()) seeds = std::stoull(args[++i]);
+    else if (args[i] == "--within" && i + 1 < args.size()) within = std::stod(args[++i]);
+    else if (path.empty() && args[i].rfind("--", 0) != 0) path = args[i];
+    else throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05]");
+  }
+  if (path.empty() || seeds == 0) throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05]");
+
+  Replay replay = load(path);
+  tuner::SearchSpace space = searchSpace(replay);
+  size_t n = replay.costs.size();
+  double target = replay.optimum * (1 + within);
+  size_t valid = size_t(std::count_if(replay.costs.begin(), replay.costs.end(), [](auto &c) { return c.has_value(); }));
+  size_t good = size_t(std::count_if(replay.costs.begin(), replay.costs.end(), [&](auto &c) { return c && *c <= target; }));
+
+  std::cout << "store: " << path << "\n"
+            << "space: " << n << " variants, " << valid << " valid, optimum " << std::fixed << std::setprecision(3)
+            << replay.optimum / 1e6 << " ms, " << good << " within " << std::setprecision(0) << within * 100
+            << "% of it\n"
+            << "seeds: " << seeds << "\n\n";
+  std::cout << std::left << std::setw(12) << "strategy" << std::right << std::setw(12) << "mean to 5%" << std::setw(12)
+            << "median" << std::setw(12) << "% of space" << std::setw(14) << "mean to opt" << std::setw(12)
+            << "ok@10%" << std::setw(12) << "ok@25%" << "\n";
+  auto row = [&](const std::string &name, const std::vector<size_t> &toWithin, const std::vector<size_t> &toOptimum) {
+    std::cout << std::left << std::setw(12) << name << std::right << std::setprecision(1) << std::setw(12) << mean(toWithin)
+              << std::setw(12) << median(toWithin) << std::setw(11) << 100 * mean(toWithin) / double(n) << "%"
+              << std::setw(14) << mean(toOptimum) << std::setprecision(0) << std::setw(11)
+              << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 10)) << "%" << std::setw(11)
+              << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 4)) << "%\n";
+  };
+
+  // Exhaustive search is deterministic: the store's order is the order it ran in.
+  RunStats exhaustive = replayOnce(tuner::SearchStrategy::Exhaustive, replay, space, target, 1);
+  row("exhaustive", {exhaustive.toWithin}, {exhaustive.toOptimum});
+  for (tuner::SearchStrategy strategy : {tuner::SearchStrategy::Random, tuner::SearchStrategy::Annealing}) {
+    std::vector<size_t> toWithin, toOptimum;
+    for (uint64_t seed = 1; seed <= seeds; ++seed) {
+      RunStats s = replayOnce(strategy, replay, space, target, seed);
+      toWithin.push_back(s.toWithin);
+      toOptimum.push_back(s.toOptimum);
+    }
+    row(tuner::strategyName(strategy), toWithin, toOptimum);
+  }
+  std::cout << "\n'mean to 5%'/'median': evaluations until a variant within " << std::setprecision(0) << within * 100
+            << "% of the optimum was measured;\n'ok@10%'/'ok@25%': share of seeds that got there within a budget of "
+               "10%/25% of the space.\n";
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception &e) {
+    std::cerr << "search_replay: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,254 @@
+// liftc explore / best / merge run as processes, the way job scripts run
+// them: killed mid-run with SIGKILL, resumed, sharded and merged.
+
+#include "tests/explore_test_support.h"
+#include "tuner/opencl_device.h"
+#include "tuner/result_store.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace liftcc {
+namespace {
+
+namespace fs = std::filesystem;
+using test::readFile;
+using test::TempDir;
+
+struct Run {
+  int status;
+  std::string output; ///< stdout and stderr together
+};
+
+std::string quote(const std::string &s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string joinQuoted(const std::vector<std::string> &args) {
+  std::string out;
+  for (const auto &a : args) out += " " + quote(a);
+  return out;
+}
+
+Run liftc(const std::vector<std::string> &args) {
+  std::string command = quote(LIFTCC_LIFTC_PATH) + joinQuoted(args) + " 2>&1";
+  FILE *pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+/// Starts liftc in the background with its output going to `log`.
+pid_t spawnLiftc(const std::vector<std::string> &args, const fs::path &log) {
+  // Everything is prepared before fork: the child only calls async-signal-safe
+  // functions (the test binary may have OpenCL threads running).
+  std::vector<std::string> all{LIFTCC_LIFTC_PATH};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char *> argv;
+  for (auto &a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::string logPath = log.string();
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    int fd = open(logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+    }
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+/// The result store (the only .jsonl file) under a results directory.
+std::optional<fs::path> storeIn(const fs::path &resultsDir) {
+  if (!fs::exists(resultsDir)) return std::nullopt;
+  for (const auto &entry : fs::recursive_directory_iterator(resultsDir))
+    if (entry.path().extension() == ".jsonl") return entry.path();
+  return std::nullopt;
+}
+
+size_t completeLines(const fs::path &path) {
+  std::string text = readFile(path);
+  return size_t(std::count(text.begin(), text.end(), '\n'));
+}
+
+/// The number right after the first occurrence of `label` in `output`.
+/// (No std::regex: GCC 12 warns inside it under -O2 -fsanitize=address.)
+size_t numberAfter(const std::string &output, const std::string &label) {
+  size_t at = output.find(label);
+  REQUIRE_MESSAGE(at != std::string::npos, "no '" << label << "' in: " << output);
+  return std::stoul(output.substr(at + label.size()));
+}
+
+/// "evaluated: 8 (3 from the result store ...)" -> {8, 3}.
+std::pair<size_t, size_t> evaluatedCounts(const std::string &output) {
+  size_t evaluated = numberAfter(output, "evaluated: ");
+  size_t reused = numberAfter(output, "evaluated: " + std::to_string(evaluated) + " (");
+  CHECK(output.find(std::to_string(reused) + " from the result store") != std::string::npos);
+  return {evaluated, reused};
+}
+
+bool haveDevice() {
+  if (!ocl::listDevices().empty()) return true;
+  MESSAGE("no OpenCL device: liftc explore not run");
+  return false;
+}
+
+/// liftc explore on jacobi2d_5pt at a tiny size, writing to `out`.
+std::vector<std::string> exploreArgs(const fs::path &out, std::vector<std::string> extra) {
+  std::vector<std::string> args{"explore", (test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json").string(),
+                                "--size", "N=16,M=16", "--out", out.string(), "--runs", "2", "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+} // namespace
+
+TEST_CASE("explore/cli: a killed exploration resumes without measuring anything twice") {
+  if (!haveDevice()) return;
+  TempDir dir;
+  fs::path results = dir.path() / "results";
+  const std::vector<std::string> args = exploreArgs(results, {"--evals", "8"});
+
+  pid_t pid = spawnLiftc(args, dir.path() / "killed.log");
+  // Wait for the first complete record, then kill without warning.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  bool exitedEarly = false;
+  for (;;) {
+    if (auto store = storeIn(results); store && completeLines(*store) >= 1) break;
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      exitedEarly = true;
+      break;
+    }
+    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, readFile(dir.path() / "killed.log"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  REQUIRE_MESSAGE(!exitedEarly, "liftc explore ended before it could be killed: " << readFile(dir.path() / "killed.log"));
+  REQUIRE(kill(pid, SIGKILL) == 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFSIGNALED(status));
+
+  // Every complete record survived the kill, and the store loads.
+  fs::path store = *storeIn(results);
+  size_t recorded = tuner::ResultStore(store.string()).records().size();
+  CHECK(recorded >= 1);
+  CHECK(recorded < 8);
+  CHECK(recorded == completeLines(store));
+
+  // Resume: the recorded evaluations come from the store, only the rest is measured.
+  Run resumed = liftc(args);
+  REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
+  auto [evaluated, reused] = evaluatedCounts(resumed.output);
+  CHECK(evaluated == 8);
+  CHECK(reused == recorded);
+  CHECK(completeLines(store) == 8);
+  CHECK(tuner::ResultStore(store.string()).records().size() == 8);
+  CHECK(resumed.output.find("best kernel: ") != std::string::npos);
+
+  // Once more: nothing is measured at all.
+  Run again = liftc(args);
+  REQUIRE_MESSAGE(again.status == 0, again.output);
+  CHECK(evaluatedCounts(again.output) == std::pair<size_t, size_t>{8, 8});
+  CHECK(completeLines(store) == 8);
+
+  // liftc best finds the kernel by a substring of the device name.
+  std::string deviceName = ocl::listDevices().front().name;
+  std::string deviceWord = deviceName.substr(0, deviceName.find_first_of(" -"));
+  Run best = liftc({"best", results.string(), "--device", deviceWord});
+  REQUIRE_MESSAGE(best.status == 0, best.output);
+  CHECK_MESSAGE(best.output.find("// program jacobi2d_5pt at N=16,M=16 on " + deviceName) != std::string::npos, best.output);
+  CHECK(best.output.find("kernel void") != std::string::npos);
+  Run anyDevice = liftc({"best", results.string()});
+  CHECK_MESSAGE(anyDevice.status == 0, anyDevice.output);
+  CHECK(anyDevice.output == best.output);
+  CHECK(liftc({"best", results.string(), "--device", "no-such-device"}).status == 1);
+  CHECK(liftc({"best", results.string(), "--program", "gaussian"}).status == 1);
+}
+
+TEST_CASE("explore/cli: a time budget ends the exploration") {
+  if (!haveDevice()) return;
+  TempDir dir;
+  auto start = std::chrono::steady_clock::now();
+  Run run = liftc(exploreArgs(dir.path(), {"--budget", "1s", "--strategy", "random", "--seed", "3"}));
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE_MESSAGE(run.status == 0, run.output);
+  size_t space = numberAfter(run.output, "space: ");
+  auto [evaluated, reused] = evaluatedCounts(run.output);
+  CHECK(reused == 0);
+  CHECK(evaluated >= 1);
+  CHECK(evaluated < space); // the default space at 16 x 16 takes far longer than a second
+  CHECK(seconds < 60);      // start-up, space enumeration and the evaluation in flight
+}
+
+TEST_CASE("explore/cli: shards, merge and the T4 export") {
+  if (!haveDevice()) return;
+  TempDir dir;
+  fs::path a = dir.path() / "a", b = dir.path() / "b", merged = dir.path() / "merged", t4 = dir.path() / "a.t4.json";
+  Run shard0 = liftc(exploreArgs(a, {"--shard", "0/2", "--evals", "3", "--t4", t4.string()}));
+  REQUIRE_MESSAGE(shard0.status == 0, shard0.output);
+  Run shard1 = liftc(exploreArgs(b, {"--shard", "1/2", "--evals", "3"}));
+  REQUIRE_MESSAGE(shard1.status == 0, shard1.output);
+  CHECK(evaluatedCounts(shard0.output) == std::pair<size_t, size_t>{3, 0});
+
+  // Every shard has half of the candidates, and they are different ones.
+  size_t space = numberAfter(shard0.output, "space: "), half = numberAfter(shard0.output, "this shard: ");
+  CHECK(half == (space + 1) / 2);
+  tuner::ResultStore storeA(storeIn(a)->string()), storeB(storeIn(b)->string());
+  REQUIRE(storeA.records().size() == 3);
+  REQUIRE(storeB.records().size() == 3);
+  for (const auto &r : storeA.records()) CHECK_MESSAGE(storeB.find(r.key) == nullptr, r.key);
+  // Same relative store path in both: (device, program, sizes).
+  CHECK(fs::relative(*storeIn(a), a) == fs::relative(*storeIn(b), b));
+
+  nlohmann::json exported = nlohmann::json::parse(readFile(t4));
+  CHECK(exported.at("schema_version") == "1.0.0");
+  REQUIRE(exported.at("results").size() == 3);
+  CHECK(exported.at("results")[0].at("configuration").contains("recipe"));
+
+  Run merge = liftc({"merge", "--out", merged.string(), a.string(), b.string()});
+  REQUIRE_MESSAGE(merge.status == 0, merge.output);
+  CHECK_MESSAGE(merge.output.find("merged 6 record(s) from 2 store file(s)") != std::string::npos, merge.output);
+  tuner::ResultStore union_(storeIn(merged)->string());
+  CHECK(union_.records().size() == 6);
+  // The merged best kernel is the faster of the two shards'.
+  double bestNs = std::min(storeA.best()->medianNs, storeB.best()->medianNs);
+  bool foundLaunch = false;
+  for (const auto &entry : fs::recursive_directory_iterator(merged))
+    if (entry.path().filename() == "launch.json") {
+      foundLaunch = true;
+      CHECK(nlohmann::json::parse(readFile(entry.path())).at("medianNs").get<double>() == bestNs);
+      CHECK(fs::exists(entry.path().parent_path() / "kernel.cl"));
+    }
+  CHECK(foundLaunch);
+
+  // Resuming against the merged directory measures nothing already there.
+  Run resumed = liftc(exploreArgs(merged, {"--evals", "6"}));
+  REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
+  auto [evaluated, reused] = evaluatedCounts(resumed.output);
+  CHECK(evaluated == 6);
+  CHECK(reused == 6); // shard 0 measured candidates 0, 2, 4 and shard 1 candidates 1, 3, 5
+
+  CHECK(liftc(exploreArgs(dir.path() / "bad", {"--shard", "2/2"})).status == 2);
+  CHECK(liftc(exploreArgs(dir.path() / "bad", {"--shard", "1"})).status == 2);
+  CHECK(liftc({"merge", a.string()}).status == 2);
+}
+
+} // namespace liftcc

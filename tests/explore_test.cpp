@@ -1,0 +1,305 @@
+// The exploration space of the paper's stencils and the exploration driver
+// on the OpenCL device (PoCL here). Sizes and spaces are tiny: these tests
+// check the mechanics (space, store, resume, shards), not performance.
+
+#include "core/typecheck/typecheck.h"
+#include "examples/example.h"
+#include "explore/explorer.h"
+#include "tests/explore_test_support.h"
+#include "tuner/opencl_device.h"
+
+#include <doctest/doctest.h>
+
+#include <set>
+
+namespace liftcc {
+namespace {
+
+using explore::Configuration;
+using explore::DeviceLimits;
+using explore::ExploreOptions;
+using explore::ExploreResult;
+using explore::Space;
+using explore::SpaceOptions;
+using rewrite::Recipe;
+using test::TempDir;
+
+using Sizes = std::map<std::string, int64_t>;
+
+Program typedExample(const std::string &name, const Sizes &sizes) {
+  return typeCheck(examples::findExample(name).build(), sizes);
+}
+
+std::optional<ocl::DeviceInfo> defaultDevice() {
+  std::vector<ocl::DeviceInfo> devices = ocl::listDevices();
+  if (devices.empty()) return std::nullopt;
+  return devices.front();
+}
+
+std::set<Recipe> recipesOf(const Space &space) {
+  std::set<Recipe> recipes;
+  for (const auto &v : space.variants) recipes.insert(v.configuration.recipe);
+  return recipes;
+}
+
+std::set<std::string> keysOf(const Space &space) {
+  std::set<std::string> keys;
+  for (const auto &v : space.variants) keys.insert(v.configuration.key());
+  return keys;
+}
+
+std::set<std::string> keysOf(const ExploreResult &result) {
+  std::set<std::string> keys;
+  for (const auto &e : result.evaluations) keys.insert(e.record.key);
+  return keys;
+}
+
+size_t fromStoreCount(const ExploreResult &result) {
+  size_t n = 0;
+  for (const auto &e : result.evaluations) n += e.fromStore;
+  return n;
+}
+
+/// A space of a handful of variants: one tile size, two group extents.
+ExploreOptions tinyOptions(const std::string &programName, const std::filesystem::path &storeDir) {
+  ExploreOptions options;
+  options.programName = programName;
+  options.storeDir = storeDir.string();
+  options.space.tileSizes = {4};
+  options.space.groupExtents = {8, 16};
+  options.warmups = 0;
+  options.timedRuns = 2;
+  return options;
+}
+
+} // namespace
+
+TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled and local variants, each once") {
+  Program typed = typedExample("jacobi2d_5pt", {{"N", 16}, {"M", 16}});
+  DeviceLimits limits;
+  Space space = explore::enumerateSpace(typed, limits);
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Local});
+  CHECK(keysOf(space).size() == space.variants.size());
+  CHECK(space.distinctPrograms >= 3);
+  // Tile 32 does not divide the 16 x 16 outputs: not part of the space.
+  for (const auto &v : space.variants) {
+    CAPTURE(v.configuration.key());
+    CHECK(v.configuration.tile <= 16);
+    CHECK(v.kernel.localMemoryBytes <= limits.localMemoryBytes);
+    const auto &wg = v.configuration.local;
+    CHECK(wg[0] * wg[1] * wg[2] <= limits.maxWorkGroupSize);
+    CHECK(wg[2] == 1); // a 2D kernel
+    CHECK((v.configuration.recipe == Recipe::Local) == (v.kernel.localMemoryBytes > 0));
+    if (v.configuration.recipe == Recipe::Plain) CHECK(!v.kernel.localSize);
+    else REQUIRE(v.kernel.localSize);
+  }
+
+  // Listing a tile size twice adds no variant: variants are deduplicated by
+  // their low-level program.
+  SpaceOptions once, twice;
+  once.tileSizes = {4, 8};
+  twice.tileSizes = {4, 8, 4, 8};
+  Space a = explore::enumerateSpace(typed, limits, once), b = explore::enumerateSpace(typed, limits, twice);
+  CHECK(a.distinctPrograms == b.distinctPrograms);
+  CHECK(keysOf(a) == keysOf(b));
+  CHECK(a.distinctPrograms == 5); // plain, tiled 4, tiled 8, local 4, local 8
+
+  // Neighbour lists are symmetric and include areNeighbours; tiled and local
+  // configurations also reach other tile sizes (their work-group shapes
+  // follow the tile, so areNeighbours alone would make each tile an island).
+  auto neighbours = explore::neighbourLists(a);
+  for (size_t i = 0; i < neighbours.size(); ++i) {
+    const Configuration &ci = a.variants[i].configuration;
+    CAPTURE(ci.key());
+    bool otherTile = false;
+    for (size_t j : neighbours[i]) {
+      CHECK(std::count(neighbours[j].begin(), neighbours[j].end(), i) == 1);
+      otherTile = otherTile || a.variants[j].configuration.tile != ci.tile;
+    }
+    for (size_t j = 0; j < a.variants.size(); ++j)
+      if (explore::areNeighbours(ci, a.variants[j].configuration))
+        CHECK(std::count(neighbours[i].begin(), neighbours[i].end(), j) == 1);
+    if (ci.recipe != Recipe::Plain) CHECK(otherTile);
+  }
+}
+
+TEST_CASE("explore/space: variants that do not fit the device are dropped") {
+  Program typed = typedExample("jacobi2d_5pt", {{"N", 16}, {"M", 16}});
+  SpaceOptions options;
+  options.tileSizes = {4, 8};
+  Space roomy = explore::enumerateSpace(typed, DeviceLimits{}, options);
+  CHECK(roomy.dropped == 0);
+
+  DeviceLimits tight;
+  tight.localMemoryBytes = 64; // a 4 x 4 tile with its halo is 6 x 6 floats = 144 bytes
+  tight.maxWorkGroupSize = 16;
+  Space space = explore::enumerateSpace(typed, tight, options);
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled});
+  CHECK(space.dropped >= 2); // both local-memory programs
+  for (const auto &v : space.variants) {
+    CAPTURE(v.configuration.key());
+    const auto &wg = v.configuration.local;
+    CHECK(wg[0] * wg[1] * wg[2] <= 16);
+    CHECK(v.kernel.localMemoryBytes <= 64);
+  }
+  CHECK(space.variants.size() < roomy.variants.size());
+}
+
+TEST_CASE("explore/space: heat (3D) crosses its programs with 3D work-groups") {
+  Program typed = typedExample("heat", {{"O", 8}, {"N", 8}, {"M", 8}});
+  SpaceOptions options;
+  options.tileSizes = {4};
+  options.groupExtents = {1, 2, 4, 8};
+  DeviceLimits limits;
+  limits.maxWorkItemSizes = {8, 8, 2};
+  Space space = explore::enumerateSpace(typed, limits, options);
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Local});
+  CHECK(keysOf(space).size() == space.variants.size());
+  bool deep = false;
+  for (const auto &v : space.variants) {
+    CAPTURE(v.configuration.key());
+    const auto &wg = v.configuration.local;
+    if (v.configuration.recipe == Recipe::Plain) {
+      CHECK(wg[2] <= 2); // the device's third-dimension limit
+      deep = deep || wg[2] == 2;
+    }
+  }
+  CHECK(deep);
+}
+
+TEST_CASE("explore: a run writes the store and the best kernel; a second run re-measures nothing") {
+  auto device = defaultDevice();
+  if (!device) {
+    MESSAGE("no OpenCL device: exploration not run");
+    return;
+  }
+  ocl::Context context(*device);
+  TempDir dir;
+  Program program = examples::findExample("jacobi2d_5pt").build();
+  Sizes sizes{{"N", 16}, {"M", 16}};
+  ExploreOptions options = tinyOptions("jacobi2d_5pt", dir.path());
+  options.budget.maxEvaluations = 3;
+
+  ExploreResult first = explore::explore(program, sizes, context, options);
+  REQUIRE(first.spaceSize > 3);
+  CHECK(first.candidates == first.spaceSize);
+  REQUIRE(first.evaluations.size() == 3);
+  CHECK(fromStoreCount(first) == 0);
+  CHECK(first.storePath == explore::storePathFor(dir.path().string(), device->name, "jacobi2d_5pt", program, sizes));
+  CHECK(tuner::ResultStore(first.storePath).records().size() == 3);
+  REQUIRE(first.best);
+  for (const auto &e : first.evaluations) {
+    CAPTURE(e.record.key);
+    CAPTURE(e.record.error);
+    CHECK(e.record.outcome == tuner::Outcome::Ok);
+  }
+  REQUIRE(!first.bestKernelDir.empty());
+  CHECK(test::readFile(std::filesystem::path(first.bestKernelDir) / "kernel.cl").find("kernel void") != std::string::npos);
+  auto launch = nlohmann::json::parse(test::readFile(std::filesystem::path(first.bestKernelDir) / "launch.json"));
+  CHECK(launch.at("key") == first.evaluations[*first.best].record.key);
+  CHECK(launch.at("medianNs").get<double>() == first.evaluations[*first.best].record.medianNs);
+
+  // The same exploration again: everything comes from the store.
+  ExploreResult second = explore::explore(program, sizes, context, options);
+  CHECK(second.evaluations.size() == 3);
+  CHECK(fromStoreCount(second) == 3);
+  CHECK(keysOf(second) == keysOf(first));
+  CHECK(tuner::ResultStore(first.storePath).records().size() == 3);
+
+  // A larger budget measures only what is new.
+  options.budget.maxEvaluations = 5;
+  ExploreResult third = explore::explore(program, sizes, context, options);
+  CHECK(third.evaluations.size() == 5);
+  CHECK(fromStoreCount(third) == 3);
+  CHECK(tuner::ResultStore(first.storePath).records().size() == 5);
+}
+
+TEST_CASE("explore: shards cover the space disjointly and merge to the union") {
+  auto device = defaultDevice();
+  if (!device) {
+    MESSAGE("no OpenCL device: exploration not run");
+    return;
+  }
+  ocl::Context context(*device);
+  TempDir dir;
+  Program program = examples::findExample("jacobi2d_5pt").build();
+  Sizes sizes{{"N", 16}, {"M", 16}};
+  ExploreOptions options = tinyOptions("jacobi2d_5pt", dir.path() / "shard0");
+  options.space.includeLocal = false; // keep the whole space small: it is measured once
+  options.space.groupExtents = {16};
+  options.shardCount = 2;
+  options.shardIndex = 0;
+  ExploreResult shard0 = explore::explore(program, sizes, context, options);
+  options.storeDir = (dir.path() / "shard1").string();
+  options.shardIndex = 1;
+  ExploreResult shard1 = explore::explore(program, sizes, context, options);
+
+  Space space = explore::enumerateSpace(typeCheck(program, sizes), explore::limitsOf(context.device()), options.space);
+  REQUIRE(space.variants.size() >= 2);
+  CHECK(shard0.candidates + shard1.candidates == space.variants.size());
+  CHECK(shard0.evaluations.size() == shard0.candidates);
+  CHECK(shard1.evaluations.size() == shard1.candidates);
+  std::set<std::string> keys0 = keysOf(shard0), keys1 = keysOf(shard1), all = keys0;
+  for (const auto &k : keys1) CHECK_MESSAGE(!keys0.count(k), k << " is in both shards");
+  all.insert(keys1.begin(), keys1.end());
+  CHECK(all == keysOf(space));
+
+  tuner::ResultStore merged((dir.path() / "merged.jsonl").string());
+  CHECK(tuner::mergeStores({shard0.storePath, shard1.storePath}, merged) == space.variants.size());
+  std::set<std::string> mergedKeys;
+  for (const auto &r : merged.records()) mergedKeys.insert(r.key);
+  CHECK(mergedKeys == all);
+
+  CHECK_THROWS_AS(
+      [&] {
+        options.shardIndex = 2;
+        explore::explore(program, sizes, context, options);
+      }(),
+      std::invalid_argument);
+}
+
+TEST_CASE("explore: the paper's stencils stay within budget and beat or match the plain variant") {
+  auto device = defaultDevice();
+  if (!device) {
+    MESSAGE("no OpenCL device: exploration not run");
+    return;
+  }
+  ocl::Context context(*device);
+  const std::vector<std::pair<std::string, Sizes>> programs{
+      {"jacobi2d_5pt", {{"N", 16}, {"M", 16}}},
+      {"gaussian", {{"N", 16}, {"M", 16}}},
+      {"heat", {{"O", 8}, {"N", 8}, {"M", 8}}},
+      {"hotspot2d", {{"N", 16}, {"M", 16}}},
+  };
+  for (const auto &[name, sizes] : programs) {
+    CAPTURE(name);
+    TempDir dir;
+    ExploreOptions options = tinyOptions(name, dir.path());
+    // One plain work-group shape of 256 (2D) or 64 (3D) work-items.
+    options.space.groupExtents = {sizes.size() == 3 ? int64_t(4) : int64_t(16)};
+    options.space.includeTiled = false; // plain and local tiling: the extremes
+    options.budget.maxTime = std::chrono::seconds(60);
+    auto start = std::chrono::steady_clock::now();
+    ExploreResult result = explore::explore(examples::findExample(name).build(), sizes, context, options);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(seconds < 60 + 30); // the budget, plus space enumeration and one evaluation in flight
+
+    std::optional<double> plainNs;
+    for (const auto &e : result.evaluations) {
+      CAPTURE(e.record.key);
+      CAPTURE(e.record.error);
+      CHECK(e.record.outcome == tuner::Outcome::Ok); // every variant verified against the interpreter
+      if (e.configuration.recipe == Recipe::Plain && e.record.outcome == tuner::Outcome::Ok)
+        plainNs = std::min(plainNs.value_or(e.record.medianNs), e.record.medianNs);
+    }
+    REQUIRE(plainNs);
+    REQUIRE(result.best);
+    const auto &best = result.evaluations[*result.best];
+    CHECK(best.record.medianNs <= *plainNs);
+    auto launch = nlohmann::json::parse(test::readFile(std::filesystem::path(result.bestKernelDir) / "launch.json"));
+    CHECK(launch.at("program") == name);
+    CHECK(launch.at("key") == best.record.key);
+  }
+}
+
+} // namespace liftcc

@@ -1,0 +1,35 @@
+#pragma once
+// Helpers shared by the exploration and tuning suites.
+
+#include "tests/test_support.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+namespace liftcc::test {
+
+/// A fresh directory under the system temp directory, removed with
+/// everything in it when the object goes out of scope.
+class TempDir {
+public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "liftcc_explore_XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
+    path_ = pattern;
+  }
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  ~TempDir() {
+    std::error_code ignored; // never throw from a destructor; a leftover temp dir is harmless
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::filesystem::path &path() const { return path_; }
+
+private:
+  std::filesystem::path path_;
+};
+
+} // namespace liftcc::test

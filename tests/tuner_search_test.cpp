@@ -1,0 +1,224 @@
+// Search strategies on synthetic cost tables: no device, no compiler, so the
+// properties (budget, no repeated evaluation, optimum found) are checked
+// exactly and fast.
+
+#include "tuner/search.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace liftcc {
+namespace {
+
+using tuner::CostFunction;
+using tuner::SearchBudget;
+using tuner::SearchResult;
+using tuner::SearchSpace;
+using tuner::SearchStrategy;
+
+/// A grid of width x height configurations; like explore::areNeighbours, two
+/// points are neighbours when they differ in exactly one parameter.
+struct Grid {
+  size_t width, height;
+  std::vector<std::optional<double>> costs;
+
+  SearchSpace space() const {
+    return {costs.size(), [w = width, h = height](size_t i) {
+              std::vector<size_t> out;
+              size_t x = i % w, y = i / w;
+              for (size_t x2 = 0; x2 < w; ++x2)
+                if (x2 != x) out.push_back(y * w + x2);
+              for (size_t y2 = 0; y2 < h; ++y2)
+                if (y2 != y) out.push_back(y2 * w + x);
+              return out;
+            }};
+  }
+  size_t optimum() const {
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < costs.size(); ++i)
+      if (costs[i] && (best == SIZE_MAX || *costs[i] < *costs[best])) best = i;
+    return best;
+  }
+};
+
+/// A smooth bowl with its minimum at (bx, by); every `invalidEvery`-th point
+/// is invalid (a variant that fails to compile or run), never the minimum.
+Grid bowl(size_t width, size_t height, size_t bx, size_t by, size_t invalidEvery = 0) {
+  Grid g{width, height, {}};
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < width; ++x) {
+      size_t i = y * width + x;
+      double dx = double(x) - double(bx), dy = double(y) - double(by);
+      bool invalid = invalidEvery && i % invalidEvery == 0 && !(x == bx && y == by);
+      g.costs.push_back(invalid ? std::nullopt : std::optional<double>(1000 + 1000 * (dx * dx + dy * dy)));
+    }
+  return g;
+}
+
+/// Counts how often each index is evaluated.
+struct CountingCost {
+  const Grid &grid;
+  std::map<size_t, int> calls;
+  CostFunction function() {
+    return [this](size_t i) {
+      ++calls[i];
+      return grid.costs[i];
+    };
+  }
+  bool noneTwice() const {
+    return std::all_of(calls.begin(), calls.end(), [](const auto &c) { return c.second == 1; });
+  }
+};
+
+void checkConsistent(const SearchResult &result, const Grid &grid) {
+  std::set<size_t> distinct(result.evaluated.begin(), result.evaluated.end());
+  CHECK(distinct.size() == result.evaluated.size());
+  if (!result.best) return;
+  CHECK(grid.costs[*result.best]);
+  CHECK(result.bestCost == *grid.costs[*result.best]);
+  // evaluationsToBest: the best is the evaluation at that position, and
+  // everything before it was worse (or invalid).
+  REQUIRE(result.evaluationsToBest >= 1);
+  REQUIRE(result.evaluationsToBest <= result.evaluated.size());
+  CHECK(result.evaluated[result.evaluationsToBest - 1] == *result.best);
+  for (size_t k = 0; k + 1 < result.evaluationsToBest; ++k) {
+    const auto &c = grid.costs[result.evaluated[k]];
+    CHECK((!c || *c > result.bestCost));
+  }
+}
+
+} // namespace
+
+TEST_CASE("explore/search: strategy names") {
+  for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing})
+    CHECK(tuner::parseStrategy(tuner::strategyName(s)) == s);
+  CHECK(!tuner::parseStrategy("genetic"));
+}
+
+TEST_CASE("explore/search: exhaustive evaluates every point in order and finds the optimum") {
+  Grid grid = bowl(7, 5, 4, 2, 3);
+  CountingCost counting{grid, {}};
+  SearchResult result = tuner::runSearch(SearchStrategy::Exhaustive, grid.space(), counting.function(), {});
+  REQUIRE(result.evaluated.size() == grid.costs.size());
+  for (size_t i = 0; i < result.evaluated.size(); ++i) CHECK(result.evaluated[i] == i);
+  CHECK(counting.noneTwice());
+  REQUIRE(result.best);
+  CHECK(*result.best == grid.optimum());
+  CHECK(result.evaluationsToBest == grid.optimum() + 1);
+  checkConsistent(result, grid);
+
+  SearchBudget three;
+  three.maxEvaluations = 3;
+  CHECK(tuner::runSearch(SearchStrategy::Exhaustive, grid.space(), counting.function(), three).evaluated.size() == 3);
+}
+
+TEST_CASE("explore/search: a space of only invalid points has no best") {
+  Grid grid{4, 4, std::vector<std::optional<double>>(16)};
+  for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing}) {
+    CAPTURE(tuner::strategyName(s));
+    CountingCost counting{grid, {}};
+    SearchResult result = tuner::runSearch(s, grid.space(), counting.function(), {});
+    CHECK(!result.best);
+    CHECK(result.evaluated.size() == 16); // it keeps looking, and then stops
+    CHECK(counting.noneTwice());
+  }
+  SearchResult empty = tuner::runSearch(SearchStrategy::Annealing, SearchSpace{0, {}}, [](size_t) { return 1.0; }, {});
+  CHECK(empty.evaluated.empty());
+  CHECK(!empty.best);
+}
+
+TEST_CASE("explore/search: random respects the evaluation budget and never evaluates twice") {
+  Grid grid = bowl(8, 8, 3, 6, 5);
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    CAPTURE(seed);
+    CountingCost counting{grid, {}};
+    SearchBudget budget;
+    budget.maxEvaluations = 10;
+    SearchResult result = tuner::runSearch(SearchStrategy::Random, grid.space(), counting.function(), budget, seed);
+    CHECK(result.evaluated.size() == 10);
+    CHECK(counting.calls.size() == 10);
+    CHECK(counting.noneTwice());
+    checkConsistent(result, grid);
+  }
+  // Different seeds visit different points; the same seed the same ones.
+  SearchBudget budget;
+  budget.maxEvaluations = 10;
+  auto cost = [&](size_t i) { return grid.costs[i]; };
+  auto a = tuner::runSearch(SearchStrategy::Random, grid.space(), cost, budget, 7).evaluated;
+  CHECK(a == tuner::runSearch(SearchStrategy::Random, grid.space(), cost, budget, 7).evaluated);
+  CHECK(a != tuner::runSearch(SearchStrategy::Random, grid.space(), cost, budget, 8).evaluated);
+
+  // A budget beyond the space: every point once, then it stops.
+  CountingCost all{grid, {}};
+  SearchResult full = tuner::runSearch(SearchStrategy::Random, grid.space(), all.function(), {}, 1);
+  CHECK(full.evaluated.size() == grid.costs.size());
+  CHECK(all.noneTwice());
+  REQUIRE(full.best);
+  CHECK(*full.best == grid.optimum());
+}
+
+TEST_CASE("explore/search: the time budget stops a search between evaluations") {
+  Grid grid = bowl(10, 10, 5, 5);
+  for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing}) {
+    CAPTURE(tuner::strategyName(s));
+    SearchBudget budget;
+    budget.maxTime = std::chrono::milliseconds(40);
+    auto slow = [&](size_t i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      return grid.costs[i];
+    };
+    auto start = std::chrono::steady_clock::now();
+    SearchResult result = tuner::runSearch(s, grid.space(), slow, budget, 3);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(result.evaluated.size() >= 1);
+    CHECK(result.evaluated.size() < grid.costs.size());
+    // At most one evaluation beyond the budget (generous for a loaded machine).
+    CHECK(seconds < 0.040 + 0.5);
+  }
+}
+
+TEST_CASE("explore/search: annealing finds the optimum of a smooth space well within the budget") {
+  // 16 x 16 = 256 points with a few invalid ones; the bowl's minimum is unique.
+  Grid grid = bowl(16, 16, 11, 5, 7);
+  size_t optimum = grid.optimum();
+  size_t totalToBest = 0;
+  const uint64_t seeds = 20;
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
+    CAPTURE(seed);
+    CountingCost counting{grid, {}};
+    SearchBudget budget;
+    budget.maxEvaluations = grid.costs.size() / 2;
+    SearchResult result = tuner::runSearch(SearchStrategy::Annealing, grid.space(), counting.function(), budget, seed);
+    CHECK(counting.noneTwice());
+    CHECK(result.evaluated.size() <= budget.maxEvaluations);
+    checkConsistent(result, grid);
+    REQUIRE(result.best);
+    CHECK(*result.best == optimum);
+    totalToBest += result.evaluationsToBest;
+  }
+  // Moving along one parameter at a time, the bowl is solved in a few dozen
+  // evaluations on average; exhaustive search would need 256, random ~128.
+  double mean = double(totalToBest) / double(seeds);
+  MESSAGE("annealing: mean evaluations to the optimum of 256: " << mean);
+  CHECK(mean < 64);
+}
+
+TEST_CASE("explore/search: annealing visits the whole space when the budget allows, once each") {
+  // Local optima everywhere (a sawtooth): annealing must restart rather than
+  // stop, and must still never repeat an evaluation.
+  Grid grid{6, 6, {}};
+  for (size_t i = 0; i < 36; ++i) grid.costs.push_back(i % 5 == 0 ? std::nullopt : std::optional<double>(double((i * 7) % 11)));
+  CountingCost counting{grid, {}};
+  SearchResult result = tuner::runSearch(SearchStrategy::Annealing, grid.space(), counting.function(), {}, 5);
+  CHECK(result.evaluated.size() == 36);
+  CHECK(counting.noneTwice());
+  REQUIRE(result.best);
+  CHECK(result.bestCost == 0);
+  checkConsistent(result, grid);
+}
+
+} // namespace liftcc
