@@ -2,6 +2,7 @@
 // them: killed mid-run with SIGKILL, resumed, sharded and merged.
 
 #include "tests/explore_test_support.h"
+#include "tests/liftc_process.h"
 #include "tuner/opencl_device.h"
 #include "tuner/result_store.h"
 
@@ -23,16 +24,8 @@ namespace fs = std::filesystem;
 using test::readFile;
 using test::TempDir;
 
-struct Run {
-  int status;
-  std::string output; ///< stdout and stderr together
-};
-
-std::string quote(const std::string &s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using Run = test::LiftcRun;
+std::string quote(const std::string &s) { return test::shellQuote(s); }
 
 std::string joinQuoted(const std::vector<std::string> &args) {
   std::string out;
@@ -40,16 +33,7 @@ std::string joinQuoted(const std::vector<std::string> &args) {
   return out;
 }
 
-Run liftc(const std::vector<std::string> &args) {
-  std::string command = quote(LIFTCC_LIFTC_PATH) + joinQuoted(args) + " 2>&1";
-  FILE *pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+Run liftc(const std::vector<std::string> &args) { return test::runLiftc(joinQuoted(args)); }
 
 /// Starts liftc in the background with its output going to `log`.
 pid_t spawnLiftc(const std::vector<std::string> &args, const fs::path &log) {

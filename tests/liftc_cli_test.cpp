@@ -1,6 +1,7 @@
 // The liftc driver, run as a separate process the way users and scripts run it.
 
 #include "core/interp/value_io.h"
+#include "tests/liftc_process.h"
 #include "tests/test_support.h"
 
 #include <doctest/doctest.h>
@@ -13,27 +14,10 @@
 namespace liftcc {
 namespace {
 
-struct Run {
-  int status;
-  std::string output; ///< stdout and stderr together
-};
-
-std::string quote(const std::string &s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-Run liftc(const std::string &args) {
-  std::string command = quote(LIFTCC_LIFTC_PATH) + " " + args + " 2>&1";
-  FILE *pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using Run = test::LiftcRun;
+using test::runLiftc;
+std::string quote(const std::string &s) { return test::shellQuote(s); }
+Run liftc(const std::string &args) { return runLiftc(args); }
 
 std::filesystem::path tempFile(const std::string &name, const std::string &contents) {
   std::filesystem::path path = std::filesystem::temp_directory_path() / ("liftcc_cli_test_" + name);
