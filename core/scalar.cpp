@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace liftcc {
 
@@ -38,11 +39,22 @@ double Scalar::toDouble() const {
 Scalar Scalar::convertTo(ScalarKind target) const {
   return std::visit(
       [target](auto v) -> Scalar {
+        // Out-of-range conversions are undefined behaviour in C++; they are
+        // defined here the way GPUs do them (and as core/cfun evaluates them):
+        // float -> int saturates, NaN -> 0; double -> float overflows to inf.
+        double d = static_cast<double>(v);
         switch (target) {
         case ScalarKind::Bool: return ofBool(v != 0);
-        case ScalarKind::Int: return ofInt(static_cast<int32_t>(v));
-        case ScalarKind::Float: return ofFloat(static_cast<float>(v));
-        case ScalarKind::Double: return ofDouble(static_cast<double>(v));
+        case ScalarKind::Int:
+          if (std::isnan(d)) return ofInt(0);
+          if (d >= 2147483647.0) return ofInt(std::numeric_limits<int32_t>::max());
+          if (d <= -2147483648.0) return ofInt(std::numeric_limits<int32_t>::min());
+          return ofInt(static_cast<int32_t>(v));
+        case ScalarKind::Float:
+          if (std::isfinite(d) && std::fabs(d) > double(std::numeric_limits<float>::max()))
+            return ofFloat(d > 0 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
+          return ofFloat(static_cast<float>(v));
+        case ScalarKind::Double: return ofDouble(d);
         }
         return ofFloat(0.0f);
       },
@@ -63,6 +75,12 @@ std::string toCLiteral(const Scalar &value) {
     break;
   }
   std::string text = buf;
+  // inf and nan have no literal in C: spell them as constant expressions
+  // that OpenCL C and CUDA both fold.
+  double d = value.toDouble();
+  std::string f = value.kind() == ScalarKind::Float ? "f" : "";
+  if (std::isnan(d)) return "(0.0" + f + " / 0.0" + f + ")";
+  if (std::isinf(d)) return std::string(d > 0 ? "(" : "(-") + "1.0" + f + " / 0.0" + f + ")";
   if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
   if (value.kind() == ScalarKind::Float) text += "f";
   return text;
