@@ -5,7 +5,7 @@ the height being the variant's performance relative to the hand-written
 kernel (1.0 = as fast), and a marker for the roofline bound (the copy
 kernel's bandwidth over the stencil's compulsory traffic) on the same scale.
 
-    python3 bench/plot.py bench.csv bench.png [--title TEXT] [--log]
+    python3 bench/plot.py bench.csv bench.png [--title TEXT] [--linear]
 
 Needs matplotlib (`pip install matplotlib`); liftc itself does not.
 Rows that are not OK (wrong or failed kernels) are left out; a benchmark
@@ -34,7 +34,8 @@ def main(argv=None):
     parser.add_argument("csv", help="CSV written by liftc bench --csv")
     parser.add_argument("png", help="output image (PNG)")
     parser.add_argument("--title", default=None)
-    parser.add_argument("--log", action="store_true", help="logarithmic y axis")
+    parser.add_argument("--linear", action="store_true",
+                        help="linear y axis (default logarithmic: roofline ratios can be 50x)")
     args = parser.parse_args(argv)
 
     try:
@@ -62,7 +63,7 @@ def main(argv=None):
             perf[ex] = {}
             sizes[ex] = r["sizes"]
         roofline[ex] = float(r["roofline_elements_per_s"] or 0)
-        if r["status"] != "OK" or not r["elements_per_s"]:
+        if r["status"].lower() != "ok" or not r["elements_per_s"]:
             continue
         perf[ex][variant_label(r["variant"])] = float(r["elements_per_s"])
 
@@ -96,7 +97,7 @@ def main(argv=None):
 
     n = len(variants)
     width = 0.8 / max(n, 1)
-    fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(examples) + 2), 4.8))
+    fig, ax = plt.subplots(figsize=(min(16, max(8, 0.75 * len(examples) + 3)), 5))
     cmap = plt.get_cmap("tab10")
     for i, v in enumerate(variants):
         xs, ys = [], []
@@ -115,7 +116,7 @@ def main(argv=None):
     ax.set_xticks(range(len(examples)))
     ax.set_xticklabels([ex + ("*" if ex in starred else "") for ex in examples], rotation=30, ha="right")
     ax.set_ylabel("performance relative to hand-written")
-    if args.log:
+    if not args.linear:
         ax.set_yscale("log")
     device = rows[0].get("device", "")
     title = args.title or ("liftc bench on %s" % device)
