@@ -2,6 +2,7 @@
 // roofline, for a few examples, in one run on one device.
 
 #include "bench/benchmark.h"
+#include "bench/peers.h"
 #include "bench/report.h"
 #include "tools/liftc/verbs.h"
 
@@ -115,6 +116,7 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   if (std::filesystem::is_directory(results)) options.contenders.explored = explore::findBestKernels(results, device.name);
   else if (cl.value("results")) throw std::runtime_error("no results directory '" + results + "'");
 
+  if (options.log) options.log("peers: " + bench::peersDescription());
   ocl::Context context(device);
   bench::BenchReport report = bench::runBench(context, options);
   bench::printTable(out, report);
