@@ -1,10 +1,13 @@
 #include "bench/benchmark.h"
 
+#include "bench/peers.h"
+
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/explorer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -72,6 +75,55 @@ void verify(ocl::Context &context, const Program &program, const Sizes &small, s
   }
 }
 
+/// The rows of the example's peers (bench/peers.h): each verified against the
+/// interpreter at `small` (a wrong peer is reported, not timed), then timed at
+/// `sizes` (median of at least 20 runs) and compared with `baseline`, the
+/// first verified OpenCL kernel's output there.
+std::vector<BenchRow> benchPeers(const examples::Example &example, const Program &program, const Sizes &small,
+                                 const Sizes &sizes, const std::vector<Grid> &grids, const std::optional<Grid> &baseline,
+                                 const std::string &baselineName, ExampleReport &report, const BenchOptions &options) {
+  std::vector<BenchRow> rows;
+  std::vector<Peer> peers = peersFor(example);
+  if (peers.empty()) return rows;
+  Program smallTyped = typeCheck(program, small);
+  std::vector<Grid> smallGrids = randomGrids(smallTyped, small, options.seed);
+  Value expected = interpret(smallTyped, small, toValues(smallTyped, small, smallGrids));
+  for (const Peer &peer : peers) {
+    BenchRow row;
+    row.variant = peer.variant;
+    row.kind = ContenderKind::Peer;
+    try {
+      log(options, example.name + ": verifying " + peer.variant + " at " + report.verifiedAt);
+      PeerRun check = peer.run(smallGrids, small, {.warmupRuns = 0, .timedRuns = 1});
+      if (auto mismatch = compareValues(expected, toValue(smallTyped, small, check.output), kTolerance)) {
+        row.status = Status::Wrong;
+        row.message = "vs interpreter: " + *mismatch;
+      } else {
+        log(options, example.name + ": timing " + peer.variant + " at " + report.sizes);
+        ocl::TimingOptions timing = options.timing;
+        timing.timedRuns = std::max(timing.timedRuns, 20u);
+        PeerRun r = peer.run(grids, sizes, timing);
+        std::optional<std::string> differs;
+        if (baseline) differs = compareGrids(*baseline, r.output);
+        if (differs) {
+          row.status = Status::Wrong;
+          row.message = "vs " + baselineName + " at " + report.sizes + ": " + *differs;
+        } else {
+          row.status = Status::Ok;
+          row.medianNs = r.medianNs;
+          row.elementsPerSecond = static_cast<double>(report.outputElements) / (r.medianNs * 1e-9);
+          row.vsRoofline = row.elementsPerSecond / report.rooflineElementsPerSecond;
+        }
+      }
+    } catch (const std::exception &e) {
+      row.status = Status::Failed;
+      row.message = firstLine(e.what());
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 ExampleReport benchExample(ocl::Context &context, const examples::Example &example, double bytesPerSecond,
                            const BenchOptions &options) {
   Program program = example.build();
@@ -127,13 +179,15 @@ ExampleReport benchExample(ocl::Context &context, const examples::Example &examp
     }
   }
 
+  for (Candidate &c : candidates) report.rows.push_back(std::move(c.row));
+  for (BenchRow &row : benchPeers(example, program, small, sizes, grids, baseline, baselineName, report, options))
+    report.rows.push_back(std::move(row));
+
   std::optional<double> reference;
-  for (const Candidate &c : candidates)
-    if (c.row.kind == ContenderKind::Reference && c.row.status == Status::Ok) reference = c.row.elementsPerSecond;
-  for (Candidate &c : candidates) {
-    if (reference && c.row.status == Status::Ok) c.row.vsReference = c.row.elementsPerSecond / *reference;
-    report.rows.push_back(std::move(c.row));
-  }
+  for (const BenchRow &row : report.rows)
+    if (row.kind == ContenderKind::Reference && row.status == Status::Ok) reference = row.elementsPerSecond;
+  for (BenchRow &row : report.rows)
+    if (reference && row.status == Status::Ok) row.vsReference = row.elementsPerSecond / *reference;
   return report;
 }
 

@@ -15,7 +15,8 @@
 
 namespace liftcc::bench {
 
-enum class ContenderKind { Generated, Explored, Reference };
+/// Peer: another system's implementation (bench/peers.h), not an OpenCL kernel.
+enum class ContenderKind { Generated, Explored, Reference, Peer };
 
 struct Contender {
   std::string variant; ///< e.g. "plain", "tiled t=8", "hand-written"

@@ -2,9 +2,13 @@
 // roofline, for a few examples, in one run on one device.
 
 #include "bench/benchmark.h"
+#include "bench/peers.h"
 #include "bench/report.h"
 #include "tools/liftc/verbs.h"
 
+#include "examples/example.h"
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -42,12 +46,46 @@ void writeFile(const std::string &path, const bench::BenchReport &report,
   if (!file.flush()) throw std::runtime_error("cannot write '" + path + "'");
 }
 
+#ifndef LIFTCC_PLOT_SCRIPT
+#define LIFTCC_PLOT_SCRIPT "bench/plot.py"
+#endif
+
+/// A shell word: single-quoted, embedded quotes escaped.
+std::string shellQuote(const std::string &text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+/// Renders the CSV at `csv` as the bar chart `png` with bench/plot.py when
+/// python3 and matplotlib are there; otherwise says how to do it by hand.
+/// Plotting is optional: no outcome of it changes the exit status.
+void plotPng(const std::string &csv, const std::string &png) {
+  const std::string script = LIFTCC_PLOT_SCRIPT;
+  const std::string command = "python3 " + shellQuote(script) + " " + shellQuote(csv) + " " + shellQuote(png);
+  bool available = std::filesystem::is_regular_file(script) &&
+                   std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
+  if (available && std::system(command.c_str()) == 0) {
+    std::cerr << "bench: wrote " << png << "\n";
+    return;
+  }
+  std::cerr << "bench: could not draw " << png << " (needs python3 with matplotlib: pip install matplotlib); run\n"
+            << "  " << command << "\n";
+}
+
 } // namespace
 
 int runBench(const CommandLine &cl, std::ostream &out) {
   if (!cl.positional().empty()) throw UsageError("bench takes no positional arguments");
   bench::BenchOptions options;
-  if (auto list = cl.value("examples")) options.examples = splitList("examples", *list);
+  if (auto list = cl.value("examples")) {
+    if (*list == "all") {
+      options.examples.clear();
+      for (const examples::Example &e : examples::allExamples()) options.examples.push_back(e.name);
+    } else {
+      options.examples = splitList("examples", *list);
+    }
+  }
   if (auto preset = cl.value("sizes")) {
     auto parsed = bench::parseSizePreset(*preset);
     if (!parsed) throw UsageError("--sizes must be default or paper, found '" + *preset + "'");
@@ -78,10 +116,17 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   if (std::filesystem::is_directory(results)) options.contenders.explored = explore::findBestKernels(results, device.name);
   else if (cl.value("results")) throw std::runtime_error("no results directory '" + results + "'");
 
+  if (options.log) options.log("peers: " + bench::peersDescription());
   ocl::Context context(device);
   bench::BenchReport report = bench::runBench(context, options);
   bench::printTable(out, report);
   if (auto csv = cl.value("csv")) writeFile(*csv, report, bench::writeCsv);
+  if (auto png = cl.value("png")) {
+    // The plot reads the CSV: the --csv file, else one next to the image.
+    std::string csv = cl.value("csv").value_or(*png + ".csv");
+    if (!cl.value("csv")) writeFile(csv, report, bench::writeCsv);
+    plotPng(csv, *png);
+  }
   if (auto markdown = cl.value("markdown")) writeFile(*markdown, report, bench::writeMarkdown);
   // A wrong kernel is a finding, not a crash: exit 1 so scripts notice.
   for (const bench::ExampleReport &e : report.examples)

@@ -117,9 +117,9 @@ std::vector<Verb> allVerbs() {
        {{"out"}, {}},
        runMerge},
       {"bench", "compare generated kernels with hand-written OpenCL and the copy-bandwidth roofline",
-       "usage: liftc bench [--device SPEC] [--examples jacobi2d_5pt,gaussian,heat] [--sizes default|paper]\n"
+       "usage: liftc bench [--device SPEC] [--examples jacobi2d_5pt,gaussian,heat|all] [--sizes default|paper]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
-       "                   [--results DIR] [--csv FILE] [--markdown FILE] [--quiet]\n"
+       "                   [--results DIR] [--csv FILE] [--markdown FILE] [--png FILE] [--quiet]\n"
        "\n"
        "For each example, in one run on one OpenCL device: the generated kernels of\n"
        "the plain recipe and of the tiled and local recipes (one of each per --tiles\n"
@@ -136,9 +136,12 @@ std::vector<Verb> allVerbs() {
        "--size-scale multiplies every extent, rounded to a multiple of 32): median\n"
        "of --runs profiled kernel times after --warmups runs, as output elements\n"
        "per second, with ratios to the hand-written kernel and to the roofline.\n"
-       "--csv and --markdown also write the table to files. Progress goes to\n"
+       "--csv and --markdown also write the table to files; --png draws it as a bar\n"
+       "chart relative to the hand-written kernels with bench/plot.py (python3 and\n"
+       "matplotlib; without them it prints the command to run). --examples all\n"
+       "runs every example. Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
-       {{"device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "csv", "markdown"},
+       {{"device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "csv", "markdown", "png"},
         {"quiet"}},
        runBench},
   };
