@@ -24,7 +24,7 @@ namespace liftcc::bench {
 
 struct BenchOptions {
   std::vector<std::string> examples{"jacobi2d_5pt", "gaussian", "heat"};
-  SizePreset sizes = SizePreset::Default;
+  SizePreset sizes = SizePreset::Paper;
   double sizeScale = 1.0;
   ContenderOptions contenders;
   ocl::TimingOptions timing{.warmupRuns = 2, .timedRuns = 20};

@@ -2,6 +2,14 @@
 
 namespace liftcc::codegen {
 
+std::string targetName(Target target) {
+  switch (target) {
+  case Target::OpenCL: return "opencl";
+  case Target::CUDA: return "cuda";
+  }
+  return "?";
+}
+
 namespace {
 const char *axis(int dim) { return dim == 0 ? "x" : dim == 1 ? "y" : "z"; }
 } // namespace

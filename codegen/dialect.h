@@ -10,6 +10,9 @@ namespace liftcc::codegen {
 
 enum class Target { OpenCL, CUDA };
 
+/// "opencl" / "cuda": the spelling of --target and of kernel metadata.
+std::string targetName(Target target);
+
 class Dialect {
 public:
   explicit Dialect(Target target) : target_(target) {}

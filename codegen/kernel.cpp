@@ -30,7 +30,7 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
   json global = json::array();
   for (int d = 0; d < kernel.dims; ++d) global.push_back(kernel.globalSize[d].str());
   json meta{{"name", kernel.name},
-            {"target", kernel.target == Target::OpenCL ? "opencl" : "cuda"},
+            {"target", targetName(kernel.target)},
             {"args", args},
             {"dims", kernel.dims},
             {"globalSize", global},

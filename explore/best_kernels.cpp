@@ -19,6 +19,21 @@ std::string readText(const fs::path &p) {
 }
 } // namespace
 
+std::string kernelFileName(codegen::Target target) {
+  switch (target) {
+  case codegen::Target::OpenCL: return "kernel.cl";
+  case codegen::Target::CUDA: return "kernel.cu";
+  }
+  return "kernel.txt";
+}
+
+std::string kernelFileOf(const nlohmann::json &launch) {
+  std::string file = launch.value("kernelFile", std::string("kernel.cl"));
+  if (file != kernelFileName(codegen::Target::OpenCL) && file != kernelFileName(codegen::Target::CUDA))
+    throw std::runtime_error("launch.json names an unexpected kernel file '" + file + "'");
+  return file;
+}
+
 std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
                             const std::string &sizesKey, const Variant &variant, const tuner::Record &record,
                             int64_t outputElements) {
@@ -33,12 +48,14 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
       // An unreadable entry is replaced.
     }
   }
-  std::ofstream(dir / "kernel.cl", std::ios::binary) << variant.kernel.source;
+  std::string kernelFile = kernelFileName(variant.kernel.target);
+  std::ofstream(dir / kernelFile, std::ios::binary) << variant.kernel.source;
   nlohmann::json launch{{"device", deviceName},
                         {"program", programName},
                         {"sizes", sizesKey},
                         {"configuration", variant.configuration.toJson()},
                         {"key", record.key},
+                        {"kernelFile", kernelFile},
                         {"medianNs", record.medianNs},
                         {"elementsPerSecond", double(outputElements) / (record.medianNs * 1e-9)},
                         {"kernel", codegen::kernelMetadata(variant.kernel)},
@@ -61,7 +78,8 @@ std::vector<BestKernel> findBestKernels(const std::string &resultsDir, const std
     BestKernel k;
     k.directory = entry.path().parent_path().string();
     k.launch = nlohmann::json::parse(readText(entry.path()));
-    k.source = readText(entry.path().parent_path() / "kernel.cl");
+    k.kernelFile = kernelFileOf(k.launch);
+    k.source = readText(entry.path().parent_path() / k.kernelFile);
     out.push_back(std::move(k));
   }
   std::sort(out.begin(), out.end(), [](const BestKernel &a, const BestKernel &b) { return a.directory < b.directory; });

@@ -1,6 +1,6 @@
 #pragma once
 // The per-device best-kernels directory:
-//   <results>/best/<device>/<program>/<sizes>/kernel.cl     the kernel source
+//   <results>/best/<device>/<program>/<sizes>/kernel.cl     the kernel source (kernel.cu for CUDA)
 //   <results>/best/<device>/<program>/<sizes>/launch.json   configuration, arguments, NDRange, figures
 // A later exploration replaces an entry only with a faster kernel.
 
@@ -12,6 +12,15 @@
 
 namespace liftcc::explore {
 
+/// "kernel.cl" or "kernel.cu": the file name of a best kernel's source.
+std::string kernelFileName(codegen::Target target);
+
+/// The kernel file named by a launch.json ("kernel.cl" when absent, as in
+/// entries written before CUDA support). Throws std::runtime_error for any
+/// other name than kernelFileName gives, so a doctored entry cannot point
+/// outside its directory.
+std::string kernelFileOf(const nlohmann::json &launch);
+
 /// Writes the entry unless an existing one is faster; returns its directory.
 std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
                             const std::string &sizesKey, const Variant &variant, const tuner::Record &record,
@@ -20,6 +29,7 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
 struct BestKernel {
   std::string directory;
   std::string source;
+  std::string kernelFile; ///< file name of the source in `directory`
   nlohmann::json launch;
 };
 

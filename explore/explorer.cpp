@@ -5,7 +5,6 @@
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
-#include "tuner/kernel_runner.h"
 #include "tuner/opencl_timing.h"
 
 #include <chrono>
@@ -34,7 +33,7 @@ std::map<std::string, int64_t> verificationSizes(const Program &program, const C
 } // namespace
 
 tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
-                              ocl::Context &context, const ExploreOptions &options) {
+                              tuner::Device &device, const ExploreOptions &options) {
   tuner::Record record;
   record.key = variant.configuration.key();
   record.configuration = variant.configuration.toJson();
@@ -52,30 +51,30 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
     Program loweredSmall = rewrite::applyRecipe(typedSmall, variant.configuration.recipe, ro);
     codegen::CodegenOptions co;
     if (variant.kernel.localSize) co.localSize = variant.configuration.local;
-    tuner::OpenCLKernelRunner checker(context, codegen::generateKernel(loweredSmall, codegen::Target::OpenCL, co));
+    std::unique_ptr<tuner::CompiledKernel> checker = device.compile(codegen::generateKernel(loweredSmall, device.target(), co));
     std::vector<Value> inputs = randomInputs(typedSmall, small, 17);
     Value expected = interpret(typedSmall, small, inputs);
     tuner::LaunchConfig smallLaunch = launch;
-    Value actual = checker.run(small, inputs, typedSmall.body().typeOrThrow(), smallLaunch).output;
+    Value actual = checker->run(small, inputs, typedSmall.body().typeOrThrow(), smallLaunch).output;
     if (auto mismatch = compareValues(expected, actual, {1e-4, 1e-5})) {
       record.outcome = tuner::Outcome::Correctness;
       record.error = "at sizes " + sizesKey(program, small) + ": " + *mismatch;
       return record;
     }
     // 2. Time at the real size.
-    tuner::OpenCLKernelRunner runner(context, variant.kernel);
+    std::unique_ptr<tuner::CompiledKernel> runner = device.compile(variant.kernel);
     Program typed = typeCheck(program, sizes);
     std::vector<Value> realInputs = randomInputs(typed, sizes, 1);
     launch.warmups = options.warmups;
     launch.repetitions = options.timedRuns;
-    tuner::KernelRun run = runner.run(sizes, realInputs, typed.body().typeOrThrow(), launch);
+    tuner::KernelRun run = runner->run(sizes, realInputs, typed.body().typeOrThrow(), launch);
     record.samplesNs = run.timesNs;
     record.medianNs = ocl::median(run.timesNs);
     record.outcome = tuner::Outcome::Ok;
-  } catch (const ocl::BuildError &e) {
+  } catch (const tuner::KernelBuildError &e) {
     record.outcome = tuner::Outcome::Compile;
     record.error = firstLine(e.what());
-  } catch (const ocl::OpenCLError &e) {
+  } catch (const tuner::KernelLaunchError &e) {
     record.outcome = tuner::Outcome::Runtime;
     record.error = firstLine(e.what());
   } catch (const rewrite::RewriteError &e) {
@@ -98,15 +97,6 @@ std::string storePathFor(const std::string &resultsDir, const std::string &devic
       .string();
 }
 
-DeviceLimits limitsOf(const ocl::DeviceInfo &device) {
-  DeviceLimits limits;
-  limits.localMemoryBytes = static_cast<int64_t>(device.localMemBytes);
-  limits.maxWorkGroupSize = static_cast<int64_t>(device.maxWorkGroupSize);
-  for (size_t d = 0; d < 3 && d < device.maxWorkItemSizes.size(); ++d)
-    limits.maxWorkItemSizes[d] = static_cast<int64_t>(device.maxWorkItemSizes[d]);
-  return limits;
-}
-
 std::string deviceSlug(const std::string &deviceName) {
   std::string slug;
   for (char c : deviceName) {
@@ -126,13 +116,15 @@ std::string sizesKey(const Program &program, const std::map<std::string, int64_t
   return key.empty() ? "scalar" : key;
 }
 
-ExploreResult explore(const Program &program, const std::map<std::string, int64_t> &sizes, ocl::Context &context,
+ExploreResult explore(const Program &program, const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                       const ExploreOptions &options) {
   if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
     throw std::invalid_argument("shard index must be below the shard count");
   auto start = std::chrono::steady_clock::now();
   Program typed = typeCheck(program, sizes);
-  Space space = enumerateSpace(typed, limitsOf(context.device()), options.space);
+  SpaceOptions spaceOptions = options.space;
+  spaceOptions.target = device.target();
+  Space space = enumerateSpace(typed, device.limits(), spaceOptions);
 
   ExploreResult result;
   result.spaceSize = space.variants.size();
@@ -149,7 +141,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   std::map<size_t, size_t> local;
   for (size_t k = 0; k < mine.size(); ++k) local[mine[k]] = k;
 
-  result.storePath = storePathFor(options.storeDir, context.device().name, options.programName, program, sizes);
+  result.storePath = storePathFor(options.storeDir, device.resultsName(), options.programName, program, sizes);
   tuner::ResultStore store(result.storePath);
 
   Progress progress;
@@ -161,7 +153,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
       evaluation.record = *known;
       evaluation.fromStore = true;
     } else {
-      evaluation.record = evaluateVariant(program, variant, sizes, context, options);
+      evaluation.record = evaluateVariant(program, variant, sizes, device, options);
       store.append(evaluation.record);
     }
     result.evaluations.push_back(evaluation);
@@ -189,7 +181,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     const Evaluation &best = result.evaluations[*result.best];
     for (const Variant &v : space.variants)
       if (v.configuration == best.configuration) {
-        result.bestKernelDir = writeBestKernel(options.storeDir, context.device().name, options.programName,
+        result.bestKernelDir = writeBestKernel(options.storeDir, device.resultsName(), options.programName,
                                                sizesKey(program, sizes), v, best.record, result.outputElements);
         break;
       }

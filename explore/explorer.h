@@ -1,12 +1,12 @@
 #pragma once
 // The exploration driver: enumerates a program's low-level variants, then
 // compiles, verifies (against the interpreter, at a small size) and times
-// them on an OpenCL device in the order a search strategy chooses, within a
-// budget. Every evaluation goes to the result store first, so an interrupted
+// them on a device (OpenCL or CUDA, through tuner::Device) in the order a
+// search strategy chooses, within a budget. Every evaluation goes to the result store first, so an interrupted
 // run resumes where it stopped.
 
 #include "explore/space.h"
-#include "tuner/opencl_runtime.h"
+#include "tuner/device.h"
 #include "tuner/result_store.h"
 #include "tuner/search.h"
 
@@ -50,8 +50,6 @@ struct ExploreResult {
   int64_t outputElements = 0;
 };
 
-DeviceLimits limitsOf(const ocl::DeviceInfo &device);
-
 /// A file-name-safe rendering of a device name ("pthread-skylake-avx512-AMD EPYC" -> "pthread-skylake-avx512-amd-epyc").
 std::string deviceSlug(const std::string &deviceName);
 /// "N=64,M=32" in declaration order.
@@ -60,14 +58,16 @@ std::string sizesKey(const Program &program, const std::map<std::string, int64_t
 /// Verifies one variant against the interpreter at a small size, then times
 /// it at `sizes`. Failures are outcomes of the record, never exceptions.
 tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
-                              ocl::Context &context, const ExploreOptions &options);
+                              tuner::Device &device, const ExploreOptions &options);
 
-/// Path of the result store of (program, sizes, device) under a results directory.
+/// Path of the result store of (program, sizes, device) under a results
+/// directory; `deviceName` is the device's resultsName().
 std::string storePathFor(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
                          const Program &program, const std::map<std::string, int64_t> &sizes);
 
 /// `program` is the untyped high-level program; `sizes` binds all its sizes.
-ExploreResult explore(const Program &program, const std::map<std::string, int64_t> &sizes, ocl::Context &context,
+/// The space is generated in the device's dialect and filtered by its limits.
+ExploreResult explore(const Program &program, const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                       const ExploreOptions &options);
 
 } // namespace liftcc::explore

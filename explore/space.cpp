@@ -59,7 +59,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   // Per program: its variants, the kernel's default launch first.
   std::vector<std::vector<Variant>> perProgram;
   for (auto &[config, lowered] : programs) {
-    codegen::Kernel base = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+    codegen::Kernel base = codegen::generateKernel(lowered, options.target);
     if (base.localMemoryBytes > limits.localMemoryBytes) {
       ++space.dropped;
       continue;
@@ -90,7 +90,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
         c.local = shape;
         codegen::CodegenOptions co;
         co.localSize = shape;
-        variants.push_back({c, lowered, codegen::generateKernel(lowered, codegen::Target::OpenCL, co)});
+        variants.push_back({c, lowered, codegen::generateKernel(lowered, options.target, co)});
       }
     } else {
       // mapGlb kernels: the runtime's choice first, then explicit shapes.
@@ -117,13 +117,13 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   return space;
 }
 
-Variant makeVariant(const Program &typed, const Configuration &configuration) {
+Variant makeVariant(const Program &typed, const Configuration &configuration, codegen::Target target) {
   rewrite::RecipeOptions ro;
   ro.tileOutputs = configuration.tile > 0 ? configuration.tile : 8;
   Program lowered = rewrite::applyRecipe(typed, configuration.recipe, ro);
   codegen::CodegenOptions co;
   if (configuration.recipe != rewrite::Recipe::Plain) co.localSize = configuration.local;
-  return {configuration, lowered, codegen::generateKernel(lowered, codegen::Target::OpenCL, co)};
+  return {configuration, lowered, codegen::generateKernel(lowered, target, co)};
 }
 
 std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration> &configurations) {

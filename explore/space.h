@@ -9,23 +9,22 @@
 
 #include "codegen/kernel.h"
 #include "explore/configuration.h"
+#include "tuner/device.h"
 
 #include <map>
 #include <vector>
 
 namespace liftcc::explore {
 
-struct DeviceLimits {
-  int64_t localMemoryBytes = 32 * 1024;
-  int64_t maxWorkGroupSize = 256;
-  std::array<int64_t, 3> maxWorkItemSizes{1024, 1024, 64};
-};
+using tuner::DeviceLimits;
 
 struct SpaceOptions {
   std::vector<int64_t> tileSizes{4, 8, 16, 32};
   std::vector<int64_t> groupExtents{1, 2, 4, 8, 16, 32, 64, 128, 256};
   bool includeTiled = true;
   bool includeLocal = true;
+  /// The dialect the variants' kernels are generated in.
+  codegen::Target target = codegen::Target::OpenCL;
 };
 
 struct Variant {
@@ -46,7 +45,8 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
 /// The variant of one configuration (which need not be part of the
 /// enumerated space, e.g. a work-group size chosen by hand). Throws
 /// rewrite::RewriteError or codegen::CodegenError when it does not apply.
-Variant makeVariant(const Program &typed, const Configuration &configuration);
+Variant makeVariant(const Program &typed, const Configuration &configuration,
+                    codegen::Target target = codegen::Target::OpenCL);
 
 /// Index lists of neighbours for search strategies: areNeighbours, and
 /// tiled/local configurations differing in recipe or tile whose work-group

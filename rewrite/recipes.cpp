@@ -1,5 +1,7 @@
 #include "rewrite/recipes.h"
 
+#include <algorithm>
+
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
@@ -25,26 +27,68 @@ std::pair<Program, int> tileStencil(const Program &typed, int64_t outputs) {
                      std::to_string(outputs) + " was found to tile");
 }
 
-/// A tile: the parameter of the per-tile function, or a component of it
-/// (zipped inputs), but never a program input.
-bool isTileAccess(const Expr &e, const Program &program) {
+/// Whether `lambda` is a per-tile function of overlapped tiling:
+/// \t. mapN(f, slideN(n, s, t)), or with zipped inputs
+/// \t. mapN(f, zipN(.., slideN(n, s, get(i, t)), ..)).
+bool isPerTileFunction(const Expr &lambda, int dims) {
+  if (!lambda.is(ExprKind::Lambda) || lambda.params().size() != 1) return false;
+  auto map = matchMapN(lambda.body(), dims);
+  if (!map) return false;
+  const Expr &tile = lambda.params()[0];
+  auto readsTile = [&](const Expr &e) {
+    auto slide = matchSlideN(e, dims);
+    if (!slide) return false;
+    const Expr &in = slide->in;
+    return in.sameNode(tile) || (in.isPrim(Op::Get) && in.args()[0].sameNode(tile));
+  };
+  if (readsTile(map->in)) return true;
+  auto zipped = matchZipN(map->in, dims);
+  return zipped && std::any_of(zipped->begin(), zipped->end(), readsTile);
+}
+
+/// The tile parameters of the tiled program: only these are copied. Other
+/// lambda parameters (e.g. the rows of a 2D stencil tiled in one dimension)
+/// are views that must not be materialised per work-group.
+std::vector<Expr> tileParameters(const Expr &body, int dims) {
+  std::vector<Expr> tiles;
+  transformBottomUp(body, [&](const Expr &e) -> Expr {
+    if (isPerTileFunction(e, dims)) tiles.push_back(e.params()[0]);
+    return e;
+  });
+  return tiles;
+}
+
+bool isTileAccess(const Expr &e, const std::vector<Expr> &tiles) {
   const Expr *param = e.is(ExprKind::Param) ? &e : e.isPrim(Op::Get) && e.args()[0].is(ExprKind::Param) ? &e.args()[0] : nullptr;
-  if (!param) return false;
-  for (const Expr &in : program.inputs())
-    if (in.sameNode(*param)) return false;
-  return true;
+  return param && std::any_of(tiles.begin(), tiles.end(), [&](const Expr &t) { return t.sameNode(*param); });
+}
+
+/// The dimensionality of the first stencil of the program (mapN over slideN).
+int stencilDimensions(const Program &typed) {
+  for (int dims = 3; dims >= 1; --dims)
+    if (!applicableLocations(typed, overlappedTiling(dims, 1)).empty()) return dims;
+  return 0;
 }
 
 /// Copies each tile that a neighbourhood reads into local memory first.
-Program copyTilesToLocal(const Program &tiled, int dims) {
+/// Throws when no tile can be copied: a "local" variant without local memory
+/// would silently duplicate the tiled one.
+Program copyTilesToLocal(const Program &original, const Program &tiled, int dims) {
   Rule copy = localCopy(dims);
+  std::vector<Expr> tiles = tileParameters(tiled.body(), dims);
+  int copies = 0;
   Expr body = transformBottomUp(tiled.body(), [&](const Expr &e) -> Expr {
     auto slide = matchSlideN(e, dims);
-    if (!slide || !isTileAccess(slide->in, tiled)) return e;
+    if (!slide || !isTileAccess(slide->in, tiles)) return e;
     auto local = copy.apply(slide->in);
     if (!local) return e;
+    ++copies;
     return api::slideN(dims, slide->size, slide->step, *local);
   });
+  if (copies == 0)
+    throw RewriteError("local: the " + std::to_string(dims) + "D tiles of this " + std::to_string(stencilDimensions(original)) +
+                       "D stencil hold neighbourhoods, not input elements, so there is no tile to copy to local "
+                       "memory; choose a tile size that divides every output dimension");
   return typeCheck(withBody(tiled, body));
 }
 
@@ -77,7 +121,7 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   case Recipe::Tiled:
   case Recipe::Local: {
     auto [tiled, dims] = tileStencil(typed, options.tileOutputs);
-    if (recipe == Recipe::Local) tiled = copyTilesToLocal(tiled, dims);
+    if (recipe == Recipe::Local) tiled = copyTilesToLocal(typed, tiled, dims);
     lowered = typeCheck(withBody(tiled, lowerMaps(tiled.body(), {Op::MapWrg, Op::MapLcl})));
     break;
   }

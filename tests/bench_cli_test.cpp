@@ -1,37 +1,24 @@
 // liftc bench, run as a process: every example has a hand-written reference
 // kernel that agrees with the interpreter (the benchmark's own check), and the
-// CSV names each of them ok.
+// CSV names each of them ok; examples without a recorded best kernel are
+// explored on the spot.
 
+#include "tests/explore_test_support.h"
+#include "tests/liftc_process.h"
 #include "tuner/opencl_device.h"
 
 #include <doctest/doctest.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <sys/wait.h>
 #include <vector>
 
 namespace liftcc {
 namespace {
 
-std::string shellQuote(const std::string &s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-int runLiftc(const std::string &args, std::string &output) {
-  std::string command = shellQuote(LIFTCC_LIFTC_PATH) + " " + args + " 2>&1";
-  FILE *pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-  int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using test::shellQuote;
 
 /// The fields of one CSV line (quoted fields may hold commas).
 std::vector<std::string> csvFields(const std::string &line) {
@@ -45,6 +32,14 @@ std::vector<std::string> csvFields(const std::string &line) {
   return fields;
 }
 
+/// The CSV rows of a bench run, split into fields.
+std::vector<std::vector<std::string>> readCsv(const std::filesystem::path &path) {
+  std::ifstream in(path);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);) rows.push_back(csvFields(line));
+  return rows;
+}
+
 } // namespace
 
 TEST_CASE("liftc bench: every example's hand-written kernel is verified and timed") {
@@ -52,24 +47,44 @@ TEST_CASE("liftc bench: every example's hand-written kernel is verified and time
     MESSAGE("no OpenCL device: liftc bench not run");
     return;
   }
-  std::filesystem::path csv = std::filesystem::temp_directory_path() / "liftcc_bench_cli_test.csv";
-  std::string output;
-  int status =
-      runLiftc("bench --examples all --size-scale 0.02 --runs 1 --warmups 0 --quiet --csv " + shellQuote(csv.string()),
-               output);
-  REQUIRE_MESSAGE(status == 0, output);
-  std::ifstream in(csv);
+  test::TempDir dir;
+  std::filesystem::path csv = dir.path() / "bench.csv";
+  test::LiftcRun run = test::runLiftc("bench --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 0 --quiet --csv " +
+                                      shellQuote(csv.string()));
+  REQUIRE_MESSAGE(run.status == 0, run.output);
   std::set<std::string> handWrittenOk;
-  for (std::string line; std::getline(in, line);) {
-    // device,example,sizes,variant,status,...
-    std::vector<std::string> f = csvFields(line);
+  for (const std::vector<std::string> &f : readCsv(csv)) // device,example,sizes,variant,status,...
     if (f.size() > 4 && f[3] == "hand-written" && f[4] == "ok") handWrittenOk.insert(f[1]);
-  }
+  const std::string &output = run.output;
   for (const char *name : {"jacobi1d_3pt", "jacobi2d_5pt", "jacobi2d_9pt", "stencil2d", "gaussian", "gradient",
                            "jacobi3d_7pt", "jacobi3d_13pt", "poisson", "heat", "hotspot2d", "hotspot3d", "srad1",
                            "srad2", "acoustic"})
     CHECK_MESSAGE(handWrittenOk.count(name) == 1, name << " has no verified hand-written row:\n" << output);
-  std::filesystem::remove(csv);
+}
+
+TEST_CASE("liftc bench: an example without a recorded best is explored on the spot, then the store is reused") {
+  if (ocl::listDevices().empty()) {
+    MESSAGE("no OpenCL device: liftc bench not run");
+    return;
+  }
+  test::TempDir dir;
+  std::filesystem::path csv = dir.path() / "bench.csv";
+  std::string command = "bench --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 3 --results " +
+                        shellQuote((dir.path() / "results").string()) + " --csv " + shellQuote(csv.string());
+  for (int pass = 0; pass < 2; ++pass) {
+    CAPTURE(pass);
+    test::LiftcRun run = test::runLiftc(command);
+    REQUIRE_MESSAGE(run.status == 0, run.output);
+    // The first run explores; the second finds the best kernel it stored.
+    CHECK((run.output.find("jacobi2d_5pt: exploring 3 random variants") != std::string::npos) == (pass == 0));
+    int explored = 0;
+    for (const std::vector<std::string> &f : readCsv(csv))
+      if (f.size() > 4 && f[3].starts_with("explored ")) {
+        CHECK(f[4] == "ok");
+        ++explored;
+      }
+    CHECK(explored == 1);
+  }
 }
 
 } // namespace liftcc

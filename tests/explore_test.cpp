@@ -6,7 +6,7 @@
 #include "examples/example.h"
 #include "explore/explorer.h"
 #include "tests/explore_test_support.h"
-#include "tuner/opencl_device.h"
+#include "tuner/opencl_backend.h"
 
 #include <doctest/doctest.h>
 
@@ -174,14 +174,14 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
     MESSAGE("no OpenCL device: exploration not run");
     return;
   }
-  ocl::Context context(*device);
+  tuner::OpenCLDevice backend(*device);
   TempDir dir;
   Program program = examples::findExample("jacobi2d_5pt").build();
   Sizes sizes{{"N", 16}, {"M", 16}};
   ExploreOptions options = tinyOptions("jacobi2d_5pt", dir.path());
   options.budget.maxEvaluations = 3;
 
-  ExploreResult first = explore::explore(program, sizes, context, options);
+  ExploreResult first = explore::explore(program, sizes, backend, options);
   REQUIRE(first.spaceSize > 3);
   CHECK(first.candidates == first.spaceSize);
   REQUIRE(first.evaluations.size() == 3);
@@ -201,7 +201,7 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   CHECK(launch.at("medianNs").get<double>() == first.evaluations[*first.best].record.medianNs);
 
   // The same exploration again: everything comes from the store.
-  ExploreResult second = explore::explore(program, sizes, context, options);
+  ExploreResult second = explore::explore(program, sizes, backend, options);
   CHECK(second.evaluations.size() == 3);
   CHECK(fromStoreCount(second) == 3);
   CHECK(keysOf(second) == keysOf(first));
@@ -209,7 +209,7 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
 
   // A larger budget measures only what is new.
   options.budget.maxEvaluations = 5;
-  ExploreResult third = explore::explore(program, sizes, context, options);
+  ExploreResult third = explore::explore(program, sizes, backend, options);
   CHECK(third.evaluations.size() == 5);
   CHECK(fromStoreCount(third) == 3);
   CHECK(tuner::ResultStore(first.storePath).records().size() == 5);
@@ -221,7 +221,7 @@ TEST_CASE("explore: shards cover the space disjointly and merge to the union") {
     MESSAGE("no OpenCL device: exploration not run");
     return;
   }
-  ocl::Context context(*device);
+  tuner::OpenCLDevice backend(*device);
   TempDir dir;
   Program program = examples::findExample("jacobi2d_5pt").build();
   Sizes sizes{{"N", 16}, {"M", 16}};
@@ -230,12 +230,12 @@ TEST_CASE("explore: shards cover the space disjointly and merge to the union") {
   options.space.groupExtents = {16};
   options.shardCount = 2;
   options.shardIndex = 0;
-  ExploreResult shard0 = explore::explore(program, sizes, context, options);
+  ExploreResult shard0 = explore::explore(program, sizes, backend, options);
   options.storeDir = (dir.path() / "shard1").string();
   options.shardIndex = 1;
-  ExploreResult shard1 = explore::explore(program, sizes, context, options);
+  ExploreResult shard1 = explore::explore(program, sizes, backend, options);
 
-  Space space = explore::enumerateSpace(typeCheck(program, sizes), explore::limitsOf(context.device()), options.space);
+  Space space = explore::enumerateSpace(typeCheck(program, sizes), backend.limits(), options.space);
   REQUIRE(space.variants.size() >= 2);
   CHECK(shard0.candidates + shard1.candidates == space.variants.size());
   CHECK(shard0.evaluations.size() == shard0.candidates);
@@ -254,7 +254,7 @@ TEST_CASE("explore: shards cover the space disjointly and merge to the union") {
   CHECK_THROWS_AS(
       [&] {
         options.shardIndex = 2;
-        explore::explore(program, sizes, context, options);
+        explore::explore(program, sizes, backend, options);
       }(),
       std::invalid_argument);
 }
@@ -265,7 +265,7 @@ TEST_CASE("explore: the paper's stencils stay within budget and beat or match th
     MESSAGE("no OpenCL device: exploration not run");
     return;
   }
-  ocl::Context context(*device);
+  tuner::OpenCLDevice backend(*device);
   const std::vector<std::pair<std::string, Sizes>> programs{
       {"jacobi2d_5pt", {{"N", 16}, {"M", 16}}},
       {"gaussian", {{"N", 16}, {"M", 16}}},
@@ -281,7 +281,7 @@ TEST_CASE("explore: the paper's stencils stay within budget and beat or match th
     options.space.includeTiled = false; // plain and local tiling: the extremes
     options.budget.maxTime = std::chrono::seconds(60);
     auto start = std::chrono::steady_clock::now();
-    ExploreResult result = explore::explore(examples::findExample(name).build(), sizes, context, options);
+    ExploreResult result = explore::explore(examples::findExample(name).build(), sizes, backend, options);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CHECK(seconds < 60 + 30); // the budget, plus space enumeration and one evaluation in flight
 

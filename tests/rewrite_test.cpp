@@ -82,6 +82,24 @@ TEST_CASE("rewrite: overlapped tiling in 1, 2 and 3 dimensions, with zipped inpu
   }
 }
 
+TEST_CASE("rewrite: a tile size dividing only some dimensions tiles those, and the local recipe refuses clearly") {
+  // 18 outputs are not divisible by 8, so Jacobi2D tiles in one dimension
+  // only; its tiles are rows of neighbourhoods, which no local copy may
+  // materialise (it used to copy each row's view and fail in codegen).
+  std::map<std::string, int64_t> sizes{{"N", 16}, {"M", 18}};
+  Program typed = typeCheck(examples::findExample("jacobi2d_5pt").build(), sizes);
+  rewrite::RecipeOptions options;
+  options.tileOutputs = 8;
+  Program tiled = rewrite::applyRecipe(typed, rewrite::Recipe::Tiled, options);
+  checkSameResults(typed, tiled, sizes);
+  CHECK_THROWS_WITH_AS(rewrite::applyRecipe(typed, rewrite::Recipe::Local, options),
+                       doctest::Contains("divides every output dimension"), rewrite::RewriteError);
+  sizes["M"] = 16;
+  Program square = typeCheck(examples::findExample("jacobi2d_5pt").build(), sizes);
+  Program local = rewrite::applyRecipe(square, rewrite::Recipe::Local, options);
+  CHECK(codegen::generateKernel(local, codegen::Target::OpenCL).source.find("local float") != std::string::npos);
+}
+
 TEST_CASE("rewrite: applying a rule where it does not match is an error naming the rule and location") {
   Size n = size("N");
   Expr a = input("A", array(f32(), n));

@@ -4,6 +4,7 @@
 // downloads the result. Used by `liftc run`, the tests and the tuner.
 
 #include "codegen/kernel.h"
+#include "tuner/launch.h"
 #include "core/interp/value.h"
 #include "tuner/opencl_runtime.h"
 
@@ -15,19 +16,6 @@
 #include <vector>
 
 namespace liftcc::tuner {
-
-struct LaunchConfig {
-  /// Work-group size; nullopt uses the kernel's own (mapWrg kernels) or lets
-  /// the OpenCL runtime choose (mapGlb kernels).
-  std::optional<std::array<size_t, 3>> localSize;
-  int warmups = 0;
-  int repetitions = 1;
-};
-
-struct KernelRun {
-  Value output;
-  std::vector<uint64_t> timesNs; ///< one per timed repetition
-};
 
 /// A generated kernel built for one OpenCL context.
 class OpenCLKernelRunner {

@@ -7,6 +7,8 @@
 #include "tools/liftc/verbs.h"
 
 #include "examples/example.h"
+#include "explore/explorer.h"
+#include "tuner/opencl_backend.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -73,18 +75,50 @@ void plotPng(const std::string &csv, const std::string &png) {
             << "  " << command << "\n";
 }
 
+bool hasBestAt(const std::vector<explore::BestKernel> &bests, const std::string &program, const std::string &sizes) {
+  return std::any_of(bests.begin(), bests.end(), [&](const explore::BestKernel &k) {
+    return k.launch.value("program", "") == program && k.launch.value("sizes", "") == sizes;
+  });
+}
+
+/// Explores on the spot every benchmarked example that has no best kernel
+/// recorded at its benchmark sizes: `evaluations` random configurations each
+/// (the same driver, checks and store as `liftc explore`), so the bench can
+/// show an explored row; a later bench reuses what was stored.
+void exploreMissing(const bench::BenchOptions &options, const ocl::DeviceInfo &deviceInfo, const std::string &results,
+                    size_t evaluations) {
+  std::vector<explore::BestKernel> known = explore::findBestKernels(results, deviceInfo.name);
+  std::optional<tuner::OpenCLDevice> device;
+  for (const std::string &name : options.examples) {
+    const examples::Example &example = examples::findExample(name);
+    Program program = example.build();
+    bench::Sizes sizes = bench::benchSizes(example, options.sizes, options.sizeScale);
+    if (hasBestAt(known, name, explore::sizesKey(program, sizes))) continue;
+    if (!device) device.emplace(deviceInfo);
+    explore::ExploreOptions explore;
+    explore.programName = name;
+    explore.storeDir = results;
+    explore.strategy = tuner::SearchStrategy::Random;
+    explore.budget.maxEvaluations = evaluations;
+    explore.seed = options.seed;
+    if (options.log) options.log(name + ": exploring " + std::to_string(evaluations) + " random variants");
+    explore::ExploreResult result = explore::explore(program, sizes, *device, explore);
+    if (options.log && !result.best) options.log(name + ": no explored variant ran");
+  }
+}
+
 } // namespace
 
 int runBench(const CommandLine &cl, std::ostream &out) {
   if (!cl.positional().empty()) throw UsageError("bench takes no positional arguments");
   bench::BenchOptions options;
-  if (auto list = cl.value("examples")) {
-    if (*list == "all") {
-      options.examples.clear();
-      for (const examples::Example &e : examples::allExamples()) options.examples.push_back(e.name);
-    } else {
-      options.examples = splitList("examples", *list);
-    }
+  std::string list = cl.value("examples").value_or("all");
+  if (list == "all") {
+    options.examples.clear();
+    for (const examples::Example &e : examples::allExamples()) options.examples.push_back(e.name);
+  } else {
+    options.examples = splitList("examples", list);
+    for (const std::string &name : options.examples) examples::findExample(name); // unknown names fail here
   }
   if (auto preset = cl.value("sizes")) {
     auto parsed = bench::parseSizePreset(*preset);
@@ -113,8 +147,18 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   // Explored bests are optional: the default directory is used when present,
   // an explicitly named one must exist.
   std::string results = cl.value("results").value_or("results");
-  if (std::filesystem::is_directory(results)) options.contenders.explored = explore::findBestKernels(results, device.name);
-  else if (cl.value("results")) throw std::runtime_error("no results directory '" + results + "'");
+  size_t evaluations = cl.value("explore") ? parseUnsigned("explore", *cl.value("explore")) : 16;
+  // Exploring creates the directory; only reading needs it to exist.
+  if (evaluations == 0 && cl.value("results") && !std::filesystem::is_directory(results))
+    throw std::runtime_error("no results directory '" + results + "'");
+  if (evaluations > 0) exploreMissing(options, device, results, evaluations);
+  if (std::filesystem::is_directory(results)) {
+    options.contenders.explored = explore::findBestKernels(results, device.name);
+    // The same GPU's CUDA explorations match its name too; the bench is OpenCL.
+    std::erase_if(options.contenders.explored, [](const explore::BestKernel &k) {
+      return k.kernelFile != explore::kernelFileName(codegen::Target::OpenCL);
+    });
+  }
 
   if (options.log) options.log("peers: " + bench::peersDescription());
   ocl::Context context(device);

@@ -53,7 +53,8 @@ int runMerge(const CommandLine &cl, std::ostream &out) {
         if (replace) {
           fs::create_directories(target.parent_path());
           fs::copy_file(entry.path(), target, fs::copy_options::overwrite_existing);
-          fs::copy_file(entry.path().parent_path() / "kernel.cl", target.parent_path() / "kernel.cl",
+          std::string kernelFile = explore::kernelFileOf(incoming);
+          fs::copy_file(entry.path().parent_path() / kernelFile, target.parent_path() / kernelFile,
                         fs::copy_options::overwrite_existing);
         }
       }

@@ -1,9 +1,10 @@
 // liftc explore and liftc tune: search the low-level variants of a program on
-// an OpenCL device, storing every measurement.
+// an OpenCL device or a CUDA GPU, storing every measurement.
 
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
 #include "explore/explorer.h"
+#include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/verbs.h"
 
@@ -111,12 +112,11 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     std::cerr << line.str() << std::flush;
   };
 
-  ocl::DeviceInfo device = ocl::selectDevice(cl.value("device").value_or(""));
-  ocl::Context context(device);
-  explore::ExploreResult result = explore::explore(program, sizes, context, options);
+  std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
+  explore::ExploreResult result = explore::explore(program, sizes, *device, options);
   if (!quiet) std::cerr << "\n";
 
-  out << "device: " << device.name << "\n";
+  out << "device: " << device->name() << " (" << codegen::targetName(device->target()) << ")\n";
   out << "space: " << result.spaceSize << " variants (" << result.distinctPrograms << " low-level programs, "
       << result.dropped << " dropped as not fitting the device); this shard: " << result.candidates << "\n";
   size_t reused = 0;
@@ -128,7 +128,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     out << "best: " << best.record.key << ", " << std::fixed << std::setprecision(3) << best.record.medianNs / 1e6
         << " ms, " << std::setprecision(1) << result.outputElements / (best.record.medianNs * 1e-9) / 1e6
         << " M elements/s\n";
-    out << "best kernel: " << result.bestKernelDir << "/kernel.cl\n";
+    out << "best kernel: " << result.bestKernelDir << "/" << explore::kernelFileName(device->target()) << "\n";
   } else {
     out << "no variant ran successfully\n";
   }
@@ -161,19 +161,18 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
-  ocl::DeviceInfo device = ocl::selectDevice(cl.value("device").value_or(""));
-  ocl::Context context(device);
-  explore::Variant variant = explore::makeVariant(typed, config);
-  tuner::ResultStore store(explore::storePathFor(options.storeDir, device.name, options.programName, program, sizes));
+  std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
+  explore::Variant variant = explore::makeVariant(typed, config, device->target());
+  tuner::ResultStore store(explore::storePathFor(options.storeDir, device->resultsName(), options.programName, program, sizes));
   tuner::Record record;
   if (const tuner::Record *known = store.find(config.key())) {
     record = *known;
     out << "(from the result store)\n";
   } else {
-    record = explore::evaluateVariant(program, variant, sizes, context, options);
+    record = explore::evaluateVariant(program, variant, sizes, *device, options);
     store.append(record);
   }
-  out << "device: " << device.name << "\nvariant: " << record.key << "\noutcome: " << tuner::outcomeName(record.outcome) << "\n";
+  out << "device: " << device->name() << "\nvariant: " << record.key << "\noutcome: " << tuner::outcomeName(record.outcome) << "\n";
   if (record.outcome != tuner::Outcome::Ok) {
     out << "error: " << record.error << "\n";
     return 1;
@@ -181,7 +180,7 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
   out << std::fixed << std::setprecision(3) << "median: " << record.medianNs / 1e6 << " ms, " << std::setprecision(1)
       << elements / (record.medianNs * 1e-9) / 1e6 << " M elements/s\n";
-  explore::writeBestKernel(options.storeDir, device.name, options.programName, explore::sizesKey(program, sizes), variant,
+  explore::writeBestKernel(options.storeDir, device->resultsName(), options.programName, explore::sizesKey(program, sizes), variant,
                            record, elements);
   return 0;
 }

@@ -1,5 +1,6 @@
-// liftc run: generate the OpenCL kernel of a low-level program, run it on an
-// OpenCL device and (with --check) compare it with the reference interpreter.
+// liftc run: generate the kernel of a low-level program, run it on an OpenCL
+// device or a CUDA GPU and (with --check) compare it with the reference
+// interpreter.
 
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
@@ -7,9 +8,7 @@
 #include "core/typecheck/typecheck.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/verbs.h"
-#include "tuner/cuda/driver_api.h"
-#include "tuner/cuda_kernel_runner.h"
-#include "tuner/kernel_runner.h"
+#include "tools/liftc/device_selection.h"
 #include "tuner/opencl_timing.h"
 
 #include <algorithm>
@@ -32,23 +31,9 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   config.warmups = 1;
   config.repetitions = static_cast<int>(std::clamp<uint64_t>(cl.value("repeat") ? parseUnsigned("repeat", *cl.value("repeat")) : 5, 1, 1000));
 
-  tuner::KernelRun run;
-  std::string deviceName;
-  if (target == codegen::Target::CUDA) {
-    // The driver is loaded at run time; without one this is a clear error.
-    cuda::DriverApi api = cuda::DriverApi::loadOrThrow();
-    int index = static_cast<int>(cl.value("device") ? parseUnsigned("device", *cl.value("device")) : 0);
-    cuda::Context context(api, index);
-    deviceName = context.device().name;
-    tuner::CudaKernelRunner runner(context, kernel);
-    run = runner.run(sizes, inputs, typed.body().typeOrThrow(), config);
-  } else {
-    ocl::DeviceInfo device = ocl::selectDevice(cl.value("device").value_or(""));
-    ocl::Context context(device);
-    deviceName = device.name;
-    tuner::OpenCLKernelRunner runner(context, kernel);
-    run = runner.run(sizes, inputs, typed.body().typeOrThrow(), config);
-  }
+  std::unique_ptr<tuner::Device> device = openDevice(cl, target);
+  std::string deviceName = device->name();
+  tuner::KernelRun run = device->compile(kernel)->run(sizes, inputs, typed.body().typeOrThrow(), config);
 
   double medianNs = ocl::median(run.timesNs);
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);

@@ -42,7 +42,7 @@ std::vector<Verb> allVerbs() {
        "with NVRTC for --arch (default sm_90) and writes the PTX.\n",
        {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "ptx", "arch"}, {}},
        runCompile},
-      {"run", "run a low-level program's kernel on an OpenCL device",
+      {"run", "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local] [--tile K] [--target opencl|cuda]\n"
        "\n"
@@ -67,8 +67,8 @@ std::vector<Verb> allVerbs() {
        "need concrete sizes: give --size.\n",
        {{"size", "rule", "at", "output"}, {"list", "json"}},
        runRewrite},
-      {"explore", "explore and tune the low-level variants of a program on an OpenCL device",
-       "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--device SPEC] [--out results/]\n"
+      {"explore", "explore and tune the low-level variants of a program on an OpenCL device or CUDA GPU",
+       "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--target opencl|cuda] [--device SPEC] [--out results/]\n"
        "                     [--budget 10m] [--evals N] [--strategy exhaustive|random|annealing]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
        "\n"
@@ -82,16 +82,19 @@ std::vector<Verb> allVerbs() {
        "once, so an interrupted run resumes without re-measuring; the best kernel\n"
        "goes to results/best/<device>/<name>/<sizes>/. --shard i/n evaluates every\n"
        "n-th candidate (for job arrays; combine with 'liftc merge'). --t4 exports\n"
-       "the store in the T4 autotuning results format.\n",
-       {{"size", "device", "out", "budget", "evals", "strategy", "runs", "seed", "shard", "name", "t4"}, {"quiet"}},
+       "the store in the T4 autotuning results format. --target cuda generates\n"
+       "CUDA C, compiles it with NVRTC and runs it through the CUDA driver (loaded\n"
+       "at run time; --device is then the CUDA device index); its results are\n"
+       "filed under 'cuda <device name>'.\n",
+       {{"size", "target", "device", "out", "budget", "evals", "strategy", "runs", "seed", "shard", "name", "t4"}, {"quiet"}},
        runExplore},
       {"tune", "measure one variant of a program and record it",
        "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]]\n"
-       "                  [--device SPEC] [--out results/] [--runs R] [--name NAME]\n"
+       "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--name NAME]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
        "records it in the same result store.\n",
-       {{"size", "opt", "tile", "local", "device", "out", "runs", "name"}, {}},
+       {{"size", "opt", "tile", "local", "target", "device", "out", "runs", "name"}, {}},
        runTune},
       {"best", "print the best kernels recorded in a results directory",
        "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"
@@ -117,31 +120,35 @@ std::vector<Verb> allVerbs() {
        {{"out"}, {}},
        runMerge},
       {"bench", "compare generated kernels with hand-written OpenCL and the copy-bandwidth roofline",
-       "usage: liftc bench [--device SPEC] [--examples jacobi2d_5pt,gaussian,heat|all] [--sizes default|paper]\n"
+       "usage: liftc bench [--device SPEC] [--examples all|jacobi2d_5pt,gaussian,...] [--sizes paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
-       "                   [--results DIR] [--csv FILE] [--markdown FILE] [--png FILE] [--quiet]\n"
+       "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--png FILE] [--quiet]\n"
        "\n"
        "For each example, in one run on one OpenCL device: the generated kernels of\n"
        "the plain recipe and of the tiled and local recipes (one of each per --tiles\n"
        "size, default 8), the best kernel 'liftc explore' recorded for the device\n"
-       "under --results (default results/, when present), and the hand-written\n"
-       "reference kernel of bench/reference/. A STREAM-like copy kernel measures the\n"
+       "under --results (default results/), and the hand-written reference kernel\n"
+       "of bench/reference/ (and Halide pipelines where the build found Halide).\n"
+       "An example without a best kernel recorded at its benchmark sizes is first\n"
+       "explored on the spot: --explore N random variants (default 16, 0: never),\n"
+       "stored under --results like 'liftc explore'. A STREAM-like copy kernel measures the\n"
        "memory bandwidth; the roofline bound is bandwidth / (bytes of every grid\n"
        "read or written once per output element).\n"
        "\n"
        "Every kernel first runs on the same random inputs at a small size and is\n"
        "compared with the reference interpreter (1e-4 relative); a disagreeing one\n"
        "is reported WRONG and not timed. The rest are timed at the benchmark size\n"
-       "(--sizes default: 2048^2 in 2D, 128^3 in 3D; paper: CGO'18 Table 1;\n"
+       "(--sizes paper, the default: CGO'18 Table 1; default: 2048^2 in 2D, 128^3 in 3D;\n"
        "--size-scale multiplies every extent, rounded to a multiple of 32): median\n"
        "of --runs profiled kernel times after --warmups runs, as output elements\n"
        "per second, with ratios to the hand-written kernel and to the roofline.\n"
        "--csv and --markdown also write the table to files; --png draws it as a bar\n"
        "chart relative to the hand-written kernels with bench/plot.py (python3 and\n"
-       "matplotlib; without them it prints the command to run). --examples all\n"
-       "runs every example. Progress goes to\n"
+       "matplotlib; without them it prints the command to run). --examples names\n"
+       "the examples (default: all). Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
-       {{"device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "csv", "markdown", "png"},
+       {{"device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "explore", "csv", "markdown",
+         "png"},
         {"quiet"}},
        runBench},
   };

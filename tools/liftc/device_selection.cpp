@@ -1,0 +1,21 @@
+#include "tools/liftc/device_selection.h"
+
+#include "tools/liftc/program_loading.h"
+#include "tuner/cuda_backend.h"
+#include "tuner/opencl_backend.h"
+
+namespace liftcc::cli {
+
+std::unique_ptr<tuner::Device> openDevice(const CommandLine &cl, codegen::Target target) {
+  switch (target) {
+  case codegen::Target::OpenCL: return std::make_unique<tuner::OpenCLDevice>(ocl::selectDevice(cl.value("device").value_or("")));
+  case codegen::Target::CUDA: {
+    cuda::DriverApi api = cuda::DriverApi::loadOrThrow();
+    int index = static_cast<int>(cl.value("device") ? parseUnsigned("device", *cl.value("device")) : 0);
+    return std::make_unique<tuner::CudaDevice>(std::move(api), index);
+  }
+  }
+  throw std::logic_error("unknown target");
+}
+
+} // namespace liftcc::cli
