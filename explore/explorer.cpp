@@ -34,6 +34,11 @@ std::map<std::string, int64_t> verificationSizes(const Program &program, const C
 
 tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
                               tuner::Device &device, const ExploreOptions &options) {
+  return evaluateVariant(program, variant, sizes, device, options, randomInputBytes(typeCheck(program, sizes), sizes, 1));
+}
+
+tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
+                              tuner::Device &device, const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs) {
   tuner::Record record;
   record.key = variant.configuration.key();
   record.configuration = variant.configuration.toJson();
@@ -62,12 +67,12 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
       return record;
     }
     // 2. Time at the real size.
+    // Only times are needed: the inputs stay raw bytes and the output on the device.
     std::unique_ptr<tuner::CompiledKernel> runner = device.compile(variant.kernel);
-    Program typed = typeCheck(program, sizes);
-    std::vector<Value> realInputs = randomInputs(typed, sizes, 1);
     launch.warmups = options.warmups;
     launch.repetitions = options.timedRuns;
-    tuner::KernelRun run = runner->run(sizes, realInputs, typed.body().typeOrThrow(), launch);
+    launch.downloadOutput = false;
+    tuner::RawRun run = runner->runBytes(sizes, fullSizeInputs, launch);
     record.samplesNs = run.timesNs;
     record.medianNs = ocl::median(run.timesNs);
     record.outcome = tuner::Outcome::Ok;
@@ -144,6 +149,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   result.storePath = storePathFor(options.storeDir, device.resultsName(), options.programName, program, sizes);
   tuner::ResultStore store(result.storePath);
 
+  std::optional<tuner::InputBytes> fullSizeInputs;
   Progress progress;
   progress.total = std::min(mine.size(), options.budget.maxEvaluations);
   tuner::CostFunction cost = [&](size_t k) -> std::optional<double> {
@@ -153,7 +159,10 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
       evaluation.record = *known;
       evaluation.fromStore = true;
     } else {
-      evaluation.record = evaluateVariant(program, variant, sizes, device, options);
+      // Generated on the first measurement only: a resumed run that finds
+      // everything in the store never pays for them.
+      if (!fullSizeInputs) fullSizeInputs = randomInputBytes(typed, sizes, 1);
+      evaluation.record = evaluateVariant(program, variant, sizes, device, options, *fullSizeInputs);
       store.append(evaluation.record);
     }
     result.evaluations.push_back(evaluation);

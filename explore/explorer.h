@@ -59,6 +59,10 @@ std::string sizesKey(const Program &program, const std::map<std::string, int64_t
 /// it at `sizes`. Failures are outcomes of the record, never exceptions.
 tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
                               tuner::Device &device, const ExploreOptions &options);
+/// The same with the full-size inputs given (randomInputBytes of the typed
+/// program at `sizes`), so that an exploration generates them once.
+tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
+                              tuner::Device &device, const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs);
 
 /// Path of the result store of (program, sizes, device) under a results
 /// directory; `deviceName` is the device's resultsName().

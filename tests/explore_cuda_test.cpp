@@ -27,7 +27,7 @@ using test::TempDir;
 using Sizes = std::map<std::string, int64_t>;
 
 /// A CUDA device without a GPU: compile() runs NVRTC on the generated
-/// source (warnings are failures), run() reports a launch failure.
+/// source (warnings are failures), runBytes() reports a launch failure.
 class CompileOnlyCudaDevice final : public tuner::Device {
 public:
   codegen::Target target() const override { return codegen::Target::CUDA; }
@@ -54,7 +54,7 @@ public:
 
 private:
   struct NoGpuKernel final : tuner::CompiledKernel {
-    tuner::KernelRun run(const Sizes &, const std::vector<Value> &, const Type &, const tuner::LaunchConfig &) override {
+    tuner::RawRun runBytes(const Sizes &, const tuner::InputBytes &, const tuner::LaunchConfig &) override {
       throw tuner::KernelLaunchError("no GPU in this test");
     }
   };

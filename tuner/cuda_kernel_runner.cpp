@@ -25,6 +25,13 @@ CudaKernelRunner::CudaKernelRunner(cuda::Context &context, codegen::Kernel kerne
 
 KernelRun CudaKernelRunner::run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs,
                                 const Type &resultType, const LaunchConfig &config) {
+  LaunchConfig downloading = config;
+  downloading.downloadOutput = true;
+  return toKernelRun(runBytes(sizes, toInputBytes(inputs), downloading), resultType, sizes);
+}
+
+RawRun CudaKernelRunner::runBytes(const std::map<std::string, int64_t> &sizes, const InputBytes &inputs,
+                                  const LaunchConfig &config) {
   std::vector<cuda::Buffer> buffers;
   std::vector<std::optional<size_t>> bufferOfArg(kernel_.args.size());
   std::vector<int32_t> sizeArgs(kernel_.args.size(), 0);
@@ -35,7 +42,11 @@ KernelRun CudaKernelRunner::run(const std::map<std::string, int64_t> &sizes, con
     switch (arg.role) {
     case codegen::KernelArg::Role::Input: {
       if (nextInput >= inputs.size()) throw std::invalid_argument("too few inputs for kernel " + kernel_.name);
-      std::vector<std::byte> bytes = toBytes(inputs[nextInput++]);
+      const std::vector<std::byte> &bytes = inputs[nextInput++];
+      size_t expected = static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
+      if (bytes.size() != expected)
+        throw std::invalid_argument("input " + arg.name + " has " + std::to_string(bytes.size()) + " bytes, expected " +
+                                    std::to_string(expected));
       buffers.push_back(context_.allocate(std::max<size_t>(bytes.size(), 1)));
       if (!bytes.empty()) buffers.back().upload(bytes.data(), bytes.size());
       bufferOfArg[i] = buffers.size() - 1;
@@ -101,12 +112,12 @@ KernelRun CudaKernelRunner::run(const std::map<std::string, int64_t> &sizes, con
   timing.timedRuns = std::max(1, config.repetitions);
   cuda::TimingResult times = cuda::timeWork(context_, work, timing);
 
-  KernelRun result;
+  RawRun result;
   for (double ms : times.runsMs) result.timesNs.push_back(static_cast<uint64_t>(ms * 1e6));
-  size_t outBytes = static_cast<size_t>(scalarCount(resultType, sizes)) * scalarByteSize(resultType.innermost().scalarKind());
-  std::vector<std::byte> bytes(outBytes);
-  if (outBytes) buffers[resultBuffer].download(bytes.data(), outBytes);
-  result.output = fromBytes(bytes, resultType, sizes);
+  if (config.downloadOutput) {
+    result.output.resize(buffers[resultBuffer].size());
+    buffers[resultBuffer].download(result.output.data(), result.output.size());
+  }
   return result;
 }
 

@@ -18,6 +18,9 @@ public:
 
   KernelRun run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs, const Type &resultType,
                 const LaunchConfig &config = {});
+  /// The same on raw input bytes; the output is downloaded only if
+  /// config.downloadOutput.
+  RawRun runBytes(const std::map<std::string, int64_t> &sizes, const InputBytes &inputs, const LaunchConfig &config = {});
 
 private:
   cuda::Context &context_;

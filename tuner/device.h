@@ -41,12 +41,20 @@ public:
 class CompiledKernel {
 public:
   virtual ~CompiledKernel() = default;
-  /// `inputs` in the order of the kernel's input arguments; `resultType` is
-  /// the program's result type (to shape the downloaded output). Throws
-  /// KernelLaunchError, or std::invalid_argument for a launch the kernel
-  /// cannot take (e.g. a work-group larger than it allows).
-  virtual KernelRun run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs,
-                        const Type &resultType, const LaunchConfig &config) = 0;
+  /// Runs on inputs given as raw bytes, in the order of the kernel's input
+  /// arguments. Throws KernelLaunchError, or std::invalid_argument for a
+  /// launch the kernel cannot take (e.g. a work-group larger than it allows,
+  /// an input of the wrong byte count).
+  virtual RawRun runBytes(const std::map<std::string, int64_t> &sizes, const InputBytes &inputs,
+                          const LaunchConfig &config) = 0;
+  /// The same on values; `resultType` is the program's result type (to shape
+  /// the downloaded output).
+  KernelRun run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs, const Type &resultType,
+                const LaunchConfig &config) {
+    LaunchConfig downloading = config;
+    downloading.downloadOutput = true;
+    return toKernelRun(runBytes(sizes, toInputBytes(inputs), downloading), resultType, sizes);
+  }
 };
 
 class Device {

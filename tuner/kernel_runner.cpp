@@ -15,6 +15,13 @@ OpenCLKernelRunner::OpenCLKernelRunner(ocl::Context &context, codegen::Kernel ke
 
 KernelRun OpenCLKernelRunner::run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs,
                                   const Type &resultType, const LaunchConfig &config) {
+  LaunchConfig downloading = config;
+  downloading.downloadOutput = true;
+  return toKernelRun(runBytes(sizes, toInputBytes(inputs), downloading), resultType, sizes);
+}
+
+RawRun OpenCLKernelRunner::runBytes(const std::map<std::string, int64_t> &sizes, const InputBytes &inputs,
+                                    const LaunchConfig &config) {
   std::vector<ocl::Buffer> buffers;
   buffers.reserve(kernel_.args.size());
   size_t nextInput = 0;
@@ -25,7 +32,7 @@ KernelRun OpenCLKernelRunner::run(const std::map<std::string, int64_t> &sizes, c
     switch (arg.role) {
     case codegen::KernelArg::Role::Input: {
       if (nextInput >= inputs.size()) throw std::invalid_argument("too few inputs for kernel " + kernel_.name);
-      std::vector<std::byte> bytes = toBytes(inputs[nextInput++]);
+      const std::vector<std::byte> &bytes = inputs[nextInput++];
       size_t expected = static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
       if (bytes.size() != expected)
         throw std::invalid_argument("input " + arg.name + " has " + std::to_string(bytes.size()) + " bytes, expected " +
@@ -102,7 +109,7 @@ KernelRun OpenCLKernelRunner::run(const std::map<std::string, int64_t> &sizes, c
     if (iteratedBuffer) buffers[*iteratedBuffer].upload(std::span<const std::byte>(initialInput));
   };
 
-  KernelRun result;
+  RawRun result;
   size_t resultBuffer = *outputBuffer;
   for (int i = 0; i < config.warmups; ++i) {
     restoreInput();
@@ -115,12 +122,11 @@ KernelRun OpenCLKernelRunner::run(const std::map<std::string, int64_t> &sizes, c
     resultBuffer = where;
   }
 
-  const ocl::Buffer &out = buffers[resultBuffer];
-  std::vector<std::byte> bytes(out.size());
-  out.download(std::span<std::byte>(bytes));
-  size_t expected = static_cast<size_t>(scalarCount(resultType, sizes)) * scalarByteSize(kernel_.args[*outputBuffer].kind);
-  bytes.resize(expected);
-  result.output = fromBytes(bytes, resultType, sizes);
+  if (config.downloadOutput) {
+    const ocl::Buffer &out = buffers[resultBuffer];
+    result.output.resize(out.size());
+    out.download(std::span<std::byte>(result.output));
+  }
   return result;
 }
 

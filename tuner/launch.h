@@ -1,14 +1,16 @@
 #pragma once
 // What every backend's kernel runner takes and returns: the launch settings
-// (work-group size, warm-ups, timed repetitions) and the downloaded output
-// with one kernel time per repetition.
+// (work-group size, warm-ups, timed repetitions), the inputs as raw bytes and
+// the output with one kernel time per repetition.
 
 #include "core/interp/value.h"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace liftcc::tuner {
@@ -19,11 +21,28 @@ struct LaunchConfig {
   std::optional<std::array<size_t, 3>> localSize;
   int warmups = 0;
   int repetitions = 1;
+  /// False for timing-only runs: the output stays on the device.
+  bool downloadOutput = true;
+};
+
+/// Kernel inputs in the order of the kernel's input arguments, each as the
+/// row-major bytes toBytes() gives (see core/interp/value_io.h).
+using InputBytes = std::vector<std::vector<std::byte>>;
+
+/// A run on raw bytes: what the backends implement.
+struct RawRun {
+  std::vector<std::byte> output; ///< the output buffer (empty unless downloaded)
+  std::vector<uint64_t> timesNs; ///< one per timed repetition
 };
 
 struct KernelRun {
   Value output;
   std::vector<uint64_t> timesNs; ///< one per timed repetition
 };
+
+InputBytes toInputBytes(const std::vector<Value> &inputs);
+/// Shapes a downloaded output as a value of `resultType` (the buffer may be
+/// larger than the result; the excess is ignored).
+KernelRun toKernelRun(RawRun raw, const Type &resultType, const std::map<std::string, int64_t> &sizes);
 
 } // namespace liftcc::tuner

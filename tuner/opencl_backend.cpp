@@ -15,10 +15,10 @@ public:
     throw KernelLaunchError(e.what());
   }
 
-  KernelRun run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs, const Type &resultType,
-                const LaunchConfig &config) override {
+  RawRun runBytes(const std::map<std::string, int64_t> &sizes, const InputBytes &inputs,
+                  const LaunchConfig &config) override {
     try {
-      return runner_.run(sizes, inputs, resultType, config);
+      return runner_.runBytes(sizes, inputs, config);
     } catch (const ocl::OpenCLError &e) {
       throw KernelLaunchError(e.what());
     }

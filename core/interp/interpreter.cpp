@@ -1,5 +1,7 @@
 #include "core/interp/interpreter.h"
 
+#include "core/interp/value_io.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -216,6 +218,14 @@ std::vector<Value> randomInputs(const Program &program, const std::map<std::stri
   std::mt19937_64 rng(seed);
   std::vector<Value> inputs;
   for (const Expr &p : program.inputs()) inputs.push_back(Value::random(p.typeOrThrow(), sizes, rng));
+  return inputs;
+}
+
+std::vector<std::vector<std::byte>> randomInputBytes(const Program &program, const std::map<std::string, int64_t> &sizes,
+                                                     uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<std::byte>> inputs;
+  for (const Expr &p : program.inputs()) inputs.push_back(randomBytes(p.typeOrThrow(), sizes, rng));
   return inputs;
 }
 

@@ -1,5 +1,6 @@
 #include "core/interp/value_io.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -44,6 +45,56 @@ size_t scalarByteSize(ScalarKind kind) {
   case ScalarKind::Double: return 8;
   }
   return 0;
+}
+
+size_t byteCount(const Type &type, const std::map<std::string, int64_t> &sizes) {
+  switch (type.kind()) {
+  case TypeKind::Scalar: return scalarByteSize(type.scalarKind());
+  case TypeKind::Tuple: {
+    size_t total = 0;
+    for (const Type &e : type.tupleElements()) total += byteCount(e, sizes);
+    return total;
+  }
+  case TypeKind::Array:
+    return static_cast<size_t>(std::max<int64_t>(arith::evaluate(type.arrayLength(), sizes), 0)) *
+           byteCount(type.arrayElement(), sizes);
+  }
+  return 0;
+}
+
+namespace {
+// Mirrors Value::random draw for draw, so both give the same scalars.
+void appendRandom(const Type &type, const std::map<std::string, int64_t> &sizes, std::mt19937_64 &rng,
+                  std::vector<std::byte> &out) {
+  switch (type.kind()) {
+  case TypeKind::Scalar: {
+    std::uniform_real_distribution<double> real(-1.0, 1.0);
+    std::uniform_int_distribution<int32_t> integer(-100, 100);
+    switch (type.scalarKind()) {
+    case ScalarKind::Bool: append<uint8_t>(out, integer(rng) >= 0 ? 1 : 0); return;
+    case ScalarKind::Int: append<int32_t>(out, integer(rng)); return;
+    case ScalarKind::Float: append<float>(out, static_cast<float>(real(rng))); return;
+    case ScalarKind::Double: append<double>(out, real(rng)); return;
+    }
+    return;
+  }
+  case TypeKind::Tuple:
+    for (const Type &e : type.tupleElements()) appendRandom(e, sizes, rng, out);
+    return;
+  case TypeKind::Array: {
+    int64_t n = arith::evaluate(type.arrayLength(), sizes);
+    for (int64_t i = 0; i < n; ++i) appendRandom(type.arrayElement(), sizes, rng, out);
+    return;
+  }
+  }
+}
+} // namespace
+
+std::vector<std::byte> randomBytes(const Type &type, const std::map<std::string, int64_t> &sizes, std::mt19937_64 &rng) {
+  std::vector<std::byte> out;
+  out.reserve(byteCount(type, sizes));
+  appendRandom(type, sizes, rng, out);
+  return out;
 }
 
 std::vector<std::byte> toBytes(const Value &value) {

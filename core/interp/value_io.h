@@ -8,6 +8,7 @@
 #include "core/interp/value.h"
 
 #include <cstddef>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,7 +17,14 @@ namespace liftcc {
 
 size_t scalarByteSize(ScalarKind kind);
 
+/// Bytes of a value of `type` at `sizes`, without building it.
+size_t byteCount(const Type &type, const std::map<std::string, int64_t> &sizes);
+
 std::vector<std::byte> toBytes(const Value &value);
+/// The bytes of Value::random(type, sizes, rng), drawn from `rng` in the same
+/// order, without the nested value: for inputs of millions of elements (the
+/// tuner's full-size runs) the value would cost far more than the kernel.
+std::vector<std::byte> randomBytes(const Type &type, const std::map<std::string, int64_t> &sizes, std::mt19937_64 &rng);
 /// Throws std::invalid_argument when the byte count does not match the type.
 Value fromBytes(std::span<const std::byte> bytes, const Type &type, const std::map<std::string, int64_t> &sizes);
 
