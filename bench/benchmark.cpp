@@ -79,11 +79,12 @@ void verify(ocl::Context &context, const Program &program, const Sizes &small, s
 /// interpreter at `small` (a wrong peer is reported, not timed), then timed at
 /// `sizes` (median of at least 20 runs) and compared with `baseline`, the
 /// first verified OpenCL kernel's output there.
-std::vector<BenchRow> benchPeers(const examples::Example &example, const Program &program, const Sizes &small,
+std::vector<BenchRow> benchPeers(const ocl::DeviceInfo &device, const examples::Example &example, const Program &program,
+                                 const Sizes &small,
                                  const Sizes &sizes, const std::vector<Grid> &grids, const std::optional<Grid> &baseline,
                                  const std::string &baselineName, ExampleReport &report, const BenchOptions &options) {
   std::vector<BenchRow> rows;
-  std::vector<Peer> peers = peersFor(example);
+  std::vector<Peer> peers = peersFor(example, device);
   if (peers.empty()) return rows;
   Program smallTyped = typeCheck(program, small);
   std::vector<Grid> smallGrids = randomGrids(smallTyped, small, options.seed);
@@ -180,7 +181,7 @@ ExampleReport benchExample(ocl::Context &context, const examples::Example &examp
   }
 
   for (Candidate &c : candidates) report.rows.push_back(std::move(c.row));
-  for (BenchRow &row : benchPeers(example, program, small, sizes, grids, baseline, baselineName, report, options))
+  for (BenchRow &row : benchPeers(context.device(), example, program, small, sizes, grids, baseline, baselineName, report, options))
     report.rows.push_back(std::move(row));
 
   std::optional<double> reference;

@@ -64,7 +64,11 @@ struct BenchReport {
   std::string device;
   ocl::BandwidthResult bandwidth;
   std::vector<ExampleReport> examples;
-  double seconds = 0; ///< wall time of the whole run
+  double seconds = 0; ///< wall time of the measurements (runBench)
+  /// Wall time spent exploring examples without a recorded best before the
+  /// measurements (`liftc bench --explore`), and how many were explored.
+  double exploreSeconds = 0;
+  size_t explored = 0;
 };
 
 /// Throws std::invalid_argument for an unknown example name; every failure of

@@ -3,12 +3,16 @@
 #ifdef LIFTCC_HAVE_HALIDE
 
 // The pipelines compiled at build time by tools/halide_gen (see there for
-// the definitions and the schedule).
+// the definitions and the schedules).
 #include "halide_gaussian.h"
+#include "halide_gaussian_opencl.h"
 #include "halide_heat.h"
+#include "halide_heat_opencl.h"
 #include "halide_jacobi2d_5pt.h"
+#include "halide_jacobi2d_5pt_opencl.h"
 
 #include <HalideBuffer.h>
+#include <HalideRuntimeOpenCL.h>
 
 #include <algorithm>
 #include <chrono>
@@ -22,9 +26,43 @@ namespace {
 using HalideBuffer = Halide::Runtime::Buffer<float>;
 using Pipeline = int (*)(halide_buffer_t *in, halide_buffer_t *out);
 
-PeerRun runPipeline(Pipeline pipeline, const examples::Example &example, const std::vector<Grid> &inputs,
+// Halide's default error handler aborts the process. The benchmark reports a
+// failing peer instead: the handler keeps the message for the failing call,
+// which then returns an error code. Halide's handler is process-wide, so the
+// message is per thread.
+thread_local std::string lastHalideError;
+
+void keepHalideError(void *, const char *message) { lastHalideError = message ? message : "unknown error"; }
+
+void check(int error, const char *what) {
+  if (!error) return;
+  std::string message = lastHalideError.empty() ? "error " + std::to_string(error) : lastHalideError;
+  lastHalideError.clear();
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  throw std::runtime_error(std::string("halide: ") + what + ": " + message);
+}
+
+/// Points Halide's OpenCL runtime at the benchmarked device. Its selection
+/// is process-wide (the runtime keeps one context), so it is set before
+/// every OpenCL run: a platform-name substring, a device type and the index
+/// among that platform's devices of that type (liftc's device index within
+/// its platform, exact when a platform's devices share one type).
+void selectHalideOpenCLDevice(const ocl::DeviceInfo &device) {
+  halide_opencl_set_platform_name(device.platformName.c_str());
+  switch (device.type) {
+  case ocl::DeviceType::Cpu: halide_opencl_set_device_type("cpu"); break;
+  case ocl::DeviceType::Gpu: halide_opencl_set_device_type("gpu"); break;
+  case ocl::DeviceType::Accelerator: halide_opencl_set_device_type("acc"); break;
+  case ocl::DeviceType::Custom:
+  case ocl::DeviceType::Other: halide_opencl_set_device_type(""); break;
+  }
+  halide_set_gpu_device(static_cast<int>(device.deviceIndex));
+}
+
+PeerRun runPipeline(Pipeline pipeline, bool onDevice, const examples::Example &example, const std::vector<Grid> &inputs,
                     const Sizes &sizes, const ocl::TimingOptions &timing) {
   if (inputs.size() != 1) throw std::invalid_argument("halide: expected one input grid");
+  halide_set_error_handler(keepHalideError);
   // Halide's dimension 0 is the innermost: M (, N (, O)).
   std::vector<int> extents;
   for (auto it = example.sizeNames.rbegin(); it != example.sizeNames.rend(); ++it)
@@ -32,40 +70,69 @@ PeerRun runPipeline(Pipeline pipeline, const examples::Example &example, const s
   HalideBuffer in(extents), out(extents);
   if (in.number_of_elements() != inputs[0].size()) throw std::invalid_argument("halide: input size mismatch");
   std::memcpy(in.data(), inputs[0].data(), inputs[0].size() * sizeof(float));
+  in.set_host_dirty();
+  // A run ends when its results are complete: OpenCL launches are
+  // asynchronous, so the device is synchronised. The input is copied to the
+  // device by the first (warm-up) run and stays there.
   auto runOnce = [&] {
-    if (int error = pipeline(in.raw_buffer(), out.raw_buffer()))
-      throw std::runtime_error("halide: pipeline failed with error " + std::to_string(error));
+    check(pipeline(in.raw_buffer(), out.raw_buffer()), "pipeline");
+    if (onDevice) check(out.device_sync(), "device sync");
   };
-  for (unsigned r = 0; r < timing.warmupRuns; ++r) runOnce();
+  for (unsigned r = 0; r < std::max(1u, timing.warmupRuns); ++r) runOnce();
   std::vector<double> times;
   for (unsigned r = 0; r < std::max(1u, timing.timedRuns); ++r) {
     auto start = std::chrono::steady_clock::now();
     runOnce();
     times.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
   }
+  if (onDevice) check(out.copy_to_host(), "copy to host");
   std::sort(times.begin(), times.end());
   const size_t n = times.size();
   double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-  return {Grid(out.data(), out.data() + out.number_of_elements()), median};
+  Grid output(out.data(), out.data() + out.number_of_elements());
+  if (onDevice) {
+    // Free the device copies now rather than at exit.
+    check(in.device_free(), "device free");
+    check(out.device_free(), "device free");
+  }
+  return {std::move(output), median};
+}
+
+struct Pipelines {
+  Pipeline cpu = nullptr, opencl = nullptr;
+};
+
+Pipelines pipelinesOf(const std::string &name) {
+  if (name == "jacobi2d_5pt") return {halide_jacobi2d_5pt, halide_jacobi2d_5pt_opencl};
+  if (name == "gaussian") return {halide_gaussian, halide_gaussian_opencl};
+  if (name == "heat") return {halide_heat, halide_heat_opencl};
+  return {};
 }
 
 } // namespace
 
-std::vector<Peer> peersFor(const examples::Example &example) {
-  Pipeline pipeline = nullptr;
-  if (example.name == "jacobi2d_5pt") pipeline = halide_jacobi2d_5pt;
-  else if (example.name == "gaussian") pipeline = halide_gaussian;
-  else if (example.name == "heat") pipeline = halide_heat;
-  if (!pipeline) return {};
-  Peer peer;
-  peer.variant = "halide";
-  peer.run = [pipeline, example](const std::vector<Grid> &inputs, const Sizes &sizes, const ocl::TimingOptions &timing) {
-    return runPipeline(pipeline, example, inputs, sizes, timing);
+std::vector<Peer> peersFor(const examples::Example &example, const ocl::DeviceInfo &device) {
+  Pipelines pipelines = pipelinesOf(example.name);
+  if (!pipelines.cpu) return {};
+  Peer cpu;
+  cpu.variant = "halide cpu";
+  cpu.run = [pipeline = pipelines.cpu, example](const std::vector<Grid> &inputs, const Sizes &sizes,
+                                               const ocl::TimingOptions &timing) {
+    return runPipeline(pipeline, false, example, inputs, sizes, timing);
   };
-  return {peer};
+  Peer opencl;
+  opencl.variant = "halide opencl";
+  opencl.run = [pipeline = pipelines.opencl, example, device](const std::vector<Grid> &inputs, const Sizes &sizes,
+                                                             const ocl::TimingOptions &timing) {
+    selectHalideOpenCLDevice(device);
+    return runPipeline(pipeline, true, example, inputs, sizes, timing);
+  };
+  return {cpu, opencl};
 }
 
-std::string peersDescription() { return "Halide " LIFTCC_HALIDE_VERSION " (ahead-of-time, host CPU)"; }
+std::string peersDescription() {
+  return "Halide " LIFTCC_HALIDE_VERSION " (ahead-of-time: host CPU, and its OpenCL target on the benchmarked device)";
+}
 
 } // namespace liftcc::bench
 
@@ -73,7 +140,7 @@ std::string peersDescription() { return "Halide " LIFTCC_HALIDE_VERSION " (ahead
 
 namespace liftcc::bench {
 
-std::vector<Peer> peersFor(const examples::Example &) { return {}; }
+std::vector<Peer> peersFor(const examples::Example &, const ocl::DeviceInfo &) { return {}; }
 
 std::string peersDescription() { return "none"; }
 

@@ -1,10 +1,11 @@
 #pragma once
-// Peers: stencil implementations from other systems, run on the host CPU
-// next to the OpenCL contenders. Today: Halide (JIT-compiled pipelines with
-// a parallel-rows + vectorised-columns schedule) for jacobi2d_5pt, gaussian
-// and heat, when liftcc was built with Halide (CMake finds it; see
-// bench/CMakeLists.txt). Without Halide peersFor() is always empty and the
-// benchmark simply has no peer rows.
+// Peers: stencil implementations from other systems, run next to the OpenCL
+// contenders. Today: Halide, for jacobi2d_5pt, gaussian and heat, when
+// liftcc was built with Halide (CMake finds it; see bench/CMakeLists.txt):
+// pipelines compiled ahead of time by tools/halide_gen, once for the host CPU
+// (parallel rows, vectorised columns) and once for Halide's OpenCL target
+// (GPU tiles), which runs on the benchmarked OpenCL device. Without Halide
+// peersFor() is always empty and the benchmark simply has no peer rows.
 //
 // A peer is checked like every contender: its output at the small
 // verification size must agree with the interpreter, or it is reported
@@ -12,6 +13,7 @@
 
 #include "bench/grids.h"
 #include "examples/example.h"
+#include "tuner/opencl_device.h"
 #include "tuner/opencl_timing.h"
 
 #include <functional>
@@ -22,18 +24,21 @@ namespace liftcc::bench {
 
 struct PeerRun {
   Grid output;     ///< row-major, as the OpenCL kernels write it
-  double medianNs; ///< median wall time of one pipeline run (no copies)
+  /// Median wall time of one pipeline run, without host-device copies (the
+  /// OpenCL target's data stays on the device between runs).
+  double medianNs;
 };
 
 struct Peer {
-  std::string variant; ///< e.g. "halide"
+  std::string variant; ///< e.g. "halide cpu", "halide opencl"
   /// Runs the peer on row-major input grids (the example's inputs in order)
   /// at `sizes`: timing.warmupRuns untimed runs, then timing.timedRuns timed.
   std::function<PeerRun(const std::vector<Grid> &inputs, const Sizes &sizes, const ocl::TimingOptions &timing)> run;
 };
 
-/// The peers of an example (none without Halide or for other examples).
-std::vector<Peer> peersFor(const examples::Example &example);
+/// The peers of an example (none without Halide or for other examples);
+/// those with an OpenCL target run on `device`.
+std::vector<Peer> peersFor(const examples::Example &example, const ocl::DeviceInfo &device);
 
 /// "Halide 14" or "none": what this build can compare against.
 std::string peersDescription();

@@ -38,7 +38,10 @@ std::string summary(const BenchReport &report) {
   for (const ExampleReport &e : report.examples)
     s << e.example << ": " << e.sizes << ", " << fixed(e.bytesPerElement, 0) << " B/element, roofline "
       << fixed(e.rooflineElementsPerSecond / 1e9, 3) << " G elem/s; verified at " << e.verifiedAt << "\n";
-  s << "total time: " << fixed(report.seconds, 1) << " s\n";
+  if (report.explored > 0)
+    s << "explored on the spot: " << report.explored << " example(s) in " << fixed(report.exploreSeconds, 1) << " s\n";
+  s << "measurements: " << fixed(report.seconds, 1) << " s; total time: " << fixed(report.seconds + report.exploreSeconds, 1)
+    << " s\n";
   return s.str();
 }
 

@@ -77,6 +77,7 @@ TEST_CASE("liftc bench: an example without a recorded best is explored on the sp
     REQUIRE_MESSAGE(run.status == 0, run.output);
     // The first run explores; the second finds the best kernel it stored.
     CHECK((run.output.find("jacobi2d_5pt: exploring 3 random variants") != std::string::npos) == (pass == 0));
+    CHECK((run.output.find("explored on the spot: 1 example(s) in ") != std::string::npos) == (pass == 0));
     int explored = 0;
     for (const std::vector<std::string> &f : readCsv(csv))
       if (f.size() > 4 && f[3].starts_with("explored ")) {

@@ -1,15 +1,17 @@
 // Build-time generator of the Halide peers of `liftc bench` (bench/peers.h):
-// defines Halide pipelines for a few example stencils, schedules them for the
-// host CPU (rows in parallel, the innermost dimension vectorised) and
-// compiles them ahead of time into static libraries, one per stencil, plus
-// one standalone Halide runtime object.
+// defines Halide pipelines for a few example stencils and compiles each ahead
+// of time twice into static libraries: scheduled for the host CPU (rows in
+// parallel, the innermost dimension vectorised) and for Halide's OpenCL
+// target (GPU tiles), plus one standalone Halide runtime object with OpenCL
+// support.
 //
 // Ahead of time rather than JIT because libHalide brings its own LLVM, which
 // clashes with the LLVM inside PoCL when both live in one process (PoCL's
 // kernel compiler crashes in the other LLVM's passes). The compiled
 // pipelines need neither libHalide nor LLVM.
 //
-//   halide_gen OUTPUT_DIR   writes halide_<name>.{a,h} and halide_runtime.o
+//   halide_gen OUTPUT_DIR   writes halide_<name>.{a,h}, halide_<name>_opencl.{a,h}
+//                           and halide_runtime.o
 #include <Halide.h>
 
 #include <iostream>
@@ -70,7 +72,8 @@ Stencil heat() {
 }
 
 /// Rows (2D) or fused (row, plane) pairs (3D) in parallel, the innermost
-/// dimension vectorised at the target's natural float width.
+/// dimension vectorised at the target's natural float width (rows must be
+/// at least one vector wide).
 void schedule(Stencil &s, const Target &target) {
   const int lanes = target.natural_vector_size<float>();
   std::vector<Var> args = s.out.args();
@@ -79,6 +82,22 @@ void schedule(Stencil &s, const Target &target) {
   } else {
     Var yz("yz");
     s.out.fuse(args[1], args[2], yz).parallel(yz).vectorize(args[0], lanes);
+  }
+}
+
+/// One work-item per output element in 32 x 8 tiles (3D: the planes are
+/// the third grid dimension), the shape of the hand-written kernels. Partial
+/// tiles are shifted inwards (Halide's default, much faster on PoCL than
+/// guarding them), so a grid must be at least one tile wide; a smaller one
+/// is an error the bench reports.
+void scheduleOpenCL(Stencil &s) {
+  std::vector<Var> args = s.out.args();
+  Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+  if (s.dims == 2) {
+    s.out.gpu_tile(args[0], args[1], xo, yo, xi, yi, 32, 8);
+  } else {
+    Var zo("zo"), zi("zi");
+    s.out.gpu_tile(args[0], args[1], args[2], xo, yo, zo, xi, yi, zi, 32, 8, 1);
   }
 }
 
@@ -92,10 +111,16 @@ int main(int argc, char **argv) {
   const std::string dir = argv[1];
   const Target host = get_host_target();
   const Target target = host.with_feature(Target::NoRuntime);
-  for (Stencil s : {jacobi2d5pt(), gaussian(), heat()}) {
-    schedule(s, target);
-    s.out.compile_to_static_library(dir + "/halide_" + s.name, {s.in}, "halide_" + s.name, target);
+  const Target opencl = target.with_feature(Target::OpenCL);
+  for (auto make : {jacobi2d5pt, gaussian, heat}) {
+    Stencil cpu = make();
+    schedule(cpu, target);
+    cpu.out.compile_to_static_library(dir + "/halide_" + cpu.name, {cpu.in}, "halide_" + cpu.name, target);
+    Stencil gpu = make(); // a fresh pipeline: a Func has one schedule
+    scheduleOpenCL(gpu);
+    const std::string name = "halide_" + gpu.name + "_opencl";
+    gpu.out.compile_to_static_library(dir + "/" + name, {gpu.in}, name, opencl);
   }
-  compile_standalone_runtime(dir + "/halide_runtime.o", host);
+  compile_standalone_runtime(dir + "/halide_runtime.o", host.with_feature(Target::OpenCL));
   return 0;
 }

@@ -10,6 +10,8 @@
 #include "explore/explorer.h"
 #include "tuner/opencl_backend.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -85,8 +87,10 @@ bool hasBestAt(const std::vector<explore::BestKernel> &bests, const std::string 
 /// recorded at its benchmark sizes: `evaluations` random configurations each
 /// (the same driver, checks and store as `liftc explore`), so the bench can
 /// show an explored row; a later bench reuses what was stored.
-void exploreMissing(const bench::BenchOptions &options, const ocl::DeviceInfo &deviceInfo, const std::string &results,
-                    size_t evaluations) {
+/// Returns how many examples were explored.
+size_t exploreMissing(const bench::BenchOptions &options, const ocl::DeviceInfo &deviceInfo, const std::string &results,
+                      size_t evaluations) {
+  size_t explored = 0;
   std::vector<explore::BestKernel> known = explore::findBestKernels(results, deviceInfo.name);
   std::optional<tuner::OpenCLDevice> device;
   for (const std::string &name : options.examples) {
@@ -103,8 +107,10 @@ void exploreMissing(const bench::BenchOptions &options, const ocl::DeviceInfo &d
     explore.seed = options.seed;
     if (options.log) options.log(name + ": exploring " + std::to_string(evaluations) + " random variants");
     explore::ExploreResult result = explore::explore(program, sizes, *device, explore);
+    ++explored;
     if (options.log && !result.best) options.log(name + ": no explored variant ran");
   }
+  return explored;
 }
 
 } // namespace
@@ -151,7 +157,9 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   // Exploring creates the directory; only reading needs it to exist.
   if (evaluations == 0 && cl.value("results") && !std::filesystem::is_directory(results))
     throw std::runtime_error("no results directory '" + results + "'");
-  if (evaluations > 0) exploreMissing(options, device, results, evaluations);
+  auto exploreStart = std::chrono::steady_clock::now();
+  size_t explored = evaluations > 0 ? exploreMissing(options, device, results, evaluations) : 0;
+  double exploreSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - exploreStart).count();
   if (std::filesystem::is_directory(results)) {
     options.contenders.explored = explore::findBestKernels(results, device.name);
     // The same GPU's CUDA explorations match its name too; the bench is OpenCL.
@@ -163,6 +171,8 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   if (options.log) options.log("peers: " + bench::peersDescription());
   ocl::Context context(device);
   bench::BenchReport report = bench::runBench(context, options);
+  report.explored = explored;
+  report.exploreSeconds = explored > 0 ? exploreSeconds : 0;
   bench::printTable(out, report);
   if (auto csv = cl.value("csv")) writeFile(*csv, report, bench::writeCsv);
   if (auto png = cl.value("png")) {
