@@ -25,9 +25,7 @@ CudaKernelRunner::CudaKernelRunner(cuda::Context &context, codegen::Kernel kerne
 
 KernelRun CudaKernelRunner::run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs,
                                 const Type &resultType, const LaunchConfig &config) {
-  LaunchConfig downloading = config;
-  downloading.downloadOutput = true;
-  return toKernelRun(runBytes(sizes, toInputBytes(inputs), downloading), resultType, sizes);
+  return runOnValues(*this, sizes, inputs, resultType, config);
 }
 
 RawRun CudaKernelRunner::runBytes(const std::map<std::string, int64_t> &sizes, const InputBytes &inputs,

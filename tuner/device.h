@@ -51,9 +51,7 @@ public:
   /// the downloaded output).
   KernelRun run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs, const Type &resultType,
                 const LaunchConfig &config) {
-    LaunchConfig downloading = config;
-    downloading.downloadOutput = true;
-    return toKernelRun(runBytes(sizes, toInputBytes(inputs), downloading), resultType, sizes);
+    return runOnValues(*this, sizes, inputs, resultType, config);
   }
 };
 

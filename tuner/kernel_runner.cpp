@@ -15,9 +15,7 @@ OpenCLKernelRunner::OpenCLKernelRunner(ocl::Context &context, codegen::Kernel ke
 
 KernelRun OpenCLKernelRunner::run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs,
                                   const Type &resultType, const LaunchConfig &config) {
-  LaunchConfig downloading = config;
-  downloading.downloadOutput = true;
-  return toKernelRun(runBytes(sizes, toInputBytes(inputs), downloading), resultType, sizes);
+  return runOnValues(*this, sizes, inputs, resultType, config);
 }
 
 RawRun OpenCLKernelRunner::runBytes(const std::map<std::string, int64_t> &sizes, const InputBytes &inputs,

@@ -45,4 +45,14 @@ InputBytes toInputBytes(const std::vector<Value> &inputs);
 /// larger than the result; the excess is ignored).
 KernelRun toKernelRun(RawRun raw, const Type &resultType, const std::map<std::string, int64_t> &sizes);
 
+/// A run on values through anything with runBytes(sizes, InputBytes,
+/// LaunchConfig) (the backends' runners and compiled kernels): the values
+/// become bytes, the output is downloaded and shaped as `resultType`.
+template <typename BytesRunner>
+KernelRun runOnValues(BytesRunner &runner, const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs,
+                      const Type &resultType, LaunchConfig config) {
+  config.downloadOutput = true;
+  return toKernelRun(runner.runBytes(sizes, toInputBytes(inputs), config), resultType, sizes);
+}
+
 } // namespace liftcc::tuner
