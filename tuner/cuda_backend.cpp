@@ -43,10 +43,9 @@ std::unique_ptr<CompiledKernel> CudaDevice::compile(const codegen::Kernel &kerne
 DeviceLimits limitsOf(const cuda::DeviceInfo &device) {
   DeviceLimits limits;
   limits.localMemoryBytes = device.sharedMemPerBlock;
-  limits.maxWorkGroupSize = device.maxThreadsPerBlock;
-  // CUDA's fixed block-dimension limits (all current architectures).
+  // CUDA's fixed block limits (all current architectures) bound what the device reports.
+  limits.maxWorkGroupSize = std::min<int64_t>(device.maxThreadsPerBlock, 1024);
   limits.maxWorkItemSizes = {1024, 1024, 64};
-  limits.maxWorkGroupSize = std::min<int64_t>(limits.maxWorkGroupSize, 1024);
   return limits;
 }
 

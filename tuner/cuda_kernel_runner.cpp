@@ -1,6 +1,5 @@
 #include "tuner/cuda_kernel_runner.h"
 
-#include "core/interp/value_io.h"
 #include "tuner/cuda/cuda_timing.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 
@@ -39,27 +38,20 @@ RawRun CudaKernelRunner::runBytes(const std::map<std::string, int64_t> &sizes, c
     const codegen::KernelArg &arg = kernel_.args[i];
     switch (arg.role) {
     case codegen::KernelArg::Role::Input: {
-      if (nextInput >= inputs.size()) throw std::invalid_argument("too few inputs for kernel " + kernel_.name);
-      const std::vector<std::byte> &bytes = inputs[nextInput++];
-      size_t expected = static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
-      if (bytes.size() != expected)
-        throw std::invalid_argument("input " + arg.name + " has " + std::to_string(bytes.size()) + " bytes, expected " +
-                                    std::to_string(expected));
+      const std::vector<std::byte> &bytes = takeInput(kernel_, arg, inputs, nextInput, sizes);
       buffers.push_back(context_.allocate(std::max<size_t>(bytes.size(), 1)));
       if (!bytes.empty()) buffers.back().upload(bytes.data(), bytes.size());
       bufferOfArg[i] = buffers.size() - 1;
       break;
     }
     case codegen::KernelArg::Role::Output: {
-      size_t bytes = static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
+      size_t bytes = bufferBytes(arg, sizes);
       buffers.push_back(context_.allocate(std::max<size_t>(bytes, 1)));
       bufferOfArg[i] = outputBuffer = buffers.size() - 1;
       break;
     }
     case codegen::KernelArg::Role::Size: {
-      auto it = sizes.find(arg.name);
-      if (it == sizes.end()) throw std::invalid_argument("no value for size " + arg.name);
-      sizeArgs[i] = static_cast<int32_t>(it->second);
+      sizeArgs[i] = sizeArgument(arg, sizes);
       break;
     }
     }

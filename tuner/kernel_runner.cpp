@@ -1,8 +1,5 @@
 #include "tuner/kernel_runner.h"
 
-#include "core/interp/value_io.h"
-
-#include <limits>
 #include <stdexcept>
 
 namespace liftcc::tuner {
@@ -29,30 +26,21 @@ RawRun OpenCLKernelRunner::runBytes(const std::map<std::string, int64_t> &sizes,
     auto index = static_cast<cl_uint>(i);
     switch (arg.role) {
     case codegen::KernelArg::Role::Input: {
-      if (nextInput >= inputs.size()) throw std::invalid_argument("too few inputs for kernel " + kernel_.name);
-      const std::vector<std::byte> &bytes = inputs[nextInput++];
-      size_t expected = static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
-      if (bytes.size() != expected)
-        throw std::invalid_argument("input " + arg.name + " has " + std::to_string(bytes.size()) + " bytes, expected " +
-                                    std::to_string(expected));
+      const std::vector<std::byte> &bytes = takeInput(kernel_, arg, inputs, nextInput, sizes);
       buffers.emplace_back(context_, std::max<size_t>(bytes.size(), 1), kernel_.iteration ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY);
       if (!bytes.empty()) buffers.back().upload(std::span<const std::byte>(bytes));
       clKernel_.setArg(index, buffers.back());
       break;
     }
     case codegen::KernelArg::Role::Output: {
-      size_t bytes = static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
+      size_t bytes = bufferBytes(arg, sizes);
       buffers.emplace_back(context_, std::max<size_t>(bytes, 1), kernel_.iteration ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY);
       outputBuffer = buffers.size() - 1;
       clKernel_.setArg(index, buffers.back());
       break;
     }
     case codegen::KernelArg::Role::Size: {
-      auto it = sizes.find(arg.name);
-      if (it == sizes.end()) throw std::invalid_argument("no value for size " + arg.name);
-      if (it->second > std::numeric_limits<int32_t>::max())
-        throw std::invalid_argument("size " + arg.name + " does not fit the kernel's int arguments");
-      clKernel_.setArg(index, static_cast<int32_t>(it->second));
+      clKernel_.setArg(index, sizeArgument(arg, sizes));
       break;
     }
     }

@@ -2,6 +2,7 @@
 
 #include "core/interp/value_io.h"
 
+#include <limits>
 #include <stdexcept>
 
 namespace liftcc::tuner {
@@ -11,6 +12,29 @@ InputBytes toInputBytes(const std::vector<Value> &inputs) {
   bytes.reserve(inputs.size());
   for (const Value &v : inputs) bytes.push_back(toBytes(v));
   return bytes;
+}
+
+size_t bufferBytes(const codegen::KernelArg &arg, const std::map<std::string, int64_t> &sizes) {
+  return static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
+}
+
+const std::vector<std::byte> &takeInput(const codegen::Kernel &kernel, const codegen::KernelArg &arg,
+                                        const InputBytes &inputs, size_t &next, const std::map<std::string, int64_t> &sizes) {
+  if (next >= inputs.size()) throw std::invalid_argument("too few inputs for kernel " + kernel.name);
+  const std::vector<std::byte> &bytes = inputs[next++];
+  size_t expected = bufferBytes(arg, sizes);
+  if (bytes.size() != expected)
+    throw std::invalid_argument("input " + arg.name + " has " + std::to_string(bytes.size()) + " bytes, expected " +
+                                std::to_string(expected));
+  return bytes;
+}
+
+int32_t sizeArgument(const codegen::KernelArg &arg, const std::map<std::string, int64_t> &sizes) {
+  auto it = sizes.find(arg.name);
+  if (it == sizes.end()) throw std::invalid_argument("no value for size " + arg.name);
+  if (it->second > std::numeric_limits<int32_t>::max())
+    throw std::invalid_argument("size " + arg.name + " does not fit the kernel's int arguments");
+  return static_cast<int32_t>(it->second);
 }
 
 KernelRun toKernelRun(RawRun raw, const Type &resultType, const std::map<std::string, int64_t> &sizes) {

@@ -3,6 +3,7 @@
 // (work-group size, warm-ups, timed repetitions), the inputs as raw bytes and
 // the output with one kernel time per repetition.
 
+#include "codegen/kernel.h"
 #include "core/interp/value.h"
 
 #include <array>
@@ -41,6 +42,17 @@ struct KernelRun {
 };
 
 InputBytes toInputBytes(const std::vector<Value> &inputs);
+
+// How both backends' runners bind a kernel's arguments at concrete sizes.
+/// Bytes of a buffer argument (Input or Output).
+size_t bufferBytes(const codegen::KernelArg &arg, const std::map<std::string, int64_t> &sizes);
+/// The next of `inputs` for the Input argument `arg` (advancing `next`).
+/// Throws std::invalid_argument when inputs run out or its byte count differs.
+const std::vector<std::byte> &takeInput(const codegen::Kernel &kernel, const codegen::KernelArg &arg,
+                                        const InputBytes &inputs, size_t &next, const std::map<std::string, int64_t> &sizes);
+/// The value of a Size argument. Throws std::invalid_argument when `sizes`
+/// lacks it or it does not fit the kernel's int parameters.
+int32_t sizeArgument(const codegen::KernelArg &arg, const std::map<std::string, int64_t> &sizes);
 /// Shapes a downloaded output as a value of `resultType` (the buffer may be
 /// larger than the result; the excess is ignored).
 KernelRun toKernelRun(RawRun raw, const Type &resultType, const std::map<std::string, int64_t> &sizes);
