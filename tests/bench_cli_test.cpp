@@ -3,6 +3,9 @@
 // CSV names each of them ok; examples without a recorded best kernel are
 // explored on the spot.
 
+#include "bench/sizes.h"
+#include "examples/example.h"
+#include "explore/explorer.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
 #include "tuner/opencl_device.h"
@@ -86,6 +89,32 @@ TEST_CASE("liftc bench: an example without a recorded best is explored on the sp
       }
     CHECK(explored == 1);
   }
+}
+
+TEST_CASE("liftc bench: a CUDA best of the same GPU does not stand in for the OpenCL one") {
+  std::vector<ocl::DeviceInfo> devices = ocl::listDevices();
+  if (devices.empty()) {
+    MESSAGE("no OpenCL device: liftc bench not run");
+    return;
+  }
+  // What `liftc explore --target cuda` files for a GPU whose OpenCL name is
+  // the default device's: a kernel.cu entry under "cuda <name>".
+  test::TempDir dir;
+  const examples::Example &example = examples::findExample("jacobi2d_5pt");
+  bench::Sizes sizes = bench::benchSizes(example, bench::SizePreset::Default, 0.02);
+  std::string sizesKey = explore::sizesKey(example.build(), sizes);
+  std::filesystem::path entry =
+      dir.path() / "results" / "best" / explore::deviceSlug("cuda " + devices.front().name) / example.name / sizesKey;
+  std::filesystem::create_directories(entry);
+  std::ofstream(entry / "kernel.cu") << "extern \"C\" __global__ void liftcc_kernel() {}\n";
+  std::ofstream(entry / "launch.json") << R"({"program": "jacobi2d_5pt", "sizes": ")" << sizesKey
+                                       << R"(", "kernelFile": "kernel.cu"})";
+
+  test::LiftcRun run = test::runLiftc("bench --device 0 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 "
+                                      "--warmups 0 --explore 2 --results " +
+                                      shellQuote((dir.path() / "results").string()));
+  REQUIRE_MESSAGE(run.status == 0, run.output);
+  CHECK_MESSAGE(run.output.find("jacobi2d_5pt: exploring 2 random variants") != std::string::npos, run.output);
 }
 
 } // namespace liftcc

@@ -77,6 +77,16 @@ void plotPng(const std::string &csv, const std::string &png) {
             << "  " << command << "\n";
 }
 
+/// The OpenCL best kernels recorded for the device. The same GPU's CUDA
+/// explorations match its name too, but the bench runs OpenCL kernels.
+std::vector<explore::BestKernel> openCLBestKernels(const std::string &results, const std::string &deviceName) {
+  std::vector<explore::BestKernel> bests = explore::findBestKernels(results, deviceName);
+  std::erase_if(bests, [](const explore::BestKernel &k) {
+    return k.kernelFile != explore::kernelFileName(codegen::Target::OpenCL);
+  });
+  return bests;
+}
+
 bool hasBestAt(const std::vector<explore::BestKernel> &bests, const std::string &program, const std::string &sizes) {
   return std::any_of(bests.begin(), bests.end(), [&](const explore::BestKernel &k) {
     return k.launch.value("program", "") == program && k.launch.value("sizes", "") == sizes;
@@ -91,7 +101,7 @@ bool hasBestAt(const std::vector<explore::BestKernel> &bests, const std::string 
 size_t exploreMissing(const bench::BenchOptions &options, const ocl::DeviceInfo &deviceInfo, const std::string &results,
                       size_t evaluations) {
   size_t explored = 0;
-  std::vector<explore::BestKernel> known = explore::findBestKernels(results, deviceInfo.name);
+  std::vector<explore::BestKernel> known = openCLBestKernels(results, deviceInfo.name);
   std::optional<tuner::OpenCLDevice> device;
   for (const std::string &name : options.examples) {
     const examples::Example &example = examples::findExample(name);
@@ -160,13 +170,7 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   auto exploreStart = std::chrono::steady_clock::now();
   size_t explored = evaluations > 0 ? exploreMissing(options, device, results, evaluations) : 0;
   double exploreSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - exploreStart).count();
-  if (std::filesystem::is_directory(results)) {
-    options.contenders.explored = explore::findBestKernels(results, device.name);
-    // The same GPU's CUDA explorations match its name too; the bench is OpenCL.
-    std::erase_if(options.contenders.explored, [](const explore::BestKernel &k) {
-      return k.kernelFile != explore::kernelFileName(codegen::Target::OpenCL);
-    });
-  }
+  if (std::filesystem::is_directory(results)) options.contenders.explored = openCLBestKernels(results, device.name);
 
   if (options.log) options.log("peers: " + bench::peersDescription());
   ocl::Context context(device);
