@@ -4,6 +4,7 @@
 #include "bench/benchmark.h"
 #include "bench/peers.h"
 #include "bench/report.h"
+#include "core/io/safe_file.h"
 #include "tools/liftc/verbs.h"
 
 #include "examples/example.h"
@@ -44,10 +45,9 @@ double parseScale(const std::string &text) {
 
 void writeFile(const std::string &path, const bench::BenchReport &report,
                void (*render)(std::ostream &, const bench::BenchReport &)) {
-  std::ofstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot write '" + path + "'");
-  render(file, report);
-  if (!file.flush()) throw std::runtime_error("cannot write '" + path + "'");
+  std::ostringstream text;
+  render(text, report);
+  io::writeFile(path, text.str());
 }
 
 #ifndef LIFTCC_PLOT_SCRIPT
@@ -138,7 +138,7 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   }
   if (auto preset = cl.value("sizes")) {
     auto parsed = bench::parseSizePreset(*preset);
-    if (!parsed) throw UsageError("--sizes must be default or paper, found '" + *preset + "'");
+    if (!parsed) throw UsageError("--sizes must be default or paper, found '" + io::shown(*preset) + "'");
     options.sizes = *parsed;
   }
   if (auto scale = cl.value("size-scale")) options.sizeScale = parseScale(*scale);
