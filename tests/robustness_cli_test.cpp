@@ -167,7 +167,7 @@ const char *kNamedInputs = R"({"liftcc": 1, "sizes": ["N"],
 
 TEST_CASE("robustness/cli: identifiers that would break the kernel are refused at check") {
   TempDir dir;
-  for (const std::string &name : {"global", "kernel", "half", "get_global_id"}) {
+  for (std::string name : {"global", "kernel", "half", "get_global_id"}) {
     std::string program = kNamedInputs;
     for (size_t at; (at = program.find("INPUT")) != std::string::npos;) program.replace(at, 5, name);
     write(dir.path() / "p.json", program);

@@ -30,6 +30,9 @@ std::string mib(int64_t bytes) { return std::to_string(bytes / (1 << 20)) + " Mi
 
 } // namespace
 
+/// Host buffers of `bytes` fit half of this machine's memory.
+static void checkBufferBytes(double bytes);
+
 void checkInterpretable(const std::string &what, const Type &type, const std::map<std::string, int64_t> &sizes) {
   int64_t count = -1;
   try {
@@ -81,6 +84,16 @@ void checkDeviceLimits(const codegen::Kernel &kernel, const tuner::DeviceLimits 
   double bytes = 0; // a sum of counts up to 2^63 each: double cannot wrap
   for (const codegen::KernelArg &arg : kernel.args)
     if (arg.role != codegen::KernelArg::Role::Size) bytes += double(tuner::bufferBytes(arg, sizes));
+  checkBufferBytes(bytes);
+}
+
+void checkHostMemory(const Program &typed, const std::map<std::string, int64_t> &sizes) {
+  double bytes = double(byteCount(typed.body().typeOrThrow(), sizes));
+  for (const Expr &in : typed.inputs()) bytes += double(byteCount(in.typeOrThrow(), sizes));
+  checkBufferBytes(bytes);
+}
+
+static void checkBufferBytes(double bytes) {
   long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGE_SIZE);
   int64_t memory = pages > 0 && pageSize > 0 ? int64_t(pages) * pageSize : int64_t(0);
   if (memory > 0 && bytes > double(memory / 2))

@@ -34,5 +34,8 @@ void checkIterationCount(const Program &typed, const std::map<std::string, int64
 /// buffers fit half of this machine's memory (they are staged on the host).
 void checkDeviceLimits(const codegen::Kernel &kernel, const tuner::DeviceLimits &limits,
                        const std::map<std::string, int64_t> &sizes);
+/// The inputs and result of `typed` at `sizes` fit half of this machine's
+/// memory (explore generates the full-size inputs on the host).
+void checkHostMemory(const Program &typed, const std::map<std::string, int64_t> &sizes);
 
 } // namespace liftcc::cli

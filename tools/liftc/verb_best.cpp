@@ -33,7 +33,7 @@ int runBest(const CommandLine &cl, std::ostream &out) {
 
 int runMerge(const CommandLine &cl, std::ostream &out) {
   auto outDir = cl.value("out");
-  if (!outDir) throw UsageError("missing --out DIRECTORY");
+  if (!outDir || outDir->empty()) throw UsageError("missing --out DIRECTORY");
   if (cl.positional().empty()) throw UsageError("missing result directories to merge");
   namespace fs = std::filesystem;
   size_t added = 0, stores = 0;

@@ -90,11 +90,13 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   checkSizeBindings(program, sizes);
   Program typed = typeCheckFile(path, program, sizes);
   checkIterationCount(typed, sizes);
+  checkHostMemory(typed, sizes);
   if (auto t4 = cl.value("t4")) io::refuseOverwritingInputs({{"--t4", *t4}}, {path});
 
   explore::ExploreOptions options;
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
+  if (options.storeDir.empty()) throw UsageError("--out must name a directory");
   if (auto s = cl.value("strategy")) {
     auto strategy = tuner::parseStrategy(*s);
     if (!strategy) throw UsageError("--strategy must be exhaustive, random or annealing, found '" + io::shown(*s) + "'");
@@ -171,6 +173,7 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   explore::ExploreOptions options;
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
+  if (options.storeDir.empty()) throw UsageError("--out must name a directory");
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
   explore::Variant variant = explore::makeVariant(typed, config, device->target());
