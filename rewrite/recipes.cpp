@@ -92,7 +92,8 @@ Program copyTilesToLocal(const Program &original, const Program &tiled, int dims
                        "there is no tile to copy to local memory (tiling covered " + std::to_string(dims) + " of the " +
                        std::to_string(std::max(dims, outputDimensions(original))) +
                        " dimension(s): a tile size not dividing every output extent, a wrap/mirror boundary or a "
-                       "reduce over the window keeps the rest untiled); use --opt tiled or plain");
+                       "reduce over the window keeps the rest untiled); choose a tile size that divides every output "
+                       "dimension, or use --opt tiled or plain");
   return typeCheck(withBody(tiled, body));
 }
 

@@ -120,12 +120,18 @@ TEST_CASE("fuzz/cli: random command lines give a result or one short error line,
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) break;
     const VerbSpec &verb = pick(rng, kVerbs);
     std::string args = verb.name;
-    if (verb.takesProgram || rng() % 2) args += " " + test::shellQuote(pick(rng, programs));
+    // Half the cases start from a valid command line and change one or two
+    // things, so that they get past the first check into the deeper code.
+    bool valid = rng() % 2 == 0;
+    if (verb.takesProgram || rng() % 2) args += " " + test::shellQuote(valid ? std::string("prog.json") : pick(rng, programs));
     if (verb.name == "merge" && rng() % 2) args += " r";
-    // Mostly a valid size, so that more cases get past the first check.
-    if (verb.takesProgram && rng() % 3 != 0)
+    if (verb.takesProgram && (valid || rng() % 3 != 0))
       args += " --size " + pick(rng, std::vector<std::string>{"N=16", "N=64", "N=16,M=16", "N=8,M=8"});
-    int options = std::uniform_int_distribution<int>(0, 4)(rng);
+    if (valid && (verb.name == "compile" || verb.name == "run" || verb.name == "tune"))
+      args += " --opt " + pick(rng, std::vector<std::string>{"plain", "tiled", "local"});
+    if (valid && verb.name == "rewrite") args += " --list";
+    if (valid && (verb.name == "explore" || verb.name == "tune" || verb.name == "merge")) args += " --out r";
+    int options = std::uniform_int_distribution<int>(0, valid ? 2 : 4)(rng);
     for (int i = 0; i < options; ++i) {
       int kind = std::uniform_int_distribution<int>(0, 9)(rng);
       if (kind == 0 && !verb.flags.empty()) args += " --" + pick(rng, verb.flags);

@@ -386,7 +386,7 @@ Program readProgram(const std::string &text) {
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     if (dynamic_cast<const nlohmann::json::out_of_range *>(&e))
       throw JsonError(tracker.pointer(), "the number is out of range: " + what);
-    throw JsonError(tracker.pointer(), "malformed JSON: " + what);
+    throw JsonError("", "malformed JSON: " + what); // the position names the place (the pointer may not exist yet)
   }
   return programFromJson(doc);
 }

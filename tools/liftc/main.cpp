@@ -4,7 +4,10 @@
 // status 1 (bad program or input) or 2 (bad command line), never as a crash:
 // scripts and the auto-tuner drive liftc and need to tell the two apart.
 
+#include "codegen/generate.h"
 #include "core/io/safe_file.h"
+#include "core/typecheck/type_error.h"
+#include "rewrite/apply.h"
 #include "tools/liftc/verbs.h"
 
 #include <exception>
@@ -63,13 +66,13 @@ int run(const std::vector<std::string> &args) {
   CommandLine cl = CommandLine::parse(rest, verb->options);
   try {
     return verb->run(cl, std::cout);
-  } catch (const UsageError &) {
-    throw; // names its option
-  } catch (const std::bad_alloc &) {
-    throw;
   } catch (const std::exception &e) {
     // Errors from the compiler's passes name the node (/body/...), not the
     // file they came from: add it, so every error says where.
+    bool aboutTheProgram = dynamic_cast<const liftcc::codegen::CodegenError *>(&e) ||
+                           dynamic_cast<const liftcc::rewrite::RewriteError *>(&e) ||
+                           dynamic_cast<const liftcc::TypeError *>(&e);
+    if (!aboutTheProgram) throw;
     std::string message = e.what();
     if (!cl.positional().empty() && message.find(cl.positional()[0]) == std::string::npos &&
         message.find(liftcc::io::shown(cl.positional()[0], 200)) == std::string::npos)
