@@ -159,6 +159,7 @@ void refuseOverwritingInputs(const std::vector<std::pair<std::string, std::strin
                              const std::vector<std::string> &inputs) {
   for (size_t i = 0; i < outputs.size(); ++i) {
     const auto &[option, path] = outputs[i];
+    if (path.empty()) throw FileError(option + " needs a file name, found ''");
     for (const std::string &input : inputs)
       if (path == input || sameFile(path, input))
         throw FileError(option + " '" + shown(path, 200) + "' would overwrite the input '" + shown(input, 200) + "'");

@@ -50,9 +50,9 @@ std::string readFileCapped(const std::string &path, uint64_t maxBytes, const std
 /// symbolic links included).
 bool sameFile(const std::string &a, const std::string &b);
 
-/// Throws FileError when an output path names the same file as an input or
-/// as another output ("-o p.json" for the program p.json). Outputs given as
-/// nullopt are ignored; `outputs` pairs an option name with its path.
+/// Throws FileError when an output path is empty, or names the same file as
+/// an input or as another output ("-o p.json" for the program p.json);
+/// `outputs` pairs an option name with its path.
 void refuseOverwritingInputs(const std::vector<std::pair<std::string, std::string>> &outputs,
                              const std::vector<std::string> &inputs);
 

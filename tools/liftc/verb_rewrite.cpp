@@ -40,7 +40,10 @@ int runRewrite(const CommandLine &cl, std::ostream &out) {
   if (cl.has("json")) out << writeProgram(rewritten);
   else out << printProgram(rewritten);
   // Written whole or not at all, so rewriting a program in place is safe.
-  if (auto output = cl.value("output")) io::writeFile(*output, writeProgram(rewritten));
+  if (auto output = cl.value("output")) {
+    io::refuseOverwritingInputs({{"--output", *output}}, {});
+    io::writeFile(*output, writeProgram(rewritten));
+  }
   return 0;
 }
 
