@@ -127,6 +127,11 @@ size_t exploreMissing(const bench::BenchOptions &options, const ocl::DeviceInfo 
 
 int runBench(const CommandLine &cl, std::ostream &out) {
   if (!cl.positional().empty()) throw UsageError("bench takes no positional arguments");
+  // Checked before the minutes of measuring, not when the table is written.
+  std::vector<std::pair<std::string, std::string>> outputs;
+  for (const char *option : {"csv", "markdown", "png"})
+    if (auto path = cl.value(option)) outputs.emplace_back(std::string("--") + option, *path);
+  io::refuseOverwritingInputs(outputs, {});
   bench::BenchOptions options;
   std::string list = cl.value("examples").value_or("all");
   if (list == "all") {
