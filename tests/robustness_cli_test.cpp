@@ -63,6 +63,12 @@ TEST_CASE("robustness/cli: sizes whose products overflow are refused; big grids 
               {"size N = 9223372036854775807 is above liftc's limit 2^40"});
   expectError(dir.path(), "compile " + example("jacobi2d_5pt") + " --size N=1099511627776,M=1099511627776 --opt plain", 2,
               {"has more than 2^60 values"});
+  // A declared length that is a product of sizes must not wrap into a small constant.
+  write(dir.path() / "prod.json", R"json({"liftcc": 1, "sizes": ["N", "M", "O"],
+    "userFuns": {"id": {"params": [{"name": "x", "type": "float"}], "returns": "float", "body": "return x;"}},
+    "inputs": [{"name": "A", "type": "[float](N*M*O)"}],
+    "body": {"op": "mapGlb", "dim": 0, "f": {"userFun": "id"}, "in": {"param": "A"}}})json");
+  expectError(dir.path(), "compile prod.json --size N=1099511627776,M=1099511627776,O=16", 2, {"input A", "beyond 2^62"});
   LiftcRun big = test::runLiftc("compile " + example("jacobi2d_5pt") + " --opt plain --size N=46341,M=46341 -o " +
                                 quote((dir.path() / "k.cl").string()) + " --metadata " + quote((dir.path() / "k.json").string()));
   REQUIRE_MESSAGE(big.status == 0, big.output);

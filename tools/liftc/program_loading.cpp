@@ -6,6 +6,8 @@
 #include "core/typecheck/typecheck.h"
 #include "rewrite/recipes.h"
 
+#include <optional>
+
 namespace liftcc::cli {
 
 Program loadProgram(const std::string &path) {
@@ -17,7 +19,61 @@ Program loadProgram(const std::string &path) {
   }
 }
 
+namespace {
+
+/// `e` at `sizes` in 128-bit arithmetic; nullopt when a value leaves
+/// [-2^62, 2^62] (arith::evaluate wraps like C, which would hide it).
+std::optional<__int128> evaluateWide(const arith::Expr &e, const std::map<std::string, int64_t> &sizes) {
+  constexpr __int128 kLimit = __int128(1) << 62;
+  std::vector<__int128> ops;
+  for (const arith::Expr &operand : e.operands()) {
+    auto v = evaluateWide(operand, sizes);
+    if (!v) return std::nullopt;
+    ops.push_back(*v);
+  }
+  __int128 r = 0;
+  switch (e.kind()) {
+  case arith::Kind::Constant: r = e.constant(); break;
+  case arith::Kind::Variable: {
+    auto it = sizes.find(e.varName());
+    if (it == sizes.end()) return std::nullopt;
+    r = it->second;
+    break;
+  }
+  case arith::Kind::Sum: for (__int128 v : ops) r += v; break;
+  case arith::Kind::Product:
+    r = 1;
+    for (__int128 v : ops) {
+      r *= v;
+      if (r > kLimit || r < -kLimit) return std::nullopt;
+    }
+    break;
+  default: return int64_t(arith::evaluate(e, sizes)); // div, mod, min, max, select: no growth beyond operands
+  }
+  if (r > kLimit || r < -kLimit) return std::nullopt;
+  return r;
+}
+
+/// Every array length in `type` stays far from wrapping at `sizes`.
+bool lengthsFit(const Type &type, const std::map<std::string, int64_t> &sizes) {
+  if (type.isTuple()) {
+    for (const Type &t : type.tupleElements())
+      if (!lengthsFit(t, sizes)) return false;
+    return true;
+  }
+  if (!type.isArray()) return true;
+  return evaluateWide(type.arrayLength(), sizes).has_value() && lengthsFit(type.arrayElement(), sizes);
+}
+
+} // namespace
+
 Program typeCheckFile(const std::string &path, const Program &program, const std::map<std::string, int64_t> &sizes) {
+  // The declared input types are checked before specialising: an array length
+  // such as N*M*O that wraps at these sizes would fold into a wrong constant.
+  for (const Expr &in : program.inputs())
+    if (!sizes.empty() && in.type() && !lengthsFit(*in.type(), sizes))
+      throw UsageError("at these sizes input " + in.name() + " (" + io::shown(in.type()->str(), 80) +
+                       ") has a length beyond 2^62, liftc's limit");
   Program typed = [&] {
     try {
       return sizes.empty() ? typeCheck(program) : typeCheck(program, sizes);
