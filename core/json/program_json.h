@@ -49,7 +49,8 @@ struct JsonWriteOptions {
 
 nlohmann::json programToJson(const Program &program, JsonWriteOptions options = {});
 /// JSON text with two-space indentation, an object or array on one line when
-/// it fits in 100 columns, and a trailing newline.
+/// it fits in 100 columns (else short members packed onto shared lines), and
+/// a trailing newline.
 std::string writeProgram(const Program &program, JsonWriteOptions options = {});
 
 /// Lift type notation: float, (float, int), [[float]M]N, [float](N + 2).
