@@ -10,6 +10,7 @@
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "primitives/api.h"
+#include "tests/liftc_process.h"
 #include "tests/test_support.h"
 
 #include <doctest/doctest.h>
@@ -230,6 +231,21 @@ TEST_CASE("json derived forms: the README's tutorial stencil reads, type-checks 
       expected.push_back(Scalar::ofFloat(0.25f * (at(y - 1, x) + at(y, x - 1) + at(y, x + 1) + at(y + 1, x))));
   auto mismatch = compareValues(Value::fromFlat(typed.body().typeOrThrow(), sizes, expected), out, {1e-6, 1e-6});
   CHECK_MESSAGE(!mismatch, *mismatch);
+}
+
+TEST_CASE("json derived forms: liftc rewrite --json writes the program, --expanded its 1D compositions") {
+  std::string path = (test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json").string();
+  test::LiftcRun compact = test::runLiftc("rewrite " + test::shellQuote(path) + " --json");
+  REQUIRE_MESSAGE(compact.status == 0, compact.output);
+  CHECK(compact.output == test::readFile(path)); // the committed file is the writer's own output
+  test::LiftcRun expanded = test::runLiftc("rewrite " + test::shellQuote(path) + " --json --expanded");
+  REQUIRE_MESSAGE(expanded.status == 0, expanded.output);
+  CHECK(!contains(expanded.output, "\"slideN\""));
+  CHECK(contains(expanded.output, "\"transpose\""));
+  CHECK(readProgram(expanded.output).fun == readProgram(compact.output).fun);
+  test::LiftcRun misuse = test::runLiftc("rewrite " + test::shellQuote(path) + " --expanded");
+  CHECK(misuse.status == 2);
+  CHECK(contains(misuse.output, "--expanded needs --json or -o"));
 }
 
 } // TEST_SUITE
