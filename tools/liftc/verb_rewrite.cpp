@@ -31,18 +31,23 @@ int runRewrite(const CommandLine &cl, std::ostream &out) {
     }
     return 0;
   }
+  JsonWriteOptions jsonOptions{.expanded = cl.has("expanded")};
+  if (jsonOptions.expanded && !cl.has("json") && !cl.value("output")) throw UsageError("--expanded needs --json or -o");
   auto name = cl.value("rule");
-  if (!name) throw UsageError("missing --rule NAME (or --list)");
-  auto rule = rewrite::findRule(*name);
-  if (!rule) throw UsageError("unknown rule '" + io::shown(*name) + "' (see 'liftc rewrite PROGRAM.json --list')");
-  std::string location = cl.value("at").value_or("/body");
-  Program rewritten = rewrite::applyRule(typed, *rule, location);
-  if (cl.has("json")) out << writeProgram(rewritten);
+  if (!name && !cl.has("json")) throw UsageError("missing --rule NAME (or --list, or --json to write the program)");
+  if (!name && cl.value("at")) throw UsageError("--at needs --rule");
+  Program rewritten = typed;
+  if (name) {
+    auto rule = rewrite::findRule(*name);
+    if (!rule) throw UsageError("unknown rule '" + io::shown(*name) + "' (see 'liftc rewrite PROGRAM.json --list')");
+    rewritten = rewrite::applyRule(typed, *rule, cl.value("at").value_or("/body"));
+  }
+  if (cl.has("json")) out << writeProgram(rewritten, jsonOptions);
   else out << printProgram(rewritten);
   // Written whole or not at all, so rewriting a program in place is safe.
   if (auto output = cl.value("output")) {
     io::refuseOverwritingInputs({{"--output", *output}}, {});
-    io::writeFile(*output, writeProgram(rewritten));
+    io::writeFile(*output, writeProgram(rewritten, jsonOptions));
   }
   return 0;
 }
