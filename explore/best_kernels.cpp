@@ -1,6 +1,7 @@
 #include "explore/best_kernels.h"
 
 #include "explore/explorer.h"
+#include "liftcc/version.h"
 
 #include <filesystem>
 #include <fstream>
@@ -50,7 +51,8 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
   }
   std::string kernelFile = kernelFileName(variant.kernel.target);
   std::ofstream(dir / kernelFile, std::ios::binary) << variant.kernel.source;
-  nlohmann::json launch{{"device", deviceName},
+  nlohmann::json launch{{"liftcc", LIFTCC_LAUNCH_FORMAT_VERSION},
+                        {"device", deviceName},
                         {"program", programName},
                         {"sizes", sizesKey},
                         {"configuration", variant.configuration.toJson()},

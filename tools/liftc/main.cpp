@@ -4,6 +4,7 @@
 // status 1 (bad program or input) or 2 (bad command line), never as a crash:
 // scripts and the auto-tuner drive liftc and need to tell the two apart.
 
+#include "liftcc/version.h"
 #include "tools/liftc/verbs.h"
 
 #include <exception>
@@ -21,7 +22,8 @@ void printOverview(std::ostream &out) {
   for (const liftcc::cli::Verb &verb : liftcc::cli::allVerbs())
     out << "  " << verb.name << std::string(verb.name.size() < 10 ? 10 - verb.name.size() : 1, ' ') << verb.summary << "\n";
   out << "\n"
-         "Run 'liftc VERB --help' (or 'liftc help VERB') for the options of a verb.\n";
+         "Run 'liftc VERB --help' (or 'liftc help VERB') for the options of a verb;\n"
+         "'liftc --version' prints the version of liftc and of its JSON formats.\n";
 }
 
 const liftcc::cli::Verb *findVerb(const std::vector<liftcc::cli::Verb> &verbs, const std::string &name) {
@@ -38,6 +40,11 @@ int run(const std::vector<std::string> &args) {
   }
   if (args[0] == "--help" || args[0] == "-h") {
     printOverview(std::cout);
+    return 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "liftc " LIFTCC_VERSION_STRING " (program format " << LIFTCC_PROGRAM_FORMAT_VERSION
+              << ", launch.json format " << LIFTCC_LAUNCH_FORMAT_VERSION << ")\n";
     return 0;
   }
   std::vector<Verb> verbs = allVerbs();

@@ -1,0 +1,57 @@
+#include "exporter/export.h"
+
+#include "exporter/cuda_host.h"
+#include "exporter/opencl_host.h"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace liftcc::exporter {
+
+namespace fs = std::filesystem;
+
+ExportedPair exportPair(const ExportPlan &plan, const std::string &prefix) {
+  switch (plan.target) {
+  case codegen::Target::OpenCL: return exportOpenCL(plan, prefix);
+  case codegen::Target::CUDA: return exportCuda(plan, prefix);
+  }
+  throw std::logic_error("unknown target");
+}
+
+namespace {
+/// Writes beside the destination and renames, so a failed write never leaves
+/// half a file under the final name.
+void writeFile(const fs::path &path, const std::string &text) {
+  fs::path temporary = path;
+  temporary += ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot open '" + temporary.string() + "' for writing");
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write '" + temporary.string() + "'");
+  }
+  std::error_code error;
+  fs::rename(temporary, path, error);
+  if (error) throw std::runtime_error("cannot rename '" + temporary.string() + "' to '" + path.string() + "': " + error.message());
+}
+} // namespace
+
+std::vector<std::string> writePairs(const std::vector<ExportedPair> &pairs, const std::string &directory) {
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error || !fs::is_directory(directory))
+    throw std::runtime_error("cannot create the output directory '" + directory + "'" + (error ? ": " + error.message() : ""));
+  std::vector<std::string> written;
+  for (const ExportedPair &pair : pairs)
+    for (const auto &[name, text] : {std::pair{pair.headerFile, pair.header}, std::pair{pair.sourceFile, pair.source}}) {
+      if (fs::path(name).filename() != fs::path(name)) throw std::logic_error("exported file name with a directory: " + name);
+      fs::path path = fs::path(directory) / name;
+      writeFile(path, text);
+      written.push_back(path.string());
+    }
+  return written;
+}
+
+} // namespace liftcc::exporter
