@@ -348,7 +348,10 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
   for (size_t i = 0; i < plan.args.size(); ++i)
     fill += "  parameters[" + std::to_string(i) + "] = &arg" + std::to_string(i) + ";\n";
 
-  std::string schedule = fill;
+  // Zero iterations copy the input and never launch: no parameters then (-Wunused-but-set-variable).
+  bool launches = !plan.iteration || plan.iteration->count > 0;
+  if (!launches) decls.clear();
+  std::string schedule = launches ? fill : "";
   std::string out = names.argParam[output], outLocal = "arg" + std::to_string(output);
   if (!plan.iteration) {
     schedule += "  return " + api + "_enqueue(program, stream, parameters);\n";
@@ -405,7 +408,7 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
       {"SIZECHECK", sizeCheck(plan, names, "  ")},
       {"BUFFERSIZES", bufferSizes},
       {"SCHEDULE", schedule},
-      {"ENQUEUE", !plan.iteration || plan.iteration->count > 0 ? substitute(kEnqueue, {{"api", api}, {"API", API}, {"GRID", cArray(grid)}}) : ""},
+      {"ENQUEUE", launches ? substitute(kEnqueue, {{"api", api}, {"API", API}, {"GRID", cArray(grid)}}) : ""},
   };
   ExportedPair pair;
   pair.headerFile = api + ".h";

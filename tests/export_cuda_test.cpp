@@ -4,7 +4,9 @@
 // links it compiles the embedded kernel with NVRTC to PTX and shows that
 // building without a usable driver fails with a status, not a crash.
 
+#include "core/json/program_json.h"
 #include "tests/explore_test_support.h"
+#include "tests/iterated_program.h"
 #include "tests/shell_support.h"
 
 #include <doctest/doctest.h>
@@ -116,6 +118,25 @@ TEST_CASE("export/cuda: the exported pair compiles and links against the CUDA to
                                                            "--tile", "8", "--kernel-name", "jacobi2d_5pt", "-o", compiled.string()}));
   REQUIRE_MESSAGE(compile.status == 0, compile.output);
   CHECK(test::readFile(embedded) == test::readFile(compiled));
+
+  // The host loop of an iterated program (with and without a scratch buffer, and no launch at all).
+  for (int iterations : {0, 1, 5}) {
+    CAPTURE(iterations);
+    fs::path iterDir = dir.path() / ("iter" + std::to_string(iterations));
+    fs::create_directories(iterDir);
+    std::ofstream(iterDir / "iter.json") << writeProgram(test::iteratedAverage(iterations));
+    exported = test::runLiftc(test::quoteArgs({"export", (iterDir / "iter.json").string(), "--size", "N=50", "--target", "cuda",
+                                               "--out", iterDir.string()}));
+    REQUIRE_MESSAGE(exported.status == 0, exported.output);
+    std::string iterSource = shellQuote((iterDir / "iter_cuda.c").string());
+    for (const std::string &compile : {cc + " -I" + shellQuote(iterDir.string()) + " -c " + iterSource + " -o " +
+                                           shellQuote((iterDir / "c.o").string()),
+                                       cxx + " -I" + shellQuote(iterDir.string()) + " -c " + iterSource + " -o " +
+                                           shellQuote((iterDir / "cxx.o").string())}) {
+      test::ShellRun compiledIter = runShell(compile);
+      CHECK_MESSAGE(compiledIter.status == 0, compile << "\n" << compiledIter.output);
+    }
+  }
 #endif
 }
 

@@ -10,8 +10,8 @@
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
 #include "exporter/c_text.h"
-#include "primitives/api.h"
 #include "tests/explore_test_support.h"
+#include "tests/iterated_program.h"
 #include "tests/shell_support.h"
 #include "tuner/opencl_device.h"
 
@@ -265,19 +265,6 @@ int main(int argc, char **argv) {
 }
 )C";
 
-/// iterate(iterations, 3-point average with clamped borders, A), already lowered to mapGlb.
-Program iteratedAverage(int iterations) {
-  using namespace api;
-  Size n = size("N", 1);
-  Expr a = input("A", array(f32(), n));
-  Expr avg3 = userFun("avg3", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}, {"c", ScalarKind::Float}},
-                      ScalarKind::Float, "return (a + b + c) / 3.0f;");
-  auto step = [&](Expr x) {
-    return mapGlb(0, [&](Expr w) { return apply(avg3, {at(0, w), at(1, w), at(2, w)}); }, slide(3, 1, pad(1, 1, clamp, x)));
-  };
-  return program({a}, iterate(iterations, step, a));
-}
-
 } // namespace
 
 TEST_CASE("export: an iterated program runs as a host loop on PoCL, with every launch error reported") {
@@ -286,7 +273,7 @@ TEST_CASE("export: an iterated program runs as a host loop on PoCL, with every l
   for (int iterations : {0, 1, 2, 5}) {
     CAPTURE(iterations);
     TempDir dir;
-    Program program = iteratedAverage(iterations);
+    Program program = test::iteratedAverage(iterations);
     writeFile(dir.path() / "iter.json", writeProgram(program));
     // --local 16 with 50 points: the NDRange rounds up to 64 and the guards keep the extra work-items idle.
     test::LiftcRun exported = liftc({"export", (dir.path() / "iter.json").string(), "--size", "N=50", "--target", "opencl",
@@ -378,6 +365,20 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   std::set<std::string> files;
   for (const auto &entry : fs::directory_iterator(out)) files.insert(entry.path().filename().string());
   CHECK(files == std::set<std::string>{"copy8_opencl.c", "copy8_opencl.h"});
+
+  // A CUDA best kernel exports the CUDA pair.
+  fs::path cudaBest = dir.path() / "cuda_best", cudaOut = dir.path() / "cuda_out";
+  fs::create_directories(cudaBest);
+  launch["kernelFile"] = "kernel.cu";
+  launch["kernel"]["target"] = "cuda";
+  writeFile(cudaBest / "kernel.cu", "extern \"C\" __global__ void k(const float *A, float *out) { out[0] = A[0]; }\n");
+  writeFile(cudaBest / "launch.json", launch.dump());
+  run = liftc({"export", cudaBest.string(), "--out", cudaOut.string()});
+  REQUIRE_MESSAGE(run.status == 0, run.output);
+  files.clear();
+  for (const auto &entry : fs::directory_iterator(cudaOut)) files.insert(entry.path().filename().string());
+  CHECK(files == std::set<std::string>{"p_cuda.c", "p_cuda.h"});
+  CHECK(readFile(cudaOut / "p_cuda.c").find("static const unsigned int p_cuda_block[3] = {256, 1, 1};") != std::string::npos);
 }
 
 } // namespace liftcc
