@@ -111,6 +111,8 @@ void validate(const ExportPlan &plan, const std::string &where) {
   size_t outputs = 0;
   for (const PlanArg &a : plan.args) {
     if (a.role == codegen::KernelArg::Role::Output) ++outputs;
+    if (a.count > std::numeric_limits<int64_t>::max() / 8)
+      fail(where, "/kernel/args", "buffer " + a.name + " has too many elements (" + std::to_string(a.count) + ")");
     if (a.role == codegen::KernelArg::Role::Size) {
       auto value = sizeValue(plan.sizes, a.name);
       if (!value) fail(where, "/kernel/args", "the kernel takes size " + a.name + ", which has no value");

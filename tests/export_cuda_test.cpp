@@ -78,9 +78,10 @@ TEST_CASE("export/cuda: the exported pair compiles and links against the CUDA to
   REQUIRE(fs::exists(source));
   REQUIRE(fs::exists(out / "jacobi2d_5pt_cuda.h"));
 
-  const std::string include = " -I" + shellQuote(out.string()) + " -I" + shellQuote(LIFTCC_TEST_CUDA_INCLUDE);
-  const std::string cc = shellQuote(test::cCompiler()) + " -std=c99 -Wall -Wextra -Werror" + include;
-  const std::string cxx = shellQuote(LIFTCC_TEST_CXX_COMPILER) + " -x c++ -std=c++17 -Wall -Wextra -Werror" + include;
+  // The toolkit's headers are system headers (cuda.h is not -pedantic clean).
+  const std::string include = " -I" + shellQuote(out.string()) + " -isystem " + shellQuote(LIFTCC_TEST_CUDA_INCLUDE);
+  const std::string cc = shellQuote(test::cCompiler()) + " " + test::strictCFlags() + include;
+  const std::string cxx = shellQuote(LIFTCC_TEST_CXX_COMPILER) + " -x c++ -std=c++17 -Wall -Wextra -Werror -pedantic" + include;
   // Compiles as C and as C++, with NVRTC and without.
   for (const std::string &compile : {cc + " -c " + shellQuote(source.string()) + " -o " + shellQuote((out / "c.o").string()),
                                      cxx + " -c " + shellQuote(source.string()) + " -o " + shellQuote((out / "cxx.o").string()),

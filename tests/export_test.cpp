@@ -336,7 +336,7 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
                              {"args",
                               {{{"name", "A"}, {"type", "float"}, {"role", "input"}, {"count", "N"}},
                                {{"name", "out"}, {"type", "float"}, {"role", "output"}, {"count", "8"}}}}}}};
-  writeFile(best / "kernel.cl", "kernel void k(const global float *A, global float *out) { out[0] = A[0]; }\n");
+  writeFile(best / "kernel.cl", "kernel void k(const global float *A, global float *out, int N) { out[0] = A[N - 1]; }\n");
   writeFile(best / "launch.json", launch.dump());
   expectError({"export", best.string(), "--out", out.string()}, 1,
               "launch.json: /kernel/args/0/count: expected a constant, found 'N'");
@@ -357,8 +357,11 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   writeFile(best / "launch.json", launch.dump());
   expectError({"export", best.string(), "--out", out.string()}, 1, "/kernel/iterate/input: no input argument named 'B'");
 
-  // Fixed, the same directory exports one OpenCL pair and nothing else.
+  // Fixed, the same directory exports one OpenCL pair and nothing else. (A
+  // kernel taking its size as an argument, as one generated without sizes
+  // would: the launch passes it on.)
   launch["kernel"].erase("iterate");
+  launch["kernel"]["args"].push_back({{"name", "N"}, {"type", "int"}, {"role", "size"}});
   writeFile(best / "launch.json", launch.dump());
   test::LiftcRun run = liftc({"export", best.string(), "--out", out.string(), "--name", "copy8"});
   REQUIRE_MESSAGE(run.status == 0, run.output);
@@ -371,7 +374,7 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   fs::create_directories(cudaBest);
   launch["kernelFile"] = "kernel.cu";
   launch["kernel"]["target"] = "cuda";
-  writeFile(cudaBest / "kernel.cu", "extern \"C\" __global__ void k(const float *A, float *out) { out[0] = A[0]; }\n");
+  writeFile(cudaBest / "kernel.cu", "extern \"C\" __global__ void k(const float *A, float *out, int N) { out[0] = A[N - 1]; }\n");
   writeFile(cudaBest / "launch.json", launch.dump());
   run = liftc({"export", cudaBest.string(), "--out", cudaOut.string()});
   REQUIRE_MESSAGE(run.status == 0, run.output);
@@ -379,6 +382,17 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   for (const auto &entry : fs::directory_iterator(cudaOut)) files.insert(entry.path().filename().string());
   CHECK(files == std::set<std::string>{"p_cuda.c", "p_cuda.h"});
   CHECK(readFile(cudaOut / "p_cuda.c").find("static const unsigned int p_cuda_block[3] = {256, 1, 1};") != std::string::npos);
+
+  // Both compile cleanly (the size argument included).
+  if (test::cCompiler().empty()) return;
+  std::string cc = shellQuote(test::cCompiler()) + " " + test::strictCFlags() + " -c -o /dev/null ";
+  test::ShellRun compiled = runShell(cc + "-I" + shellQuote(out.string()) + " " + shellQuote((out / "copy8_opencl.c").string()));
+  CHECK_MESSAGE(compiled.status == 0, compiled.output);
+#ifdef LIFTCC_TEST_CUDA_INCLUDE
+  compiled = runShell(cc + "-I" + shellQuote(cudaOut.string()) + " -isystem " + shellQuote(LIFTCC_TEST_CUDA_INCLUDE) + " " +
+                      shellQuote((cudaOut / "p_cuda.c").string()));
+  CHECK_MESSAGE(compiled.status == 0, compiled.output);
+#endif
 }
 
 } // namespace liftcc
