@@ -9,6 +9,24 @@ get_property(liftcc_libraries GLOBAL PROPERTY LIFTCC_LIBRARIES)
 # The benchmark harness is liftc's own, and with Halide it links objects that
 # exist only in the build tree.
 list(REMOVE_ITEM liftcc_libraries liftcc_bench)
+# Libraries of this project that those link but that were declared without
+# liftcc_add_library must be exported too (install(EXPORT) fails otherwise).
+set(liftcc_pending ${liftcc_libraries})
+while(liftcc_pending)
+  list(POP_FRONT liftcc_pending library)
+  get_target_property(dependencies ${library} INTERFACE_LINK_LIBRARIES)
+  foreach(dependency IN LISTS dependencies)
+    string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" dependency "${dependency}")
+    if(TARGET ${dependency} AND NOT dependency IN_LIST liftcc_libraries)
+      get_target_property(imported ${dependency} IMPORTED)
+      get_target_property(aliased ${dependency} ALIASED_TARGET)
+      if(NOT imported AND NOT aliased)
+        list(APPEND liftcc_libraries ${dependency})
+        list(APPEND liftcc_pending ${dependency})
+      endif()
+    endif()
+  endforeach()
+endwhile()
 
 # The umbrella target consumers link: every library, C++20, and (in a
 # sanitizer build) the sanitizer runtimes the instrumented archives need.
