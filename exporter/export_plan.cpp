@@ -41,9 +41,10 @@ std::array<int64_t, 3> ExportPlan::roundedGlobal(const std::array<int64_t, 3> &l
 
 namespace {
 
-/// Reports a bad field as "<where>: <pointer>: <message>".
+/// Reports a bad field as "<where>: <pointer>: <message>" (the document
+/// itself, pointer "", as "<where>: <message>").
 [[noreturn]] void fail(const std::string &where, const std::string &pointer, const std::string &message) {
-  throw std::runtime_error(where + ": " + pointer + ": " + message);
+  throw std::runtime_error(where + ": " + (pointer.empty() ? "" : pointer + ": ") + message);
 }
 
 const json &field(const json &object, const std::string &name, const std::string &where, const std::string &pointer) {
@@ -245,6 +246,7 @@ ExportPlan planFromBestKernel(const std::string &directory) {
   } catch (const json::parse_error &e) {
     throw std::runtime_error(where + ": not JSON: " + e.what());
   }
+  if (!launch.is_object()) fail(where, "", "expected an object, found " + std::string(launch.type_name()));
   std::string kernelFile;
   try {
     kernelFile = explore::kernelFileOf(launch);

@@ -357,6 +357,11 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   writeFile(best / "launch.json", launch.dump());
   expectError({"export", best.string(), "--out", out.string()}, 1, "/kernel/iterate/input: no input argument named 'B'");
 
+  writeFile(best / "launch.json", "[1, 2]");
+  expectError({"export", best.string(), "--out", out.string()}, 1, "launch.json: expected an object, found array");
+  writeFile(best / "launch.json", "{\"liftcc\": 1");
+  expectError({"export", best.string(), "--out", out.string()}, 1, "launch.json: not JSON: ");
+
   // Fixed, the same directory exports one OpenCL pair and nothing else. (A
   // kernel taking its size as an argument, as one generated without sizes
   // would: the launch passes it on.)
