@@ -9,7 +9,10 @@
 #include "core/interp/value_io.h"
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
+#include "codegen/generate.h"
 #include "exporter/c_text.h"
+#include "exporter/export_plan.h"
+#include "rewrite/recipes.h"
 #include "tests/explore_test_support.h"
 #include "tests/iterated_program.h"
 #include "tests/shell_support.h"
@@ -102,6 +105,40 @@ TEST_CASE("export: C identifiers and string literals") {
   CHECK(cStringLiteral("a\"b\\c\n\td?\?=\x01" "9", "") == "\"a\\\"b\\\\c\\n\"\n\"\\td\\?\\?=\\0019\"");
   CHECK(cStringLiteral("", "  ") == "  \"\"");
   CHECK(commentLines("x */ y\n\nz") == " * x * / y\n *\n * z\n");
+}
+
+TEST_CASE("export: a kernel's plan is the same whether generated here or read back from its launch.json") {
+  std::map<std::string, int64_t> sizes{{"N", 40}, {"M", 56}};
+  Program typed = typeCheck(readProgram(readFile(jacobiJson())), sizes);
+  for (rewrite::Recipe recipe : {rewrite::Recipe::Plain, rewrite::Recipe::Local}) {
+    for (codegen::Target target : {codegen::Target::OpenCL, codegen::Target::CUDA}) {
+      CAPTURE(rewrite::recipeName(recipe));
+      CAPTURE(codegen::targetName(target));
+      codegen::Kernel kernel = codegen::generateKernel(rewrite::applyRecipe(typed, recipe), target);
+      exporter::ExportPlan generated = exporter::planFromKernel(kernel, "jacobi2d_5pt", {{"N", 40}, {"M", 56}}, std::nullopt, {});
+      nlohmann::json launch{{"liftcc", 1},
+                            {"program", "jacobi2d_5pt"},
+                            {"sizes", "N=40,M=56"},
+                            {"configuration", {{"recipe", rewrite::recipeName(recipe)}, {"tile", 8}, {"local", {0, 0, 0}}}},
+                            {"kernel", codegen::kernelMetadata(kernel)}};
+      exporter::ExportPlan read = exporter::planFromLaunchJson(launch, kernel.source, "launch.json");
+      CHECK(read.target == generated.target);
+      CHECK(read.kernelName == generated.kernelName);
+      CHECK(read.sizes == generated.sizes);
+      CHECK(read.dims == generated.dims);
+      CHECK(read.globalSize == generated.globalSize);
+      CHECK(read.localSize == generated.localSize);
+      CHECK(read.localSize.has_value() == (recipe == rewrite::Recipe::Local)); // mapWrg kernels fix their work-group
+      CHECK(read.localMemoryBytes == generated.localMemoryBytes);
+      REQUIRE(read.args.size() == generated.args.size());
+      for (size_t i = 0; i < read.args.size(); ++i) {
+        CHECK(read.args[i].name == generated.args[i].name);
+        CHECK(read.args[i].count == generated.args[i].count);
+        CHECK(read.args[i].kind == generated.args[i].kind);
+      }
+      CHECK(generated.args.at(generated.outputArg()).count == 40 * 56);
+    }
+  }
 }
 
 TEST_CASE("export: a C compiler reads back every byte a string literal embeds") {
