@@ -2,16 +2,22 @@
 # Builds every .cpp below the current source directory into a static library.
 # A directory without sources yet becomes an INTERFACE library so that the
 # dependency graph can be declared before the code exists.
+# Every library is recorded in the global property LIFTCC_LIBRARIES, which
+# cmake/LiftccInstall.cmake installs (headers included) and exports.
 function(liftcc_add_library name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
+  # Sources include "dir/file.h" from the project root; installed, the same
+  # paths are below include/liftcc.
+  set(includes $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}> $<INSTALL_INTERFACE:include/liftcc>)
   if(sources)
     add_library(${name} STATIC ${sources})
-    target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+    target_include_directories(${name} PUBLIC ${includes})
     target_link_libraries(${name} PUBLIC ${ARG_DEPS})
   else()
     add_library(${name} INTERFACE)
-    target_include_directories(${name} INTERFACE ${PROJECT_SOURCE_DIR})
+    target_include_directories(${name} INTERFACE ${includes})
     target_link_libraries(${name} INTERFACE ${ARG_DEPS})
   endif()
+  set_property(GLOBAL APPEND PROPERTY LIFTCC_LIBRARIES ${name})
 endfunction()

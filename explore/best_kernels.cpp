@@ -2,6 +2,7 @@
 
 #include "core/io/safe_file.h"
 #include "explore/explorer.h"
+#include "liftcc/version.h"
 
 #include <filesystem>
 #include <fstream>
@@ -57,7 +58,8 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
   // Each file is written whole or not at all (io::writeFile); the kernel
   // first, so a launch.json never names a kernel that is not there.
   io::writeFile((dir / kernelFile).string(), variant.kernel.source, fs::path(resultsDir));
-  nlohmann::json launch{{"device", deviceName},
+  nlohmann::json launch{{"liftcc", LIFTCC_LAUNCH_FORMAT_VERSION},
+                        {"device", deviceName},
                         {"program", programName},
                         {"sizes", sizesKey},
                         {"configuration", variant.configuration.toJson()},

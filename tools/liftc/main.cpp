@@ -7,6 +7,7 @@
 #include "codegen/generate.h"
 #include "core/io/safe_file.h"
 #include "core/typecheck/type_error.h"
+#include "liftcc/version.h"
 #include "rewrite/apply.h"
 #include "tools/liftc/verbs.h"
 
@@ -25,7 +26,8 @@ void printOverview(std::ostream &out) {
   for (const liftcc::cli::Verb &verb : liftcc::cli::allVerbs())
     out << "  " << verb.name << std::string(verb.name.size() < 10 ? 10 - verb.name.size() : 1, ' ') << verb.summary << "\n";
   out << "\n"
-         "Run 'liftc VERB --help' (or 'liftc help VERB') for the options of a verb.\n";
+         "Run 'liftc VERB --help' (or 'liftc help VERB') for the options of a verb;\n"
+         "'liftc --version' prints the version of liftc and of its JSON formats.\n";
 }
 
 const liftcc::cli::Verb *findVerb(const std::vector<liftcc::cli::Verb> &verbs, const std::string &name) {
@@ -42,6 +44,11 @@ int run(const std::vector<std::string> &args) {
   }
   if (args[0] == "--help" || args[0] == "-h") {
     printOverview(std::cout);
+    return 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "liftc " LIFTCC_VERSION_STRING " (program format " << LIFTCC_PROGRAM_FORMAT_VERSION
+              << ", launch.json format " << LIFTCC_LAUNCH_FORMAT_VERSION << ")\n";
     return 0;
   }
   std::vector<Verb> verbs = allVerbs();

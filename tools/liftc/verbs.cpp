@@ -107,6 +107,27 @@ std::vector<Verb> allVerbs() {
        "its name), the fastest kernel with its configuration and speed.\n",
        {{"device", "program"}, {}},
        runBest},
+      {"export", "write C host code (OpenCL and CUDA) that builds and launches a kernel, for applications",
+       "usage: liftc export BEST_DIR --out DIR [--name NAME]\n"
+       "       liftc export PROGRAM.json --size N=...,M=... --out DIR [--target opencl|cuda|both]\n"
+       "                    [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]] [--name NAME]\n"
+       "\n"
+       "Writes NAME_opencl.h/.c and/or NAME_cuda.h/.c into DIR: C99 code that\n"
+       "embeds the kernel source, builds it once per OpenCL context and device\n"
+       "(or CUDA context: NVRTC at run time, or PTX/cubin the caller gives) and\n"
+       "launches the whole schedule (an iterate: every launch, buffers swapped)\n"
+       "on the caller's buffers and queue or stream, with size and buffer checks\n"
+       "and an error enum. The code needs only the OpenCL or CUDA headers and\n"
+       "libraries, not liftcc.\n"
+       "\n"
+       "BEST_DIR is a best-kernel directory (results/best/DEVICE/PROGRAM/SIZES/,\n"
+       "written by 'liftc explore'): its kernel, sizes and tuned work-group size,\n"
+       "for its own target. With a program file the kernel is generated at --size\n"
+       "(lowered by --opt, see 'liftc compile') for --target (default both);\n"
+       "--local sets the work-group size. NAME (default: the program name) is the\n"
+       "prefix of every exported symbol and file.\n",
+       {{"out", "name", "size", "opt", "tile", "local", "target"}, {}},
+       runExport},
       {"variants", "count the programs and kernels a depth-limited derivation search reaches",
        "usage: liftc variants PROGRAM.json --size N=64,... [--depth D]\n"
        "\n"

@@ -33,5 +33,6 @@ int runBest(const CommandLine &cl, std::ostream &out);
 int runMerge(const CommandLine &cl, std::ostream &out);
 int runVariants(const CommandLine &cl, std::ostream &out);
 int runBench(const CommandLine &cl, std::ostream &out);
+int runExport(const CommandLine &cl, std::ostream &out);
 
 } // namespace liftcc::cli

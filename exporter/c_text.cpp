@@ -1,0 +1,96 @@
+#include "exporter/c_text.h"
+
+#include <cctype>
+#include <cstdio>
+#include <string_view>
+
+namespace liftcc::exporter {
+
+namespace {
+// C11 and C++20 keywords: a prefix or parameter name must be neither.
+constexpr std::string_view kKeywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+    "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit",
+    "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+    "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "restrict", "return",
+    "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
+    "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual",
+    "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "_Bool"};
+} // namespace
+
+bool isCIdentifier(const std::string &name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  if (static_cast<unsigned char>(name[0]) >= 0x80) return false;
+  for (std::string_view k : kKeywords)
+    if (name == k) return false;
+  return true;
+}
+
+std::string cIdentifierFrom(const std::string &text) {
+  std::string id;
+  for (char c : text) id += (std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) ? c : '_';
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "_" + id;
+  if (!isCIdentifier(id)) id += "_";
+  return id;
+}
+
+std::string upperCase(const std::string &identifier) {
+  std::string up;
+  for (char c : identifier) up += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return up;
+}
+
+std::string cStringLiteral(const std::string &text, const std::string &indent) {
+  if (text.empty()) return indent + "\"\"";
+  std::string out;
+  bool open = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!open) {
+      if (!out.empty()) out += "\n";
+      out += indent + "\"";
+      open = true;
+    }
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    switch (c) {
+    case '\n': out += "\\n"; break;
+    case '\t': out += "\\t"; break;
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '?': out += "\\?"; break; // no trigraphs in old C compilers
+    default:
+      if (c >= 0x20 && c < 0x7f) {
+        out += static_cast<char>(c);
+      } else {
+        char octal[8];
+        std::snprintf(octal, sizeof octal, "\\%03o", c); // three digits: never merges with a following digit
+        out += octal;
+      }
+    }
+    if (c == '\n') {
+      out += "\"";
+      open = false;
+    }
+  }
+  if (open) out += "\"";
+  return out;
+}
+
+std::string commentLines(const std::string &text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    for (size_t at; (at = line.find("*/")) != std::string::npos;) line.replace(at, 2, "* /");
+    out += line.empty() ? " *\n" : " * " + line + "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+} // namespace liftcc::exporter

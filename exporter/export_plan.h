@@ -1,0 +1,74 @@
+#pragma once
+// Everything the exported host code needs to know about one kernel, with
+// every size already concrete: the exported code runs without liftcc, so it
+// cannot evaluate size expressions; it checks the caller's sizes against the
+// ones the kernel was generated (and tuned) for instead.
+
+#include "codegen/kernel.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace liftcc::exporter {
+
+struct PlanArg {
+  std::string name;
+  codegen::KernelArg::Role role;
+  ScalarKind kind;
+  int64_t count = 1; ///< elements of a buffer; 1 for a size
+};
+
+struct ExportPlan {
+  std::string programName; ///< default prefix of the exported names
+  codegen::Target target = codegen::Target::OpenCL;
+  std::string kernelName;
+  std::string source;
+  std::vector<PlanArg> args; ///< in kernel parameter order
+  /// The program's size variables in declaration order, with their values.
+  std::vector<std::pair<std::string, int64_t>> sizes;
+  int dims = 1;
+  /// Work-items per dimension the kernel needs (before rounding to the work-group size).
+  std::array<int64_t, 3> globalSize{1, 1, 1};
+  /// The tuned (or required, for mapWrg kernels) work-group size; nullopt
+  /// leaves it to the OpenCL runtime, or the CUDA default block shape.
+  std::optional<std::array<int64_t, 3>> localSize;
+  int64_t localMemoryBytes = 0;
+  struct Iteration {
+    int64_t count = 0;
+    size_t inputArg = 0; ///< index in `args`
+  };
+  std::optional<Iteration> iteration;
+  /// Where the kernel came from, for the comment heading the exported files.
+  std::vector<std::string> provenance;
+
+  size_t outputArg() const;
+  /// The block shape CUDA launches use: localSize, or the CUDA runner's
+  /// default (256 in 1D, 32 x 8 otherwise).
+  std::array<int64_t, 3> cudaBlock() const;
+  /// Work-items per dimension rounded up to a multiple of `local`.
+  std::array<int64_t, 3> roundedGlobal(const std::array<int64_t, 3> &local) const;
+};
+
+/// The plan of a best-kernel directory (launch.json and the kernel file it
+/// names). Errors name the file and the JSON pointer of the bad field.
+ExportPlan planFromBestKernel(const std::string &directory);
+
+/// The plan of a launch.json document and kernel source; `where` names the
+/// document in errors.
+ExportPlan planFromLaunchJson(const nlohmann::json &launch, const std::string &source, const std::string &where);
+
+/// The plan of a freshly generated kernel at concrete sizes (given in the
+/// program's size order). `localSize`: the work-group size to launch with
+/// (nullopt: the kernel's own, if any).
+ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &programName,
+                          const std::vector<std::pair<std::string, int64_t>> &sizes,
+                          const std::optional<std::array<int64_t, 3>> &localSize, std::vector<std::string> provenance);
+
+} // namespace liftcc::exporter

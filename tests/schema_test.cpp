@@ -1,0 +1,82 @@
+// What liftc writes is checked against the schemas shipped in docs/: the T4
+// export of `liftc explore --t4` against docs/t4-results.schema.json, the
+// best kernel's launch.json against docs/launch.schema.json (with Python's
+// jsonschema, tests/validate_json.py); broken copies must fail.
+
+#include "tests/explore_test_support.h"
+#include "tests/shell_support.h"
+#include "tuner/opencl_device.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace liftcc {
+namespace {
+
+namespace fs = std::filesystem;
+using test::shellQuote;
+
+/// validate_json.py SCHEMA DOCUMENT: its output; fails the test when Python
+/// or jsonschema is missing (CI installs python3-jsonschema).
+test::ShellRun validate(const std::string &schema, const fs::path &document) {
+  fs::path script = test::sourceDir() / "tests" / "validate_json.py";
+  test::ShellRun run = test::runShell("python3 " + shellQuote(script.string()) + " " +
+                                      shellQuote((test::sourceDir() / "docs" / schema).string()) + " " +
+                                      shellQuote(document.string()));
+  REQUIRE_MESSAGE(run.status != 3, run.output);
+  REQUIRE_MESSAGE(run.status != 127, "python3 not found: " << run.output);
+  return run;
+}
+
+void writeJson(const fs::path &path, const nlohmann::json &json) { std::ofstream(path) << json.dump(2); }
+
+} // namespace
+
+TEST_CASE("schemas: a T4 export and a best-kernel launch.json validate, broken copies do not") {
+  if (ocl::listDevices().empty()) {
+    MESSAGE("no OpenCL device: liftc explore not run, nothing to validate");
+    return;
+  }
+  test::TempDir dir;
+  fs::path results = dir.path() / "results", t4 = dir.path() / "t4.json";
+  test::LiftcRun explored = test::runLiftc(test::quoteArgs(
+      {"explore", (test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json").string(), "--size", "N=16,M=16", "--out",
+       results.string(), "--evals", "3", "--runs", "1", "--t4", t4.string(), "--quiet"}));
+  REQUIRE_MESSAGE(explored.status == 0, explored.output);
+  fs::path launch;
+  for (const auto &entry : fs::recursive_directory_iterator(results / "best"))
+    if (entry.path().filename() == "launch.json") launch = entry.path();
+  REQUIRE(!launch.empty());
+
+  test::ShellRun run = validate("t4-results.schema.json", t4);
+  CHECK_MESSAGE(run.status == 0, run.output);
+  CHECK(run.output.find("valid: ") == 0);
+  run = validate("launch.schema.json", launch);
+  CHECK_MESSAGE(run.status == 0, run.output);
+  CHECK(run.output.find("valid: ") == 0);
+
+  // The validator catches what the schemas forbid.
+  nlohmann::json doc = nlohmann::json::parse(test::readFile(t4));
+  doc["results"][0]["invalidity"] = "fast";
+  doc["results"][1].erase("times");
+  writeJson(dir.path() / "bad_t4.json", doc);
+  run = validate("t4-results.schema.json", dir.path() / "bad_t4.json");
+  CHECK(run.status == 1);
+  CHECK_MESSAGE(run.output.find("/results/0/invalidity") != std::string::npos, run.output);
+  CHECK_MESSAGE(run.output.find("'times' is a required property") != std::string::npos, run.output);
+
+  doc = nlohmann::json::parse(test::readFile(launch));
+  doc["configuration"]["recipe"] = "fastest";
+  doc["kernel"]["args"][0].erase("count");
+  doc.erase("liftcc");
+  writeJson(dir.path() / "bad_launch.json", doc);
+  run = validate("launch.schema.json", dir.path() / "bad_launch.json");
+  CHECK(run.status == 1);
+  CHECK_MESSAGE(run.output.find("/configuration/recipe") != std::string::npos, run.output);
+  CHECK_MESSAGE(run.output.find("'count' is a required property") != std::string::npos, run.output);
+  CHECK_MESSAGE(run.output.find("'liftcc' is a required property") != std::string::npos, run.output);
+}
+
+} // namespace liftcc
