@@ -9,7 +9,6 @@
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/verbs.h"
 #include "tools/liftc/device_selection.h"
-#include "tuner/opencl_timing.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -35,7 +34,7 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   std::string deviceName = device->name();
   tuner::KernelRun run = device->compile(kernel)->run(sizes, inputs, typed.body().typeOrThrow(), config);
 
-  double medianNs = ocl::median(run.timesNs);
+  double medianNs = run.medianNs;
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
   out << "device: " << deviceName << "\n";
   out << std::fixed << std::setprecision(3) << "kernel time: " << medianNs / 1e6 << " ms (median of " << run.timesNs.size()
