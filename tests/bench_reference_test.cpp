@@ -10,8 +10,9 @@
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
-#include "tests/opencl_test_support.h"
 #include "tests/liftc_process.h"
+#include "tests/nvrtc_test_support.h"
+#include "tests/opencl_test_support.h"
 #include "tuner/cuda/driver_api.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/opencl/opencl_backend.h"
@@ -63,13 +64,9 @@ TEST_CASE("bench/reference: every OpenCL reference kernel matches the interprete
 }
 
 TEST_CASE("bench/reference: every CUDA reference kernel compiles with NVRTC without warnings") {
-  if (!cuda::nvrtcAvailable()) {
-    MESSAGE("built without NVRTC: CUDA reference kernels not compiled");
-    return;
-  }
-  cuda::NvrtcOptions options;
-  options.arch = "sm_90";
-  options.warningsAsErrors = true;
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  if (!strict) return;
+  const cuda::NvrtcOptions &options = *strict;
   int compiled = 0;
   for (const examples::Example &ex : examples::allExamples()) {
     CAPTURE(ex.name);
