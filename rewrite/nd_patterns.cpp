@@ -1,45 +1,27 @@
 #include "rewrite/nd_patterns.h"
 
+#include "core/ir/nd_forms.h"
 #include "primitives/api.h"
 
 namespace liftcc::rewrite {
 
+// The recognisers live with the builders in core/ir/nd_forms.cpp.
 std::optional<MapNMatch> matchMapN(const Expr &e, int dims) {
-  if (!e.isPrim(Op::Map)) return std::nullopt;
-  const Expr *cur = &e;
-  for (int k = 1; k < dims; ++k) {
-    const Expr &f = cur->funs()[0];
-    if (!f.is(ExprKind::Lambda) || !f.body().isPrim(Op::Map)) return std::nullopt;
-    cur = &f.body();
-  }
-  MapNMatch m{cur->funs()[0], e.args()[0]};
-  if (dims > 1 && !(api::mapN(dims, m.f, m.in) == e)) return std::nullopt;
-  return m;
+  auto m = nd::matchMapN(e, dims);
+  if (!m) return std::nullopt;
+  return MapNMatch{m->f, m->in};
 }
 
 std::optional<SlideNMatch> matchSlideN(const Expr &e, int dims) {
-  if (dims == 1) {
-    if (!e.isPrim(Op::Slide)) return std::nullopt;
-    return SlideNMatch{e.sizes()[0], e.sizes()[1], e.args()[0]};
-  }
-  // map(reorder, slide(n, s, map(\row. slideN(dims-1, n, s, row), in)))
-  if (!e.isPrim(Op::Map) || !e.args()[0].isPrim(Op::Slide)) return std::nullopt;
-  const Expr &slide = e.args()[0];
-  if (!slide.args()[0].isPrim(Op::Map)) return std::nullopt;
-  SlideNMatch m{slide.sizes()[0], slide.sizes()[1], slide.args()[0].args()[0]};
-  if (!(api::slideN(dims, m.size, m.step, m.in) == e)) return std::nullopt;
-  return m;
+  auto m = nd::matchSlideN(e, dims);
+  if (!m) return std::nullopt;
+  return SlideNMatch{m->size, m->step, m->in};
 }
 
 std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims) {
-  if (dims == 1) {
-    if (!e.isPrim(Op::Zip)) return std::nullopt;
-    return e.args();
-  }
-  if (!e.isPrim(Op::Map) || !e.args()[0].isPrim(Op::Zip)) return std::nullopt;
-  std::vector<Expr> ins = e.args()[0].args();
-  if (!(api::zipN(dims, ins) == e)) return std::nullopt;
-  return ins;
+  auto m = nd::matchZipN(e, dims);
+  if (!m) return std::nullopt;
+  return m->ins;
 }
 
 Expr moveDimensionToFront(int from, Expr in) {

@@ -97,7 +97,7 @@ bool hasBestAt(const std::vector<explore::BestKernel> &bests, const std::string 
 /// (the same driver, checks and store as `liftc explore`), so the bench can
 /// show an explored row; a later bench reuses what was stored.
 /// Returns how many examples were explored.
-size_t exploreMissing(const bench::BenchOptions &options, tuner::Device &device, const std::string &results,
+size_t exploreMissing(bench::BenchOptions &options, tuner::Device &device, const std::string &results,
                       size_t evaluations) {
   size_t explored = 0;
   std::vector<explore::BestKernel> known = bestKernelsFor(results, device);
@@ -113,7 +113,9 @@ size_t exploreMissing(const bench::BenchOptions &options, tuner::Device &device,
     explore.budget.maxEvaluations = evaluations;
     explore.seed = options.seed;
     if (options.log) options.log(name + ": exploring " + std::to_string(evaluations) + " random variants");
+    auto start = std::chrono::steady_clock::now();
     explore::ExploreResult result = explore::explore(program, sizes, device, explore);
+    options.exploreSeconds[name] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++explored;
     if (options.log && !result.best) options.log(name + ": no explored variant ran");
   }
@@ -171,6 +173,18 @@ int runBench(const CommandLine &cl, std::ostream &out) {
 
   if (options.log)
     options.log("peers: " + (device->target() == codegen::Target::OpenCL ? bench::peersDescription() : "none on CUDA"));
+  std::string kernelTuner = cl.value("kernel-tuner").value_or("full");
+  if (kernelTuner != "full" && kernelTuner != "quick" && kernelTuner != "off")
+    throw UsageError("--kernel-tuner must be full, quick or off, found '" + kernelTuner + "'");
+  // Kernel Tuner runs the hand-written OpenCL kernels (pyopencl): a peer on OpenCL devices only.
+  if (kernelTuner != "off" && device->target() == codegen::Target::OpenCL) {
+    std::string whyNot;
+    options.kernelTuner = bench::findKernelTuner(whyNot);
+    if (options.kernelTuner) options.kernelTuner->quick = kernelTuner == "quick";
+    // Said even with --quiet: a missing peer must not go unnoticed.
+    if (!options.kernelTuner) std::cerr << "bench: no kernel tuner rows: " << whyNot << "\n";
+    else if (options.log) options.log("peers: Kernel Tuner on the hand-written kernels (" + options.kernelTuner->script + ")");
+  }
   bench::BenchReport report = bench::runBench(*device, options);
   report.explored = explored;
   report.exploreSeconds = explored > 0 ? exploreSeconds : 0;
