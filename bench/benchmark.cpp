@@ -6,10 +6,12 @@
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/explorer.h"
+#include "tuner/opencl/opencl_backend.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <sstream>
 
@@ -51,17 +53,46 @@ struct Candidate {
   bool verified = false;
 };
 
+struct ContenderRun {
+  Grid output;
+  double medianNs = 0;
+};
+
+/// Builds the contender's kernel at `sizes` for the device and runs it on
+/// `grids` through the launch plan: `timing.warmupRuns` + `timing.timedRuns`
+/// runs, the output buffer starting as NaN so that elements a kernel never
+/// writes fail verification.
+ContenderRun runContender(tuner::Device &device, const Contender &contender, const Program &typed, const Sizes &sizes,
+                          const std::vector<Grid> &grids, const ocl::TimingOptions &timing) {
+  ContenderKernel k = contender.kernelAt(typed, sizes, device.target());
+  std::unique_ptr<tuner::CompiledKernel> compiled = device.compile(k.kernel);
+  tuner::InputViews inputs;
+  for (const Grid &grid : grids) inputs.push_back(std::as_bytes(std::span(grid)));
+  tuner::LaunchConfig config;
+  config.localSize = k.local;
+  config.warmups = static_cast<int>(timing.warmupRuns);
+  config.repetitions = static_cast<int>(timing.timedRuns);
+  config.poisonOutput = true;
+  tuner::RawRun raw = compiled->runViews(sizes, inputs, config);
+  const auto elements = static_cast<size_t>(outputElements(typed, sizes));
+  if (raw.output.size() < elements * sizeof(float))
+    throw std::logic_error("the kernel's output buffer has " + std::to_string(raw.output.size()) + " bytes, the result needs " +
+                           std::to_string(elements * sizeof(float)));
+  ContenderRun run{Grid(elements), raw.medianNs};
+  std::memcpy(run.output.data(), raw.output.data(), elements * sizeof(float));
+  return run;
+}
+
 /// Runs every contender once at a small size and compares it with the
 /// interpreter; marks the disagreeing ones Wrong and the failing ones Failed.
-void verify(ocl::Context &context, const Program &program, const Sizes &small, std::vector<Candidate> &candidates,
+void verify(tuner::Device &device, const Program &program, const Sizes &small, std::vector<Candidate> &candidates,
             const BenchOptions &options) {
   Program typed = typeCheck(program, small);
   std::vector<Grid> grids = randomGrids(typed, small, options.seed);
   Value expected = interpret(typed, small, toValues(typed, small, grids));
-  const auto elements = static_cast<size_t>(outputElements(typed, small));
   for (Candidate &c : candidates) {
     try {
-      LaunchResult r = runLaunch(context, c.contender->launchAt(typed, small), grids, elements, {.warmupRuns = 0, .timedRuns = 1});
+      ContenderRun r = runContender(device, *c.contender, typed, small, grids, {.warmupRuns = 0, .timedRuns = 1});
       if (auto mismatch = compareValues(expected, toValue(typed, small, r.output), kTolerance)) {
         c.row.status = Status::Wrong;
         c.row.message = "vs interpreter: " + *mismatch;
@@ -129,10 +160,10 @@ std::vector<BenchRow> benchPeers(const ocl::DeviceInfo &device, const examples::
   return rows;
 }
 
-ExampleReport benchExample(ocl::Context &context, const examples::Example &example, double bytesPerSecond,
+ExampleReport benchExample(tuner::Device &device, const examples::Example &example, double bytesPerSecond,
                            const BenchOptions &options) {
   Program program = example.build();
-  std::vector<Contender> contenders = contendersFor(example, options.contenders);
+  std::vector<Contender> contenders = contendersFor(example, options.contenders, device.target());
   std::vector<Candidate> candidates;
   int64_t multiple = 1;
   for (const Contender &c : contenders) {
@@ -148,7 +179,7 @@ ExampleReport benchExample(ocl::Context &context, const examples::Example &examp
   Sizes small = verificationSizes(example, multiple);
   report.verifiedAt = explore::sizesKey(program, small);
   log(options, example.name + ": verifying " + std::to_string(candidates.size()) + " kernels at " + report.verifiedAt);
-  verify(context, program, small, candidates, options);
+  verify(device, program, small, candidates, options);
 
   Sizes sizes = benchSizes(example, options.sizes, options.sizeScale);
   Program typed = typeCheck(program, sizes);
@@ -164,8 +195,7 @@ ExampleReport benchExample(ocl::Context &context, const examples::Example &examp
     if (!c.verified) continue;
     log(options, example.name + ": timing " + c.row.variant + " at " + report.sizes);
     try {
-      LaunchResult r = runLaunch(context, c.contender->launchAt(typed, sizes), grids,
-                                 static_cast<size_t>(report.outputElements), options.timing);
+      ContenderRun r = runContender(device, *c.contender, typed, sizes, grids, options.timing);
       if (!baseline) {
         baseline = std::move(r.output);
         baselineName = c.row.variant;
@@ -175,8 +205,8 @@ ExampleReport benchExample(ocl::Context &context, const examples::Example &examp
         continue;
       }
       c.row.status = Status::Ok;
-      c.row.medianNs = r.timing.medianNs;
-      c.row.elementsPerSecond = static_cast<double>(report.outputElements) / (r.timing.medianNs * 1e-9);
+      c.row.medianNs = r.medianNs;
+      c.row.elementsPerSecond = static_cast<double>(report.outputElements) / (r.medianNs * 1e-9);
       c.row.vsRoofline = c.row.elementsPerSecond / report.rooflineElementsPerSecond;
     } catch (const std::exception &e) {
       c.row.status = Status::Failed;
@@ -189,8 +219,11 @@ ExampleReport benchExample(ocl::Context &context, const examples::Example &examp
       c.row.tuningSeconds = options.exploreSeconds.at(example.name);
     report.rows.push_back(std::move(c.row));
   }
-  for (BenchRow &row : benchPeers(context.device(), example, program, small, sizes, grids, baseline, baselineName, report, options))
-    report.rows.push_back(std::move(row));
+  // The peers' OpenCL targets need the OpenCL device itself.
+  if (auto *opencl = dynamic_cast<tuner::OpenCLDevice *>(&device))
+    for (BenchRow &row : benchPeers(opencl->context().device(), example, program, small, sizes, grids, baseline, baselineName,
+                                    report, options))
+      report.rows.push_back(std::move(row));
 
   std::optional<double> reference;
   for (const BenchRow &row : report.rows)
@@ -211,20 +244,19 @@ std::string statusName(Status status) {
   return "?";
 }
 
-BenchReport runBench(ocl::Context &context, const BenchOptions &options) {
+BenchReport runBench(tuner::Device &device, const BenchOptions &options) {
   auto start = std::chrono::steady_clock::now();
   // Resolve every name first, so that a typo fails before minutes of work.
   std::vector<const examples::Example *> selected;
   for (const std::string &name : options.examples) selected.push_back(&examples::findExample(name));
 
   BenchReport report;
-  report.device = context.device().name;
+  report.device = device.resultsName();
   log(options, "measuring copy bandwidth");
-  ocl::BandwidthOptions bandwidth;
-  bandwidth.timing = options.timing;
-  report.bandwidth = ocl::measureCopyBandwidth(context, bandwidth);
+  report.bandwidth = device.measureCopyBandwidth(static_cast<int>(options.timing.warmupRuns),
+                                                 static_cast<int>(options.timing.timedRuns));
   for (const examples::Example *example : selected)
-    report.examples.push_back(benchExample(context, *example, report.bandwidth.bytesPerSecond, options));
+    report.examples.push_back(benchExample(device, *example, report.bandwidth.bytesPerSecond, options));
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

@@ -1,7 +1,7 @@
 #pragma once
-// The benchmark: for each example, in one run on one OpenCL device, the
-// generated kernels next to a hand-written kernel of the same stencil and the
-// roofline bound from a STREAM-like copy kernel.
+// The benchmark: for each example, in one run on one device (OpenCL or CUDA,
+// through tuner::Device), the generated kernels next to a hand-written kernel
+// of the same stencil and the roofline bound from a STREAM-like copy kernel.
 //
 // Every contender is first run on the same random inputs at a small size and
 // compared with the reference interpreter; one that disagrees is WRONG and is
@@ -13,8 +13,8 @@
 #include "bench/contenders.h"
 #include "bench/kernel_tuner_peer.h"
 #include "bench/sizes.h"
-#include "tuner/bandwidth.h"
-#include "tuner/opencl_runtime.h"
+#include "tuner/device.h"
+#include "tuner/opencl/opencl_timing.h"
 
 #include <functional>
 #include <map>
@@ -29,6 +29,8 @@ struct BenchOptions {
   SizePreset sizes = SizePreset::Paper;
   double sizeScale = 1.0;
   ContenderOptions contenders;
+  /// Warm-ups and timed runs of every kernel, of the copy kernel and (at
+  /// least 20 runs) of the peers.
   ocl::TimingOptions timing{.warmupRuns = 2, .timedRuns = 20};
   uint64_t seed = 1;
   /// The Kernel Tuner peer (bench/kernel_tuner_peer.h); absent: no such rows.
@@ -73,7 +75,7 @@ struct ExampleReport {
 
 struct BenchReport {
   std::string device;
-  ocl::BandwidthResult bandwidth;
+  tuner::CopyBandwidth bandwidth;
   std::vector<ExampleReport> examples;
   double seconds = 0; ///< wall time of the measurements (runBench)
   /// Wall time spent exploring examples without a recorded best before the
@@ -83,8 +85,9 @@ struct BenchReport {
 };
 
 /// Throws std::invalid_argument for an unknown example name; every failure of
-/// a single contender is a row status instead.
-BenchReport runBench(ocl::Context &context, const BenchOptions &options);
+/// a single contender is a row status instead. The Halide peers run on
+/// OpenCL devices only.
+BenchReport runBench(tuner::Device &device, const BenchOptions &options);
 
 std::string statusName(Status status);
 

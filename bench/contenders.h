@@ -2,14 +2,20 @@
 // The kernels the benchmark compares for one example: generated variants
 // (the plain, tiled and local-memory recipes, the explored best if a result
 // store has one) and the hand-written reference. Each contender can produce
-// its launch at any problem size, so the same contender is first verified at
-// a small size and then timed at the benchmark size.
+// its kernel at any problem size and in either dialect, so the same
+// contender is first verified at a small size and then timed at the
+// benchmark size, on an OpenCL device or a CUDA GPU. All of them run through
+// the one launch plan (tuner/run_plan.h), so they are built, checked and
+// timed the same way.
 
-#include "bench/kernel_launch.h"
+#include "bench/grids.h"
+#include "codegen/kernel.h"
 #include "examples/example.h"
 #include "explore/best_kernels.h"
 
+#include <array>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,15 +24,24 @@ namespace liftcc::bench {
 /// Peer: another system's implementation (bench/peers.h), not an OpenCL kernel.
 enum class ContenderKind { Generated, Explored, Reference, Peer };
 
+/// A contender at concrete sizes: the kernel with its launch metadata (a
+/// hand-written kernel's follows bench/reference/README.md) and the
+/// work-group size to launch it with (nullopt: the kernel's own, else the
+/// backend's default).
+struct ContenderKernel {
+  codegen::Kernel kernel;
+  std::optional<std::array<size_t, 3>> local;
+};
+
 struct Contender {
   std::string variant; ///< e.g. "plain", "tiled t=8", "hand-written"
   ContenderKind kind;
   /// Every problem size must be a multiple of this (tiling requires it).
   int64_t sizeMultiple = 1;
-  /// The launch at concrete sizes. `typed` is the example's program
-  /// type-checked at `sizes`. Throws rewrite::RewriteError or
-  /// codegen::CodegenError when the variant does not apply at these sizes.
-  std::function<KernelLaunch(const Program &typed, const Sizes &sizes)> launchAt;
+  /// The kernel at concrete sizes in the dialect `target`. `typed` is the
+  /// example's program type-checked at `sizes`. Throws rewrite::RewriteError
+  /// or codegen::CodegenError when the variant does not apply at these sizes.
+  std::function<ContenderKernel(const Program &typed, const Sizes &sizes, codegen::Target target)> kernelAt;
 };
 
 struct ContenderOptions {
@@ -39,12 +54,15 @@ struct ContenderOptions {
 };
 
 /// Generated contenders first (plain, then tiled and local per tile size,
-/// then explored bests), the hand-written reference last if one exists.
-std::vector<Contender> contendersFor(const examples::Example &example, const ContenderOptions &options);
+/// then explored bests), the hand-written reference last if one exists for
+/// `target`.
+std::vector<Contender> contendersFor(const examples::Example &example, const ContenderOptions &options,
+                                     codegen::Target target);
 
-/// The launch of a reference kernel at concrete sizes, following the
-/// convention of bench/reference_kernels.h.
-KernelLaunch referenceLaunch(const examples::Example &example, std::string_view source, const Program &typed,
-                             const Sizes &sizes);
+/// A reference kernel's source as a kernel with the launch metadata of the
+/// convention of bench/reference_kernels.h, at concrete sizes: inputs, the
+/// output, the sizes as ints; one work-item per output, innermost first.
+codegen::Kernel referenceKernel(const examples::Example &example, std::string_view source, codegen::Target target,
+                                const Program &typed, const Sizes &sizes);
 
 } // namespace liftcc::bench

@@ -138,7 +138,7 @@ std::optional<KernelTunerSetup> findKernelTuner(std::string &whyNot) {
 
 std::optional<Peer> kernelTunerPeer(const KernelTunerSetup &setup, const examples::Example &example,
                                     const ocl::DeviceInfo &device) {
-  std::optional<ReferenceKernel> reference = findReferenceKernel(example.name);
+  std::optional<ReferenceKernel> reference = findReferenceKernel(example.name, codegen::Target::OpenCL);
   if (!reference || example.sizeNames.empty() || example.sizeNames.size() > 3) return std::nullopt;
   Peer peer;
   peer.variant = "kernel tuner";

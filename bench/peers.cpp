@@ -9,6 +9,8 @@
 #include "halide_jacobi2d_5pt.h"
 #include "halide_opencl_tiles.h" // kHalideOpenCLPipelines: one per stencil and tile shape
 
+#include "tuner/median.h"
+
 #include <HalideBuffer.h>
 #include <HalideRuntimeOpenCL.h>
 
@@ -86,9 +88,7 @@ PeerRun runPipeline(Pipeline pipeline, bool onDevice, const examples::Example &e
     times.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
   }
   if (onDevice) check(out.copy_to_host(), "copy to host");
-  std::sort(times.begin(), times.end());
-  const size_t n = times.size();
-  double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  double median = tuner::median(times);
   Grid output(out.data(), out.data() + out.number_of_elements());
   if (onDevice) {
     // Free the device copies now rather than at exit.

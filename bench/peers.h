@@ -14,8 +14,8 @@
 
 #include "bench/grids.h"
 #include "examples/example.h"
-#include "tuner/opencl_device.h"
-#include "tuner/opencl_timing.h"
+#include "tuner/opencl/opencl_device.h"
+#include "tuner/opencl/opencl_timing.h"
 
 #include <functional>
 #include <optional>

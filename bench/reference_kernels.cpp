@@ -2,9 +2,10 @@
 
 namespace liftcc::bench {
 
-std::optional<ReferenceKernel> findReferenceKernel(const std::string &example) {
+std::optional<ReferenceKernel> findReferenceKernel(const std::string &example, codegen::Target target) {
+  const std::string_view extension = target == codegen::Target::CUDA ? ".cu" : ".cl";
   for (const EmbeddedSource &s : embeddedReferenceSources())
-    if (s.name == example) return ReferenceKernel{example, s.source};
+    if (s.name == example && s.extension == extension) return ReferenceKernel{example, s.source};
   return std::nullopt;
 }
 

@@ -35,7 +35,7 @@ std::string summary(const BenchReport &report) {
   std::ostringstream s;
   s << "device: " << report.device << "\n"
     << "copy bandwidth: " << fixed(report.bandwidth.bytesPerSecond / 1e9, 2) << " GB/s (median of "
-    << report.bandwidth.timing.samplesNs.size() << ", " << report.bandwidth.elements * sizeof(float) / (1 << 20)
+    << report.bandwidth.runs << ", " << report.bandwidth.bufferBytes / (1 << 20)
     << " MiB per buffer)\n";
   for (const ExampleReport &e : report.examples)
     s << e.example << ": " << e.sizes << ", " << fixed(e.bytesPerElement, 0) << " B/element, roofline "

@@ -5,10 +5,10 @@
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
-#include "tuner/opencl_timing.h"
 
 #include <chrono>
 #include <filesystem>
+#include <sstream>
 
 namespace liftcc::explore {
 
@@ -41,12 +41,15 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
 }
 
 tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
-                              tuner::Device &device, const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs) {
+                              tuner::Device &device, const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
+                              std::optional<tuner::Deadline> deadline) {
   tuner::Record record;
   record.key = variant.configuration.key();
   record.configuration = variant.configuration.toJson();
   record.timestamp = tuner::isoTimestamp();
   tuner::LaunchConfig launch;
+  launch.launchTimeout = options.kernelTimeout;
+  launch.deadline = deadline;
   if (variant.configuration.local != std::array<int64_t, 3>{0, 0, 0})
     launch.localSize = std::array<size_t, 3>{size_t(variant.configuration.local[0]), size_t(variant.configuration.local[1]),
                                              size_t(variant.configuration.local[2])};
@@ -77,8 +80,16 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
     launch.downloadOutput = false;
     tuner::RawRun run = runner->runBytes(sizes, fullSizeInputs, launch);
     record.samplesNs = run.timesNs;
-    record.medianNs = ocl::median(run.timesNs);
+    record.medianNs = run.medianNs;
     record.outcome = tuner::Outcome::Ok;
+  } catch (const tuner::KernelTimeoutError &e) {
+    // The kernel may still be running in the device's context.
+    device.rebuild();
+    if (deadline && std::chrono::steady_clock::now() >= *deadline) throw;
+    record.outcome = tuner::Outcome::Timeout;
+    std::ostringstream timeout;
+    timeout << options.kernelTimeout.count();
+    record.error = firstLine(e.what()) + " (timeout " + timeout.str() + " s)";
   } catch (const tuner::KernelBuildError &e) {
     record.outcome = tuner::Outcome::Compile;
     record.error = firstLine(e.what());
@@ -178,7 +189,16 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
 
   std::optional<tuner::InputBytes> fullSizeInputs;
   Progress progress;
-  progress.total = std::min(mine.size(), options.budget.maxEvaluations);
+  size_t stored = 0;
+  for (size_t i : mine) stored += store.find(space.variants[i].configuration.key()) != nullptr;
+  progress.total = std::min(mine.size(), options.budget.maxEvaluations == SIZE_MAX ? SIZE_MAX
+                                                                                  : stored + options.budget.maxEvaluations);
+  // The time budget bounds every launch too, so that one slow kernel cannot
+  // overrun it by more than a launch's reaction time.
+  std::optional<tuner::Deadline> deadline;
+  if (options.budget.maxTime < std::chrono::hours(24 * 365))
+    deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.budget.maxTime);
+  bool cutByBudget = false;
   tuner::CostFunction cost = [&](size_t k) -> std::optional<double> {
     const Variant &variant = space.variants[mine[k]];
     Evaluation evaluation{variant.configuration, {}, false};
@@ -189,7 +209,13 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
       // Generated on the first measurement only: a resumed run that finds
       // everything in the store never pays for them.
       if (!fullSizeInputs) fullSizeInputs = randomInputBytes(typed, sizes, 1);
-      evaluation.record = evaluateVariant(program, variant, sizes, device, options, *fullSizeInputs);
+      try {
+        evaluation.record = evaluateVariant(program, variant, sizes, device, options, *fullSizeInputs, deadline);
+      } catch (const tuner::KernelTimeoutError &) {
+        // Cut by the budget: unfinished, so not recorded (a later run measures it).
+        cutByBudget = true;
+        return std::nullopt;
+      }
       store.append(evaluation.record);
     }
     result.evaluations.push_back(evaluation);
@@ -211,7 +237,11 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
                                      if (auto it = local.find(n); it != local.end()) out.push_back(it->second);
                                    return out;
                                  }};
-  tuner::runSearch(options.strategy, searchSpace, cost, options.budget, options.seed);
+  tuner::SearchBudget budget = options.budget;
+  // Records from the store cost nothing: --evals counts new measurements.
+  budget.free = [&](size_t k) { return store.find(space.variants[mine[k]].configuration.key()) != nullptr; };
+  budget.stop = [&] { return cutByBudget || (options.budget.stop && options.budget.stop()); };
+  tuner::runSearch(options.strategy, searchSpace, cost, budget, options.seed);
 
   if (result.best) {
     const Evaluation &best = result.evaluations[*result.best];

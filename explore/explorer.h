@@ -8,8 +8,10 @@
 #include "explore/space.h"
 #include "tuner/device.h"
 #include "tuner/result_store.h"
+#include "tuner/run_plan.h"
 #include "tuner/search.h"
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -31,6 +33,10 @@ struct ExploreOptions {
   uint64_t seed = 1;
   size_t shardIndex = 0, shardCount = 1;  ///< evaluate candidates i with i % count == index
   int warmups = 1, timedRuns = 5;
+  /// A kernel launch that runs longer is abandoned and recorded as `timeout`
+  /// (the device's context is rebuilt). The time budget also bounds every
+  /// launch: an evaluation cut short by it is not recorded.
+  std::chrono::duration<double> kernelTimeout = std::chrono::seconds(60);
   SpaceOptions space;
   std::function<void(const Progress &)> onProgress;
 };
@@ -38,6 +44,8 @@ struct ExploreOptions {
 struct Evaluation {
   Configuration configuration;
   tuner::Record record;
+  /// Read from the result store, not measured by this run: only measured
+  /// evaluations count against budget.maxEvaluations, so a resumed run gets further.
   bool fromStore = false;
 };
 
@@ -62,13 +70,16 @@ std::string programNameFromStem(const std::string &stem);
 std::string sizesKey(const Program &program, const std::map<std::string, int64_t> &sizes);
 
 /// Verifies one variant against the interpreter at a small size, then times
-/// it at `sizes`. Failures are outcomes of the record, never exceptions.
+/// it at `sizes`. Failures are outcomes of the record; a launch that does not
+/// complete by `deadline` (the end of a budget) throws tuner::KernelTimeoutError
+/// after rebuilding the device, since that is no property of the variant.
 tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
                               tuner::Device &device, const ExploreOptions &options);
 /// The same with the full-size inputs given (randomInputBytes of the typed
 /// program at `sizes`), so that an exploration generates them once.
 tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
-                              tuner::Device &device, const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs);
+                              tuner::Device &device, const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
+                              std::optional<tuner::Deadline> deadline = std::nullopt);
 
 /// Path of the result store of (program, sizes, device) under a results
 /// directory; `deviceName` is the device's resultsName().

@@ -2,6 +2,7 @@
 
 #include "core/arith/expr.h"
 #include "explore/best_kernels.h"
+#include "tuner/launch_plan.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,9 +26,10 @@ size_t ExportPlan::outputArg() const {
 
 std::array<int64_t, 3> ExportPlan::cudaBlock() const {
   if (localSize) return *localSize;
-  // The CUDA runner's default (tuner/cuda_kernel_runner.cpp), so an exported
-  // kernel launches like the one liftc measured.
-  return dims == 1 ? std::array<int64_t, 3>{256, 1, 1} : std::array<int64_t, 3>{32, 8, 1};
+  // The launch plan's default, so an exported kernel launches like the one
+  // liftc measured.
+  std::array<size_t, 3> block = tuner::defaultCudaBlock(dims);
+  return {static_cast<int64_t>(block[0]), static_cast<int64_t>(block[1]), static_cast<int64_t>(block[2])};
 }
 
 std::array<int64_t, 3> ExportPlan::roundedGlobal(const std::array<int64_t, 3> &local) const {

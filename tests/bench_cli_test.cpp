@@ -8,7 +8,8 @@
 #include "explore/explorer.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
-#include "tuner/opencl_device.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/opencl/opencl_device.h"
 
 #include <doctest/doctest.h>
 
@@ -46,10 +47,7 @@ std::vector<std::vector<std::string>> readCsv(const std::filesystem::path &path)
 } // namespace
 
 TEST_CASE("liftc bench: every example's hand-written kernel is verified and timed") {
-  if (ocl::listDevices().empty()) {
-    MESSAGE("no OpenCL device: liftc bench not run");
-    return;
-  }
+  if (!ocl::test::testDevice()) return;
   test::TempDir dir;
   std::filesystem::path csv = dir.path() / "bench.csv";
   test::LiftcRun run = test::runLiftc("bench --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 0 "
@@ -67,10 +65,7 @@ TEST_CASE("liftc bench: every example's hand-written kernel is verified and time
 }
 
 TEST_CASE("liftc bench: an example without a recorded best is explored on the spot, then the store is reused") {
-  if (ocl::listDevices().empty()) {
-    MESSAGE("no OpenCL device: liftc bench not run");
-    return;
-  }
+  if (!ocl::test::testDevice()) return;
   test::TempDir dir;
   std::filesystem::path csv = dir.path() / "bench.csv";
   std::string command = "bench --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 3 "
@@ -94,11 +89,9 @@ TEST_CASE("liftc bench: an example without a recorded best is explored on the sp
 }
 
 TEST_CASE("liftc bench: a CUDA best of the same GPU does not stand in for the OpenCL one") {
+  if (!ocl::test::testDevice()) return;
+  // liftc's default device, whichever LIFTCC_OCL_DEVICE names.
   std::vector<ocl::DeviceInfo> devices = ocl::listDevices();
-  if (devices.empty()) {
-    MESSAGE("no OpenCL device: liftc bench not run");
-    return;
-  }
   // What `liftc explore --target cuda` files for a GPU whose OpenCL name is
   // the default device's: a kernel.cu entry under "cuda <name>".
   test::TempDir dir;

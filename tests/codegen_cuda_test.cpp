@@ -6,6 +6,7 @@
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "rewrite/recipes.h"
+#include "tests/nvrtc_test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 
 #include <doctest/doctest.h>
@@ -13,13 +14,9 @@
 namespace liftcc {
 
 TEST_CASE("cuda: every example and recipe variant compiles with NVRTC without warnings") {
-  if (!cuda::nvrtcAvailable()) {
-    MESSAGE("built without NVRTC: CUDA kernels generated but not compiled");
-    return;
-  }
-  cuda::NvrtcOptions options;
-  options.arch = "sm_90";
-  options.warningsAsErrors = true;
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  if (!strict) return;
+  const cuda::NvrtcOptions &options = *strict;
   int compiled = 0;
   for (const examples::Example &ex : examples::allExamples()) {
     std::map<std::string, int64_t> sizes;

@@ -6,7 +6,8 @@
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
-#include "tuner/kernel_runner.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
 
@@ -34,25 +35,15 @@ Expr jacobiOf(Expr nbh) {
   return apply(jacobi5(), {at2(0, 1), at2(1, 0), at2(1, 1), at2(1, 2), at2(2, 1)});
 }
 
-std::optional<ocl::DeviceInfo> defaultDevice() {
-  std::vector<ocl::DeviceInfo> devices = ocl::listDevices();
-  if (devices.empty()) return std::nullopt;
-  return devices.front();
-}
-
 /// Generates the kernel, runs it for every size assignment and compares with
 /// the interpreter. Returns the kernel for further inspection.
 codegen::Kernel checkOnDevice(const Program &program, const std::vector<std::map<std::string, int64_t>> &sizeSets,
                               const codegen::CodegenOptions &options = {}) {
   Program typed = typeCheck(program);
   codegen::Kernel kernel = codegen::generateKernel(typed, codegen::Target::OpenCL, options);
-  auto device = defaultDevice();
-  if (!device) {
-    MESSAGE("no OpenCL device: kernel generated but not executed");
-    return kernel;
-  }
-  ocl::Context context(*device);
-  tuner::OpenCLKernelRunner runner(context, kernel);
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  if (!context) return kernel; // generated but not executed
+  tuner::OpenCLKernelRunner runner(*context, kernel);
   for (const auto &sizes : sizeSets) {
     Program concrete = typeCheck(program, sizes);
     std::vector<Value> inputs = randomInputs(concrete, sizes, 42);

@@ -7,7 +7,8 @@
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "rewrite/recipes.h"
-#include "tuner/kernel_runner.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
 
@@ -50,14 +51,8 @@ void checkRecipe(const examples::Example &ex, rewrite::Recipe recipe, const std:
   CHECK_MESSAGE(!mismatch, *mismatch);
 }
 
-std::optional<ocl::Context> maybeContext() {
-  auto devices = ocl::listDevices();
-  if (devices.empty()) {
-    MESSAGE("no OpenCL device: kernels generated but not executed");
-    return std::nullopt;
-  }
-  return std::optional<ocl::Context>(std::in_place, devices.front());
-}
+/// Without a device the kernels are generated but not executed.
+std::optional<ocl::Context> maybeContext() { return ocl::test::testContext(); }
 
 } // namespace
 

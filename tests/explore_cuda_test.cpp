@@ -12,7 +12,7 @@
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
 #include "tuner/cuda/nvrtc_compiler.h"
-#include "tuner/cuda_backend.h"
+#include "tuner/cuda/cuda_backend.h"
 
 #include <doctest/doctest.h>
 
@@ -34,6 +34,7 @@ public:
   std::string name() const override { return "compile-only CUDA device"; }
   std::string resultsName() const override { return "cuda " + name(); }
   tuner::DeviceLimits limits() const override { return {}; }
+  tuner::CopyBandwidth measureCopyBandwidth(int, int) override { throw tuner::KernelLaunchError("no GPU in this test"); }
 
   std::unique_ptr<tuner::CompiledKernel> compile(const codegen::Kernel &kernel) override {
     ++compiled;
@@ -54,20 +55,14 @@ public:
 
 private:
   struct NoGpuKernel final : tuner::CompiledKernel {
-    tuner::RawRun runBytes(const Sizes &, const tuner::InputBytes &, const tuner::LaunchConfig &) override {
+    tuner::RawRun runViews(const Sizes &, const tuner::InputViews &, const tuner::LaunchConfig &) override {
       throw tuner::KernelLaunchError("no GPU in this test");
     }
   };
 };
 
 explore::ExploreOptions smallRun(const std::filesystem::path &dir, size_t evaluations) {
-  explore::ExploreOptions options;
-  options.programName = "jacobi2d_5pt";
-  options.storeDir = dir.string();
-  options.space.tileSizes = {4};
-  options.space.groupExtents = {8, 16};
-  options.warmups = 0;
-  options.timedRuns = 2;
+  explore::ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir);
   options.budget.maxEvaluations = evaluations;
   return options;
 }

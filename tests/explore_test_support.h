@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the exploration and tuning suites.
 
+#include "explore/explorer.h"
 #include "tests/test_support.h"
 
 #include <cstdlib>
@@ -31,5 +32,18 @@ public:
 private:
   std::filesystem::path path_;
 };
+
+/// An exploration of a handful of variants (one tile size, two work-group
+/// extents), measured briefly, stored under `storeDir`.
+inline explore::ExploreOptions tinyExploreOptions(const std::string &programName, const std::filesystem::path &storeDir) {
+  explore::ExploreOptions options;
+  options.programName = programName;
+  options.storeDir = storeDir.string();
+  options.space.tileSizes = {4};
+  options.space.groupExtents = {8, 16};
+  options.warmups = 0;
+  options.timedRuns = 2;
+  return options;
+}
 
 } // namespace liftcc::test

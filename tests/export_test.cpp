@@ -16,7 +16,7 @@
 #include "tests/explore_test_support.h"
 #include "tests/iterated_program.h"
 #include "tests/shell_support.h"
-#include "tuner/opencl_device.h"
+#include "tests/opencl_test_support.h"
 
 #include <doctest/doctest.h>
 
@@ -48,10 +48,7 @@ bool canRunExported() {
     MESSAGE("no C compiler found by CMake: exported code not compiled");
     return false;
   }
-  if (ocl::listDevices().empty()) {
-    MESSAGE("no OpenCL device: exported code not run");
-    return false;
-  }
+  if (!ocl::test::testDevice()) return false;
   return true;
 }
 

@@ -1,5 +1,5 @@
 #include "opencl_test_support.h"
-#include "tuner/bandwidth.h"
+#include "tuner/opencl/opencl_bandwidth.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "tuner/opencl_error.h"
+#include "tuner/opencl/opencl_error.h"
 
 #include <CL/cl_ext.h>
 #include <doctest/doctest.h>

@@ -10,7 +10,7 @@
 // reachable from it.
 //
 // Cost: a forgotten clRelease* would leak memory allocated inside libpocl
-// and is hidden as well; the RAII handles of tuner/opencl_handle.h are what
+// and is hidden as well; the RAII handles of tuner/opencl/opencl_handle.h are what
 // guard against that. Leaks of liftcc's own allocations stay visible.
 //
 // The sanitizer runtime calls this hook if it exists; non-sanitized builds

@@ -1,6 +1,7 @@
 #include "opencl_test_support.h"
-#include "tuner/opencl_runtime.h"
-#include "tuner/opencl_timing.h"
+#include "tuner/opencl/opencl_runtime.h"
+#include "tuner/opencl/opencl_timing.h"
+#include "tuner/median.h"
 
 #include <doctest/doctest.h>
 
@@ -94,9 +95,9 @@ TEST_CASE("NDRange and roundUp") {
 TEST_CASE("median") {
   const std::vector<std::uint64_t> odd{5, 1, 3};
   const std::vector<std::uint64_t> even{4, 1, 3, 2};
-  CHECK(median(odd) == 3.0);
-  CHECK(median(even) == 2.5);
-  CHECK_THROWS_AS(median(std::vector<std::uint64_t>{}), std::invalid_argument);
+  CHECK(tuner::median(odd) == 3.0);
+  CHECK(tuner::median(even) == 2.5);
+  CHECK_THROWS_AS(tuner::median(std::vector<std::uint64_t>{}), std::invalid_argument);
 }
 
 TEST_CASE("vector add with a global size that is not a multiple of local") {

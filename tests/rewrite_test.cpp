@@ -12,7 +12,8 @@
 #include "rewrite/catalog.h"
 #include "rewrite/recipes.h"
 #include "explore/derivations.h"
-#include "tuner/kernel_runner.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
 
@@ -132,9 +133,7 @@ TEST_CASE("rewrite: random walks over the examples preserve semantics") {
   std::vector<rewrite::Rule> rules = rewrite::algorithmicCatalog();
   std::mt19937_64 rng(4242);
   int walks = 0, steps = 0, executed = 0;
-  std::vector<ocl::DeviceInfo> devices = ocl::listDevices();
-  std::optional<ocl::Context> context;
-  if (!devices.empty()) context.emplace(devices.front());
+  std::optional<ocl::Context> context = ocl::test::testContext();
   for (const examples::Example &ex : examples::allExamples()) {
     std::map<std::string, int64_t> sizes;
     for (const std::string &s : ex.sizeNames) sizes[s] = ex.dims == 3 ? 8 : ex.dims == 2 ? 16 : 32;

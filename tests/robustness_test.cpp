@@ -13,7 +13,7 @@
 #include "tests/opencl_test_support.h"
 #include "tests/test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
-#include "tuner/opencl_backend.h"
+#include "tuner/opencl/opencl_backend.h"
 #include "tuner/result_store.h"
 
 #include <doctest/doctest.h>

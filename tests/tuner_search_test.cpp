@@ -116,6 +116,30 @@ TEST_CASE("explore/search: exhaustive evaluates every point in order and finds t
   CHECK(tuner::runSearch(SearchStrategy::Exhaustive, grid.space(), counting.function(), three).evaluated.size() == 3);
 }
 
+TEST_CASE("explore/search: free evaluations (a result store's) do not count against the evaluation budget") {
+  Grid grid = bowl(6, 4, 2, 1, 3);
+  for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing}) {
+    CAPTURE(tuner::strategyName(s));
+    CountingCost counting{grid, {}};
+    SearchBudget budget;
+    budget.maxEvaluations = 4;
+    budget.free = [](size_t i) { return i % 2 == 0; }; // every even point is already known
+    SearchResult result = tuner::runSearch(s, grid.space(), counting.function(), budget, 5);
+    size_t charged = 0;
+    for (size_t i : result.evaluated) charged += i % 2 == 1;
+    CHECK(charged == 4);
+    CHECK(result.evaluated.size() > 4);
+    CHECK(counting.noneTwice());
+    checkConsistent(result, grid);
+  }
+  // A budget of no new evaluations replays what is free and stops at the first that is not.
+  SearchBudget none;
+  none.maxEvaluations = 0;
+  none.free = [](size_t i) { return i < 3; };
+  CHECK(tuner::runSearch(SearchStrategy::Exhaustive, grid.space(), [&](size_t i) { return grid.costs[i]; }, none).evaluated ==
+        std::vector<size_t>{0, 1, 2});
+}
+
 TEST_CASE("explore/search: a space of only invalid points has no best") {
   Grid grid{4, 4, std::vector<std::optional<double>>(16)};
   for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing}) {

@@ -12,8 +12,7 @@
 #include "primitives/api.h"
 #include "rewrite/recipes.h"
 #include "tests/opencl_test_support.h"
-#include "tuner/kernel_runner.h"
-#include "tuner/opencl_backend.h"
+#include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
 

@@ -2,11 +2,12 @@
 // A device the tuner compiles for, runs and times on: an OpenCL device or a
 // CUDA GPU. The exploration driver, `liftc tune` and `liftc explore` see only
 // this interface, so one driver serves both backends. Each backend reports its
-// failures as the two exception types below, which the tuner records as
-// outcomes (compile / runtime) without knowing the backend's own errors.
+// failures as the exception types below, which the tuner records as outcomes
+// (compile / runtime / timeout) without knowing the backend's own errors.
 
 #include "codegen/kernel.h"
 #include "tuner/launch.h"
+#include "tuner/run_plan.h"
 
 #include <array>
 #include <cstdint>
@@ -37,20 +38,38 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// A launch did not complete before its deadline (LaunchConfig). The kernel
+/// may still be running: call Device::rebuild() before using the device again.
+class KernelTimeoutError : public KernelLaunchError {
+public:
+  using KernelLaunchError::KernelLaunchError;
+};
+
+/// A STREAM-like copy kernel's bandwidth: the roof of a roofline bound.
+struct CopyBandwidth {
+  double bytesPerSecond = 0; ///< bytes read plus bytes written per second
+  size_t bufferBytes = 0;    ///< size of one of the two buffers
+  size_t runs = 0;           ///< timed runs the median is taken over
+};
+
 /// A kernel compiled for one device, ready to run many times.
 class CompiledKernel {
 public:
   virtual ~CompiledKernel() = default;
   /// Runs on inputs given as raw bytes, in the order of the kernel's input
-  /// arguments. Throws KernelLaunchError, or std::invalid_argument for a
-  /// launch the kernel cannot take (e.g. a work-group larger than it allows,
-  /// an input of the wrong byte count).
-  virtual RawRun runBytes(const std::map<std::string, int64_t> &sizes, const InputBytes &inputs,
+  /// arguments: planLaunch and runPlan (tuner/run_plan.h) on the backend.
+  /// Throws KernelLaunchError (KernelTimeoutError past a deadline of
+  /// `config`), or std::invalid_argument for a launch the kernel cannot take
+  /// (e.g. a work-group larger than it allows, an input of the wrong byte count).
+  virtual RawRun runViews(const std::map<std::string, int64_t> &sizes, const InputViews &inputs,
                           const LaunchConfig &config) = 0;
+  RawRun runBytes(const std::map<std::string, int64_t> &sizes, const InputBytes &inputs, const LaunchConfig &config) {
+    return runViews(sizes, inputViews(inputs), config);
+  }
   /// The same on values; `resultType` is the program's result type (to shape
   /// the downloaded output).
   KernelRun run(const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs, const Type &resultType,
-                const LaunchConfig &config) {
+                const LaunchConfig &config = {}) {
     return runOnValues(*this, sizes, inputs, resultType, config);
   }
 };
@@ -68,6 +87,17 @@ public:
   virtual DeviceLimits limits() const = 0;
   /// Throws KernelBuildError with the compiler's log.
   virtual std::unique_ptr<CompiledKernel> compile(const codegen::Kernel &kernel) = 0;
+  /// After a KernelTimeoutError: abandons the context the kernel may still
+  /// run in (without waiting for it) and starts a fresh one, which later
+  /// compile() calls use. Kernels compiled before stay usable but keep
+  /// running in the abandoned context.
+  virtual void rebuild() {}
+  /// Whether a kernel abandoned by rebuild() is still running. Destroying the
+  /// device waits for it; a program that must end now (e.g. at the end of a
+  /// time budget) may exit without destroying it instead (std::_Exit).
+  virtual bool abandonedKernelRunning() const { return false; }
+  /// Measures the copy bandwidth (median of `runs` after `warmups`).
+  virtual CopyBandwidth measureCopyBandwidth(int warmups, int runs) = 0;
 };
 
 } // namespace liftcc::tuner

@@ -18,17 +18,6 @@ size_t bufferBytes(const codegen::KernelArg &arg, const std::map<std::string, in
   return static_cast<size_t>(arith::evaluate(arg.count, sizes)) * scalarByteSize(arg.kind);
 }
 
-const std::vector<std::byte> &takeInput(const codegen::Kernel &kernel, const codegen::KernelArg &arg,
-                                        const InputBytes &inputs, size_t &next, const std::map<std::string, int64_t> &sizes) {
-  if (next >= inputs.size()) throw std::invalid_argument("too few inputs for kernel " + kernel.name);
-  const std::vector<std::byte> &bytes = inputs[next++];
-  size_t expected = bufferBytes(arg, sizes);
-  if (bytes.size() != expected)
-    throw std::invalid_argument("input " + arg.name + " has " + std::to_string(bytes.size()) + " bytes, expected " +
-                                std::to_string(expected));
-  return bytes;
-}
-
 int32_t sizeArgument(const codegen::KernelArg &arg, const std::map<std::string, int64_t> &sizes) {
   auto it = sizes.find(arg.name);
   if (it == sizes.end()) throw std::invalid_argument("no value for size " + arg.name);
@@ -43,7 +32,7 @@ KernelRun toKernelRun(RawRun raw, const Type &resultType, const std::map<std::st
     throw std::logic_error("the kernel's output buffer has " + std::to_string(raw.output.size()) + " bytes, the result needs " +
                            std::to_string(expected));
   raw.output.resize(expected);
-  return KernelRun{fromBytes(raw.output, resultType, sizes), std::move(raw.timesNs)};
+  return KernelRun{fromBytes(raw.output, resultType, sizes), std::move(raw.timesNs), raw.medianNs};
 }
 
 } // namespace liftcc::tuner

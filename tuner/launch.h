@@ -7,6 +7,7 @@
 #include "core/interp/value.h"
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -24,6 +25,13 @@ struct LaunchConfig {
   int repetitions = 1;
   /// False for timing-only runs: the output stays on the device.
   bool downloadOutput = true;
+  /// Fill the output buffer with NaN before the runs (float outputs), so that
+  /// elements a kernel never writes fail verification.
+  bool poisonOutput = false;
+  /// A launch that runs longer is abandoned (KernelTimeoutError).
+  std::optional<std::chrono::duration<double>> launchTimeout;
+  /// No launch may end later (e.g. the end of an exploration's budget).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 /// Kernel inputs in the order of the kernel's input arguments, each as the
@@ -34,22 +42,20 @@ using InputBytes = std::vector<std::vector<std::byte>>;
 struct RawRun {
   std::vector<std::byte> output; ///< the output buffer (empty unless downloaded)
   std::vector<uint64_t> timesNs; ///< one per timed repetition
+  double medianNs = 0;           ///< median of timesNs
 };
 
 struct KernelRun {
   Value output;
   std::vector<uint64_t> timesNs; ///< one per timed repetition
+  double medianNs = 0;           ///< median of timesNs
 };
 
 InputBytes toInputBytes(const std::vector<Value> &inputs);
 
-// How both backends' runners bind a kernel's arguments at concrete sizes.
+// How a launch plan (tuner/launch_plan.h) binds a kernel's arguments at concrete sizes.
 /// Bytes of a buffer argument (Input or Output).
 size_t bufferBytes(const codegen::KernelArg &arg, const std::map<std::string, int64_t> &sizes);
-/// The next of `inputs` for the Input argument `arg` (advancing `next`).
-/// Throws std::invalid_argument when inputs run out or its byte count differs.
-const std::vector<std::byte> &takeInput(const codegen::Kernel &kernel, const codegen::KernelArg &arg,
-                                        const InputBytes &inputs, size_t &next, const std::map<std::string, int64_t> &sizes);
 /// The value of a Size argument. Throws std::invalid_argument when `sizes`
 /// lacks it or it does not fit the kernel's int parameters.
 int32_t sizeArgument(const codegen::KernelArg &arg, const std::map<std::string, int64_t> &sizes);

@@ -23,12 +23,14 @@ std::string outcomeName(Outcome outcome) {
   case Outcome::Runtime: return "runtime";
   case Outcome::Correctness: return "correctness";
   case Outcome::Constraints: return "constraints";
+  case Outcome::Timeout: return "timeout";
   }
   return "?";
 }
 
 std::optional<Outcome> parseOutcome(const std::string &name) {
-  for (Outcome o : {Outcome::Ok, Outcome::Compile, Outcome::Runtime, Outcome::Correctness, Outcome::Constraints})
+  for (Outcome o : {Outcome::Ok, Outcome::Compile, Outcome::Runtime, Outcome::Correctness, Outcome::Constraints,
+                    Outcome::Timeout})
     if (outcomeName(o) == name) return o;
   return std::nullopt;
 }

@@ -14,7 +14,8 @@
 
 namespace liftcc::tuner {
 
-enum class Outcome { Ok, Compile, Runtime, Correctness, Constraints };
+/// Timeout: a launch ran past the per-kernel timeout (ExploreOptions).
+enum class Outcome { Ok, Compile, Runtime, Correctness, Constraints, Timeout };
 std::string outcomeName(Outcome outcome);
 std::optional<Outcome> parseOutcome(const std::string &name);
 

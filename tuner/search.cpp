@@ -32,13 +32,20 @@ public:
       : cost_(cost), budget_(budget), start_(std::chrono::steady_clock::now()) {}
 
   bool exhausted() const {
-    return result_.evaluated.size() >= budget_.maxEvaluations ||
-           std::chrono::steady_clock::now() - start_ >= budget_.maxTime;
+    // With free evaluations the count is checked per index in evaluate().
+    return refused_ || (!budget_.free && charged_ >= budget_.maxEvaluations) ||
+           std::chrono::steady_clock::now() - start_ >= budget_.maxTime || (budget_.stop && budget_.stop());
   }
   bool seen(size_t i) const { return costs_.count(i) != 0; }
 
   std::optional<double> evaluate(size_t i) {
     if (auto it = costs_.find(i); it != costs_.end()) return it->second;
+    bool free = budget_.free && budget_.free(i);
+    if (!free && charged_ >= budget_.maxEvaluations) {
+      refused_ = true; // the budget is spent: this one is not evaluated, and the search ends
+      return std::nullopt;
+    }
+    if (!free) ++charged_;
     std::optional<double> c = cost_(i);
     costs_.emplace(i, c);
     result_.evaluated.push_back(i);
@@ -57,6 +64,8 @@ private:
   SearchBudget budget_;
   std::chrono::steady_clock::time_point start_;
   std::map<size_t, std::optional<double>> costs_;
+  size_t charged_ = 0;
+  bool refused_ = false;
   SearchResult result_;
 };
 

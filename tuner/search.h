@@ -26,12 +26,19 @@ struct SearchSpace {
 struct SearchBudget {
   size_t maxEvaluations = SIZE_MAX;
   std::chrono::duration<double> maxTime = std::chrono::duration<double>::max();
+  /// Evaluations of indices for which this returns true (e.g. found in a
+  /// result store) cost nothing and do not count against maxEvaluations, so
+  /// a resumed search gets further. May be empty.
+  std::function<bool(size_t index)> free;
+  /// Checked before every evaluation with the limits above; true ends the
+  /// search. May be empty.
+  std::function<bool()> stop;
 };
 
 using CostFunction = std::function<std::optional<double>(size_t index)>;
 
 struct SearchResult {
-  std::vector<size_t> evaluated;  ///< in evaluation order
+  std::vector<size_t> evaluated;  ///< in evaluation order, free ones included
   std::optional<size_t> best;
   double bestCost = 0;
   /// Number of evaluations after which the best was first found.

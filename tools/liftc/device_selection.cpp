@@ -1,8 +1,8 @@
 #include "tools/liftc/device_selection.h"
 
 #include "tools/liftc/program_loading.h"
-#include "tuner/cuda_backend.h"
-#include "tuner/opencl_backend.h"
+#include "tuner/cuda/cuda_backend.h"
+#include "tuner/opencl/opencl_backend.h"
 
 namespace liftcc::cli {
 

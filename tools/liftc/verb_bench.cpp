@@ -1,15 +1,16 @@
-// liftc bench: generated kernels vs hand-written OpenCL and the copy-kernel
-// roofline, for a few examples, in one run on one device.
+// liftc bench: generated kernels vs hand-written OpenCL or CUDA kernels and the
+// copy-kernel roofline, for a few examples, in one run on one device.
 
 #include "bench/benchmark.h"
 #include "bench/peers.h"
 #include "bench/report.h"
 #include "core/io/safe_file.h"
+#include "tools/liftc/device_selection.h"
+#include "tools/liftc/program_loading.h"
 #include "tools/liftc/verbs.h"
 
 #include "examples/example.h"
 #include "explore/explorer.h"
-#include "tuner/opencl_backend.h"
 
 #include <algorithm>
 #include <chrono>
@@ -77,13 +78,11 @@ void plotPng(const std::string &csv, const std::string &png) {
             << "  " << command << "\n";
 }
 
-/// The OpenCL best kernels recorded for the device. The same GPU's CUDA
-/// explorations match its name too, but the bench runs OpenCL kernels.
-std::vector<explore::BestKernel> openCLBestKernels(const std::string &results, const std::string &deviceName) {
-  std::vector<explore::BestKernel> bests = explore::findBestKernels(results, deviceName);
-  std::erase_if(bests, [](const explore::BestKernel &k) {
-    return k.kernelFile != explore::kernelFileName(codegen::Target::OpenCL);
-  });
+/// The best kernels recorded for the device in its own dialect. The same
+/// GPU's OpenCL and CUDA explorations match its name alike.
+std::vector<explore::BestKernel> bestKernelsFor(const std::string &results, const tuner::Device &device) {
+  std::vector<explore::BestKernel> bests = explore::findBestKernels(results, device.resultsName());
+  std::erase_if(bests, [&](const explore::BestKernel &k) { return k.kernelFile != explore::kernelFileName(device.target()); });
   return bests;
 }
 
@@ -98,17 +97,15 @@ bool hasBestAt(const std::vector<explore::BestKernel> &bests, const std::string 
 /// (the same driver, checks and store as `liftc explore`), so the bench can
 /// show an explored row; a later bench reuses what was stored.
 /// Returns how many examples were explored.
-size_t exploreMissing(bench::BenchOptions &options, const ocl::DeviceInfo &deviceInfo, const std::string &results,
+size_t exploreMissing(bench::BenchOptions &options, tuner::Device &device, const std::string &results,
                       size_t evaluations) {
   size_t explored = 0;
-  std::vector<explore::BestKernel> known = openCLBestKernels(results, deviceInfo.name);
-  std::optional<tuner::OpenCLDevice> device;
+  std::vector<explore::BestKernel> known = bestKernelsFor(results, device);
   for (const std::string &name : options.examples) {
     const examples::Example &example = examples::findExample(name);
     Program program = example.build();
     bench::Sizes sizes = bench::benchSizes(example, options.sizes, options.sizeScale);
     if (hasBestAt(known, name, explore::sizesKey(program, sizes))) continue;
-    if (!device) device.emplace(deviceInfo);
     explore::ExploreOptions explore;
     explore.programName = name;
     explore.storeDir = results;
@@ -117,7 +114,7 @@ size_t exploreMissing(bench::BenchOptions &options, const ocl::DeviceInfo &devic
     explore.seed = options.seed;
     if (options.log) options.log(name + ": exploring " + std::to_string(evaluations) + " random variants");
     auto start = std::chrono::steady_clock::now();
-    explore::ExploreResult result = explore::explore(program, sizes, *device, explore);
+    explore::ExploreResult result = explore::explore(program, sizes, device, explore);
     options.exploreSeconds[name] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++explored;
     if (options.log && !result.best) options.log(name + ": no explored variant ran");
@@ -166,7 +163,7 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   }
   if (!cl.has("quiet")) options.log = [](const std::string &line) { std::cerr << "bench: " << line << "\n"; };
 
-  ocl::DeviceInfo device = ocl::selectDevice(cl.value("device").value_or(""));
+  std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
   // Explored bests are optional: the default directory is used when present,
   // an explicitly named one must exist.
   std::string results = cl.value("results").value_or("results");
@@ -175,15 +172,17 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   if (evaluations == 0 && cl.value("results") && !std::filesystem::is_directory(results))
     throw std::runtime_error("no results directory '" + results + "'");
   auto exploreStart = std::chrono::steady_clock::now();
-  size_t explored = evaluations > 0 ? exploreMissing(options, device, results, evaluations) : 0;
+  size_t explored = evaluations > 0 ? exploreMissing(options, *device, results, evaluations) : 0;
   double exploreSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - exploreStart).count();
-  if (std::filesystem::is_directory(results)) options.contenders.explored = openCLBestKernels(results, device.name);
+  if (std::filesystem::is_directory(results)) options.contenders.explored = bestKernelsFor(results, *device);
 
-  if (options.log) options.log("peers: " + bench::peersDescription());
+  if (options.log)
+    options.log("peers: " + (device->target() == codegen::Target::OpenCL ? bench::peersDescription() : "none on CUDA"));
   std::string kernelTuner = cl.value("kernel-tuner").value_or("full");
   if (kernelTuner != "full" && kernelTuner != "quick" && kernelTuner != "off")
     throw UsageError("--kernel-tuner must be full, quick or off, found '" + kernelTuner + "'");
-  if (kernelTuner != "off") {
+  // Kernel Tuner runs the hand-written OpenCL kernels (pyopencl): a peer on OpenCL devices only.
+  if (kernelTuner != "off" && device->target() == codegen::Target::OpenCL) {
     std::string whyNot;
     options.kernelTuner = bench::findKernelTuner(whyNot);
     if (options.kernelTuner) options.kernelTuner->quick = kernelTuner == "quick";
@@ -191,8 +190,7 @@ int runBench(const CommandLine &cl, std::ostream &out) {
     if (!options.kernelTuner) std::cerr << "bench: no kernel tuner rows: " << whyNot << "\n";
     else if (options.log) options.log("peers: Kernel Tuner on the hand-written kernels (" + options.kernelTuner->script + ")");
   }
-  ocl::Context context(device);
-  bench::BenchReport report = bench::runBench(context, options);
+  bench::BenchReport report = bench::runBench(*device, options);
   report.explored = explored;
   report.exploreSeconds = explored > 0 ? exploreSeconds : 0;
   bench::printTable(out, report);

@@ -11,6 +11,7 @@
 #include "tools/liftc/verbs.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -21,9 +22,9 @@ namespace liftcc::cli {
 
 namespace {
 
-/// "10m", "90s", "1h", or plain seconds.
-double parseDuration(const std::string &text) {
-  if (text.empty()) throw UsageError("--budget expects a duration such as 10m, 90s or 1h");
+/// "10m", "90s", "1h", or plain seconds, of the option --`option`.
+double parseDuration(const std::string &option, const std::string &text) {
+  if (text.empty()) throw UsageError("--" + option + " expects a duration such as 10m, 90s or 1h");
   char unit = text.back();
   double scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
   std::string number = scale == 0 ? text : text.substr(0, text.size() - 1);
@@ -34,7 +35,7 @@ double parseDuration(const std::string &text) {
     if (used != number.size() || value <= 0) throw std::invalid_argument(text);
     return value * scale;
   } catch (const std::logic_error &) {
-    throw UsageError("--budget expects a duration such as 10m, 90s or 1h, found '" + io::shown(text) + "'");
+    throw UsageError("--" + option + " expects a duration such as 10m, 90s or 1h, found '" + io::shown(text) + "'");
   }
 }
 
@@ -81,6 +82,19 @@ void printTable(const explore::ExploreResult &result, std::ostream &out, size_t 
   if (failed) out << failed << " variant(s) failed (see the result store for why)\n";
 }
 
+/// Returns `status`, or, while a timed-out kernel still runs on `device`,
+/// ends the process with it: OpenCL cannot cancel a kernel, and waiting for
+/// it would overrun the budget. Everything is written by then; the teardown
+/// skipped would wait for (or race) the kernel.
+int exitNowIfAbandoned(const tuner::Device &device, int status, std::ostream &out) {
+  if (!device.abandonedKernelRunning()) return status;
+  std::cerr << "liftc: note: a timed-out kernel is still running; exiting without waiting for it\n";
+  out.flush();
+  std::cout.flush();
+  std::cerr.flush();
+  std::_Exit(status);
+}
+
 } // namespace
 
 int runExplore(const CommandLine &cl, std::ostream &out) {
@@ -102,7 +116,8 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     if (!strategy) throw UsageError("--strategy must be exhaustive, random or annealing, found '" + io::shown(*s) + "'");
     options.strategy = *strategy;
   }
-  if (auto b = cl.value("budget")) options.budget.maxTime = std::chrono::duration<double>(parseDuration(*b));
+  if (auto b = cl.value("budget")) options.budget.maxTime = std::chrono::duration<double>(parseDuration("budget", *b));
+  if (auto t = cl.value("timeout")) options.kernelTimeout = std::chrono::duration<double>(parseDuration("timeout", *t));
   if (auto n = cl.value("evals")) options.budget.maxEvaluations = std::max<uint64_t>(1, parseUnsigned("evals", *n));
   if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
@@ -149,7 +164,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Read);
     io::writeFile(*t4, tuner::exportT4(store.records()).dump(2) + "\n");
   }
-  return result.best ? 0 : 1;
+  return exitNowIfAbandoned(*device, result.best ? 0 : 1, out);
 }
 
 int runTune(const CommandLine &cl, std::ostream &out) {
@@ -175,6 +190,7 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   options.storeDir = cl.value("out").value_or("results");
   if (options.storeDir.empty()) throw UsageError("--out must name a directory");
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
+  if (auto t = cl.value("timeout")) options.kernelTimeout = std::chrono::duration<double>(parseDuration("timeout", *t));
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
   explore::Variant variant = explore::makeVariant(typed, config, device->target());
   checkLocalOption(cl, variant.kernel, /*forLaunch=*/true);
@@ -192,14 +208,14 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   out << "device: " << device->name() << "\nvariant: " << record.key << "\noutcome: " << tuner::outcomeName(record.outcome) << "\n";
   if (record.outcome != tuner::Outcome::Ok) {
     out << "error: " << record.error << "\n";
-    return 1;
+    return exitNowIfAbandoned(*device, 1, out);
   }
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
   out << std::fixed << std::setprecision(3) << "median: " << record.medianNs / 1e6 << " ms, " << std::setprecision(1)
       << elements / (record.medianNs * 1e-9) / 1e6 << " M elements/s\n";
   explore::writeBestKernel(options.storeDir, device->resultsName(), options.programName, explore::sizesKey(program, sizes), variant,
                            record, elements);
-  return 0;
+  return exitNowIfAbandoned(*device, 0, out);
 }
 
 } // namespace liftcc::cli

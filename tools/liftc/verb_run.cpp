@@ -10,7 +10,6 @@
 #include "tools/liftc/verbs.h"
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/resource_limits.h"
-#include "tuner/opencl_timing.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -44,7 +43,7 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   // buffers (at 50000^2 the process was OOM-killed building them).
   tuner::RawRun run = device->compile(kernel)->runBytes(sizes, randomInputBytes(typed, sizes, seed), config);
 
-  double medianNs = ocl::median(run.timesNs);
+  double medianNs = run.medianNs;
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
   out << "device: " << deviceName << "\n";
   out << std::fixed << std::setprecision(3) << "kernel time: " << medianNs / 1e6 << " ms (median of " << run.timesNs.size()

@@ -73,7 +73,7 @@ std::vector<Verb> allVerbs() {
        runRewrite},
       {"explore", "explore and tune the low-level variants of a program on an OpenCL device or CUDA GPU",
        "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--target opencl|cuda] [--device SPEC] [--out results/]\n"
-       "                     [--budget 10m] [--evals N] [--strategy exhaustive|random|annealing]\n"
+       "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy exhaustive|random|annealing]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
@@ -81,7 +81,11 @@ std::vector<Verb> allVerbs() {
        "the program's sizes allow), crossed with work-group sizes; drops those that\n"
        "do not fit the device; then verifies each against the interpreter at a\n"
        "small size and times it at the given sizes (median of --runs runs after a\n"
-       "warm-up), in the order the search strategy picks, within the budget.\n"
+       "warm-up), in the order the search strategy picks, within the budget:\n"
+       "--budget bounds the wall time (a kernel still running at its end is\n"
+       "abandoned and not recorded), --evals the number of new measurements\n"
+       "(records already in the store are free). A kernel launch that runs longer\n"
+       "than --timeout (default 60s) is recorded as 'timeout'.\n"
        "Every measurement is appended to results/<device>/<name>/<sizes>.jsonl at\n"
        "once, so an interrupted run resumes without re-measuring; the best kernel\n"
        "goes to results/best/<device>/<name>/<sizes>/. --shard i/n evaluates every\n"
@@ -90,15 +94,16 @@ std::vector<Verb> allVerbs() {
        "CUDA C, compiles it with NVRTC and runs it through the CUDA driver (loaded\n"
        "at run time; --device is then the CUDA device index); its results are\n"
        "filed under 'cuda <device name>'.\n",
-       {{"size", "target", "device", "out", "budget", "evals", "strategy", "runs", "seed", "shard", "name", "t4"}, {"quiet"}},
+       {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name", "t4"},
+        {"quiet"}},
        runExplore},
       {"tune", "measure one variant of a program and record it",
        "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]]\n"
-       "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--name NAME]\n"
+       "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name NAME]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
        "records it in the same result store.\n",
-       {{"size", "opt", "tile", "local", "target", "device", "out", "runs", "name"}, {}},
+       {{"size", "opt", "tile", "local", "target", "device", "out", "runs", "timeout", "name"}, {}},
        runTune},
       {"best", "print the best kernels recorded in a results directory",
        "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"
@@ -144,17 +149,19 @@ std::vector<Verb> allVerbs() {
        "the fastest of the best kernels.\n",
        {{"out"}, {}},
        runMerge},
-      {"bench", "compare generated kernels with hand-written OpenCL and the copy-bandwidth roofline",
-       "usage: liftc bench [--device SPEC] [--examples all|jacobi2d_5pt,gaussian,...] [--sizes paper|default]\n"
+      {"bench", "compare generated kernels with hand-written ones and the copy-bandwidth roofline",
+       "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|jacobi2d_5pt,...] [--sizes paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
        "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--png FILE] [--quiet]\n"
        "                   [--kernel-tuner full|quick|off]\n"
        "\n"
-       "For each example, in one run on one OpenCL device: the generated kernels of\n"
+       "For each example, in one run on one OpenCL device (or CUDA GPU with --target\n"
+       "cuda; --device is then its index): the generated kernels of\n"
        "the plain recipe and of the tiled and local recipes (one of each per --tiles\n"
        "size, default 8), the best kernel 'liftc explore' recorded for the device\n"
        "under --results (default results/), and the hand-written reference kernel\n"
-       "of bench/reference/ (and Halide pipelines where the build found Halide).\n"
+       "of bench/reference/ (.cl, or .cu for CUDA; and Halide pipelines where the\n"
+       "build found Halide, on OpenCL only).\n"
        "An example without a best kernel recorded at its benchmark sizes is first\n"
        "explored on the spot: --explore N random variants (default 16, 0: never),\n"
        "stored under --results like 'liftc explore'. A STREAM-like copy kernel measures the\n"
@@ -175,10 +182,10 @@ std::vector<Verb> allVerbs() {
        "Kernel Tuner tunes each hand-written kernel over work-group shape and\n"
        "coarsening on the same device (row 'kernel tuner', with its tuning time next\n"
        "to the on-the-spot exploration's; --kernel-tuner quick: a small space, off:\n"
-       "no such rows). Progress goes to\n"
+       "no such rows; OpenCL only). Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
-       {{"device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "explore", "csv", "markdown",
-         "png", "kernel-tuner"},
+       {{"target", "device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "explore", "csv",
+         "markdown", "png", "kernel-tuner"},
         {"quiet"}},
        runBench},
   };

@@ -2,46 +2,37 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <thread>
 
 #include "tuner/cuda/driver_api.h"
+#include "tuner/median.h"
 
 namespace liftcc::cuda {
-namespace {
 
-// A CUDA event of the current context; destroyed with the object.
-class Event {
- public:
-  explicit Event(const DriverApi& api) : api_(api) {
-    api_.check(api_.cuEventCreate(&event_, drv::CU_EVENT_DEFAULT), "cuEventCreate");
+Event::Event(const DriverApi& api) : api_(api) {
+  api_.check(api_.cuEventCreate(&event_, drv::CU_EVENT_DEFAULT), "cuEventCreate");
+}
+Event::~Event() { (void)api_.cuEventDestroy_v2(event_); }
+void Event::record() { api_.check(api_.cuEventRecord(event_, nullptr), "cuEventRecord"); }
+void Event::synchronize() { api_.check(api_.cuEventSynchronize(event_), "cuEventSynchronize"); }
+bool Event::synchronizeUntil(std::chrono::steady_clock::time_point deadline) {
+  // The driver has no wait with a timeout: poll, sleeping between queries so
+  // that the host thread does not compete with anything else.
+  for (auto pause = std::chrono::microseconds(50);; pause = std::min(pause * 2, std::chrono::microseconds(5000))) {
+    drv::CUresult status = api_.cuEventQuery(event_);
+    if (status != drv::CUDA_ERROR_NOT_READY) {
+      api_.check(status, "cuEventQuery");
+      return true;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(pause);
   }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  ~Event() { (void)api_.cuEventDestroy_v2(event_); }
+}
 
-  void record() { api_.check(api_.cuEventRecord(event_, nullptr), "cuEventRecord"); }
-  void synchronize() { api_.check(api_.cuEventSynchronize(event_), "cuEventSynchronize"); }
-  // Milliseconds from `start` to this event; both must have completed.
-  double since(const Event& start) const {
-    float ms = 0;
-    api_.check(api_.cuEventElapsedTime(&ms, start.event_, event_), "cuEventElapsedTime");
-    return ms;
-  }
-
- private:
-  const DriverApi& api_;
-  drv::CUevent event_ = nullptr;
-};
-
-}  // namespace
-
-double median(std::vector<double> values) {
-  if (values.empty()) throw std::invalid_argument("median of no values");
-  const std::size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-  const double upper = values[mid];
-  if (values.size() % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
-  return (lower + upper) / 2;
+double Event::since(const Event& start) const {
+  float ms = 0;
+  api_.check(api_.cuEventElapsedTime(&ms, start.event_, event_), "cuEventElapsedTime");
+  return ms;
 }
 
 TimingResult timeWork(const Context& ctx, const std::function<void()>& work,
@@ -65,7 +56,7 @@ TimingResult timeWork(const Context& ctx, const std::function<void()>& work,
   }
   // Kernel faults are reported at synchronisation, not by the event calls.
   ctx.synchronize();
-  result.medianMs = median(result.runsMs);
+  result.medianMs = tuner::median(result.runsMs);
   const auto [lo, hi] = std::minmax_element(result.runsMs.begin(), result.runsMs.end());
   result.minMs = *lo;
   result.maxMs = *hi;

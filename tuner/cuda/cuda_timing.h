@@ -5,14 +5,18 @@
 // so a run's time is GPU time for that run only (no host launch overhead
 // between runs). Warm-up runs come first and are discarded: they absorb the
 // one-off costs (module JIT finalisation, first-touch of memory, clock ramp-up)
-// that would otherwise skew the first sample. The median is reported because
-// it is robust against the occasional run delayed by another process.
+// that would otherwise skew the first sample. The median (tuner/median.h) is
+// reported because it is robust against the occasional run delayed by another
+// process. Kernels of liftcc are timed by runPlan (tuner/run_plan.h), with
+// one pair of these events around each launch; timeWork serves the copy
+// bandwidth probe and the driver tests.
 //
 // Limitation: the start event is recorded just before the work is enqueued, so
 // when the GPU is idle a run also includes the host's enqueue latency (a few
 // microseconds for cuLaunchKernel). That is noise for stencils over large
 // grids; for tiny kernels compare medians, not absolute times.
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -20,6 +24,28 @@
 #include "tuner/cuda/cuda_runtime.h"
 
 namespace liftcc::cuda {
+
+// A CUDA event of the current context; destroyed with the object.
+class Event {
+ public:
+  explicit Event(const DriverApi& api);
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  ~Event();
+
+  // Records the event on the default stream.
+  void record();
+  void synchronize();
+  // Waits for the event until `deadline`: false if it passed first (the work
+  // before the event may still be running).
+  bool synchronizeUntil(std::chrono::steady_clock::time_point deadline);
+  // Milliseconds from `start` to this event; both must have completed.
+  double since(const Event& start) const;
+
+ private:
+  const DriverApi& api_;
+  drv::CUevent event_ = nullptr;
+};
 
 struct TimingOptions {
   int warmupRuns = 2;
@@ -33,10 +59,6 @@ struct TimingResult {
   double maxMs = 0;
   double medianNs() const { return medianMs * 1e6; }
 };
-
-// Median of `values` (mean of the two middle values for an even count);
-// throws std::invalid_argument for an empty input.
-double median(std::vector<double> values);
 
 // Times `work` (which must enqueue GPU work on the context's default stream).
 TimingResult timeWork(const Context& ctx, const std::function<void()>& work,

@@ -101,6 +101,7 @@ DriverLoadResult DriverApi::load(const char* library) {
   resolve(h, api.cuEventDestroy_v2, {"cuEventDestroy_v2"}, missing);
   resolve(h, api.cuEventRecord, {"cuEventRecord"}, missing);
   resolve(h, api.cuEventSynchronize, {"cuEventSynchronize"}, missing);
+  resolve(h, api.cuEventQuery, {"cuEventQuery"}, missing);
   // _v2 (CUDA 12.8+) computes the same value with the same signature; it only
   // stops reporting errors of unrelated pending work, which we never rely on
   // because timing synchronizes on the end event first.

@@ -52,6 +52,7 @@ inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 inline constexpr CUresult CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222;
+inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 
 inline constexpr CUdevice_attribute CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
 inline constexpr CUdevice_attribute CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8;
@@ -174,6 +175,8 @@ class DriverApi {
   drv::CUresult (*cuEventDestroy_v2)(drv::CUevent event) = nullptr;
   drv::CUresult (*cuEventRecord)(drv::CUevent event, drv::CUstream stream) = nullptr;
   drv::CUresult (*cuEventSynchronize)(drv::CUevent event) = nullptr;
+  // CUDA_SUCCESS once the event completed, CUDA_ERROR_NOT_READY before.
+  drv::CUresult (*cuEventQuery)(drv::CUevent event) = nullptr;
   // cuEventElapsedTime_v2, or cuEventElapsedTime on drivers older than 12.8.
   drv::CUresult (*cuEventElapsedTime)(float* ms, drv::CUevent start, drv::CUevent end) = nullptr;
 

@@ -1,4 +1,4 @@
-#include "tuner/bandwidth.h"
+#include "tuner/opencl/opencl_bandwidth.h"
 
 #include <algorithm>
 #include <cstdint>

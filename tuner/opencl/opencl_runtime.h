@@ -7,12 +7,13 @@
 // so destruction order between them does not matter.
 
 #include "core/scalar.h"
-#include "tuner/opencl_api.h"
-#include "tuner/opencl_device.h"
-#include "tuner/opencl_error.h"
-#include "tuner/opencl_handle.h"
+#include "tuner/opencl/opencl_api.h"
+#include "tuner/opencl/opencl_device.h"
+#include "tuner/opencl/opencl_error.h"
+#include "tuner/opencl/opencl_handle.h"
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -72,17 +73,31 @@ public:
   /// only, without queueing or transfers. Throws std::invalid_argument for
   /// malformed ranges (zero sizes, global not a multiple of local, beyond the
   /// device's work-group limits) and OpenCLError when the enqueue or the
-  /// kernel itself fails.
+  /// kernel itself fails. With a `deadline`, waits for the kernel only until
+  /// then and throws LaunchTimeout: OpenCL cannot cancel a kernel, so it may
+  /// still be running, and releasing this context would wait for it
+  /// (abandon the context instead, see tuner::OpenCLDevice::rebuild).
   std::uint64_t launch(const Kernel &kernel, const NDRange &global,
-                       const std::optional<NDRange> &local = std::nullopt);
+                       const std::optional<NDRange> &local = std::nullopt,
+                       std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
   /// Blocks until everything enqueued so far has completed.
   void finish();
+  /// Whether a launch that timed out is still running.
+  bool timedOutKernelRunning() const;
 
 private:
   DeviceInfo device_;
   detail::OwnedContext context_;
   detail::OwnedQueue queue_;
+  /// The events of launches that timed out, to learn when they end.
+  std::vector<detail::OwnedEvent> timedOut_;
+};
+
+/// A kernel did not complete before the deadline of Context::launch.
+class LaunchTimeout : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
 };
 
 /// clBuildProgram failed. what() contains the compiler's full build log.

@@ -1,6 +1,6 @@
-#include "tuner/opencl_device.h"
+#include "tuner/opencl/opencl_device.h"
 
-#include "tuner/opencl_error.h"
+#include "tuner/opencl/opencl_error.h"
 
 #include <CL/cl_ext.h> // CL_PLATFORM_NOT_FOUND_KHR
 

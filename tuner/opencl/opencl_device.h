@@ -3,7 +3,7 @@
 // value structs so that callers (liftc run, the tuner, reports) can print,
 // compare and store device properties without touching the C API.
 
-#include "tuner/opencl_api.h"
+#include "tuner/opencl/opencl_api.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,8 +4,8 @@
 // roofline bound: a stencil cannot run faster than its compulsory traffic
 // divided by this number.
 
-#include "tuner/opencl_runtime.h"
-#include "tuner/opencl_timing.h"
+#include "tuner/opencl/opencl_runtime.h"
+#include "tuner/opencl/opencl_timing.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,8 @@
-#include "tuner/opencl_runtime.h"
+#include "tuner/opencl/opencl_runtime.h"
 
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -80,6 +83,40 @@ void validateRanges(const DeviceInfo &device, const std::string &kernel,
          std::to_string(device.maxWorkGroupSize));
 }
 
+/// The completion of one command, shared by the waiting thread and the
+/// runtime's callback, which may fire long after a waiter gave up.
+struct Completion {
+  std::mutex mutex;
+  std::condition_variable done;
+  std::optional<cl_int> status;
+};
+
+void CL_CALLBACK onComplete(cl_event, cl_int status, void *data) {
+  // The callback owns its reference: the waiter may be gone.
+  std::unique_ptr<std::shared_ptr<Completion>> completion(static_cast<std::shared_ptr<Completion> *>(data));
+  {
+    std::lock_guard lock((*completion)->mutex);
+    (*completion)->status = status;
+  }
+  (*completion)->done.notify_all();
+}
+
+/// Waits for `event` until `deadline`: true when it completed (successfully
+/// or not), false when the deadline passed first. A callback rather than
+/// polling, so that a CPU device (PoCL) loses no host time to the wait.
+bool waitUntil(cl_event event, cl_command_queue queue, std::chrono::steady_clock::time_point deadline) {
+  auto completion = std::make_shared<Completion>();
+  auto *reference = new std::shared_ptr<Completion>(completion);
+  cl_int status = clSetEventCallback(event, CL_COMPLETE, onComplete, reference);
+  if (status != CL_SUCCESS) {
+    delete reference;
+    check(status, "clSetEventCallback");
+  }
+  check(clFlush(queue), "clFlush");
+  std::unique_lock lock(completion->mutex);
+  return completion->done.wait_until(lock, deadline, [&] { return completion->status.has_value(); });
+}
+
 std::uint64_t profilingTime(cl_event event, cl_profiling_info what) {
   cl_ulong t = 0;
   check(clGetEventProfilingInfo(event, what, sizeof t, &t, nullptr),
@@ -112,7 +149,8 @@ Context::Context(const DeviceInfo &device) : device_(device) {
 }
 
 std::uint64_t Context::launch(const Kernel &kernel, const NDRange &global,
-                              const std::optional<NDRange> &local) {
+                              const std::optional<NDRange> &local,
+                              std::optional<std::chrono::steady_clock::time_point> deadline) {
   validateRanges(device_, kernel.name(), global, local);
   cl_event raw = nullptr;
   cl_int status = clEnqueueNDRangeKernel(
@@ -125,6 +163,10 @@ std::uint64_t Context::launch(const Kernel &kernel, const NDRange &global,
                           (local ? ", local " + formatRange(*local) : ""));
   detail::OwnedEvent event(raw);
 
+  if (deadline && !waitUntil(raw, queue_.get(), *deadline)) {
+    timedOut_.push_back(std::move(event));
+    throw LaunchTimeout("kernel " + kernel.name() + " did not complete in time (global " + formatRange(global) + ")");
+  }
   if (clWaitForEvents(1, &raw) != CL_SUCCESS) {
     // The wait only says "something failed"; the event's status is the
     // actual error of the kernel (e.g. CL_OUT_OF_RESOURCES).
@@ -141,6 +183,16 @@ std::uint64_t Context::launch(const Kernel &kernel, const NDRange &global,
 }
 
 void Context::finish() { check(clFinish(queue_.get()), "clFinish"); }
+
+bool Context::timedOutKernelRunning() const {
+  for (const detail::OwnedEvent &event : timedOut_) {
+    cl_int status = CL_COMPLETE;
+    check(clGetEventInfo(event.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr),
+          "clGetEventInfo");
+    if (status > CL_COMPLETE) return true; // queued, submitted or running; negative: failed, so over
+  }
+  return false;
+}
 
 // ---------------------------------------------------------------- Program
 

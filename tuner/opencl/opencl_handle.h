@@ -3,7 +3,7 @@
 // clRelease* gives exactly the move-only ownership the runtime classes want,
 // without hand-written move constructors in every class.
 
-#include "tuner/opencl_api.h"
+#include "tuner/opencl/opencl_api.h"
 
 #include <memory>
 #include <type_traits>

@@ -3,7 +3,7 @@
 // an OpenCLError that names both the call and the symbolic error code, so a
 // failure in a tuning run can be diagnosed from the message alone.
 
-#include "tuner/opencl_api.h"
+#include "tuner/opencl/opencl_api.h"
 
 #include <stdexcept>
 #include <string>

@@ -1,9 +1,11 @@
 #pragma once
-// Repeated kernel timing. Kernel times vary run to run (caches, clocks,
-// first-touch page faults on CPU devices), so the tuner compares medians of
-// several profiled runs, after warm-up runs that are thrown away.
+// Repeated timing of a kernel whose arguments are set, for the copy-bandwidth
+// probe and the runtime tests (liftcc's kernels go through runPlan,
+// tuner/run_plan.h). Kernel times vary run to run (caches, clocks,
+// first-touch page faults on CPU devices), so the median (tuner/median.h) of
+// several profiled runs is reported, after warm-up runs that are thrown away.
 
-#include "tuner/opencl_runtime.h"
+#include "tuner/opencl/opencl_runtime.h"
 
 #include <cstdint>
 #include <optional>
@@ -25,9 +27,6 @@ struct KernelTiming {
   /// Median of samplesNs (mean of the two middle ones for an even count).
   double medianNs = 0;
 };
-
-/// Median of `samples`; std::invalid_argument when empty.
-double median(std::span<const std::uint64_t> samples);
 
 /// Launches `kernel` (arguments already set) warmupRuns + timedRuns times and
 /// returns the profiled times of the timed runs.

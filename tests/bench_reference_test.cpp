@@ -1,0 +1,95 @@
+// The hand-written reference kernels of `liftc bench` (bench/reference/):
+// every example has an OpenCL C and a CUDA C one; each OpenCL one agrees with
+// the interpreter on the OpenCL test device through the launch plan, and
+// each CUDA one compiles with NVRTC without warnings and defines its entry
+// point (running it needs a GPU).
+
+#include "bench/contenders.h"
+#include "bench/reference_kernels.h"
+#include "bench/sizes.h"
+#include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
+#include "core/typecheck/typecheck.h"
+#include "tests/liftc_process.h"
+#include "tests/nvrtc_test_support.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/cuda/driver_api.h"
+#include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/opencl/opencl_backend.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace liftcc {
+
+TEST_CASE("bench/reference: every example has an OpenCL and a CUDA reference kernel") {
+  for (const examples::Example &ex : examples::allExamples()) {
+    CAPTURE(ex.name);
+    std::optional<bench::ReferenceKernel> cl = bench::findReferenceKernel(ex.name, codegen::Target::OpenCL);
+    std::optional<bench::ReferenceKernel> cu = bench::findReferenceKernel(ex.name, codegen::Target::CUDA);
+    REQUIRE(cl);
+    REQUIRE(cu);
+    CHECK(cl->source.find("__kernel void " + ex.name + "(") != std::string::npos);
+    CHECK(cu->source.find("extern \"C\" __global__ void " + ex.name + "(") != std::string::npos);
+  }
+}
+
+TEST_CASE("bench/reference: every OpenCL reference kernel matches the interpreter on the device") {
+  std::optional<ocl::DeviceInfo> device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice opencl(*device);
+  for (const examples::Example &ex : examples::allExamples()) {
+    CAPTURE(ex.name);
+    Program program = ex.build();
+    // Extents that are no multiple of any work-group size.
+    bench::Sizes sizes;
+    for (size_t d = 0; d < ex.sizeNames.size(); ++d) sizes[ex.sizeNames[d]] = ex.dims == 3 ? int64_t(5 + 2 * d) : int64_t(13 + 8 * d);
+    Program typed = typeCheck(program, sizes);
+    std::vector<bench::Grid> grids = bench::randomGrids(typed, sizes, 3);
+    Value expected = interpret(typed, sizes, bench::toValues(typed, sizes, grids));
+    codegen::Kernel kernel = bench::referenceKernel(ex, bench::findReferenceKernel(ex.name, codegen::Target::OpenCL)->source,
+                                                    codegen::Target::OpenCL, typed, sizes);
+    tuner::InputViews inputs;
+    for (const bench::Grid &g : grids) inputs.push_back(std::as_bytes(std::span(g)));
+    tuner::LaunchConfig config;
+    config.poisonOutput = true; // an element the kernel skips is NaN, never right
+    tuner::RawRun run = opencl.compile(kernel)->runViews(sizes, inputs, config);
+    bench::Grid output(run.output.size() / sizeof(float));
+    std::memcpy(output.data(), run.output.data(), output.size() * sizeof(float));
+    auto mismatch = compareValues(expected, bench::toValue(typed, sizes, output), {1e-4, 1e-5});
+    CHECK_MESSAGE(!mismatch, *mismatch);
+  }
+}
+
+TEST_CASE("bench/reference: every CUDA reference kernel compiles with NVRTC without warnings") {
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  if (!strict) return;
+  const cuda::NvrtcOptions &options = *strict;
+  int compiled = 0;
+  for (const examples::Example &ex : examples::allExamples()) {
+    CAPTURE(ex.name);
+    std::optional<bench::ReferenceKernel> cu = bench::findReferenceKernel(ex.name, codegen::Target::CUDA);
+    REQUIRE(cu);
+    cuda::PtxResult ptx = cuda::compileToPtx(std::string(cu->source), options, ex.name + ".cu");
+    CHECK(ptx.warnings.empty());
+    CHECK(ptx.ptx.find(".entry " + ex.name + "(") != std::string::npos);
+    ++compiled;
+  }
+  CHECK(compiled == 15);
+}
+
+TEST_CASE("liftc bench --target cuda: runs on a GPU, or fails with one line saying why there is none") {
+  cuda::DriverLoadResult driver = cuda::DriverApi::load();
+  if (driver) {
+    MESSAGE("a CUDA driver is loadable: liftc bench --target cuda is left to a run on the GPU");
+    return;
+  }
+  test::LiftcRun run = test::runLiftc("bench --target cuda --examples jacobi2d_5pt --explore 0 --quiet");
+  CHECK(run.status == 1);
+  CHECK_MESSAGE(run.output.find("liftc: error: " + driver.error) != std::string::npos, run.output);
+  CHECK(std::count(run.output.begin(), run.output.end(), '\n') == 1);
+}
+
+} // namespace liftcc

@@ -1,0 +1,131 @@
+#include "tuner/cuda/cuda_backend.h"
+
+#include "tuner/cuda/cuda_timing.h"
+#include "tuner/cuda/nvrtc_compiler.h"
+
+#include <stdexcept>
+
+namespace liftcc::tuner {
+
+namespace {
+
+/// What runPlan needs from CUDA: device buffers, arguments marshalled before
+/// the launch, and a pair of events around the launch only.
+class CudaPlanBackend final : public PlanBackend {
+public:
+  CudaPlanBackend(cuda::Context &context, const cuda::Function &function, size_t params)
+      : context_(context), function_(function), args_(params, cuda::KernelArg(0)) {}
+
+  void allocate(const std::vector<PlanBuffer> &buffers) override {
+    buffers_.clear();
+    buffers_.reserve(buffers.size());
+    for (const PlanBuffer &b : buffers) buffers_.push_back(context_.allocate(std::max<size_t>(b.bytes, 1)));
+  }
+  void release() override { buffers_.clear(); }
+  void upload(size_t buffer, std::span<const std::byte> bytes) override {
+    buffers_.at(buffer).upload(bytes.data(), bytes.size());
+  }
+  void download(size_t buffer, std::span<std::byte> bytes) override {
+    buffers_.at(buffer).download(bytes.data(), bytes.size());
+  }
+  void bind(size_t index, const PlanParam &param) override {
+    if (const auto *b = std::get_if<BufferParam>(&param)) args_.at(index) = cuda::KernelArg(buffers_.at(b->buffer));
+    else args_.at(index) = cuda::KernelArg(std::get<IntParam>(param).value);
+  }
+  uint64_t launch(const LaunchPlan &plan, std::optional<Deadline> deadline) override {
+    const std::array<size_t, 3> block = plan.local.value_or(defaultCudaBlock(plan.dims));
+    cuda::LaunchConfig config;
+    config.block = {unsigned(block[0]), unsigned(block[1]), unsigned(block[2])};
+    config.grid = {unsigned(plan.global[0] / block[0]), unsigned(plan.global[1] / block[1]),
+                   unsigned(plan.global[2] / block[2])};
+    // Validated and marshalled before the start event: the events bracket
+    // the kernel only.
+    const cuda::PreparedLaunch prepared(function_, config, args_);
+    context_.makeCurrent();
+    cuda::Event start(context_.api()), stop(context_.api());
+    start.record();
+    prepared.enqueue();
+    stop.record();
+    if (deadline) {
+      if (!stop.synchronizeUntil(*deadline))
+        throw KernelTimeoutError("kernel " + plan.kernelName + " did not complete in time");
+    } else {
+      stop.synchronize();
+    }
+    // Kernel faults are reported at synchronisation, not by the event calls.
+    context_.synchronize();
+    return static_cast<uint64_t>(stop.since(start) * 1e6);
+  }
+
+private:
+  cuda::Context &context_;
+  const cuda::Function &function_;
+  std::vector<cuda::KernelArg> args_;
+  std::vector<cuda::Buffer> buffers_;
+};
+
+cuda::Module compile(cuda::Context &context, const codegen::Kernel &kernel) {
+  if (kernel.target != codegen::Target::CUDA) throw std::invalid_argument("not a CUDA kernel");
+  try {
+    cuda::NvrtcOptions options;
+    options.arch = context.device().arch();
+    return context.loadModule(cuda::compileToPtx(kernel.source, options, kernel.name + ".cu").ptx);
+  } catch (const cuda::NvrtcError &e) {
+    throw KernelBuildError(e.what());
+  } catch (const cuda::CudaError &e) {
+    // Loading the PTX (the driver's JIT) is part of building the kernel.
+    throw KernelBuildError(e.what());
+  }
+}
+
+cuda::Function entryPoint(const cuda::Module &module, const std::string &name) try {
+  return module.function(name);
+} catch (const cuda::CudaError &e) {
+  throw KernelBuildError(e.what());
+}
+
+} // namespace
+
+CudaKernelRunner::CudaKernelRunner(cuda::Context &context, codegen::Kernel kernel)
+    : context_(context), kernel_(std::move(kernel)), module_(compile(context, kernel_)),
+      function_(entryPoint(module_, kernel_.name)) {}
+
+RawRun CudaKernelRunner::runViews(const std::map<std::string, int64_t> &sizes, const InputViews &inputs,
+                                  const LaunchConfig &config) {
+  LaunchPlan plan = planLaunch(kernel_, sizes, config.localSize, defaultCudaBlock(kernel_.dims));
+  try {
+    CudaPlanBackend backend(context_, function_, plan.params.size());
+    return runPlan(backend, plan, inputs, config);
+  } catch (const cuda::CudaError &e) {
+    throw KernelLaunchError(e.what());
+  }
+}
+
+CudaDevice::CudaDevice(cuda::DriverApi api, int deviceIndex) : context_(std::move(api), deviceIndex) {}
+
+void CudaDevice::rebuild() { context_ = cuda::Context(context_.api(), context_.device().index); }
+
+DeviceLimits CudaDevice::limits() const { return limitsOf(context_.device()); }
+
+std::unique_ptr<CompiledKernel> CudaDevice::compile(const codegen::Kernel &kernel) {
+  return std::make_unique<CudaKernelRunner>(context_, kernel);
+}
+
+CopyBandwidth CudaDevice::measureCopyBandwidth(int warmups, int runs) {
+  cuda::TimingOptions options;
+  options.warmupRuns = std::max(0, warmups);
+  options.timedRuns = std::max(1, runs);
+  cuda::CopyBandwidth b = cuda::measureCopyBandwidth(context_, std::size_t{256} << 20, options);
+  return {b.bytesPerSecond, b.bytes, static_cast<size_t>(options.timedRuns)};
+}
+
+DeviceLimits limitsOf(const cuda::DeviceInfo &device) {
+  DeviceLimits limits;
+  limits.localMemoryBytes = device.sharedMemPerBlock;
+  // CUDA's fixed block limits (all current architectures) bound what the device reports.
+  limits.maxWorkGroupSize = std::min<int64_t>(device.maxThreadsPerBlock, 1024);
+  limits.maxWorkItemSizes = {1024, 1024, 64};
+  return limits;
+}
+
+} // namespace liftcc::tuner

@@ -1,0 +1,82 @@
+#include "tuner/launch_plan.h"
+
+#include "tuner/launch.h"
+
+#include <stdexcept>
+
+namespace liftcc::tuner {
+
+std::vector<std::optional<size_t>> LaunchPlan::buffersOfLaunch(int64_t k) const {
+  std::vector<std::optional<size_t>> out;
+  out.reserve(params.size());
+  // Odd launches of an iterated kernel read what the even ones wrote.
+  bool swapped = iteration && k % 2 == 1;
+  for (const PlanParam &p : params) {
+    const auto *b = std::get_if<BufferParam>(&p);
+    if (!b) {
+      out.push_back(std::nullopt);
+      continue;
+    }
+    size_t buffer = b->buffer;
+    if (swapped && buffer == iteration->inputBuffer) buffer = outputBuffer;
+    else if (swapped && buffer == outputBuffer) buffer = iteration->inputBuffer;
+    out.push_back(buffer);
+  }
+  return out;
+}
+
+size_t LaunchPlan::resultBuffer() const {
+  // After an odd number of launches the output buffer holds the last result,
+  // after an even number (zero included) the iterated input buffer does.
+  if (iteration && iteration->count % 2 == 0) return iteration->inputBuffer;
+  return outputBuffer;
+}
+
+std::array<size_t, 3> defaultCudaBlock(int dims) {
+  return {dims == 1 ? size_t{256} : size_t{32}, dims >= 2 ? size_t{8} : size_t{1}, 1};
+}
+
+LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
+                      const std::optional<std::array<size_t, 3>> &requestedLocal,
+                      const std::optional<std::array<size_t, 3>> &defaultLocal) {
+  LaunchPlan plan;
+  plan.kernelName = kernel.name;
+  plan.dims = kernel.dims;
+  std::optional<size_t> output;
+  std::vector<std::optional<size_t>> bufferOfArg(kernel.args.size());
+  size_t inputs = 0;
+  for (size_t i = 0; i < kernel.args.size(); ++i) {
+    const codegen::KernelArg &arg = kernel.args[i];
+    switch (arg.role) {
+    case codegen::KernelArg::Role::Input:
+      // An iterated input is also written (the buffers swap).
+      plan.buffers.push_back({arg.name, bufferBytes(arg, sizes), inputs++, !kernel.iteration, false});
+      break;
+    case codegen::KernelArg::Role::Output:
+      plan.buffers.push_back({arg.name, bufferBytes(arg, sizes), std::nullopt, false, !kernel.iteration});
+      output = plan.buffers.size() - 1;
+      break;
+    case codegen::KernelArg::Role::Size: plan.params.push_back(IntParam{sizeArgument(arg, sizes)}); continue;
+    }
+    bufferOfArg[i] = plan.buffers.size() - 1;
+    plan.params.push_back(BufferParam{plan.buffers.size() - 1});
+  }
+  if (!output) throw std::logic_error("kernel " + kernel.name + " has no output");
+  plan.outputBuffer = *output;
+
+  plan.local = requestedLocal;
+  if (!plan.local && kernel.localSize)
+    plan.local = std::array<size_t, 3>{static_cast<size_t>((*kernel.localSize)[0]), static_cast<size_t>((*kernel.localSize)[1]),
+                                       static_cast<size_t>((*kernel.localSize)[2])};
+  if (!plan.local) plan.local = defaultLocal;
+  plan.global = kernel.concreteGlobalSize(sizes, plan.local.value_or(std::array<size_t, 3>{1, 1, 1}));
+
+  if (kernel.iteration) {
+    const std::optional<size_t> &iterated = bufferOfArg.at(kernel.iteration->inputArg);
+    if (!iterated) throw std::logic_error("kernel " + kernel.name + " iterates a parameter that is not a buffer");
+    plan.iteration = LaunchPlan::Iteration{*iterated, arith::evaluate(kernel.iteration->count, sizes)};
+  }
+  return plan;
+}
+
+} // namespace liftcc::tuner

@@ -1,0 +1,90 @@
+#pragma once
+// One launch plan for every kernel liftcc runs: generated kernels, the
+// hand-written references of `liftc bench`, on OpenCL and on CUDA. The plan is
+// backend-neutral and computed once from a kernel, its sizes and its launch
+// configuration: the device buffers with their byte sizes and contents, which
+// buffer or integer each kernel parameter gets, the NDRange, and for
+// `iterate` the host loop of launches with the buffers swapped in between.
+// A backend only allocates, uploads, downloads, binds and launches
+// (tuner/run_plan.h); everything else (warm-ups, repetitions, restoring the
+// inputs `iterate` overwrites, the median) is runPlan's, so the backends
+// cannot disagree about what a kernel time is.
+
+#include "codegen/kernel.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace liftcc::tuner {
+
+struct PlanBuffer {
+  std::string name; ///< the kernel parameter's, for messages
+  size_t bytes = 0; ///< exact; backends allocate at least 1 byte
+  /// Filled from the i-th input before the runs (and again before every
+  /// repetition of an iterated kernel, which overwrites it).
+  std::optional<size_t> input;
+  bool readOnly = false;  ///< never written by the kernel
+  bool writeOnly = false; ///< never read by the kernel
+};
+
+/// A kernel parameter: a device buffer (index into LaunchPlan::buffers) or an
+/// int size.
+struct BufferParam {
+  size_t buffer;
+};
+struct IntParam {
+  int32_t value;
+};
+using PlanParam = std::variant<BufferParam, IntParam>;
+
+struct LaunchPlan {
+  std::string kernelName;
+  int dims = 1;
+  std::vector<PlanBuffer> buffers;
+  std::vector<PlanParam> params; ///< in parameter order
+  size_t outputBuffer = 0;
+  /// Work-items per dimension, a multiple of `local` where it is given.
+  std::array<size_t, 3> global{1, 1, 1};
+  /// Work-group size; nullopt lets the OpenCL runtime choose.
+  std::optional<std::array<size_t, 3>> local;
+  /// `iterate(count, f, A)`: one kernel launched `count` times with A's buffer
+  /// and the output swapped between launches (a global barrier between
+  /// iterations cannot be had inside one kernel). A repetition is the whole
+  /// sequence; zero launches leave the input as the result.
+  struct Iteration {
+    size_t inputBuffer;
+    int64_t count;
+  };
+  std::optional<Iteration> iteration;
+
+  /// Launches per repetition.
+  int64_t launches() const { return iteration ? iteration->count : 1; }
+  /// The buffer of each parameter in launch `k` of a repetition (nullopt for
+  /// int parameters): iterated kernels read what the previous launch wrote.
+  std::vector<std::optional<size_t>> buffersOfLaunch(int64_t k) const;
+  /// The buffer that holds the result after a repetition.
+  size_t resultBuffer() const;
+};
+
+/// The plan of a generated kernel at concrete sizes: `config.localSize`, else
+/// the kernel's own work-group size (mapWrg kernels), else `defaultLocal`
+/// (the backend's: nullopt for OpenCL's runtime choice, a fixed CUDA block).
+/// Input buffers are filled from the kernel's inputs in order, the output
+/// buffer is the Output argument. Throws std::invalid_argument for sizes the
+/// kernel's int parameters cannot take, and std::logic_error for a kernel
+/// without an output.
+LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
+                      const std::optional<std::array<size_t, 3>> &requestedLocal,
+                      const std::optional<std::array<size_t, 3>> &defaultLocal);
+
+/// The block shape CUDA launches a kernel with when neither the kernel nor
+/// the caller chose one (CUDA has no runtime choice).
+std::array<size_t, 3> defaultCudaBlock(int dims);
+
+} // namespace liftcc::tuner

@@ -1,0 +1,106 @@
+#include "tuner/run_plan.h"
+
+#include "tuner/device.h"
+#include "tuner/median.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace liftcc::tuner {
+
+namespace {
+
+// A quiet NaN never equals an expected value, so an output element the
+// kernel does not write fails verification instead of passing with a stale
+// or zero value.
+constexpr float kUnwritten = std::numeric_limits<float>::quiet_NaN();
+
+/// Frees the backend's buffers however runPlan ends.
+class BufferScope {
+public:
+  BufferScope(PlanBackend &backend, const std::vector<PlanBuffer> &buffers) : backend_(backend) { backend_.allocate(buffers); }
+  BufferScope(const BufferScope &) = delete;
+  BufferScope &operator=(const BufferScope &) = delete;
+  ~BufferScope() { backend_.release(); }
+
+private:
+  PlanBackend &backend_;
+};
+
+void checkInputs(const LaunchPlan &plan, const InputViews &inputs) {
+  for (const PlanBuffer &b : plan.buffers) {
+    if (!b.input) continue;
+    if (*b.input >= inputs.size()) throw std::invalid_argument("too few inputs for kernel " + plan.kernelName);
+    if (inputs[*b.input].size() != b.bytes)
+      throw std::invalid_argument("input " + b.name + " has " + std::to_string(inputs[*b.input].size()) + " bytes, expected " +
+                                  std::to_string(b.bytes));
+  }
+}
+
+} // namespace
+
+InputViews inputViews(const InputBytes &inputs) {
+  InputViews views;
+  views.reserve(inputs.size());
+  for (const std::vector<std::byte> &bytes : inputs) views.emplace_back(bytes);
+  return views;
+}
+
+RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &inputs, const LaunchConfig &config) {
+  checkInputs(plan, inputs);
+  BufferScope scope(backend, plan.buffers);
+  auto uploadInputs = [&](bool onlyIterated) {
+    for (size_t b = 0; b < plan.buffers.size(); ++b) {
+      const PlanBuffer &buffer = plan.buffers[b];
+      if (!buffer.input || (onlyIterated && (!plan.iteration || plan.iteration->inputBuffer != b))) continue;
+      if (buffer.bytes > 0) backend.upload(b, inputs[*buffer.input]);
+    }
+  };
+  uploadInputs(false);
+  if (config.poisonOutput) {
+    const PlanBuffer &out = plan.buffers[plan.outputBuffer];
+    std::vector<float> nan(out.bytes / sizeof(float), kUnwritten);
+    backend.upload(plan.outputBuffer, std::as_bytes(std::span<const float>(nan)));
+  }
+  for (size_t i = 0; i < plan.params.size(); ++i) backend.bind(i, plan.params[i]);
+
+  // Buffers are rebound only where an iterated kernel swaps them.
+  std::vector<std::optional<size_t>> bound = plan.buffersOfLaunch(0);
+  auto repetition = [&](bool first) -> uint64_t {
+    // Every repetition of an iterated kernel starts from the original input
+    // (the first one has it already).
+    if (plan.iteration && !first) uploadInputs(true);
+    uint64_t total = 0;
+    for (int64_t k = 0; k < plan.launches(); ++k) {
+      if (plan.iteration) {
+        std::vector<std::optional<size_t>> buffers = plan.buffersOfLaunch(k);
+        for (size_t i = 0; i < buffers.size(); ++i)
+          if (buffers[i] != bound[i]) backend.bind(i, BufferParam{*buffers[i]});
+        bound = std::move(buffers);
+      }
+      std::optional<Deadline> deadline = config.deadline;
+      if (config.launchTimeout) {
+        Deadline own = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(*config.launchTimeout);
+        deadline = deadline ? std::min(*deadline, own) : own;
+      }
+      total += backend.launch(plan, deadline);
+    }
+    return total;
+  };
+
+  RawRun result;
+  bool first = true;
+  for (int i = 0; i < config.warmups; ++i, first = false) repetition(first);
+  for (int i = 0; i < std::max(1, config.repetitions); ++i, first = false) result.timesNs.push_back(repetition(first));
+  result.medianNs = median(result.timesNs);
+  if (config.downloadOutput) {
+    result.output.resize(plan.buffers[plan.resultBuffer()].bytes);
+    backend.download(plan.resultBuffer(), result.output);
+  }
+  return result;
+}
+
+} // namespace liftcc::tuner
