@@ -56,7 +56,9 @@ std::string deviceSlug(const std::string &deviceName);
 std::string sizesKey(const Program &program, const std::map<std::string, int64_t> &sizes);
 
 /// Verifies one variant against the interpreter at a small size, then times
-/// it at `sizes`. Failures are outcomes of the record, never exceptions.
+/// it at `sizes`. Failures are outcomes of the record, never exceptions:
+/// liftcc's own failures (InternalError, or any unexpected exception) are
+/// recorded as Outcome::Bug.
 tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
                               tuner::Device &device, const ExploreOptions &options);
 /// The same with the full-size inputs given (randomInputBytes of the typed

@@ -1,5 +1,6 @@
 #include "rewrite/nd_patterns.h"
 
+#include "core/ir/operands.h"
 #include "primitives/api.h"
 
 namespace liftcc::rewrite {
@@ -8,11 +9,11 @@ std::optional<MapNMatch> matchMapN(const Expr &e, int dims) {
   if (!e.isPrim(Op::Map)) return std::nullopt;
   const Expr *cur = &e;
   for (int k = 1; k < dims; ++k) {
-    const Expr &f = cur->funs()[0];
+    const Expr &f = funOf(*cur);
     if (!f.is(ExprKind::Lambda) || !f.body().isPrim(Op::Map)) return std::nullopt;
     cur = &f.body();
   }
-  MapNMatch m{cur->funs()[0], e.args()[0]};
+  MapNMatch m{funOf(*cur), inputOf(e)};
   if (dims > 1 && !(api::mapN(dims, m.f, m.in) == e)) return std::nullopt;
   return m;
 }
@@ -20,13 +21,13 @@ std::optional<MapNMatch> matchMapN(const Expr &e, int dims) {
 std::optional<SlideNMatch> matchSlideN(const Expr &e, int dims) {
   if (dims == 1) {
     if (!e.isPrim(Op::Slide)) return std::nullopt;
-    return SlideNMatch{e.sizes()[0], e.sizes()[1], e.args()[0]};
+    return SlideNMatch{slideSize(e), slideStep(e), inputOf(e)};
   }
   // map(reorder, slide(n, s, map(\row. slideN(dims-1, n, s, row), in)))
-  if (!e.isPrim(Op::Map) || !e.args()[0].isPrim(Op::Slide)) return std::nullopt;
-  const Expr &slide = e.args()[0];
-  if (!slide.args()[0].isPrim(Op::Map)) return std::nullopt;
-  SlideNMatch m{slide.sizes()[0], slide.sizes()[1], slide.args()[0].args()[0]};
+  if (!e.isPrim(Op::Map) || !inputOf(e).isPrim(Op::Slide)) return std::nullopt;
+  const Expr &slide = inputOf(e);
+  if (!inputOf(slide).isPrim(Op::Map)) return std::nullopt;
+  SlideNMatch m{slideSize(slide), slideStep(slide), inputOf(inputOf(slide))};
   if (!(api::slideN(dims, m.size, m.step, m.in) == e)) return std::nullopt;
   return m;
 }
@@ -34,10 +35,10 @@ std::optional<SlideNMatch> matchSlideN(const Expr &e, int dims) {
 std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims) {
   if (dims == 1) {
     if (!e.isPrim(Op::Zip)) return std::nullopt;
-    return e.args();
+    return inputsOf(e);
   }
-  if (!e.isPrim(Op::Map) || !e.args()[0].isPrim(Op::Zip)) return std::nullopt;
-  std::vector<Expr> ins = e.args()[0].args();
+  if (!e.isPrim(Op::Map) || !inputOf(e).isPrim(Op::Zip)) return std::nullopt;
+  std::vector<Expr> ins = inputsOf(inputOf(e));
   if (!(api::zipN(dims, ins) == e)) return std::nullopt;
   return ins;
 }

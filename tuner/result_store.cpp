@@ -15,12 +15,13 @@ std::string outcomeName(Outcome outcome) {
   case Outcome::Runtime: return "runtime";
   case Outcome::Correctness: return "correctness";
   case Outcome::Constraints: return "constraints";
+  case Outcome::Bug: return "bug";
   }
   return "?";
 }
 
 std::optional<Outcome> parseOutcome(const std::string &name) {
-  for (Outcome o : {Outcome::Ok, Outcome::Compile, Outcome::Runtime, Outcome::Correctness, Outcome::Constraints})
+  for (Outcome o : {Outcome::Ok, Outcome::Compile, Outcome::Runtime, Outcome::Correctness, Outcome::Constraints, Outcome::Bug})
     if (outcomeName(o) == name) return o;
   return std::nullopt;
 }

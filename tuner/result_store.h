@@ -14,7 +14,11 @@
 
 namespace liftcc::tuner {
 
-enum class Outcome { Ok, Compile, Runtime, Correctness, Constraints };
+/// Constraints: the variant cannot be built for these sizes or this device
+/// (a rewrite or codegen precondition). Bug: liftcc itself failed (an
+/// InternalError or an unexpected exception): never the variant's fault, and
+/// the test suite fails on any.
+enum class Outcome { Ok, Compile, Runtime, Correctness, Constraints, Bug };
 std::string outcomeName(Outcome outcome);
 std::optional<Outcome> parseOutcome(const std::string &name);
 

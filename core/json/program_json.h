@@ -7,6 +7,8 @@
 #include "core/ir/expr.h"
 
 #include <nlohmann/json_fwd.hpp>
+#include "core/error.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -14,12 +16,12 @@ namespace liftcc {
 
 inline constexpr int kProgramFormatVersion = 1;
 
-class JsonError : public std::runtime_error {
+class JsonError : public Error {
 public:
   /// Control characters in the message (e.g. from a quoted user string) are
   /// escaped, so the error always fits on one line.
   JsonError(std::string pointer, const std::string &message)
-      : std::runtime_error((pointer.empty() ? std::string("(document)") : pointer) + ": " + oneLine(message)),
+      : Error((pointer.empty() ? std::string("(document)") : pointer) + ": " + oneLine(message), pointer),
         pointer_(std::move(pointer)) {}
   const std::string &pointer() const { return pointer_; }
 
