@@ -11,6 +11,14 @@ Value subarray(const Value &in, size_t first, size_t count) {
   auto begin = in.elements().begin() + static_cast<std::ptrdiff_t>(first);
   return Value::array({begin, begin + static_cast<std::ptrdiff_t>(count)});
 }
+/// The typed input of join or transpose, which must be an array of arrays.
+Expr checkNestedArray(TypeContext &checker, const Expr &e, const std::string &path, const std::string &expected) {
+  Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
+  const Type &t = in.typeOrThrow();
+  if (!t.arrayElement().isArray())
+    checker.fail(path, std::string(e.info().name) + ": expected " + expected + ", found " + t.str());
+  return in;
+}
 } // namespace
 
 Expr typeSplit(TypeContext &checker, const Expr &e, const std::string &path) {
@@ -34,10 +42,8 @@ Value evalSplit(EvalContext &interpreter, const Expr &e) {
 }
 
 Expr typeJoin(TypeContext &checker, const Expr &e, const std::string &path) {
-  const std::string op(e.info().name);
-  Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
+  Expr in = checkNestedArray(checker, e, path, "an array of arrays");
   const Type &t = in.typeOrThrow();
-  if (!t.arrayElement().isArray()) checker.fail(path, op + ": expected an array of arrays, found " + t.str());
   const Type &inner = t.arrayElement();
   return checker.rebuild(e, {}, {in}, Type::array(inner.arrayElement(), t.arrayLength() * inner.arrayLength()));
 }
@@ -74,10 +80,8 @@ Value evalSlide(EvalContext &interpreter, const Expr &e) {
 }
 
 Expr typeTranspose(TypeContext &checker, const Expr &e, const std::string &path) {
-  const std::string op(e.info().name);
-  Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
+  Expr in = checkNestedArray(checker, e, path, "a 2D array");
   const Type &t = in.typeOrThrow();
-  if (!t.arrayElement().isArray()) checker.fail(path, op + ": expected a 2D array, found " + t.str());
   const Type &inner = t.arrayElement();
   return checker.rebuild(e, {}, {in}, Type::array(Type::array(inner.arrayElement(), t.arrayLength()), inner.arrayLength()));
 }

@@ -68,8 +68,8 @@ TEST_CASE("op table: the flags the passes dispatch on") {
     if (info.has(opflag::Parallel)) CHECK(info.attr == AttrKind::Dim);
     if (info.has(opflag::LowLevel)) CHECK(info.has(opflag::Compute));
     if (info.has(opflag::LayoutOnly)) CHECK(info.argFields == std::vector<std::string_view>{"in"});
-    CHECK(rules::primitiveRules(op).type != nullptr);
-    CHECK(rules::primitiveRules(op).eval != nullptr);
+    CHECK(bool(rules::primitiveRules(op).type));
+    CHECK(bool(rules::primitiveRules(op).eval));
   }
   static_assert(isMapLike(Op::MapSeqUnroll) && !isMapLike(Op::Reduce) && isReduceLike(Op::ReduceSeq));
   static_assert(isAddressSpaceOp(Op::ToLocal) && !isAddressSpaceOp(Op::Map));
