@@ -117,9 +117,6 @@ Kernel Generator::run() {
     return out + "[" + index(linearize(resultType, path, "/body")) + "]";
   };
   gen(body, env, target, Scope{}, where);
-  // A work-group's last barrier (the end of its mapWrg, which is a guard and
-  // not a loop) orders nothing: no work-item does anything after it.
-  body_.removeFinalStatement(dialect_.localBarrier());
 
   // Launch configuration.
   bool usesWorkGroups = false, usesGlobal = false;

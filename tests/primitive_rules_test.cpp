@@ -2,7 +2,6 @@
 // dispatch on, the rules registered through the table, and the error
 // hierarchy (InternalError for liftcc's own invariants, recorded as `bug`).
 
-#include "codegen/code_writer.h"
 #include "core/error.h"
 #include "core/ir/operands.h"
 #include "core/json/program_json.h"
@@ -95,34 +94,6 @@ TEST_CASE("errors: every error about the input shares one base with its JSON poi
   }
   CHECK_THROWS_AS(throw rewrite::RewriteError("x"), Error);
   CHECK(std::string(InternalError("/body/in", "unbound").what()) == "/body/in: internal error: unbound");
-}
-
-TEST_CASE("codegen: a final barrier is dropped only when nothing executes after it") {
-  const std::string barrier = "barrier(CLK_LOCAL_MEM_FENCE);";
-  {
-    codegen::CodeWriter w;
-    w.open("if (wg_0 < 4)");
-    w.line("x = 1;");
-    w.line(barrier);
-    w.close();
-    CHECK(w.removeFinalStatement(barrier));
-    CHECK(w.text() == "if (wg_0 < 4) {\n  x = 1;\n}\n");
-  }
-  {
-    codegen::CodeWriter w; // the next iteration of a loop follows: kept
-    w.open("for (int i = 0; i < 4; ++i)");
-    w.open("if (i > 0)");
-    w.line(barrier);
-    w.close();
-    w.close();
-    CHECK(!w.removeFinalStatement(barrier));
-  }
-  {
-    codegen::CodeWriter w; // a statement follows: kept
-    w.line(barrier);
-    w.line("x = 1;");
-    CHECK(!w.removeFinalStatement(barrier));
-  }
 }
 
 namespace {
