@@ -85,6 +85,8 @@ std::vector<BenchRow> benchPeers(const ocl::DeviceInfo &device, const examples::
                                  const std::string &baselineName, ExampleReport &report, const BenchOptions &options) {
   std::vector<BenchRow> rows;
   std::vector<Peer> peers = peersFor(example, device);
+  if (options.kernelTuner)
+    if (auto peer = kernelTunerPeer(*options.kernelTuner, example, device)) peers.push_back(std::move(*peer));
   if (peers.empty()) return rows;
   Program smallTyped = typeCheck(program, small);
   std::vector<Grid> smallGrids = randomGrids(smallTyped, small, options.seed);
@@ -112,6 +114,8 @@ std::vector<BenchRow> benchPeers(const ocl::DeviceInfo &device, const examples::
         } else {
           row.status = Status::Ok;
           row.medianNs = r.medianNs;
+          row.tuningSeconds = r.tuningSeconds;
+          row.detail = r.detail;
           row.elementsPerSecond = static_cast<double>(report.outputElements) / (r.medianNs * 1e-9);
           row.vsRoofline = row.elementsPerSecond / report.rooflineElementsPerSecond;
         }
@@ -180,7 +184,11 @@ ExampleReport benchExample(ocl::Context &context, const examples::Example &examp
     }
   }
 
-  for (Candidate &c : candidates) report.rows.push_back(std::move(c.row));
+  for (Candidate &c : candidates) {
+    if (c.row.kind == ContenderKind::Explored && options.exploreSeconds.count(example.name))
+      c.row.tuningSeconds = options.exploreSeconds.at(example.name);
+    report.rows.push_back(std::move(c.row));
+  }
   for (BenchRow &row : benchPeers(context.device(), example, program, small, sizes, grids, baseline, baselineName, report, options))
     report.rows.push_back(std::move(row));
 

@@ -11,11 +11,13 @@
 // per second at the median kernel time (profiling events, after warm-up).
 
 #include "bench/contenders.h"
+#include "bench/kernel_tuner_peer.h"
 #include "bench/sizes.h"
 #include "tuner/bandwidth.h"
 #include "tuner/opencl_runtime.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +31,11 @@ struct BenchOptions {
   ContenderOptions contenders;
   ocl::TimingOptions timing{.warmupRuns = 2, .timedRuns = 20};
   uint64_t seed = 1;
+  /// The Kernel Tuner peer (bench/kernel_tuner_peer.h); absent: no such rows.
+  std::optional<KernelTunerSetup> kernelTuner;
+  /// Wall time of exploring each example on the spot in this run (by name),
+  /// shown as the explored row's tuning time next to Kernel Tuner's.
+  std::map<std::string, double> exploreSeconds;
   /// Progress lines (one per step), e.g. to stderr; may be empty.
   std::function<void(const std::string &)> log;
 };
@@ -48,6 +55,10 @@ struct BenchRow {
   double elementsPerSecond = 0;
   std::optional<double> vsReference; ///< elementsPerSecond / the hand-written kernel's
   double vsRoofline = 0;             ///< elementsPerSecond / roofline bound
+  /// Wall time of the search that produced this row in this run (Kernel
+  /// Tuner's tuning, liftc's exploration on the spot), and what it chose.
+  std::optional<double> tuningSeconds;
+  std::string detail;
 };
 
 struct ExampleReport {

@@ -3,8 +3,9 @@
 // contenders. Today: Halide, for jacobi2d_5pt, gaussian and heat, when
 // liftcc was built with Halide (CMake finds it; see bench/CMakeLists.txt):
 // pipelines compiled ahead of time by tools/halide_gen, once for the host CPU
-// (parallel rows, vectorised columns) and once for Halide's OpenCL target
-// (GPU tiles), which runs on the benchmarked OpenCL device. Without Halide
+// (parallel rows, vectorised columns) and once per tile shape for Halide's
+// OpenCL target (GPU tiles), which runs on the benchmarked OpenCL device with
+// the tile shape tuned (the fastest at the benchmark size). Without Halide
 // peersFor() is always empty and the benchmark simply has no peer rows.
 //
 // A peer is checked like every contender: its output at the small
@@ -17,6 +18,7 @@
 #include "tuner/opencl_timing.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +28,11 @@ struct PeerRun {
   Grid output;     ///< row-major, as the OpenCL kernels write it
   /// Median wall time of one pipeline run, without host-device copies (the
   /// OpenCL target's data stays on the device between runs).
-  double medianNs;
+  double medianNs = 0;
+  /// For a peer that tunes itself (Kernel Tuner): the wall time of its
+  /// search, and the configuration it chose.
+  std::optional<double> tuningSeconds;
+  std::string detail;
 };
 
 struct Peer {

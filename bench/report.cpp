@@ -24,10 +24,12 @@ std::vector<std::string> cells(const ExampleReport &e, const BenchRow &r) {
           ok ? fixed(r.elementsPerSecond / 1e9, 3) : "",
           ok && r.vsReference ? fixed(*r.vsReference, 2) : "",
           ok ? fixed(r.vsRoofline, 2) : "",
-          statusName(r.status) + (r.message.empty() ? "" : ": " + r.message)};
+          r.tuningSeconds ? fixed(*r.tuningSeconds, 1) : "",
+          statusName(r.status) + (r.message.empty() ? "" : ": " + r.message) + (r.detail.empty() ? "" : " (" + r.detail + ")")};
 }
 
-const std::vector<std::string> kHeader{"example", "variant", "median ms", "G elem/s", "vs hand-written", "vs roofline", "status"};
+const std::vector<std::string> kHeader{"example", "variant", "median ms", "G elem/s", "vs hand-written", "vs roofline",
+                                       "tuning s", "status"};
 
 std::string summary(const BenchReport &report) {
   std::ostringstream s;
@@ -76,7 +78,7 @@ void printTable(std::ostream &out, const BenchReport &report) {
 
 void writeCsv(std::ostream &out, const BenchReport &report) {
   out << "device,example,sizes,variant,status,median_ms,elements_per_s,vs_hand_written,vs_roofline,roofline_elements_per_s,"
-         "copy_bytes_per_s,message\n";
+         "copy_bytes_per_s,message,tuning_s,detail\n";
   for (const ExampleReport &e : report.examples)
     for (const BenchRow &r : e.rows) {
       bool ok = r.status == Status::Ok;
@@ -84,7 +86,8 @@ void writeCsv(std::ostream &out, const BenchReport &report) {
           << statusName(r.status) << ',' << (ok ? fixed(r.medianNs / 1e6, 6) : "") << ','
           << (ok ? fixed(r.elementsPerSecond, 0) : "") << ',' << (ok && r.vsReference ? fixed(*r.vsReference, 4) : "")
           << ',' << (ok ? fixed(r.vsRoofline, 4) : "") << ',' << fixed(e.rooflineElementsPerSecond, 0) << ','
-          << fixed(report.bandwidth.bytesPerSecond, 0) << ',' << csvField(r.message) << "\n";
+          << fixed(report.bandwidth.bytesPerSecond, 0) << ',' << csvField(r.message) << ','
+          << (r.tuningSeconds ? fixed(*r.tuningSeconds, 3) : "") << ',' << csvField(r.detail) << "\n";
     }
 }
 

@@ -1,5 +1,7 @@
 #include "primitives/api.h"
 
+#include "core/ir/nd_forms.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -102,17 +104,14 @@ Expr tuple(std::vector<Expr> elements) { return prim(Op::Tuple, {}, {}, std::mov
 Expr generate(Size n, Expr f) { return prim(Op::Generate, {std::move(n)}, {std::move(f)}, {}); }
 Expr sizeValue(Size s) { return prim(Op::SizeValue, {std::move(s)}, {}, {}); }
 
-Expr mapN(int dims, Expr f, Expr in) {
-  if (dims < 1) throw std::invalid_argument("mapN: dims must be >= 1");
-  if (dims == 1) return map(std::move(f), std::move(in));
-  return map(fn([&](Expr row) { return mapN(dims - 1, f, row); }), std::move(in));
-}
+// The N-d forms are defined in core/ir/nd_forms.cpp, shared with the JSON
+// reader and writer.
+Expr mapN(int dims, Expr f, Expr in) { return nd::mapN(dims, std::move(f), std::move(in)); }
 
 Expr padN(int dims, Size left, Size right, PadMode mode, Expr in) {
   if (dims < 1) throw std::invalid_argument("padN: dims must be >= 1");
-  Expr outer = pad(left, right, mode, std::move(in));
-  if (dims == 1) return outer;
-  return map(fn([&](Expr row) { return padN(dims - 1, left, right, mode, row); }), outer);
+  size_t n = static_cast<size_t>(dims);
+  return nd::padN(std::vector<Size>(n, left), std::vector<Size>(n, right), std::vector<PadMode>(n, mode), std::move(in));
 }
 
 Expr padConstantN(int dims, Size left, Size right, Expr value, Expr in) {
@@ -122,33 +121,9 @@ Expr padConstantN(int dims, Size left, Size right, Expr value, Expr in) {
   return map(fn([&](Expr row) { return padConstantN(dims - 1, left, right, value, row); }), outer);
 }
 
-Expr slideN(int dims, Size size, Size step, Expr in) {
-  if (dims < 1) throw std::invalid_argument("slideN: dims must be >= 1");
-  if (dims == 1) return slide(std::move(size), std::move(step), std::move(in));
-  // Slide the inner dimensions of every row, then the rows themselves:
-  // [count][size][p1..p(d-1)][w1..w(d-1)]. Moving the outer window extent
-  // `size` past the d-1 inner window positions gives
-  // [count][p1..p(d-1)][size][w1..w(d-1)].
-  Expr slid = slide(size, step, map(fn([&](Expr row) { return slideN(dims - 1, size, step, row); }), std::move(in)));
-  Expr reorder = fn([&](Expr window) {
-    for (int k = 0; k < dims - 1; ++k)
-      window = k == 0 ? transpose(window) : mapN(k, fn([](Expr w) { return transpose(w); }), window);
-    return window;
-  });
-  return map(reorder, slid);
-}
+Expr slideN(int dims, Size size, Size step, Expr in) { return nd::slideN(dims, std::move(size), std::move(step), std::move(in)); }
 
-Expr zipN(int dims, std::vector<Expr> ins) {
-  if (dims < 1) throw std::invalid_argument("zipN: dims must be >= 1");
-  if (dims == 1) return zip(std::move(ins));
-  size_t n = ins.size();
-  return map(fn([&](Expr t) {
-               std::vector<Expr> rows;
-               for (size_t i = 0; i < n; ++i) rows.push_back(get(static_cast<int>(i), t));
-               return zipN(dims - 1, rows);
-             }),
-             zip(std::move(ins)));
-}
+Expr zipN(int dims, std::vector<Expr> ins) { return nd::zipN(dims, std::move(ins)); }
 
 Expr joinN(int dims, Expr in) {
   for (int i = 1; i < dims; ++i) in = join(std::move(in));

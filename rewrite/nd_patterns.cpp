@@ -1,46 +1,27 @@
 #include "rewrite/nd_patterns.h"
 
-#include "core/ir/operands.h"
+#include "core/ir/nd_forms.h"
 #include "primitives/api.h"
 
 namespace liftcc::rewrite {
 
+// The recognisers live with the builders in core/ir/nd_forms.cpp.
 std::optional<MapNMatch> matchMapN(const Expr &e, int dims) {
-  if (!e.isPrim(Op::Map)) return std::nullopt;
-  const Expr *cur = &e;
-  for (int k = 1; k < dims; ++k) {
-    const Expr &f = funOf(*cur);
-    if (!f.is(ExprKind::Lambda) || !f.body().isPrim(Op::Map)) return std::nullopt;
-    cur = &f.body();
-  }
-  MapNMatch m{funOf(*cur), inputOf(e)};
-  if (dims > 1 && !(api::mapN(dims, m.f, m.in) == e)) return std::nullopt;
-  return m;
+  auto m = nd::matchMapN(e, dims);
+  if (!m) return std::nullopt;
+  return MapNMatch{m->f, m->in};
 }
 
 std::optional<SlideNMatch> matchSlideN(const Expr &e, int dims) {
-  if (dims == 1) {
-    if (!e.isPrim(Op::Slide)) return std::nullopt;
-    return SlideNMatch{slideSize(e), slideStep(e), inputOf(e)};
-  }
-  // map(reorder, slide(n, s, map(\row. slideN(dims-1, n, s, row), in)))
-  if (!e.isPrim(Op::Map) || !inputOf(e).isPrim(Op::Slide)) return std::nullopt;
-  const Expr &slide = inputOf(e);
-  if (!inputOf(slide).isPrim(Op::Map)) return std::nullopt;
-  SlideNMatch m{slideSize(slide), slideStep(slide), inputOf(inputOf(slide))};
-  if (!(api::slideN(dims, m.size, m.step, m.in) == e)) return std::nullopt;
-  return m;
+  auto m = nd::matchSlideN(e, dims);
+  if (!m) return std::nullopt;
+  return SlideNMatch{m->size, m->step, m->in};
 }
 
 std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims) {
-  if (dims == 1) {
-    if (!e.isPrim(Op::Zip)) return std::nullopt;
-    return inputsOf(e);
-  }
-  if (!e.isPrim(Op::Map) || !inputOf(e).isPrim(Op::Zip)) return std::nullopt;
-  std::vector<Expr> ins = inputsOf(inputOf(e));
-  if (!(api::zipN(dims, ins) == e)) return std::nullopt;
-  return ins;
+  auto m = nd::matchZipN(e, dims);
+  if (!m) return std::nullopt;
+  return m->ins;
 }
 
 Expr moveDimensionToFront(int from, Expr in) {

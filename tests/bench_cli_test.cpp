@@ -52,7 +52,8 @@ TEST_CASE("liftc bench: every example's hand-written kernel is verified and time
   }
   test::TempDir dir;
   std::filesystem::path csv = dir.path() / "bench.csv";
-  test::LiftcRun run = test::runLiftc("bench --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 0 --quiet --csv " +
+  test::LiftcRun run = test::runLiftc("bench --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 0 "
+                                      "--kernel-tuner off --quiet --csv " +
                                       shellQuote(csv.string()));
   REQUIRE_MESSAGE(run.status == 0, run.output);
   std::set<std::string> handWrittenOk;
@@ -72,7 +73,8 @@ TEST_CASE("liftc bench: an example without a recorded best is explored on the sp
   }
   test::TempDir dir;
   std::filesystem::path csv = dir.path() / "bench.csv";
-  std::string command = "bench --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 3 --results " +
+  std::string command = "bench --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 3 "
+                        "--kernel-tuner off --results " +
                         shellQuote((dir.path() / "results").string()) + " --csv " + shellQuote(csv.string());
   for (int pass = 0; pass < 2; ++pass) {
     CAPTURE(pass);
@@ -111,7 +113,7 @@ TEST_CASE("liftc bench: a CUDA best of the same GPU does not stand in for the Op
                                        << R"(", "kernelFile": "kernel.cu"})";
 
   test::LiftcRun run = test::runLiftc("bench --device 0 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 "
-                                      "--warmups 0 --explore 2 --results " +
+                                      "--warmups 0 --explore 2 --kernel-tuner off --results " +
                                       shellQuote((dir.path() / "results").string()));
   REQUIRE_MESSAGE(run.status == 0, run.output);
   CHECK_MESSAGE(run.output.find("jacobi2d_5pt: exploring 2 random variants") != std::string::npos, run.output);

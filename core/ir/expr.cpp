@@ -5,6 +5,7 @@
 #include <functional>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace liftcc {
 
@@ -235,16 +236,25 @@ Expr Expr::withChildren(std::vector<Expr> children) const {
 size_t Expr::hash() const { return node_->hash; }
 
 namespace {
-// Parameters of `a` bound to parameters of `b` by enclosing lambdas.
-using ParamMap = std::unordered_map<const void *, const void *>;
+// Parameters of `a` bound to parameters of `b` by enclosing lambdas, and the
+// parameters of `b` bound so far.
+struct Binding {
+  std::unordered_map<const void *, const void *> aToB;
+  std::unordered_set<const void *> boundInB;
+};
 
-bool alphaEqual(const Expr &a, const Expr &b, ParamMap &bound) {
-  if (a.sameNode(b)) return true;
+bool alphaEqual(const Expr &a, const Expr &b, Binding &bound) {
+  // A shared subtree is equal to itself only while no lambda has bound
+  // anything: under a binding, the same subtree may use a parameter that is
+  // bound on one side and free on the other (e.g. map(\row. map(f, row))
+  // against a rebuilt map(\x. map(f, x)) where f uses `row`).
+  if (a.sameNode(b) && bound.aToB.empty()) return true;
   if (a.hash() != b.hash() || a.kind() != b.kind()) return false;
   switch (a.kind()) {
   case ExprKind::Param: {
-    auto it = bound.find(a.id());
-    return it != bound.end() && it->second == b.id();
+    auto it = bound.aToB.find(a.id());
+    if (it != bound.aToB.end()) return it->second == b.id();
+    return a.sameNode(b) && !bound.boundInB.count(b.id()); // the same free parameter
   }
   case ExprKind::Literal: return a.literal() == b.literal();
   case ExprKind::UserFun: {
@@ -257,7 +267,10 @@ bool alphaEqual(const Expr &a, const Expr &b, ParamMap &bound) {
   }
   case ExprKind::Lambda: {
     if (a.params().size() != b.params().size()) return false;
-    for (size_t i = 0; i < a.params().size(); ++i) bound[a.params()[i].id()] = b.params()[i].id();
+    for (size_t i = 0; i < a.params().size(); ++i) {
+      bound.aToB[a.params()[i].id()] = b.params()[i].id();
+      bound.boundInB.insert(b.params()[i].id());
+    }
     return alphaEqual(a.body(), b.body(), bound);
   }
   case ExprKind::Apply:
@@ -277,7 +290,7 @@ bool alphaEqual(const Expr &a, const Expr &b, ParamMap &bound) {
 } // namespace
 
 bool operator==(const Expr &a, const Expr &b) {
-  ParamMap bound;
+  Binding bound;
   return alphaEqual(a, b, bound);
 }
 

@@ -43,9 +43,17 @@ private:
 Program readProgram(const std::string &text);
 Program programFromJson(const nlohmann::json &document);
 
-nlohmann::json programToJson(const Program &program);
-/// Pretty-printed JSON text (two-space indentation, trailing newline).
-std::string writeProgram(const Program &program);
+struct JsonWriteOptions {
+  /// Write mapN/padN/slideN/zipN as their 1D compositions instead of the
+  /// derived forms (the reader accepts both and builds the same IR).
+  bool expanded = false;
+};
+
+nlohmann::json programToJson(const Program &program, JsonWriteOptions options = {});
+/// JSON text with two-space indentation, an object or array on one line when
+/// it fits in 100 columns (else short members packed onto shared lines), and
+/// a trailing newline.
+std::string writeProgram(const Program &program, JsonWriteOptions options = {});
 
 /// Lift type notation: float, (float, int), [[float]M]N, [float](N + 2).
 Type parseType(const std::string &text, const std::map<std::string, arith::Range> &sizeRanges);

@@ -1,8 +1,11 @@
 // JSON -> IR. Every error names the JSON pointer of the offending value.
+#include "core/ir/nd_forms.h"
+#include "core/json/derived_forms.h"
 #include "core/json/program_json.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -250,6 +253,7 @@ private:
 
   Expr readPrim(const json &j, const std::string &p, int depth) {
     std::string name = string(j["op"], p + "/op");
+    if (auto form = derivedFormByName(name)) return readDerived(*form, j, p, depth);
     auto op = opByName(name);
     if (!op) fail(p + "/op", "unknown primitive \"" + name + "\"");
     const OpInfo &info = opInfo(*op);
@@ -274,12 +278,7 @@ private:
     }
     if (info.attr == AttrKind::Dim) o.attr = j.contains("dim") ? integer(j["dim"], p + "/dim") : 0;
     if (info.attr == AttrKind::TupleIndex) o.attr = integer(field(j, p, "index"), p + "/index");
-    if (info.hasPadMode) {
-      std::string mode = string(field(j, p, "mode"), p + "/mode");
-      auto m = parsePadMode(mode);
-      if (!m) fail(p + "/mode", "unknown pad mode \"" + mode + "\" (expected clamp, mirror or wrap)");
-      o.padMode = *m;
-    }
+    if (info.hasPadMode) o.padMode = padMode(field(j, p, "mode"), p + "/mode");
     for (std::string_view f : info.funFields) {
       std::string key(f);
       o.funs.push_back(readExpr(field(j, p, key.c_str()), p + "/" + key, depth + 1));
@@ -297,6 +296,72 @@ private:
       }
     }
     return Expr::prim(*op, std::move(o));
+  }
+
+  static PadMode padMode(const json &j, const std::string &p) {
+    std::string mode = string(j, p);
+    auto m = parsePadMode(mode);
+    if (!m) fail(p, "unknown pad mode \"" + mode + "\" (expected clamp, mirror or wrap)");
+    return *m;
+  }
+
+  // A derived form (mapN, padN, slideN, zipN) expands to the 1D primitives
+  // exactly as the C++ API builds it; its errors name this node's pointer.
+  Expr readDerived(DerivedForm form, const json &j, const std::string &p, int depth) {
+    const DerivedFormInfo &info = derivedFormInfo(form);
+    std::string name(info.name);
+    for (const auto &[key, value] : j.items()) {
+      if (key == "op" || std::find(info.fields.begin(), info.fields.end(), key) != info.fields.end()) continue;
+      std::string list;
+      for (std::string_view f : info.fields) list += (list.empty() ? "" : ", ") + std::string(f);
+      fail(p + "/" + escape(key), "unknown field \"" + key + "\" for " + name + " (expected: " + list + ")");
+    }
+    int dims = integer(field(j, p, "dims"), p + "/dims");
+    if (dims < 1 || dims > kMaxDerivedDims)
+      fail(p + "/dims", name + ": dims must be between 1 and " + std::to_string(kMaxDerivedDims) + ", found " +
+                            std::to_string(dims));
+    switch (form) {
+    case DerivedForm::MapN: {
+      Expr f = readExpr(field(j, p, "f"), p + "/f", depth + 1);
+      return nd::mapN(dims, std::move(f), readExpr(field(j, p, "in"), p + "/in", depth + 1));
+    }
+    case DerivedForm::SlideN: {
+      arith::Expr n = size(field(j, p, "size"), p + "/size");
+      arith::Expr step = size(field(j, p, "step"), p + "/step");
+      return nd::slideN(dims, std::move(n), std::move(step), readExpr(field(j, p, "in"), p + "/in", depth + 1));
+    }
+    case DerivedForm::PadN: {
+      auto readSize = [&](const json &v, const std::string &vp) { return size(v, vp); };
+      std::vector<arith::Expr> left = perDimension<arith::Expr>(j, p, "left", dims, readSize);
+      std::vector<arith::Expr> right = perDimension<arith::Expr>(j, p, "right", dims, readSize);
+      std::vector<PadMode> modes = perDimension<PadMode>(j, p, "mode", dims, padMode);
+      Expr in = readExpr(field(j, p, "in"), p + "/in", depth + 1);
+      return nd::padN(std::move(left), std::move(right), std::move(modes), std::move(in));
+    }
+    case DerivedForm::ZipN: {
+      const json &list = field(j, p, "in");
+      if (!list.is_array() || list.empty()) fail(p + "/in", name + ": expected a non-empty array of inputs");
+      std::vector<Expr> ins;
+      for (size_t i = 0; i < list.size(); ++i) ins.push_back(readExpr(list[i], p + "/in/" + std::to_string(i), depth + 1));
+      return nd::zipN(dims, std::move(ins));
+    }
+    }
+    fail(p + "/op", "unhandled derived form " + name);
+  }
+
+  // A padN boundary field: one value for every dimension, or an array with
+  // one per dimension, outermost first.
+  template <typename T, typename ReadOne>
+  static std::vector<T> perDimension(const json &j, const std::string &p, const char *key, int dims, ReadOne readOne) {
+    const json &value = field(j, p, key);
+    std::string vp = p + "/" + key;
+    if (!value.is_array()) return std::vector<T>(static_cast<size_t>(dims), readOne(value, vp));
+    if (value.size() != static_cast<size_t>(dims))
+      fail(vp, "padN: expected " + std::to_string(dims) + " entries (one per dimension, outermost first), found " +
+                   std::to_string(value.size()));
+    std::vector<T> out;
+    for (size_t i = 0; i < value.size(); ++i) out.push_back(readOne(value[i], vp + "/" + std::to_string(i)));
+    return out;
   }
 
   std::map<std::string, arith::Range> ranges_;

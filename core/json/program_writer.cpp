@@ -1,9 +1,14 @@
 // IR -> JSON. Deterministic: parameter names are made unique in traversal
 // order (keeping the given name when it is free), user functions are
-// collected by name, sizes are written as integers when constant.
+// collected by name, sizes are written as integers when constant, and the
+// N-d compositions are written as the derived forms mapN, padN, slideN and
+// zipN unless the options ask for the expanded form.
+#include "core/ir/nd_forms.h"
+#include "core/json/derived_forms.h"
 #include "core/json/program_json.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -15,6 +20,8 @@ using json = nlohmann::ordered_json;
 
 class Writer {
 public:
+  explicit Writer(JsonWriteOptions options) : options_(options) {}
+
   json write(const Program &program) {
     json doc;
     doc["liftcc"] = kProgramFormatVersion;
@@ -101,7 +108,61 @@ private:
     return nullptr;
   }
 
+  // The largest N-d form `e` is, tried in an order where no form's expansion
+  // is a prefix of an earlier one's (slideN, padN and zipN are maps too).
+  std::optional<json> derived(const Expr &e) {
+    auto header = [](DerivedForm form, int dims) {
+      json j;
+      j["op"] = derivedFormInfo(form).name;
+      j["dims"] = dims;
+      return j;
+    };
+    if (auto m = nd::largestSlideN(e)) {
+      json j = header(DerivedForm::SlideN, m->dims);
+      j["size"] = size(m->size);
+      j["step"] = size(m->step);
+      j["in"] = expr(m->in);
+      return j;
+    }
+    if (auto m = nd::largestPadN(e)) {
+      json j = header(DerivedForm::PadN, static_cast<int>(m->left.size()));
+      j["left"] = perDimension(m->left, [](const arith::Expr &s) { return size(s); });
+      j["right"] = perDimension(m->right, [](const arith::Expr &s) { return size(s); });
+      j["mode"] = perDimension(m->modes, [](PadMode mode) { return json(padModeName(mode)); });
+      j["in"] = expr(m->in);
+      return j;
+    }
+    if (auto m = nd::largestZipN(e)) {
+      json j = header(DerivedForm::ZipN, m->dims);
+      json list = json::array();
+      for (const Expr &a : m->ins) list.push_back(expr(a));
+      j["in"] = list;
+      return j;
+    }
+    if (auto m = nd::largestMapN(e)) {
+      json j = header(DerivedForm::MapN, m->dims);
+      j["f"] = expr(m->f);
+      j["in"] = expr(m->in);
+      return j;
+    }
+    return std::nullopt;
+  }
+
+  // One value when every dimension has the same, else one per dimension.
+  template <typename T, typename ToJson> static json perDimension(const std::vector<T> &values, ToJson toJson) {
+    json first = toJson(values[0]);
+    json all = json::array();
+    bool uniform = true;
+    for (const T &v : values) {
+      all.push_back(toJson(v));
+      uniform = uniform && all.back() == first;
+    }
+    return uniform ? first : all;
+  }
+
   json prim(const Expr &e) {
+    if (!options_.expanded)
+      if (auto j = derived(e)) return *j;
     const OpInfo &info = e.info();
     json j;
     j["op"] = info.name;
@@ -120,17 +181,88 @@ private:
     return j;
   }
 
+  JsonWriteOptions options_;
   std::set<std::string> used_;
   std::unordered_map<const void *, std::string> names_;
   json userFuns_ = json::object();
 };
 
-} // namespace
+// Short objects and arrays on one line, so that a 2D stencil reads as a few
+// dozen lines; the decision depends only on the text, so it is deterministic.
+constexpr size_t kLineWidth = 100;
 
-nlohmann::json programToJson(const Program &program) {
-  return nlohmann::json::parse(Writer().write(program).dump());
+void writeOneLine(const json &j, std::string &out) {
+  if (j.is_object() && !j.empty()) {
+    out += '{';
+    bool first = true;
+    for (const auto &[key, value] : j.items()) {
+      out += first ? "" : ", ";
+      first = false;
+      out += json(key).dump() + ": ";
+      writeOneLine(value, out);
+    }
+    out += '}';
+  } else if (j.is_array() && !j.empty()) {
+    out += '[';
+    for (size_t i = 0; i < j.size(); ++i) {
+      out += i ? ", " : "";
+      writeOneLine(j[i], out);
+    }
+    out += ']';
+  } else {
+    out += j.dump();
+  }
 }
 
-std::string writeProgram(const Program &program) { return Writer().write(program).dump(2) + "\n"; }
+// `column` is where the value starts on its line; a trailing comma may follow.
+// A container that does not fit on the rest of the line gets one line per
+// member, except that consecutive members that fit on one line are packed
+// together up to the width (e.g. {"op": "at", "index": 1, then "in": ...).
+void writeLaidOut(const json &j, size_t indent, size_t column, std::string &out) {
+  std::string flat;
+  writeOneLine(j, flat);
+  if (!j.is_structured() || j.empty() || column + flat.size() + 1 <= kLineWidth) {
+    out += flat;
+    return;
+  }
+  const std::string inner(indent + 2, ' ');
+  out += j.is_object() ? "{" : "[";
+  size_t lineLength = 0; // of the current line of packed members; 0: none open
+  size_t i = 0;
+  for (const auto &[key, value] : j.items()) {
+    const bool last = ++i == j.size();
+    std::string prefix = j.is_object() ? json(key).dump() + ": " : "";
+    std::string piece = prefix;
+    writeOneLine(value, piece);
+    if (!last) piece += ',';
+    if (inner.size() + piece.size() <= kLineWidth) {
+      if (lineLength > 0 && lineLength + 1 + piece.size() <= kLineWidth) {
+        out += " " + piece;
+        lineLength += 1 + piece.size();
+      } else {
+        out += "\n" + inner + piece;
+        lineLength = inner.size() + piece.size();
+      }
+      continue;
+    }
+    out += "\n" + inner + prefix;
+    writeLaidOut(value, indent + 2, inner.size() + prefix.size(), out);
+    if (!last) out += ',';
+    lineLength = 0;
+  }
+  out += "\n" + std::string(indent, ' ') + (j.is_object() ? "}" : "]");
+}
+
+} // namespace
+
+nlohmann::json programToJson(const Program &program, JsonWriteOptions options) {
+  return nlohmann::json::parse(Writer(options).write(program).dump());
+}
+
+std::string writeProgram(const Program &program, JsonWriteOptions options) {
+  std::string out;
+  writeLaidOut(Writer(options).write(program), 0, 0, out);
+  return out + "\n";
+}
 
 } // namespace liftcc

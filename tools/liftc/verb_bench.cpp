@@ -98,7 +98,7 @@ bool hasBestAt(const std::vector<explore::BestKernel> &bests, const std::string 
 /// (the same driver, checks and store as `liftc explore`), so the bench can
 /// show an explored row; a later bench reuses what was stored.
 /// Returns how many examples were explored.
-size_t exploreMissing(const bench::BenchOptions &options, const ocl::DeviceInfo &deviceInfo, const std::string &results,
+size_t exploreMissing(bench::BenchOptions &options, const ocl::DeviceInfo &deviceInfo, const std::string &results,
                       size_t evaluations) {
   size_t explored = 0;
   std::vector<explore::BestKernel> known = openCLBestKernels(results, deviceInfo.name);
@@ -116,7 +116,9 @@ size_t exploreMissing(const bench::BenchOptions &options, const ocl::DeviceInfo 
     explore.budget.maxEvaluations = evaluations;
     explore.seed = options.seed;
     if (options.log) options.log(name + ": exploring " + std::to_string(evaluations) + " random variants");
+    auto start = std::chrono::steady_clock::now();
     explore::ExploreResult result = explore::explore(program, sizes, *device, explore);
+    options.exploreSeconds[name] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++explored;
     if (options.log && !result.best) options.log(name + ": no explored variant ran");
   }
@@ -173,6 +175,17 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   if (std::filesystem::is_directory(results)) options.contenders.explored = openCLBestKernels(results, device.name);
 
   if (options.log) options.log("peers: " + bench::peersDescription());
+  std::string kernelTuner = cl.value("kernel-tuner").value_or("full");
+  if (kernelTuner != "full" && kernelTuner != "quick" && kernelTuner != "off")
+    throw UsageError("--kernel-tuner must be full, quick or off, found '" + kernelTuner + "'");
+  if (kernelTuner != "off") {
+    std::string whyNot;
+    options.kernelTuner = bench::findKernelTuner(whyNot);
+    if (options.kernelTuner) options.kernelTuner->quick = kernelTuner == "quick";
+    // Said even with --quiet: a missing peer must not go unnoticed.
+    if (!options.kernelTuner) std::cerr << "bench: no kernel tuner rows: " << whyNot << "\n";
+    else if (options.log) options.log("peers: Kernel Tuner on the hand-written kernels (" + options.kernelTuner->script + ")");
+  }
   ocl::Context context(device);
   bench::BenchReport report = bench::runBench(context, options);
   report.explored = explored;

@@ -29,18 +29,23 @@ int runRewrite(const CommandLine &cl, std::ostream &out) {
     }
     return 0;
   }
+  JsonWriteOptions jsonOptions{.expanded = cl.has("expanded")};
+  if (jsonOptions.expanded && !cl.has("json") && !cl.value("output")) throw UsageError("--expanded needs --json or -o");
   auto name = cl.value("rule");
-  if (!name) throw UsageError("missing --rule NAME (or --list)");
-  auto rule = rewrite::findRule(*name);
-  if (!rule) throw UsageError("unknown rule '" + *name + "' (see 'liftc rewrite PROGRAM.json --list')");
-  std::string location = cl.value("at").value_or("/body");
-  Program rewritten = rewrite::applyRule(typed, *rule, location);
-  if (cl.has("json")) out << writeProgram(rewritten);
+  if (!name && !cl.has("json")) throw UsageError("missing --rule NAME (or --list, or --json to write the program)");
+  if (!name && cl.value("at")) throw UsageError("--at needs --rule");
+  Program rewritten = typed;
+  if (name) {
+    auto rule = rewrite::findRule(*name);
+    if (!rule) throw UsageError("unknown rule '" + *name + "' (see 'liftc rewrite PROGRAM.json --list')");
+    rewritten = rewrite::applyRule(typed, *rule, cl.value("at").value_or("/body"));
+  }
+  if (cl.has("json")) out << writeProgram(rewritten, jsonOptions);
   else out << printProgram(rewritten);
   if (auto path = cl.value("output")) {
     std::ofstream file(*path, std::ios::binary);
     if (!file) throw std::runtime_error("cannot open '" + *path + "' for writing");
-    file << writeProgram(rewritten);
+    file << writeProgram(rewritten, jsonOptions);
   }
   return 0;
 }

@@ -57,15 +57,19 @@ std::vector<Verb> allVerbs() {
        runRun},
       {"rewrite", "apply a rewrite rule at a location, or list where rules apply",
        "usage: liftc rewrite PROGRAM.json --list [--size N=64,...]\n"
-       "       liftc rewrite PROGRAM.json --rule NAME [--at LOCATION] [--size N=64,...] [--json] [-o FILE]\n"
+       "       liftc rewrite PROGRAM.json --rule NAME [--at LOCATION] [--size N=64,...] [--json] [--expanded] [-o FILE]\n"
+       "       liftc rewrite PROGRAM.json --json [--expanded] [-o FILE]\n"
        "\n"
        "--list prints every rule of the catalogue that applies somewhere, with the\n"
-       "locations (JSON pointers into the program, e.g. /body/in/f/body). --rule\n"
+       "locations (JSON pointers into the expanded program, e.g. /body/in/f/body). --rule\n"
        "applies one rule at one location (default /body), type-checks the result\n"
        "and prints it (--json: as a JSON program; -o: also write the JSON to FILE).\n"
+       "Without --rule, --json writes the program itself. JSON is written with the\n"
+       "derived forms mapN/padN/slideN/zipN where they match; --expanded writes\n"
+       "their 1D compositions, the form the locations point into.\n"
        "Rules whose side conditions involve lengths (splitJoin, tiling) usually\n"
        "need concrete sizes: give --size.\n",
-       {{"size", "rule", "at", "output"}, {"list", "json"}},
+       {{"size", "rule", "at", "output"}, {"list", "json", "expanded"}},
        runRewrite},
       {"explore", "explore and tune the low-level variants of a program on an OpenCL device or CUDA GPU",
        "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--target opencl|cuda] [--device SPEC] [--out results/]\n"
@@ -123,6 +127,7 @@ std::vector<Verb> allVerbs() {
        "usage: liftc bench [--device SPEC] [--examples all|jacobi2d_5pt,gaussian,...] [--sizes paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
        "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--png FILE] [--quiet]\n"
+       "                   [--kernel-tuner full|quick|off]\n"
        "\n"
        "For each example, in one run on one OpenCL device: the generated kernels of\n"
        "the plain recipe and of the tiled and local recipes (one of each per --tiles\n"
@@ -145,10 +150,14 @@ std::vector<Verb> allVerbs() {
        "--csv and --markdown also write the table to files; --png draws it as a bar\n"
        "chart relative to the hand-written kernels with bench/plot.py (python3 and\n"
        "matplotlib; without them it prints the command to run). --examples names\n"
-       "the examples (default: all). Progress goes to\n"
+       "the examples (default: all). When python3 has kernel_tuner and pyopencl,\n"
+       "Kernel Tuner tunes each hand-written kernel over work-group shape and\n"
+       "coarsening on the same device (row 'kernel tuner', with its tuning time next\n"
+       "to the on-the-spot exploration's; --kernel-tuner quick: a small space, off:\n"
+       "no such rows). Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
        {{"device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "explore", "csv", "markdown",
-         "png"},
+         "png", "kernel-tuner"},
         {"quiet"}},
        runBench},
   };

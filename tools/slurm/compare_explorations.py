@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Checks that a sharded-and-merged exploration equals an unsharded one.
+
+    compare_explorations.py MERGED_DIR UNSHARDED_DIR [--strict-best]
+
+Both are `liftc explore --out` directories of the same program, sizes and
+device. They must hold the same configurations (store keys) with the same
+outcomes (ok / wrong / failed: verification is deterministic), and the best
+kernel of each (best/**/launch.json) must be the same configuration. The two
+runs time every kernel separately, so when two configurations are within
+timing noise of each other (10%, as timed by the unsharded run) either may come
+out best; that case is reported and accepted. A larger gap means the two runs'
+timings disagree (on a loaded machine they do, by tens of percent at these
+kernel times): it is printed as a NOTE, and is a failure with --strict-best
+(for a quiet machine or a GPU). Every other difference fails.
+Exit status 0 when they agree, 1 otherwise.
+"""
+import json
+import pathlib
+import sys
+
+NOISE = 0.10
+
+
+def store(root):
+    # The store itself, not the shards' copies (explore.sbatch keeps them
+    # under shards/) nor anything under best/.
+    files = [p for p in pathlib.Path(root).rglob("*.jsonl")
+             if p.relative_to(root).parts[0] not in ("best", "shards", "logs")]
+    if len(files) != 1:
+        sys.exit(f"{root}: expected one result store (*.jsonl), found {len(files)}")
+    records = {}
+    for line in files[0].read_text().splitlines():
+        if line.strip():
+            r = json.loads(line)
+            records.setdefault(r["key"], r)  # first record of a key wins, as in liftc merge
+    return files[0].relative_to(root), records
+
+
+def best(root):
+    launches = list(pathlib.Path(root, "best").rglob("launch.json"))
+    if len(launches) != 1:
+        sys.exit(f"{root}: expected one best kernel (best/**/launch.json), found {len(launches)}")
+    return json.loads(launches[0].read_text())
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--strict-best"]
+    strict = "--strict-best" in sys.argv[1:]
+    if len(args) != 2:
+        sys.exit("usage: compare_explorations.py MERGED_DIR UNSHARDED_DIR [--strict-best]")
+    merged_dir, unsharded_dir = args
+    merged_path, merged = store(merged_dir)
+    unsharded_path, unsharded = store(unsharded_dir)
+    problems = []
+    if merged_path != unsharded_path:
+        problems.append(f"different stores: {merged_path} vs {unsharded_path}")
+    if set(merged) != set(unsharded):
+        problems.append(f"different configurations: {len(set(merged) - set(unsharded))} only sharded, "
+                        f"{len(set(unsharded) - set(merged))} only unsharded")
+    for key in sorted(set(merged) & set(unsharded)):
+        if merged[key]["outcome"] != unsharded[key]["outcome"]:
+            problems.append(f"{key}: {merged[key]['outcome']} sharded, {unsharded[key]['outcome']} unsharded")
+    ok = [k for k, r in unsharded.items() if r["outcome"] == "ok"]
+    if not ok:
+        problems.append("no configuration ran correctly")
+    b_merged, b_unsharded = best(merged_dir), best(unsharded_dir)
+    fastest_merged = min((r["medianNs"], k) for k, r in merged.items() if r["outcome"] == "ok")[1]
+    if b_merged["key"] != fastest_merged:
+        problems.append(f"the merged best {b_merged['key']} is not the fastest record of the merged store")
+    print(f"configurations: {len(unsharded)} ({len(ok)} ok) in both")
+    print(f"best, sharded + merged: {b_merged['key']} ({b_merged['medianNs']:.0f} ns)")
+    print(f"best, unsharded:        {b_unsharded['key']} ({b_unsharded['medianNs']:.0f} ns)")
+    if b_merged["key"] == b_unsharded["key"]:
+        print("same best configuration")
+    elif not problems:
+        # Compare the two winners as the unsharded run timed them.
+        a, b = unsharded[b_merged["key"]]["medianNs"], unsharded[b_unsharded["key"]]["medianNs"]
+        gap = f"{a:.0f} vs {b:.0f} ns in the unsharded run (+{100 * (a / b - 1):.1f}%)"
+        if a <= b * (1 + NOISE):
+            print(f"different winners within timing noise: {gap}")
+        elif strict:
+            problems.append(f"different best configurations: {gap}")
+        else:
+            print(f"NOTE: different best configurations, {gap}: the two runs' timings disagree by more than "
+                  f"{100 * NOISE:.0f}% (a shared or loaded machine); --strict-best makes this a failure")
+    for p in problems:
+        print("mismatch:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
