@@ -46,29 +46,42 @@ std::string Dialect::localBarrier() const {
   return target_ == Target::OpenCL ? "barrier(CLK_LOCAL_MEM_FENCE);" : "__syncthreads();";
 }
 
-std::string Dialect::globalId(int d) const {
-  if (target_ == Target::OpenCL) return "(int)get_global_id(" + std::to_string(d) + ")";
+std::string Dialect::saturatingToInt(ScalarKind from, const std::string &operand) const {
+  // OpenCL's _sat conversions map NaN to 0; so do CUDA's cvt.rzi.s32
+  // intrinsics (PTX ISA: float-to-integer conversions saturate, NaN -> 0).
+  if (target_ == Target::OpenCL) return "convert_int_sat_rtz(" + operand + ")";
+  return std::string(from == ScalarKind::Double ? "__double2int_rz(" : "__float2int_rz(") + operand + ")";
+}
+
+std::string Dialect::wideIndexType() const { return target_ == Target::OpenCL ? "long" : "long long"; }
+
+// CUDA's products of unsigned built-ins wrap at 2^32: a wide index converts
+// the first factor before multiplying.
+std::string Dialect::globalId(int d, const std::string &type) const {
+  if (target_ == Target::OpenCL) return "(" + type + ")get_global_id(" + std::to_string(d) + ")";
+  if (type != "int") return "((" + type + ")blockIdx." + axis(d) + " * blockDim." + axis(d) + " + threadIdx." + axis(d) + ")";
   return std::string("(int)(blockIdx.") + axis(d) + " * blockDim." + axis(d) + " + threadIdx." + axis(d) + ")";
 }
-std::string Dialect::globalSize(int d) const {
-  if (target_ == Target::OpenCL) return "(int)get_global_size(" + std::to_string(d) + ")";
+std::string Dialect::globalSize(int d, const std::string &type) const {
+  if (target_ == Target::OpenCL) return "(" + type + ")get_global_size(" + std::to_string(d) + ")";
+  if (type != "int") return "((" + type + ")gridDim." + axis(d) + " * blockDim." + axis(d) + ")";
   return std::string("(int)(gridDim.") + axis(d) + " * blockDim." + axis(d) + ")";
 }
-std::string Dialect::groupId(int d) const {
-  if (target_ == Target::OpenCL) return "(int)get_group_id(" + std::to_string(d) + ")";
-  return std::string("(int)blockIdx.") + axis(d);
+std::string Dialect::groupId(int d, const std::string &type) const {
+  if (target_ == Target::OpenCL) return "(" + type + ")get_group_id(" + std::to_string(d) + ")";
+  return "(" + type + ")blockIdx." + axis(d);
 }
-std::string Dialect::numGroups(int d) const {
-  if (target_ == Target::OpenCL) return "(int)get_num_groups(" + std::to_string(d) + ")";
-  return std::string("(int)gridDim.") + axis(d);
+std::string Dialect::numGroups(int d, const std::string &type) const {
+  if (target_ == Target::OpenCL) return "(" + type + ")get_num_groups(" + std::to_string(d) + ")";
+  return "(" + type + ")gridDim." + axis(d);
 }
-std::string Dialect::localId(int d) const {
-  if (target_ == Target::OpenCL) return "(int)get_local_id(" + std::to_string(d) + ")";
-  return std::string("(int)threadIdx.") + axis(d);
+std::string Dialect::localId(int d, const std::string &type) const {
+  if (target_ == Target::OpenCL) return "(" + type + ")get_local_id(" + std::to_string(d) + ")";
+  return "(" + type + ")threadIdx." + axis(d);
 }
-std::string Dialect::localSize(int d) const {
-  if (target_ == Target::OpenCL) return "(int)get_local_size(" + std::to_string(d) + ")";
-  return std::string("(int)blockDim.") + axis(d);
+std::string Dialect::localSize(int d, const std::string &type) const {
+  if (target_ == Target::OpenCL) return "(" + type + ")get_local_size(" + std::to_string(d) + ")";
+  return "(" + type + ")blockDim." + axis(d);
 }
 
 std::string Dialect::preamble(bool usesDouble) const {

@@ -24,14 +24,23 @@ public:
   std::string localArray(ScalarKind kind, const std::string &name, const std::string &count) const;
   std::string privateArray(ScalarKind kind, const std::string &name, const std::string &count) const;
   std::string localBarrier() const;
+  /// `operand` (a float or double expression) converted to int toward zero,
+  /// NaN giving 0 and out-of-range values saturating to INT_MIN / INT_MAX, as
+  /// the interpreter does (cfun::convertScalar).
+  std::string saturatingToInt(ScalarKind from, const std::string &operand) const;
 
-  // Work-item functions for dimension 0..2.
-  std::string globalId(int dim) const;
-  std::string globalSize(int dim) const;
-  std::string groupId(int dim) const;
-  std::string numGroups(int dim) const;
-  std::string localId(int dim) const;
-  std::string localSize(int dim) const;
+  /// The index type of kernels whose index arithmetic may exceed 32 bits:
+  /// "long" (OpenCL C, 64-bit) / "long long" (CUDA).
+  std::string wideIndexType() const;
+
+  // Work-item functions for dimension 0..2, as values of `indexType` ("int"
+  // or wideIndexType()).
+  std::string globalId(int dim, const std::string &indexType = "int") const;
+  std::string globalSize(int dim, const std::string &indexType = "int") const;
+  std::string groupId(int dim, const std::string &indexType = "int") const;
+  std::string numGroups(int dim, const std::string &indexType = "int") const;
+  std::string localId(int dim, const std::string &indexType = "int") const;
+  std::string localSize(int dim, const std::string &indexType = "int") const;
 
   /// Preamble before any user code (e.g. the fp64 pragma for OpenCL).
   std::string preamble(bool usesDouble) const;

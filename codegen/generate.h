@@ -15,6 +15,7 @@
 #include "core/ir/expr.h"
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -40,6 +41,10 @@ public:
 private:
   std::string path_;
 };
+
+/// Why `name` cannot name a kernel (not a C identifier, a keyword, a builtin of
+/// OpenCL C or CUDA), or nullopt when it can.
+std::optional<std::string> invalidKernelName(const std::string &name);
 
 /// Precondition: `typedProgram` comes from typeCheck.
 Kernel generateKernel(const Program &typedProgram, Target target, const CodegenOptions &options = {});

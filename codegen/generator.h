@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 namespace liftcc::codegen {
 
@@ -36,8 +37,12 @@ struct Scope {
 
 class Generator {
 public:
-  Generator(const Program &program, Target target, const CodegenOptions &options);
+  /// `wideIndices`: index variables and arithmetic in 64 bits.
+  Generator(const Program &program, Target target, const CodegenOptions &options, bool wideIndices);
   Kernel run();
+  /// After run() of a 32-bit generator: some index expression could not be
+  /// proved to stay within int, so the kernel must be generated wide.
+  bool needsWideIndices() const { return needsWide_; }
 
 private:
   // ---- reading through views (generator_views.cpp) ----
@@ -48,7 +53,11 @@ private:
   std::string callUserFun(const Expr &f, const std::vector<std::string> &args);
   /// Row-major offset of `path` in a buffer of `type`.
   arith::Expr linearize(const Type &type, const AccessPath &path, const std::string &where) const;
-  std::string index(const arith::Expr &e) const { return arith::simplify(e).str(); }
+  /// The C text of an index expression; records whether the range analysis
+  /// proves it (and every subexpression C evaluates) within int.
+  std::string index(const arith::Expr &e);
+  /// "int", or the dialect's 64-bit type for wide kernels.
+  std::string indexType() const { return wideIndices_ ? dialect_.wideIndexType() : "int"; }
 
   // ---- computing into memory (generator_compute.cpp) ----
   void gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
@@ -77,6 +86,14 @@ private:
   std::vector<std::string> userFunOrder_;
   std::set<std::string> takenNames_;
   std::map<std::string, int> nameCounters_;
+  /// Unrolled loops (mapSeqUnroll, reduceSeqUnroll) copy their body once per
+  /// iteration; beyond this many copies (the product over nested unrolled
+  /// loops) they become ordinary loops, or the source grows without bound
+  /// (a reduction over 16384 elements was over a gigabyte of C).
+  static constexpr int64_t kMaxUnrolledCopies = 1024;
+  int64_t unrolledCopies_ = 1; ///< product of the enclosing unrolled loops' extents
+  bool wideIndices_ = false, needsWide_ = false;
+  std::unordered_set<arith::Expr> provenNarrow_; ///< expressions proved within int
   bool localWrittenInWorkGroup_ = false;
   bool usesDouble_ = false;
   int64_t localBytes_ = 0;

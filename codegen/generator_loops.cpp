@@ -56,23 +56,23 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     inner.glb[d] = true;
     record(glbExtent_);
     var = freshName("gid" + std::to_string(d));
-    start = dialect_.globalId(d);
-    stride = dialect_.globalSize(d);
+    start = dialect_.globalId(d, indexType());
+    stride = dialect_.globalSize(d, indexType());
     break;
   case Op::MapWrg:
     inner.wrg[d] = true;
     record(wrgExtent_);
     var = freshName("wg" + std::to_string(d));
-    start = dialect_.groupId(d);
-    stride = dialect_.numGroups(d);
+    start = dialect_.groupId(d, indexType());
+    stride = dialect_.numGroups(d, indexType());
     break;
   case Op::MapLcl:
     inner.lcl[d] = true;
     if (!lclExtent_[d] || (n.isConstant() && (!lclExtent_[d]->isConstant() || n.constant() > lclExtent_[d]->constant())))
       lclExtent_[d] = n; // the widest mapLcl decides the default work-group size
     var = freshName("lid" + std::to_string(d));
-    start = dialect_.localId(d);
-    stride = dialect_.localSize(d);
+    start = dialect_.localId(d, indexType());
+    stride = dialect_.localSize(d, indexType());
     break;
   default:
     inner.sequential = true;
@@ -95,12 +95,18 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
 
   if (e.op() == Op::MapSeqUnroll) {
     if (!n.isConstant()) fail(where, "mapSeqUnroll needs a constant extent, found " + n.str());
-    for (int64_t k = 0; k < n.constant(); ++k) {
-      body_.open("");
-      emitBody(arith::Expr(k));
-      body_.close();
+    if (n.constant() <= kMaxUnrolledCopies / unrolledCopies_) {
+      int64_t saved = unrolledCopies_;
+      unrolledCopies_ *= std::max<int64_t>(1, n.constant());
+      for (int64_t k = 0; k < n.constant(); ++k) {
+        body_.open("");
+        emitBody(arith::Expr(k));
+        body_.close();
+      }
+      unrolledCopies_ = saved;
+      return;
     }
-    return;
+    // Too many copies: the same iterations as a loop (below).
   }
 
   bool savedLocalWrites = localWrittenInWorkGroup_;
@@ -110,10 +116,10 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     // (Kernel::globalSize), so each runs the body at most once: a guard, not
     // a loop. CPU OpenCL compilers vectorise the guarded form far better.
     // The guard is uniform across a work-group for mapWrg (group ids are).
-    body_.line("const int " + var + " = " + start + ";");
+    body_.line("const " + indexType() + " " + var + " = " + start + ";");
     body_.open("if (" + var + " < " + index(n) + ")");
   } else {
-    body_.open("for (int " + var + " = " + start + "; " + var + " < " + index(n) + "; " + var +
+    body_.open("for (" + indexType() + " " + var + " = " + start + "; " + var + " < " + index(n) + "; " + var +
                (stride == "1" ? "++" : " += " + stride) + ")");
   }
   emitBody(arith::Expr::index(var, n));
@@ -151,12 +157,13 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
     }
     body_.line(acc + " = " + value + ";");
   };
-  if (e.op() == Op::ReduceSeqUnroll) {
-    if (!n.isConstant()) fail(where, "reduceSeqUnroll needs a constant extent, found " + n.str());
+  if (e.op() == Op::ReduceSeqUnroll && !n.isConstant())
+    fail(where, "reduceSeqUnroll needs a constant extent, found " + n.str());
+  if (e.op() == Op::ReduceSeqUnroll && n.constant() <= kMaxUnrolledCopies / unrolledCopies_) {
     for (int64_t k = 0; k < n.constant(); ++k) emitStep(arith::Expr(k));
   } else {
     std::string j = freshName("j");
-    body_.open("for (int " + j + " = 0; " + j + " < " + index(n) + "; " + j + "++)");
+    body_.open("for (" + indexType() + " " + j + " = 0; " + j + " < " + index(n) + "; " + j + "++)");
     emitStep(arith::Expr::index(j, n));
     body_.close();
   }

@@ -34,7 +34,8 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
             {"args", args},
             {"dims", kernel.dims},
             {"globalSize", global},
-            {"localMemoryBytes", kernel.localMemoryBytes}};
+            {"localMemoryBytes", kernel.localMemoryBytes},
+            {"indexBits", kernel.indexBits}};
   if (kernel.iteration)
     meta["iterate"] = {{"count", kernel.iteration->count.str()}, {"input", kernel.args[kernel.iteration->inputArg].name}};
   if (kernel.localSize) {

@@ -38,6 +38,9 @@ struct Kernel {
   /// Work-group size when the kernel uses work-groups (mapWrg/mapLcl).
   std::optional<std::array<int64_t, 3>> localSize;
   int64_t localMemoryBytes = 0;
+  /// 32: indices are int (the range analysis proved every index expression
+  /// fits); 64: long / long long.
+  int indexBits = 32;
   /// A program `iterate(n, f, A)` over one of its inputs is one kernel for
   /// `f`, launched n times by the host with the buffers of A and the output
   /// swapped between launches (double buffering: a global barrier between

@@ -1,5 +1,6 @@
 #include "explore/best_kernels.h"
 
+#include "core/io/safe_file.h"
 #include "explore/explorer.h"
 
 #include <filesystem>
@@ -37,9 +38,13 @@ std::string kernelFileOf(const nlohmann::json &launch) {
 std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
                             const std::string &sizesKey, const Variant &variant, const tuner::Record &record,
                             int64_t outputElements) {
+  if (auto why = invalidProgramName(programName)) throw std::invalid_argument("program name '" + programName + "' " + *why);
+  if (sizesKey.empty() || sizesKey.find('/') != std::string::npos || sizesKey[0] == '.')
+    throw std::invalid_argument("sizes '" + sizesKey + "' cannot name a directory");
   fs::path dir = fs::path(resultsDir) / "best" / deviceSlug(deviceName) / programName / sizesKey;
-  fs::create_directories(dir);
+  io::createDirectoriesBelow(resultsDir, dir);
   fs::path launchPath = dir / "launch.json";
+  io::refuseSymlinksBelow(resultsDir, launchPath);
   if (fs::exists(launchPath)) {
     try {
       auto existing = nlohmann::json::parse(readText(launchPath));
@@ -49,7 +54,9 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
     }
   }
   std::string kernelFile = kernelFileName(variant.kernel.target);
-  std::ofstream(dir / kernelFile, std::ios::binary) << variant.kernel.source;
+  // Each file is written whole or not at all (io::writeFile); the kernel
+  // first, so a launch.json never names a kernel that is not there.
+  io::writeFile((dir / kernelFile).string(), variant.kernel.source, fs::path(resultsDir));
   nlohmann::json launch{{"device", deviceName},
                         {"program", programName},
                         {"sizes", sizesKey},
@@ -60,7 +67,7 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
                         {"elementsPerSecond", double(outputElements) / (record.medianNs * 1e-9)},
                         {"kernel", codegen::kernelMetadata(variant.kernel)},
                         {"measured", record.timestamp}};
-  std::ofstream(launchPath, std::ios::binary) << launch.dump(2) << "\n";
+  io::writeFile(launchPath.string(), launch.dump(2) + "\n", fs::path(resultsDir));
   return dir.string();
 }
 

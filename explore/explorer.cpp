@@ -16,6 +16,9 @@ namespace {
 
 std::string firstLine(const std::string &text) { return text.substr(0, text.find('\n')); }
 
+/// Build logs beyond this are cut (a kernel with thousands of errors).
+constexpr size_t kMaxStoredBuildLog = 16 * 1024;
+
 /// Small sizes for checking a variant against the interpreter: a multiple of
 /// the tile size (tiling requires it), at least the declared minimum.
 std::map<std::string, int64_t> verificationSizes(const Program &program, const Configuration &c) {
@@ -79,6 +82,8 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
   } catch (const tuner::KernelBuildError &e) {
     record.outcome = tuner::Outcome::Compile;
     record.error = firstLine(e.what());
+    // The whole log, so a failed build can be understood from the store alone.
+    record.buildLog = std::string(e.what()).substr(0, kMaxStoredBuildLog);
   } catch (const tuner::KernelLaunchError &e) {
     record.outcome = tuner::Outcome::Runtime;
     record.error = firstLine(e.what());
@@ -109,8 +114,30 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
   return record;
 }
 
+std::optional<std::string> invalidProgramName(const std::string &name) {
+  if (name.empty()) return std::string("is empty");
+  if (name.size() > 100) return "has " + std::to_string(name.size()) + " characters (at most 100)";
+  if (name[0] == '.') return std::string("starts with '.'");
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+      return std::string("may contain only letters, digits, '-', '_' and '.'");
+  return std::nullopt;
+}
+
+std::string programNameFromStem(const std::string &stem) {
+  std::string name;
+  for (char c : stem.substr(0, 100)) {
+    bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    if (plain && !(name.empty() && c == '.')) name += c;
+    else if (!plain && !name.empty() && name.back() != '-') name += '-';
+  }
+  return name.empty() ? "program" : name;
+}
+
 std::string storePathFor(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
                          const Program &program, const std::map<std::string, int64_t> &sizes) {
+  // The name becomes a directory: never a path of its own (../../x, /etc).
+  if (auto why = invalidProgramName(programName)) throw std::invalid_argument("program name '" + programName + "' " + *why);
   return (std::filesystem::path(resultsDir) / deviceSlug(deviceName) / programName / (sizesKey(program, sizes) + ".jsonl"))
       .string();
 }
@@ -160,7 +187,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   for (size_t k = 0; k < mine.size(); ++k) local[mine[k]] = k;
 
   result.storePath = storePathFor(options.storeDir, device.resultsName(), options.programName, program, sizes);
-  tuner::ResultStore store(result.storePath);
+  tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Append, options.storeDir);
 
   std::optional<tuner::InputBytes> fullSizeInputs;
   Progress progress;

@@ -52,6 +52,12 @@ struct ExploreResult {
 
 /// A file-name-safe rendering of a device name ("pthread-skylake-avx512-AMD EPYC" -> "pthread-skylake-avx512-amd-epyc").
 std::string deviceSlug(const std::string &deviceName);
+/// Why `name` cannot be a program name in a results directory (it becomes a
+/// directory name: letters, digits, '-', '_' and '.', at most 100 characters,
+/// not starting with '.'), or nullopt when it can.
+std::optional<std::string> invalidProgramName(const std::string &name);
+/// A valid program name made from a file name's stem ("...json" -> "program").
+std::string programNameFromStem(const std::string &stem);
 /// "N=64,M=32" in declaration order.
 std::string sizesKey(const Program &program, const std::map<std::string, int64_t> &sizes);
 

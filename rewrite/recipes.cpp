@@ -94,8 +94,10 @@ std::pair<Program, int> tileStencil(const Program &typed, int64_t outputs) {
     std::vector<std::string> locations = applicableLocations(typed, rule);
     if (!locations.empty()) return {applyRule(typed, rule, locations.front()), dims};
   }
-  throw RewriteError("no stencil (mapN over slideN) whose output is divisible by the tile size " +
-                     std::to_string(outputs) + " was found to tile");
+  throw RewriteError("no stencil to tile with " + std::to_string(outputs) +
+                     " outputs per tile: overlapped tiling needs mapN over slideN of an input with every tiled output "
+                     "extent divisible by the tile size (explicit split/join or other layouts around the stencil are "
+                     "not tiled)");
 }
 
 /// Whether `lambda` is a per-tile function of overlapped tiling:
@@ -134,11 +136,11 @@ bool isTileAccess(const Expr &e, const std::vector<Expr> &tiles) {
   return param && std::any_of(tiles.begin(), tiles.end(), [&](const Expr &t) { return t.sameNode(*param); });
 }
 
-/// The dimensionality of the first stencil of the program (mapN over slideN).
-int stencilDimensions(const Program &typed) {
-  for (int dims = 3; dims >= 1; --dims)
-    if (!applicableLocations(typed, overlappedTiling(dims, 1)).empty()) return dims;
-  return 0;
+/// The number of array dimensions of the program's result.
+int outputDimensions(const Program &typed) {
+  int dims = 0;
+  for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement()) ++dims;
+  return dims;
 }
 
 /// Copies each tile that a neighbourhood reads into local memory first.
@@ -157,9 +159,12 @@ Program copyTilesToLocal(const Program &original, const Program &tiled, int dims
     return api::slideN(dims, slide->size, slide->step, *local);
   });
   if (copies == 0)
-    throw RewriteError("local: the " + std::to_string(dims) + "D tiles of this " + std::to_string(stencilDimensions(original)) +
-                       "D stencil hold neighbourhoods, not input elements, so there is no tile to copy to local "
-                       "memory; choose a tile size that divides every output dimension");
+    throw RewriteError("local: the " + std::to_string(dims) + "D tiles found hold neighbourhoods, not input elements, so "
+                       "there is no tile to copy to local memory (tiling covered " + std::to_string(dims) + " of the " +
+                       std::to_string(std::max(dims, outputDimensions(original))) +
+                       " dimension(s): a tile size not dividing every output extent, a wrap/mirror boundary or a "
+                       "reduce over the window keeps the rest untiled); choose a tile size that divides every output "
+                       "dimension, or use --opt tiled or plain");
   return typeCheck(withBody(tiled, body));
 }
 
@@ -191,6 +196,10 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   case Recipe::Plain: lowered = lowerOnLevels(typed, {mapToGlb}); break;
   case Recipe::Tiled:
   case Recipe::Local: {
+    // The host iterates the kernel of iterate's function; tiling that
+    // function is not implemented, so say so rather than fail later.
+    if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
+      throw RewriteError(recipeName(recipe) + ": programs with iterate are not tiled yet; use --opt plain");
     auto [tiled, dims] = tileStencil(typed, options.tileOutputs);
     if (recipe == Recipe::Local) tiled = copyTilesToLocal(typed, tiled, dims);
     lowered = lowerOnLevels(tiled, {mapToWrg, mapToLcl});

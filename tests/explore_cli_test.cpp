@@ -196,7 +196,8 @@ TEST_CASE("explore/cli: shards, merge and the T4 export") {
   // Every shard has half of the candidates, and they are different ones.
   size_t space = numberAfter(shard0.output, "space: "), half = numberAfter(shard0.output, "this shard: ");
   CHECK(half == (space + 1) / 2);
-  tuner::ResultStore storeA(storeIn(a)->string()), storeB(storeIn(b)->string());
+  tuner::ResultStore storeA(storeIn(a)->string(), tuner::ResultStore::Access::Read),
+      storeB(storeIn(b)->string(), tuner::ResultStore::Access::Read);
   REQUIRE(storeA.records().size() == 3);
   REQUIRE(storeB.records().size() == 3);
   for (const auto &r : storeA.records()) CHECK_MESSAGE(storeB.find(r.key) == nullptr, r.key);
@@ -211,7 +212,7 @@ TEST_CASE("explore/cli: shards, merge and the T4 export") {
   Run merge = liftc({"merge", "--out", merged.string(), a.string(), b.string()});
   REQUIRE_MESSAGE(merge.status == 0, merge.output);
   CHECK_MESSAGE(merge.output.find("merged 6 record(s) from 2 store file(s)") != std::string::npos, merge.output);
-  tuner::ResultStore union_(storeIn(merged)->string());
+  tuner::ResultStore union_(storeIn(merged)->string(), tuner::ResultStore::Access::Read);
   CHECK(union_.records().size() == 6);
   test::checkNoBugs(union_.records());
   // The merged best kernel is the faster of the two shards'.

@@ -209,7 +209,7 @@ TEST_CASE("explore/store: merging shards unions their records, the first of a ke
   CHECK(merged.find("z")->outcome == Outcome::Runtime);
   // Merging again adds nothing, and the merged file reloads to the same union.
   CHECK(tuner::mergeStores({a, b}, merged) == 0);
-  CHECK(ResultStore(merged.path()).records().size() == 3);
+  CHECK(ResultStore(merged.path(), ResultStore::Access::Read).records().size() == 3);
 }
 
 } // namespace liftcc

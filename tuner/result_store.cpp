@@ -1,6 +1,14 @@
 #include "tuner/result_store.h"
 
+#include "core/io/safe_file.h"
+
+#include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -33,60 +41,134 @@ nlohmann::json Record::toJson() const {
     j["samplesNs"] = samplesNs;
   } else {
     j["error"] = error;
+    if (!buildLog.empty()) j["buildLog"] = buildLog;
   }
   return j;
 }
 
 Record Record::fromJson(const nlohmann::json &j) {
+  auto invalid = [](const std::string &message) { throw std::invalid_argument(message); };
+  if (!j.is_object()) invalid("a record must be a JSON object");
   Record r;
   r.key = j.at("key").get<std::string>();
+  if (r.key.empty()) invalid("empty \"key\"");
   r.configuration = j.at("configuration");
   auto outcome = parseOutcome(j.at("outcome").get<std::string>());
-  if (!outcome) throw std::invalid_argument("unknown outcome " + j.at("outcome").dump());
+  if (!outcome) invalid("unknown outcome " + j.at("outcome").dump().substr(0, 60));
   r.outcome = *outcome;
   r.timestamp = j.value("timestamp", "");
   if (r.outcome == Outcome::Ok) {
-    r.medianNs = j.at("medianNs").get<double>();
-    r.samplesNs = j.at("samplesNs").get<std::vector<uint64_t>>();
+    const nlohmann::json &median = j.at("medianNs");
+    if (!median.is_number() || !std::isfinite(median.get<double>()) || median.get<double>() < 0)
+      invalid("\"medianNs\" must be a finite non-negative number, found " + median.dump().substr(0, 60));
+    r.medianNs = median.get<double>();
+    const nlohmann::json &samples = j.at("samplesNs");
+    if (!samples.is_array()) invalid("\"samplesNs\" must be an array");
+    for (const nlohmann::json &s : samples) {
+      if (!s.is_number_unsigned()) invalid("\"samplesNs\" must hold non-negative integers, found " + s.dump().substr(0, 60));
+      r.samplesNs.push_back(s.get<uint64_t>());
+    }
   } else {
     r.error = j.value("error", "");
+    r.buildLog = j.value("buildLog", "");
   }
   return r;
 }
 
-ResultStore::ResultStore(std::string path) : path_(std::move(path)) {
-  std::filesystem::path p(path_);
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  std::ifstream in(path_);
-  std::string line;
-  std::vector<std::string> lines;
-  std::vector<std::streamoff> lineStarts; // byte offset of each line, to cut a truncated tail
-  std::streamoff offset = 0;
-  while (std::getline(in, line)) {
-    lineStarts.push_back(offset);
-    offset += static_cast<std::streamoff>(line.size()) + 1;
-    lines.push_back(line);
+namespace {
+
+std::string failure() { return std::strerror(errno); }
+
+std::string readAll(int fd, const std::string &path) {
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error("cannot read result store " + path + ": " + failure());
+    if (n == 0) return text;
+    text.append(buffer, static_cast<size_t>(n));
   }
-  in.close();
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].empty()) continue;
-    try {
-      Record r = Record::fromJson(nlohmann::json::parse(lines[i]));
-      if (byKey_.emplace(r.key, records_.size()).second) records_.push_back(std::move(r));
-    } catch (const std::exception &e) {
-      if (i + 1 < lines.size())
-        throw std::runtime_error(path_ + ":" + std::to_string(i + 1) + ": malformed record: " + e.what());
-      // Only the last line can be cut short by a kill; it is re-measured.
-      // Cut it off the file, or the next append would continue it and turn
-      // it into a malformed line in the middle of the store.
-      std::filesystem::resize_file(path_, static_cast<std::uintmax_t>(lineStarts[i]));
-      return;
+}
+
+bool writeAll(int fd, std::string_view text) {
+  while (!text.empty()) {
+    ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    text.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+} // namespace
+
+ResultStore::ResultStore(std::string path, Access access, const std::optional<std::string> &root) : path_(std::move(path)) {
+  std::filesystem::path p(path_);
+  if (access == Access::Read) {
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw std::runtime_error("cannot read result store " + path_ + ": " + failure());
+  } else {
+    if (root) io::createDirectoriesBelow(*root, p.has_parent_path() ? p.parent_path() : std::filesystem::path(*root));
+    else if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+    if (root) io::refuseSymlinksBelow(*root, p);
+    // O_NOFOLLOW: a link planted as the store must not redirect appends.
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd_ < 0)
+      throw std::runtime_error("cannot open result store " + path_ + ": " +
+                               (errno == ELOOP ? std::string("it is a symbolic link") : failure()));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      int error = errno;
+      ::close(fd_);
+      fd_ = -1;
+      if (error == EWOULDBLOCK)
+        throw std::runtime_error("result store " + path_ + " is in use by another liftc run (explore/tune/merge into "
+                                 "the same directory); wait for it to finish or use another --out");
+      throw std::runtime_error("cannot lock result store " + path_ + ": " + std::strerror(error));
     }
   }
-  // A complete last record without its newline (killed between the two
-  // writes): terminate it before anything is appended.
-  if (!lines.empty() && std::filesystem::file_size(path_) < static_cast<std::uintmax_t>(offset))
-    std::ofstream(path_, std::ios::app) << "\n";
+  try {
+    std::string text = readAll(fd_, path_);
+    size_t start = 0, lineNumber = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      bool complete = end != std::string::npos;
+      std::string line = text.substr(start, complete ? end - start : std::string::npos);
+      ++lineNumber;
+      size_t next = complete ? end + 1 : text.size();
+      if (!line.empty()) {
+        try {
+          Record r = Record::fromJson(nlohmann::json::parse(line));
+          if (byKey_.emplace(r.key, records_.size()).second) records_.push_back(std::move(r));
+          // A complete record whose newline was lost: terminate it before appending.
+          if (!complete && access == Access::Append && !writeAll(fd_, "\n"))
+            throw std::runtime_error("failed writing " + path_ + ": " + failure());
+        } catch (const std::exception &e) {
+          if (complete)
+            throw std::runtime_error(path_ + ":" + std::to_string(lineNumber) + ": malformed record: " +
+                                     io::shown(e.what(), 200));
+          // Only a last line without its newline can have been cut short by a
+          // kill; it is re-measured. It is cut off the file, or the next
+          // append would continue it into a malformed line.
+          if (access == Access::Append && ::ftruncate(fd_, static_cast<off_t>(start)) != 0)
+            throw std::runtime_error("cannot truncate " + path_ + ": " + failure());
+        }
+      }
+      start = next;
+    }
+  } catch (...) {
+    ::close(fd_);
+    fd_ = -1;
+    throw;
+  }
+  if (access == Access::Read) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+}
+
+ResultStore::~ResultStore() {
+  if (fd_ >= 0) ::close(fd_); // releases the lock
 }
 
 const Record *ResultStore::find(const std::string &key) const {
@@ -96,11 +178,9 @@ const Record *ResultStore::find(const std::string &key) const {
 
 void ResultStore::append(const Record &record) {
   if (byKey_.count(record.key)) throw std::logic_error("result store already has " + record.key);
-  std::ofstream out(path_, std::ios::app);
-  if (!out) throw std::runtime_error("cannot append to " + path_);
-  out << record.toJson().dump() << "\n";
-  out.flush();
-  if (!out) throw std::runtime_error("failed writing " + path_);
+  if (fd_ < 0) throw std::logic_error("result store " + path_ + " was opened for reading only");
+  // One write() of the whole line: a kill leaves at most that line cut short.
+  if (!writeAll(fd_, record.toJson().dump() + "\n")) throw std::runtime_error("failed writing " + path_ + ": " + failure());
   byKey_.emplace(record.key, records_.size());
   records_.push_back(record);
 }
@@ -144,7 +224,7 @@ nlohmann::json exportT4(const std::vector<Record> &records) {
 size_t mergeStores(const std::vector<std::string> &sources, ResultStore &into) {
   size_t added = 0;
   for (const std::string &source : sources) {
-    ResultStore store(source);
+    ResultStore store(source, ResultStore::Access::Read);
     for (const Record &r : store.records())
       if (!into.find(r.key)) {
         into.append(r);

@@ -29,18 +29,42 @@ struct Record {
   double medianNs = 0;            ///< kernel time (Ok only)
   std::vector<uint64_t> samplesNs;
   std::string error;              ///< first line of the failure (not Ok)
+  std::string buildLog;           ///< Compile: the compiler's log (capped)
   std::string timestamp;          ///< ISO 8601, UTC
 
   nlohmann::json toJson() const;
+  /// Validates as it reads (std::invalid_argument naming the field): a
+  /// non-empty key, a known outcome, for Ok a finite non-negative median and
+  /// non-negative integer samples. A doctored `medianNs: -1000` would
+  /// otherwise become the best kernel.
   static Record fromJson(const nlohmann::json &j);
 };
 
 class ResultStore {
 public:
-  /// Opens (creating directories as needed) the store file at `path` and
-  /// loads its records. A truncated last line (a run killed mid-write) is
-  /// ignored; any other malformed line is an error naming the line.
-  explicit ResultStore(std::string path);
+  enum class Access {
+    /// Creates the file (and its directories) if needed, refuses symbolic
+    /// links, and holds an exclusive lock (flock) until destroyed, so that two
+    /// runs never measure into one store at once: the second is refused with
+    /// a message naming the file. A last line cut short by a crash is cut off
+    /// the file, a complete one without its newline is terminated.
+    Append,
+    /// Only reads: never creates, locks or modifies anything (merge sources,
+    /// exports). A last line cut short is skipped.
+    Read,
+  };
+
+  /// Opens the store file at `path` and loads its records. Only the last
+  /// line, and only when it lacks its newline (a run killed mid-write), may
+  /// be unparseable; any other malformed or invalid line is an error naming
+  /// path:line. With `root`, no directory between it and the file, nor the
+  /// file, may be a symbolic link (results directories are never written
+  /// through links).
+  explicit ResultStore(std::string path, Access access = Access::Append,
+                       const std::optional<std::string> &root = std::nullopt);
+  ~ResultStore();
+  ResultStore(const ResultStore &) = delete;
+  ResultStore &operator=(const ResultStore &) = delete;
 
   const std::string &path() const { return path_; }
   const Record *find(const std::string &key) const;
@@ -52,6 +76,7 @@ public:
 
 private:
   std::string path_;
+  int fd_ = -1; ///< Append: the open, locked store file
   std::vector<Record> records_;
   std::map<std::string, size_t> byKey_;
 };
@@ -64,7 +89,7 @@ std::string isoTimestamp();
 nlohmann::json exportT4(const std::vector<Record> &records);
 
 /// Union of several stores' records into `into` (first occurrence of a key wins).
-/// Returns the number of records added.
+/// The sources are only read (Access::Read). Returns the number of records added.
 size_t mergeStores(const std::vector<std::string> &sources, ResultStore &into);
 
 } // namespace liftcc::tuner

@@ -40,7 +40,7 @@ struct Replay {
 };
 
 Replay load(const std::string &path) {
-  tuner::ResultStore store(path);
+  tuner::ResultStore store(path, tuner::ResultStore::Access::Read);
   Replay replay;
   for (const tuner::Record &r : store.records()) {
     replay.configurations.push_back(explore::Configuration::fromJson(r.configuration));

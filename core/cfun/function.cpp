@@ -5,6 +5,7 @@
 #include "core/cfun/evaluator.h"
 #include "core/cfun/ir.h"
 #include "core/cfun/parser.h"
+#include "core/cfun/printer.h"
 #include "core/cfun/reserved.h"
 
 #include <stdexcept>
@@ -72,6 +73,13 @@ std::string Function::signatureC() const {
 }
 
 bool Function::usesDouble() const { return impl_->program->usesDouble; }
+
+bool Function::convertsFloatingToInt() const { return impl_->program->convertsFloatingToInt; }
+
+std::string Function::bodyWithConversions(
+    const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt) const {
+  return printBody(*impl_->program, impl_->params, floatingToInt);
+}
 
 Scalar Function::call(std::span<const Scalar> args) const {
   const auto &params = impl_->params;

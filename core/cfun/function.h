@@ -23,6 +23,7 @@
 #include "core/scalar.h"
 
 #include <initializer_list>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -60,6 +61,18 @@ public:
   /// True when the function computes in or exchanges double anywhere, so an
   /// OpenCL emitter knows it needs cl_khr_fp64.
   bool usesDouble() const;
+
+  /// True when the body converts a floating value to int anywhere. C leaves
+  /// NaN and out-of-range values undefined there (PoCL gives INT_MIN), while
+  /// the format and the interpreter define NaN -> 0 and saturation, so
+  /// emitters then use bodyWithConversions instead of body().
+  bool convertsFloatingToInt() const;
+
+  /// The body printed from the checked form, every conversion explicit, and
+  /// each floating -> int conversion of `operand` (a parenthesised C
+  /// expression of kind `from`) spelled `floatingToInt(from, operand)`.
+  std::string bodyWithConversions(
+      const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt) const;
 
   /// Evaluates with C semantics. args.size() must equal params().size()
   /// (std::invalid_argument otherwise); each argument is converted to its

@@ -65,6 +65,10 @@ struct Program {
   std::vector<ScalarKind> slotTypes;   ///< parameters first, then locals
   ScalarKind result = ScalarKind::Int;
   bool usesDouble = false;
+  /// Some floating value is converted to int (explicitly or implicitly,
+  /// folded or not): C leaves NaN and out-of-range values undefined there, so
+  /// emitters must print the body from this IR with saturating conversions.
+  bool convertsFloatingToInt = false;
 };
 
 } // namespace liftcc::cfun::ir

@@ -1,5 +1,7 @@
 #include "core/interp/value_io.h"
 
+#include "core/io/safe_file.h"
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -136,9 +138,8 @@ Value fromBytes(std::span<const std::byte> bytes, const Type &type, const std::m
 }
 
 Value readBinaryValue(const std::string &path, const Type &type, const std::map<std::string, int64_t> &sizes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open '" + path + "' for reading");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Capped at the bytes the type needs: /dev/zero or a huge file is refused, not read.
+  std::string text = io::readFileCapped(path, byteCount(type, sizes), "input file");
   try {
     return fromBytes(std::as_bytes(std::span(text.data(), text.size())), type, sizes);
   } catch (const std::invalid_argument &e) {
@@ -147,11 +148,8 @@ Value readBinaryValue(const std::string &path, const Type &type, const std::map<
 }
 
 void writeBinaryValue(const std::string &path, const Value &value) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw std::runtime_error("cannot open '" + path + "' for writing");
   std::vector<std::byte> bytes = toBytes(value);
-  out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw std::runtime_error("failed writing '" + path + "'");
+  io::writeFile(path, std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()));
 }
 
 } // namespace liftcc

@@ -4,10 +4,10 @@
 // writing is deterministic, so API -> JSON -> IR -> JSON is the identity on
 // the JSON text.
 
+#include "core/error.h"
 #include "core/ir/expr.h"
 
 #include <nlohmann/json_fwd.hpp>
-#include "core/error.h"
 
 #include <stdexcept>
 #include <string>
@@ -21,7 +21,9 @@ public:
   /// Control characters in the message (e.g. from a quoted user string) are
   /// escaped, so the error always fits on one line.
   JsonError(std::string pointer, const std::string &message)
-      : Error((pointer.empty() ? std::string("(document)") : pointer) + ": " + oneLine(message), pointer),
+      : Error((pointer.empty() ? std::string("(document)") : cutQuoted(pointer, '/')) + ": " +
+                  oneLine(cutQuoted(message, '"')),
+              pointer),
         pointer_(std::move(pointer)) {}
   const std::string &pointer() const { return pointer_; }
 
@@ -34,6 +36,29 @@ private:
       else out += c;
     }
     return out;
+  }
+  /// Cuts every run between two `quote` characters (a quoted name, a pointer
+  /// segment) to 60 characters: a 1 MB unknown name is not echoed in full.
+  static std::string cutQuoted(const std::string &text, char quote) {
+    constexpr size_t kMax = 60;
+    std::string out;
+    size_t i = 0;
+    while (i < text.size()) {
+      size_t open = text.find(quote, i);
+      if (open == std::string::npos) break;
+      size_t close = text.find(quote, open + 1);
+      size_t end = close == std::string::npos ? text.size() : close;
+      out += text.substr(i, open + 1 - i);
+      std::string inner = text.substr(open + 1, end - open - 1);
+      out += inner.size() <= kMax ? inner : inner.substr(0, kMax) + "...(" + std::to_string(inner.size()) + " characters)";
+      i = end;
+      if (quote == '/') continue; // segments share their separators
+      if (close != std::string::npos) {
+        out += quote;
+        i = close + 1;
+      }
+    }
+    return out + text.substr(std::min(i, text.size()));
   }
   std::string pointer_;
 };

@@ -3,10 +3,14 @@
 #include "core/json/derived_forms.h"
 #include "core/json/program_json.h"
 
+#include "core/cfun/reserved.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <optional>
 #include <limits>
 
 namespace liftcc {
@@ -63,6 +67,12 @@ private:
     if (!j.is_string()) fail(p, std::string("expected a string, found ") + j.type_name());
     return j.get<std::string>();
   }
+  /// Kernel parameters may not hide a builtin the kernel calls
+  /// (get_global_id, a math function) nor be a keyword or type.
+  static std::optional<std::string> reservedParameterName(const std::string &name) {
+    if (auto why = cfun::reservedVariableName(name)) return why;
+    return cfun::reservedFunctionName(name);
+  }
   static bool isIdentifier(const std::string &s) {
     if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
     for (char c : s)
@@ -91,6 +101,8 @@ private:
         }
       }
       if (!isIdentifier(name)) fail(p, "size name \"" + name + "\" is not an identifier");
+      // Sizes and inputs become kernel parameters: a keyword or builtin name would break the kernel build.
+      if (auto why = reservedParameterName(name)) fail(p, "size name " + *why);
       if (ranges_.count(name)) fail(p, "size \"" + name + "\" is declared twice");
       ranges_[name] = arith::Range::atLeast(minimum);
       sizes_.push_back(arith::Expr::var(name, ranges_[name]));
@@ -106,6 +118,7 @@ private:
       requireObject(def, p);
       allowOnly(def, p, {"params", "returns", "body"});
       if (!isIdentifier(name)) fail(p, "user function name \"" + name + "\" is not an identifier");
+      if (ranges_.count(name)) fail(p, "user function \"" + name + "\" has the name of a size");
       const json &params = field(def, p, "params");
       if (!params.is_array()) fail(p + "/params", "expected an array of {\"name\", \"type\"}");
       std::vector<cfun::Param> ps;
@@ -143,6 +156,9 @@ private:
       allowOnly(inputs[i], p, {"name", "type"});
       std::string name = string(field(inputs[i], p, "name"), p + "/name");
       if (!isIdentifier(name)) fail(p + "/name", "input name \"" + name + "\" is not an identifier");
+      if (auto why = reservedParameterName(name)) fail(p + "/name", "input name " + *why);
+      if (userFuns_.count(name) || ranges_.count(name))
+        fail(p + "/name", "input \"" + name + "\" has the name of a " + (ranges_.count(name) ? "size" : "user function"));
       for (const Expr &other : out)
         if (other.name() == name) fail(p + "/name", "input \"" + name + "\" is declared twice");
       out.push_back(Expr::param(name, type(field(inputs[i], p, "type"), p + "/type")));
@@ -374,15 +390,68 @@ private:
 
 Program programFromJson(const nlohmann::json &document) { return Reader().read(document); }
 
+namespace {
+
+/// Follows the parser through the document, so that an error the parser
+/// raises itself (a number out of range, 1e999) names the JSON pointer of
+/// the value being read, not only a byte offset.
+class PointerTracker {
+public:
+  bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json &parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    switch (event) {
+    case Event::object_start: frames_.push_back({false, 0, ""}); break;
+    case Event::array_start: frames_.push_back({true, 0, ""}); break;
+    case Event::key:
+      if (!frames_.empty()) frames_.back().key = parsed.is_string() ? parsed.get<std::string>() : std::string();
+      break;
+    case Event::object_end:
+    case Event::array_end:
+      if (!frames_.empty()) frames_.pop_back();
+      advance();
+      break;
+    case Event::value: advance(); break;
+    }
+    return true;
+  }
+  /// The pointer of the value the parser is reading now.
+  std::string pointer() const {
+    std::string p;
+    for (const Frame &f : frames_) {
+      p += "/";
+      if (f.isArray) p += std::to_string(f.index);
+      else
+        for (char c : f.key) p += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    }
+    return p;
+  }
+
+private:
+  struct Frame {
+    bool isArray;
+    size_t index;
+    std::string key;
+  };
+  void advance() {
+    if (!frames_.empty() && frames_.back().isArray) ++frames_.back().index;
+  }
+  std::vector<Frame> frames_;
+};
+
+} // namespace
+
 Program readProgram(const std::string &text) {
   nlohmann::json doc;
+  PointerTracker tracker;
   try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error &e) {
+    doc = nlohmann::json::parse(text, std::ref(tracker));
+  } catch (const nlohmann::json::exception &e) {
     std::string what = e.what();
     // nlohmann prefixes "[json.exception.parse_error.101] "; keep the useful part.
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
-    throw JsonError("", "malformed JSON: " + what);
+    if (dynamic_cast<const nlohmann::json::out_of_range *>(&e))
+      throw JsonError(tracker.pointer(), "the number is out of range: " + what);
+    throw JsonError("", "malformed JSON: " + what); // the position names the place (the pointer may not exist yet)
   }
   return programFromJson(doc);
 }

@@ -1,5 +1,7 @@
 #include "tools/liftc/command_line.h"
 
+#include "core/io/safe_file.h"
+
 #include <charconv>
 
 namespace liftcc::cli {
@@ -9,7 +11,7 @@ CommandLine CommandLine::parse(const std::vector<std::string> &args, const Optio
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i] == "-o" ? "--output" : args[i];
     if (arg.size() < 2 || arg.rfind("--", 0) != 0) {
-      if (arg.size() > 1 && arg[0] == '-' && arg != "-") throw UsageError("unknown option '" + arg + "'");
+      if (arg.size() > 1 && arg[0] == '-' && arg != "-") throw UsageError("unknown option '" + io::shown(arg) + "'");
       cl.positional_.push_back(arg);
       continue;
     }
@@ -20,7 +22,7 @@ CommandLine CommandLine::parse(const std::vector<std::string> &args, const Optio
       name = name.substr(0, eq);
     }
     if (spec.flags.count(name)) {
-      if (inlineValue) throw UsageError("option '--" + name + "' takes no value");
+      if (inlineValue) throw UsageError("option '--" + io::shown(name) + "' takes no value");
       cl.flags_.insert(name);
     } else if (spec.valued.count(name)) {
       if (!inlineValue) {
@@ -29,7 +31,7 @@ CommandLine CommandLine::parse(const std::vector<std::string> &args, const Optio
       }
       cl.values_.emplace(name, *inlineValue);
     } else {
-      throw UsageError("unknown option '--" + name + "'");
+      throw UsageError("unknown option '--" + io::shown(name) + "'");
     }
   }
   return cl;
@@ -37,7 +39,7 @@ CommandLine CommandLine::parse(const std::vector<std::string> &args, const Optio
 
 const std::string &CommandLine::onlyPositional(const std::string &what) const {
   if (positional_.empty()) throw UsageError("missing " + what);
-  if (positional_.size() > 1) throw UsageError("unexpected argument '" + positional_[1] + "'");
+  if (positional_.size() > 1) throw UsageError("unexpected argument '" + io::shown(positional_[1]) + "'");
   return positional_[0];
 }
 
@@ -59,7 +61,7 @@ uint64_t parseUnsigned(const std::string &option, const std::string &text) {
   uint64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-    throw UsageError("option '--" + option + "' expects a non-negative integer, found '" + text + "'");
+    throw UsageError("option '--" + option + "' expects a non-negative integer, found '" + io::shown(text) + "'");
   return value;
 }
 
@@ -71,13 +73,13 @@ std::map<std::string, int64_t> parseSizeBindings(const std::string &text) {
     std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw UsageError("--size expects NAME=VALUE[,NAME=VALUE...], found '" + item + "'");
+      throw UsageError("--size expects NAME=VALUE[,NAME=VALUE...], found '" + io::shown(item) + "'");
     std::string name = item.substr(0, eq), valueText = item.substr(eq + 1);
     int64_t value = 0;
     auto [end, ec] = std::from_chars(valueText.data(), valueText.data() + valueText.size(), value);
     if (ec != std::errc() || end != valueText.data() + valueText.size() || valueText.empty() || value < 1)
-      throw UsageError("size " + name + " must be a positive integer, found '" + valueText + "'");
-    if (!sizes.emplace(name, value).second) throw UsageError("size " + name + " given twice");
+      throw UsageError("size " + io::shown(name) + " must be a positive integer, found '" + io::shown(valueText) + "'");
+    if (!sizes.emplace(name, value).second) throw UsageError("size " + io::shown(name) + " given twice");
     if (comma == std::string::npos) break;
     start = comma + 1;
   }

@@ -4,6 +4,10 @@
 // status 1 (bad program or input) or 2 (bad command line), never as a crash:
 // scripts and the auto-tuner drive liftc and need to tell the two apart.
 
+#include "codegen/generate.h"
+#include "core/io/safe_file.h"
+#include "core/typecheck/type_error.h"
+#include "rewrite/apply.h"
 #include "tools/liftc/verbs.h"
 
 #include <exception>
@@ -47,19 +51,46 @@ int run(const std::vector<std::string> &args) {
       return 0;
     }
     const Verb *verb = findVerb(verbs, args[1]);
-    if (!verb) throw UsageError("unknown verb '" + args[1] + "'");
+    if (!verb) throw UsageError("unknown verb '" + liftcc::io::shown(args[1]) + "'");
     std::cout << verb->usage;
     return 0;
   }
   const Verb *verb = findVerb(verbs, args[0]);
-  if (!verb) throw UsageError("unknown verb '" + args[0] + "'");
+  if (!verb) throw UsageError("unknown verb '" + liftcc::io::shown(args[0]) + "'");
   std::vector<std::string> rest(args.begin() + 1, args.end());
   for (const std::string &arg : rest)
     if (arg == "--help" || arg == "-h") {
       std::cout << verb->usage;
       return 0;
     }
-  return verb->run(CommandLine::parse(rest, verb->options), std::cout);
+  CommandLine cl = CommandLine::parse(rest, verb->options);
+  try {
+    return verb->run(cl, std::cout);
+  } catch (const std::exception &e) {
+    // Errors from the compiler's passes name the node (/body/...), not the
+    // file they came from: add it, so every error says where.
+    bool aboutTheProgram = dynamic_cast<const liftcc::codegen::CodegenError *>(&e) ||
+                           dynamic_cast<const liftcc::rewrite::RewriteError *>(&e) ||
+                           dynamic_cast<const liftcc::TypeError *>(&e);
+    if (!aboutTheProgram) throw;
+    std::string message = e.what();
+    if (!cl.positional().empty() && message.find(cl.positional()[0]) == std::string::npos &&
+        message.find(liftcc::io::shown(cl.positional()[0], 200)) == std::string::npos)
+      throw std::runtime_error(liftcc::io::shown(cl.positional()[0], 200) + ": " + message);
+    throw;
+  }
+}
+
+/// The last guard of the one-line format: whatever a message carries (a
+/// compiler log, a value echoed by a library), the line stays one line of
+/// at most ~300 characters. Messages should already be short; the cut keeps
+/// their start, which names the file or option.
+std::string oneLine(const std::string &message) {
+  constexpr size_t kMaxMessage = 260;
+  std::string out;
+  for (char c : message.substr(0, kMaxMessage)) out += c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+  if (message.size() > kMaxMessage) out += "... (cut)";
+  return out;
 }
 
 } // namespace
@@ -69,10 +100,13 @@ int main(int argc, char **argv) {
   try {
     return run(args);
   } catch (const liftcc::cli::UsageError &e) {
-    std::cerr << "liftc: error: " << e.what() << " (see 'liftc --help')\n";
+    std::cerr << "liftc: error: " << oneLine(e.what()) << " (see 'liftc --help')\n";
     return 2;
+  } catch (const std::bad_alloc &) {
+    std::cerr << "liftc: error: out of memory\n";
+    return 1;
   } catch (const std::exception &e) {
-    std::cerr << "liftc: error: " << e.what() << "\n";
+    std::cerr << "liftc: error: " << oneLine(e.what()) << "\n";
     return 1;
   }
 }

@@ -1,23 +1,101 @@
 #include "tools/liftc/program_loading.h"
 
+#include "core/io/safe_file.h"
 #include "core/json/program_json.h"
+#include "core/typecheck/type_error.h"
+#include "core/typecheck/typecheck.h"
 #include "rewrite/recipes.h"
 
-#include <fstream>
-#include <sstream>
+#include <optional>
 
 namespace liftcc::cli {
 
 Program loadProgram(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text = io::readFileCapped(path, kMaxProgramFileBytes, "program file");
   try {
-    return readProgram(text.str());
+    return readProgram(text);
   } catch (const JsonError &e) {
-    throw std::runtime_error(path + ": " + e.what());
+    throw std::runtime_error(io::shown(path, 200) + ": " + e.what());
   }
+}
+
+namespace {
+
+/// `e` at `sizes` in 128-bit arithmetic; nullopt when a value leaves
+/// [-2^62, 2^62] (arith::evaluate wraps like C, which would hide it).
+std::optional<__int128> evaluateWide(const arith::Expr &e, const std::map<std::string, int64_t> &sizes) {
+  constexpr __int128 kLimit = __int128(1) << 62;
+  std::vector<__int128> ops;
+  for (const arith::Expr &operand : e.operands()) {
+    auto v = evaluateWide(operand, sizes);
+    if (!v) return std::nullopt;
+    ops.push_back(*v);
+  }
+  __int128 r = 0;
+  switch (e.kind()) {
+  case arith::Kind::Constant: r = e.constant(); break;
+  case arith::Kind::Variable: {
+    auto it = sizes.find(e.varName());
+    if (it == sizes.end()) return std::nullopt;
+    r = it->second;
+    break;
+  }
+  case arith::Kind::Sum: for (__int128 v : ops) r += v; break;
+  case arith::Kind::Product:
+    r = 1;
+    for (__int128 v : ops) {
+      r *= v;
+      if (r > kLimit || r < -kLimit) return std::nullopt;
+    }
+    break;
+  default: return int64_t(arith::evaluate(e, sizes)); // div, mod, min, max, select: no growth beyond operands
+  }
+  if (r > kLimit || r < -kLimit) return std::nullopt;
+  return r;
+}
+
+/// Every array length in `type` stays far from wrapping at `sizes`.
+bool lengthsFit(const Type &type, const std::map<std::string, int64_t> &sizes) {
+  if (type.isTuple()) {
+    for (const Type &t : type.tupleElements())
+      if (!lengthsFit(t, sizes)) return false;
+    return true;
+  }
+  if (!type.isArray()) return true;
+  return evaluateWide(type.arrayLength(), sizes).has_value() && lengthsFit(type.arrayElement(), sizes);
+}
+
+} // namespace
+
+Program typeCheckFile(const std::string &path, const Program &program, const std::map<std::string, int64_t> &sizes) {
+  // The declared input types are checked before specialising: an array length
+  // such as N*M*O that wraps at these sizes would fold into a wrong constant.
+  for (const Expr &in : program.inputs())
+    if (!sizes.empty() && in.type() && !lengthsFit(*in.type(), sizes))
+      throw UsageError("at these sizes input " + in.name() + " (" + io::shown(in.type()->str(), 80) +
+                       ") has a length beyond 2^62, liftc's limit");
+  Program typed = [&] {
+    try {
+      return sizes.empty() ? typeCheck(program) : typeCheck(program, sizes);
+    } catch (const TypeError &e) {
+      throw std::runtime_error(io::shown(path, 200) + ": " + e.what());
+    }
+  }();
+  if (sizes.empty()) return typed;
+  auto checkArray = [&](const std::string &what, const Type &type) {
+    int64_t count = 0;
+    try {
+      count = scalarCount(type, sizes);
+    } catch (const std::exception &) {
+      count = -1;
+    }
+    if (count < 0 || count > kMaxArrayScalars)
+      throw UsageError("at these sizes " + what + " (" + io::shown(type.str(), 80) + ") has more than 2^60 values, " +
+                       "liftc's limit (its byte count must fit a signed 64-bit integer)");
+  };
+  for (const Expr &in : typed.inputs()) checkArray("input " + in.name(), in.typeOrThrow());
+  checkArray("the result", typed.body().typeOrThrow());
+  return typed;
 }
 
 std::map<std::string, int64_t> sizeBindings(const CommandLine &cl) {
@@ -39,6 +117,9 @@ void checkSizeBindings(const Program &program, const std::map<std::string, int64
     // A range bound may mention other sizes, so it is evaluated with all of them.
     const arith::Range &range = var.varRange();
     auto bound = [&](const std::shared_ptr<const arith::Expr> &b) { return arith::evaluate(*b, sizes); };
+    if (it->second > kMaxSizeValue)
+      throw UsageError("size " + var.varName() + " = " + std::to_string(it->second) + " is above liftc's limit 2^40 = " +
+                       std::to_string(kMaxSizeValue));
     if (range.lo && it->second < bound(range.lo))
       throw UsageError("size " + var.varName() + " = " + std::to_string(it->second) + " is below its minimum " +
                        std::to_string(bound(range.lo)));
@@ -65,7 +146,7 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
     return typed;
   }
   auto recipe = rewrite::parseRecipe(*opt);
-  if (!recipe) throw UsageError("--opt must be plain, tiled or local, found '" + *opt + "'");
+  if (!recipe) throw UsageError("--opt must be plain, tiled or local, found '" + io::shown(*opt) + "'");
   rewrite::RecipeOptions options;
   if (auto tile = cl.value("tile")) {
     uint64_t k = parseUnsigned("tile", *tile);
@@ -79,12 +160,34 @@ codegen::Target parseTarget(const CommandLine &cl) {
   std::string target = cl.value("target").value_or("opencl");
   if (target == "opencl") return codegen::Target::OpenCL;
   if (target == "cuda") return codegen::Target::CUDA;
-  throw UsageError("--target must be opencl or cuda, found '" + target + "'");
+  throw UsageError("--target must be opencl or cuda, found '" + io::shown(target) + "'");
+}
+
+std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, const codegen::Kernel &kernel, bool forLaunch) {
+  auto local = cl.value("local");
+  if (!local) return std::nullopt;
+  std::array<int64_t, 3> sizes = parseCodegenOptions(cl).localSize;
+  int given = 0;
+  for (int d = 0; d < 3; ++d)
+    if (sizes[d] > 0) given = d + 1;
+  if (given > kernel.dims)
+    throw UsageError("--local gives " + std::to_string(given) + " sizes but the kernel has " + std::to_string(kernel.dims) +
+                     " dimension(s)");
+  if (kernel.localSize) return std::nullopt; // generated into the kernel (see CodegenOptions::localSize)
+  if (!forLaunch)
+    throw UsageError("--local applies to kernels with work-groups (mapWrg/mapLcl, e.g. --opt tiled or local); this "
+                     "kernel uses mapGlb, whose work-group size is chosen at launch (liftc run/tune --local)");
+  std::array<size_t, 3> launch{1, 1, 1};
+  for (int d = 0; d < given; ++d) launch[d] = static_cast<size_t>(sizes[d]);
+  return launch;
 }
 
 codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl) {
   codegen::CodegenOptions options;
-  if (auto name = cl.value("kernel-name")) options.kernelName = *name;
+  if (auto name = cl.value("kernel-name")) {
+    if (auto why = codegen::invalidKernelName(*name)) throw UsageError("--kernel-name '" + io::shown(*name) + "' " + *why);
+    options.kernelName = *name;
+  }
   if (auto local = cl.value("local")) {
     size_t d = 0, start = 0;
     while (start <= local->size()) {

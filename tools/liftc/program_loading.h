@@ -10,8 +10,22 @@
 
 namespace liftcc::cli {
 
+/// Program files are read whole; a larger file (or /dev/zero) is refused.
+inline constexpr uint64_t kMaxProgramFileBytes = uint64_t(16) << 20;
+/// Each size is at most 2^40, and every array of the program's inputs and
+/// result at most 2^60 scalars (so byte counts, 8 per scalar at most, fit
+/// int64): index arithmetic on larger values could wrap.
+inline constexpr int64_t kMaxSizeValue = int64_t(1) << 40;
+inline constexpr int64_t kMaxArrayScalars = int64_t(1) << 60;
+
 /// Reads and parses a JSON program; errors name the file and the JSON pointer.
+/// Refuses directories, devices and files over kMaxProgramFileBytes.
 Program loadProgram(const std::string &path);
+
+/// typeCheck(program), or typeCheck(program, sizes) when sizes are given,
+/// with type errors prefixed by the file name; with sizes, also checks the
+/// arrays of the inputs and the result against kMaxArrayScalars.
+Program typeCheckFile(const std::string &path, const Program &program, const std::map<std::string, int64_t> &sizes);
 
 /// Collects every --size option ("N=64,M=32", may repeat).
 std::map<std::string, int64_t> sizeBindings(const CommandLine &cl);
@@ -28,5 +42,12 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed);
 codegen::Target parseTarget(const CommandLine &cl);
 /// --kernel-name and --local X[,Y[,Z]].
 codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl);
+
+/// Checks --local against the generated kernel: no more sizes than the kernel
+/// has dimensions; `compile` (forLaunch false) takes it only for kernels with
+/// work-groups (mapWrg/mapLcl), since a mapGlb kernel's work-group size is
+/// chosen when it is launched. For run/tune (forLaunch true) returns the
+/// work-group size to launch a mapGlb kernel with (nullopt: the runtime picks).
+std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, const codegen::Kernel &kernel, bool forLaunch);
 
 } // namespace liftcc::cli

@@ -4,6 +4,7 @@
 #include "bench/benchmark.h"
 #include "bench/peers.h"
 #include "bench/report.h"
+#include "core/io/safe_file.h"
 #include "tools/liftc/verbs.h"
 
 #include "examples/example.h"
@@ -44,10 +45,9 @@ double parseScale(const std::string &text) {
 
 void writeFile(const std::string &path, const bench::BenchReport &report,
                void (*render)(std::ostream &, const bench::BenchReport &)) {
-  std::ofstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot write '" + path + "'");
-  render(file, report);
-  if (!file.flush()) throw std::runtime_error("cannot write '" + path + "'");
+  std::ostringstream text;
+  render(text, report);
+  io::writeFile(path, text.str());
 }
 
 #ifndef LIFTCC_PLOT_SCRIPT
@@ -129,6 +129,11 @@ size_t exploreMissing(bench::BenchOptions &options, const ocl::DeviceInfo &devic
 
 int runBench(const CommandLine &cl, std::ostream &out) {
   if (!cl.positional().empty()) throw UsageError("bench takes no positional arguments");
+  // Checked before the minutes of measuring, not when the table is written.
+  std::vector<std::pair<std::string, std::string>> outputs;
+  for (const char *option : {"csv", "markdown", "png"})
+    if (auto path = cl.value(option)) outputs.emplace_back(std::string("--") + option, *path);
+  io::refuseOverwritingInputs(outputs, {});
   bench::BenchOptions options;
   std::string list = cl.value("examples").value_or("all");
   if (list == "all") {
@@ -140,7 +145,7 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   }
   if (auto preset = cl.value("sizes")) {
     auto parsed = bench::parseSizePreset(*preset);
-    if (!parsed) throw UsageError("--sizes must be default or paper, found '" + *preset + "'");
+    if (!parsed) throw UsageError("--sizes must be default or paper, found '" + io::shown(*preset) + "'");
     options.sizes = *parsed;
   }
   if (auto scale = cl.value("size-scale")) options.sizeScale = parseScale(*scale);

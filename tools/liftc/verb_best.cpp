@@ -1,5 +1,6 @@
 // liftc best and liftc merge: read and combine result directories.
 
+#include "core/io/safe_file.h"
 #include "explore/best_kernels.h"
 #include "tools/liftc/verbs.h"
 #include "tuner/result_store.h"
@@ -32,30 +33,45 @@ int runBest(const CommandLine &cl, std::ostream &out) {
 
 int runMerge(const CommandLine &cl, std::ostream &out) {
   auto outDir = cl.value("out");
-  if (!outDir) throw UsageError("missing --out DIRECTORY");
+  if (!outDir || outDir->empty()) throw UsageError("missing --out DIRECTORY");
   if (cl.positional().empty()) throw UsageError("missing result directories to merge");
   namespace fs = std::filesystem;
   size_t added = 0, stores = 0;
+  // Sources are only read (the stores with ResultStore::Access::Read); every
+  // write goes below --out through io::writeFile / an Append store, which
+  // refuse symbolic links there.
+  auto readJson = [](const fs::path &p) {
+    std::string text = io::readFileCapped(p.string(), uint64_t(64) << 20, "launch.json");
+    try {
+      return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception &e) {
+      throw std::runtime_error(p.string() + ": malformed JSON");
+    }
+  };
   for (const std::string &source : cl.positional()) {
-    if (!fs::is_directory(source)) throw std::runtime_error("'" + source + "' is not a results directory");
+    if (!fs::is_directory(source)) throw std::runtime_error("'" + io::shown(source, 200) + "' is not a results directory");
     for (const auto &entry : fs::recursive_directory_iterator(source)) {
+      if (!entry.is_regular_file() || entry.is_symlink()) continue;
       fs::path rel = fs::relative(entry.path(), source);
       if (entry.path().extension() == ".jsonl") {
-        tuner::ResultStore into((fs::path(*outDir) / rel).string());
+        tuner::ResultStore into((fs::path(*outDir) / rel).string(), tuner::ResultStore::Access::Append, *outDir);
+        if (io::sameFile(into.path(), entry.path().string())) continue; // merging a directory into itself
         added += tuner::mergeStores({entry.path().string()}, into);
         ++stores;
       } else if (entry.path().filename() == "launch.json") {
         // Keep the faster of the best kernels.
         fs::path target = fs::path(*outDir) / rel;
-        auto incoming = nlohmann::json::parse(std::ifstream(entry.path()));
+        io::refuseSymlinksBelow(*outDir, target);
+        nlohmann::json incoming = readJson(entry.path());
         bool replace = !fs::exists(target);
-        if (!replace) replace = incoming.value("medianNs", 1e300) < nlohmann::json::parse(std::ifstream(target)).value("medianNs", 1e300);
-        if (replace) {
-          fs::create_directories(target.parent_path());
-          fs::copy_file(entry.path(), target, fs::copy_options::overwrite_existing);
+        if (!replace) replace = incoming.value("medianNs", 1e300) < readJson(target).value("medianNs", 1e300);
+        if (replace && !io::sameFile(target.string(), entry.path().string())) {
+          io::createDirectoriesBelow(*outDir, target.parent_path());
           std::string kernelFile = explore::kernelFileOf(incoming);
-          fs::copy_file(entry.path().parent_path() / kernelFile, target.parent_path() / kernelFile,
-                        fs::copy_options::overwrite_existing);
+          std::string kernel = io::readFileCapped((entry.path().parent_path() / kernelFile).string(), uint64_t(64) << 20,
+                                                  "kernel file");
+          io::writeFile((target.parent_path() / kernelFile).string(), kernel, fs::path(*outDir));
+          io::writeFile(target.string(), incoming.dump(2) + "\n", fs::path(*outDir));
         }
       }
     }

@@ -10,10 +10,11 @@
 namespace liftcc::cli {
 
 int runCheck(const CommandLine &cl, std::ostream &out) {
-  Program program = loadProgram(cl.onlyPositional("program file"));
+  const std::string &path = cl.onlyPositional("program file");
+  Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   if (!sizes.empty()) checkSizeBindings(program, sizes);
-  out << printProgram(sizes.empty() ? typeCheck(program) : typeCheck(program, sizes));
+  out << printProgram(typeCheckFile(path, program, sizes));
   return 0;
 }
 

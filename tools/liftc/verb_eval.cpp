@@ -3,7 +3,9 @@
 #include "core/interp/interpreter.h"
 #include "core/interp/value_io.h"
 #include "core/typecheck/typecheck.h"
+#include "core/io/safe_file.h"
 #include "tools/liftc/program_loading.h"
+#include "tools/liftc/resource_limits.h"
 #include "tools/liftc/verbs.h"
 
 #include <algorithm>
@@ -14,23 +16,6 @@
 namespace liftcc::cli {
 
 namespace {
-
-/// The interpreter is an oracle for small sizes (every scalar is a shared
-/// handle); refusing larger runs up front beats being killed by the OOM killer.
-constexpr int64_t kMaxInterpretedScalars = int64_t(1) << 24;
-
-void checkInterpretable(const std::string &what, const Type &type, const std::map<std::string, int64_t> &sizes) {
-  int64_t count = 0;
-  try {
-    count = scalarCount(type, sizes);
-  } catch (const std::exception &e) {
-    throw UsageError(what + ": " + e.what());
-  }
-  if (count > kMaxInterpretedScalars)
-    throw UsageError(what + " of type " + type.str() + " has " + std::to_string(count) +
-                     " values; the reference interpreter accepts at most " + std::to_string(kMaxInterpretedScalars) +
-                     " (use smaller sizes)");
-}
 
 std::string formatScalar(const Scalar &s) {
   char buffer[64];
@@ -63,16 +48,17 @@ void printValue(const Value &v, std::ostream &out) {
 } // namespace
 
 int runEval(const CommandLine &cl, std::ostream &out) {
-  Program program = loadProgram(cl.onlyPositional("program file"));
+  const std::string &path = cl.onlyPositional("program file");
+  Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
-  Program typed = typeCheck(program, sizes);
+  Program typed = typeCheckFile(path, program, sizes);
 
   std::map<std::string, std::string> inputSources;
   for (const std::string &spec : cl.values("input")) {
     size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
-      throw UsageError("--input expects NAME=random or NAME=FILE, found '" + spec + "'");
+      throw UsageError("--input expects NAME=random or NAME=FILE, found '" + io::shown(spec) + "'");
     if (!inputSources.emplace(spec.substr(0, eq), spec.substr(eq + 1)).second)
       throw UsageError("input " + spec.substr(0, eq) + " given twice");
   }
@@ -81,9 +67,13 @@ int runEval(const CommandLine &cl, std::ostream &out) {
     if (!known) throw UsageError("the program has no input named " + name);
   }
 
+  std::vector<std::string> inputFiles{path};
+  for (const auto &[name, source] : inputSources)
+    if (source != "random") inputFiles.push_back(source);
+  if (auto output = cl.value("output")) io::refuseOverwritingInputs({{"--output", *output}}, inputFiles);
+
   uint64_t seed = cl.value("seed") ? parseUnsigned("seed", *cl.value("seed")) : 1;
-  for (const Expr &p : typed.inputs()) checkInterpretable("input " + p.name(), p.typeOrThrow(), sizes);
-  checkInterpretable("the result", typed.body().typeOrThrow(), sizes);
+  checkInterpretable(typed, sizes);
 
   std::vector<Value> inputs = randomInputs(typed, sizes, seed);
   for (size_t i = 0; i < typed.inputs().size(); ++i) {
@@ -94,7 +84,7 @@ int runEval(const CommandLine &cl, std::ostream &out) {
   }
 
   Value result = interpret(typed, sizes, inputs);
-  if (auto path = cl.value("output")) writeBinaryValue(*path, result);
+  if (auto output = cl.value("output")) writeBinaryValue(*output, result);
 
   std::vector<Scalar> flat = result.flatten();
   double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0;

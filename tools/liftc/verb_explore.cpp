@@ -4,8 +4,10 @@
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
 #include "explore/explorer.h"
+#include "core/io/safe_file.h"
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
+#include "tools/liftc/resource_limits.h"
 #include "tools/liftc/verbs.h"
 
 #include <cstdio>
@@ -32,7 +34,7 @@ double parseDuration(const std::string &text) {
     if (used != number.size() || value <= 0) throw std::invalid_argument(text);
     return value * scale;
   } catch (const std::logic_error &) {
-    throw UsageError("--budget expects a duration such as 10m, 90s or 1h, found '" + text + "'");
+    throw UsageError("--budget expects a duration such as 10m, 90s or 1h, found '" + io::shown(text) + "'");
   }
 }
 
@@ -43,9 +45,14 @@ std::string clock(double seconds) {
   return out.str();
 }
 
+/// The name results are filed under: --name (checked: it becomes a
+/// directory name, never a path), or the program file's stem made safe.
 std::string programNameOf(const CommandLine &cl) {
-  if (auto name = cl.value("name")) return *name;
-  return std::filesystem::path(cl.onlyPositional("program file")).stem().string();
+  if (auto name = cl.value("name")) {
+    if (auto why = explore::invalidProgramName(*name)) throw UsageError("--name '" + io::shown(*name) + "' " + *why);
+    return *name;
+  }
+  return explore::programNameFromStem(std::filesystem::path(cl.onlyPositional("program file")).stem().string());
 }
 
 void printTable(const explore::ExploreResult &result, std::ostream &out, size_t rows) {
@@ -77,16 +84,22 @@ void printTable(const explore::ExploreResult &result, std::ostream &out, size_t 
 } // namespace
 
 int runExplore(const CommandLine &cl, std::ostream &out) {
-  Program program = loadProgram(cl.onlyPositional("program file"));
+  const std::string &path = cl.onlyPositional("program file");
+  Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
+  Program typed = typeCheckFile(path, program, sizes);
+  checkIterationCount(typed, sizes);
+  checkHostMemory(typed, sizes);
+  if (auto t4 = cl.value("t4")) io::refuseOverwritingInputs({{"--t4", *t4}}, {path});
 
   explore::ExploreOptions options;
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
+  if (options.storeDir.empty()) throw UsageError("--out must name a directory");
   if (auto s = cl.value("strategy")) {
     auto strategy = tuner::parseStrategy(*s);
-    if (!strategy) throw UsageError("--strategy must be exhaustive, random or annealing, found '" + *s + "'");
+    if (!strategy) throw UsageError("--strategy must be exhaustive, random or annealing, found '" + io::shown(*s) + "'");
     options.strategy = *strategy;
   }
   if (auto b = cl.value("budget")) options.budget.maxTime = std::chrono::duration<double>(parseDuration(*b));
@@ -99,7 +112,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     options.shardIndex = parseUnsigned("shard", shard->substr(0, slash));
     options.shardCount = parseUnsigned("shard", shard->substr(slash + 1));
     if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
-      throw UsageError("--shard i/n needs 0 <= i < n, found '" + *shard + "'");
+      throw UsageError("--shard i/n needs 0 <= i < n, found '" + io::shown(*shard) + "'");
   }
   bool quiet = cl.has("quiet");
   options.onProgress = [quiet](const explore::Progress &p) {
@@ -133,24 +146,24 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     out << "no variant ran successfully\n";
   }
   if (auto t4 = cl.value("t4")) {
-    tuner::ResultStore store(result.storePath);
-    std::ofstream file(*t4);
-    if (!file) throw std::runtime_error("cannot open '" + *t4 + "' for writing");
-    file << tuner::exportT4(store.records()).dump(2) << "\n";
+    tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Read);
+    io::writeFile(*t4, tuner::exportT4(store.records()).dump(2) + "\n");
   }
   return result.best ? 0 : 1;
 }
 
 int runTune(const CommandLine &cl, std::ostream &out) {
-  Program program = loadProgram(cl.onlyPositional("program file"));
+  const std::string &path = cl.onlyPositional("program file");
+  Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
-  Program typed = typeCheck(program, sizes);
+  Program typed = typeCheckFile(path, program, sizes);
+  checkIterationCount(typed, sizes);
 
   explore::Configuration config;
   if (auto opt = cl.value("opt")) {
     auto recipe = rewrite::parseRecipe(*opt);
-    if (!recipe) throw UsageError("--opt must be plain, tiled or local, found '" + *opt + "'");
+    if (!recipe) throw UsageError("--opt must be plain, tiled or local, found '" + io::shown(*opt) + "'");
     config.recipe = *recipe;
   }
   if (config.recipe != rewrite::Recipe::Plain)
@@ -160,10 +173,14 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   explore::ExploreOptions options;
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
+  if (options.storeDir.empty()) throw UsageError("--out must name a directory");
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
   explore::Variant variant = explore::makeVariant(typed, config, device->target());
-  tuner::ResultStore store(explore::storePathFor(options.storeDir, device->resultsName(), options.programName, program, sizes));
+  checkLocalOption(cl, variant.kernel, /*forLaunch=*/true);
+  checkDeviceLimits(variant.kernel, device->limits(), sizes);
+  tuner::ResultStore store(explore::storePathFor(options.storeDir, device->resultsName(), options.programName, program, sizes),
+                           tuner::ResultStore::Access::Append, options.storeDir);
   tuner::Record record;
   if (const tuner::Record *known = store.find(config.key())) {
     record = *known;

@@ -8,16 +8,18 @@
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/verbs.h"
 
-#include <fstream>
+#include "core/io/safe_file.h"
+
 #include <ostream>
 
 namespace liftcc::cli {
 
 int runRewrite(const CommandLine &cl, std::ostream &out) {
-  Program program = loadProgram(cl.onlyPositional("program file"));
+  const std::string &path = cl.onlyPositional("program file");
+  Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   if (!sizes.empty()) checkSizeBindings(program, sizes);
-  Program typed = sizes.empty() ? typeCheck(program) : typeCheck(program, sizes);
+  Program typed = typeCheckFile(path, program, sizes);
 
   if (cl.has("list")) {
     if (cl.value("rule") || cl.value("at")) throw UsageError("--list takes neither --rule nor --at");
@@ -37,15 +39,15 @@ int runRewrite(const CommandLine &cl, std::ostream &out) {
   Program rewritten = typed;
   if (name) {
     auto rule = rewrite::findRule(*name);
-    if (!rule) throw UsageError("unknown rule '" + *name + "' (see 'liftc rewrite PROGRAM.json --list')");
+    if (!rule) throw UsageError("unknown rule '" + io::shown(*name) + "' (see 'liftc rewrite PROGRAM.json --list')");
     rewritten = rewrite::applyRule(typed, *rule, cl.value("at").value_or("/body"));
   }
   if (cl.has("json")) out << writeProgram(rewritten, jsonOptions);
   else out << printProgram(rewritten);
-  if (auto path = cl.value("output")) {
-    std::ofstream file(*path, std::ios::binary);
-    if (!file) throw std::runtime_error("cannot open '" + *path + "' for writing");
-    file << writeProgram(rewritten, jsonOptions);
+  // Written whole or not at all, so rewriting a program in place is safe.
+  if (auto output = cl.value("output")) {
+    io::refuseOverwritingInputs({{"--output", *output}}, {});
+    io::writeFile(*output, writeProgram(rewritten, jsonOptions));
   }
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/verbs.h"
 #include "tools/liftc/device_selection.h"
+#include "tools/liftc/resource_limits.h"
 #include "tuner/opencl_timing.h"
 
 #include <algorithm>
@@ -18,22 +19,30 @@
 namespace liftcc::cli {
 
 int runRun(const CommandLine &cl, std::ostream &out) {
-  Program program = loadProgram(cl.onlyPositional("program file"));
+  const std::string &path = cl.onlyPositional("program file");
+  Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
-  Program typed = typeCheck(program, sizes);
+  Program typed = typeCheckFile(path, program, sizes);
+  checkIterationCount(typed, sizes);
+  if (cl.has("check")) checkInterpretable(typed, sizes);
   Program lowered = lowerWithRecipe(cl, typed);
   codegen::Target target = parseTarget(cl);
   codegen::Kernel kernel = codegen::generateKernel(lowered, target, parseCodegenOptions(cl));
   uint64_t seed = cl.value("seed") ? parseUnsigned("seed", *cl.value("seed")) : 1;
-  std::vector<Value> inputs = randomInputs(typed, sizes, seed);
   tuner::LaunchConfig config;
+  config.localSize = checkLocalOption(cl, kernel, /*forLaunch=*/true);
+  config.downloadOutput = cl.has("check");
   config.warmups = 1;
   config.repetitions = static_cast<int>(std::clamp<uint64_t>(cl.value("repeat") ? parseUnsigned("repeat", *cl.value("repeat")) : 5, 1, 1000));
 
   std::unique_ptr<tuner::Device> device = openDevice(cl, target);
   std::string deviceName = device->name();
-  tuner::KernelRun run = device->compile(kernel)->run(sizes, inputs, typed.body().typeOrThrow(), config);
+  // Checked before launching: PoCL aborts the process on too much local memory.
+  checkDeviceLimits(kernel, device->limits(), sizes);
+  // Raw bytes, not interpreter values: those cost far more memory than the
+  // buffers (at 50000^2 the process was OOM-killed building them).
+  tuner::RawRun run = device->compile(kernel)->runBytes(sizes, randomInputBytes(typed, sizes, seed), config);
 
   double medianNs = ocl::median(run.timesNs);
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
@@ -42,8 +51,9 @@ int runRun(const CommandLine &cl, std::ostream &out) {
       << "), " << std::setprecision(1) << elements / (medianNs * 1e-9) / 1e6 << " M elements/s\n";
   if (cl.has("check")) {
     // The oracle is the program as given, before any recipe rewrote it.
-    Value expected = interpret(typed, sizes, inputs);
-    if (auto mismatch = compareValues(expected, run.output)) throw std::runtime_error("check failed: " + *mismatch);
+    Value expected = interpret(typed, sizes, randomInputs(typed, sizes, seed));
+    Value actual = tuner::toKernelRun(std::move(run), typed.body().typeOrThrow(), sizes).output;
+    if (auto mismatch = compareValues(expected, actual)) throw std::runtime_error("check failed: " + *mismatch);
     out << "check: the kernel agrees with the interpreter\n";
   }
   return 0;

@@ -1,0 +1,159 @@
+#include "core/cfun/printer.h"
+
+#include <climits>
+#include <cmath>
+#include <cstdio>
+
+namespace liftcc::cfun {
+
+namespace {
+
+class Printer {
+public:
+  Printer(const ir::Program &program, const std::vector<Param> &params,
+          const std::function<std::string(ScalarKind, const std::string &)> &floatingToInt)
+      : program_(program), floatingToInt_(floatingToInt) {
+    for (const Param &p : params) names_.push_back(p.name);
+    // Locals get fresh names that no parameter has (parameters are
+    // identifiers, so a trailing underscore keeps them apart).
+    for (size_t slot = params.size(); slot < program.slotTypes.size(); ++slot) {
+      std::string name = "local" + std::to_string(slot) + "_";
+      for (const std::string &p : names_)
+        if (p == name) name += "_";
+      names_.push_back(name);
+    }
+    paramCount_ = params.size();
+  }
+
+  std::string body() {
+    std::string out;
+    // Every path assigns a local before reading it (the checker requires an
+    // initialiser), so declaring all at the top with a zero is equivalent.
+    for (size_t slot = paramCount_; slot < program_.slotTypes.size(); ++slot)
+      out += std::string(scalarKindName(program_.slotTypes[slot])) + " " + names_[slot] + " = " +
+             zero(program_.slotTypes[slot]) + ";\n";
+    for (const ir::Stmt *s : program_.body->body) out += stmt(*s, "");
+    return out;
+  }
+
+private:
+  static std::string zero(ScalarKind kind) {
+    switch (kind) {
+    case ScalarKind::Bool: return "false";
+    case ScalarKind::Int: return "0";
+    case ScalarKind::Float: return "0.0f";
+    case ScalarKind::Double: return "0.0";
+    }
+    return "0";
+  }
+
+  static std::string floating(double v, bool isFloat) {
+    if (std::isnan(v)) return isFloat ? "(0.0f / 0.0f)" : "(0.0 / 0.0)";
+    if (std::isinf(v)) return std::string(v < 0 ? "(-" : "(") + (isFloat ? "1.0f / 0.0f)" : "1.0 / 0.0)");
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, isFloat ? "%.9g" : "%.17g", v);
+    std::string text = buffer;
+    if (text.find_first_of(".e") == std::string::npos) text += ".0";
+    return "(" + text + (isFloat ? "f" : "") + ")";
+  }
+
+  static std::string constant(const Scalar &s) {
+    switch (s.kind()) {
+    case ScalarKind::Bool: return s.asBool() ? "true" : "false";
+    case ScalarKind::Int:
+      if (s.asInt() == INT_MIN) return "(-2147483647 - 1)";
+      return "(" + std::to_string(s.asInt()) + ")";
+    case ScalarKind::Float: return floating(s.asFloat(), true);
+    case ScalarKind::Double: return floating(s.asDouble(), false);
+    }
+    return "0";
+  }
+
+  static const char *arithOp(ir::ArithOp op) {
+    switch (op) {
+    case ir::ArithOp::Add: return " + ";
+    case ir::ArithOp::Sub: return " - ";
+    case ir::ArithOp::Mul: return " * ";
+    case ir::ArithOp::Div: return " / ";
+    case ir::ArithOp::Rem: return " % ";
+    }
+    return " ? ";
+  }
+
+  static const char *compareOp(ir::CompareOp op) {
+    switch (op) {
+    case ir::CompareOp::Lt: return " < ";
+    case ir::CompareOp::Le: return " <= ";
+    case ir::CompareOp::Gt: return " > ";
+    case ir::CompareOp::Ge: return " >= ";
+    case ir::CompareOp::Eq: return " == ";
+    case ir::CompareOp::Ne: return " != ";
+    }
+    return " ? ";
+  }
+
+  static std::string builtinName(Builtin id) {
+    for (std::string_view name : {"sqrt", "exp", "log", "pow", "fabs", "fmin", "fmax", "floor", "ceil", "sin", "cos",
+                                  "tan", "min", "max"})
+      if (const BuiltinInfo *b = findBuiltin(name); b && b->id == id) return std::string(name);
+    return "?";
+  }
+
+  std::string expr(const ir::Expr &e) {
+    switch (e.kind) {
+    case ir::ExprKind::Const: return constant(e.value);
+    case ir::ExprKind::Load: return names_[static_cast<size_t>(e.slot)];
+    case ir::ExprKind::Neg: return "(-" + expr(*e.a) + ")";
+    case ir::ExprKind::Not: return "(!" + expr(*e.a) + ")";
+    case ir::ExprKind::Arith: return "(" + expr(*e.a) + arithOp(e.arith) + expr(*e.b) + ")";
+    case ir::ExprKind::Compare: return "(" + expr(*e.a) + compareOp(e.compare) + expr(*e.b) + ")";
+    case ir::ExprKind::And: return "(" + expr(*e.a) + " && " + expr(*e.b) + ")";
+    case ir::ExprKind::Or: return "(" + expr(*e.a) + " || " + expr(*e.b) + ")";
+    case ir::ExprKind::Conditional: return "(" + expr(*e.a) + " ? " + expr(*e.b) + " : " + expr(*e.c) + ")";
+    case ir::ExprKind::Convert: {
+      ScalarKind from = e.a->type;
+      if (e.type == ScalarKind::Int && (from == ScalarKind::Float || from == ScalarKind::Double))
+        return floatingToInt_(from, expr(*e.a));
+      return "((" + std::string(scalarKindName(e.type)) + ")" + expr(*e.a) + ")";
+    }
+    case ir::ExprKind::Call: {
+      std::string out = builtinName(e.builtin) + "(";
+      for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + expr(*e.args[i]);
+      return out + ")";
+    }
+    }
+    return "0";
+  }
+
+  std::string stmt(const ir::Stmt &s, const std::string &indent) {
+    switch (s.kind) {
+    case ir::StmtKind::Store: return indent + names_[static_cast<size_t>(s.slot)] + " = " + expr(*s.value) + ";\n";
+    case ir::StmtKind::Return: return indent + "return " + expr(*s.value) + ";\n";
+    case ir::StmtKind::Block: {
+      std::string out = indent + "{\n";
+      for (const ir::Stmt *inner : s.body) out += stmt(*inner, indent + "  ");
+      return out + indent + "}\n";
+    }
+    case ir::StmtKind::If: {
+      std::string out = indent + "if (" + expr(*s.cond) + ") {\n" + stmt(*s.thenStmt, indent + "  ") + indent + "}";
+      if (s.elseStmt) out += " else {\n" + stmt(*s.elseStmt, indent + "  ") + indent + "}";
+      return out + "\n";
+    }
+    }
+    return "";
+  }
+
+  const ir::Program &program_;
+  const std::function<std::string(ScalarKind, const std::string &)> &floatingToInt_;
+  std::vector<std::string> names_;
+  size_t paramCount_ = 0;
+};
+
+} // namespace
+
+std::string printBody(const ir::Program &program, const std::vector<Param> &params,
+                      const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt) {
+  return Printer(program, params, floatingToInt).body();
+}
+
+} // namespace liftcc::cfun
