@@ -11,6 +11,7 @@
 // toPrivate (e.g. local-memory tiles), which are the only temporaries.
 
 #include "codegen/kernel.h"
+#include "core/error.h"
 #include "core/ir/expr.h"
 
 #include <array>
@@ -30,10 +31,11 @@ struct CodegenOptions {
 /// The program cannot be turned into a kernel (not lowered, illegal nesting
 /// of parallel maps, a write through a non-invertible view, ...). `path` is
 /// the JSON pointer of the offending node.
-class CodegenError : public std::runtime_error {
+class CodegenError : public Error {
 public:
   CodegenError(std::string path, const std::string &message)
-      : std::runtime_error((path.empty() ? std::string("/body") : path) + ": " + message), path_(std::move(path)) {}
+      : Error((path.empty() ? std::string("/body") : path) + ": " + message, path.empty() ? std::string("/body") : path),
+        path_(std::move(path)) {}
   const std::string &path() const { return path_; }
 
 private:

@@ -3,6 +3,7 @@
 // intermediate arrays a program asks for (toLocal / toPrivate).
 
 #include "codegen/generator.h"
+#include "core/ir/operands.h"
 
 namespace liftcc::codegen {
 
@@ -16,18 +17,13 @@ bool isLayoutOnlyFunction(const Expr &f) {
   if (!f.is(ExprKind::Lambda) || f.params().size() != 1) return false;
   const Expr *e = &f.body();
   while (e->is(ExprKind::Prim)) {
-    switch (e->op()) {
-    case Op::Join:
-    case Op::Split:
-    case Op::Transpose: e = &e->args()[0]; continue;
-    case Op::Map:
-      if (!isLayoutOnlyFunction(e->funs()[0])) return false;
-      e = &e->args()[0];
+    if (e->info().has(opflag::LayoutOnly) || (e->isPrim(Op::Map) && isLayoutOnlyFunction(funOf(*e)))) {
+      e = &inputOf(*e);
       continue;
-    default: return false;
     }
+    return false;
   }
-  return e->is(ExprKind::Param) && e->sameNode(f.params()[0]);
+  return e->is(ExprKind::Param) && e->sameNode(f.params().front());
 }
 
 AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where);
@@ -36,7 +32,7 @@ AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::st
 /// same scalar in the lambda's result.
 AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const std::string &where) {
   if (body.is(ExprKind::Param)) return pathOnParam;
-  return forwardStep(body, pathOnResult(body.args()[0], pathOnParam, where), where);
+  return forwardStep(body, pathOnResult(inputOf(body), pathOnParam, where), where);
 }
 
 /// Writing direction of a layout primitive: the path of a scalar of its
@@ -44,22 +40,22 @@ AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const s
 /// the reading direction in generator_views.cpp).
 AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where) {
   auto step = [&](size_t i) -> const arith::Expr & {
-    if (i >= path.size() || path[i].isTuple) fail(where, "internal error: partial write through a layout");
+    if (i >= path.size() || path[i].isTuple) throw InternalError(where, "partial write through a layout");
     return path[i].index;
   };
   auto rest = [&](size_t n) { return AccessPath(path.begin() + static_cast<std::ptrdiff_t>(n), path.end()); };
   switch (layout.op()) {
   case Op::Join: {
-    arith::Expr inner = layout.args()[0].typeOrThrow().arrayElement().arrayLength();
+    arith::Expr inner = inputOf(layout).typeOrThrow().arrayElement().arrayLength();
     return prepend(PathStep::arrayIndex(step(0) * inner + step(1)), rest(2));
   }
   case Op::Split: {
-    const arith::Expr &k = layout.sizes()[0];
+    const arith::Expr &k = splitSize(layout);
     return concat({PathStep::arrayIndex(step(0) / k), PathStep::arrayIndex(step(0) % k)}, rest(1));
   }
   case Op::Transpose: return concat({PathStep::arrayIndex(step(1)), PathStep::arrayIndex(step(0))}, rest(2));
   case Op::Map: {
-    const Expr &g = layout.funs()[0];
+    const Expr &g = funOf(layout);
     return prepend(PathStep::arrayIndex(step(0)), pathOnResult(g.body(), rest(1), where));
   }
   default: fail(where, "cannot write through " + std::string(layout.info().name));
@@ -72,14 +68,8 @@ bool isCompute(const Expr &e) {
   switch (e.kind()) {
   case ExprKind::Apply: return e.fun().is(ExprKind::Lambda) && isCompute(e.fun().body());
   case ExprKind::Prim:
-    switch (e.op()) {
-    case Op::MapGlb: case Op::MapWrg: case Op::MapLcl: case Op::MapSeq: case Op::MapSeqUnroll:
-    case Op::ReduceSeq: case Op::ReduceSeqUnroll: case Op::Reduce: case Op::Iterate:
-    case Op::ToGlobal: case Op::ToLocal: case Op::ToPrivate:
-      return true;
-    case Op::Map: return e.funs()[0].is(ExprKind::Lambda) && isCompute(e.funs()[0].body());
-    default: return false;
-    }
+    if (e.info().has(opflag::Compute)) return true;
+    return e.isPrim(Op::Map) && funOf(e).is(ExprKind::Lambda) && isCompute(funOf(e).body());
   default: return false;
   }
 }
@@ -87,22 +77,19 @@ bool isCompute(const Expr &e) {
 bool producesData(const Expr &e) {
   if (isCompute(e)) return true;
   if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda) && e.args().size() == 1)
-    return isLayoutOnlyFunction(e.fun()) && producesData(e.args()[0]);
+    return isLayoutOnlyFunction(e.fun()) && producesData(e.args().front());
   if (!e.is(ExprKind::Prim)) return false;
-  switch (e.op()) {
-  case Op::Join: case Op::Split: case Op::Transpose: return producesData(e.args()[0]);
-  case Op::Map: return isLayoutOnlyFunction(e.funs()[0]) && producesData(e.args()[0]);
-  default: return false;
-  }
+  if (e.info().has(opflag::LayoutOnly)) return producesData(inputOf(e));
+  return e.isPrim(Op::Map) && isLayoutOnlyFunction(funOf(e)) && producesData(inputOf(e));
 }
 
 void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where) {
   if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda)) {
-    if (e.args().size() == 1 && isLayoutOnlyFunction(e.fun()) && producesData(e.args()[0])) {
+    if (e.args().size() == 1 && isLayoutOnlyFunction(e.fun()) && producesData(e.args().front())) {
       // (\p. layout(p))(computed): write the computed array through the layout.
       Expr body = e.fun().body();
       WriteTarget inner = [target, body, where](const AccessPath &p) { return target(pathOnResult(body, p, where)); };
-      gen(e.args()[0], env, inner, scope, where + "/args/0");
+      gen(e.args().front(), env, inner, scope, where + "/args/0");
       return;
     }
     Env inner = env;
@@ -115,24 +102,29 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
     return;
   }
   if (e.is(ExprKind::Prim)) {
-    switch (e.op()) {
-    case Op::MapGlb: case Op::MapWrg: case Op::MapLcl: case Op::MapSeq: case Op::MapSeqUnroll:
+    const OpInfo &info = e.info();
+    if (info.has(opflag::MapLike | opflag::LowLevel)) {
       genMap(e, env, target, scope, where);
       return;
-    case Op::ReduceSeq: case Op::ReduceSeqUnroll: genReduce(e, env, target, scope, where); return;
-    case Op::ToGlobal: case Op::ToLocal: case Op::ToPrivate: {
+    }
+    if (info.has(opflag::ReduceLike | opflag::LowLevel)) {
+      genReduce(e, env, target, scope, where);
+      return;
+    }
+    if (info.has(opflag::AddressSpace)) {
       // The address space matters where an array is materialised (see
       // materialize); writing into an existing target it is f(in).
-      const Expr &f = e.funs()[0];
+      const Expr &f = funOf(e);
       Env prepared = env;
-      Expr in = prepare(e.args()[0], prepared, scope, where + "/in");
+      Expr in = prepare(inputOf(e), prepared, scope, where + "/in");
       if (f.is(ExprKind::UserFun)) {
         body_.line(target({}) + " = " + callUserFun(f, {read(in, prepared, {}, where + "/in")}) + ";");
         return;
       }
-      gen(f.body(), env.bind(f.params()[0], ViewBinding{in, share(prepared), {}}), target, scope, where + "/f/body");
+      gen(f.body(), env.bind(f.params().front(), ViewBinding{in, share(prepared), {}}), target, scope, where + "/f/body");
       return;
     }
+    switch (e.op()) {
     case Op::Map:
       if (isCompute(e)) fail(where, "map must be lowered to mapGlb, mapWrg/mapLcl or mapSeq before code generation");
       break;
@@ -162,7 +154,7 @@ void Generator::genLayoutWrite(const Expr &e, const Env &env, const WriteTarget 
   // The scalar at path p of the argument lands at forwardStep(e, p) of the
   // result, so the argument is generated into the composed target.
   WriteTarget inner = [target, e, where](const AccessPath &p) { return target(forwardStep(e, p, where)); };
-  gen(e.args()[0], env, inner, scope, where + "/in");
+  gen(inputOf(e), env, inner, scope, where + "/in");
 }
 
 } // namespace liftcc::codegen

@@ -2,6 +2,7 @@
 // generated body and the launch configuration.
 
 #include "codegen/generator.h"
+#include "core/ir/operands.h"
 
 #include "core/cfun/reserved.h"
 #include "core/ir/transform.h"
@@ -128,13 +129,13 @@ Kernel Generator::run() {
   std::string where = "/body";
   if (body.isPrim(Op::Iterate)) {
     // One kernel for f; the host iterates (see Kernel::Iteration).
-    const Expr &over = body.args()[0];
+    const Expr &over = inputOf(body);
     std::optional<size_t> input;
     for (size_t i = 0; i < program_.inputs().size(); ++i)
       if (over.is(ExprKind::Param) && over.sameNode(program_.inputs()[i])) input = i;
     if (!input) fail("/body/in", "iterate is supported over a program input (the host swaps its buffer with the output)");
-    kernel.iteration = Kernel::Iteration{body.sizes()[0], *input};
-    body = Expr::apply(body.funs()[0], {over}).withType(resultType);
+    kernel.iteration = Kernel::Iteration{iterateCount(body), *input};
+    body = Expr::apply(funOf(body), {over}).withType(resultType);
     where = "/body/f";
   }
   bool highLevel = containsNode(body, [](const Expr &e) { return e.isPrim(Op::Map) || e.isPrim(Op::Reduce); });

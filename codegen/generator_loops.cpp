@@ -2,6 +2,7 @@
 // nesting parallel maps.
 
 #include "codegen/generator.h"
+#include "core/ir/operands.h"
 
 namespace liftcc::codegen {
 
@@ -11,8 +12,8 @@ namespace {
 
 void Generator::checkNesting(const Expr &e, const Scope &scope, const std::string &where) const {
   const std::string name(e.info().name);
+  bool parallel = e.info().has(opflag::Parallel);
   int d = e.attr();
-  bool parallel = e.op() == Op::MapGlb || e.op() == Op::MapWrg || e.op() == Op::MapLcl;
   if (parallel && (d < 0 || d > 2)) fail(where + "/dim", name + ": dimension must be 0, 1 or 2, found " + std::to_string(d));
   switch (e.op()) {
   case Op::MapGlb:
@@ -36,10 +37,10 @@ void Generator::checkNesting(const Expr &e, const Scope &scope, const std::strin
 
 void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where) {
   checkNesting(e, scope, where);
-  const Expr &f = e.funs()[0];
+  const Expr &f = funOf(e);
   Env prepared = env;
-  Expr in = prepare(e.args()[0], prepared, scope, where + "/in");
-  arith::Expr n = e.args()[0].typeOrThrow().arrayLength();
+  Expr in = prepare(inputOf(e), prepared, scope, where + "/in");
+  arith::Expr n = inputOf(e).typeOrThrow().arrayLength();
   int d = e.attr();
 
   Scope inner = scope;
@@ -132,16 +133,16 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
 
 void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                           const std::string &where) {
-  const Expr &f = e.funs()[0];
+  const Expr &f = funOf(e);
   Env prepared = env;
-  Expr in = prepare(e.args()[1], prepared, scope, where + "/in");
-  Expr init = prepare(e.args()[0], prepared, scope, where + "/init");
-  const Type &accType = e.args()[0].typeOrThrow();
+  Expr in = prepare(inputOf(e), prepared, scope, where + "/in");
+  Expr init = prepare(reduceInit(e), prepared, scope, where + "/init");
+  const Type &accType = reduceInit(e).typeOrThrow();
   if (!accType.isScalar())
     fail(where + "/init", "reduceSeq with a non-scalar accumulator (" + accType.str() + ") is not supported");
   if (f.is(ExprKind::Lambda) && isCompute(f.body()))
     fail(where + "/f", "the reduction operator must compute a scalar with user functions");
-  arith::Expr n = e.args()[1].typeOrThrow().arrayLength();
+  arith::Expr n = inputOf(e).typeOrThrow().arrayLength();
 
   std::string acc = freshName("acc");
   body_.line(std::string(scalarKindName(accType.scalarKind())) + " " + acc + " = " + read(init, prepared, {}, where + "/init") + ";");

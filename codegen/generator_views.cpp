@@ -2,6 +2,7 @@
 // primitives down to memory, where it becomes one index expression.
 
 #include "codegen/generator.h"
+#include "core/ir/operands.h"
 
 namespace liftcc::codegen {
 
@@ -67,7 +68,7 @@ std::string Generator::read(const Expr &e, const Env &env, const AccessPath &pat
 
 std::string Generator::readParam(const Expr &param, const Env &env, const AccessPath &path, const std::string &where) {
   const Binding *b = env.lookup(param);
-  if (!b) fail(where, "internal error: parameter '" + param.name() + "' is not bound");
+  if (!b) throw InternalError(where, "parameter '" + param.name() + "' is not bound");
   return std::visit(
       [&](const auto &binding) -> std::string {
         using B = std::decay_t<decltype(binding)>;
@@ -88,65 +89,65 @@ std::string Generator::readParam(const Expr &param, const Env &env, const Access
 
 std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath &path, const std::string &where) {
   const std::string name(e.info().name);
-  auto arg = [&](size_t i) -> const Expr & { return e.args()[i]; };
-  auto argWhere = [&](size_t i) {
-    return where + (e.info().variadicArgs ? "/in/" + std::to_string(i) : "/" + std::string(e.info().argFields[i]));
-  };
+  if (e.info().has(opflag::Compute))
+    fail(where, name + " computes an array that is read here; materialise it first (e.g. toLocal or toPrivate) "
+                       "outside the loop that reads it");
+  const std::string in = where + "/in";
   switch (e.op()) {
   case Op::Map: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
-    const Expr &f = e.funs()[0];
+    const Expr &f = funOf(e);
     if (f.is(ExprKind::UserFun)) {
       if (path.size() != 1) fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
-      return callUserFun(f, {read(arg(0), env, {PathStep::arrayIndex(i)}, argWhere(0))});
+      return callUserFun(f, {read(inputOf(e), env, {PathStep::arrayIndex(i)}, in)});
     }
     if (isCompute(f.body()))
       fail(where + "/f", "map computes an array here: lower it to mapGlb, mapWrg/mapLcl or mapSeq");
-    Env inner = env.bind(f.params()[0], ViewBinding{arg(0), share(env), {PathStep::arrayIndex(i)}});
+    Env inner = env.bind(f.params().front(), ViewBinding{inputOf(e), share(env), {PathStep::arrayIndex(i)}});
     return read(f.body(), inner, dropFront(path, 1), where + "/f/body");
   }
   case Op::Zip: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
     if (path.size() < 2 || !path[1].isTuple) fail(where, "zip: an element of a zip is a tuple; select a component with get");
     size_t k = static_cast<size_t>(path[1].component);
-    return read(arg(k), env, prepend(PathStep::arrayIndex(i), dropFront(path, 2)), argWhere(k));
+    return read(inputsOf(e).at(k), env, prepend(PathStep::arrayIndex(i), dropFront(path, 2)), where + argPath(e, k));
   }
   case Op::Tuple: {
     if (path.empty() || !path[0].isTuple) fail(where, "tuple: select a component with get");
     size_t k = static_cast<size_t>(path[0].component);
-    return read(arg(k), env, dropFront(path, 1), argWhere(k));
+    return read(inputsOf(e).at(k), env, dropFront(path, 1), where + argPath(e, k));
   }
-  case Op::Get: return read(arg(0), env, prepend(PathStep::tupleComponent(e.attr()), path), argWhere(0));
-  case Op::At: return read(arg(0), env, prepend(PathStep::arrayIndex(e.sizes()[0]), path), argWhere(0));
+  case Op::Get: return read(inputOf(e), env, prepend(PathStep::tupleComponent(getIndex(e)), path), in);
+  case Op::At: return read(inputOf(e), env, prepend(PathStep::arrayIndex(atIndex(e)), path), in);
   case Op::Split: {
     const arith::Expr &i = arrayStep(path, 0, where, name), &j = arrayStep(path, 1, where, name);
-    return read(arg(0), env, prepend(PathStep::arrayIndex(i * e.sizes()[0] + j), dropFront(path, 2)), argWhere(0));
+    return read(inputOf(e), env, prepend(PathStep::arrayIndex(i * splitSize(e) + j), dropFront(path, 2)), in);
   }
   case Op::Join: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
-    arith::Expr inner = typeOf(arg(0)).arrayElement().arrayLength();
+    arith::Expr inner = typeOf(inputOf(e)).arrayElement().arrayLength();
     AccessPath p = concat({PathStep::arrayIndex(i / inner), PathStep::arrayIndex(i % inner)}, dropFront(path, 1));
-    return read(arg(0), env, p, argWhere(0));
+    return read(inputOf(e), env, p, in);
   }
   case Op::Slide: {
     const arith::Expr &w = arrayStep(path, 0, where, name), &k = arrayStep(path, 1, where, name);
-    return read(arg(0), env, prepend(PathStep::arrayIndex(w * e.sizes()[1] + k), dropFront(path, 2)), argWhere(0));
+    return read(inputOf(e), env, prepend(PathStep::arrayIndex(w * slideStep(e) + k), dropFront(path, 2)), in);
   }
   case Op::Pad: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
-    arith::Expr n = typeOf(arg(0)).arrayLength();
-    arith::Expr inner = reindex(e.padMode(), i - e.sizes()[0], n);
-    return read(arg(0), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), argWhere(0));
+    arith::Expr n = typeOf(inputOf(e)).arrayLength();
+    arith::Expr inner = reindex(e.padMode(), i - padLeft(e), n);
+    return read(inputOf(e), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), in);
   }
   case Op::PadConstant: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
-    arith::Expr n = typeOf(arg(1)).arrayLength();
-    arith::Expr inner = i - e.sizes()[0];
-    std::string inside = read(arg(1), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), argWhere(1));
+    arith::Expr n = typeOf(inputOf(e)).arrayLength();
+    arith::Expr inner = i - padLeft(e);
+    std::string inside = read(inputOf(e), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), in);
     // The bounds check is emitted only where the ranges cannot prove it.
     bool lowOk = arith::provablyNonNegative(inner), highOk = arith::provablyLess(inner, n);
     if (lowOk && highOk) return inside;
-    std::string value = read(arg(0), env, {}, argWhere(0));
+    std::string value = read(padValue(e), env, {}, where + "/value");
     std::string cond;
     if (!lowOk) cond += "0 <= " + index(inner);
     if (!highOk) cond += (cond.empty() ? "" : " && ") + index(inner) + " < " + index(n);
@@ -155,37 +156,24 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
   case Op::Transpose: {
     const arith::Expr &i = arrayStep(path, 0, where, name), &j = arrayStep(path, 1, where, name);
     AccessPath p = concat({PathStep::arrayIndex(j), PathStep::arrayIndex(i)}, dropFront(path, 2));
-    return read(arg(0), env, p, argWhere(0));
+    return read(inputOf(e), env, p, in);
   }
   case Op::Generate: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
-    const Expr &f = e.funs()[0];
+    const Expr &f = funOf(e);
     if (f.is(ExprKind::UserFun)) {
       if (path.size() != 1) fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
       return callUserFun(f, {"(" + index(i) + ")"});
     }
-    Env inner = env.bind(f.params()[0], IndexBinding{i});
+    Env inner = env.bind(f.params().front(), IndexBinding{i});
     return read(f.body(), inner, dropFront(path, 1), where + "/f/body");
   }
   case Op::SizeValue:
     if (!path.empty()) fail(where, "sizeValue is a scalar");
-    return "(" + index(e.sizes()[0]) + ")";
-  case Op::Reduce:
-  case Op::Iterate:
-  case Op::MapGlb:
-  case Op::MapWrg:
-  case Op::MapLcl:
-  case Op::MapSeq:
-  case Op::MapSeqUnroll:
-  case Op::ReduceSeq:
-  case Op::ReduceSeqUnroll:
-  case Op::ToGlobal:
-  case Op::ToLocal:
-  case Op::ToPrivate:
-    fail(where, name + " computes an array that is read here; materialise it first (e.g. toLocal or toPrivate) "
-                       "outside the loop that reads it");
+    return "(" + index(sizeValueOf(e)) + ")";
+  default: break;
   }
-  fail(where, "unexpected primitive " + name);
+  throw InternalError(where, "no view rule for primitive " + name + " (its table row says it is not a compute primitive)");
 }
 
 std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args) {
@@ -199,7 +187,7 @@ arith::Expr Generator::linearize(const Type &type, const AccessPath &path, const
   arith::Expr offset(0);
   Type t = type;
   for (const PathStep &step : path) {
-    if (step.isTuple || !t.isArray()) fail(where, "internal error: access path does not match the buffer type " + type.str());
+    if (step.isTuple || !t.isArray()) throw InternalError(where, "access path does not match the buffer type " + type.str());
     offset = offset * t.arrayLength() + step.index;
     t = t.arrayElement();
   }

@@ -1,5 +1,7 @@
 #include "core/types.h"
 
+#include "core/error.h"
+
 #include <stdexcept>
 
 namespace liftcc {
@@ -46,11 +48,11 @@ Type Type::array(Type element, arith::Expr length) {
 TypeKind Type::kind() const { return node_->kind; }
 
 ScalarKind Type::scalarKind() const {
-  if (!isScalar()) throw std::logic_error("Type::scalarKind on " + str());
+  if (!isScalar()) throw InternalError("Type::scalarKind on " + str());
   return node_->scalar;
 }
 const std::vector<Type> &Type::tupleElements() const {
-  if (!isTuple()) throw std::logic_error("Type::tupleElements on " + str());
+  if (!isTuple()) throw InternalError("Type::tupleElements on " + str());
   return node_->elements;
 }
 const Type &Type::arrayElement() const {

@@ -104,10 +104,23 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
   } catch (const codegen::CodegenError &e) {
     record.outcome = tuner::Outcome::Constraints;
     record.error = firstLine(e.what());
+  } catch (const InternalError &e) {
+    record.outcome = tuner::Outcome::Bug;
+    record.error = firstLine(e.what());
+  } catch (const Error &e) {
+    // The program's own limits at the verification sizes (a type error, a
+    // user function failing in the interpreter): not the variant's fault.
+    record.outcome = tuner::Outcome::Constraints;
+    record.error = firstLine(e.what());
   } catch (const std::invalid_argument &e) {
     // e.g. a work-group size the device rejects for this kernel
     record.outcome = tuner::Outcome::Runtime;
     record.error = firstLine(e.what());
+  } catch (const std::exception &e) {
+    // Nothing else is expected here: liftcc failed, recorded so that the
+    // exploration goes on and the failure is seen.
+    record.outcome = tuner::Outcome::Bug;
+    record.error = firstLine(std::string("unexpected exception: ") + e.what());
   }
   return record;
 }

@@ -70,9 +70,11 @@ std::string programNameFromStem(const std::string &stem);
 std::string sizesKey(const Program &program, const std::map<std::string, int64_t> &sizes);
 
 /// Verifies one variant against the interpreter at a small size, then times
-/// it at `sizes`. Failures are outcomes of the record; a launch that does not
-/// complete by `deadline` (the end of a budget) throws tuner::KernelTimeoutError
-/// after rebuilding the device, since that is no property of the variant.
+/// it at `sizes`. Failures are outcomes of the record, never exceptions:
+/// liftcc's own failures (InternalError, or any unexpected exception) are
+/// recorded as Outcome::Bug. The one exception: a launch that does not complete
+/// by `deadline` (the end of a budget) throws tuner::KernelTimeoutError after
+/// rebuilding the device, since that is no property of the variant.
 tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
                               tuner::Device &device, const ExploreOptions &options);
 /// The same with the full-size inputs given (randomInputBytes of the typed

@@ -11,11 +11,11 @@ void collect(const Expr &e, const std::string &path, const Rule &rule, std::vect
   for (const Child &c : e.children()) collect(*c.expr, path + c.path, rule, out);
 }
 
+} // namespace
+
 Program withBody(const Program &program, Expr body) {
   return Program{program.sizes, Expr::lambda(program.inputs(), std::move(body))};
 }
-
-} // namespace
 
 std::vector<std::string> applicableLocations(const Program &typed, const Rule &rule) {
   std::vector<std::string> matches, out;

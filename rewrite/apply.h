@@ -3,6 +3,7 @@
 // followed by type checking, so an application either yields a well-typed
 // program or is rejected with a RewriteError.
 
+#include "core/error.h"
 #include "rewrite/strategy.h"
 
 #include <stdexcept>
@@ -11,9 +12,12 @@
 
 namespace liftcc::rewrite {
 
-struct RewriteError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct RewriteError : Error {
+  using Error::Error;
 };
+
+/// The program with another body (untyped: type-check it).
+Program withBody(const Program &program, Expr body);
 
 /// Locations ("/body/in/f/body", JSON pointers as in TypeError) of the nodes
 /// of a typed program where `rule` applies (matches and gives a well-typed

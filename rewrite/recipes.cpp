@@ -2,18 +2,89 @@
 
 #include <algorithm>
 
+#include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
-#include "rewrite/lower_maps.h"
 #include "rewrite/nd_patterns.h"
 
 namespace liftcc::rewrite {
 
 namespace {
 
-Program withBody(const Program &program, Expr body) {
-  return Program{program.sizes, Expr::lambda(program.inputs(), std::move(body))};
+// ---- lowering: the lowering rules composed by strategies ----------------------
+//
+// A "parallel nest" is a map over an array whose function maps over its
+// parameter again (the shape mapN produces), up to three deep. Lowering with
+// levels {mapToGlb} turns the outermost nest into mapGlb(d-1) ... mapGlb(0)
+// (dimension 0 innermost, so consecutive work-items touch consecutive
+// elements); levels {mapToWrg, mapToLcl} turn the outermost nest into mapWrg
+// and the next nest inside it into mapLcl. Every other map that computes
+// values becomes mapSeq and every reduce becomes reduceSeq. Maps that only
+// rearrange data (map(transpose), map(slide ...)) stay views.
+
+using LevelRule = Rule (*)(int dim);
+
+/// Inside a work-item: computing maps run sequentially, reductions too.
+Strategy sequential() { return everywhere(choice(mapToSeq(), reduceToSeq())); }
+
+/// Depth of the parallel nest starting at `e` (0 when `e` is not a computing map).
+int nestDepth(const Expr &e) {
+  int depth = 0;
+  const Expr *cur = &e;
+  while (depth < 3 && cur->isPrim(Op::Map) && mapComputes(*cur)) {
+    ++depth;
+    const Expr &f = funOf(*cur);
+    if (!f.is(ExprKind::Lambda) || f.params().size() != 1) break;
+    const Expr &next = f.body();
+    // Only a map over the element itself continues the nest (mapN's shape).
+    if (!next.isPrim(Op::Map) || !inputOf(next).is(ExprKind::Param) || !inputOf(next).sameNode(f.params().front())) break;
+    cur = &next;
+  }
+  return depth;
+}
+
+Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level);
+
+/// The nest whose outermost map has dimension `dim`, on thread level `level`:
+/// that map by the level's rule, its input sequentially, and inside it the
+/// next map of the nest, or (innermost) the next level or sequential code.
+Strategy lowerNest(const std::vector<LevelRule> &levels, size_t level, int dim) {
+  Strategy inside = dim > 0                      ? lowerNest(levels, level, dim - 1)
+                    : level + 1 < levels.size() ? lowerOnLevel(levels, level + 1)
+                                                 : sequential();
+  // A user function has no body: attempt.
+  return seq(levels[level](dim), seq(at("/in", sequential()), attempt(at("/f/body", inside))));
+}
+
+/// Lowers the outermost parallel nest of an expression on `levels[level]`,
+/// looking through the layout primitives that wrap a result (e.g. the joins
+/// of an untiled result), iterate (its function is the kernel, see codegen's
+/// Kernel::Iteration) and lambda applications; everything else is sequential.
+Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level) {
+  return recursive("lowerOnLevel", [levels, level](Strategy self) {
+    Strategy nest("mapNest", [levels, level](const Expr &e) -> std::optional<Expr> {
+      int depth = nestDepth(e);
+      if (depth == 0) return std::nullopt;
+      return lowerNest(levels, level, depth - 1)(e);
+    });
+    Strategy layout = seq(guard("isLayout", [](const Expr &e) {
+                            return e.is(ExprKind::Prim) && (e.info().has(opflag::LayoutOnly) || (e.isPrim(Op::Map) && !mapComputes(e)));
+                          }),
+                          at("/in", self));
+    Strategy iterate = seq(guard("isIterateOfLambda", [](const Expr &e) { return e.isPrim(Op::Iterate) && funOf(e).is(ExprKind::Lambda); }),
+                           seq(at("/f/body", self), at("/in", sequential())));
+    Strategy skipFunctions = guard("isLambda", [](const Expr &e) { return e.is(ExprKind::Lambda); });
+    Strategy application = seq(guard("isApplyOfLambda", [](const Expr &e) { return e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda); }),
+                               seq(all(choice(skipFunctions, sequential())), at("/apply/body", self)));
+    return choice(nest, choice(layout, choice(iterate, choice(application, sequential()))));
+  });
+}
+
+Program lowerOnLevels(const Program &typed, const std::vector<LevelRule> &levels) {
+  std::optional<Program> lowered = applyStrategy(typed, lowerOnLevel(levels, 0));
+  if (!lowered) throw InternalError("lowering failed although its last alternative always succeeds");
+  return *lowered;
 }
 
 /// Tiles the first stencil found, trying 3, 2 and then 1 dimensions.
@@ -41,7 +112,7 @@ bool isPerTileFunction(const Expr &lambda, int dims) {
     auto slide = matchSlideN(e, dims);
     if (!slide) return false;
     const Expr &in = slide->in;
-    return in.sameNode(tile) || (in.isPrim(Op::Get) && in.args()[0].sameNode(tile));
+    return in.sameNode(tile) || (in.isPrim(Op::Get) && inputOf(in).sameNode(tile));
   };
   if (readsTile(map->in)) return true;
   auto zipped = matchZipN(map->in, dims);
@@ -61,7 +132,7 @@ std::vector<Expr> tileParameters(const Expr &body, int dims) {
 }
 
 bool isTileAccess(const Expr &e, const std::vector<Expr> &tiles) {
-  const Expr *param = e.is(ExprKind::Param) ? &e : e.isPrim(Op::Get) && e.args()[0].is(ExprKind::Param) ? &e.args()[0] : nullptr;
+  const Expr *param = e.is(ExprKind::Param) ? &e : e.isPrim(Op::Get) && inputOf(e).is(ExprKind::Param) ? &inputOf(e) : nullptr;
   return param && std::any_of(tiles.begin(), tiles.end(), [&](const Expr &t) { return t.sameNode(*param); });
 }
 
@@ -122,7 +193,7 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   Program lowered = typed;
   switch (recipe) {
-  case Recipe::Plain: lowered = typeCheck(lowerToGlobalMaps(typed)); break;
+  case Recipe::Plain: lowered = lowerOnLevels(typed, {mapToGlb}); break;
   case Recipe::Tiled:
   case Recipe::Local: {
     // The host iterates the kernel of iterate's function; tiling that
@@ -131,7 +202,7 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
       throw RewriteError(recipeName(recipe) + ": programs with iterate are not tiled yet; use --opt plain");
     auto [tiled, dims] = tileStencil(typed, options.tileOutputs);
     if (recipe == Recipe::Local) tiled = copyTilesToLocal(typed, tiled, dims);
-    lowered = typeCheck(withBody(tiled, lowerMaps(tiled.body(), {Op::MapWrg, Op::MapLcl})));
+    lowered = lowerOnLevels(tiled, {mapToWrg, mapToLcl});
     break;
   }
   }

@@ -46,6 +46,10 @@ Rule overlappedTiling(int dims, int64_t outputs);
 Rule slideWidening(int64_t outputs);
 
 // ---- lowering rules (rules_lowering.cpp) ------------------------------------
+/// True for a map whose function computes values (applies a user function
+/// or reduces), as opposed to a map that only rearranges data: only those
+/// are lowered (mapToGlb ... mapToSeq); the others stay views.
+bool mapComputes(const Expr &map);
 Rule mapToGlb(int dim);
 Rule mapToWrg(int dim);
 Rule mapToLcl(int dim);

@@ -1,6 +1,7 @@
 // The algorithmic rules of the Lift papers: they change how a result is
 // computed, never what.
 
+#include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "primitives/api.h"
 #include "rewrite/rule.h"
@@ -25,20 +26,20 @@ std::optional<arith::Expr> lengthOf(const Expr &e) {
 
 Rule mapFusion() {
   return {"mapFusion", "map(f, map(g, x)) -> map(\\y. f(g(y)), x)", [](const Expr &e) -> std::optional<Expr> {
-            if (!e.isPrim(Op::Map) || !e.args()[0].isPrim(Op::Map)) return std::nullopt;
-            const Expr &f = e.funs()[0], &inner = e.args()[0];
-            const Expr &g = inner.funs()[0];
+            if (!e.isPrim(Op::Map) || !inputOf(e).isPrim(Op::Map)) return std::nullopt;
+            const Expr &f = funOf(e), &inner = inputOf(e);
+            const Expr &g = funOf(inner);
             Expr y = Expr::param("y");
-            return api::map(Expr::lambda({y}, call(f, call(g, y))), inner.args()[0]);
+            return api::map(Expr::lambda({y}, call(f, call(g, y))), inputOf(inner));
           }};
 }
 
 Rule mapFission() {
   return {"mapFission", "map(\\y. P(Q(y)), x) -> map(\\z. P(z), map(\\y. Q(y), x))",
           [](const Expr &e) -> std::optional<Expr> {
-            if (!e.isPrim(Op::Map) || !e.funs()[0].is(ExprKind::Lambda)) return std::nullopt;
-            const Expr &f = e.funs()[0];
-            const Expr &y = f.params()[0];
+            if (!e.isPrim(Op::Map) || !funOf(e).is(ExprKind::Lambda)) return std::nullopt;
+            const Expr &f = funOf(e);
+            const Expr &y = f.params().front();
             const Expr &body = f.body();
             // P is a primitive with exactly one data operand that mentions y;
             // that operand (Q(y)) must not be y itself, and y must not occur in
@@ -58,7 +59,7 @@ Rule mapFission() {
             std::vector<Expr> rebuilt;
             for (size_t i = 0; i < children.size(); ++i) rebuilt.push_back(i == *q ? z : *children[i].expr);
             Expr outer = Expr::lambda({z}, body.withChildren(std::move(rebuilt)));
-            return api::map(outer, api::map(Expr::lambda({y}, inner), e.args()[0]));
+            return api::map(outer, api::map(Expr::lambda({y}, inner), inputOf(e)));
           }};
 }
 
@@ -66,46 +67,46 @@ Rule splitJoin(arith::Expr n) {
   return {"splitJoin(" + n.str() + ")", "map(f, x) -> join(map(\\c. map(f, c), split(n, x)))",
           [n](const Expr &e) -> std::optional<Expr> {
             if (!e.isPrim(Op::Map)) return std::nullopt;
-            auto length = lengthOf(e.args()[0]);
+            auto length = lengthOf(inputOf(e));
             if (!length || !arith::provablyDivisible(*length, n) || *length == n) return std::nullopt;
-            const Expr &f = e.funs()[0];
+            const Expr &f = funOf(e);
             Expr c = Expr::param("c");
-            return api::join(api::map(Expr::lambda({c}, api::map(f, c)), api::split(n, e.args()[0])));
+            return api::join(api::map(Expr::lambda({c}, api::map(f, c)), api::split(n, inputOf(e))));
           }};
 }
 
 Rule joinSplit() {
   return {"joinSplit", "join(split(n, x)) -> x", [](const Expr &e) -> std::optional<Expr> {
-            if (!e.isPrim(Op::Join) || !e.args()[0].isPrim(Op::Split)) return std::nullopt;
-            return e.args()[0].args()[0];
+            if (!e.isPrim(Op::Join) || !inputOf(e).isPrim(Op::Split)) return std::nullopt;
+            return inputOf(inputOf(e));
           }};
 }
 
 Rule splitJoinCancel() {
   return {"splitJoinCancel", "split(n, join(x)) -> x  when x: [[T]n]m", [](const Expr &e) -> std::optional<Expr> {
-            if (!e.isPrim(Op::Split) || !e.args()[0].isPrim(Op::Join)) return std::nullopt;
-            const Expr &x = e.args()[0].args()[0];
+            if (!e.isPrim(Op::Split) || !inputOf(e).isPrim(Op::Join)) return std::nullopt;
+            const Expr &x = inputOf(inputOf(e));
             if (!x.type() || !x.type()->isArray() || !x.type()->arrayElement().isArray()) return std::nullopt;
-            if (!arith::provablyEqual(x.type()->arrayElement().arrayLength(), e.sizes()[0])) return std::nullopt;
+            if (!arith::provablyEqual(x.type()->arrayElement().arrayLength(), splitSize(e))) return std::nullopt;
             return x;
           }};
 }
 
 Rule transposeTranspose() {
   return {"transposeTranspose", "transpose(transpose(x)) -> x", [](const Expr &e) -> std::optional<Expr> {
-            if (!e.isPrim(Op::Transpose) || !e.args()[0].isPrim(Op::Transpose)) return std::nullopt;
-            return e.args()[0].args()[0];
+            if (!e.isPrim(Op::Transpose) || !inputOf(e).isPrim(Op::Transpose)) return std::nullopt;
+            return inputOf(inputOf(e));
           }};
 }
 
 Rule reduceMapFusion() {
   return {"reduceMapFusion", "reduce(f, z, map(g, x)) -> reduce(\\(a, y). f(a, g(y)), z, x)",
           [](const Expr &e) -> std::optional<Expr> {
-            if (!e.isPrim(Op::Reduce) || !e.args()[1].isPrim(Op::Map)) return std::nullopt;
-            const Expr &f = e.funs()[0], &inner = e.args()[1];
+            if (!e.isPrim(Op::Reduce) || !inputOf(e).isPrim(Op::Map)) return std::nullopt;
+            const Expr &f = funOf(e), &inner = inputOf(e);
             Expr a = Expr::param("a"), y = Expr::param("y");
-            Expr fused = Expr::lambda({a, y}, Expr::apply(f, {a, call(inner.funs()[0], y)}));
-            return api::reduce(fused, e.args()[0], inner.args()[0]);
+            Expr fused = Expr::lambda({a, y}, Expr::apply(f, {a, call(funOf(inner), y)}));
+            return api::reduce(fused, reduceInit(e), inputOf(inner));
           }};
 }
 

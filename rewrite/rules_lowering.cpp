@@ -1,14 +1,27 @@
 // Lowering rules: they choose how a map or reduce executes (which work-items,
 // sequential or unrolled) and where intermediate arrays live.
 
+#include "core/ir/operands.h"
+#include "core/ir/transform.h"
 #include "primitives/api.h"
-#include "rewrite/lower_maps.h"
 #include "rewrite/rule.h"
 
 namespace liftcc::rewrite {
 
 namespace {
 
+/// Whether `e` contains a computation: a user function applied, a reduction,
+/// a lowered map, or a map of a user function.
+bool computesValues(const Expr &e) {
+  return containsNode(e, [](const Expr &n) {
+    if (n.is(ExprKind::Apply) && n.fun().is(ExprKind::UserFun)) return true;
+    if (!n.is(ExprKind::Prim)) return false;
+    return isReduceLike(n.op()) || (isMapLike(n.op()) && n.op() != Op::Map) ||
+           (n.op() == Op::Map && funOf(n).is(ExprKind::UserFun));
+  });
+}
+
+/// `e` as primitive `op` (same operands), e.g. map -> mapGlb(dim).
 Expr withOp(const Expr &e, Op op, int attr = 0) {
   return Expr::prim(op, {e.sizes(), attr, e.padMode(), e.funs(), e.args()});
 }
@@ -21,8 +34,7 @@ Rule retarget(std::string name, std::string summary, Op from, Op to, int attr, b
           }};
 }
 
-bool constantExtent(const Expr &e, size_t arg) {
-  const Expr &in = e.args()[arg];
+bool constantExtent(const Expr &in) {
   return in.type() && in.type()->isArray() && in.type()->arrayLength().isConstant();
 }
 
@@ -45,6 +57,11 @@ Expr mapLclN(int dims, Expr f, Expr in, int dim) {
 
 } // namespace
 
+bool mapComputes(const Expr &map) {
+  const Expr &f = funOf(map);
+  return f.is(ExprKind::UserFun) || computesValues(f.body());
+}
+
 Rule mapToGlb(int dim) {
   return retarget("mapToGlb(" + std::to_string(dim) + ")", "map(f, x) -> mapGlb(" + std::to_string(dim) + ")(f, x)",
                   Op::Map, Op::MapGlb, dim, true);
@@ -65,7 +82,7 @@ Rule reduceToSeq() {
 Rule mapSeqToUnroll() {
   return {"mapSeqToUnroll", "mapSeq(f, x) -> mapSeqUnroll(f, x)  when x has a constant length",
           [](const Expr &e) -> std::optional<Expr> {
-            if (!e.isPrim(Op::MapSeq) || !constantExtent(e, 0)) return std::nullopt;
+            if (!e.isPrim(Op::MapSeq) || !constantExtent(inputOf(e))) return std::nullopt;
             return withOp(e, Op::MapSeqUnroll);
           }};
 }
@@ -73,7 +90,7 @@ Rule mapSeqToUnroll() {
 Rule reduceSeqToUnroll() {
   return {"reduceSeqToUnroll", "reduceSeq(f, z, x) -> reduceSeqUnroll(f, z, x)  when x has a constant length",
           [](const Expr &e) -> std::optional<Expr> {
-            if (!e.isPrim(Op::ReduceSeq) || !constantExtent(e, 1)) return std::nullopt;
+            if (!e.isPrim(Op::ReduceSeq) || !constantExtent(inputOf(e))) return std::nullopt;
             return withOp(e, Op::ReduceSeqUnroll);
           }};
 }

@@ -1,6 +1,7 @@
 // Overlapped tiling (CGO'18, section 4.2), for 1, 2 and 3 dimensions and for
 // stencils whose neighbourhoods are zipped with further inputs.
 
+#include "core/ir/operands.h"
 #include "primitives/api.h"
 #include "rewrite/nd_patterns.h"
 #include "rewrite/rule.h"
@@ -87,15 +88,15 @@ Rule slideWidening(int64_t outputs) {
   return {"slideWidening(" + std::to_string(outputs) + ")",
           "slide(n, s, x) -> join(map(\\t. slide(n, s, t), slide(u, v, x))), v = k*s, u - v = n - s",
           [outputs](const Expr &e) -> std::optional<Expr> {
-            if (!e.isPrim(Op::Slide) || !e.sizes()[1].isConstant() || e.sizes()[1].constant() <= 0) return std::nullopt;
+            if (!e.isPrim(Op::Slide) || !slideStep(e).isConstant() || slideStep(e).constant() <= 0) return std::nullopt;
             // The windows must split evenly into groups of `outputs`.
             if (!e.type() || !arith::provablyDivisible(e.type()->arrayLength(), arith::Expr(outputs)) ||
                 arith::provablyEqual(e.type()->arrayLength(), arith::Expr(outputs)))
               return std::nullopt;
-            const arith::Expr &n = e.sizes()[0], &s = e.sizes()[1];
+            const arith::Expr &n = slideSize(e), &s = slideStep(e);
             arith::Expr v = arith::Expr(outputs) * s, u = v + n - s;
             Expr inner = api::fn([n, s](Expr t) { return api::slide(n, s, t); }, "t");
-            return api::join(api::map(inner, api::slide(u, v, e.args()[0])));
+            return api::join(api::map(inner, api::slide(u, v, inputOf(e))));
           }};
 }
 

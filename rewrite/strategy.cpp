@@ -1,5 +1,7 @@
 #include "rewrite/strategy.h"
 
+#include "core/ir/transform.h"
+
 namespace liftcc::rewrite {
 
 Strategy::Strategy(const Rule &rule) : name_(rule.name), fn_(rule.apply) {}
@@ -120,6 +122,34 @@ Strategy bottomUp(Strategy s) {
 }
 
 Strategy normalize(Strategy s, int limit) { return repeat(topDown(std::move(s)), limit); }
+
+Strategy everywhere(Strategy s) {
+  auto self = std::make_shared<std::function<Expr(const Expr &)>>();
+  *self = [s, weak = std::weak_ptr<std::function<Expr(const Expr &)>>(self)](const Expr &e) -> Expr {
+    auto fn = weak.lock();
+    Expr rebuilt = mapChildren(e, *fn);
+    auto r = s(rebuilt);
+    return r ? *r : rebuilt;
+  };
+  return {"everywhere(" + s.name() + ")", [self](const Expr &e) -> std::optional<Expr> { return (*self)(e); }};
+}
+
+Strategy guard(std::string name, std::function<bool(const Expr &)> holds) {
+  return {std::move(name), [holds = std::move(holds)](const Expr &e) -> std::optional<Expr> {
+            if (!holds(e)) return std::nullopt;
+            return e;
+          }};
+}
+
+Strategy recursive(std::string name, const std::function<Strategy(Strategy self)> &body) {
+  // The strategy refers to itself through a weak reference, so the cycle
+  // does not keep it alive (as in topDown).
+  auto fn = std::make_shared<Strategy::Fn>();
+  Strategy self(name, [weak = std::weak_ptr<Strategy::Fn>(fn)](const Expr &e) { return (*weak.lock())(e); });
+  Strategy built = body(self);
+  *fn = [built](const Expr &e) { return built(e); };
+  return {std::move(name), [fn](const Expr &e) { return (*fn)(e); }};
+}
 
 Strategy at(const std::string &location, Strategy s) {
   return {"at(" + location + ", " + s.name() + ")", [location, s](const Expr &e) -> std::optional<Expr> {

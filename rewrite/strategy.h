@@ -38,6 +38,12 @@ Strategy some(Strategy s);                          ///< s on every child where 
 Strategy topDown(Strategy s);                       ///< s at the first node, in pre-order, where it succeeds
 Strategy bottomUp(Strategy s);                      ///< s at the first node, in post-order, where it succeeds
 Strategy normalize(Strategy s, int limit = 1000);   ///< topDown(s) until it fails everywhere
+/// s at every node where it succeeds, children first, in one pass (always succeeds).
+Strategy everywhere(Strategy s);
+/// Succeeds unchanged where `holds` is true, fails elsewhere (a side condition as a strategy).
+Strategy guard(std::string name, std::function<bool(const Expr &)> holds);
+/// A strategy that refers to itself: body(self), where self stands for the result.
+Strategy recursive(std::string name, const std::function<Strategy(Strategy self)> &body);
 /// s at the node with the given location relative to the root ("" = the
 /// root itself, "/in/f/body" = a descendant, segments as in JSON pointers).
 Strategy at(const std::string &location, Strategy s);

@@ -143,6 +143,7 @@ TEST_CASE("explore/cli: a killed exploration resumes without measuring anything 
   CHECK(reused == recorded);
   CHECK(completeLines(store) == recorded + 8);
   CHECK(tuner::ResultStore(store.string()).records().size() == recorded + 8);
+  test::checkNoBugs(tuner::ResultStore(store.string()).records());
   CHECK(resumed.output.find("best kernel: ") != std::string::npos);
 
   // Once more with --evals 1: everything recorded is reused, one is new.
@@ -212,6 +213,7 @@ TEST_CASE("explore/cli: shards, merge and the T4 export") {
   CHECK_MESSAGE(merge.output.find("merged 6 record(s) from 2 store file(s)") != std::string::npos, merge.output);
   tuner::ResultStore union_(storeIn(merged)->string(), tuner::ResultStore::Access::Read);
   CHECK(union_.records().size() == 6);
+  test::checkNoBugs(union_.records());
   // The merged best kernel is the faster of the two shards'.
   double bestNs = std::min(storeA.best()->medianNs, storeB.best()->medianNs);
   bool foundLaunch = false;

@@ -75,6 +75,7 @@ TEST_CASE("explore: a CUDA device gets CUDA kernels, every one compiles with NVR
   Program program = examples::findExample("jacobi2d_5pt").build();
   Sizes sizes{{"N", 16}, {"M", 16}};
   explore::ExploreResult result = explore::explore(program, sizes, device, smallRun(dir.path(), 6));
+  test::checkNoBugs(result);
   REQUIRE(result.evaluations.size() == 6);
   std::set<rewrite::Recipe> recipes;
   for (const auto &e : result.evaluations) {

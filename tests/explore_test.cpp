@@ -163,6 +163,7 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   options.budget.maxEvaluations = 3;
 
   ExploreResult first = explore::explore(program, sizes, backend, options);
+  test::checkNoBugs(first);
   REQUIRE(first.spaceSize > 3);
   CHECK(first.candidates == first.spaceSize);
   REQUIRE(first.evaluations.size() == 3);
@@ -195,6 +196,7 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
 
   options.budget.maxEvaluations = 2;
   ExploreResult third = explore::explore(program, sizes, backend, options);
+  test::checkNoBugs(third);
   CHECK(third.evaluations.size() == 8);
   CHECK(fromStoreCount(third) == 6);
   CHECK(tuner::ResultStore(first.storePath).records().size() == 8);
@@ -216,6 +218,8 @@ TEST_CASE("explore: shards cover the space disjointly and merge to the union") {
   options.storeDir = (dir.path() / "shard1").string();
   options.shardIndex = 1;
   ExploreResult shard1 = explore::explore(program, sizes, backend, options);
+  test::checkNoBugs(shard0);
+  test::checkNoBugs(shard1);
 
   Space space = explore::enumerateSpace(typeCheck(program, sizes), backend.limits(), options.space);
   REQUIRE(space.variants.size() >= 2);
@@ -262,6 +266,7 @@ TEST_CASE("explore: the paper's stencils stay within budget; the best is the fas
     auto start = std::chrono::steady_clock::now();
     ExploreResult result = explore::explore(examples::findExample(name).build(), sizes, backend, options);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    test::checkNoBugs(result);
     CHECK(seconds < 60 + 30); // the budget, plus space enumeration and one evaluation in flight
 
     REQUIRE(result.best);

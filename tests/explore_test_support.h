@@ -3,6 +3,9 @@
 
 #include "explore/explorer.h"
 #include "tests/test_support.h"
+#include "tuner/result_store.h"
+
+#include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -44,6 +47,19 @@ inline explore::ExploreOptions tinyExploreOptions(const std::string &programName
   options.warmups = 0;
   options.timedRuns = 2;
   return options;
+}
+
+/// A `bug` outcome is liftcc failing, never the variant: any fails the suite.
+inline void checkNoBugs(const std::vector<tuner::Record> &records) {
+  for (const tuner::Record &r : records) {
+    CAPTURE(r.key);
+    CHECK_MESSAGE(r.outcome != tuner::Outcome::Bug, r.error);
+  }
+}
+inline void checkNoBugs(const explore::ExploreResult &result) {
+  std::vector<tuner::Record> records;
+  for (const explore::Evaluation &e : result.evaluations) records.push_back(e.record);
+  checkNoBugs(records);
 }
 
 } // namespace liftcc::test

@@ -7,6 +7,7 @@
 // to run more locally.
 
 #include "core/interp/interpreter.h"
+#include "core/ir/operands.h"
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
 #include "tests/test_support.h"
@@ -116,7 +117,7 @@ bool cheapToInterpret(const Program &typed, const std::map<std::string, int64_t>
     const Expr *e = stack.back();
     stack.pop_back();
     if (e->is(ExprKind::Prim) && e->op() == Op::Iterate) {
-      int64_t n = arith::evaluate(e->sizes()[0], sizes);
+      int64_t n = arith::evaluate(iterateCount(*e), sizes);
       if (n > 8) return false;
       work *= std::max<int64_t>(n, 1);
     }

@@ -24,13 +24,14 @@ std::string outcomeName(Outcome outcome) {
   case Outcome::Correctness: return "correctness";
   case Outcome::Constraints: return "constraints";
   case Outcome::Timeout: return "timeout";
+  case Outcome::Bug: return "bug";
   }
   return "?";
 }
 
 std::optional<Outcome> parseOutcome(const std::string &name) {
   for (Outcome o : {Outcome::Ok, Outcome::Compile, Outcome::Runtime, Outcome::Correctness, Outcome::Constraints,
-                    Outcome::Timeout})
+                    Outcome::Timeout, Outcome::Bug})
     if (outcomeName(o) == name) return o;
   return std::nullopt;
 }
@@ -202,6 +203,23 @@ std::string isoTimestamp() {
   return buffer;
 }
 
+namespace {
+/// T4's invalidity categories. T4 has none for a failure of the tuner itself,
+/// so a liftcc bug is exported as a runtime failure (the store keeps "bug").
+std::string t4Invalidity(Outcome outcome) {
+  switch (outcome) {
+  case Outcome::Ok: return "correct"; // as Kernel Tuner's T4 writer
+  case Outcome::Bug: return "runtime";
+  case Outcome::Compile:
+  case Outcome::Runtime:
+  case Outcome::Correctness:
+  case Outcome::Constraints:
+  case Outcome::Timeout: return outcomeName(outcome);
+  }
+  return outcomeName(outcome);
+}
+} // namespace
+
 nlohmann::json exportT4(const std::vector<Record> &records) {
   nlohmann::json results = nlohmann::json::array();
   for (const Record &r : records) {
@@ -211,8 +229,7 @@ nlohmann::json exportT4(const std::vector<Record> &records) {
                          {"configuration", r.configuration},
                          {"objectives", {"time"}},
                          {"times", {{"runtimes", runtimes}}},
-                         // Kernel Tuner's T4 writer uses "correct" for valid results.
-                         {"invalidity", r.outcome == Outcome::Ok ? std::string("correct") : outcomeName(r.outcome)},
+                         {"invalidity", t4Invalidity(r.outcome)},
                          {"correctness", r.outcome == Outcome::Correctness ? 0 : 1},
                          {"measurements", nlohmann::json::array()}};
     if (r.outcome == Outcome::Ok)

@@ -14,8 +14,12 @@
 
 namespace liftcc::tuner {
 
-/// Timeout: a launch ran past the per-kernel timeout (ExploreOptions).
-enum class Outcome { Ok, Compile, Runtime, Correctness, Constraints, Timeout };
+/// Constraints: the variant cannot be built for these sizes or this device
+/// (a rewrite or codegen precondition). Timeout: a launch ran past the
+/// per-kernel timeout (ExploreOptions). Bug: liftcc itself failed (an
+/// InternalError or an unexpected exception): never the variant's fault, and
+/// the test suite fails on any.
+enum class Outcome { Ok, Compile, Runtime, Correctness, Constraints, Timeout, Bug };
 std::string outcomeName(Outcome outcome);
 std::optional<Outcome> parseOutcome(const std::string &name);
 

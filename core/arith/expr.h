@@ -11,6 +11,8 @@
 // Simplifications that are only valid for non-negative operands (e.g.
 // `(a*k+b)/k -> a`) are applied only when the ranges of the variables prove it.
 
+#include "core/error.h"
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -117,8 +119,8 @@ std::vector<std::string> freeVariables(const Expr &e);
 /// variable or a division by zero.
 int64_t evaluate(const Expr &e, const std::map<std::string, int64_t> &values);
 
-struct EvalError : std::runtime_error { using std::runtime_error::runtime_error; };
-struct ParseError : std::runtime_error { using std::runtime_error::runtime_error; };
+struct EvalError : Error { using Error::Error; };
+struct ParseError : Error { using Error::Error; };
 
 /// Parses C-like integer syntax: integers, identifiers, + - * / %, unary -,
 /// parentheses, min(a,b), max(a,b), (a < b ? c : d). Identifiers become

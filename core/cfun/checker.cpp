@@ -157,7 +157,7 @@ private:
     case ast::ExprKind::Cast: return convert(lower(*e.a), e.castTo);
     case ast::ExprKind::Call: return lowerCall(e);
     }
-    fail(e.pos, "internal error: unknown expression kind");
+    throw InternalError("user function checker: unknown expression kind");
   }
 
   const ir::Expr *lowerName(const ast::Expr &e) {
@@ -191,7 +191,7 @@ private:
       return r;
     }
     }
-    fail(e.pos, "internal error: unknown unary operator");
+    throw InternalError("user function checker: unknown unary operator");
   }
 
   const ir::Expr *lowerBinary(const ast::Expr &e) {
@@ -230,7 +230,7 @@ private:
     case ast::BinaryOp::Add: return arith(ir::ArithOp::Add, x, y, e.pos);
     case ast::BinaryOp::Sub: return arith(ir::ArithOp::Sub, x, y, e.pos);
     }
-    fail(e.pos, std::string("internal error: unknown binary operator ") + binaryText(e.binaryOp));
+    throw InternalError(std::string("user function checker: unknown binary operator ") + binaryText(e.binaryOp));
   }
 
   static ir::CompareOp compareOp(ast::BinaryOp op) {
@@ -351,7 +351,7 @@ private:
       return thenCompletes || elseCompletes;
     }
     }
-    fail(s.pos, "internal error: unknown statement kind");
+    throw InternalError("user function checker: unknown statement kind");
   }
 
   /// A branch gets its own scope, as in C99 (the parser already rejects a

@@ -11,10 +11,10 @@ std::string located(SourcePos pos, const std::string &reason) {
 } // namespace
 
 CFunError::CFunError(SourcePos pos, const std::string &reason)
-    : std::runtime_error(located(pos, reason)), line(pos.line), column(pos.column), reason(reason) {}
+    : Error(located(pos, reason)), line(pos.line), column(pos.column), reason(reason) {}
 
 CFunEvalError::CFunEvalError(const std::string &function, SourcePos pos, const std::string &reason)
-    : std::runtime_error("user function '" + function + "', " + located(pos, reason)), line(pos.line),
+    : Error("user function '" + function + "', " + located(pos, reason)), line(pos.line),
       column(pos.column) {}
 
 } // namespace liftcc::cfun

@@ -7,7 +7,8 @@
 // undefined (integer division by zero), which the reference interpreter
 // reports instead of inventing a value.
 
-#include <stdexcept>
+#include "core/error.h"
+
 #include <string>
 
 namespace liftcc::cfun {
@@ -22,7 +23,7 @@ struct SourcePos {
 
 /// The body (or the signature) of a user function was rejected.
 /// what() is "line L, column C: <reason>", or just "<reason>" for line 0.
-struct CFunError : std::runtime_error {
+struct CFunError : Error {
   CFunError(SourcePos pos, const std::string &reason);
   int line;
   int column;
@@ -32,7 +33,7 @@ struct CFunError : std::runtime_error {
 /// Evaluating a well-formed user function hit undefined behaviour in C
 /// (integer division or remainder by zero). what() names the function and
 /// the position of the offending operator.
-struct CFunEvalError : std::runtime_error {
+struct CFunEvalError : Error {
   CFunEvalError(const std::string &function, SourcePos pos, const std::string &reason);
   int line;
   int column;

@@ -107,7 +107,7 @@ private:
       return evalBuiltin(e.builtin, e.operandType, args);
     }
     }
-    fail(e, "internal error: ill-typed expression");
+    throw InternalError("user function evaluator: ill-typed expression");
   }
 
   Scalar evalArith(const ir::Expr &e) {
@@ -120,7 +120,7 @@ private:
     case ScalarKind::Double: return Scalar::ofDouble(arith(e.arith, x.asDouble(), y.asDouble()));
     case ScalarKind::Bool: break;
     }
-    fail(e, "internal error: ill-typed arithmetic");
+    throw InternalError("user function evaluator: ill-typed arithmetic");
   }
 
   int32_t intArith(const ir::Expr &e, int32_t x, int32_t y) const {

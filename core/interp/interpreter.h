@@ -2,6 +2,7 @@
 // The reference interpreter: the oracle every generated kernel and every
 // rewrite is compared against. It favours obviousness over speed.
 
+#include "core/error.h"
 #include "core/interp/value.h"
 #include "core/ir/expr.h"
 
@@ -13,8 +14,8 @@
 
 namespace liftcc {
 
-struct InterpreterError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct InterpreterError : Error {
+  using Error::Error;
 };
 
 /// Evaluates a type-checked program (see typeCheck) on concrete inputs.

@@ -1,5 +1,7 @@
 #include "core/interp/value.h"
 
+#include "core/error.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -12,12 +14,12 @@ Value Value::tuple(std::vector<Value> elements) { return Value(Kind::Tuple, std:
 Value Value::array(std::vector<Value> elements) { return Value(Kind::Array, std::move(elements)); }
 
 const Scalar &Value::scalar() const {
-  if (kind_ != Kind::Scalar) throw std::logic_error("Value::scalar on an aggregate");
+  if (kind_ != Kind::Scalar) throw InternalError("Value::scalar on an aggregate");
   return scalar_;
 }
 
 const std::vector<Value> &Value::elements() const {
-  if (kind_ == Kind::Scalar) throw std::logic_error("Value::elements on a scalar");
+  if (kind_ == Kind::Scalar) throw InternalError("Value::elements on a scalar");
   return *elements_;
 }
 

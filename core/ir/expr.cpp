@@ -1,5 +1,7 @@
 #include "core/ir/expr.h"
 
+#include "core/error.h"
+
 #include <functional>
 #include <stdexcept>
 #include <unordered_map>
@@ -117,7 +119,7 @@ bool Expr::isPrim(Op op) const { return kind() == ExprKind::Prim && node_->op ==
 const std::optional<Type> &Expr::type() const { return node_->type; }
 
 const Type &Expr::typeOrThrow() const {
-  if (!node_->type) throw std::logic_error("expression has not been type-checked");
+  if (!node_->type) throw InternalError("expression has not been type-checked");
   return *node_->type;
 }
 
@@ -129,7 +131,7 @@ Expr Expr::withType(Type type) const {
 
 namespace {
 [[noreturn]] void wrongKind(const char *accessor) {
-  throw std::logic_error(std::string("Expr::") + accessor + " on a node of another kind");
+  throw InternalError(std::string("Expr::") + accessor + " on a node of another kind");
 }
 } // namespace
 

@@ -64,7 +64,7 @@ public:
 
   /// The type, present on nodes produced by the type checker.
   const std::optional<Type> &type() const;
-  /// Precondition: typed. Throws std::logic_error otherwise.
+  /// Precondition: typed. Throws InternalError otherwise.
   const Type &typeOrThrow() const;
   /// Same node with a type attached (used by the type checker).
   Expr withType(Type type) const;

@@ -1,5 +1,7 @@
 #include "core/ir/nd_forms.h"
 
+#include "core/ir/operands.h"
+
 #include <functional>
 #include <stdexcept>
 
@@ -82,11 +84,11 @@ std::optional<MapNParts> matchMapN(const Expr &e, int dims) {
   if (dims < 1 || !e.isPrim(Op::Map)) return std::nullopt;
   const Expr *cur = &e;
   for (int k = 1; k < dims; ++k) {
-    const Expr &f = cur->funs()[0];
+    const Expr &f = funOf(*cur);
     if (!isUnaryLambda(f) || !f.body().isPrim(Op::Map)) return std::nullopt;
     cur = &f.body();
   }
-  MapNParts m{dims, cur->funs()[0], e.args()[0]};
+  MapNParts m{dims, funOf(*cur), inputOf(e)};
   if (dims > 1 && !(mapN(dims, m.f, m.in) == e)) return std::nullopt;
   return m;
 }
@@ -95,7 +97,7 @@ std::optional<MapNParts> largestMapN(const Expr &e) {
   int depth = 0;
   for (const Expr *cur = &e; cur->isPrim(Op::Map) && depth < kMaxRecognisedDims;) {
     ++depth;
-    const Expr &f = cur->funs()[0];
+    const Expr &f = funOf(*cur);
     if (!isUnaryLambda(f)) break;
     cur = &f.body();
   }
@@ -111,15 +113,15 @@ std::optional<PadNParts> largestPadN(const Expr &e) {
     bool last = cur->isPrim(Op::Pad);
     const Expr *padNode = last ? cur : nullptr;
     if (!last) {
-      if (!cur->isPrim(Op::Map) || !cur->args()[0].isPrim(Op::Pad) || !isUnaryLambda(cur->funs()[0])) return std::nullopt;
-      padNode = &cur->args()[0];
+      if (!cur->isPrim(Op::Map) || !inputOf(*cur).isPrim(Op::Pad) || !isUnaryLambda(funOf(*cur))) return std::nullopt;
+      padNode = &inputOf(*cur);
     }
-    parts.left.push_back(padNode->sizes()[0]);
-    parts.right.push_back(padNode->sizes()[1]);
+    parts.left.push_back(padLeft(*padNode));
+    parts.right.push_back(padRight(*padNode));
     parts.modes.push_back(padNode->padMode());
-    if (level == 0) parts.in = padNode->args()[0];
+    if (level == 0) parts.in = inputOf(*padNode);
     if (last) break;
-    cur = &cur->funs()[0].body();
+    cur = &funOf(*cur).body();
   }
   if (parts.left.size() < 2 || !(padN(parts.left, parts.right, parts.modes, parts.in) == e)) return std::nullopt;
   return parts;
@@ -128,13 +130,13 @@ std::optional<PadNParts> largestPadN(const Expr &e) {
 std::optional<SlideNParts> matchSlideN(const Expr &e, int dims) {
   if (dims == 1) {
     if (!e.isPrim(Op::Slide)) return std::nullopt;
-    return SlideNParts{1, e.sizes()[0], e.sizes()[1], e.args()[0]};
+    return SlideNParts{1, slideSize(e), slideStep(e), inputOf(e)};
   }
   // map(reorder, slide(n, s, map(\row. slideN(dims-1, n, s, row), in)))
-  if (dims < 1 || !e.isPrim(Op::Map) || !e.args()[0].isPrim(Op::Slide)) return std::nullopt;
-  const Expr &outer = e.args()[0];
-  if (!outer.args()[0].isPrim(Op::Map)) return std::nullopt;
-  SlideNParts m{dims, outer.sizes()[0], outer.sizes()[1], outer.args()[0].args()[0]};
+  if (dims < 1 || !e.isPrim(Op::Map) || !inputOf(e).isPrim(Op::Slide)) return std::nullopt;
+  const Expr &outer = inputOf(e);
+  if (!inputOf(outer).isPrim(Op::Map)) return std::nullopt;
+  SlideNParts m{dims, slideSize(outer), slideStep(outer), inputOf(inputOf(outer))};
   if (!(slideN(dims, m.size, m.step, m.in) == e)) return std::nullopt;
   return m;
 }
@@ -146,11 +148,11 @@ std::optional<SlideNParts> largestSlideN(const Expr &e) {
       ++depth;
       break;
     }
-    if (!cur->isPrim(Op::Map) || !cur->args()[0].isPrim(Op::Slide)) break;
-    const Expr &rows = cur->args()[0].args()[0];
-    if (!rows.isPrim(Op::Map) || !isUnaryLambda(rows.funs()[0])) break;
+    if (!cur->isPrim(Op::Map) || !inputOf(*cur).isPrim(Op::Slide)) break;
+    const Expr &rows = inputOf(inputOf(*cur));
+    if (!rows.isPrim(Op::Map) || !isUnaryLambda(funOf(rows))) break;
     ++depth;
-    cur = &rows.funs()[0].body();
+    cur = &funOf(rows).body();
   }
   for (int dims = depth; dims >= 2; --dims)
     if (auto m = matchSlideN(e, dims)) return m;
@@ -160,10 +162,10 @@ std::optional<SlideNParts> largestSlideN(const Expr &e) {
 std::optional<ZipNParts> matchZipN(const Expr &e, int dims) {
   if (dims == 1) {
     if (!e.isPrim(Op::Zip)) return std::nullopt;
-    return ZipNParts{1, e.args()};
+    return ZipNParts{1, inputsOf(e)};
   }
-  if (dims < 1 || !e.isPrim(Op::Map) || !e.args()[0].isPrim(Op::Zip)) return std::nullopt;
-  ZipNParts m{dims, e.args()[0].args()};
+  if (dims < 1 || !e.isPrim(Op::Map) || !inputOf(e).isPrim(Op::Zip)) return std::nullopt;
+  ZipNParts m{dims, inputsOf(inputOf(e))};
   if (!(zipN(dims, m.ins) == e)) return std::nullopt;
   return m;
 }
@@ -175,9 +177,9 @@ std::optional<ZipNParts> largestZipN(const Expr &e) {
       ++depth;
       break;
     }
-    if (!cur->isPrim(Op::Map) || !cur->args()[0].isPrim(Op::Zip) || !isUnaryLambda(cur->funs()[0])) break;
+    if (!cur->isPrim(Op::Map) || !inputOf(*cur).isPrim(Op::Zip) || !isUnaryLambda(funOf(*cur))) break;
     ++depth;
-    cur = &cur->funs()[0].body();
+    cur = &funOf(*cur).body();
   }
   for (int dims = depth; dims >= 2; --dims)
     if (auto m = matchZipN(e, dims)) return m;

@@ -1,36 +1,35 @@
 #include "core/ir/op.h"
 
+#include <iterator>
+
 namespace liftcc {
 
 namespace {
+
+// The table's rows come from the same list as the enum; this check makes the
+// correspondence a compile-time fact (row i describes Op(i)), so no runtime
+// test has to keep rows in order.
+constexpr Op kRowOrder[] = {
+#define LIFTCC_OP_ROW_ORDER(e, ...) Op::e,
+    LIFTCC_PRIMITIVES(LIFTCC_OP_ROW_ORDER)
+#undef LIFTCC_OP_ROW_ORDER
+};
+constexpr bool rowsInEnumOrder() {
+  for (size_t i = 0; i < std::size(kRowOrder); ++i)
+    if (kRowOrder[i] != static_cast<Op>(i)) return false;
+  return true;
+}
+static_assert(rowsInEnumOrder(), "the primitive table must list the ops in enum order");
+static_assert(std::size(kRowOrder) == std::size(detail::kOpFlags));
+
 std::vector<OpInfo> makeTable() {
   using V = std::vector<std::string_view>;
   return {
-      {Op::Map, "map", V{}, AttrKind::None, false, V{"f"}, V{"in"}, false},
-      {Op::Reduce, "reduce", V{}, AttrKind::None, false, V{"f"}, V{"init", "in"}, false},
-      {Op::Zip, "zip", V{}, AttrKind::None, false, V{}, V{"in"}, true},
-      {Op::Split, "split", V{"n"}, AttrKind::None, false, V{}, V{"in"}, false},
-      {Op::Join, "join", V{}, AttrKind::None, false, V{}, V{"in"}, false},
-      {Op::Slide, "slide", V{"size", "step"}, AttrKind::None, false, V{}, V{"in"}, false},
-      {Op::Pad, "pad", V{"left", "right"}, AttrKind::None, true, V{}, V{"in"}, false},
-      {Op::PadConstant, "padConstant", V{"left", "right"}, AttrKind::None, false, V{}, V{"value", "in"}, false},
-      {Op::Transpose, "transpose", V{}, AttrKind::None, false, V{}, V{"in"}, false},
-      {Op::Iterate, "iterate", V{"n"}, AttrKind::None, false, V{"f"}, V{"in"}, false},
-      {Op::At, "at", V{"index"}, AttrKind::None, false, V{}, V{"in"}, false},
-      {Op::Get, "get", V{}, AttrKind::TupleIndex, false, V{}, V{"in"}, false},
-      {Op::Tuple, "tuple", V{}, AttrKind::None, false, V{}, V{"in"}, true},
-      {Op::Generate, "generate", V{"size"}, AttrKind::None, false, V{"f"}, V{}, false},
-      {Op::SizeValue, "sizeValue", V{"of"}, AttrKind::None, false, V{}, V{}, false},
-      {Op::MapGlb, "mapGlb", V{}, AttrKind::Dim, false, V{"f"}, V{"in"}, false},
-      {Op::MapWrg, "mapWrg", V{}, AttrKind::Dim, false, V{"f"}, V{"in"}, false},
-      {Op::MapLcl, "mapLcl", V{}, AttrKind::Dim, false, V{"f"}, V{"in"}, false},
-      {Op::MapSeq, "mapSeq", V{}, AttrKind::None, false, V{"f"}, V{"in"}, false},
-      {Op::MapSeqUnroll, "mapSeqUnroll", V{}, AttrKind::None, false, V{"f"}, V{"in"}, false},
-      {Op::ReduceSeq, "reduceSeq", V{}, AttrKind::None, false, V{"f"}, V{"init", "in"}, false},
-      {Op::ReduceSeqUnroll, "reduceSeqUnroll", V{}, AttrKind::None, false, V{"f"}, V{"init", "in"}, false},
-      {Op::ToGlobal, "toGlobal", V{}, AttrKind::None, false, V{"f"}, V{"in"}, false},
-      {Op::ToLocal, "toLocal", V{}, AttrKind::None, false, V{"f"}, V{"in"}, false},
-      {Op::ToPrivate, "toPrivate", V{}, AttrKind::None, false, V{"f"}, V{"in"}, false},
+#define LIFTCC_OP_ROW(e, name, rules, flags, sizes, attr, padMode, funs, args, variadic)                                \
+  {Op::e, name, V{LIFTCC_FIELDS sizes}, AttrKind::attr, padMode, V{LIFTCC_FIELDS funs}, V{LIFTCC_FIELDS args}, variadic, \
+   flags},
+      LIFTCC_PRIMITIVES(LIFTCC_OP_ROW)
+#undef LIFTCC_OP_ROW
   };
 }
 
@@ -50,11 +49,7 @@ std::optional<Op> opByName(std::string_view name) {
 }
 
 const std::vector<Op> &allOps() {
-  static const std::vector<Op> ops = [] {
-    std::vector<Op> v;
-    for (const OpInfo &info : table()) v.push_back(info.op);
-    return v;
-  }();
+  static const std::vector<Op> ops(std::begin(kRowOrder), std::end(kRowOrder));
   return ops;
 }
 
@@ -72,17 +67,5 @@ std::optional<PadMode> parsePadMode(std::string_view name) {
     if (padModeName(m) == name) return m;
   return std::nullopt;
 }
-
-bool isMapLike(Op op) {
-  switch (op) {
-  case Op::Map: case Op::MapGlb: case Op::MapWrg: case Op::MapLcl: case Op::MapSeq: case Op::MapSeqUnroll:
-    return true;
-  default: return false;
-  }
-}
-
-bool isReduceLike(Op op) { return op == Op::Reduce || op == Op::ReduceSeq || op == Op::ReduceSeqUnroll; }
-
-bool isAddressSpaceOp(Op op) { return op == Op::ToGlobal || op == Op::ToLocal || op == Op::ToPrivate; }
 
 } // namespace liftcc

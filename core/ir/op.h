@@ -7,21 +7,84 @@
 //   funs   - function operands (lambdas or user functions)
 //   args   - data operands (arrays, tuples, scalars)
 // OpInfo names each operand; those names are the JSON field names and thus
-// the JSON pointers that error messages print. Keeping this one table as the
-// single source of truth means the reader, writer, printer, type checker and
-// rewrite engine cannot disagree about the shape of a primitive.
+// the JSON pointers that error messages print. The list below is the single
+// source of truth: the enum, the table, the flags and (in primitives/rules.cpp)
+// the type rules and interpreter cases are all generated from it, so the
+// reader, writer, printer, type checker and rewrite engine cannot disagree
+// about the shape of a primitive. Read operands through the named accessors
+// of core/ir/operands.h, never by position.
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 namespace liftcc {
 
+/// Properties of a primitive that passes dispatch on instead of listing ops.
+namespace opflag {
+inline constexpr uint32_t None = 0;
+inline constexpr uint32_t MapLike = 1u << 0;     ///< map and its low-level forms: f applied to each element of `in`
+inline constexpr uint32_t ReduceLike = 1u << 1;  ///< reduce and its low-level forms
+inline constexpr uint32_t Parallel = 1u << 2;    ///< mapGlb / mapWrg / mapLcl: a map on the thread hierarchy (has `dim`)
+inline constexpr uint32_t LowLevel = 1u << 3;    ///< fixes how it executes (codegen-ready); the rest is algorithmic
+inline constexpr uint32_t Compute = 1u << 4;     ///< always computes values into memory (never readable as a view)
+inline constexpr uint32_t View = 1u << 5;        ///< pure data layout: codegen reads through it (generator_views.cpp)
+inline constexpr uint32_t LayoutOnly = 1u << 6;  ///< rearranges its one input bijectively: results can be written through it
+inline constexpr uint32_t AddressSpace = 1u << 7; ///< toGlobal / toLocal / toPrivate
+inline constexpr uint32_t Unrolled = 1u << 8;    ///< mapSeqUnroll / reduceSeqUnroll
+} // namespace opflag
+
+// Helpers for the list: field lists are written in parentheses.
+#define LIFTCC_FIELDS(...) __VA_ARGS__
+
+// X(Enum, "json name", rules, flags, (size fields), attr kind, has pad mode, (function fields), (data fields), variadic)
+//   rules: the family rule set of primitives/<family>.cpp (type<rules> and eval<rules>, see primitives/rules.h).
+//   The order is the enum's order (it is also the structural hash's op code: append, never reorder).
+#define LIFTCC_PRIMITIVES(X)                                                                                            \
+  /* High-level (algorithmic) primitives. */                                                                            \
+  X(Map, "map", Map, opflag::MapLike, (), None, false, ("f"), ("in"), false)                                            \
+  X(Reduce, "reduce", Reduce, opflag::ReduceLike | opflag::Compute, (), None, false, ("f"), ("init", "in"), false)      \
+  X(Zip, "zip", Zip, opflag::View, (), None, false, (), ("in"), true)                                                   \
+  X(Split, "split", Split, opflag::View | opflag::LayoutOnly, ("n"), None, false, (), ("in"), false)                    \
+  X(Join, "join", Join, opflag::View | opflag::LayoutOnly, (), None, false, (), ("in"), false)                          \
+  X(Slide, "slide", Slide, opflag::View, ("size", "step"), None, false, (), ("in"), false)                              \
+  X(Pad, "pad", Pad, opflag::View, ("left", "right"), None, true, (), ("in"), false)                                    \
+  X(PadConstant, "padConstant", PadConstant, opflag::View, ("left", "right"), None, false, (), ("value", "in"), false)  \
+  X(Transpose, "transpose", Transpose, opflag::View | opflag::LayoutOnly, (), None, false, (), ("in"), false)           \
+  X(Iterate, "iterate", Iterate, opflag::Compute, ("n"), None, false, ("f"), ("in"), false)                             \
+  X(At, "at", At, opflag::View, ("index"), None, false, (), ("in"), false)                                              \
+  X(Get, "get", Get, opflag::View, (), TupleIndex, false, (), ("in"), false)                                            \
+  X(Tuple, "tuple", Tuple, opflag::View, (), None, false, (), ("in"), true)                                             \
+  X(Generate, "generate", Generate, opflag::View, ("size"), None, false, ("f"), (), false)                              \
+  X(SizeValue, "sizeValue", SizeValue, opflag::View, ("of"), None, false, (), (), false)                                \
+  /* Low-level (OpenCL-specific) primitives: same semantics, fixed mapping. */                                          \
+  X(MapGlb, "mapGlb", Map, opflag::MapLike | opflag::Parallel | opflag::LowLevel | opflag::Compute, (), Dim, false,     \
+    ("f"), ("in"), false)                                                                                               \
+  X(MapWrg, "mapWrg", Map, opflag::MapLike | opflag::Parallel | opflag::LowLevel | opflag::Compute, (), Dim, false,     \
+    ("f"), ("in"), false)                                                                                               \
+  X(MapLcl, "mapLcl", Map, opflag::MapLike | opflag::Parallel | opflag::LowLevel | opflag::Compute, (), Dim, false,     \
+    ("f"), ("in"), false)                                                                                               \
+  X(MapSeq, "mapSeq", Map, opflag::MapLike | opflag::LowLevel | opflag::Compute, (), None, false, ("f"), ("in"), false) \
+  X(MapSeqUnroll, "mapSeqUnroll", Map, opflag::MapLike | opflag::LowLevel | opflag::Compute | opflag::Unrolled, (),     \
+    None, false, ("f"), ("in"), false)                                                                                  \
+  X(ReduceSeq, "reduceSeq", Reduce, opflag::ReduceLike | opflag::LowLevel | opflag::Compute, (), None, false, ("f"),    \
+    ("init", "in"), false)                                                                                              \
+  X(ReduceSeqUnroll, "reduceSeqUnroll", Reduce,                                                                         \
+    opflag::ReduceLike | opflag::LowLevel | opflag::Compute | opflag::Unrolled, (), None, false, ("f"),                 \
+    ("init", "in"), false)                                                                                              \
+  X(ToGlobal, "toGlobal", AddressSpace, opflag::AddressSpace | opflag::LowLevel | opflag::Compute, (), None, false,     \
+    ("f"), ("in"), false)                                                                                               \
+  X(ToLocal, "toLocal", AddressSpace, opflag::AddressSpace | opflag::LowLevel | opflag::Compute, (), None, false,       \
+    ("f"), ("in"), false)                                                                                               \
+  X(ToPrivate, "toPrivate", AddressSpace, opflag::AddressSpace | opflag::LowLevel | opflag::Compute, (), None, false,   \
+    ("f"), ("in"), false)
+
 enum class Op {
-  // High-level (algorithmic) primitives.
-  Map, Reduce, Zip, Split, Join, Slide, Pad, PadConstant, Transpose, Iterate, At, Get, Tuple, Generate, SizeValue,
-  // Low-level (OpenCL-specific) primitives: same semantics, fixed mapping.
-  MapGlb, MapWrg, MapLcl, MapSeq, MapSeqUnroll, ReduceSeq, ReduceSeqUnroll, ToGlobal, ToLocal, ToPrivate,
+#define LIFTCC_OP_ENUM(e, ...) e,
+  LIFTCC_PRIMITIVES(LIFTCC_OP_ENUM)
+#undef LIFTCC_OP_ENUM
 };
 
 /// Reindexing boundary handling of `pad`.
@@ -39,6 +102,9 @@ struct OpInfo {
   /// Data operand names; when `variadicArgs`, a single field holding a list.
   std::vector<std::string_view> argFields;
   bool variadicArgs;
+  uint32_t flags;
+
+  bool has(uint32_t flag) const { return (flags & flag) == flag; }
 };
 
 const OpInfo &opInfo(Op op);
@@ -49,11 +115,23 @@ const std::vector<Op> &allOps();
 std::string_view padModeName(PadMode mode);
 std::optional<PadMode> parsePadMode(std::string_view name);
 
+namespace detail {
+inline constexpr uint32_t kOpFlags[] = {
+#define LIFTCC_OP_FLAGS(e, name, rules, flags, ...) flags,
+    LIFTCC_PRIMITIVES(LIFTCC_OP_FLAGS)
+#undef LIFTCC_OP_FLAGS
+};
+} // namespace detail
+
+/// The flags of an op (usable in constant expressions).
+constexpr uint32_t opFlags(Op op) { return detail::kOpFlags[static_cast<size_t>(op)]; }
+constexpr bool hasFlag(Op op, uint32_t flag) { return (opFlags(op) & flag) == flag; }
+
 /// map and its low-level forms.
-bool isMapLike(Op op);
+constexpr bool isMapLike(Op op) { return hasFlag(op, opflag::MapLike); }
 /// reduce and its low-level forms.
-bool isReduceLike(Op op);
+constexpr bool isReduceLike(Op op) { return hasFlag(op, opflag::ReduceLike); }
 /// toGlobal / toLocal / toPrivate.
-bool isAddressSpaceOp(Op op);
+constexpr bool isAddressSpaceOp(Op op) { return hasFlag(op, opflag::AddressSpace); }
 
 } // namespace liftcc

@@ -4,9 +4,11 @@
 // writing is deterministic, so API -> JSON -> IR -> JSON is the identity on
 // the JSON text.
 
+#include "core/error.h"
 #include "core/ir/expr.h"
 
 #include <nlohmann/json_fwd.hpp>
+
 #include <stdexcept>
 #include <string>
 
@@ -14,13 +16,14 @@ namespace liftcc {
 
 inline constexpr int kProgramFormatVersion = 1;
 
-class JsonError : public std::runtime_error {
+class JsonError : public Error {
 public:
   /// Control characters in the message (e.g. from a quoted user string) are
   /// escaped, so the error always fits on one line.
   JsonError(std::string pointer, const std::string &message)
-      : std::runtime_error((pointer.empty() ? std::string("(document)") : cutQuoted(pointer, '/')) + ": " +
-                           oneLine(cutQuoted(message, '"'))),
+      : Error((pointer.empty() ? std::string("(document)") : cutQuoted(pointer, '/')) + ": " +
+                  oneLine(cutQuoted(message, '"')),
+              pointer),
         pointer_(std::move(pointer)) {}
   const std::string &pointer() const { return pointer_; }
 

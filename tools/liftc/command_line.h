@@ -3,6 +3,8 @@
 // `--option value` / `--option=value` / `--flag` options. Every verb declares
 // the options it accepts, so a typo is an error rather than silently ignored.
 
+#include "core/error.h"
+
 #include <map>
 #include <optional>
 #include <set>
@@ -14,8 +16,8 @@ namespace liftcc::cli {
 
 /// A mistake on the command line; main prints it with a hint to --help and
 /// exits with status 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct UsageError : Error {
+  using Error::Error;
 };
 
 struct OptionSpec {

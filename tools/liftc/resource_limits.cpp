@@ -1,6 +1,7 @@
 #include "tools/liftc/resource_limits.h"
 
 #include "core/interp/value_io.h"
+#include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "tools/liftc/command_line.h"
 #include "tuner/launch.h"
@@ -18,7 +19,7 @@ int64_t iterationProduct(const Program &typed, const std::map<std::string, int64
   int64_t product = 1;
   containsNode(typed.body(), [&](const Expr &e) {
     if (!e.isPrim(Op::Iterate)) return false;
-    int64_t count = arith::evaluate(e.sizes()[0], sizes);
+    int64_t count = arith::evaluate(iterateCount(e), sizes);
     if (count > kMaxIterations || product * std::max<int64_t>(count, 1) > kMaxIterations) product = kMaxIterations + 1;
     else product *= std::max<int64_t>(count, 1);
     return false;

@@ -1,0 +1,117 @@
+// Data layout: split, join, slide, transpose and at only rearrange (or pick)
+// elements; codegen reads through them as views (codegen/generator_views.cpp).
+
+#include "primitives/rules.h"
+
+namespace liftcc::rules {
+
+namespace {
+/// One element subrange [first, first + count) of an array value.
+Value subarray(const Value &in, size_t first, size_t count) {
+  auto begin = in.elements().begin() + static_cast<std::ptrdiff_t>(first);
+  return Value::array({begin, begin + static_cast<std::ptrdiff_t>(count)});
+}
+/// The typed input of join or transpose, which must be an array of arrays.
+Expr checkNestedArray(TypeContext &checker, const Expr &e, const std::string &path, const std::string &expected) {
+  Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
+  const Type &t = in.typeOrThrow();
+  if (!t.arrayElement().isArray())
+    checker.fail(path, std::string(e.info().name) + ": expected " + expected + ", found " + t.str());
+  return in;
+}
+} // namespace
+
+Expr typeSplit(TypeContext &checker, const Expr &e, const std::string &path) {
+  const std::string op(e.info().name);
+  Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
+  const Type &t = in.typeOrThrow();
+  const arith::Expr &n = splitSize(e);
+  checker.requirePositive(n, checker.field(path, "n"), "the chunk size", e);
+  if (!arith::provablyDivisible(t.arrayLength(), n))
+    checker.fail(path, op + "(" + n.str() + ") of " + t.str() + ": length " + t.arrayLength().str() +
+                           " is not provably divisible by " + n.str() + " (give concrete sizes or pad the input)");
+  return checker.rebuild(e, {}, {in}, Type::array(Type::array(t.arrayElement(), n), t.arrayLength() / n));
+}
+
+Value evalSplit(EvalContext &interpreter, const Expr &e) {
+  Value in = interpreter.eval(inputOf(e));
+  size_t n = static_cast<size_t>(interpreter.size(splitSize(e)));
+  std::vector<Value> chunks;
+  for (size_t i = 0; i + n <= in.size(); i += n) chunks.push_back(subarray(in, i, n));
+  return Value::array(std::move(chunks));
+}
+
+Expr typeJoin(TypeContext &checker, const Expr &e, const std::string &path) {
+  Expr in = checkNestedArray(checker, e, path, "an array of arrays");
+  const Type &t = in.typeOrThrow();
+  const Type &inner = t.arrayElement();
+  return checker.rebuild(e, {}, {in}, Type::array(inner.arrayElement(), t.arrayLength() * inner.arrayLength()));
+}
+
+Value evalJoin(EvalContext &interpreter, const Expr &e) {
+  Value in = interpreter.eval(inputOf(e));
+  std::vector<Value> out;
+  for (const Value &row : in.elements()) out.insert(out.end(), row.elements().begin(), row.elements().end());
+  return Value::array(std::move(out));
+}
+
+Expr typeSlide(TypeContext &checker, const Expr &e, const std::string &path) {
+  const std::string op(e.info().name);
+  Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
+  const Type &t = in.typeOrThrow();
+  const arith::Expr &size = slideSize(e), &step = slideStep(e);
+  checker.requirePositive(size, checker.field(path, "size"), "the window size", e);
+  checker.requirePositive(step, checker.field(path, "step"), "the step", e);
+  if (!arith::provablyLessEq(size, t.arrayLength()))
+    checker.fail(path, op + "(" + size.str() + ", " + step.str() + ") of " + t.str() +
+                           ": the input is not provably at least one window long");
+  arith::Expr count = (t.arrayLength() - size + step) / step;
+  return checker.rebuild(e, {}, {in}, Type::array(Type::array(t.arrayElement(), size), count));
+}
+
+Value evalSlide(EvalContext &interpreter, const Expr &e) {
+  Value in = interpreter.eval(inputOf(e));
+  int64_t windowSize = interpreter.size(slideSize(e)), step = interpreter.size(slideStep(e));
+  int64_t count = (static_cast<int64_t>(in.size()) - windowSize + step) / step;
+  std::vector<Value> windows;
+  for (int64_t w = 0; w < count; ++w)
+    windows.push_back(subarray(in, static_cast<size_t>(w * step), static_cast<size_t>(windowSize)));
+  return Value::array(std::move(windows));
+}
+
+Expr typeTranspose(TypeContext &checker, const Expr &e, const std::string &path) {
+  Expr in = checkNestedArray(checker, e, path, "a 2D array");
+  const Type &t = in.typeOrThrow();
+  const Type &inner = t.arrayElement();
+  return checker.rebuild(e, {}, {in}, Type::array(Type::array(inner.arrayElement(), t.arrayLength()), inner.arrayLength()));
+}
+
+Value evalTranspose(EvalContext &interpreter, const Expr &e) {
+  Value in = interpreter.eval(inputOf(e));
+  size_t rows = in.size();
+  size_t cols = static_cast<size_t>(interpreter.size(inputOf(e).typeOrThrow().arrayElement().arrayLength()));
+  std::vector<Value> out;
+  for (size_t j = 0; j < cols; ++j) {
+    std::vector<Value> column;
+    for (size_t i = 0; i < rows; ++i) column.push_back(in[i][j]);
+    out.push_back(Value::array(std::move(column)));
+  }
+  return Value::array(std::move(out));
+}
+
+Expr typeAt(TypeContext &checker, const Expr &e, const std::string &path) {
+  const std::string op(e.info().name);
+  Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
+  const Type &t = in.typeOrThrow();
+  const arith::Expr &i = atIndex(e);
+  if (!arith::provablyNonNegative(i) || !arith::provablyLess(i, t.arrayLength()))
+    checker.fail(checker.field(path, "index"),
+                 op + ": index " + i.str() + " is not provably within [0, " + t.arrayLength().str() + ") of " + t.str());
+  return checker.rebuild(e, {}, {in}, t.arrayElement());
+}
+
+Value evalAt(EvalContext &interpreter, const Expr &e) {
+  return interpreter.eval(inputOf(e))[static_cast<size_t>(interpreter.size(atIndex(e)))];
+}
+
+} // namespace liftcc::rules

@@ -1,0 +1,133 @@
+// One place per primitive: the named operand accessors, the flags the passes
+// dispatch on, the rules registered through the table, and the error
+// hierarchy (InternalError for liftcc's own invariants, recorded as `bug`).
+
+#include "core/error.h"
+#include "core/ir/operands.h"
+#include "core/json/program_json.h"
+#include "core/typecheck/typecheck.h"
+#include "examples/example.h"
+#include "explore/explorer.h"
+#include "primitives/api.h"
+#include "primitives/rules.h"
+#include "rewrite/apply.h"
+#include "tests/explore_test_support.h"
+
+#include <doctest/doctest.h>
+
+namespace liftcc {
+
+using namespace api;
+
+TEST_CASE("operands: named accessors read the operands the table names") {
+  Size n = size("N");
+  Expr a = input("A", array(f32(), n));
+  Expr add = userFun("add", {{"x", ScalarKind::Float}, {"y", ScalarKind::Float}}, ScalarKind::Float, "return x + y;");
+  Expr r = reduce(add, lit(1.0f), a);
+  CHECK(reduceInit(r) == lit(1.0f));
+  CHECK(inputOf(r).sameNode(a));
+  CHECK(funOf(r) == add);
+  Expr s = slide(3, 2, a);
+  CHECK(slideSize(s) == arith::Expr(3));
+  CHECK(slideStep(s) == arith::Expr(2));
+  Expr p = padConstant(1, 2, lit(0.0f), a);
+  CHECK(padLeft(p) == arith::Expr(1));
+  CHECK(padRight(p) == arith::Expr(2));
+  CHECK(padValue(p) == lit(0.0f));
+  CHECK(inputOf(p).sameNode(a));
+  CHECK(splitSize(split(4, a)) == arith::Expr(4));
+  CHECK(atIndex(at(5, a)) == arith::Expr(5));
+  CHECK(getIndex(get(1, zip(a, a))) == 1);
+  CHECK(inputsOf(zip(a, a)).size() == 2);
+  CHECK(mapDim(mapLcl(2, id(ScalarKind::Float), a)) == 2);
+  CHECK(iterateCount(iterate(7, [](Expr x) { return x; }, a)) == arith::Expr(7));
+  CHECK(generateSize(generate(n, [](Expr i) { return i; })) == n);
+  CHECK(sizeValueOf(sizeValue(n)) == n);
+  CHECK(argPath(p, 0) == "/value");
+  CHECK(argPath(p, 1) == "/in");
+  CHECK(argPath(zip(a, a), 1) == "/in/1");
+}
+
+TEST_CASE("operands: an accessor on a primitive without that operand is an InternalError") {
+  Expr a = input("A", array(f32(), size("N")));
+  CHECK_THROWS_WITH_AS(slideSize(split(4, a)), "internal error: slideSize on primitive split", InternalError);
+  CHECK_THROWS_AS(reduceInit(map(id(ScalarKind::Float), a)), InternalError);
+  CHECK_THROWS_AS(inputOf(zip(a, a)), InternalError);
+  CHECK_THROWS_AS(funOf(a), InternalError);
+  CHECK_THROWS_AS(mapDim(mapSeq(id(ScalarKind::Float), a)), InternalError);
+  CHECK_THROWS_AS(Expr::param("x").typeOrThrow(), InternalError); // not type-checked
+}
+
+TEST_CASE("op table: the flags the passes dispatch on") {
+  for (Op op : allOps()) {
+    const OpInfo &info = opInfo(op);
+    CAPTURE(info.name);
+    // A primitive is read as a view, or computes, or is map (which does either).
+    CHECK(int(info.has(opflag::View)) + int(info.has(opflag::Compute)) + int(op == Op::Map) == 1);
+    if (info.has(opflag::Parallel)) CHECK(info.attr == AttrKind::Dim);
+    if (info.has(opflag::LowLevel)) CHECK(info.has(opflag::Compute));
+    if (info.has(opflag::LayoutOnly)) CHECK(info.argFields == std::vector<std::string_view>{"in"});
+    CHECK(bool(rules::primitiveRules(op).type));
+    CHECK(bool(rules::primitiveRules(op).eval));
+  }
+  static_assert(isMapLike(Op::MapSeqUnroll) && !isMapLike(Op::Reduce) && isReduceLike(Op::ReduceSeq));
+  static_assert(isAddressSpaceOp(Op::ToLocal) && !isAddressSpaceOp(Op::Map));
+}
+
+TEST_CASE("errors: every error about the input shares one base with its JSON pointer") {
+  Expr a = input("A", array(f32(), size("N")));
+  try {
+    typeCheck(program({a}, join(a)));
+    FAIL("join of a flat array type-checked");
+  } catch (const Error &e) {
+    REQUIRE(e.pointer());
+    CHECK(*e.pointer() == "/body");
+    CHECK(dynamic_cast<const TypeError *>(&e) != nullptr);
+  }
+  try {
+    readProgram(R"({"liftcc": 1, "sizes": [], "inputs": [], "body": {"op": "nope"}})");
+    FAIL("an unknown primitive was read");
+  } catch (const Error &e) {
+    REQUIRE(e.pointer());
+    CHECK(e.pointer()->rfind("/body", 0) == 0);
+    CHECK(dynamic_cast<const JsonError *>(&e) != nullptr);
+  }
+  CHECK_THROWS_AS(throw rewrite::RewriteError("x"), Error);
+  CHECK(std::string(InternalError("/body/in", "unbound").what()) == "/body/in: internal error: unbound");
+}
+
+namespace {
+/// A device whose compiler trips over an internal invariant.
+class BuggyDevice final : public tuner::Device {
+public:
+  codegen::Target target() const override { return codegen::Target::OpenCL; }
+  std::string name() const override { return "buggy device"; }
+  std::string resultsName() const override { return name(); }
+  tuner::DeviceLimits limits() const override { return {}; }
+  std::unique_ptr<tuner::CompiledKernel> compile(const codegen::Kernel &) override {
+    throw InternalError("a broken invariant");
+  }
+};
+} // namespace
+
+TEST_CASE("explore: an internal error is recorded as a bug, not as the variant's constraints") {
+  test::TempDir dir;
+  BuggyDevice device;
+  explore::ExploreOptions options;
+  options.programName = "jacobi2d_5pt";
+  options.storeDir = dir.path().string();
+  options.space.tileSizes = {4};
+  options.space.groupExtents = {8};
+  options.budget.maxEvaluations = 2;
+  explore::ExploreResult result =
+      explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 16}, {"M", 16}}, device, options);
+  REQUIRE(result.evaluations.size() == 2);
+  for (const explore::Evaluation &e : result.evaluations) {
+    CHECK(e.record.outcome == tuner::Outcome::Bug);
+    CHECK(e.record.error == "internal error: a broken invariant");
+  }
+  CHECK(tuner::outcomeName(tuner::Outcome::Bug) == "bug");
+  CHECK(tuner::parseOutcome("bug") == tuner::Outcome::Bug);
+}
+
+} // namespace liftcc
