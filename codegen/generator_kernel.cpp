@@ -47,6 +47,11 @@ int64_t defaultLocalSize(const std::optional<arith::Expr> &extent, int dim) {
   return cap;
 }
 
+/// The name of a size's int parameter in a 64-bit kernel, whose body
+/// declares the size itself in the wide type. The liftcc_ prefix is reserved
+/// for generated names (as liftcc_min/liftcc_max).
+std::string wideSizeParameter(const std::string &size) { return "liftcc_size_" + size; }
+
 } // namespace
 
 Generator::Generator(const Program &program, Target target, const CodegenOptions &options, bool wideIndices)
@@ -57,6 +62,7 @@ Generator::Generator(const Program &program, Target target, const CodegenOptions
   auto parameter = [&](const std::string &name, const std::string &what) {
     if (auto why = cfun::reservedVariableName(name)) fail("", what + " name " + *why);
     if (auto why = cfun::reservedFunctionName(name)) fail("", what + " name " + *why);
+    if (name.rfind("liftcc_", 0) == 0) fail("", what + " name '" + name + "' uses the prefix liftcc_, reserved for generated names");
     if (!takenNames_.insert(name).second) fail("", what + " '" + name + "' has the name of another input or size");
   };
   for (const arith::Expr &s : program.sizes) parameter(s.varName(), "size");
@@ -70,7 +76,8 @@ Generator::Generator(const Program &program, Target target, const CodegenOptions
     return false;
   });
   for (const std::string &name : userFunNames) {
-    if (name == "liftcc_min" || name == "liftcc_max") fail("", "the user function name '" + name + "' is reserved by liftcc");
+    if (name.rfind("liftcc_", 0) == 0)
+      fail("", "the user function name '" + name + "' uses the prefix liftcc_, reserved for generated names");
     if (name == options.kernelName)
       fail("", "the user function '" + name + "' has the kernel's name: choose another kernel name (--kernel-name)");
     if (!takenNames_.insert(name).second) fail("", "the user function '" + name + "' has the name of an input or size");
@@ -121,7 +128,10 @@ Kernel Generator::run() {
   params.push_back(dialect_.globalPointer(resultKind, false) + " " + out);
   kernel.args.push_back({out, KernelArg::Role::Output, resultKind, elementCount(resultType)});
   for (const arith::Expr &s : program_.sizes) {
-    params.push_back("int " + s.varName());
+    // Size arguments are passed as int; a 64-bit kernel widens them on entry
+    // (see below), else a product of two sizes (N*M) would still be computed,
+    // and overflow, in int.
+    params.push_back("int " + (wideIndices_ ? wideSizeParameter(s.varName()) : s.varName()));
     kernel.args.push_back({s.varName(), KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
   }
 
@@ -191,6 +201,9 @@ Kernel Generator::run() {
   source += "\n" + dialect_.kernelQualifier() + " " + kernel.name + "(";
   for (size_t i = 0; i < params.size(); ++i) source += (i ? ", " : "") + params[i];
   source += ") {\n";
+  if (wideIndices_)
+    for (const arith::Expr &s : program_.sizes)
+      source += "  const " + dialect_.wideIndexType() + " " + s.varName() + " = " + wideSizeParameter(s.varName()) + ";\n";
   for (const std::string &decl : localDeclarations_) source += "  " + decl + "\n";
   source += indentBody(body_.text());
   source += "}\n";

@@ -57,6 +57,22 @@ TEST_CASE("robustness/index: int where the ranges prove it, 64-bit indices beyon
   // and it still runs correctly (every symbolic kernel test runs it on PoCL).
   CHECK(plainKernel("jacobi2d_5pt", {}).indexBits == 64);
   CHECK(plainKernel("jacobi1d_3pt", {{"N", 1 << 20}}).indexBits == 32);
+  // Its size arguments stay int (launches pass int32) and are widened on
+  // entry, so a product of sizes (N * M in a 3D index) is 64-bit too.
+  codegen::Kernel symbolic = plainKernel("jacobi3d_7pt", {});
+  CHECK(symbolic.source.find("int liftcc_size_N") != std::string::npos);
+  CHECK(symbolic.source.find("  const long N = liftcc_size_N;") != std::string::npos);
+  codegen::Kernel symbolicCuda = plainKernel("jacobi3d_7pt", {}, codegen::Target::CUDA);
+  CHECK(symbolicCuda.source.find("  const long long M = liftcc_size_M;") != std::string::npos);
+  if (cuda::nvrtcAvailable())
+    CHECK(cuda::compileToPtx(symbolicCuda.source, cuda::NvrtcOptions{}, "symbolic.cu").log.empty());
+  // The prefix of those generated names is reserved.
+  const char *reservedInput = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 1}],
+    "userFuns": {"copy": {"params": [{"name": "x", "type": "float"}], "returns": "float", "body": "return x;"}},
+    "inputs": [{"name": "liftcc_size_N", "type": "[float]N"}],
+    "body": {"op": "mapGlb", "dim": 0, "f": {"userFun": "copy"}, "in": {"param": "liftcc_size_N"}}})";
+  CHECK_THROWS_WITH(codegen::generateKernel(typeCheck(readProgram(reservedInput)), codegen::Target::OpenCL),
+                    doctest::Contains("prefix liftcc_"));
 }
 
 const char *kToInt = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 1}],
