@@ -101,10 +101,11 @@ TEST_CASE("timeout: a kernel past its timeout on the OpenCL device is abandoned 
   {
     tuner::OpenCLDevice opencl(*device);
     std::unique_ptr<tuner::CompiledKernel> slow = opencl.compile(slowKernel());
-    // 2^23 dependent steps per work-item: about a second on PoCL, several
-    // times the timeout.
+    // 2^25 dependent steps per work-item: 1.3 s on a quiet 2-core PoCL
+    // machine (2^23 took 0.32 s, too close to twice the timeout), several
+    // times the timeout however fast the CPU.
     start = Clock::now();
-    CHECK_THROWS_AS(slow->runBytes({{"steps", 1 << 23}}, inputs, config), tuner::KernelTimeoutError);
+    CHECK_THROWS_AS(slow->runBytes({{"steps", 1 << 25}}, inputs, config), tuner::KernelTimeoutError);
     abandonedAfter = secondsSince(start);
     CHECK(abandonedAfter >= 0.2);
     CHECK(abandonedAfter < 1.0);
