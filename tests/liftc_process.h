@@ -1,5 +1,6 @@
 #pragma once
-// Running the liftc binary from tests, the way users and scripts run it.
+// Running the liftc binary (and other commands) from tests, the way users
+// and scripts run them.
 
 #include <cstdio>
 #include <stdexcept>
@@ -8,10 +9,11 @@
 
 namespace liftcc::test {
 
-struct LiftcRun {
-  int status;         ///< exit status, -1 if liftc did not exit normally
+struct ProcessRun {
+  int status;         ///< exit status, -1 if the process did not exit normally
   std::string output; ///< stdout and stderr together
 };
+using LiftcRun = ProcessRun;
 
 /// Single-quotes a word for /bin/sh.
 inline std::string shellQuote(const std::string &s) {
@@ -20,9 +22,9 @@ inline std::string shellQuote(const std::string &s) {
   return out + "'";
 }
 
-/// Runs `liftc <commandLine>` (already quoted for the shell) to completion.
-inline LiftcRun runLiftc(const std::string &commandLine) {
-  std::string command = shellQuote(LIFTCC_LIFTC_PATH) + " " + commandLine + " 2>&1";
+/// Runs a /bin/sh command line (already quoted) to completion.
+inline ProcessRun runShell(const std::string &commandLine) {
+  std::string command = "(" + commandLine + ") 2>&1";
   FILE *pipe = popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("popen failed: " + command);
   std::string output;
@@ -30,6 +32,11 @@ inline LiftcRun runLiftc(const std::string &commandLine) {
   while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
   int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+/// Runs `liftc <commandLine>` (already quoted for the shell) to completion.
+inline LiftcRun runLiftc(const std::string &commandLine) {
+  return runShell(shellQuote(LIFTCC_LIFTC_PATH) + " " + commandLine);
 }
 
 } // namespace liftcc::test

@@ -13,28 +13,13 @@
 
 namespace liftcc::test {
 
-struct ShellRun {
-  int status;         ///< exit status, -1 if the command did not exit normally
-  std::string output; ///< stdout and stderr together
-};
+using ShellRun = ProcessRun;
 
 /// The words quoted for /bin/sh and joined with spaces.
 inline std::string quoteArgs(const std::vector<std::string> &args) {
   std::string out;
   for (const std::string &a : args) out += (out.empty() ? "" : " ") + shellQuote(a);
   return out;
-}
-
-/// Runs a /bin/sh command line (already quoted) to completion.
-inline ShellRun runShell(const std::string &commandLine) {
-  std::string command = "(" + commandLine + ") 2>&1";
-  FILE *pipe = popen(command.c_str(), "r");
-  if (!pipe) throw std::runtime_error("popen failed: " + command);
-  std::string output;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
 /// The C compiler CMake found for these tests ("" if none).
