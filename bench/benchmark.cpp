@@ -254,7 +254,7 @@ BenchReport runBench(tuner::Device &device, const BenchOptions &options) {
   report.device = device.resultsName();
   log(options, "measuring copy bandwidth");
   report.bandwidth = device.measureCopyBandwidth(static_cast<int>(options.timing.warmupRuns),
-                                                 static_cast<int>(options.timing.timedRuns));
+                                                 static_cast<int>(options.timing.timedRuns), options.copyBytes);
   for (const examples::Example *example : selected)
     report.examples.push_back(benchExample(device, *example, report.bandwidth.bytesPerSecond, options));
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -152,8 +152,8 @@ std::vector<Verb> allVerbs() {
       {"bench", "compare generated kernels with hand-written ones and the copy-bandwidth roofline",
        "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|jacobi2d_5pt,...] [--sizes paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
-       "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--png FILE] [--quiet]\n"
-       "                   [--kernel-tuner full|quick|off]\n"
+       "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] [--quiet]\n"
+       "                   [--kernel-tuner full|quick|off] [--copy-mib 128]\n"
        "\n"
        "For each example, in one run on one OpenCL device (or CUDA GPU with --target\n"
        "cuda; --device is then its index): the generated kernels of\n"
@@ -164,9 +164,12 @@ std::vector<Verb> allVerbs() {
        "build found Halide, on OpenCL only).\n"
        "An example without a best kernel recorded at its benchmark sizes is first\n"
        "explored on the spot: --explore N random variants (default 16, 0: never),\n"
-       "stored under --results like 'liftc explore'. A STREAM-like copy kernel measures the\n"
-       "memory bandwidth; the roofline bound is bandwidth / (bytes of every grid\n"
-       "read or written once per output element).\n"
+       "stored under --results like 'liftc explore'. The memory bandwidth is the best\n"
+       "of several verified copies (guarded, guard-free, float4 and float8 copy\n"
+       "kernels, each with several work-group sizes, and the runtime's buffer copy;\n"
+       "all are listed, with the host's memcpy on CPU devices); the roofline bound is\n"
+       "bandwidth / (bytes of every grid read or written once per output element);\n"
+       "--copy-mib sets the size of each copy buffer (default 128 MiB, beyond caches).\n"
        "\n"
        "Every kernel first runs on the same random inputs at a small size and is\n"
        "compared with the reference interpreter (1e-4 relative); a disagreeing one\n"
@@ -175,7 +178,7 @@ std::vector<Verb> allVerbs() {
        "--size-scale multiplies every extent, rounded to a multiple of 32): median\n"
        "of --runs profiled kernel times after --warmups runs, as output elements\n"
        "per second, with ratios to the hand-written kernel and to the roofline.\n"
-       "--csv and --markdown also write the table to files; --png draws it as a bar\n"
+       "--csv, --markdown and --json also write the report to files; --png draws it as a bar\n"
        "chart relative to the hand-written kernels with bench/plot.py (python3 and\n"
        "matplotlib; without them it prints the command to run). --examples names\n"
        "the examples (default: all). When python3 has kernel_tuner and pyopencl,\n"
@@ -185,7 +188,7 @@ std::vector<Verb> allVerbs() {
        "no such rows; OpenCL only). Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
        {{"target", "device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "explore", "csv",
-         "markdown", "png", "kernel-tuner"},
+         "markdown", "json", "png", "kernel-tuner", "copy-mib"},
         {"quiet"}},
        runBench},
   };
