@@ -29,6 +29,7 @@ std::vector<Verb> allVerbs() {
        "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
        "                     [--opt plain|tiled|local] [--tile K] [--ptx FILE.ptx [--arch sm_90]]\n"
+       "                     [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
        "mapSeq, reductions to reduceSeq. Data-layout primitives become index\n"
@@ -39,12 +40,19 @@ std::vector<Verb> allVerbs() {
        "--opt plain|tiled|local lowers a high-level program first with that\n"
        "recipe (tiled and local need --size; --tile K outputs per tile and\n"
        "dimension, default 8). With --target cuda, --ptx also compiles the kernel\n"
-       "with NVRTC for --arch (default sm_90) and writes the PTX.\n",
-       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "ptx", "arch"}, {}},
+       "with NVRTC for --arch (default sm_90) and writes the PTX.\n"
+       "--fast-math mad|relaxed builds the kernel with -cl-mad-enable or\n"
+       "-cl-fast-relaxed-math (CUDA: --fmad=true or --use_fast_math), recorded as\n"
+       "buildOptions in the metadata; --div-to-mul writes divisions of user\n"
+       "functions by floating constants as multiplications by the inverse (exact\n"
+       "for powers of two, within 1.5 ulp otherwise).\n",
+       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "ptx", "arch", "fast-math"},
+        {"div-to-mul"}},
        runCompile},
       {"run", "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local] [--tile K] [--target opencl|cuda]\n"
+       "                 [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
        "median kernel time (profiling events, after one warm-up run). --device\n"
@@ -52,8 +60,10 @@ std::vector<Verb> allVerbs() {
        "platform name (default: the first device). --check compares the result\n"
        "with the reference interpreter and fails on a mismatch. --target cuda\n"
        "compiles the CUDA kernel with NVRTC and runs it through the CUDA driver\n"
-       "(loaded at run time; --device is then the CUDA device index).\n",
-       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "target"}, {"check"}},
+       "(loaded at run time; --device is then the CUDA device index).\n"
+       "--fast-math and --div-to-mul as for compile; --check then allows the error\n"
+       "they permit (README, Fast math).\n",
+       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "target", "fast-math"}, {"check", "div-to-mul"}},
        runRun},
       {"rewrite", "apply a rewrite rule at a location, or list where rules apply",
        "usage: liftc rewrite PROGRAM.json --list [--size N=64,...]\n"
@@ -75,6 +85,7 @@ std::vector<Verb> allVerbs() {
        "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--target opencl|cuda] [--device SPEC] [--out results/]\n"
        "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy exhaustive|random|annealing]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
+       "                     [--fast-math none,relaxed]\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
@@ -93,17 +104,21 @@ std::vector<Verb> allVerbs() {
        "the store in the T4 autotuning results format. --target cuda generates\n"
        "CUDA C, compiles it with NVRTC and runs it through the CUDA driver (loaded\n"
        "at run time; --device is then the CUDA device index); its results are\n"
-       "filed under 'cuda <device name>'.\n",
-       {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name", "t4"},
+       "filed under 'cuda <device name>'. Every variant is explored at each\n"
+       "fast-math level of --fast-math (a list of none, mad, relaxed; default\n"
+       "none,relaxed), each verified with the tolerance its level permits.\n",
+       {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name", "t4",
+         "fast-math"},
         {"quiet"}},
        runExplore},
       {"tune", "measure one variant of a program and record it",
        "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name NAME]\n"
+       "                  [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
        "records it in the same result store.\n",
-       {{"size", "opt", "tile", "local", "target", "device", "out", "runs", "timeout", "name"}, {}},
+       {{"size", "opt", "tile", "local", "target", "device", "out", "runs", "timeout", "name", "fast-math"}, {"div-to-mul"}},
        runTune},
       {"best", "print the best kernels recorded in a results directory",
        "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"

@@ -5,6 +5,7 @@
 #include "tuner/cuda/nvrtc_compiler.h"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace liftcc::tuner {
@@ -71,6 +72,9 @@ cuda::Module compile(cuda::Context &context, const codegen::Kernel &kernel) {
   try {
     cuda::NvrtcOptions options;
     options.arch = context.device().arch();
+    // The kernel's own options (fast math), one word each.
+    std::istringstream words(kernel.buildOptions);
+    for (std::string word; words >> word;) options.extraOptions.push_back(word);
     return context.loadModule(cuda::compileToPtx(kernel.source, options, kernel.name + ".cu").ptx);
   } catch (const cuda::NvrtcError &e) {
     throw KernelBuildError(e.what());

@@ -56,7 +56,9 @@ private:
 
 ocl::Program build(ocl::Context &context, const codegen::Kernel &kernel) try {
   if (kernel.target != codegen::Target::OpenCL) throw std::invalid_argument("not an OpenCL kernel");
-  return ocl::Program(context, kernel.source, "-cl-std=CL1.2");
+  // The kernel's own options (fast math) after the language version.
+  return ocl::Program(context, kernel.source,
+                      kernel.buildOptions.empty() ? "-cl-std=CL1.2" : "-cl-std=CL1.2 " + kernel.buildOptions);
 } catch (const ocl::BuildError &e) {
   throw KernelBuildError(e.what());
 }
