@@ -128,7 +128,10 @@ TEST_SUITE("fast math") {
       bool powerOfTwo = trial % 3 == 0;
       float c = powerOfTwo ? std::ldexp(1.0f, exponent(rng)) : randomFloat();
       char literal[64];
-      std::snprintf(literal, sizeof literal, "%.9gf", c);
+      std::snprintf(literal, sizeof literal, "%.9g", c);
+      std::string text = literal;
+      if (text.find_first_of(".e") == std::string::npos) text += ".0"; // 4 -> 4.0f: C has no "4f"
+      std::snprintf(literal, sizeof literal, "%sf", text.c_str());
       bool asDouble = trial % 5 == 4;
       std::string body = asDouble ? std::string("double d = x; return (float)(d / ") + literal + ");" // double division
                                   : std::string("float t = x * 2.0f - 1.0f; t /= ") + literal + "; return t;";

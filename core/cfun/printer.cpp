@@ -165,16 +165,27 @@ std::string printBody(const ir::Program &program, const std::vector<Param> &para
 
 std::optional<Scalar> inverseOfConstantDivisor(const ir::Expr &division) {
   if (division.kind != ir::ExprKind::Arith || division.arith != ir::ArithOp::Div) return std::nullopt;
-  const ir::Expr *divisor = division.b;
-  // A constant, or a constant of another type the checker left as a
-  // conversion (`x / 4`, a float literal in a double division); converting it
-  // below does what the conversion does.
-  double value = 0;
-  if (divisor->kind == ir::ExprKind::Const && divisor->type == division.type) value = divisor->value.toDouble();
-  else if (divisor->kind == ir::ExprKind::Convert && divisor->a->kind == ir::ExprKind::Const &&
-           divisor->a->type != ScalarKind::Bool)
-    value = divisor->a->value.toDouble();
-  else return std::nullopt;
+  // A literal, possibly negated (`-4.0f` is a negated constant) or converted
+  // from another type (`x / 4`, a float literal in a double division);
+  // converting the value below does what the conversion does.
+  std::function<std::optional<double>(const ir::Expr &)> constantValue =
+      [&](const ir::Expr &e) -> std::optional<double> {
+    if (e.type == ScalarKind::Bool) return std::nullopt;
+    if (e.kind == ir::ExprKind::Const) return e.value.toDouble();
+    if (e.kind == ir::ExprKind::Convert) {
+      // Only conversions the final rounding to the division's type repeats:
+      // exact widenings, or conversions to that very type.
+      bool exact = e.type == ScalarKind::Double && (e.a->type == ScalarKind::Int || e.a->type == ScalarKind::Float);
+      if (!exact && e.type != division.type) return std::nullopt;
+      return constantValue(*e.a);
+    }
+    if (e.kind == ir::ExprKind::Neg && e.type != ScalarKind::Int)
+      if (std::optional<double> v = constantValue(*e.a)) return -*v;
+    return std::nullopt;
+  };
+  std::optional<double> divisor = constantValue(*division.b);
+  if (!divisor) return std::nullopt;
+  const double value = *divisor;
   if (division.type == ScalarKind::Float) {
     float inverse = 1.0f / static_cast<float>(value);
     if (!std::isnormal(inverse)) return std::nullopt;
