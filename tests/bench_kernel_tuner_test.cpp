@@ -99,7 +99,7 @@ TEST_CASE("bench kernel tuner: liftc bench shows Kernel Tuner's best and tuning 
   std::ifstream in(csv);
   std::string header, line;
   std::getline(in, header);
-  CHECK(header.ends_with(",message,tuning_s,detail"));
+  CHECK(header.ends_with(",message,tuning_s,detail,row_kind"));
   bool kernelTuner = false, explored = false;
   while (std::getline(in, line)) {
     if (line.find(",kernel tuner,ok,") != std::string::npos) {
@@ -109,8 +109,8 @@ TEST_CASE("bench kernel tuner: liftc bench shows Kernel Tuner's best and tuning 
     // The variant names the sizes, with a comma: the field is quoted.
     if (line.find(",\"explored ") != std::string::npos && line.find(",ok,") != std::string::npos) {
       explored = true;
-      // The exploration's tuning time: the next-to-last field is a number.
-      auto last = line.rfind(','), before = line.rfind(',', last - 1);
+      // The exploration's tuning time: the third field from the end (before detail and row_kind) is a number.
+      auto kind = line.rfind(','), last = line.rfind(',', kind - 1), before = line.rfind(',', last - 1);
       CHECK_MESSAGE(last > before + 1, line);
     }
   }
