@@ -1,17 +1,46 @@
 #include "explore/configuration.h"
 
+#include <numeric>
+
 namespace liftcc::explore {
+
+namespace {
+bool isCoarsened(const Configuration &c) { return c.recipe == rewrite::Recipe::Coarsened; }
+std::string coarseningKey(const Configuration &c) {
+  return " k=" + std::to_string(c.coarsen[0]) + "x" + std::to_string(c.coarsen[1]) + "x" + std::to_string(c.coarsen[2]) +
+         (c.privateWindow ? "" : " window=global");
+}
+} // namespace
+
+rewrite::RecipeOptions Configuration::recipeOptions() const {
+  rewrite::RecipeOptions options;
+  options.tileOutputs = tile > 0 ? tile : 8;
+  options.coarsen = coarsen;
+  options.privateWindow = privateWindow;
+  return options;
+}
+
+int64_t Configuration::sizeMultiple() const {
+  if (isCoarsened(*this)) return std::lcm(std::lcm(coarsen[0], coarsen[1]), coarsen[2]);
+  return tile;
+}
 
 std::string Configuration::key() const {
   std::string k = rewrite::recipeName(recipe);
-  if (recipe != rewrite::Recipe::Plain) k += " tile=" + std::to_string(tile);
+  if (isCoarsened(*this)) k += coarseningKey(*this);
+  else if (recipe != rewrite::Recipe::Plain) k += " tile=" + std::to_string(tile);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
   return k;
 }
 
 nlohmann::json Configuration::toJson() const {
-  return {{"recipe", rewrite::recipeName(recipe)}, {"tile", tile}, {"local", local}};
+  nlohmann::json j{{"recipe", rewrite::recipeName(recipe)}, {"tile", tile}, {"local", local}};
+  if (isCoarsened(*this)) {
+    j["coarsen"] = coarsen;
+    j["privateWindow"] = privateWindow;
+  }
+  return j;
 }
 
 Configuration Configuration::fromJson(const nlohmann::json &j) {
@@ -21,12 +50,15 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   c.recipe = *recipe;
   c.tile = j.at("tile").get<int64_t>();
   c.local = j.at("local").get<std::array<int64_t, 3>>();
+  if (j.contains("coarsen")) c.coarsen = j.at("coarsen").get<std::array<int64_t, 3>>();
+  if (j.contains("privateWindow")) c.privateWindow = j.at("privateWindow").get<bool>();
   return c;
 }
 
 bool areNeighbours(const Configuration &a, const Configuration &b) {
   int differences = (a.recipe != b.recipe) + (a.tile != b.tile);
-  for (int d = 0; d < 3; ++d) differences += a.local[d] != b.local[d];
+  for (int d = 0; d < 3; ++d) differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]);
+  differences += a.privateWindow != b.privateWindow;
   return differences == 1;
 }
 

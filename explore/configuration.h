@@ -15,15 +15,28 @@ struct Configuration {
   rewrite::Recipe recipe = rewrite::Recipe::Plain;
   int64_t tile = 0;                      ///< outputs per tile and dimension (tiled, local)
   std::array<int64_t, 3> local{0, 0, 0}; ///< work-group size; 0 everywhere: the kernel's default
+  /// coarsened: outputs per work-item along x, y, z, and whether the window
+  /// is copied to private memory. Only coarsened configurations show them in
+  /// key() and toJson(), so the records of the other recipes are unchanged.
+  std::array<int64_t, 3> coarsen{1, 1, 1};
+  bool privateWindow = true;
 
-  /// Stable identifier, e.g. "local tile=8 wg=8x8x1" (the result store key).
+  /// The recipe's options for this configuration.
+  rewrite::RecipeOptions recipeOptions() const;
+  /// Every size of a verification run is a multiple of this (the tile or the
+  /// coarsening factors), 0 when any size will do.
+  int64_t sizeMultiple() const;
+
+  /// Stable identifier, e.g. "local tile=8 wg=8x8x1" or "coarsened k=8x1x1 wg=32x4x1"
+  /// (the result store key).
   std::string key() const;
   nlohmann::json toJson() const;
   static Configuration fromJson(const nlohmann::json &j);
   friend bool operator==(const Configuration &, const Configuration &) = default;
 };
 
-/// Parameters differing in exactly one of recipe, tile or one work-group extent.
+/// Parameters differing in exactly one of recipe, tile, one coarsening factor, the window copy or one
+/// work-group extent.
 bool areNeighbours(const Configuration &a, const Configuration &b);
 
 } // namespace liftcc::explore
