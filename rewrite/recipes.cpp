@@ -193,9 +193,8 @@ std::pair<Program, int> tileForCoarsening(const Program &typed, const std::array
   }
   throw RewriteError("coarsened: no " + std::to_string(outputDims) + "D stencil to coarsen by " +
                      extentsText(extents, std::max(outputDims, 1)) +
-                     " (x first): it needs mapN over slideN covering every output dimension, each output extent "
-                     "divisible by its factor (partial tiles are not supported yet); choose factors that divide the "
-                     "extents, or use --opt plain");
+                     " (x first): every output extent must be divisible by its factor (no partial tiles yet) and "
+                     "mapN over slideN must cover every output dimension");
 }
 
 /// Copies the window of every coarsened work-item (the tile its neighbourhoods
