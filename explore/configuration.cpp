@@ -31,6 +31,8 @@ std::string Configuration::key() const {
   else if (recipe != rewrite::Recipe::Plain) k += " tile=" + std::to_string(tile);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
+  if (fastMath != codegen::FastMath::None) k += " fast-math=" + codegen::fastMathName(fastMath);
+  if (divToMul) k += " div-to-mul";
   return k;
 }
 
@@ -40,6 +42,8 @@ nlohmann::json Configuration::toJson() const {
     j["coarsen"] = coarsen;
     j["privateWindow"] = privateWindow;
   }
+  if (fastMath != codegen::FastMath::None) j["fastMath"] = codegen::fastMathName(fastMath);
+  if (divToMul) j["divToMul"] = true;
   return j;
 }
 
@@ -52,11 +56,22 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   c.local = j.at("local").get<std::array<int64_t, 3>>();
   if (j.contains("coarsen")) c.coarsen = j.at("coarsen").get<std::array<int64_t, 3>>();
   if (j.contains("privateWindow")) c.privateWindow = j.at("privateWindow").get<bool>();
+  if (j.contains("fastMath")) {
+    auto level = codegen::parseFastMath(j.at("fastMath").get<std::string>());
+    if (!level) throw std::invalid_argument("unknown fast-math level " + j.at("fastMath").dump());
+    c.fastMath = *level;
+  }
+  if (j.contains("divToMul")) c.divToMul = j.at("divToMul").get<bool>();
   return c;
 }
 
+void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &options) {
+  options.fastMath = configuration.fastMath;
+  options.divToMul = configuration.divToMul;
+}
+
 bool areNeighbours(const Configuration &a, const Configuration &b) {
-  int differences = (a.recipe != b.recipe) + (a.tile != b.tile);
+  int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) + (a.divToMul != b.divToMul);
   for (int d = 0; d < 3; ++d) differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]);
   differences += a.privateWindow != b.privateWindow;
   return differences == 1;

@@ -2,6 +2,8 @@
 // One point of the exploration space: how a high-level program is lowered
 // (recipe and tile size) and how its kernel is launched (work-group size).
 
+#include "codegen/fast_math.h"
+#include "codegen/generate.h"
 #include "rewrite/recipes.h"
 
 #include <nlohmann/json.hpp>
@@ -20,6 +22,11 @@ struct Configuration {
   /// key() and toJson(), so the records of the other recipes are unchanged.
   std::array<int64_t, 3> coarsen{1, 1, 1};
   bool privateWindow = true;
+  /// Build options (codegen/fast_math.h) and division by constants as
+  /// multiplication. The defaults leave key() and toJson() as they were
+  /// before these existed, so stored results stay valid.
+  codegen::FastMath fastMath = codegen::FastMath::None;
+  bool divToMul = false;
 
   /// The recipe's options for this configuration.
   rewrite::RecipeOptions recipeOptions() const;
@@ -35,8 +42,12 @@ struct Configuration {
   friend bool operator==(const Configuration &, const Configuration &) = default;
 };
 
-/// Parameters differing in exactly one of recipe, tile, one coarsening factor, the window copy or one
-/// work-group extent.
+/// The codegen options of the configuration's fast-math choices.
+void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &options);
+
+/// Parameters differing in exactly one of recipe, tile, one coarsening
+/// factor, the window copy, one work-group extent, the fast-math level or
+/// division by multiplication.
 bool areNeighbours(const Configuration &a, const Configuration &b);
 
 } // namespace liftcc::explore

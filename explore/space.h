@@ -31,6 +31,9 @@ struct SpaceOptions {
   std::vector<int64_t> coarsenFactors{2, 4, 8};
   bool includeCoarsened = true;
   size_t coarsenedGroupShapes = 4;
+  /// Fast-math levels every variant is crossed with (codegen/fast_math.h);
+  /// `liftc explore` uses none and relaxed unless --fast-math says otherwise.
+  std::vector<codegen::FastMath> fastMathLevels{codegen::FastMath::None};
   /// The dialect the variants' kernels are generated in.
   codegen::Target target = codegen::Target::OpenCL;
 };
