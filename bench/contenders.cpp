@@ -6,6 +6,9 @@
 #include "explore/space.h"
 #include "rewrite/recipes.h"
 
+#include <algorithm>
+#include <cstring>
+#include <numeric>
 #include <stdexcept>
 
 namespace liftcc::bench {
@@ -22,6 +25,37 @@ Contender recipeContender(rewrite::Recipe recipe, int64_t tile) {
             Program lowered = rewrite::applyRecipe(typed, recipe, options);
             return ContenderKernel{codegen::generateKernel(lowered, target), std::nullopt};
           }};
+}
+
+constexpr char kDimensionNames[] = "xyz";
+
+std::string coarsenedName(const CoarsenedVariant &v) {
+  std::string name = "coarsened";
+  for (int d = 0; d < 3; ++d)
+    if (v.factors[d] > 1) name += std::string(" ") + kDimensionNames[d] + std::to_string(v.factors[d]);
+  return name + (v.privateWindow ? "" : " global");
+}
+
+Contender coarsenedContender(const CoarsenedVariant &variant) {
+  int64_t multiple = std::lcm(std::lcm(variant.factors[0], variant.factors[1]), variant.factors[2]);
+  return {coarsenedName(variant), ContenderKind::Generated, multiple,
+          [variant](const Program &typed, const Sizes &, codegen::Target target) {
+            rewrite::RecipeOptions options;
+            options.coarsen = variant.factors;
+            options.privateWindow = variant.privateWindow;
+            Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Coarsened, options);
+            return ContenderKernel{codegen::generateKernel(lowered, target), std::nullopt};
+          }};
+}
+
+std::vector<CoarsenedVariant> defaultCoarsenedVariants(int dims) {
+  std::vector<CoarsenedVariant> variants(1);
+  variants[0].factors[0] = 8;
+  if (dims > 1) {
+    variants.emplace_back();
+    variants.back().factors[static_cast<size_t>(dims - 1)] = 8;
+  }
+  return variants;
 }
 
 /// The plain recipe built with every fast-math relaxation: -cl-fast-relaxed-math
@@ -58,12 +92,35 @@ Contender exploredContender(const explore::BestKernel &best) {
 
 } // namespace
 
+std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec) {
+  std::string text = spec;
+  CoarsenedVariant variant;
+  const std::string global = ":global";
+  if (text.size() > global.size() && text.ends_with(global)) {
+    variant.privateWindow = false;
+    text.resize(text.size() - global.size());
+  }
+  const char *dimension = text.empty() ? nullptr : std::strchr(kDimensionNames, text[0]);
+  if (!dimension || *dimension == '\0' || text.size() < 2 || text.size() > 3) return std::nullopt;
+  if (!std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+  int64_t factor = std::stoll(text.substr(1));
+  if (factor < 1 || factor > 64) return std::nullopt;
+  variant.factors[static_cast<size_t>(dimension - kDimensionNames)] = factor;
+  return variant;
+}
+
 std::vector<Contender> contendersFor(const examples::Example &example, const ContenderOptions &options,
                                      codegen::Target target) {
   std::vector<Contender> out{recipeContender(rewrite::Recipe::Plain, 0), plainFastMathContender()};
   for (int64_t tile : options.tiles) {
     out.push_back(recipeContender(rewrite::Recipe::Tiled, tile));
     out.push_back(recipeContender(rewrite::Recipe::Local, tile));
+  }
+  const int dims = static_cast<int>(example.sizeNames.size());
+  for (const CoarsenedVariant &v : options.coarsened.value_or(defaultCoarsenedVariants(dims))) {
+    bool beyond = false;
+    for (int d = dims; d < 3; ++d) beyond = beyond || v.factors[static_cast<size_t>(d)] > 1;
+    if (!beyond) out.push_back(coarsenedContender(v));
   }
   for (const explore::BestKernel &best : options.explored)
     if (best.launch.value("program", "") == example.name) out.push_back(exploredContender(best));

@@ -48,9 +48,23 @@ struct Contender {
   Tolerance tolerance = codegen::fastMathTolerance(codegen::FastMath::None, false);
 };
 
+/// A coarsened variant: outputs per work-item along x, y, z, and whether the
+/// window is copied to private memory.
+struct CoarsenedVariant {
+  std::array<int64_t, 3> factors{1, 1, 1};
+  bool privateWindow = true;
+};
+/// "x8", "z4", "x8:global" (the window read from global memory); nullopt
+/// when `spec` is not of that form (a factor from 1 to 64).
+std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec);
+
 struct ContenderOptions {
   /// Tile sizes (outputs per tile and dimension) of the tiled and local variants.
   std::vector<int64_t> tiles{8};
+  /// Coarsened variants; nullopt: by 8 along x and along the example's
+  /// outermost dimension. Variants along a dimension the example does not
+  /// have are left out.
+  std::optional<std::vector<CoarsenedVariant>> coarsened;
   /// Best kernels recorded by `liftc explore` for the device; those of this
   /// example are added as contenders (their configuration, re-derived at the
   /// benchmark's sizes).
@@ -58,7 +72,7 @@ struct ContenderOptions {
 };
 
 /// Generated contenders first (plain, plain fast-math, then tiled and local per tile size,
-/// then explored bests), the hand-written reference last if one exists for
+/// the coarsened variants, then explored bests), the hand-written reference last if one exists for
 /// `target`.
 std::vector<Contender> contendersFor(const examples::Example &example, const ContenderOptions &options,
                                      codegen::Target target);

@@ -1,10 +1,34 @@
 #include "explore/configuration.h"
 
+#include <numeric>
+
 namespace liftcc::explore {
+
+namespace {
+bool isCoarsened(const Configuration &c) { return c.recipe == rewrite::Recipe::Coarsened; }
+std::string coarseningKey(const Configuration &c) {
+  return " k=" + std::to_string(c.coarsen[0]) + "x" + std::to_string(c.coarsen[1]) + "x" + std::to_string(c.coarsen[2]) +
+         (c.privateWindow ? "" : " window=global");
+}
+} // namespace
+
+rewrite::RecipeOptions Configuration::recipeOptions() const {
+  rewrite::RecipeOptions options;
+  options.tileOutputs = tile > 0 ? tile : 8;
+  options.coarsen = coarsen;
+  options.privateWindow = privateWindow;
+  return options;
+}
+
+int64_t Configuration::sizeMultiple() const {
+  if (isCoarsened(*this)) return std::lcm(std::lcm(coarsen[0], coarsen[1]), coarsen[2]);
+  return tile;
+}
 
 std::string Configuration::key() const {
   std::string k = rewrite::recipeName(recipe);
-  if (recipe != rewrite::Recipe::Plain) k += " tile=" + std::to_string(tile);
+  if (isCoarsened(*this)) k += coarseningKey(*this);
+  else if (recipe != rewrite::Recipe::Plain) k += " tile=" + std::to_string(tile);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
   if (fastMath != codegen::FastMath::None) k += " fast-math=" + codegen::fastMathName(fastMath);
@@ -14,6 +38,10 @@ std::string Configuration::key() const {
 
 nlohmann::json Configuration::toJson() const {
   nlohmann::json j{{"recipe", rewrite::recipeName(recipe)}, {"tile", tile}, {"local", local}};
+  if (isCoarsened(*this)) {
+    j["coarsen"] = coarsen;
+    j["privateWindow"] = privateWindow;
+  }
   if (fastMath != codegen::FastMath::None) j["fastMath"] = codegen::fastMathName(fastMath);
   if (divToMul) j["divToMul"] = true;
   return j;
@@ -26,6 +54,8 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   c.recipe = *recipe;
   c.tile = j.at("tile").get<int64_t>();
   c.local = j.at("local").get<std::array<int64_t, 3>>();
+  if (j.contains("coarsen")) c.coarsen = j.at("coarsen").get<std::array<int64_t, 3>>();
+  if (j.contains("privateWindow")) c.privateWindow = j.at("privateWindow").get<bool>();
   if (j.contains("fastMath")) {
     auto level = codegen::parseFastMath(j.at("fastMath").get<std::string>());
     if (!level) throw std::invalid_argument("unknown fast-math level " + j.at("fastMath").dump());
@@ -42,7 +72,8 @@ void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &
 
 bool areNeighbours(const Configuration &a, const Configuration &b) {
   int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) + (a.divToMul != b.divToMul);
-  for (int d = 0; d < 3; ++d) differences += a.local[d] != b.local[d];
+  for (int d = 0; d < 3; ++d) differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]);
+  differences += a.privateWindow != b.privateWindow;
   return differences == 1;
 }
 

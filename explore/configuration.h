@@ -17,13 +17,25 @@ struct Configuration {
   rewrite::Recipe recipe = rewrite::Recipe::Plain;
   int64_t tile = 0;                      ///< outputs per tile and dimension (tiled, local)
   std::array<int64_t, 3> local{0, 0, 0}; ///< work-group size; 0 everywhere: the kernel's default
+  /// coarsened: outputs per work-item along x, y, z, and whether the window
+  /// is copied to private memory. Only coarsened configurations show them in
+  /// key() and toJson(), so the records of the other recipes are unchanged.
+  std::array<int64_t, 3> coarsen{1, 1, 1};
+  bool privateWindow = true;
   /// Build options (codegen/fast_math.h) and division by constants as
   /// multiplication. The defaults leave key() and toJson() as they were
   /// before these existed, so stored results stay valid.
   codegen::FastMath fastMath = codegen::FastMath::None;
   bool divToMul = false;
 
-  /// Stable identifier, e.g. "local tile=8 wg=8x8x1" (the result store key).
+  /// The recipe's options for this configuration.
+  rewrite::RecipeOptions recipeOptions() const;
+  /// Every size of a verification run is a multiple of this (the tile or the
+  /// coarsening factors), 0 when any size will do.
+  int64_t sizeMultiple() const;
+
+  /// Stable identifier, e.g. "local tile=8 wg=8x8x1" or "coarsened k=8x1x1 wg=32x4x1"
+  /// (the result store key).
   std::string key() const;
   nlohmann::json toJson() const;
   static Configuration fromJson(const nlohmann::json &j);
@@ -33,8 +45,9 @@ struct Configuration {
 /// The codegen options of the configuration's fast-math choices.
 void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &options);
 
-/// Parameters differing in exactly one of recipe, tile, one work-group
-/// extent, the fast-math level or division by multiplication.
+/// Parameters differing in exactly one of recipe, tile, one coarsening
+/// factor, the window copy, one work-group extent, the fast-math level or
+/// division by multiplication.
 bool areNeighbours(const Configuration &a, const Configuration &b);
 
 } // namespace liftcc::explore

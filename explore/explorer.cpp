@@ -25,8 +25,9 @@ std::map<std::string, int64_t> verificationSizes(const Program &program, const C
   std::map<std::string, int64_t> sizes;
   for (const arith::Expr &var : program.sizes) {
     int64_t minimum = var.varRange().lo && var.varRange().lo->isConstant() ? var.varRange().lo->constant() : 1;
-    int64_t v = c.tile > 0 ? 2 * c.tile : 13;
-    if (c.tile > 0) v = std::max(v, (minimum + c.tile - 1) / c.tile * c.tile);
+    int64_t multiple = c.sizeMultiple();
+    int64_t v = multiple > 0 ? 2 * multiple : 13;
+    if (multiple > 0) v = std::max(v, (minimum + multiple - 1) / multiple * multiple);
     else v = std::max(v, minimum);
     sizes[var.varName()] = v;
   }
@@ -57,9 +58,7 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
     // 1. Verify at a small size with the same configuration.
     std::map<std::string, int64_t> small = verificationSizes(program, variant.configuration);
     Program typedSmall = typeCheck(program, small);
-    rewrite::RecipeOptions ro;
-    ro.tileOutputs = variant.configuration.tile > 0 ? variant.configuration.tile : 8;
-    Program loweredSmall = rewrite::applyRecipe(typedSmall, variant.configuration.recipe, ro);
+    Program loweredSmall = rewrite::applyRecipe(typedSmall, variant.configuration.recipe, variant.configuration.recipeOptions());
     codegen::CodegenOptions co;
     if (variant.kernel.localSize) co.localSize = variant.configuration.local;
     applyFastMath(variant.configuration, co);

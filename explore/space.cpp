@@ -31,6 +31,29 @@ std::vector<std::array<int64_t, 3>> groupShapes(int dims, const std::array<int64
   return shapes;
 }
 
+/// At most `count` of `shapes`, evenly spread over the list (which runs from
+/// narrow to wide groups), for the programs that get fewer shapes.
+std::vector<std::array<int64_t, 3>> spreadSample(const std::vector<std::array<int64_t, 3>> &shapes, size_t count) {
+  if (shapes.size() <= count) return shapes;
+  std::vector<std::array<int64_t, 3>> sample;
+  for (size_t i = 0; i < count; ++i) sample.push_back(shapes[(2 * i + 1) * shapes.size() / (2 * count)]);
+  return sample;
+}
+
+/// Coarsened configurations: each factor along one dimension at a time.
+std::vector<Configuration> coarsenedConfigurations(const SpaceOptions &options) {
+  std::vector<Configuration> configurations;
+  if (!options.includeCoarsened) return configurations;
+  for (int d = 0; d < 3; ++d)
+    for (int64_t k : options.coarsenFactors) {
+      Configuration c;
+      c.recipe = rewrite::Recipe::Coarsened;
+      c.coarsen[static_cast<size_t>(d)] = k;
+      configurations.push_back(c);
+    }
+  return configurations;
+}
+
 /// Every variant at every level of `levels`, interleaved (a variant's levels
 /// next to each other), so that a budget cut short still sees each level.
 /// Only the build options differ, which is all generateKernel changes for a level.
@@ -56,10 +79,8 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   std::vector<std::pair<Configuration, Program>> programs;
 
   auto addProgram = [&](Configuration c) {
-    rewrite::RecipeOptions ro;
-    ro.tileOutputs = c.tile > 0 ? c.tile : 8;
     try {
-      Program lowered = rewrite::applyRecipe(typed, c.recipe, ro);
+      Program lowered = rewrite::applyRecipe(typed, c.recipe, c.recipeOptions());
       if (seenPrograms.insert(lowered.body().hash()).second) programs.push_back({c, lowered});
     } catch (const rewrite::RewriteError &) {
       // The recipe does not apply with these parameters (e.g. the outputs are
@@ -71,6 +92,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     if (options.includeTiled) addProgram({rewrite::Recipe::Tiled, tile, {0, 0, 0}});
     if (options.includeLocal) addProgram({rewrite::Recipe::Local, tile, {0, 0, 0}});
   }
+  for (const Configuration &c : coarsenedConfigurations(options)) addProgram(c);
   space.distinctPrograms = programs.size();
 
   // Per program: its variants, the kernel's default launch first.
@@ -112,7 +134,9 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     } else {
       // mapGlb kernels: the runtime's choice first, then explicit shapes.
       variants.push_back({config, lowered, base});
-      for (const auto &shape : groupShapes(base.dims, extents, limits, options)) {
+      std::vector<std::array<int64_t, 3>> shapes = groupShapes(base.dims, extents, limits, options);
+      if (config.recipe == rewrite::Recipe::Coarsened) shapes = spreadSample(shapes, options.coarsenedGroupShapes);
+      for (const auto &shape : shapes) {
         Configuration c = config;
         c.local = shape;
         variants.push_back({c, lowered, base});
@@ -136,11 +160,12 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
 }
 
 Variant makeVariant(const Program &typed, const Configuration &configuration, codegen::Target target) {
-  rewrite::RecipeOptions ro;
-  ro.tileOutputs = configuration.tile > 0 ? configuration.tile : 8;
-  Program lowered = rewrite::applyRecipe(typed, configuration.recipe, ro);
+  Program lowered = rewrite::applyRecipe(typed, configuration.recipe, configuration.recipeOptions());
   codegen::CodegenOptions co;
-  if (configuration.recipe != rewrite::Recipe::Plain) co.localSize = configuration.local;
+  // Only work-group kernels have their shape generated in; mapGlb kernels
+  // (plain, coarsened) get it at launch.
+  if (configuration.recipe == rewrite::Recipe::Tiled || configuration.recipe == rewrite::Recipe::Local)
+    co.localSize = configuration.local;
   applyFastMath(configuration, co);
   return {configuration, lowered, codegen::generateKernel(lowered, target, co)};
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The exploration space of a program: every low-level variant the recipes
-// derive (plain, tiled and local-memory tiling with each tile size), crossed
+// derive (plain, tiled and local-memory tiling with each tile size, coarsened
+// along each dimension with each factor), crossed
 // with work-group sizes. Nothing is hand-written per program: tile sizes are
 // those the tiling rule accepts for the program's types (the outputs must be
 // divisible), and variants whose kernels cannot run on the device (local
@@ -23,6 +24,13 @@ struct SpaceOptions {
   std::vector<int64_t> groupExtents{1, 2, 4, 8, 16, 32, 64, 128, 256};
   bool includeTiled = true;
   bool includeLocal = true;
+  /// Coarsened variants: each factor along one dimension at a time (where it
+  /// divides the extent), window in private memory, launched with
+  /// `coarsenedGroupShapes` of the mapGlb shapes (fewer than plain's, so the
+  /// space stays within about twice its size without them).
+  std::vector<int64_t> coarsenFactors{2, 4, 8};
+  bool includeCoarsened = true;
+  size_t coarsenedGroupShapes = 4;
   /// Fast-math levels every variant is crossed with (codegen/fast_math.h);
   /// `liftc explore` uses none and relaxed unless --fast-math says otherwise.
   std::vector<codegen::FastMath> fastMathLevels{codegen::FastMath::None};

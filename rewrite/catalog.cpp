@@ -7,6 +7,10 @@ std::vector<Rule> algorithmicCatalog() {
   for (int64_t n : {2, 4, 8, 16, 32, 64}) rules.push_back(splitJoin(arith::Expr(n)));
   for (int dims = 1; dims <= 3; ++dims)
     for (int64_t k : {2, 4, 8, 16, 32}) rules.push_back(overlappedTiling(dims, k));
+  // Tiles one output wide in all but the innermost or the outermost
+  // dimension: the coarsened recipe's tilings.
+  for (std::vector<int64_t> extents : std::vector<std::vector<int64_t>>{{4, 1}, {1, 4}, {4, 1, 1}, {1, 1, 4}})
+    rules.push_back(overlappedTiling(extents));
   for (int64_t k : {2, 4, 8}) rules.push_back(slideWidening(k));
   return rules;
 }
@@ -20,6 +24,7 @@ std::vector<Rule> ruleCatalog() {
   }
   for (Rule r : {mapToSeq(), mapSeqToUnroll(), reduceToSeq(), reduceSeqToUnroll(), privateCopy()}) rules.push_back(r);
   for (int dims = 1; dims <= 3; ++dims) rules.push_back(localCopy(dims));
+  for (int dims = 2; dims <= 3; ++dims) rules.push_back(privateCopy(dims));
   return rules;
 }
 

@@ -1,5 +1,6 @@
 #include "rewrite/nd_patterns.h"
 
+#include "core/error.h"
 #include "core/ir/nd_forms.h"
 #include "primitives/api.h"
 
@@ -22,6 +23,24 @@ std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims) {
   auto m = nd::matchZipN(e, dims);
   if (!m) return std::nullopt;
   return m->ins;
+}
+
+Expr slideNPerDimension(std::vector<arith::Expr> sizes, std::vector<arith::Expr> steps, Expr in) {
+  if (sizes.empty() || sizes.size() != steps.size()) throw InternalError("slideNPerDimension: one size and step per dimension");
+  int dims = static_cast<int>(sizes.size());
+  if (dims == 1) return api::slide(sizes[0], steps[0], std::move(in));
+  // The shape of nd::slideN: slide the inner dimensions of every row, then the
+  // rows, then move the outer window extent past the inner window positions.
+  arith::Expr outerSize = sizes[0], outerStep = steps[0];
+  sizes.erase(sizes.begin());
+  steps.erase(steps.begin());
+  Expr rows = api::map(api::fn([&](Expr row) { return slideNPerDimension(sizes, steps, row); }), std::move(in));
+  Expr reorder = api::fn([dims](Expr window) {
+    for (int k = 0; k < dims - 1; ++k)
+      window = k == 0 ? api::transpose(window) : api::mapN(k, api::fn([](Expr w) { return api::transpose(w); }), window);
+    return window;
+  });
+  return api::map(reorder, api::slide(outerSize, outerStep, rows));
 }
 
 Expr moveDimensionToFront(int from, Expr in) {

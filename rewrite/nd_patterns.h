@@ -27,6 +27,11 @@ std::optional<SlideNMatch> matchSlideN(const Expr &e, int dims);
 /// zipN(dims, ins); for dims == 1 a plain zip.
 std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims);
 
+/// slideN with one window size and step per dimension, outermost first; with
+/// equal entries exactly nd::slideN (same IR). Used for tiles whose extents
+/// differ per dimension (coarsening along one dimension).
+Expr slideNPerDimension(std::vector<arith::Expr> sizes, std::vector<arith::Expr> steps, Expr in);
+
 /// Inverse of tiling: [t1..td][k1..kd] tiles -> [t1*k1 .. td*kd] array.
 Expr untileN(int dims, Expr tiles);
 

@@ -168,6 +168,64 @@ Program copyTilesToLocal(const Program &original, const Program &tiled, int dims
   return typeCheck(withBody(tiled, body));
 }
 
+// ---- coarsening: overlapped tiling on global work-items --------------------
+
+std::string extentsText(const std::array<int64_t, 3> &extents, int dims) {
+  std::string text;
+  for (int d = 0; d < dims; ++d) text += (d ? "," : "") + std::to_string(extents[static_cast<size_t>(d)]);
+  return text;
+}
+
+/// Tiles the stencil with the coarsening extents: in as many dimensions as
+/// the program's output has, so that every dimension is on a global id.
+std::pair<Program, int> tileForCoarsening(const Program &typed, const std::array<int64_t, 3> &extents) {
+  int outputDims = outputDimensions(typed);
+  for (int d = 0; d < 3; ++d)
+    if (extents[static_cast<size_t>(d)] < 1) throw RewriteError("coarsened: the factors must be at least 1");
+  for (int d = outputDims; d < 3; ++d)
+    if (extents[static_cast<size_t>(d)] != 1)
+      throw RewriteError("coarsened: factor " + std::to_string(extents[static_cast<size_t>(d)]) + " along dimension " +
+                         std::to_string(d) + " but the output has " + std::to_string(outputDims) + " dimension(s)");
+  if (outputDims >= 1 && outputDims <= 3) {
+    Rule rule = overlappedTiling(std::vector<int64_t>(extents.begin(), extents.begin() + outputDims));
+    std::vector<std::string> locations = applicableLocations(typed, rule);
+    if (!locations.empty()) return {applyRule(typed, rule, locations.front()), outputDims};
+  }
+  throw RewriteError("coarsened: no " + std::to_string(outputDims) + "D stencil to coarsen by " +
+                     extentsText(extents, std::max(outputDims, 1)) +
+                     " (x first): every output extent must be divisible by its factor (no partial tiles yet) and "
+                     "mapN over slideN must cover every output dimension");
+}
+
+/// Copies the window of every coarsened work-item (the tile its neighbourhoods
+/// are slid from) to private memory, so each element is loaded once.
+Program copyWindowsToPrivate(const Program &tiled, int dims) {
+  Rule copy = privateCopy(dims);
+  std::vector<Expr> tiles = tileParameters(tiled.body(), dims);
+  int copies = 0;
+  Expr body = transformBottomUp(tiled.body(), [&](const Expr &e) -> Expr {
+    auto slide = matchSlideN(e, dims);
+    if (!slide || !isTileAccess(slide->in, tiles)) return e;
+    auto copied = copy.apply(slide->in);
+    if (!copied) return e;
+    ++copies;
+    return api::slideN(dims, slide->size, slide->step, *copied);
+  });
+  if (copies == 0)
+    throw InternalError("coarsened: the " + std::to_string(dims) + "D tiles hold no array of scalars to copy to private memory");
+  return typeCheck(withBody(tiled, body));
+}
+
+Program coarsen(const Program &typed, const RecipeOptions &options) {
+  if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
+    throw RewriteError("coarsened: programs with iterate are not coarsened yet; use --opt plain");
+  auto [tiled, dims] = tileForCoarsening(typed, options.coarsen);
+  if (options.privateWindow) tiled = copyWindowsToPrivate(tiled, dims);
+  // The tiles on global work-items; inside a work-item everything is
+  // sequential, so the per-tile map nest becomes mapSeq (mapSeqUnroll below).
+  return lowerOnLevels(tiled, {mapToGlb});
+}
+
 Program unrollAll(Program program) {
   program = normalizeProgram(program, reduceSeqToUnroll());
   return normalizeProgram(program, mapSeqToUnroll());
@@ -180,12 +238,13 @@ std::string recipeName(Recipe recipe) {
   case Recipe::Plain: return "plain";
   case Recipe::Tiled: return "tiled";
   case Recipe::Local: return "local";
+  case Recipe::Coarsened: return "coarsened";
   }
   return "?";
 }
 
 std::optional<Recipe> parseRecipe(const std::string &name) {
-  for (Recipe r : {Recipe::Plain, Recipe::Tiled, Recipe::Local})
+  for (Recipe r : {Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened})
     if (recipeName(r) == name) return r;
   return std::nullopt;
 }
@@ -205,6 +264,7 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
     lowered = lowerOnLevels(tiled, {mapToWrg, mapToLcl});
     break;
   }
+  case Recipe::Coarsened: lowered = coarsen(typed, options); break;
   }
   return options.unroll ? unrollAll(lowered) : lowered;
 }

@@ -6,16 +6,21 @@
 //   tiled  overlapped tiling in every stencil dimension; tiles on work-groups
 //          (mapWrg), outputs of a tile on work-items (mapLcl), reading global memory
 //   local  tiled, and each tile copied to local memory first (toLocal)
-// All three unroll reductions and maps of constant length.
+//   coarsened  thread coarsening / register blocking: overlapped tiling with
+//          per-dimension extents whose tiles go to global work-items (mapGlb)
+//          and whose outputs a work-item computes sequentially (mapSeqUnroll),
+//          each tile's window copied to private memory once (toPrivate)
+// All of them unroll reductions and maps of constant length.
 
 #include "rewrite/apply.h"
 
+#include <array>
 #include <optional>
 #include <string>
 
 namespace liftcc::rewrite {
 
-enum class Recipe { Plain, Tiled, Local };
+enum class Recipe { Plain, Tiled, Local, Coarsened };
 
 std::string recipeName(Recipe recipe);
 std::optional<Recipe> parseRecipe(const std::string &name);
@@ -23,6 +28,13 @@ std::optional<Recipe> parseRecipe(const std::string &name);
 struct RecipeOptions {
   int64_t tileOutputs = 8; ///< outputs per tile and dimension (tiled, local)
   bool unroll = true;
+  /// coarsened: outputs per work-item along x, y, z (innermost first, as
+  /// `--local`); dimensions beyond the stencil's must be 1.
+  std::array<int64_t, 3> coarsen{8, 1, 1};
+  /// coarsened: copy each work-item's window to private memory first, so
+  /// every input element of it is loaded once (else: read from global memory
+  /// per output, leaving shared loads to the OpenCL compiler).
+  bool privateWindow = true;
 };
 
 /// `typed` is a type-checked high-level program; tiling needs its sizes to be

@@ -38,6 +38,12 @@ Rule reduceMapFusion();     ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f(a,
 /// neighbourhoods (zipN(slideN(n, s, x), y, ...)) are tiled along with them,
 /// without overlap, so Hotspot/SRAD/Acoustic tile with the same rule.
 Rule overlappedTiling(int dims, int64_t outputs);
+/// The same with one tile extent per dimension, innermost first (x, y, z; as
+/// `--local`); an extent of 1 leaves that dimension's tiles one output wide
+/// (coarsening along x by 8 in 2D is {8, 1}). Equal extents are exactly
+/// overlappedTiling(dims, k), name included; others are named
+/// "overlappedTiling2D(8,1)".
+Rule overlappedTiling(const std::vector<int64_t> &extents);
 
 /// Slide widening: one slide becomes overlapping wide slides, each slid again:
 /// slide(n, s, x) -> join(map(\t. slide(n, s, t), slide(u, v, x))), v = k*s,
@@ -62,5 +68,9 @@ Rule reduceSeqToUnroll();   ///< for constant extents
 Rule localCopy(int dims);
 /// x -> toPrivate(mapSeq(id), x) for a 1D array of scalars.
 Rule privateCopy();
+/// x -> toPrivate(mapSeqN(id), x) on an array of scalars with `dims`
+/// dimensions ("privateCopy2D"; dims 1 is privateCopy()): the window of a
+/// coarsened work-item, loaded once into private memory.
+Rule privateCopy(int dims);
 
 } // namespace liftcc::rewrite

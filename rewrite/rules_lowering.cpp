@@ -55,6 +55,12 @@ Expr mapLclN(int dims, Expr f, Expr in, int dim) {
   return api::mapLcl(dim, api::fn([&](Expr row) { return mapLclN(dims - 1, f, row, dim - 1); }), in);
 }
 
+/// mapSeq nested `dims` deep: a sequential copy of every element.
+Expr mapSeqN(int dims, Expr f, Expr in) {
+  if (dims == 1) return api::mapSeq(f, in);
+  return api::mapSeq(api::fn([&](Expr row) { return mapSeqN(dims - 1, f, row); }), in);
+}
+
 } // namespace
 
 bool mapComputes(const Expr &map) {
@@ -106,13 +112,17 @@ Rule localCopy(int dims) {
           }};
 }
 
-Rule privateCopy() {
-  return {"privateCopy", "x -> toPrivate(mapSeq(id), x)", [](const Expr &e) -> std::optional<Expr> {
+Rule privateCopy() { return privateCopy(1); }
+
+Rule privateCopy(int dims) {
+  std::string name = dims == 1 ? "privateCopy" : "privateCopy" + std::to_string(dims) + "D";
+  return {name, dims == 1 ? "x -> toPrivate(mapSeq(id), x)" : "x -> toPrivate(mapSeqN(id), x)",
+          [dims](const Expr &e) -> std::optional<Expr> {
             if (!e.type() || e.isPrim(Op::ToPrivate) || e.is(ExprKind::Lambda) || e.is(ExprKind::UserFun)) return std::nullopt;
             auto rank = scalarArrayRank(*e.type());
-            if (!rank || *rank != 1) return std::nullopt;
+            if (!rank || *rank != dims) return std::nullopt;
             ScalarKind kind = e.type()->innermost().scalarKind();
-            return api::toPrivate(api::fn([kind](Expr x) { return api::mapSeq(api::id(kind), x); }), e);
+            return api::toPrivate(api::fn([dims, kind](Expr x) { return mapSeqN(dims, api::id(kind), x); }), e);
           }};
 }
 

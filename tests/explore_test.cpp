@@ -58,11 +58,11 @@ size_t fromStoreCount(const ExploreResult &result) {
 
 } // namespace
 
-TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled and local variants, each once") {
+TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled, local and coarsened variants, each once") {
   Program typed = typedExample("jacobi2d_5pt", {{"N", 16}, {"M", 16}});
   DeviceLimits limits;
   Space space = explore::enumerateSpace(typed, limits);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Local});
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened});
   CHECK(keysOf(space).size() == space.variants.size());
   CHECK(space.distinctPrograms >= 3);
   // Tile 32 does not divide the 16 x 16 outputs: not part of the space.
@@ -72,10 +72,11 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled and local variants, each
     CHECK(v.kernel.localMemoryBytes <= limits.localMemoryBytes);
     const auto &wg = v.configuration.local;
     CHECK(wg[0] * wg[1] * wg[2] <= limits.maxWorkGroupSize);
-    // A 2D kernel; 0x0x0 is the plain variant with the runtime's work-group size.
-    CHECK((wg[2] == 1 || (wg == std::array<int64_t, 3>{0, 0, 0} && v.configuration.recipe == Recipe::Plain)));
+    // A 2D kernel; 0x0x0 is a mapGlb variant (plain, coarsened) with the runtime's work-group size.
+    bool mapGlb = v.configuration.recipe == Recipe::Plain || v.configuration.recipe == Recipe::Coarsened;
+    CHECK((wg[2] == 1 || (wg == std::array<int64_t, 3>{0, 0, 0} && mapGlb)));
     CHECK((v.configuration.recipe == Recipe::Local) == (v.kernel.localMemoryBytes > 0));
-    if (v.configuration.recipe == Recipe::Plain) CHECK(!v.kernel.localSize);
+    if (mapGlb) CHECK(!v.kernel.localSize);
     else REQUIRE(v.kernel.localSize);
   }
 
@@ -84,6 +85,7 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled and local variants, each
   SpaceOptions once, twice;
   once.tileSizes = {4, 8};
   twice.tileSizes = {4, 8, 4, 8};
+  once.includeCoarsened = twice.includeCoarsened = false;
   Space a = explore::enumerateSpace(typed, limits, once), b = explore::enumerateSpace(typed, limits, twice);
   CHECK(a.distinctPrograms == b.distinctPrograms);
   CHECK(keysOf(a) == keysOf(b));
@@ -119,7 +121,7 @@ TEST_CASE("explore/space: variants that do not fit the device are dropped") {
   tight.localMemoryBytes = 64; // a 4 x 4 tile with its halo is 6 x 6 floats = 144 bytes
   tight.maxWorkGroupSize = 16;
   Space space = explore::enumerateSpace(typed, tight, options);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled});
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Coarsened});
   CHECK(space.dropped >= 2); // both local-memory programs
   for (const auto &v : space.variants) {
     CAPTURE(v.configuration.key());
@@ -138,7 +140,7 @@ TEST_CASE("explore/space: heat (3D) crosses its programs with 3D work-groups") {
   DeviceLimits limits;
   limits.maxWorkItemSizes = {8, 8, 2};
   Space space = explore::enumerateSpace(typed, limits, options);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Local});
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened});
   CHECK(keysOf(space).size() == space.variants.size());
   bool deep = false;
   for (const auto &v : space.variants) {
@@ -262,6 +264,7 @@ TEST_CASE("explore: the paper's stencils stay within budget; the best is the fas
     // One plain work-group shape of 256 (2D) or 64 (3D) work-items.
     options.space.groupExtents = {sizes.size() == 3 ? int64_t(4) : int64_t(16)};
     options.space.includeTiled = false; // plain and local tiling: the extremes
+    options.space.includeCoarsened = false;
     options.budget.maxTime = std::chrono::seconds(60);
     auto start = std::chrono::steady_clock::now();
     ExploreResult result = explore::explore(examples::findExample(name).build(), sizes, backend, options);

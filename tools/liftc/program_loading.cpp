@@ -139,20 +139,55 @@ void checkSizeBindings(const Program &program, const std::map<std::string, int64
   }
 }
 
+void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options) {
+  bool coarsened = recipe == rewrite::Recipe::Coarsened;
+  for (const char *option : {"coarsen", "window"})
+    if (cl.value(option) && !coarsened) throw UsageError(std::string("--") + option + " needs --opt coarsened");
+  if (auto factors = cl.value("coarsen")) {
+    options.coarsen = {1, 1, 1};
+    size_t d = 0, start = 0;
+    while (start <= factors->size()) {
+      size_t comma = factors->find(',', start);
+      std::string item = factors->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (d >= 3) throw UsageError("--coarsen takes at most 3 factors (x,y,z)");
+      uint64_t value = parseUnsigned("coarsen", item);
+      if (value < 1 || value > 64) throw UsageError("--coarsen factors must be between 1 and 64, found " + item);
+      options.coarsen[d++] = static_cast<int64_t>(value);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  if (auto window = cl.value("window")) {
+    if (*window != "private" && *window != "global")
+      throw UsageError("--window must be private or global, found '" + io::shown(*window) + "'");
+    options.privateWindow = *window == "private";
+  }
+}
+
+std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl) {
+  auto opt = cl.value("opt");
+  if (!opt) return std::nullopt;
+  auto recipe = rewrite::parseRecipe(*opt);
+  if (!recipe) throw UsageError("--opt must be plain, tiled, local or coarsened, found '" + io::shown(*opt) + "'");
+  return recipe;
+}
+
 Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
   auto opt = cl.value("opt");
   if (!opt) {
     if (cl.value("tile")) throw UsageError("--tile needs --opt tiled or --opt local");
+    rewrite::RecipeOptions ignored;
+    parseCoarsening(cl, std::nullopt, ignored); // refuses --coarsen and --window without --opt coarsened
     return typed;
   }
-  auto recipe = rewrite::parseRecipe(*opt);
-  if (!recipe) throw UsageError("--opt must be plain, tiled or local, found '" + io::shown(*opt) + "'");
+  auto recipe = parseRecipeOption(cl);
   rewrite::RecipeOptions options;
   if (auto tile = cl.value("tile")) {
     uint64_t k = parseUnsigned("tile", *tile);
     if (k < 1 || k > 1024) throw UsageError("--tile must be between 1 and 1024");
     options.tileOutputs = static_cast<int64_t>(k);
   }
+  parseCoarsening(cl, recipe, options);
   return rewrite::applyRecipe(typed, *recipe, options);
 }
 

@@ -3,6 +3,7 @@
 
 #include "codegen/generate.h"
 #include "core/ir/expr.h"
+#include "rewrite/recipes.h"
 #include "tools/liftc/command_line.h"
 
 #include <map>
@@ -34,8 +35,15 @@ std::map<std::string, int64_t> sizeBindings(const CommandLine &cl);
 /// every value lies in the variable's declared range.
 void checkSizeBindings(const Program &program, const std::map<std::string, int64_t> &sizes);
 
-/// With --opt RECIPE (and --tile K), the typed program lowered by that
-/// recipe; otherwise `typed` itself.
+/// --opt RECIPE, or nullopt without --opt.
+std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl);
+/// --coarsen X[,Y[,Z]] (outputs per work-item, innermost first; omitted ones
+/// 1) and --window private|global into `options`; refused unless `recipe` is
+/// coarsened.
+void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options);
+
+/// With --opt RECIPE (and --tile K, --coarsen, --window), the typed program
+/// lowered by that recipe; otherwise `typed` itself.
 Program lowerWithRecipe(const CommandLine &cl, const Program &typed);
 
 /// --target opencl|cuda (default opencl).

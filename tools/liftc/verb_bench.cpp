@@ -166,6 +166,14 @@ int runBench(const CommandLine &cl, std::ostream &out) {
       options.contenders.tiles.push_back(static_cast<int64_t>(k));
     }
   }
+  if (auto coarsened = cl.value("coarsened")) {
+    options.contenders.coarsened.emplace();
+    for (const std::string &spec : splitList("coarsened", *coarsened)) {
+      auto variant = bench::parseCoarsenedVariant(spec);
+      if (!variant) throw UsageError("--coarsened takes x8, y4, z2, x8:global ... (a dimension and a factor from 1 to 64), found '" + io::shown(spec) + "'");
+      options.contenders.coarsened->push_back(*variant);
+    }
+  }
   if (!cl.has("quiet")) options.log = [](const std::string &line) { std::cerr << "bench: " << line << "\n"; };
 
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));

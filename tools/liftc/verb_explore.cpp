@@ -192,12 +192,16 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   checkIterationCount(typed, sizes);
 
   explore::Configuration config;
-  if (auto opt = cl.value("opt")) {
-    auto recipe = rewrite::parseRecipe(*opt);
-    if (!recipe) throw UsageError("--opt must be plain, tiled or local, found '" + io::shown(*opt) + "'");
-    config.recipe = *recipe;
+  if (auto recipe = parseRecipeOption(cl)) config.recipe = *recipe;
+  if (config.recipe == rewrite::Recipe::Coarsened) {
+    rewrite::RecipeOptions coarsening;
+    parseCoarsening(cl, config.recipe, coarsening);
+    config.coarsen = coarsening.coarsen;
+    config.privateWindow = coarsening.privateWindow;
+  } else if (cl.value("coarsen") || cl.value("window")) {
+    throw UsageError("--coarsen and --window need --opt coarsened");
   }
-  if (config.recipe != rewrite::Recipe::Plain)
+  if (config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local)
     config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
   if (cl.value("local")) config.local = parseCodegenOptions(cl).localSize;
   {

@@ -28,7 +28,8 @@ std::vector<Verb> allVerbs() {
       {"compile", "generate an OpenCL C or CUDA C kernel from a low-level program",
        "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
-       "                     [--opt plain|tiled|local] [--tile K] [--ptx FILE.ptx [--arch sm_90]]\n"
+       "                     [--opt plain|tiled|local|coarsened] [--tile K]\n"
+       "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--ptx FILE.ptx [--arch sm_90]]\n"
        "                     [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
@@ -37,21 +38,27 @@ std::vector<Verb> allVerbs() {
        "--size the kernel takes the sizes as int arguments; with --size they are\n"
        "folded into the index expressions. --metadata writes the launch\n"
        "configuration (arguments, NDRange as expressions of the sizes) as JSON.\n"
-       "--opt plain|tiled|local lowers a high-level program first with that\n"
-       "recipe (tiled and local need --size; --tile K outputs per tile and\n"
-       "dimension, default 8). With --target cuda, --ptx also compiles the kernel\n"
-       "with NVRTC for --arch (default sm_90) and writes the PTX.\n"
+       "--opt plain|tiled|local|coarsened lowers a high-level program first with\n"
+       "that recipe (tiled, local and coarsened need --size; --tile K outputs per\n"
+       "tile and dimension, default 8). coarsened: each work-item computes\n"
+       "--coarsen X[,Y[,Z]] outputs along x, y, z (default 8,1,1; they must divide\n"
+       "the output extents), reading its window from a private copy (--window\n"
+       "private, the default) or from global memory (--window global). With\n"
+       "--target cuda, --ptx also compiles the kernel with NVRTC for --arch\n"
+       "(default sm_90) and writes the PTX.\n"
        "--fast-math mad|relaxed builds the kernel with -cl-mad-enable or\n"
        "-cl-fast-relaxed-math (CUDA: --fmad=true or --use_fast_math), recorded as\n"
        "buildOptions in the metadata; --div-to-mul writes divisions of user\n"
        "functions by floating constants as multiplications by the inverse (exact\n"
        "for powers of two, within 1.5 ulp otherwise).\n",
-       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "ptx", "arch", "fast-math"},
+       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "ptx", "arch",
+         "fast-math"},
         {"div-to-mul"}},
        runCompile},
       {"run", "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
-       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local] [--tile K] [--target opencl|cuda]\n"
+       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened] [--tile K]\n"
+       "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--target opencl|cuda]\n"
        "                 [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
@@ -63,7 +70,8 @@ std::vector<Verb> allVerbs() {
        "(loaded at run time; --device is then the CUDA device index).\n"
        "--fast-math and --div-to-mul as for compile; --check then allows the error\n"
        "they permit (README, Fast math).\n",
-       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "target", "fast-math"}, {"check", "div-to-mul"}},
+       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "target", "fast-math"},
+        {"check", "div-to-mul"}},
        runRun},
       {"rewrite", "apply a rewrite rule at a location, or list where rules apply",
        "usage: liftc rewrite PROGRAM.json --list [--size N=64,...]\n"
@@ -89,7 +97,8 @@ std::vector<Verb> allVerbs() {
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
-       "the program's sizes allow), crossed with work-group sizes; drops those that\n"
+       "the program's sizes allow; coarsened by 2, 4 or 8 along one dimension at a\n"
+       "time where that divides the extent), crossed with work-group sizes; drops those that\n"
        "do not fit the device; then verifies each against the interpreter at a\n"
        "small size and times it at the given sizes (median of --runs runs after a\n"
        "warm-up), in the order the search strategy picks, within the budget:\n"
@@ -112,13 +121,15 @@ std::vector<Verb> allVerbs() {
         {"quiet"}},
        runExplore},
       {"tune", "measure one variant of a program and record it",
-       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]]\n"
+       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|coarsened] [--tile K]\n"
+       "                  [--coarsen X[,Y[,Z]]] [--window private|global] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name NAME]\n"
        "                  [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
        "records it in the same result store.\n",
-       {{"size", "opt", "tile", "local", "target", "device", "out", "runs", "timeout", "name", "fast-math"}, {"div-to-mul"}},
+       {{"size", "opt", "tile", "coarsen", "window", "local", "target", "device", "out", "runs", "timeout", "name", "fast-math"},
+        {"div-to-mul"}},
        runTune},
       {"best", "print the best kernels recorded in a results directory",
        "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"
@@ -130,7 +141,8 @@ std::vector<Verb> allVerbs() {
       {"export", "write C host code (OpenCL and CUDA) that builds and launches a kernel, for applications",
        "usage: liftc export BEST_DIR --out DIR [--name NAME]\n"
        "       liftc export PROGRAM.json --size N=...,M=... --out DIR [--target opencl|cuda|both]\n"
-       "                    [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]] [--name NAME]\n"
+       "                    [--opt plain|tiled|local|coarsened] [--tile K]\n"
+       "                    [--coarsen X[,Y[,Z]]] [--window private|global] [--local X[,Y[,Z]]] [--name NAME]\n"
        "\n"
        "Writes NAME_opencl.h/.c and/or NAME_cuda.h/.c into DIR: C99 code that\n"
        "embeds the kernel source, builds it once per OpenCL context and device\n"
@@ -146,7 +158,7 @@ std::vector<Verb> allVerbs() {
        "(lowered by --opt, see 'liftc compile') for --target (default both);\n"
        "--local sets the work-group size. NAME (default: the program name) is the\n"
        "prefix of every exported symbol and file.\n",
-       {{"out", "name", "size", "opt", "tile", "local", "target"}, {}},
+       {{"out", "name", "size", "opt", "tile", "coarsen", "window", "local", "target"}, {}},
        runExport},
       {"variants", "count the programs and kernels a depth-limited derivation search reaches",
        "usage: liftc variants PROGRAM.json --size N=64,... [--depth D]\n"
@@ -167,13 +179,17 @@ std::vector<Verb> allVerbs() {
       {"bench", "compare generated kernels with hand-written ones and the copy-bandwidth roofline",
        "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|jacobi2d_5pt,...] [--sizes paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
+       "                   [--coarsened x8[,z8,x8:global...]]\n"
        "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] [--quiet]\n"
        "                   [--kernel-tuner full|quick|off] [--copy-mib 128]\n"
        "\n"
        "For each example, in one run on one OpenCL device (or CUDA GPU with --target\n"
        "cuda; --device is then its index): the generated kernels of\n"
        "the plain recipe and of the tiled and local recipes (one of each per --tiles\n"
-       "size, default 8), the best kernel 'liftc explore' recorded for the device\n"
+       "size, default 8), the coarsened recipe per --coarsened variant (a dimension\n"
+       "x, y or z and the outputs per work-item along it, ':global' for the window\n"
+       "read from global memory; default x8 and the outermost dimension by 8),\n"
+       "the best kernel 'liftc explore' recorded for the device\n"
        "under --results (default results/), and the hand-written reference kernel\n"
        "of bench/reference/ (.cl, or .cu for CUDA; and Halide pipelines where the\n"
        "build found Halide, on OpenCL only).\n"
@@ -203,7 +219,7 @@ std::vector<Verb> allVerbs() {
        "no such rows; OpenCL only). Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
        {{"target", "device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "explore", "csv",
-         "markdown", "json", "png", "kernel-tuner", "copy-mib"},
+         "markdown", "json", "png", "kernel-tuner", "copy-mib", "coarsened"},
         {"quiet"}},
        runBench},
   };

@@ -1,0 +1,294 @@
+// Thread coarsening / register blocking: overlapped tiling with per-dimension
+// extents, the tiles on global work-items, each tile's outputs computed
+// sequentially by one work-item from a private copy of its window.
+
+#include "codegen/generate.h"
+#include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
+#include "core/ir/operands.h"
+#include "core/ir/transform.h"
+#include "core/typecheck/typecheck.h"
+#include "examples/example.h"
+#include "explore/configuration.h"
+#include "explore/space.h"
+#include "primitives/api.h"
+#include "rewrite/apply.h"
+#include "rewrite/catalog.h"
+#include "rewrite/nd_patterns.h"
+#include "rewrite/recipes.h"
+#include "tests/liftc_process.h"
+#include "tests/nvrtc_test_support.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/opencl/opencl_backend.h"
+
+#include <doctest/doctest.h>
+
+#include <cctype>
+#include <set>
+
+namespace liftcc {
+namespace {
+
+using Factors = std::array<int64_t, 3>;
+
+std::map<std::string, int64_t> sizesFor(const examples::Example &ex, const std::vector<int64_t> &extents) {
+  std::map<std::string, int64_t> sizes;
+  for (size_t i = 0; i < ex.sizeNames.size(); ++i) sizes[ex.sizeNames[i]] = extents[i % extents.size()];
+  return sizes;
+}
+
+/// The output extents, outermost first.
+std::vector<int64_t> outputExtents(const Program &typed) {
+  std::vector<int64_t> extents;
+  for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement()) extents.push_back(t.arrayLength().constant());
+  return extents;
+}
+
+/// Loads of input `name` in a kernel's source (`name[` as a whole word).
+size_t loadsOf(const std::string &source, const std::string &name) {
+  auto identifierChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  size_t loads = 0;
+  for (size_t at = source.find(name + "["); at != std::string::npos; at = source.find(name + "[", at + 1))
+    loads += at == 0 || !identifierChar(source[at - 1]);
+  return loads;
+}
+
+/// The examples whose only input is the grid the stencil slides over.
+bool singleInput(const examples::Example &ex) { return ex.build().inputs().size() == 1; }
+
+/// Window extent per dimension of the examples' stencils: their neighbourhood
+/// size (every example slides with step 1).
+int64_t windowSize(const Program &typed) {
+  int64_t size = 0;
+  std::function<void(const Expr &)> visit = [&](const Expr &e) {
+    if (e.isPrim(Op::Slide)) size = std::max(size, slideSize(e).constant());
+    for (const Child &c : e.children()) visit(*c.expr);
+  };
+  visit(typed.body());
+  return size;
+}
+
+struct CoarsenedKernel {
+  Program lowered;
+  codegen::Kernel kernel;
+};
+
+CoarsenedKernel coarsened(const Program &typed, const Factors &factors, bool privateWindow,
+                          codegen::Target target = codegen::Target::OpenCL) {
+  rewrite::RecipeOptions options;
+  options.coarsen = factors;
+  options.privateWindow = privateWindow;
+  Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Coarsened, options);
+  return {lowered, codegen::generateKernel(lowered, target)};
+}
+
+bool containsOp(const Expr &e, Op op) { return containsNode(e, [op](const Expr &n) { return n.isPrim(op); }); }
+
+} // namespace
+
+TEST_CASE("coarsening: per-dimension tiling with equal extents is the existing rule, name and result") {
+  api::Size n = api::size("N"), m = api::size("M");
+  Expr a = api::input("A", array(f32(), n, m));
+  CHECK(rewrite::slideNPerDimension({3, 3}, {1, 1}, a) == api::slideN(2, 3, 1, a));
+  CHECK(rewrite::overlappedTiling(std::vector<int64_t>{8, 8}).name == "overlappedTiling2D(8)");
+  CHECK(rewrite::overlappedTiling(std::vector<int64_t>{8, 1}).name == "overlappedTiling2D(8,1)");
+  CHECK(rewrite::overlappedTiling(std::vector<int64_t>{1, 1, 4}).name == "overlappedTiling3D(1,1,4)");
+  const examples::Example &ex = examples::findExample("jacobi2d_5pt");
+  Program typed = typeCheck(ex.build(), {{"N", 16}, {"M", 32}});
+  Program old = rewrite::applyRule(typed, rewrite::overlappedTiling(2, 4), "/body");
+  Program perDimension = rewrite::applyRule(typed, rewrite::overlappedTiling(std::vector<int64_t>{4, 4}), "/body");
+  CHECK(old.body().hash() == perDimension.body().hash());
+  // Extents (8, 1): 8 outputs along x, one along y, same results.
+  Program wide = rewrite::applyRule(typed, rewrite::overlappedTiling(std::vector<int64_t>{8, 1}), "/body");
+  std::vector<Value> inputs = randomInputs(typed, {{"N", 16}, {"M", 32}}, 3);
+  auto mismatch = compareValues(interpret(typed, {{"N", 16}, {"M", 32}}, inputs), interpret(wide, {{"N", 16}, {"M", 32}}, inputs),
+                                {0, 0});
+  CHECK_MESSAGE(!mismatch, *mismatch);
+  // 3 does not divide the 16 rows.
+  CHECK(rewrite::applicableLocations(typed, rewrite::overlappedTiling(std::vector<int64_t>{1, 3})).empty());
+  CHECK(rewrite::findRule("overlappedTiling2D(4,1)"));
+  CHECK(rewrite::findRule("privateCopy2D"));
+  CHECK(rewrite::findRule("privateCopy3D"));
+}
+
+TEST_CASE("coarsening: every example coarsened along each dimension, with and without the private window, matches on the device") {
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  int ran = 0, variants = 0;
+  for (const examples::Example &ex : examples::allExamples()) {
+    std::vector<int64_t> extents = ex.dims == 1 ? std::vector<int64_t>{32} : ex.dims == 2 ? std::vector<int64_t>{16, 24}
+                                                                                          : std::vector<int64_t>{8, 8, 12};
+    std::map<std::string, int64_t> sizes = sizesFor(ex, extents);
+    Program typed = typeCheck(ex.build(), sizes);
+    std::vector<int64_t> out = outputExtents(typed);
+    // Along x by 2 and 4, along the outermost dimension by 4, and along every
+    // dimension at once.
+    std::vector<Factors> choices{{2, 1, 1}, {4, 1, 1}};
+    if (ex.dims == 2) choices.insert(choices.end(), {{1, 4, 1}, {2, 2, 1}});
+    if (ex.dims == 3) choices.insert(choices.end(), {{1, 1, 4}, {2, 2, 2}});
+    for (const Factors &k : choices)
+      for (bool privateWindow : {true, false}) {
+        CAPTURE(ex.name);
+        CAPTURE(k);
+        CAPTURE(privateWindow);
+        CoarsenedKernel c = coarsened(typed, k, privateWindow);
+        ++variants;
+        CAPTURE(c.kernel.source);
+        // k outputs per work-item: the NDRange is the output extent over k.
+        REQUIRE(c.kernel.dims == ex.dims);
+        CHECK_FALSE(c.kernel.localSize.has_value());
+        for (int d = 0; d < ex.dims; ++d) {
+          REQUIRE(c.kernel.globalSize[d].isConstant());
+          CHECK(c.kernel.globalSize[d].constant() == out[static_cast<size_t>(ex.dims - 1 - d)] / k[static_cast<size_t>(d)]);
+        }
+        CHECK(containsOp(c.lowered.body(), Op::MapSeqUnroll));
+        CHECK(containsOp(c.lowered.body(), Op::ToPrivate) == privateWindow);
+        CHECK((c.kernel.source.find("priv_") != std::string::npos) == privateWindow);
+        if (singleInput(ex)) {
+          // Each element of the window is loaded once: (k*s + n - s) per dimension.
+          const std::string input = typed.inputs().front().name();
+          int64_t n = windowSize(typed), window = 1, outputs = 1;
+          for (int d = 0; d < ex.dims; ++d) {
+            window *= k[static_cast<size_t>(d)] + n - 1;
+            outputs *= k[static_cast<size_t>(d)];
+          }
+          if (privateWindow) CHECK(loadsOf(c.kernel.source, input) == static_cast<size_t>(window));
+          // Without the copy every output loads its neighbours itself.
+          else CHECK(loadsOf(c.kernel.source, input) > static_cast<size_t>(outputs));
+        }
+        if (!context) continue;
+        tuner::OpenCLKernelRunner runner(*context, c.kernel);
+        std::vector<Value> inputs = randomInputs(typed, sizes, 5);
+        Value expected = interpret(typed, sizes, inputs);
+        auto mismatch = compareValues(expected, runner.run(sizes, inputs, typed.body().typeOrThrow()).output, {1e-4, 1e-5});
+        CHECK_MESSAGE(!mismatch, *mismatch);
+        ++ran;
+      }
+  }
+  MESSAGE(variants, " coarsened variants generated, ", ran, " run on the device");
+  CHECK(variants == 4 + 14 * 8); // one 1D example (2 choices), fourteen 2D/3D ones (4 choices)
+  if (context) CHECK(ran == variants);
+}
+
+TEST_CASE("coarsening: the private window copy is the rule privateCopy2D at the tile") {
+  const examples::Example &ex = examples::findExample("gaussian");
+  std::map<std::string, int64_t> sizes{{"N", 16}, {"M", 16}};
+  Program typed = typeCheck(ex.build(), sizes);
+  Program tiled = rewrite::applyRule(typed, rewrite::overlappedTiling(std::vector<int64_t>{4, 1}), "/body");
+  std::vector<std::string> at = rewrite::applicableLocations(tiled, rewrite::privateCopy(2));
+  REQUIRE_FALSE(at.empty());
+  // Copying the tile (the argument of the per-tile slideN) preserves semantics.
+  bool copiedTile = false;
+  for (const std::string &loc : at) {
+    Program copied = rewrite::applyRule(tiled, rewrite::privateCopy(2), loc);
+    if (!containsOp(copied.body(), Op::ToPrivate)) continue;
+    std::vector<Value> inputs = randomInputs(typed, sizes, 9);
+    auto mismatch = compareValues(interpret(typed, sizes, inputs), interpret(copied, sizes, inputs), {0, 0});
+    CHECK_MESSAGE(!mismatch, *mismatch);
+    copiedTile = true;
+    break;
+  }
+  CHECK(copiedTile);
+}
+
+TEST_CASE("coarsening: factors that do not divide the extent, or name a missing dimension, are refused clearly") {
+  const examples::Example &ex = examples::findExample("jacobi2d_5pt");
+  Program typed = typeCheck(ex.build(), {{"N", 37}, {"M", 53}});
+  CHECK_THROWS_WITH_AS(coarsened(typed, {8, 1, 1}, true), doctest::Contains("no partial tiles yet"),
+                       rewrite::RewriteError);
+  Program even = typeCheck(ex.build(), {{"N", 16}, {"M", 16}});
+  CHECK_THROWS_WITH_AS(coarsened(even, {2, 1, 2}, true), doctest::Contains("along dimension 2 but the output has 2"),
+                       rewrite::RewriteError);
+}
+
+TEST_CASE("coarsening: the CUDA variants compile with NVRTC without warnings") {
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  if (!strict) return;
+  int compiled = 0;
+  for (const std::string name : {"jacobi1d_3pt", "jacobi2d_5pt", "gaussian", "hotspot2d", "heat", "acoustic"}) {
+    const examples::Example &ex = examples::findExample(name);
+    std::map<std::string, int64_t> sizes;
+    for (const std::string &s : ex.sizeNames) sizes[s] = ex.dims == 3 ? 16 : 32;
+    Program typed = typeCheck(ex.build(), sizes);
+    std::vector<Factors> choices{{8, 1, 1}};
+    if (ex.dims > 1) choices.push_back(ex.dims == 2 ? Factors{1, 4, 1} : Factors{1, 1, 4});
+    for (const Factors &k : choices)
+      for (bool privateWindow : {true, false}) {
+        codegen::Kernel kernel = coarsened(typed, k, privateWindow, codegen::Target::CUDA).kernel;
+        CAPTURE(name);
+        CAPTURE(kernel.source);
+        cuda::PtxResult ptx = cuda::compileToPtx(kernel.source, *strict, name + ".cu");
+        CHECK(ptx.warnings.empty());
+        CHECK(ptx.ptx.find(".entry liftcc_kernel") != std::string::npos);
+        ++compiled;
+      }
+  }
+  CHECK(compiled == 22);
+}
+
+TEST_CASE("coarsening: configurations keep the other recipes' keys and JSON, and the space holds coarsened variants") {
+  explore::Configuration plain;
+  CHECK(plain.key() == "plain");
+  CHECK(plain.toJson() == nlohmann::json{{"recipe", "plain"}, {"tile", 0}, {"local", {0, 0, 0}}});
+  explore::Configuration local{rewrite::Recipe::Local, 8, {8, 8, 1}};
+  CHECK(local.key() == "local tile=8 wg=8x8x1");
+  CHECK(local.toJson() == nlohmann::json{{"recipe", "local"}, {"tile", 8}, {"local", {8, 8, 1}}});
+  explore::Configuration c;
+  c.recipe = rewrite::Recipe::Coarsened;
+  c.coarsen = {1, 4, 1};
+  c.local = {32, 2, 1};
+  CHECK(c.key() == "coarsened k=1x4x1 wg=32x2x1");
+  c.privateWindow = false;
+  CHECK(c.key() == "coarsened k=1x4x1 window=global wg=32x2x1");
+  CHECK(explore::Configuration::fromJson(c.toJson()) == c);
+  CHECK(c.sizeMultiple() == 4);
+
+  const examples::Example &ex = examples::findExample("jacobi2d_5pt");
+  Program typed = typeCheck(ex.build(), {{"N", 64}, {"M", 48}});
+  tuner::DeviceLimits limits;
+  limits.maxWorkGroupSize = 1024;
+  limits.maxWorkItemSizes = {1024, 1024, 1024};
+  limits.localMemoryBytes = 65536;
+  explore::SpaceOptions without;
+  without.includeCoarsened = false;
+  explore::Space base = explore::enumerateSpace(typed, limits, without);
+  explore::Space space = explore::enumerateSpace(typed, limits);
+  std::set<std::string> coarsenings;
+  for (const explore::Variant &v : space.variants) {
+    if (v.configuration.recipe != rewrite::Recipe::Coarsened) continue;
+    coarsenings.insert(v.configuration.key().substr(0, v.configuration.key().find(" wg=")));
+    CHECK_FALSE(v.kernel.localSize.has_value());
+  }
+  // {2, 4, 8} along x and along y: 6 programs (48 and 64 are divisible by all).
+  CHECK(coarsenings.size() == 6);
+  CHECK(coarsenings.count("coarsened k=8x1x1") == 1);
+  CHECK(coarsenings.count("coarsened k=1x2x1") == 1);
+  MESSAGE("jacobi2d 64x48: ", base.variants.size(), " variants without coarsening, ", space.variants.size(), " with");
+  CHECK(space.variants.size() <= 2 * base.variants.size());
+  CHECK(space.distinctPrograms == base.distinctPrograms + 6);
+}
+
+TEST_CASE("coarsening: liftc compile --opt coarsened and its errors") {
+  const std::string program = test::shellQuote(std::string(LIFTCC_SOURCE_DIR) + "/examples/json/jacobi2d_5pt.json");
+  test::LiftcRun ok = test::runLiftc("compile " + program + " --opt coarsened --coarsen 8 --size N=32,M=64");
+  CHECK(ok.status == 0);
+  CHECK(ok.output.find("priv_") != std::string::npos);
+  test::LiftcRun global = test::runLiftc("compile " + program + " --opt coarsened --coarsen 1,4 --window global --size N=32,M=64");
+  CHECK(global.status == 0);
+  CHECK(global.output.find("priv_") == std::string::npos);
+  test::LiftcRun partial = test::runLiftc("compile " + program + " --opt coarsened --coarsen 8 --size N=37,M=53");
+  CHECK(partial.status == 1);
+  CHECK(partial.output.find("liftc: error: ") == 0);
+  CHECK(partial.output.find("coarsened: no 2D stencil to coarsen by 8,1 (x first): every output extent must be divisible") != std::string::npos);
+  test::LiftcRun noRecipe = test::runLiftc("compile " + program + " --coarsen 8 --size N=32,M=64");
+  CHECK(noRecipe.status == 2);
+  CHECK(noRecipe.output.find("--coarsen needs --opt coarsened") != std::string::npos);
+  test::LiftcRun badWindow = test::runLiftc("compile " + program + " --opt coarsened --window local --size N=32,M=64");
+  CHECK(badWindow.status == 2);
+  CHECK(badWindow.output.find("--window must be private or global") != std::string::npos);
+  test::LiftcRun tooMany = test::runLiftc("compile " + program + " --opt coarsened --coarsen 2,2,2,2 --size N=32,M=64");
+  CHECK(tooMany.status == 2);
+  CHECK(tooMany.output.find("--coarsen takes at most 3 factors") != std::string::npos);
+}
+
+} // namespace liftcc
