@@ -4,7 +4,8 @@ namespace liftcc::explore {
 
 std::string Configuration::key() const {
   std::string k = rewrite::recipeName(recipe);
-  if (recipe != rewrite::Recipe::Plain) k += " tile=" + std::to_string(tile);
+  // Stream has no tile: its key is "stream" (plain's and tiled's keys unchanged).
+  if (recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local) k += " tile=" + std::to_string(tile);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
   return k;

@@ -50,6 +50,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     }
   };
   addProgram({rewrite::Recipe::Plain, 0, {0, 0, 0}});
+  if (options.includeStream) addProgram({rewrite::Recipe::Stream, 0, {0, 0, 0}});
   for (int64_t tile : options.tileSizes) {
     if (options.includeTiled) addProgram({rewrite::Recipe::Tiled, tile, {0, 0, 0}});
     if (options.includeLocal) addProgram({rewrite::Recipe::Local, tile, {0, 0, 0}});
@@ -122,7 +123,9 @@ Variant makeVariant(const Program &typed, const Configuration &configuration, co
   ro.tileOutputs = configuration.tile > 0 ? configuration.tile : 8;
   Program lowered = rewrite::applyRecipe(typed, configuration.recipe, ro);
   codegen::CodegenOptions co;
-  if (configuration.recipe != rewrite::Recipe::Plain) co.localSize = configuration.local;
+  // Work-group recipes fix their shape in the kernel; mapGlb kernels (plain, stream) take it at launch.
+  if (configuration.recipe == rewrite::Recipe::Tiled || configuration.recipe == rewrite::Recipe::Local)
+    co.localSize = configuration.local;
   return {configuration, lowered, codegen::generateKernel(lowered, target, co)};
 }
 

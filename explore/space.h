@@ -23,6 +23,8 @@ struct SpaceOptions {
   std::vector<int64_t> groupExtents{1, 2, 4, 8, 16, 32, 64, 128, 256};
   bool includeTiled = true;
   bool includeLocal = true;
+  /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
+  bool includeStream = true;
   /// The dialect the variants' kernels are generated in.
   codegen::Target target = codegen::Target::OpenCL;
 };

@@ -8,6 +8,8 @@ std::vector<Rule> algorithmicCatalog() {
   for (int dims = 1; dims <= 3; ++dims)
     for (int64_t k : {2, 4, 8, 16, 32}) rules.push_back(overlappedTiling(dims, k));
   for (int64_t k : {2, 4, 8}) rules.push_back(slideWidening(k));
+  rules.push_back(slideSeqIntroduction());
+  for (int dims = 2; dims <= 3; ++dims) rules.push_back(streamOuterDimension(dims));
   return rules;
 }
 

@@ -6,7 +6,9 @@
 //   tiled  overlapped tiling in every stencil dimension; tiles on work-groups
 //          (mapWrg), outputs of a tile on work-items (mapLcl), reading global memory
 //   local  tiled, and each tile copied to local memory first (toLocal)
-// All three unroll reductions and maps of constant length.
+//   stream 2.5D streaming: the outermost stencil dimension marched by slideSeq
+//          (window in registers), the inner dimensions on global work-items
+// All unroll reductions and maps of constant length.
 
 #include "rewrite/apply.h"
 
@@ -15,7 +17,7 @@
 
 namespace liftcc::rewrite {
 
-enum class Recipe { Plain, Tiled, Local };
+enum class Recipe { Plain, Tiled, Local, Stream };
 
 std::string recipeName(Recipe recipe);
 std::optional<Recipe> parseRecipe(const std::string &name);

@@ -86,7 +86,8 @@ TEST_CASE("explore: a CUDA device gets CUDA kernels, every one compiles with NVR
     CHECK(e.record.error == "no GPU in this test");
     recipes.insert(e.configuration.recipe);
   }
-  CHECK(recipes == std::set<rewrite::Recipe>{rewrite::Recipe::Plain, rewrite::Recipe::Tiled, rewrite::Recipe::Local});
+  CHECK(recipes == std::set<rewrite::Recipe>{rewrite::Recipe::Plain, rewrite::Recipe::Stream, rewrite::Recipe::Tiled,
+                                             rewrite::Recipe::Local});
   CHECK(device.compiled == 6);
   CHECK(!result.best);
   CHECK(result.bestKernelDir.empty());

@@ -58,11 +58,11 @@ size_t fromStoreCount(const ExploreResult &result) {
 
 } // namespace
 
-TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled and local variants, each once") {
+TEST_CASE("explore/space: jacobi2d_5pt has plain, streamed, tiled and local variants, each once") {
   Program typed = typedExample("jacobi2d_5pt", {{"N", 16}, {"M", 16}});
   DeviceLimits limits;
   Space space = explore::enumerateSpace(typed, limits);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Local});
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Stream, Recipe::Tiled, Recipe::Local});
   CHECK(keysOf(space).size() == space.variants.size());
   CHECK(space.distinctPrograms >= 3);
   // Tile 32 does not divide the 16 x 16 outputs: not part of the space.
@@ -72,10 +72,11 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled and local variants, each
     CHECK(v.kernel.localMemoryBytes <= limits.localMemoryBytes);
     const auto &wg = v.configuration.local;
     CHECK(wg[0] * wg[1] * wg[2] <= limits.maxWorkGroupSize);
-    // A 2D kernel; 0x0x0 is the plain variant with the runtime's work-group size.
-    CHECK((wg[2] == 1 || (wg == std::array<int64_t, 3>{0, 0, 0} && v.configuration.recipe == Recipe::Plain)));
+    // A 2D kernel (1D when streamed); 0x0x0 is a mapGlb variant with the runtime's work-group size.
+    bool mapGlbKernel = v.configuration.recipe == Recipe::Plain || v.configuration.recipe == Recipe::Stream;
+    CHECK((wg[2] == 1 || (wg == std::array<int64_t, 3>{0, 0, 0} && mapGlbKernel)));
     CHECK((v.configuration.recipe == Recipe::Local) == (v.kernel.localMemoryBytes > 0));
-    if (v.configuration.recipe == Recipe::Plain) CHECK(!v.kernel.localSize);
+    if (mapGlbKernel) CHECK(!v.kernel.localSize);
     else REQUIRE(v.kernel.localSize);
   }
 
@@ -87,7 +88,7 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled and local variants, each
   Space a = explore::enumerateSpace(typed, limits, once), b = explore::enumerateSpace(typed, limits, twice);
   CHECK(a.distinctPrograms == b.distinctPrograms);
   CHECK(keysOf(a) == keysOf(b));
-  CHECK(a.distinctPrograms == 5); // plain, tiled 4, tiled 8, local 4, local 8
+  CHECK(a.distinctPrograms == 6); // plain, stream, tiled 4, tiled 8, local 4, local 8
 
   // Neighbour lists are symmetric and include areNeighbours; tiled and local
   // configurations also reach other tile sizes (their work-group shapes
@@ -104,7 +105,7 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled and local variants, each
     for (size_t j = 0; j < a.variants.size(); ++j)
       if (explore::areNeighbours(ci, a.variants[j].configuration))
         CHECK(std::count(neighbours[i].begin(), neighbours[i].end(), j) == 1);
-    if (ci.recipe != Recipe::Plain) CHECK(otherTile);
+    if (ci.recipe == Recipe::Tiled || ci.recipe == Recipe::Local) CHECK(otherTile);
   }
 }
 
@@ -119,7 +120,7 @@ TEST_CASE("explore/space: variants that do not fit the device are dropped") {
   tight.localMemoryBytes = 64; // a 4 x 4 tile with its halo is 6 x 6 floats = 144 bytes
   tight.maxWorkGroupSize = 16;
   Space space = explore::enumerateSpace(typed, tight, options);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled});
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Stream, Recipe::Tiled});
   CHECK(space.dropped >= 2); // both local-memory programs
   for (const auto &v : space.variants) {
     CAPTURE(v.configuration.key());
@@ -138,7 +139,7 @@ TEST_CASE("explore/space: heat (3D) crosses its programs with 3D work-groups") {
   DeviceLimits limits;
   limits.maxWorkItemSizes = {8, 8, 2};
   Space space = explore::enumerateSpace(typed, limits, options);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Local});
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Stream, Recipe::Tiled, Recipe::Local});
   CHECK(keysOf(space).size() == space.variants.size());
   bool deep = false;
   for (const auto &v : space.variants) {

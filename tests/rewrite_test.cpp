@@ -226,7 +226,7 @@ TEST_CASE("rewrite: random walks over the examples preserve semantics") {
     roomy += applies;
   }
   MESSAGE(walked, " rules applied in the walks, ", roomy, " more only at larger sizes");
-  CHECK(walked == 25);
+  CHECK(walked == 28); // 25, and slideSeqIntroduction, streamOuterDimension2D and 3D
   CHECK(roomy == 5);
 }
 

@@ -146,7 +146,7 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
     return typed;
   }
   auto recipe = rewrite::parseRecipe(*opt);
-  if (!recipe) throw UsageError("--opt must be plain, tiled or local, found '" + io::shown(*opt) + "'");
+  if (!recipe) throw UsageError("--opt must be plain, tiled, local or stream, found '" + io::shown(*opt) + "'");
   rewrite::RecipeOptions options;
   if (auto tile = cl.value("tile")) {
     uint64_t k = parseUnsigned("tile", *tile);

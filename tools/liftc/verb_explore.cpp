@@ -178,10 +178,10 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   explore::Configuration config;
   if (auto opt = cl.value("opt")) {
     auto recipe = rewrite::parseRecipe(*opt);
-    if (!recipe) throw UsageError("--opt must be plain, tiled or local, found '" + io::shown(*opt) + "'");
+    if (!recipe) throw UsageError("--opt must be plain, tiled, local or stream, found '" + io::shown(*opt) + "'");
     config.recipe = *recipe;
   }
-  if (config.recipe != rewrite::Recipe::Plain)
+  if (config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local)
     config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
   if (cl.value("local")) config.local = parseCodegenOptions(cl).localSize;
 

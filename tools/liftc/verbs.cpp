@@ -28,7 +28,7 @@ std::vector<Verb> allVerbs() {
       {"compile", "generate an OpenCL C or CUDA C kernel from a low-level program",
        "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
-       "                     [--opt plain|tiled|local] [--tile K] [--ptx FILE.ptx [--arch sm_90]]\n"
+       "                     [--opt plain|tiled|local|stream] [--tile K] [--ptx FILE.ptx [--arch sm_90]]\n"
        "\n"
        "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
        "mapSeq, reductions to reduceSeq. Data-layout primitives become index\n"
@@ -36,15 +36,16 @@ std::vector<Verb> allVerbs() {
        "--size the kernel takes the sizes as int arguments; with --size they are\n"
        "folded into the index expressions. --metadata writes the launch\n"
        "configuration (arguments, NDRange as expressions of the sizes) as JSON.\n"
-       "--opt plain|tiled|local lowers a high-level program first with that\n"
-       "recipe (tiled and local need --size; --tile K outputs per tile and\n"
-       "dimension, default 8). With --target cuda, --ptx also compiles the kernel\n"
+       "--opt plain|tiled|local|stream lowers a high-level program first with\n"
+       "that recipe (tiled and local need --size; --tile K outputs per tile and\n"
+       "dimension, default 8; stream marches the outermost dimension of a 2D/3D\n"
+       "stencil with slideSeq, the window in registers). With --target cuda, --ptx also compiles the kernel\n"
        "with NVRTC for --arch (default sm_90) and writes the PTX.\n",
        {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "ptx", "arch"}, {}},
        runCompile},
       {"run", "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
-       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local] [--tile K] [--target opencl|cuda]\n"
+       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|stream] [--tile K] [--target opencl|cuda]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
        "median kernel time (profiling events, after one warm-up run). --device\n"
@@ -98,7 +99,7 @@ std::vector<Verb> allVerbs() {
         {"quiet"}},
        runExplore},
       {"tune", "measure one variant of a program and record it",
-       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]]\n"
+       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|stream] [--tile K] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name NAME]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
@@ -115,7 +116,7 @@ std::vector<Verb> allVerbs() {
       {"export", "write C host code (OpenCL and CUDA) that builds and launches a kernel, for applications",
        "usage: liftc export BEST_DIR --out DIR [--name NAME]\n"
        "       liftc export PROGRAM.json --size N=...,M=... --out DIR [--target opencl|cuda|both]\n"
-       "                    [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]] [--name NAME]\n"
+       "                    [--opt plain|tiled|local|stream] [--tile K] [--local X[,Y[,Z]]] [--name NAME]\n"
        "\n"
        "Writes NAME_opencl.h/.c and/or NAME_cuda.h/.c into DIR: C99 code that\n"
        "embeds the kernel source, builds it once per OpenCL context and device\n"
