@@ -93,7 +93,7 @@ TEST_CASE("slideSeq: the interpreter gives mapSeq(f, slide(n, s, x)) on random i
   int checked = 0;
   for (int64_t n = 1; n <= 5; ++n)
     for (int64_t s = 1; s <= 2; ++s)
-      for (int64_t length : {n, n + 1, n + 4, 2 * n + 3, 17}) {
+      for (int64_t length : {n, n + 1, n + 4, 2 * n + 3, int64_t{17}}) {
         if (length < n) continue;
         Expr a = input("A", array(f32(), size("N")));
         std::map<std::string, int64_t> sizes{{"N", length}};
