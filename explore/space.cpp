@@ -31,6 +31,23 @@ std::vector<std::array<int64_t, 3>> groupShapes(int dims, const std::array<int64
   return shapes;
 }
 
+/// Every variant at every level of `levels`, interleaved (a variant's levels
+/// next to each other), so that a budget cut short still sees each level.
+/// Only the build options differ, which is all generateKernel changes for a level.
+std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants, const std::vector<codegen::FastMath> &levels,
+                                       codegen::Target target) {
+  if (levels.size() == 1 && levels.front() == codegen::FastMath::None) return variants;
+  std::vector<Variant> crossed;
+  for (const Variant &v : variants)
+    for (codegen::FastMath level : levels) {
+      Variant w = v;
+      w.configuration.fastMath = level;
+      w.kernel.buildOptions = codegen::buildOptionsFor(level, target);
+      crossed.push_back(std::move(w));
+    }
+  return crossed;
+}
+
 } // namespace
 
 Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options) {
@@ -115,6 +132,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       }
     if (!any) break;
   }
+  space.variants = crossWithFastMath(space.variants, options.fastMathLevels, options.target);
   return space;
 }
 
@@ -126,6 +144,7 @@ Variant makeVariant(const Program &typed, const Configuration &configuration, co
   // Work-group recipes fix their shape in the kernel; mapGlb kernels (plain, stream) take it at launch.
   if (configuration.recipe == rewrite::Recipe::Tiled || configuration.recipe == rewrite::Recipe::Local)
     co.localSize = configuration.local;
+  applyFastMath(configuration, co);
   return {configuration, lowered, codegen::generateKernel(lowered, target, co)};
 }
 
@@ -148,8 +167,11 @@ std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration>
   };
   auto related = [&](const Configuration &a, const Configuration &b) {
     if (areNeighbours(a, b)) return true;
-    if (a.recipe == rewrite::Recipe::Plain || b.recipe == rewrite::Recipe::Plain) return false;
-    bool oneProgramParameter = (a.recipe != b.recipe) + (a.tile != b.tile) == 1;
+    // mapGlb programs (plain, stream) have no tile-derived shapes.
+    auto mapGlb = [](const Configuration &c) { return c.recipe == rewrite::Recipe::Plain || c.recipe == rewrite::Recipe::Stream; };
+    if (mapGlb(a) || mapGlb(b)) return false;
+    bool oneProgramParameter = (a.recipe != b.recipe) + (a.tile != b.tile) == 1 && a.fastMath == b.fastMath &&
+                               a.divToMul == b.divToMul;
     return oneProgramParameter && shapeClass(a) == shapeClass(b);
   };
   std::vector<std::vector<size_t>> lists(configurations.size());

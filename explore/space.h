@@ -25,6 +25,9 @@ struct SpaceOptions {
   bool includeLocal = true;
   /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
   bool includeStream = true;
+  /// Fast-math levels every variant is crossed with (codegen/fast_math.h);
+  /// `liftc explore` uses none and relaxed unless --fast-math says otherwise.
+  std::vector<codegen::FastMath> fastMathLevels{codegen::FastMath::None};
   /// The dialect the variants' kernels are generated in.
   codegen::Target target = codegen::Target::OpenCL;
 };
