@@ -17,8 +17,9 @@ namespace {
 
 Contender recipeContender(rewrite::Recipe recipe, int64_t tile) {
   std::string name = rewrite::recipeName(recipe);
-  if (recipe != rewrite::Recipe::Plain) name += " t=" + std::to_string(tile);
-  return {name, ContenderKind::Generated, recipe == rewrite::Recipe::Plain ? 1 : tile,
+  bool tiles = recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local;
+  if (tiles) name += " t=" + std::to_string(tile);
+  return {name, ContenderKind::Generated, tiles ? tile : 1,
           [recipe, tile](const Program &typed, const Sizes &, codegen::Target target) {
             rewrite::RecipeOptions options;
             options.tileOutputs = tile;
@@ -112,6 +113,8 @@ std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec) {
 std::vector<Contender> contendersFor(const examples::Example &example, const ContenderOptions &options,
                                      codegen::Target target) {
   std::vector<Contender> out{recipeContender(rewrite::Recipe::Plain, 0), plainFastMathContender()};
+  // 2.5D streaming marches the outermost dimension of 2D and 3D stencils.
+  if (example.dims >= 2) out.push_back(recipeContender(rewrite::Recipe::Stream, 0));
   for (int64_t tile : options.tiles) {
     out.push_back(recipeContender(rewrite::Recipe::Tiled, tile));
     out.push_back(recipeContender(rewrite::Recipe::Local, tile));

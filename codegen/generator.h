@@ -63,6 +63,8 @@ private:
   void gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
   void genMap(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
   void genReduce(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
+  /// slideSeq: the window in private memory, rotated (generator_slide_seq.cpp).
+  void genSlideSeq(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
   void genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                       const std::string &where);
   /// Binds the parameter of a unary function to `arg` (or, for a user
@@ -91,6 +93,8 @@ private:
   /// loops) they become ordinary loops, or the source grows without bound
   /// (a reduction over 16384 elements was over a gigabyte of C).
   static constexpr int64_t kMaxUnrolledCopies = 1024;
+  /// The most scalars a slideSeq window may keep in private memory (registers).
+  static constexpr int64_t kMaxWindowScalars = 1024;
   int64_t unrolledCopies_ = 1; ///< product of the enclosing unrolled loops' extents
   bool wideIndices_ = false, needsWide_ = false;
   std::unordered_set<arith::Expr> provenNarrow_; ///< expressions proved within int

@@ -111,6 +111,10 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
       genReduce(e, env, target, scope, where);
       return;
     }
+    if (e.isPrim(Op::SlideSeq)) {
+      genSlideSeq(e, env, target, scope, where);
+      return;
+    }
     if (info.has(opflag::AddressSpace)) {
       // The address space matters where an array is materialised (see
       // materialize); writing into an existing target it is f(in).

@@ -27,8 +27,9 @@ int64_t Configuration::sizeMultiple() const {
 
 std::string Configuration::key() const {
   std::string k = rewrite::recipeName(recipe);
+  // Plain and stream have no tile: their keys are the recipe's name.
   if (isCoarsened(*this)) k += coarseningKey(*this);
-  else if (recipe != rewrite::Recipe::Plain) k += " tile=" + std::to_string(tile);
+  else if (recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local) k += " tile=" + std::to_string(tile);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
   if (fastMath != codegen::FastMath::None) k += " fast-math=" + codegen::fastMathName(fastMath);

@@ -14,6 +14,7 @@
 namespace liftcc::explore {
 
 struct Configuration {
+  /// plain, tiled, local or stream (2.5D streaming of the outermost dimension).
   rewrite::Recipe recipe = rewrite::Recipe::Plain;
   int64_t tile = 0;                      ///< outputs per tile and dimension (tiled, local)
   std::array<int64_t, 3> local{0, 0, 0}; ///< work-group size; 0 everywhere: the kernel's default

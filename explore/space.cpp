@@ -88,6 +88,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     }
   };
   addProgram({rewrite::Recipe::Plain, 0, {0, 0, 0}});
+  if (options.includeStream) addProgram({rewrite::Recipe::Stream, 0, {0, 0, 0}});
   for (int64_t tile : options.tileSizes) {
     if (options.includeTiled) addProgram({rewrite::Recipe::Tiled, tile, {0, 0, 0}});
     if (options.includeLocal) addProgram({rewrite::Recipe::Local, tile, {0, 0, 0}});
@@ -162,8 +163,8 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
 Variant makeVariant(const Program &typed, const Configuration &configuration, codegen::Target target) {
   Program lowered = rewrite::applyRecipe(typed, configuration.recipe, configuration.recipeOptions());
   codegen::CodegenOptions co;
-  // Only work-group kernels have their shape generated in; mapGlb kernels
-  // (plain, coarsened) get it at launch.
+  // Work-group recipes fix their shape in the kernel; mapGlb kernels (plain,
+  // coarsened, stream) take it at launch.
   if (configuration.recipe == rewrite::Recipe::Tiled || configuration.recipe == rewrite::Recipe::Local)
     co.localSize = configuration.local;
   applyFastMath(configuration, co);
@@ -189,7 +190,9 @@ std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration>
   };
   auto related = [&](const Configuration &a, const Configuration &b) {
     if (areNeighbours(a, b)) return true;
-    if (a.recipe == rewrite::Recipe::Plain || b.recipe == rewrite::Recipe::Plain) return false;
+    // mapGlb programs (plain, stream) have no tile-derived shapes.
+    auto mapGlb = [](const Configuration &c) { return c.recipe == rewrite::Recipe::Plain || c.recipe == rewrite::Recipe::Stream; };
+    if (mapGlb(a) || mapGlb(b)) return false;
     bool oneProgramParameter = (a.recipe != b.recipe) + (a.tile != b.tile) == 1 && a.fastMath == b.fastMath &&
                                a.divToMul == b.divToMul;
     return oneProgramParameter && shapeClass(a) == shapeClass(b);

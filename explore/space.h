@@ -31,6 +31,8 @@ struct SpaceOptions {
   std::vector<int64_t> coarsenFactors{2, 4, 8};
   bool includeCoarsened = true;
   size_t coarsenedGroupShapes = 4;
+  /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
+  bool includeStream = true;
   /// Fast-math levels every variant is crossed with (codegen/fast_math.h);
   /// `liftc explore` uses none and relaxed unless --fast-math says otherwise.
   std::vector<codegen::FastMath> fastMathLevels{codegen::FastMath::None};

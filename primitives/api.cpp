@@ -144,6 +144,9 @@ Expr reduceSeqUnroll(Expr f, Expr init, Expr in) {
 Expr toGlobal(Expr f, Expr in) { return prim(Op::ToGlobal, {}, {std::move(f)}, {std::move(in)}); }
 Expr toLocal(Expr f, Expr in) { return prim(Op::ToLocal, {}, {std::move(f)}, {std::move(in)}); }
 Expr toPrivate(Expr f, Expr in) { return prim(Op::ToPrivate, {}, {std::move(f)}, {std::move(in)}); }
+Expr slideSeq(Size size, Size step, Expr f, Expr in) {
+  return prim(Op::SlideSeq, {std::move(size), std::move(step)}, {std::move(f)}, {std::move(in)});
+}
 
 Expr id(ScalarKind kind) {
   std::string name = "id_" + std::string(scalarKindName(kind));

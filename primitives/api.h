@@ -117,6 +117,9 @@ Expr reduceSeqUnroll(Expr f, Expr init, Expr in);
 Expr toGlobal(Expr f, Expr in);
 Expr toLocal(Expr f, Expr in);
 Expr toPrivate(Expr f, Expr in);
+/// mapSeq(f, slide(size, step, in)) executed as a sequential sliding window:
+/// the window stays in private memory and each element of `in` is loaded once.
+Expr slideSeq(Size size, Size step, Expr f, Expr in);
 /// The identity user function on a scalar kind (copies to memory).
 Expr id(ScalarKind kind);
 
@@ -127,5 +130,8 @@ template <UnaryBuilder F> Expr mapSeq(F f, Expr in) { return mapSeq(fn(f), std::
 template <UnaryBuilder F> Expr toLocal(F f, Expr in) { return toLocal(fn(f), std::move(in)); }
 template <UnaryBuilder F> Expr toGlobal(F f, Expr in) { return toGlobal(fn(f), std::move(in)); }
 template <UnaryBuilder F> Expr toPrivate(F f, Expr in) { return toPrivate(fn(f), std::move(in)); }
+template <UnaryBuilder F> Expr slideSeq(Size size, Size step, F f, Expr in) {
+  return slideSeq(std::move(size), std::move(step), fn(f), std::move(in));
+}
 
 } // namespace liftcc::api

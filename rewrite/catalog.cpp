@@ -12,6 +12,8 @@ std::vector<Rule> algorithmicCatalog() {
   for (std::vector<int64_t> extents : std::vector<std::vector<int64_t>>{{4, 1}, {1, 4}, {4, 1, 1}, {1, 1, 4}})
     rules.push_back(overlappedTiling(extents));
   for (int64_t k : {2, 4, 8}) rules.push_back(slideWidening(k));
+  rules.push_back(slideSeqIntroduction());
+  for (int dims = 2; dims <= 3; ++dims) rules.push_back(streamOuterDimension(dims));
   return rules;
 }
 

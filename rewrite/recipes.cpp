@@ -226,6 +226,17 @@ Program coarsen(const Program &typed, const RecipeOptions &options) {
   return lowerOnLevels(tiled, {mapToGlb});
 }
 
+/// Streams the first 3D, else 2D, stencil found along its outermost dimension.
+Program streamStencil(const Program &typed) {
+  for (int dims = 3; dims >= 2; --dims) {
+    Rule rule = streamOuterDimension(dims);
+    std::vector<std::string> locations = applicableLocations(typed, rule);
+    if (!locations.empty()) return applyRule(typed, rule, locations.front());
+  }
+  throw RewriteError("stream: no 2D or 3D stencil to stream: streaming needs mapN over slideN with a constant window "
+                     "size and step (and step 1 when other inputs are zipped with the neighbourhoods); use --opt plain");
+}
+
 Program unrollAll(Program program) {
   program = normalizeProgram(program, reduceSeqToUnroll());
   return normalizeProgram(program, mapSeqToUnroll());
@@ -239,12 +250,13 @@ std::string recipeName(Recipe recipe) {
   case Recipe::Tiled: return "tiled";
   case Recipe::Local: return "local";
   case Recipe::Coarsened: return "coarsened";
+  case Recipe::Stream: return "stream";
   }
   return "?";
 }
 
 std::optional<Recipe> parseRecipe(const std::string &name) {
-  for (Recipe r : {Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened})
+  for (Recipe r : {Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened, Recipe::Stream})
     if (recipeName(r) == name) return r;
   return std::nullopt;
 }
@@ -265,6 +277,7 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
     break;
   }
   case Recipe::Coarsened: lowered = coarsen(typed, options); break;
+  case Recipe::Stream: lowered = lowerOnLevels(streamStencil(typed), {mapToGlb}); break;
   }
   return options.unroll ? unrollAll(lowered) : lowered;
 }

@@ -10,7 +10,9 @@
 //          per-dimension extents whose tiles go to global work-items (mapGlb)
 //          and whose outputs a work-item computes sequentially (mapSeqUnroll),
 //          each tile's window copied to private memory once (toPrivate)
-// All of them unroll reductions and maps of constant length.
+//   stream 2.5D streaming: the outermost stencil dimension marched by slideSeq
+//          (window in registers), the inner dimensions on global work-items
+// All unroll reductions and maps of constant length.
 
 #include "rewrite/apply.h"
 
@@ -20,7 +22,7 @@
 
 namespace liftcc::rewrite {
 
-enum class Recipe { Plain, Tiled, Local, Coarsened };
+enum class Recipe { Plain, Tiled, Local, Coarsened, Stream };
 
 std::string recipeName(Recipe recipe);
 std::optional<Recipe> parseRecipe(const std::string &name);

@@ -51,6 +51,18 @@ Rule overlappedTiling(const std::vector<int64_t> &extents);
 /// directly under a map).
 Rule slideWidening(int64_t outputs);
 
+// ---- sequential sliding windows (rules_streaming.cpp) -------------------------
+/// map(f, slide(n, s, x)) -> slideSeq(n, s, f, x), for constant n and s and a
+/// window element small enough for registers (at most 64 scalars).
+Rule slideSeqIntroduction();
+/// 2.5D streaming of a `dims`-dimensional stencil along its outermost
+/// dimension: every position of the inner dimensions becomes a column that
+/// slideSeq marches along, its window elements the inner-dimension
+/// neighbourhoods of one plane (mapN(dims-1) over the columns, then the
+/// result's dimensions moved back). Zipped plain inputs (Hotspot3D,
+/// Acoustic) ride along in the column when the step is 1.
+Rule streamOuterDimension(int dims);
+
 // ---- lowering rules (rules_lowering.cpp) ------------------------------------
 /// True for a map whose function computes values (applies a user function
 /// or reduces), as opposed to a map that only rearranges data: only those

@@ -16,7 +16,7 @@ bool computesValues(const Expr &e) {
   return containsNode(e, [](const Expr &n) {
     if (n.is(ExprKind::Apply) && n.fun().is(ExprKind::UserFun)) return true;
     if (!n.is(ExprKind::Prim)) return false;
-    return isReduceLike(n.op()) || (isMapLike(n.op()) && n.op() != Op::Map) ||
+    return isReduceLike(n.op()) || (isMapLike(n.op()) && n.op() != Op::Map) || n.isPrim(Op::SlideSeq) ||
            (n.op() == Op::Map && funOf(n).is(ExprKind::UserFun));
   });
 }

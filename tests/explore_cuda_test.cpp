@@ -87,7 +87,8 @@ TEST_CASE("explore: a CUDA device gets CUDA kernels, every one compiles with NVR
     recipes.insert(e.configuration.recipe);
   }
   // The first programs of the round-robin (coarsened ones follow them).
-  for (rewrite::Recipe r : {rewrite::Recipe::Plain, rewrite::Recipe::Tiled, rewrite::Recipe::Local}) CHECK(recipes.count(r) == 1);
+  for (rewrite::Recipe r : {rewrite::Recipe::Plain, rewrite::Recipe::Stream, rewrite::Recipe::Tiled, rewrite::Recipe::Local})
+    CHECK(recipes.count(r) == 1);
   CHECK(device.compiled == 6);
   CHECK(!result.best);
   CHECK(result.bestKernelDir.empty());

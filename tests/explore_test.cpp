@@ -58,11 +58,11 @@ size_t fromStoreCount(const ExploreResult &result) {
 
 } // namespace
 
-TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled, local and coarsened variants, each once") {
+TEST_CASE("explore/space: jacobi2d_5pt has plain, streamed, tiled, local and coarsened variants, each once") {
   Program typed = typedExample("jacobi2d_5pt", {{"N", 16}, {"M", 16}});
   DeviceLimits limits;
   Space space = explore::enumerateSpace(typed, limits);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened});
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Stream, Recipe::Tiled, Recipe::Local, Recipe::Coarsened});
   CHECK(keysOf(space).size() == space.variants.size());
   CHECK(space.distinctPrograms >= 3);
   // Tile 32 does not divide the 16 x 16 outputs: not part of the space.
@@ -72,8 +72,9 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled, local and coarsened var
     CHECK(v.kernel.localMemoryBytes <= limits.localMemoryBytes);
     const auto &wg = v.configuration.local;
     CHECK(wg[0] * wg[1] * wg[2] <= limits.maxWorkGroupSize);
-    // A 2D kernel; 0x0x0 is a mapGlb variant (plain, coarsened) with the runtime's work-group size.
-    bool mapGlb = v.configuration.recipe == Recipe::Plain || v.configuration.recipe == Recipe::Coarsened;
+    // A 2D kernel (1D when streamed); 0x0x0 is a mapGlb variant (plain, coarsened, stream) with the runtime's work-group size.
+    bool mapGlb = v.configuration.recipe == Recipe::Plain || v.configuration.recipe == Recipe::Coarsened ||
+                  v.configuration.recipe == Recipe::Stream;
     CHECK((wg[2] == 1 || (wg == std::array<int64_t, 3>{0, 0, 0} && mapGlb)));
     CHECK((v.configuration.recipe == Recipe::Local) == (v.kernel.localMemoryBytes > 0));
     if (mapGlb) CHECK(!v.kernel.localSize);
@@ -89,7 +90,7 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled, local and coarsened var
   Space a = explore::enumerateSpace(typed, limits, once), b = explore::enumerateSpace(typed, limits, twice);
   CHECK(a.distinctPrograms == b.distinctPrograms);
   CHECK(keysOf(a) == keysOf(b));
-  CHECK(a.distinctPrograms == 5); // plain, tiled 4, tiled 8, local 4, local 8
+  CHECK(a.distinctPrograms == 6); // plain, stream, tiled 4, tiled 8, local 4, local 8
 
   // Neighbour lists are symmetric and include areNeighbours; tiled and local
   // configurations also reach other tile sizes (their work-group shapes
@@ -106,7 +107,7 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, tiled, local and coarsened var
     for (size_t j = 0; j < a.variants.size(); ++j)
       if (explore::areNeighbours(ci, a.variants[j].configuration))
         CHECK(std::count(neighbours[i].begin(), neighbours[i].end(), j) == 1);
-    if (ci.recipe != Recipe::Plain) CHECK(otherTile);
+    if (ci.recipe == Recipe::Tiled || ci.recipe == Recipe::Local) CHECK(otherTile);
   }
 }
 
@@ -121,7 +122,7 @@ TEST_CASE("explore/space: variants that do not fit the device are dropped") {
   tight.localMemoryBytes = 64; // a 4 x 4 tile with its halo is 6 x 6 floats = 144 bytes
   tight.maxWorkGroupSize = 16;
   Space space = explore::enumerateSpace(typed, tight, options);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Coarsened});
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Stream, Recipe::Tiled, Recipe::Coarsened});
   CHECK(space.dropped >= 2); // both local-memory programs
   for (const auto &v : space.variants) {
     CAPTURE(v.configuration.key());
@@ -140,7 +141,7 @@ TEST_CASE("explore/space: heat (3D) crosses its programs with 3D work-groups") {
   DeviceLimits limits;
   limits.maxWorkItemSizes = {8, 8, 2};
   Space space = explore::enumerateSpace(typed, limits, options);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened});
+  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Stream, Recipe::Tiled, Recipe::Local, Recipe::Coarsened});
   CHECK(keysOf(space).size() == space.variants.size());
   bool deep = false;
   for (const auto &v : space.variants) {

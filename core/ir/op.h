@@ -79,7 +79,10 @@ inline constexpr uint32_t Unrolled = 1u << 8;    ///< mapSeqUnroll / reduceSeqUn
   X(ToLocal, "toLocal", AddressSpace, opflag::AddressSpace | opflag::LowLevel | opflag::Compute, (), None, false,       \
     ("f"), ("in"), false)                                                                                               \
   X(ToPrivate, "toPrivate", AddressSpace, opflag::AddressSpace | opflag::LowLevel | opflag::Compute, (), None, false,   \
-    ("f"), ("in"), false)
+    ("f"), ("in"), false)                                                                                               \
+  /* mapSeq(f, slide(size, step, in)) executed as a march over `in` with the window in private memory. */              \
+  X(SlideSeq, "slideSeq", SlideSeq, opflag::LowLevel | opflag::Compute, ("size", "step"), None, false, ("f"), ("in"),   \
+    false)
 
 enum class Op {
 #define LIFTCC_OP_ENUM(e, ...) e,

@@ -54,8 +54,12 @@ const Expr &padValue(const Expr &padConstant) {
 }
 
 const arith::Expr &splitSize(const Expr &split) { return sizeField(split, "n", "splitSize", split.isPrim(Op::Split)); }
-const arith::Expr &slideSize(const Expr &slide) { return sizeField(slide, "size", "slideSize", slide.isPrim(Op::Slide)); }
-const arith::Expr &slideStep(const Expr &slide) { return sizeField(slide, "step", "slideStep", slide.isPrim(Op::Slide)); }
+const arith::Expr &slideSize(const Expr &slide) {
+  return sizeField(slide, "size", "slideSize", slide.isPrim(Op::Slide) || slide.isPrim(Op::SlideSeq));
+}
+const arith::Expr &slideStep(const Expr &slide) {
+  return sizeField(slide, "step", "slideStep", slide.isPrim(Op::Slide) || slide.isPrim(Op::SlideSeq));
+}
 const arith::Expr &padLeft(const Expr &pad) { return sizeField(pad, "left", "padLeft", isPad(pad)); }
 const arith::Expr &padRight(const Expr &pad) { return sizeField(pad, "right", "padRight", isPad(pad)); }
 const arith::Expr &iterateCount(const Expr &iterate) {

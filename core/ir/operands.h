@@ -13,11 +13,11 @@ namespace liftcc {
 
 // ---- data and function operands ------------------------------------------------
 /// The "in" operand of a primitive with one data input (map-like, reduce-like,
-/// split, join, slide, pad, padConstant, transpose, iterate, at, get, toX).
+/// split, join, slide, pad, padConstant, transpose, iterate, at, get, toX, slideSeq).
 const Expr &inputOf(const Expr &prim);
 /// The "in" operands of zip and tuple.
 const std::vector<Expr> &inputsOf(const Expr &prim);
-/// The "f" operand (map-like, reduce-like, iterate, generate, toX).
+/// The "f" operand (map-like, reduce-like, iterate, generate, toX, slideSeq).
 const Expr &funOf(const Expr &prim);
 /// The initial accumulator of a reduce-like primitive.
 const Expr &reduceInit(const Expr &reduce);
@@ -26,6 +26,7 @@ const Expr &padValue(const Expr &padConstant);
 
 // ---- size and integer operands ---------------------------------------------------
 const arith::Expr &splitSize(const Expr &split);
+/// slide and slideSeq.
 const arith::Expr &slideSize(const Expr &slide);
 const arith::Expr &slideStep(const Expr &slide);
 /// pad and padConstant.

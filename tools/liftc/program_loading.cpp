@@ -168,7 +168,7 @@ std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl) {
   auto opt = cl.value("opt");
   if (!opt) return std::nullopt;
   auto recipe = rewrite::parseRecipe(*opt);
-  if (!recipe) throw UsageError("--opt must be plain, tiled, local or coarsened, found '" + io::shown(*opt) + "'");
+  if (!recipe) throw UsageError("--opt must be plain, tiled, local, coarsened or stream, found '" + io::shown(*opt) + "'");
   return recipe;
 }
 

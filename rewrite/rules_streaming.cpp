@@ -1,0 +1,154 @@
+// Sequential sliding windows (2.5D streaming): a map over the windows of a
+// slide becomes slideSeq, which keeps the window in private memory and loads
+// each element once (Lift's mapSeqSlide, TACO 2019; RISE's slideSeq).
+
+#include "core/ir/operands.h"
+#include "primitives/api.h"
+#include "rewrite/nd_patterns.h"
+#include "rewrite/rule.h"
+
+namespace liftcc::rewrite {
+
+namespace {
+
+/// Scalars in one window element, when it is small enough for registers: a
+/// scalar, an array nest of constant lengths, or a tuple of those.
+constexpr int64_t kMaxElementScalars = 64;
+
+std::optional<int64_t> scalarsOf(const Type &type) {
+  if (type.isTuple()) {
+    int64_t total = 0;
+    for (const Type &t : type.tupleElements()) {
+      if (t.isTuple()) return std::nullopt;
+      auto n = scalarsOf(t);
+      if (!n) return std::nullopt;
+      total += *n;
+    }
+    return total;
+  }
+  int64_t count = 1;
+  Type t = type;
+  while (t.isArray()) {
+    if (!t.arrayLength().isConstant()) return std::nullopt;
+    count *= t.arrayLength().constant();
+    if (count > kMaxElementScalars) return std::nullopt;
+    t = t.arrayElement();
+  }
+  if (!t.isScalar()) return std::nullopt;
+  return count;
+}
+
+bool fitsInRegisters(const Type &windowElement) {
+  auto n = scalarsOf(windowElement);
+  return n && *n <= kMaxElementScalars;
+}
+
+bool constantPositive(const arith::Expr &e) { return e.isConstant() && e.constant() > 0; }
+
+/// Moves the outermost dimension to depth `to` (the inverse of moveDimensionToFront).
+Expr moveFrontDimensionTo(int to, Expr in) {
+  for (int j = 0; j < to; ++j)
+    in = j == 0 ? api::transpose(in) : api::mapN(j, api::fn([](Expr x) { return api::transpose(x); }), in);
+  return in;
+}
+
+/// A stencil mapN(f, slideN(n, s, x)) or mapN(f, zipN(.., slideN(n, s, x), .., y, ..)).
+struct StreamMatch {
+  Expr f;
+  std::vector<Expr> inputs;
+  std::vector<bool> slid;
+  bool zipped = false;
+  arith::Expr size{0}, step{0};
+};
+
+std::optional<StreamMatch> matchStream(const Expr &e, int dims) {
+  auto map = matchMapN(e, dims);
+  if (!map) return std::nullopt;
+  StreamMatch m{map->f, {}, {}, false};
+  std::vector<Expr> candidates{map->in};
+  if (auto zipped = matchZipN(map->in, dims)) {
+    candidates = *zipped;
+    m.zipped = true;
+  }
+  bool any = false;
+  for (const Expr &c : candidates) {
+    auto slide = matchSlideN(c, dims);
+    if (slide && (!any || (slide->size == m.size && slide->step == m.step))) {
+      if (!any) m.size = slide->size, m.step = slide->step;
+      any = true;
+      m.inputs.push_back(slide->in);
+      m.slid.push_back(true);
+    } else {
+      m.inputs.push_back(c);
+      m.slid.push_back(false);
+    }
+  }
+  if (!any || !constantPositive(m.size) || !constantPositive(m.step)) return std::nullopt;
+  // An input zipped without a window is read at the output's position: the
+  // streamed column offers it at window slot size-1 only when the windows
+  // advance by one element.
+  if (m.zipped && m.step.constant() != 1) return std::nullopt;
+  return m;
+}
+
+} // namespace
+
+Rule slideSeqIntroduction() {
+  return {"slideSeqIntroduction", "map(f, slide(n, s, x)) -> slideSeq(n, s, f, x)",
+          [](const Expr &e) -> std::optional<Expr> {
+            if (!e.isPrim(Op::Map) || !inputOf(e).isPrim(Op::Slide) || !mapComputes(e)) return std::nullopt;
+            const Expr &slide = inputOf(e);
+            if (!constantPositive(slideSize(slide)) || !constantPositive(slideStep(slide))) return std::nullopt;
+            const Expr &x = inputOf(slide);
+            if (!x.type() || !x.type()->isArray() || !fitsInRegisters(x.type()->arrayElement())) return std::nullopt;
+            return api::slideSeq(slideSize(slide), slideStep(slide), funOf(e), x);
+          }};
+}
+
+Rule streamOuterDimension(int dims) {
+  std::string name = "streamOuterDimension" + std::to_string(dims) + "D";
+  return {name,
+          "mapN(f, slideN(n, s, x)) -> moveToFront(mapN-1(\\c. slideSeq(n, s, f, c), moveToBack(map(slideN-1(n, s), x))))",
+          [dims](const Expr &e) -> std::optional<Expr> {
+            if (dims < 2) return std::nullopt;
+            auto m = matchStream(e, dims);
+            if (!m) return std::nullopt;
+            const int inner = dims - 1;
+            // Each input as a column per position of the inner dimensions,
+            // running along the streamed (outer) dimension: a neighbourhood
+            // input gives its inner-dimension windows per plane
+            // ([c2..cd][n1][size..size]), a zipped plain input its values ([c2..cd][c1]).
+            std::vector<Expr> columns;
+            for (size_t i = 0; i < m->inputs.size(); ++i) {
+              Expr planes = m->slid[i] ? api::map(api::fn([&](Expr plane) { return api::slideN(inner, m->size, m->step, plane); }, "plane"),
+                                                  m->inputs[i])
+                                       : m->inputs[i];
+              columns.push_back(moveFrontDimensionTo(inner, planes));
+            }
+            StreamMatch match = *m;
+            Expr perColumn = api::fn([match](Expr column) {
+              if (!match.zipped) return api::slideSeq(match.size, match.step, match.f, column);
+              // The zipped column: plain inputs padded by size-1 in front, so
+              // window slot size-1 holds the value at the output's position.
+              std::vector<Expr> parts;
+              for (size_t i = 0; i < match.inputs.size(); ++i) {
+                Expr part = api::get(static_cast<int>(i), column);
+                parts.push_back(match.slid[i] ? part : api::pad(match.size - 1, 0, PadMode::Clamp, part));
+              }
+              Expr window = api::fn([match](Expr w) {
+                std::vector<Expr> components;
+                for (size_t i = 0; i < match.inputs.size(); ++i) {
+                  int k = static_cast<int>(i);
+                  components.push_back(match.slid[i] ? api::map(api::fn([k](Expr t) { return api::get(k, t); }, "t"), w)
+                                                     : api::get(k, api::at(match.size - 1, w)));
+                }
+                return api::apply(match.f, {api::tuple(components)});
+              }, "window");
+              return api::slideSeq(match.size, match.step, window, api::zip(parts));
+            }, "column");
+            Expr source = m->zipped ? api::zipN(inner, columns) : columns.front();
+            return moveDimensionToFront(inner, api::mapN(inner, perColumn, source));
+          }};
+}
+
+} // namespace liftcc::rewrite
