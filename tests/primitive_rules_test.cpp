@@ -48,6 +48,51 @@ TEST_CASE("operands: named accessors read the operands the table names") {
   CHECK(argPath(zip(a, a), 1) == "/in/1");
 }
 
+TEST_CASE("api: primitive() builds any primitive from its named operands, as the named helpers do") {
+  Size n = size("N");
+  Expr a = input("A", array(f32(), n));
+  Expr idf = id(ScalarKind::Float);
+  CHECK(primitive(Op::Slide, {{"size", 3}, {"step", 1}, {"in", a}}) == slide(3, 1, a));
+  CHECK(primitive(Op::Split, {{"in", a}, {"n", n}}) == split(n, a)); // any order
+  CHECK(primitive(Op::Pad, {{"left", 1}, {"right", 2}, {"mode", wrap}, {"in", a}}) == pad(1, 2, wrap, a));
+  CHECK(primitive(Op::PadConstant, {{"left", 1}, {"right", 1}, {"value", lit(0.5f)}, {"in", a}}) ==
+        padConstant(1, 1, lit(0.5f), a));
+  CHECK(primitive(Op::ReduceSeq, {{"f", idf}, {"init", lit(0.0f)}, {"in", a}}) == reduceSeq(idf, lit(0.0f), a));
+  CHECK(primitive(Op::MapLcl, {{"f", idf}, {"in", a}}) == mapLcl(0, idf, a)); // dim defaults to 0
+  CHECK(primitive(Op::MapGlb, {{"dim", 1}, {"f", idf}, {"in", a}}) == mapGlb(1, idf, a));
+  Expr zipped = primitive(Op::Zip, {{"in", std::vector<Expr>{a, a}}});
+  CHECK(zipped == zip(a, a));
+  CHECK(primitive(Op::Get, {{"index", 1}, {"in", zipped}}) == get(1, zipped));
+  CHECK(primitive(Op::Generate, {{"size", n}, {"f", idf}}) == generate(n, idf));
+  CHECK(primitive(Op::SizeValue, {{"of", n}}) == sizeValue(n));
+}
+
+TEST_CASE("api: primitive() names the primitive and the field of every mistake") {
+  Expr a = input("A", array(f32(), size("N")));
+  Expr idf = id(ScalarKind::Float);
+  CHECK_THROWS_WITH_AS(primitive(Op::Slide, {{"sise", 3}, {"step", 1}, {"in", a}}),
+                       "primitive slide: no field \"sise\" (its fields: size, step, in)", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Slide, {{"size", 3}, {"in", a}}),
+                       "primitive slide: missing field \"step\" (a size (an integer or a size expression))", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Join, {{"in", a}, {"in", a}}), "primitive join: field \"in\" given twice", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Map, {{"f", a}, {"in", a}}),
+                       "primitive map: field \"f\" expects a function (a lambda or a user function), found an expression",
+                       Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Map, {{"f", idf}, {"in", idf}}),
+                       "primitive map: field \"in\" expects an expression, found a function", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Pad, {{"left", 1}, {"right", 1}, {"mode", 2}, {"in", a}}),
+                       "primitive pad: field \"mode\" expects a pad mode, found an integer", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::MapWrg, {{"dim", 3}, {"f", idf}, {"in", a}}),
+                       "primitive mapWrg: field \"dim\" expects an integer dimension 0, 1 or 2, found an integer", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Zip, {{"in", a}}),
+                       "primitive zip: field \"in\" expects a non-empty list of expressions, found an expression", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Tuple, {{"in", std::vector<Expr>{}}}),
+                       "primitive tuple: field \"in\" expects a non-empty list of expressions, found a list of expressions",
+                       Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Transpose, {{"size", a}}),
+                       "primitive transpose: no field \"size\" (its fields: in)", Error);
+}
+
 TEST_CASE("operands: an accessor on a primitive without that operand is an InternalError") {
   Expr a = input("A", array(f32(), size("N")));
   CHECK_THROWS_WITH_AS(slideSize(split(4, a)), "internal error: slideSize on primitive split", InternalError);
