@@ -1,5 +1,6 @@
 #include "explore/best_kernels.h"
 
+#include "core/error.h"
 #include "core/io/safe_file.h"
 #include "explore/explorer.h"
 #include "liftcc/version.h"
@@ -32,16 +33,16 @@ std::string kernelFileName(codegen::Target target) {
 std::string kernelFileOf(const nlohmann::json &launch) {
   std::string file = launch.value("kernelFile", std::string("kernel.cl"));
   if (file != kernelFileName(codegen::Target::OpenCL) && file != kernelFileName(codegen::Target::CUDA))
-    throw std::runtime_error("launch.json names an unexpected kernel file '" + file + "'");
+    throw Error("launch.json names an unexpected kernel file '" + file + "'");
   return file;
 }
 
 std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
                             const std::string &sizesKey, const Variant &variant, const tuner::Record &record,
                             int64_t outputElements) {
-  if (auto why = invalidProgramName(programName)) throw std::invalid_argument("program name '" + programName + "' " + *why);
+  if (auto why = invalidProgramName(programName)) throw Error("program name '" + programName + "' " + *why);
   if (sizesKey.empty() || sizesKey.find('/') != std::string::npos || sizesKey[0] == '.')
-    throw std::invalid_argument("sizes '" + sizesKey + "' cannot name a directory");
+    throw Error("sizes '" + sizesKey + "' cannot name a directory");
   fs::path dir = fs::path(resultsDir) / "best" / deviceSlug(deviceName) / programName / sizesKey;
   io::createDirectoriesBelow(resultsDir, dir);
   fs::path launchPath = dir / "launch.json";

@@ -1,10 +1,13 @@
 #include "explore/explorer.h"
 
+#include "core/error.h"
+
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
+#include "tuner/backend_error.h"
 
 #include <chrono>
 #include <filesystem>
@@ -107,6 +110,11 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
   } catch (const InternalError &e) {
     record.outcome = tuner::Outcome::Bug;
     record.error = firstLine(e.what());
+  } catch (const tuner::BackendError &e) {
+    // A backend failure the device's compile/launch wrappers did not turn into
+    // a build or launch error: unexpected, as before BackendError was an Error.
+    record.outcome = tuner::Outcome::Bug;
+    record.error = firstLine(std::string("unexpected exception: ") + e.what());
   } catch (const Error &e) {
     // The program's own limits at the verification sizes (a type error, a
     // user function failing in the interpreter): not the variant's fault.
@@ -148,7 +156,7 @@ std::string programNameFromStem(const std::string &stem) {
 std::string storePathFor(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
                          const Program &program, const std::map<std::string, int64_t> &sizes) {
   // The name becomes a directory: never a path of its own (../../x, /etc).
-  if (auto why = invalidProgramName(programName)) throw std::invalid_argument("program name '" + programName + "' " + *why);
+  if (auto why = invalidProgramName(programName)) throw Error("program name '" + programName + "' " + *why);
   return (std::filesystem::path(resultsDir) / deviceSlug(deviceName) / programName / (sizesKey(program, sizes) + ".jsonl"))
       .string();
 }
@@ -175,7 +183,7 @@ std::string sizesKey(const Program &program, const std::map<std::string, int64_t
 ExploreResult explore(const Program &program, const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                       const ExploreOptions &options) {
   if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
-    throw std::invalid_argument("shard index must be below the shard count");
+    throw Error("shard index must be below the shard count");
   auto start = std::chrono::steady_clock::now();
   Program typed = typeCheck(program, sizes);
   SpaceOptions spaceOptions = options.space;

@@ -16,6 +16,7 @@
 // --evals/--budget/--shard); search strategies see exactly the points and
 // neighbourhoods `liftc explore` would give them.
 
+#include "core/error.h"
 #include "explore/configuration.h"
 #include "explore/space.h"
 #include "tuner/result_store.h"
@@ -47,7 +48,7 @@ Replay load(const std::string &path) {
     replay.costs.push_back(r.outcome == tuner::Outcome::Ok ? std::optional<double>(r.medianNs) : std::nullopt);
   }
   const tuner::Record *best = store.best();
-  if (!best) throw std::runtime_error(path + ": no successful record");
+  if (!best) throw Error(path + ": no successful record");
   replay.optimum = best->medianNs;
   return replay;
 }

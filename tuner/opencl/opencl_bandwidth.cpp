@@ -1,5 +1,7 @@
 #include "tuner/opencl/opencl_bandwidth.h"
 
+#include "tuner/backend_error.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -75,8 +77,8 @@ BandwidthResult measureCopyBandwidth(Context &context,
   result.bytesPerRun = 2 * static_cast<std::uint64_t>(bytes);
   result.timing = timeKernel(context, kernel, global, local, options.timing);
   if (result.timing.medianNs <= 0)
-    throw std::runtime_error("measureCopyBandwidth: the device reported a "
-                             "kernel time of 0 ns");
+    throw tuner::BackendError("measureCopyBandwidth: the device reported a "
+                                "kernel time of 0 ns");
   result.bytesPerSecond =
       static_cast<double>(result.bytesPerRun) / (result.timing.medianNs * 1e-9);
 
@@ -84,8 +86,8 @@ BandwidthResult measureCopyBandwidth(Context &context,
     const auto copied = out.download<float>();
     for (std::size_t i = 0; i < n; ++i)
       if (copied[i] != pattern(i))
-        throw std::runtime_error("measureCopyBandwidth: element " +
-                                 std::to_string(i) + " was not copied");
+        throw tuner::BackendError("measureCopyBandwidth: element " +
+                                    std::to_string(i) + " was not copied");
   }
   return result;
 }
