@@ -12,8 +12,17 @@
 #include "primitives/rules.h"
 #include "rewrite/apply.h"
 #include "tests/explore_test_support.h"
+#include "tuner/backend_error.h"
+#include "tuner/cuda/driver_api.h"
+#include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/device.h"
+#include "tuner/opencl/opencl_device.h"
+#include "tuner/opencl/opencl_error.h"
+#include "tuner/opencl/opencl_runtime.h"
 
 #include <doctest/doctest.h>
+
+#include <type_traits>
 
 namespace liftcc {
 
@@ -141,18 +150,39 @@ TEST_CASE("errors: every error about the input shares one base with its JSON poi
   CHECK(std::string(InternalError("/body/in", "unbound").what()) == "/body/in: internal error: unbound");
 }
 
+// The tuner's errors about the environment share the base too; their catch
+// sites (explore/explorer.cpp) test the specific types first.
+static_assert(std::is_base_of_v<Error, tuner::KernelBuildError>);
+static_assert(std::is_base_of_v<Error, tuner::KernelLaunchError>);
+static_assert(std::is_base_of_v<tuner::KernelLaunchError, tuner::KernelTimeoutError>);
+static_assert(std::is_base_of_v<Error, tuner::BackendError>);
+static_assert(std::is_base_of_v<tuner::BackendError, ocl::OpenCLError>);
+static_assert(std::is_base_of_v<ocl::OpenCLError, ocl::BuildError>);
+static_assert(std::is_base_of_v<tuner::BackendError, ocl::LaunchTimeout>);
+static_assert(std::is_base_of_v<tuner::BackendError, ocl::DeviceSelectionError>);
+static_assert(std::is_base_of_v<tuner::BackendError, cuda::CudaError>);
+static_assert(std::is_base_of_v<tuner::BackendError, cuda::CudaUnavailable>);
+static_assert(std::is_base_of_v<tuner::BackendError, cuda::NvrtcError>);
+static_assert(!std::is_base_of_v<InternalError, tuner::BackendError>);
+
 namespace {
-/// A device whose compiler trips over an internal invariant.
+/// A device whose compiler trips over an internal invariant, or (with a
+/// backend message) fails in its backend outside the compile/launch wrappers.
 class BuggyDevice final : public tuner::Device {
 public:
+  explicit BuggyDevice(std::string backendFailure = {}) : backendFailure_(std::move(backendFailure)) {}
   codegen::Target target() const override { return codegen::Target::OpenCL; }
   std::string name() const override { return "buggy device"; }
   std::string resultsName() const override { return name(); }
   tuner::DeviceLimits limits() const override { return {}; }
   std::unique_ptr<tuner::CompiledKernel> compile(const codegen::Kernel &) override {
+    if (!backendFailure_.empty()) throw tuner::BackendError(backendFailure_);
     throw InternalError("a broken invariant");
   }
   tuner::CopyBandwidth measureCopyBandwidth(int, int) override { throw tuner::KernelLaunchError("not measured in this test"); }
+
+private:
+  std::string backendFailure_;
 };
 } // namespace
 
@@ -173,6 +203,18 @@ TEST_CASE("explore: an internal error is recorded as a bug, not as the variant's
     CHECK(e.record.error == "internal error: a broken invariant");
   }
   CHECK(tuner::outcomeName(tuner::Outcome::Bug) == "bug");
+
+  // A backend error that no wrapper turned into a build or launch error is
+  // liftcc's failure too (not the variant's constraints, although it is an Error).
+  test::TempDir other;
+  BuggyDevice failing("CL_OUT_OF_HOST_MEMORY from clCreateKernel");
+  options.storeDir = other.path().string();
+  result = explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 16}, {"M", 16}}, failing, options);
+  REQUIRE(result.evaluations.size() == 2);
+  for (const explore::Evaluation &e : result.evaluations) {
+    CHECK(e.record.outcome == tuner::Outcome::Bug);
+    CHECK(e.record.error == "unexpected exception: CL_OUT_OF_HOST_MEMORY from clCreateKernel");
+  }
   CHECK(tuner::parseOutcome("bug") == tuner::Outcome::Bug);
 }
 
