@@ -40,9 +40,9 @@ std::string kernelFileOf(const nlohmann::json &launch) {
 std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
                             const std::string &sizesKey, const Variant &variant, const tuner::Record &record,
                             int64_t outputElements) {
-  if (auto why = invalidProgramName(programName)) throw Error("program name '" + programName + "' " + *why);
+  if (auto why = invalidProgramName(programName)) throw std::invalid_argument("program name '" + programName + "' " + *why);
   if (sizesKey.empty() || sizesKey.find('/') != std::string::npos || sizesKey[0] == '.')
-    throw Error("sizes '" + sizesKey + "' cannot name a directory");
+    throw std::invalid_argument("sizes '" + sizesKey + "' cannot name a directory");
   fs::path dir = fs::path(resultsDir) / "best" / deviceSlug(deviceName) / programName / sizesKey;
   io::createDirectoriesBelow(resultsDir, dir);
   fs::path launchPath = dir / "launch.json";

@@ -156,7 +156,7 @@ std::string programNameFromStem(const std::string &stem) {
 std::string storePathFor(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
                          const Program &program, const std::map<std::string, int64_t> &sizes) {
   // The name becomes a directory: never a path of its own (../../x, /etc).
-  if (auto why = invalidProgramName(programName)) throw Error("program name '" + programName + "' " + *why);
+  if (auto why = invalidProgramName(programName)) throw std::invalid_argument("program name '" + programName + "' " + *why);
   return (std::filesystem::path(resultsDir) / deviceSlug(deviceName) / programName / (sizesKey(program, sizes) + ".jsonl"))
       .string();
 }
@@ -183,7 +183,7 @@ std::string sizesKey(const Program &program, const std::map<std::string, int64_t
 ExploreResult explore(const Program &program, const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                       const ExploreOptions &options) {
   if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
-    throw Error("shard index must be below the shard count");
+    throw std::invalid_argument("shard index must be below the shard count");
   auto start = std::chrono::steady_clock::now();
   Program typed = typeCheck(program, sizes);
   SpaceOptions spaceOptions = options.space;
