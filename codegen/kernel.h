@@ -50,6 +50,10 @@ struct Kernel {
     size_t inputArg; ///< index in `args` of the input that is iterated
   };
   std::optional<Iteration> iteration;
+  /// Options the device compiler must build the kernel with, in the target's
+  /// spelling (e.g. "-cl-fast-relaxed-math", "--use_fast_math"), after the
+  /// backend's own; empty: none (codegen/fast_math.h).
+  std::string buildOptions;
 
   /// Concrete NDRange for given sizes: global rounded up to a multiple of local.
   std::array<size_t, 3> concreteGlobalSize(const std::map<std::string, int64_t> &sizes,

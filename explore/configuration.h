@@ -2,6 +2,8 @@
 // One point of the exploration space: how a high-level program is lowered
 // (recipe and tile size) and how its kernel is launched (work-group size).
 
+#include "codegen/fast_math.h"
+#include "codegen/generate.h"
 #include "rewrite/recipes.h"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +17,11 @@ struct Configuration {
   rewrite::Recipe recipe = rewrite::Recipe::Plain;
   int64_t tile = 0;                      ///< outputs per tile and dimension (tiled, local)
   std::array<int64_t, 3> local{0, 0, 0}; ///< work-group size; 0 everywhere: the kernel's default
+  /// Build options (codegen/fast_math.h) and division by constants as
+  /// multiplication. The defaults leave key() and toJson() as they were
+  /// before these existed, so stored results stay valid.
+  codegen::FastMath fastMath = codegen::FastMath::None;
+  bool divToMul = false;
 
   /// Stable identifier, e.g. "local tile=8 wg=8x8x1" (the result store key).
   std::string key() const;
@@ -23,7 +30,11 @@ struct Configuration {
   friend bool operator==(const Configuration &, const Configuration &) = default;
 };
 
-/// Parameters differing in exactly one of recipe, tile or one work-group extent.
+/// The codegen options of the configuration's fast-math choices.
+void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &options);
+
+/// Parameters differing in exactly one of recipe, tile, one work-group
+/// extent, the fast-math level or division by multiplication.
 bool areNeighbours(const Configuration &a, const Configuration &b);
 
 } // namespace liftcc::explore

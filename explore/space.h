@@ -23,6 +23,9 @@ struct SpaceOptions {
   std::vector<int64_t> groupExtents{1, 2, 4, 8, 16, 32, 64, 128, 256};
   bool includeTiled = true;
   bool includeLocal = true;
+  /// Fast-math levels every variant is crossed with (codegen/fast_math.h);
+  /// `liftc explore` uses none and relaxed unless --fast-math says otherwise.
+  std::vector<codegen::FastMath> fastMathLevels{codegen::FastMath::None};
   /// The dialect the variants' kernels are generated in.
   codegen::Target target = codegen::Target::OpenCL;
 };

@@ -179,7 +179,7 @@ public:
     if (!backendFailure_.empty()) throw tuner::BackendError(backendFailure_);
     throw InternalError("a broken invariant");
   }
-  tuner::CopyBandwidth measureCopyBandwidth(int, int) override { throw tuner::KernelLaunchError("not measured in this test"); }
+  tuner::CopyBandwidth measureCopyBandwidth(int, int, size_t) override { throw tuner::KernelLaunchError("not measured in this test"); }
 
 private:
   std::string backendFailure_;
