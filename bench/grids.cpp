@@ -1,5 +1,6 @@
 #include "bench/grids.h"
 
+#include "core/error.h"
 #include "core/interp/value_io.h"
 
 #include <random>
@@ -12,7 +13,7 @@ namespace {
 
 void requireFloats(const Type &type, const std::string &what) {
   if (type.innermost().kind() != TypeKind::Scalar || type.innermost().scalarKind() != ScalarKind::Float)
-    throw std::invalid_argument("the benchmark handles float grids only, " + what + " is " + type.str());
+    throw Error("the benchmark handles float grids only, " + what + " is " + type.str());
 }
 
 Value fromGrid(const Type &type, const Sizes &sizes, const Grid &grid) {
@@ -36,7 +37,7 @@ std::vector<Grid> randomGrids(const Program &typed, const Sizes &sizes, uint64_t
 }
 
 std::vector<Value> toValues(const Program &typed, const Sizes &sizes, const std::vector<Grid> &grids) {
-  if (grids.size() != typed.inputs().size()) throw std::invalid_argument("toValues: one grid per input expected");
+  if (grids.size() != typed.inputs().size()) throw InternalError("toValues: one grid per input expected");
   std::vector<Value> values;
   for (size_t i = 0; i < grids.size(); ++i) values.push_back(fromGrid(typed.inputs()[i].typeOrThrow(), sizes, grids[i]));
   return values;

@@ -1,5 +1,7 @@
 #include "bench/peers.h"
 
+#include "core/error.h"
+
 #ifdef LIFTCC_HAVE_HALIDE
 
 // The pipelines compiled at build time by tools/halide_gen (see there for
@@ -41,7 +43,7 @@ void check(int error, const char *what) {
   std::string message = lastHalideError.empty() ? "error " + std::to_string(error) : lastHalideError;
   lastHalideError.clear();
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
-  throw std::runtime_error(std::string("halide: ") + what + ": " + message);
+  throw Error(std::string("halide: ") + what + ": " + message);
 }
 
 /// Points Halide's OpenCL runtime at the benchmarked device. Its selection
@@ -166,11 +168,11 @@ PeerRun runTunedOpenCL(const std::vector<OpenCLPipeline> &pipelines, const examp
     }
   }
   if (verifying) {
-    if (!first) throw std::runtime_error(lastError.empty() ? "halide: no OpenCL pipeline" : lastError);
+    if (!first) throw Error(lastError.empty() ? "halide: no OpenCL pipeline" : lastError);
     first->detail = std::to_string(ran) + " of " + std::to_string(pipelines.size()) + " tile shapes checked";
     return *first;
   }
-  if (!best) throw std::runtime_error(lastError.empty() ? "halide: no OpenCL pipeline" : lastError);
+  if (!best) throw Error(lastError.empty() ? "halide: no OpenCL pipeline" : lastError);
   double tuning = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   PeerRun run = runPipeline(best->run, true, example, inputs, sizes, timing);
   run.tuningSeconds = tuning;

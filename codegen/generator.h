@@ -98,7 +98,6 @@ private:
   int64_t unrolledCopies_ = 1; ///< product of the enclosing unrolled loops' extents
   bool wideIndices_ = false, needsWide_ = false;
   std::unordered_set<arith::Expr> provenNarrow_; ///< expressions proved within int
-  bool localWrittenInWorkGroup_ = false;
   bool usesDouble_ = false;
   int64_t localBytes_ = 0;
   std::array<std::optional<arith::Expr>, 3> glbExtent_, wrgExtent_, lclExtent_;

@@ -109,26 +109,28 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     // Too many copies: the same iterations as a loop (below).
   }
 
-  bool savedLocalWrites = localWrittenInWorkGroup_;
-  if (e.op() == Op::MapWrg) localWrittenInWorkGroup_ = false;
-  if (e.op() == Op::MapGlb || e.op() == Op::MapWrg) {
-    // The launch provides at least one work-item (work-group) per element
+  if (e.op() == Op::MapGlb) {
+    // The launch provides at least one work-item per element
     // (Kernel::globalSize), so each runs the body at most once: a guard, not
     // a loop. CPU OpenCL compilers vectorise the guarded form far better.
-    // The guard is uniform across a work-group for mapWrg (group ids are).
     body_.line("const " + indexType() + " " + var + " = " + start + ";");
     body_.open("if (" + var + " < " + index(n) + ")");
+  } else if (e.op() == Op::MapWrg) {
+    // The launch provides exactly one work-group per element (Kernel::globalSize
+    // is the extent times the work-group size, and planLaunch refuses another
+    // work-group size), so every work-group runs the body once and needs no
+    // guard. That keeps the barriers of local tiles out of conditional code,
+    // and no barrier ends the body: nothing of the work-group runs after it.
+    // (PoCL 3.1 crashes on a kernel whose only barrier sits in the mapWrg
+    // guard, see tests/codegen_opencl_test.cpp.) The block scopes the names.
+    body_.line("const " + indexType() + " " + var + " = " + start + ";");
+    body_.open("");
   } else {
     body_.open("for (" + indexType() + " " + var + " = " + start + "; " + var + " < " + index(n) + "; " + var +
                (stride == "1" ? "++" : " += " + stride) + ")");
   }
   emitBody(arith::Expr::index(var, n));
-  // The next iteration of a work-group loop overwrites the local tiles that
-  // work-items may still be reading: wait for all of them first. The loop is
-  // uniform across the work-group, so every work-item reaches this barrier.
-  if (e.op() == Op::MapWrg && localWrittenInWorkGroup_) body_.line(dialect_.localBarrier());
   body_.close();
-  if (e.op() == Op::MapWrg) localWrittenInWorkGroup_ = savedLocalWrites;
 }
 
 void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,

@@ -87,7 +87,6 @@ MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope 
     // Every work-item must see the whole tile before anyone reads it; we are
     // in work-group-uniform code, so the barrier is reached by all.
     body_.line(dialect_.localBarrier());
-    localWrittenInWorkGroup_ = true;
   }
   return memory;
 }

@@ -158,6 +158,11 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     AccessPath p = concat({PathStep::arrayIndex(j), PathStep::arrayIndex(i)}, dropFront(path, 2));
     return read(inputOf(e), env, p, in);
   }
+  case Op::Reverse: {
+    const arith::Expr &i = arrayStep(path, 0, where, name);
+    arith::Expr n = typeOf(inputOf(e)).arrayLength();
+    return read(inputOf(e), env, prepend(PathStep::arrayIndex(n - 1 - i), dropFront(path, 1)), in);
+  }
   case Op::Generate: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
     const Expr &f = funOf(e);

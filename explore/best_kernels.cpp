@@ -1,5 +1,6 @@
 #include "explore/best_kernels.h"
 
+#include "core/error.h"
 #include "core/io/safe_file.h"
 #include "explore/explorer.h"
 #include "liftcc/version.h"
@@ -32,7 +33,7 @@ std::string kernelFileName(codegen::Target target) {
 std::string kernelFileOf(const nlohmann::json &launch) {
   std::string file = launch.value("kernelFile", std::string("kernel.cl"));
   if (file != kernelFileName(codegen::Target::OpenCL) && file != kernelFileName(codegen::Target::CUDA))
-    throw std::runtime_error("launch.json names an unexpected kernel file '" + file + "'");
+    throw Error("launch.json names an unexpected kernel file '" + file + "'");
   return file;
 }
 

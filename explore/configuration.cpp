@@ -1,5 +1,7 @@
 #include "explore/configuration.h"
 
+#include "core/error.h"
+
 #include <numeric>
 
 namespace liftcc::explore {
@@ -51,7 +53,7 @@ nlohmann::json Configuration::toJson() const {
 Configuration Configuration::fromJson(const nlohmann::json &j) {
   Configuration c;
   auto recipe = rewrite::parseRecipe(j.at("recipe").get<std::string>());
-  if (!recipe) throw std::invalid_argument("unknown recipe " + j.at("recipe").dump());
+  if (!recipe) throw Error("unknown recipe " + j.at("recipe").dump());
   c.recipe = *recipe;
   c.tile = j.at("tile").get<int64_t>();
   c.local = j.at("local").get<std::array<int64_t, 3>>();

@@ -1,10 +1,13 @@
 #include "explore/explorer.h"
 
+#include "core/error.h"
+
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
+#include "tuner/backend_error.h"
 
 #include <chrono>
 #include <filesystem>
@@ -108,6 +111,11 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
   } catch (const InternalError &e) {
     record.outcome = tuner::Outcome::Bug;
     record.error = firstLine(e.what());
+  } catch (const tuner::BackendError &e) {
+    // A backend failure the device's compile/launch wrappers did not turn into
+    // a build or launch error: unexpected, as before BackendError was an Error.
+    record.outcome = tuner::Outcome::Bug;
+    record.error = firstLine(std::string("unexpected exception: ") + e.what());
   } catch (const Error &e) {
     // The program's own limits at the verification sizes (a type error, a
     // user function failing in the interpreter): not the variant's fault.

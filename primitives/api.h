@@ -18,6 +18,8 @@
 #include <concepts>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 namespace liftcc::api {
@@ -89,6 +91,20 @@ template <UnaryBuilder F> Expr map(F f, Expr in) { return map(fn(f), std::move(i
 template <BinaryBuilder F> Expr reduce(F f, Expr init, Expr in) { return reduce(fn2(f), std::move(init), std::move(in)); }
 template <UnaryBuilder F> Expr iterate(Size n, F f, Expr in) { return iterate(std::move(n), fn(f), std::move(in)); }
 template <UnaryBuilder F> Expr generate(Size n, F f) { return generate(std::move(n), fn(f, "i")); }
+
+// ---- any primitive, by its row of the primitive list --------------------------
+/// One operand of `primitive`, named as in the primitive's row of LIFTCC_PRIMITIVES (core/ir/op.h), which are
+/// also its JSON field names: an integer (a size field, `dim` or a tuple `index`), a size, a pad mode (`mode`),
+/// a function or data operand, or the list of a variadic data field (`zip`'s and `tuple`'s `in`).
+struct Field {
+  std::string_view name;
+  std::variant<int64_t, Size, PadMode, Expr, std::vector<Expr>> value;
+};
+/// Builds any primitive from named operands, checked against its row of the primitive list, so a new primitive
+/// needs no constructor here: `primitive(Op::Slide, {{"size", 3}, {"step", 1}, {"in", A}})`. `dim` defaults
+/// to 0; every other field is required. Throws liftcc::Error naming the primitive and the field for an unknown,
+/// repeated or missing field or an operand of the wrong kind. The named helpers above build the same nodes.
+Expr primitive(Op op, std::vector<Field> fields);
 
 // ---- multi-dimensional compositions (CGO'18, section 3) --------------------
 /// map(map(...f)) over the `dims` outer dimensions.

@@ -1,4 +1,4 @@
-// Data layout: split, join, slide, transpose and at only rearrange (or pick)
+// Data layout: split, join, slide, transpose, reverse and at only rearrange (or pick)
 // elements; codegen reads through them as views (codegen/generator_views.cpp).
 
 #include "primitives/rules.h"
@@ -97,6 +97,17 @@ Value evalTranspose(EvalContext &interpreter, const Expr &e) {
     out.push_back(Value::array(std::move(column)));
   }
   return Value::array(std::move(out));
+}
+
+Expr typeReverse(TypeContext &checker, const Expr &e, const std::string &path) {
+  Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
+  Type t = in.typeOrThrow();
+  return checker.rebuild(e, {}, {in}, std::move(t));
+}
+
+Value evalReverse(EvalContext &interpreter, const Expr &e) {
+  Value in = interpreter.eval(inputOf(e));
+  return Value::array({in.elements().rbegin(), in.elements().rend()});
 }
 
 Expr typeAt(TypeContext &checker, const Expr &e, const std::string &path) {

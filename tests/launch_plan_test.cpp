@@ -120,6 +120,23 @@ TEST_CASE("launch plan: buffers, parameters and NDRange of a generated kernel") 
                   std::invalid_argument);
 }
 
+TEST_CASE("launch plan: a mapWrg kernel runs with its own work-group size, one work-group per element") {
+  // The kernel of a mapWrg over N/4 tiles with 4 work-items each: N/4 * 4 work-items.
+  codegen::Kernel k = kernelOver(std::nullopt);
+  k.globalSize = {arith::Expr::var("N") / 4 * 4, arith::Expr(1), arith::Expr(1)};
+  k.localSize = std::array<int64_t, 3>{4, 1, 1};
+  LaunchPlan own = tuner::planLaunch(k, {{"N", 12}}, std::nullopt, std::nullopt);
+  CHECK(own.global == std::array<size_t, 3>{12, 1, 1});
+  CHECK(own.local == std::array<size_t, 3>{4, 1, 1});
+  CHECK(tuner::planLaunch(k, {{"N", 12}}, std::array<size_t, 3>{4, 1, 1}, std::nullopt).global == own.global);
+  // Another size would launch more (or fewer) work-groups than there are
+  // tiles, and the kernel has no guard on its group ids: refused.
+  CHECK_THROWS_WITH_AS(tuner::planLaunch(k, {{"N", 12}}, std::array<size_t, 3>{2, 1, 1}, std::nullopt),
+                       "kernel k was generated for work-groups of 4 (one per element of its mapWrg), not 2: generate it "
+                       "with that work-group size instead",
+                       std::invalid_argument);
+}
+
 TEST_CASE("launch plan: iterate swaps the iterated input and the output between launches") {
   LaunchPlan plan = tuner::planLaunch(kernelOver(3), {{"N", 4}}, std::nullopt, std::nullopt);
   REQUIRE(plan.iteration);

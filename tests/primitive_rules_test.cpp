@@ -12,8 +12,17 @@
 #include "primitives/rules.h"
 #include "rewrite/apply.h"
 #include "tests/explore_test_support.h"
+#include "tuner/backend_error.h"
+#include "tuner/cuda/driver_api.h"
+#include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/device.h"
+#include "tuner/opencl/opencl_device.h"
+#include "tuner/opencl/opencl_error.h"
+#include "tuner/opencl/opencl_runtime.h"
 
 #include <doctest/doctest.h>
+
+#include <type_traits>
 
 namespace liftcc {
 
@@ -46,6 +55,51 @@ TEST_CASE("operands: named accessors read the operands the table names") {
   CHECK(argPath(p, 0) == "/value");
   CHECK(argPath(p, 1) == "/in");
   CHECK(argPath(zip(a, a), 1) == "/in/1");
+}
+
+TEST_CASE("api: primitive() builds any primitive from its named operands, as the named helpers do") {
+  Size n = size("N");
+  Expr a = input("A", array(f32(), n));
+  Expr idf = id(ScalarKind::Float);
+  CHECK(primitive(Op::Slide, {{"size", 3}, {"step", 1}, {"in", a}}) == slide(3, 1, a));
+  CHECK(primitive(Op::Split, {{"in", a}, {"n", n}}) == split(n, a)); // any order
+  CHECK(primitive(Op::Pad, {{"left", 1}, {"right", 2}, {"mode", wrap}, {"in", a}}) == pad(1, 2, wrap, a));
+  CHECK(primitive(Op::PadConstant, {{"left", 1}, {"right", 1}, {"value", lit(0.5f)}, {"in", a}}) ==
+        padConstant(1, 1, lit(0.5f), a));
+  CHECK(primitive(Op::ReduceSeq, {{"f", idf}, {"init", lit(0.0f)}, {"in", a}}) == reduceSeq(idf, lit(0.0f), a));
+  CHECK(primitive(Op::MapLcl, {{"f", idf}, {"in", a}}) == mapLcl(0, idf, a)); // dim defaults to 0
+  CHECK(primitive(Op::MapGlb, {{"dim", 1}, {"f", idf}, {"in", a}}) == mapGlb(1, idf, a));
+  Expr zipped = primitive(Op::Zip, {{"in", std::vector<Expr>{a, a}}});
+  CHECK(zipped == zip(a, a));
+  CHECK(primitive(Op::Get, {{"index", 1}, {"in", zipped}}) == get(1, zipped));
+  CHECK(primitive(Op::Generate, {{"size", n}, {"f", idf}}) == generate(n, idf));
+  CHECK(primitive(Op::SizeValue, {{"of", n}}) == sizeValue(n));
+}
+
+TEST_CASE("api: primitive() names the primitive and the field of every mistake") {
+  Expr a = input("A", array(f32(), size("N")));
+  Expr idf = id(ScalarKind::Float);
+  CHECK_THROWS_WITH_AS(primitive(Op::Slide, {{"sise", 3}, {"step", 1}, {"in", a}}),
+                       "primitive slide: no field \"sise\" (its fields: size, step, in)", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Slide, {{"size", 3}, {"in", a}}),
+                       "primitive slide: missing field \"step\" (a size (an integer or a size expression))", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Join, {{"in", a}, {"in", a}}), "primitive join: field \"in\" given twice", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Map, {{"f", a}, {"in", a}}),
+                       "primitive map: field \"f\" expects a function (a lambda or a user function), found an expression",
+                       Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Map, {{"f", idf}, {"in", idf}}),
+                       "primitive map: field \"in\" expects an expression, found a function", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Pad, {{"left", 1}, {"right", 1}, {"mode", 2}, {"in", a}}),
+                       "primitive pad: field \"mode\" expects a pad mode, found an integer", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::MapWrg, {{"dim", 3}, {"f", idf}, {"in", a}}),
+                       "primitive mapWrg: field \"dim\" expects an integer dimension 0, 1 or 2, found an integer", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Zip, {{"in", a}}),
+                       "primitive zip: field \"in\" expects a non-empty list of expressions, found an expression", Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Tuple, {{"in", std::vector<Expr>{}}}),
+                       "primitive tuple: field \"in\" expects a non-empty list of expressions, found a list of expressions",
+                       Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Transpose, {{"size", a}}),
+                       "primitive transpose: no field \"size\" (its fields: in)", Error);
 }
 
 TEST_CASE("operands: an accessor on a primitive without that operand is an InternalError") {
@@ -96,18 +150,39 @@ TEST_CASE("errors: every error about the input shares one base with its JSON poi
   CHECK(std::string(InternalError("/body/in", "unbound").what()) == "/body/in: internal error: unbound");
 }
 
+// The tuner's errors about the environment share the base too; their catch
+// sites (explore/explorer.cpp) test the specific types first.
+static_assert(std::is_base_of_v<Error, tuner::KernelBuildError>);
+static_assert(std::is_base_of_v<Error, tuner::KernelLaunchError>);
+static_assert(std::is_base_of_v<tuner::KernelLaunchError, tuner::KernelTimeoutError>);
+static_assert(std::is_base_of_v<Error, tuner::BackendError>);
+static_assert(std::is_base_of_v<tuner::BackendError, ocl::OpenCLError>);
+static_assert(std::is_base_of_v<ocl::OpenCLError, ocl::BuildError>);
+static_assert(std::is_base_of_v<tuner::BackendError, ocl::LaunchTimeout>);
+static_assert(std::is_base_of_v<tuner::BackendError, ocl::DeviceSelectionError>);
+static_assert(std::is_base_of_v<tuner::BackendError, cuda::CudaError>);
+static_assert(std::is_base_of_v<tuner::BackendError, cuda::CudaUnavailable>);
+static_assert(std::is_base_of_v<tuner::BackendError, cuda::NvrtcError>);
+static_assert(!std::is_base_of_v<InternalError, tuner::BackendError>);
+
 namespace {
-/// A device whose compiler trips over an internal invariant.
+/// A device whose compiler trips over an internal invariant, or (with a
+/// backend message) fails in its backend outside the compile/launch wrappers.
 class BuggyDevice final : public tuner::Device {
 public:
+  explicit BuggyDevice(std::string backendFailure = {}) : backendFailure_(std::move(backendFailure)) {}
   codegen::Target target() const override { return codegen::Target::OpenCL; }
   std::string name() const override { return "buggy device"; }
   std::string resultsName() const override { return name(); }
   tuner::DeviceLimits limits() const override { return {}; }
   std::unique_ptr<tuner::CompiledKernel> compile(const codegen::Kernel &) override {
+    if (!backendFailure_.empty()) throw tuner::BackendError(backendFailure_);
     throw InternalError("a broken invariant");
   }
   tuner::CopyBandwidth measureCopyBandwidth(int, int, size_t) override { throw tuner::KernelLaunchError("not measured in this test"); }
+
+private:
+  std::string backendFailure_;
 };
 } // namespace
 
@@ -128,6 +203,18 @@ TEST_CASE("explore: an internal error is recorded as a bug, not as the variant's
     CHECK(e.record.error == "internal error: a broken invariant");
   }
   CHECK(tuner::outcomeName(tuner::Outcome::Bug) == "bug");
+
+  // A backend error that no wrapper turned into a build or launch error is
+  // liftcc's failure too (not the variant's constraints, although it is an Error).
+  test::TempDir other;
+  BuggyDevice failing("CL_OUT_OF_HOST_MEMORY from clCreateKernel");
+  options.storeDir = other.path().string();
+  result = explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 16}, {"M", 16}}, failing, options);
+  REQUIRE(result.evaluations.size() == 2);
+  for (const explore::Evaluation &e : result.evaluations) {
+    CHECK(e.record.outcome == tuner::Outcome::Bug);
+    CHECK(e.record.error == "unexpected exception: CL_OUT_OF_HOST_MEMORY from clCreateKernel");
+  }
   CHECK(tuner::parseOutcome("bug") == tuner::Outcome::Bug);
 }
 

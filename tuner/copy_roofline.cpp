@@ -1,5 +1,6 @@
 #include "tuner/copy_roofline.h"
 
+#include "tuner/backend_error.h"
 #include "tuner/median.h"
 
 #include <chrono>
@@ -38,7 +39,7 @@ size_t fastestCopy(const std::vector<CopyCandidate> &candidates) {
   if (!best) {
     std::string why = candidates.empty() ? std::string("no candidates") : candidates.front().label() + ": " +
                                                                               candidates.front().error;
-    throw std::runtime_error("copy bandwidth: no copy could be measured (" + why + ")");
+    throw BackendError("copy bandwidth: no copy could be measured (" + why + ")");
   }
   return *best;
 }
@@ -58,7 +59,7 @@ double measureHostMemcpy(size_t bytes, int runs) {
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   if (target[static_cast<size_t>(runs - 1) % bytes] != static_cast<char>(runs - 1))
-    throw std::runtime_error("measureHostMemcpy: the copy did not arrive");
+    throw BackendError("measureHostMemcpy: the copy did not arrive");
   double m = median(seconds);
   return m > 0 ? 2.0 * static_cast<double>(bytes) / m : 0;
 }

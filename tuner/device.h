@@ -6,6 +6,7 @@
 // (compile / runtime / timeout) without knowing the backend's own errors.
 
 #include "codegen/kernel.h"
+#include "core/error.h"
 #include "tuner/launch.h"
 #include "tuner/run_plan.h"
 
@@ -28,15 +29,15 @@ struct DeviceLimits {
 };
 
 /// The backend's compiler rejected the kernel; what() carries its log.
-class KernelBuildError : public std::runtime_error {
+class KernelBuildError : public Error {
 public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// The backend's runtime failed to allocate, launch or complete a kernel.
-class KernelLaunchError : public std::runtime_error {
+class KernelLaunchError : public Error {
 public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// A launch did not complete before its deadline (LaunchConfig). The kernel

@@ -1,8 +1,11 @@
 #include "tuner/launch_plan.h"
 
+#include "core/error.h"
 #include "tuner/launch.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace liftcc::tuner {
 
@@ -36,6 +39,25 @@ std::array<size_t, 3> defaultCudaBlock(int dims) {
   return {dims == 1 ? size_t{256} : size_t{32}, dims >= 2 ? size_t{8} : size_t{1}, 1};
 }
 
+namespace {
+/// A mapWrg kernel has no guard on its group ids (codegen/generator_loops.cpp):
+/// it must run with exactly one work-group per element, which its global size
+/// provides only with the work-group size it was generated for.
+void requireOwnWorkGroupSize(const codegen::Kernel &kernel, const std::array<size_t, 3> &requested) {
+  const std::array<int64_t, 3> &own = *kernel.localSize;
+  auto shape = [&](auto sizes) {
+    std::string text;
+    for (int d = 0; d < std::max(1, kernel.dims); ++d) text += (d ? "x" : "") + std::to_string(sizes[d]);
+    return text;
+  };
+  for (int d = 0; d < std::max(1, kernel.dims); ++d)
+    if (requested[d] != static_cast<size_t>(own[d]))
+      throw std::invalid_argument("kernel " + kernel.name + " was generated for work-groups of " + shape(own) +
+                                  " (one per element of its mapWrg), not " + shape(requested) +
+                                  ": generate it with that work-group size instead");
+}
+} // namespace
+
 LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
                       const std::optional<std::array<size_t, 3>> &requestedLocal,
                       const std::optional<std::array<size_t, 3>> &defaultLocal) {
@@ -61,10 +83,11 @@ LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string,
     bufferOfArg[i] = plan.buffers.size() - 1;
     plan.params.push_back(BufferParam{plan.buffers.size() - 1});
   }
-  if (!output) throw std::logic_error("kernel " + kernel.name + " has no output");
+  if (!output) throw InternalError("kernel " + kernel.name + " has no output");
   plan.outputBuffer = *output;
 
   plan.local = requestedLocal;
+  if (requestedLocal && kernel.localSize) requireOwnWorkGroupSize(kernel, *requestedLocal);
   if (!plan.local && kernel.localSize)
     plan.local = std::array<size_t, 3>{static_cast<size_t>((*kernel.localSize)[0]), static_cast<size_t>((*kernel.localSize)[1]),
                                        static_cast<size_t>((*kernel.localSize)[2])};
@@ -73,7 +96,7 @@ LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string,
 
   if (kernel.iteration) {
     const std::optional<size_t> &iterated = bufferOfArg.at(kernel.iteration->inputArg);
-    if (!iterated) throw std::logic_error("kernel " + kernel.name + " iterates a parameter that is not a buffer");
+    if (!iterated) throw InternalError("kernel " + kernel.name + " iterates a parameter that is not a buffer");
     plan.iteration = LaunchPlan::Iteration{*iterated, arith::evaluate(kernel.iteration->count, sizes)};
   }
   return plan;

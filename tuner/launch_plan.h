@@ -77,8 +77,9 @@ struct LaunchPlan {
 /// (the backend's: nullopt for OpenCL's runtime choice, a fixed CUDA block).
 /// Input buffers are filled from the kernel's inputs in order, the output
 /// buffer is the Output argument. Throws std::invalid_argument for sizes the
-/// kernel's int parameters cannot take, and std::logic_error for a kernel
-/// without an output.
+/// kernel's int parameters cannot take and for a `config.localSize` other than
+/// a mapWrg kernel's own (it has no guard on its group ids), and InternalError
+/// for a kernel without an output.
 LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
                       const std::optional<std::array<size_t, 3>> &requestedLocal,
                       const std::optional<std::array<size_t, 3>> &defaultLocal);

@@ -1,5 +1,6 @@
 #include "tuner/result_store.h"
 
+#include "core/error.h"
 #include "core/io/safe_file.h"
 
 #include <cerrno>
@@ -87,7 +88,7 @@ std::string readAll(int fd, const std::string &path) {
   for (;;) {
     ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error("cannot read result store " + path + ": " + failure());
+    if (n < 0) throw Error("cannot read result store " + path + ": " + failure());
     if (n == 0) return text;
     text.append(buffer, static_cast<size_t>(n));
   }
@@ -109,7 +110,7 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
   std::filesystem::path p(path_);
   if (access == Access::Read) {
     fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw std::runtime_error("cannot read result store " + path_ + ": " + failure());
+    if (fd_ < 0) throw Error("cannot read result store " + path_ + ": " + failure());
   } else {
     if (root) io::createDirectoriesBelow(*root, p.has_parent_path() ? p.parent_path() : std::filesystem::path(*root));
     else if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
@@ -117,16 +118,16 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
     // O_NOFOLLOW: a link planted as the store must not redirect appends.
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd_ < 0)
-      throw std::runtime_error("cannot open result store " + path_ + ": " +
+      throw Error("cannot open result store " + path_ + ": " +
                                (errno == ELOOP ? std::string("it is a symbolic link") : failure()));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       int error = errno;
       ::close(fd_);
       fd_ = -1;
       if (error == EWOULDBLOCK)
-        throw std::runtime_error("result store " + path_ + " is in use by another liftc run (explore/tune/merge into "
+        throw Error("result store " + path_ + " is in use by another liftc run (explore/tune/merge into "
                                  "the same directory); wait for it to finish or use another --out");
-      throw std::runtime_error("cannot lock result store " + path_ + ": " + std::strerror(error));
+      throw Error("cannot lock result store " + path_ + ": " + std::strerror(error));
     }
   }
   try {
@@ -144,16 +145,16 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
           if (byKey_.emplace(r.key, records_.size()).second) records_.push_back(std::move(r));
           // A complete record whose newline was lost: terminate it before appending.
           if (!complete && access == Access::Append && !writeAll(fd_, "\n"))
-            throw std::runtime_error("failed writing " + path_ + ": " + failure());
+            throw Error("failed writing " + path_ + ": " + failure());
         } catch (const std::exception &e) {
           if (complete)
-            throw std::runtime_error(path_ + ":" + std::to_string(lineNumber) + ": malformed record: " +
+            throw Error(path_ + ":" + std::to_string(lineNumber) + ": malformed record: " +
                                      io::shown(e.what(), 200));
           // Only a last line without its newline can have been cut short by a
           // kill; it is re-measured. It is cut off the file, or the next
           // append would continue it into a malformed line.
           if (access == Access::Append && ::ftruncate(fd_, static_cast<off_t>(start)) != 0)
-            throw std::runtime_error("cannot truncate " + path_ + ": " + failure());
+            throw Error("cannot truncate " + path_ + ": " + failure());
         }
       }
       start = next;
@@ -179,10 +180,10 @@ const Record *ResultStore::find(const std::string &key) const {
 }
 
 void ResultStore::append(const Record &record) {
-  if (byKey_.count(record.key)) throw std::logic_error("result store already has " + record.key);
-  if (fd_ < 0) throw std::logic_error("result store " + path_ + " was opened for reading only");
+  if (byKey_.count(record.key)) throw InternalError("result store already has " + record.key);
+  if (fd_ < 0) throw InternalError("result store " + path_ + " was opened for reading only");
   // One write() of the whole line: a kill leaves at most that line cut short.
-  if (!writeAll(fd_, record.toJson().dump() + "\n")) throw std::runtime_error("failed writing " + path_ + ": " + failure());
+  if (!writeAll(fd_, record.toJson().dump() + "\n")) throw Error("failed writing " + path_ + ": " + failure());
   byKey_.emplace(record.key, records_.size());
   records_.push_back(record);
 }

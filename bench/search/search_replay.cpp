@@ -16,8 +16,10 @@
 // --evals/--budget/--shard); search strategies see exactly the points and
 // neighbourhoods `liftc explore` would give them.
 
+#include "core/error.h"
 #include "explore/configuration.h"
 #include "explore/space.h"
+#include "tuner/median.h"
 #include "tuner/result_store.h"
 #include "tuner/search.h"
 
@@ -47,7 +49,7 @@ Replay load(const std::string &path) {
     replay.costs.push_back(r.outcome == tuner::Outcome::Ok ? std::optional<double>(r.medianNs) : std::nullopt);
   }
   const tuner::Record *best = store.best();
-  if (!best) throw std::runtime_error(path + ": no successful record");
+  if (!best) throw Error(path + ": no successful record");
   replay.optimum = best->medianNs;
   return replay;
 }
@@ -83,12 +85,6 @@ RunStats replayOnce(tuner::SearchStrategy strategy, const Replay &replay, const 
 
 double mean(const std::vector<size_t> &v) { return double(std::accumulate(v.begin(), v.end(), size_t(0))) / double(v.size()); }
 
-double median(std::vector<size_t> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? double(v[n / 2]) : (double(v[n / 2 - 1]) + double(v[n / 2])) / 2;
-}
-
 double fractionWithin(const std::vector<size_t> &v, size_t budget) {
   return double(std::count_if(v.begin(), v.end(), [&](size_t n) { return n <= budget; })) / double(v.size());
 }
@@ -123,7 +119,7 @@ int run(int argc, char **argv) {
             << "ok@10%" << std::setw(12) << "ok@25%" << "\n";
   auto row = [&](const std::string &name, const std::vector<size_t> &toWithin, const std::vector<size_t> &toOptimum) {
     std::cout << std::left << std::setw(12) << name << std::right << std::setprecision(1) << std::setw(12) << mean(toWithin)
-              << std::setw(12) << median(toWithin) << std::setw(11) << 100 * mean(toWithin) / double(n) << "%"
+              << std::setw(12) << tuner::median(toWithin) << std::setw(11) << 100 * mean(toWithin) / double(n) << "%"
               << std::setw(14) << mean(toOptimum) << std::setprecision(0) << std::setw(11)
               << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 10)) << "%" << std::setw(11)
               << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 4)) << "%\n";

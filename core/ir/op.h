@@ -39,50 +39,76 @@ inline constexpr uint32_t Unrolled = 1u << 8;    ///< mapSeqUnroll / reduceSeqUn
 // Helpers for the list: field lists are written in parentheses.
 #define LIFTCC_FIELDS(...) __VA_ARGS__
 
-// X(Enum, "json name", rules, flags, (size fields), attr kind, has pad mode, (function fields), (data fields), variadic)
+// X(Enum, "json name", rules, flags, (size fields), attr kind, has pad mode, (function fields), (data fields), variadic,
+//   "summary", "type scheme")
 //   rules: the family rule set of primitives/<family>.cpp (type<rules> and eval<rules>, see primitives/rules.h).
+//   summary, type scheme: the documentation (`liftc schema` writes docs/program.schema.json and the primitive table
+//   of docs/program-format.md from them); the scheme is in RISE's one-line style, attributes first.
 //   The order is the enum's order (it is also the structural hash's op code: append, never reorder).
 #define LIFTCC_PRIMITIVES(X)                                                                                            \
   /* High-level (algorithmic) primitives. */                                                                            \
-  X(Map, "map", Map, opflag::MapLike, (), None, false, ("f"), ("in"), false)                                            \
-  X(Reduce, "reduce", Reduce, opflag::ReduceLike | opflag::Compute, (), None, false, ("f"), ("init", "in"), false)      \
-  X(Zip, "zip", Zip, opflag::View, (), None, false, (), ("in"), true)                                                   \
-  X(Split, "split", Split, opflag::View | opflag::LayoutOnly, ("n"), None, false, (), ("in"), false)                    \
-  X(Join, "join", Join, opflag::View | opflag::LayoutOnly, (), None, false, (), ("in"), false)                          \
-  X(Slide, "slide", Slide, opflag::View, ("size", "step"), None, false, (), ("in"), false)                              \
-  X(Pad, "pad", Pad, opflag::View, ("left", "right"), None, true, (), ("in"), false)                                    \
-  X(PadConstant, "padConstant", PadConstant, opflag::View, ("left", "right"), None, false, (), ("value", "in"), false)  \
-  X(Transpose, "transpose", Transpose, opflag::View | opflag::LayoutOnly, (), None, false, (), ("in"), false)           \
-  X(Iterate, "iterate", Iterate, opflag::Compute, ("n"), None, false, ("f"), ("in"), false)                             \
-  X(At, "at", At, opflag::View, ("index"), None, false, (), ("in"), false)                                              \
-  X(Get, "get", Get, opflag::View, (), TupleIndex, false, (), ("in"), false)                                            \
-  X(Tuple, "tuple", Tuple, opflag::View, (), None, false, (), ("in"), true)                                             \
-  X(Generate, "generate", Generate, opflag::View, ("size"), None, false, ("f"), (), false)                              \
-  X(SizeValue, "sizeValue", SizeValue, opflag::View, ("of"), None, false, (), (), false)                                \
+  X(Map, "map", Map, opflag::MapLike, (), None, false, ("f"), ("in"), false, "applies f to every element",              \
+    "(T -> U) -> [T]n -> [U]n")                                                                                         \
+  X(Reduce, "reduce", Reduce, opflag::ReduceLike | opflag::Compute, (), None, false, ("f"), ("init", "in"), false,      \
+    "folds the elements into init with f, left to right", "((A, T) -> A) -> A -> [T]n -> [A]1")                         \
+  X(Zip, "zip", Zip, opflag::View, (), None, false, (), ("in"), true,                                                   \
+    "the tuples of the elements at the same index of arrays of one length",                                             \
+    "([T1]n, ..., [Tk]n) -> [(T1, ..., Tk)]n")                                                                          \
+  X(Split, "split", Split, opflag::View | opflag::LayoutOnly, ("n"), None, false, (), ("in"), false,                    \
+    "chunks of n consecutive elements; m must be provably divisible by n", "n -> [T]m -> [[T]n](m/n)")                  \
+  X(Join, "join", Join, opflag::View | opflag::LayoutOnly, (), None, false, (), ("in"), false,                          \
+    "concatenates the rows", "[[T]n]m -> [T](m*n)")                                                                     \
+  X(Slide, "slide", Slide, opflag::View, ("size", "step"), None, false, (), ("in"), false,                              \
+    "the windows of size elements, one every step elements", "(size, step) -> [T]n -> [[T]size]((n-size+step)/step)")   \
+  X(Pad, "pad", Pad, opflag::View, ("left", "right"), None, true, (), ("in"), false,                                    \
+    "extends both ends by reindexing into the array (mode clamp, mirror or wrap)",                                      \
+    "(left, right, mode) -> [T]n -> [T](left+n+right)")                                                                 \
+  X(PadConstant, "padConstant", PadConstant, opflag::View, ("left", "right"), None, false, (), ("value", "in"), false,  \
+    "extends both ends with a scalar constant", "(left, right) -> T -> [T]n -> [T](left+n+right)")                      \
+  X(Transpose, "transpose", Transpose, opflag::View | opflag::LayoutOnly, (), None, false, (), ("in"), false,           \
+    "swaps the two outer dimensions", "[[T]m]n -> [[T]n]m")                                                             \
+  X(Iterate, "iterate", Iterate, opflag::Compute, ("n"), None, false, ("f"), ("in"), false,                             \
+    "applies f n times (a host loop of kernel launches)", "n -> (T -> T) -> T -> T")                                    \
+  X(At, "at", At, opflag::View, ("index"), None, false, (), ("in"), false,                                              \
+    "the element at a constant index, provably in bounds", "index -> [T]n -> T")                                        \
+  X(Get, "get", Get, opflag::View, (), TupleIndex, false, (), ("in"), false, "a component of a tuple",                  \
+    "index -> (T0, ..., Tk) -> T_index")                                                                                \
+  X(Tuple, "tuple", Tuple, opflag::View, (), None, false, (), ("in"), true, "builds a tuple",                           \
+    "(T1, ..., Tk) -> (T1, ..., Tk)")                                                                                   \
+  X(Generate, "generate", Generate, opflag::View, ("size"), None, false, ("f"), (), false,                              \
+    "the array whose element i is f(i)", "size -> (int -> T) -> [T]size")                                               \
+  X(SizeValue, "sizeValue", SizeValue, opflag::View, ("of"), None, false, (), (), false,                                \
+    "the value of a size expression", "of -> int")                                                                      \
   /* Low-level (OpenCL-specific) primitives: same semantics, fixed mapping. */                                          \
   X(MapGlb, "mapGlb", Map, opflag::MapLike | opflag::Parallel | opflag::LowLevel | opflag::Compute, (), Dim, false,     \
-    ("f"), ("in"), false)                                                                                               \
+    ("f"), ("in"), false, "map on global work-items of dimension dim (0-2, default 0)",                                 \
+    "dim -> (T -> U) -> [T]n -> [U]n")                                                                                  \
   X(MapWrg, "mapWrg", Map, opflag::MapLike | opflag::Parallel | opflag::LowLevel | opflag::Compute, (), Dim, false,     \
-    ("f"), ("in"), false)                                                                                               \
+    ("f"), ("in"), false, "map on work-groups of dimension dim (0-2, default 0)", "dim -> (T -> U) -> [T]n -> [U]n")    \
   X(MapLcl, "mapLcl", Map, opflag::MapLike | opflag::Parallel | opflag::LowLevel | opflag::Compute, (), Dim, false,     \
-    ("f"), ("in"), false)                                                                                               \
-  X(MapSeq, "mapSeq", Map, opflag::MapLike | opflag::LowLevel | opflag::Compute, (), None, false, ("f"), ("in"), false) \
+    ("f"), ("in"), false, "map on the local work-items of a work-group, dimension dim (0-2, default 0)",                \
+    "dim -> (T -> U) -> [T]n -> [U]n")                                                                                  \
+  X(MapSeq, "mapSeq", Map, opflag::MapLike | opflag::LowLevel | opflag::Compute, (), None, false, ("f"), ("in"), false, \
+    "map as a sequential loop", "(T -> U) -> [T]n -> [U]n")                                                             \
   X(MapSeqUnroll, "mapSeqUnroll", Map, opflag::MapLike | opflag::LowLevel | opflag::Compute | opflag::Unrolled, (),     \
-    None, false, ("f"), ("in"), false)                                                                                  \
+    None, false, ("f"), ("in"), false, "map as an unrolled sequential loop", "(T -> U) -> [T]n -> [U]n")                \
   X(ReduceSeq, "reduceSeq", Reduce, opflag::ReduceLike | opflag::LowLevel | opflag::Compute, (), None, false, ("f"),    \
-    ("init", "in"), false)                                                                                              \
+    ("init", "in"), false, "reduce as a sequential loop", "((A, T) -> A) -> A -> [T]n -> [A]1")                         \
   X(ReduceSeqUnroll, "reduceSeqUnroll", Reduce,                                                                         \
     opflag::ReduceLike | opflag::LowLevel | opflag::Compute | opflag::Unrolled, (), None, false, ("f"),                 \
-    ("init", "in"), false)                                                                                              \
+    ("init", "in"), false, "reduce as an unrolled sequential loop", "((A, T) -> A) -> A -> [T]n -> [A]1")               \
   X(ToGlobal, "toGlobal", AddressSpace, opflag::AddressSpace | opflag::LowLevel | opflag::Compute, (), None, false,     \
-    ("f"), ("in"), false)                                                                                               \
+    ("f"), ("in"), false, "f(in), writing f's results to global memory", "(T -> U) -> T -> U")                          \
   X(ToLocal, "toLocal", AddressSpace, opflag::AddressSpace | opflag::LowLevel | opflag::Compute, (), None, false,       \
-    ("f"), ("in"), false)                                                                                               \
+    ("f"), ("in"), false, "f(in), writing f's results to local memory", "(T -> U) -> T -> U")                           \
   X(ToPrivate, "toPrivate", AddressSpace, opflag::AddressSpace | opflag::LowLevel | opflag::Compute, (), None, false,   \
-    ("f"), ("in"), false)                                                                                               \
-  /* mapSeq(f, slide(size, step, in)) executed as a march over `in` with the window in private memory. */              \
+    ("f"), ("in"), false, "f(in), writing f's results to private memory", "(T -> U) -> T -> U")                         \
+  /* Appended after the low-level ones: the position is the structural hash's op code. */                               \
   X(SlideSeq, "slideSeq", SlideSeq, opflag::LowLevel | opflag::Compute, ("size", "step"), None, false, ("f"), ("in"),   \
-    false)
+    false, "mapSeq(f, slide(size, step, in)) as a march over in, the window kept in private memory and rotated",       \
+    "(size, step) -> ([T]size -> U) -> [T]n -> [U]((n-size+step)/step)")                                                \
+  X(Reverse, "reverse", Reverse, opflag::View, (), None, false, (), ("in"), false, "the elements in reverse order",     \
+    "[T]n -> [T]n")
 
 enum class Op {
 #define LIFTCC_OP_ENUM(e, ...) e,
@@ -106,6 +132,8 @@ struct OpInfo {
   std::vector<std::string_view> argFields;
   bool variadicArgs;
   uint32_t flags;
+  std::string_view summary;    ///< one line for the documentation
+  std::string_view typeScheme; ///< e.g. `(size, step) -> [T]n -> [[T]size]((n-size+step)/step)`
 
   bool has(uint32_t flag) const { return (flags & flag) == flag; }
 };

@@ -16,6 +16,8 @@ struct DerivedFormInfo {
   DerivedForm form;
   std::string_view name;
   std::vector<std::string_view> fields; ///< besides "op", in the order the writer writes them
+  std::string_view summary;             ///< one line for the documentation (docs/program.schema.json)
+  std::string_view expansion;           ///< what dims = 2 expands to (docs/program-format.md)
 };
 
 const std::vector<DerivedFormInfo> &derivedForms();

@@ -34,5 +34,6 @@ int runMerge(const CommandLine &cl, std::ostream &out);
 int runVariants(const CommandLine &cl, std::ostream &out);
 int runBench(const CommandLine &cl, std::ostream &out);
 int runExport(const CommandLine &cl, std::ostream &out);
+int runSchema(const CommandLine &cl, std::ostream &out);
 
 } // namespace liftcc::cli

@@ -1,5 +1,6 @@
 #include "tuner/cuda/cuda_copy_roofline.h"
 
+#include "tuner/backend_error.h"
 #include "tuner/copy_roofline.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 
@@ -38,7 +39,7 @@ constexpr CopyKernel kKernels[] = {{"guarded", "liftcc_copy_guarded", 1, true},
                                    {"float4", "liftcc_copy_float4", 4, false}};
 
 double bytesPerSecond(std::size_t bytes, const TimingResult& t) {
-  if (t.medianMs <= 0) throw std::runtime_error("the device reported a copy time of 0 ms");
+  if (t.medianMs <= 0) throw tuner::BackendError("the device reported a copy time of 0 ms");
   return 2.0 * static_cast<double>(bytes) / (t.medianMs * 1e-3);
 }
 
@@ -72,7 +73,7 @@ tuner::CopyBandwidth measureCopyRoofline(const Context& ctx, std::size_t bytes, 
       out.upload(zeros);  // a copy that writes nothing must fail verification
       candidate.bytesPerSecond = bytesPerSecond(result.bufferBytes, timeWork(ctx, work, options));
       if (auto mismatch = tuner::copyMismatch(out.download<float>()))
-        throw std::runtime_error(candidate.label() + ": " + *mismatch);
+        throw tuner::BackendError(candidate.label() + ": " + *mismatch);
     } catch (const std::exception& e) {
       candidate.bytesPerSecond = 0;
       candidate.error = e.what();

@@ -14,6 +14,8 @@
 // (e.g. cuEventElapsedTime -> cuEventElapsedTime_v2), which would rename the
 // members in that translation unit only.
 
+#include "tuner/backend_error.h"
+
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -80,10 +82,10 @@ inline constexpr unsigned CU_EVENT_DEFAULT = 0;
 }  // namespace drv
 
 // A failed driver call; what() names the call and the driver's error name.
-class CudaError : public std::runtime_error {
+class CudaError : public tuner::BackendError {
  public:
   CudaError(drv::CUresult code, const std::string& message)
-      : std::runtime_error(message), code_(code) {}
+      : tuner::BackendError(message), code_(code) {}
   drv::CUresult code() const noexcept { return code_; }
 
  private:
@@ -91,9 +93,9 @@ class CudaError : public std::runtime_error {
 };
 
 // Thrown by DriverApi::loadOrThrow when the driver cannot be used at all.
-class CudaUnavailable : public std::runtime_error {
+class CudaUnavailable : public tuner::BackendError {
  public:
-  using std::runtime_error::runtime_error;
+  using tuner::BackendError::BackendError;
 };
 
 struct DriverLoadResult;

@@ -5,6 +5,8 @@
 // (LIFTCC_HAVE_NVRTC); without it nvrtcAvailable() is false and compileToPtx
 // throws NvrtcError("NVRTC not available: ..."), so callers need no #ifs.
 
+#include "tuner/backend_error.h"
+
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -40,10 +42,10 @@ struct PtxResult {
 
 // Compilation failed, or NVRTC is not available. what() contains the full
 // NVRTC log, so printing the exception is enough to diagnose generated code.
-class NvrtcError : public std::runtime_error {
+class NvrtcError : public tuner::BackendError {
  public:
   NvrtcError(const std::string& message, std::string log)
-      : std::runtime_error(message), log_(std::move(log)) {}
+      : tuner::BackendError(message), log_(std::move(log)) {}
   const std::string& log() const noexcept { return log_; }
 
  private:

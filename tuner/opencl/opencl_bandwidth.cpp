@@ -1,5 +1,6 @@
 #include "tuner/opencl/opencl_bandwidth.h"
 
+#include "tuner/backend_error.h"
 #include "tuner/copy_roofline.h"
 #include "tuner/median.h"
 
@@ -120,10 +121,10 @@ public:
     return result;
   }
 
-  /// Throws std::runtime_error naming the first element the last copy got wrong.
+  /// Throws tuner::BackendError naming the first element the last copy got wrong.
   void verify(const std::string &what) const {
     if (auto mismatch = tuner::copyMismatch(out_.download<float>()))
-      throw std::runtime_error("measureCopyBandwidth: " + what + ": " + *mismatch);
+      throw tuner::BackendError("measureCopyBandwidth: " + what + ": " + *mismatch);
   }
 
 private:
@@ -143,7 +144,7 @@ private:
 
 double bytesPerSecond(std::size_t elements, const KernelTiming &timing) {
   if (timing.medianNs <= 0)
-    throw std::runtime_error("measureCopyBandwidth: the device reported a copy time of 0 ns");
+    throw tuner::BackendError("measureCopyBandwidth: the device reported a copy time of 0 ns");
   return 2.0 * static_cast<double>(elements * sizeof(float)) / (timing.medianNs * 1e-9);
 }
 

@@ -3,6 +3,7 @@
 // value structs so that callers (liftc run, the tuner, reports) can print,
 // compare and store device properties without touching the C API.
 
+#include "tuner/backend_error.h"
 #include "tuner/opencl/opencl_api.h"
 
 #include <cstddef>
@@ -77,9 +78,9 @@ std::optional<DeviceInfo> findDevice(std::span<const DeviceInfo> devices,
 
 /// No device matched a selection, or there is no device at all. The message
 /// says which and lists what is available.
-class DeviceSelectionError : public std::runtime_error {
+class DeviceSelectionError : public tuner::BackendError {
 public:
-  using std::runtime_error::runtime_error;
+  using tuner::BackendError::BackendError;
 };
 
 /// findDevice over `devices`, throwing DeviceSelectionError when nothing

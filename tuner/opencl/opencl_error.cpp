@@ -92,7 +92,7 @@ std::string message(cl_int code, const std::string &call,
 
 OpenCLError::OpenCLError(cl_int code, std::string call,
                          const std::string &detail)
-    : std::runtime_error(message(code, call, detail)), code_(code),
+    : tuner::BackendError(message(code, call, detail)), code_(code),
       call_(std::move(call)) {}
 
 void check(cl_int status, const char *what) {

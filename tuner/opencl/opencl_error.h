@@ -3,6 +3,7 @@
 // an OpenCLError that names both the call and the symbolic error code, so a
 // failure in a tuning run can be diagnosed from the message alone.
 
+#include "tuner/backend_error.h"
 #include "tuner/opencl/opencl_api.h"
 
 #include <stdexcept>
@@ -17,7 +18,7 @@ namespace liftcc::ocl {
 std::string_view errorName(cl_int code);
 
 /// A cl* call returned something other than CL_SUCCESS.
-class OpenCLError : public std::runtime_error {
+class OpenCLError : public tuner::BackendError {
 public:
   /// `call` names the failed function ("clBuildProgram"); `detail`, when not
   /// empty, is appended to the message on its own line (e.g. a build log).

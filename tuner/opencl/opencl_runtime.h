@@ -95,9 +95,9 @@ private:
 };
 
 /// A kernel did not complete before the deadline of Context::launch.
-class LaunchTimeout : public std::runtime_error {
+class LaunchTimeout : public tuner::BackendError {
 public:
-  using std::runtime_error::runtime_error;
+  using tuner::BackendError::BackendError;
 };
 
 /// clBuildProgram failed. what() contains the compiler's full build log.
