@@ -2,6 +2,7 @@
 // nesting parallel maps.
 
 #include "codegen/generator.h"
+#include "core/arith/index_range.h"
 #include "core/ir/operands.h"
 
 namespace liftcc::codegen {
@@ -117,12 +118,18 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     // a loop. CPU OpenCL compilers vectorise the guarded form far better.
     // The guard is uniform across a work-group for mapWrg (group ids are).
     body_.line("const " + indexType() + " " + var + " = " + start + ";");
-    body_.open("if (" + var + " < " + index(n) + ")");
+    bool dropGuard = guardFree(e.op(), d, n);
+    droppedGuard_ = droppedGuard_ || dropGuard;
+    if (interior_ || dropGuard)
+      body_.open("");
+    else
+      body_.open("if (" + var + " < " + index(n) + ")");
   } else {
     body_.open("for (" + indexType() + " " + var + " = " + start + "; " + var + " < " + index(n) + "; " + var +
                (stride == "1" ? "++" : " += " + stride) + ")");
   }
-  emitBody(arith::Expr::index(var, n));
+  bool narrowed = interior_ && (e.op() == Op::MapGlb || e.op() == Op::MapWrg);
+  emitBody(narrowed ? arith::indexWithin(var, interior_->lo[d], n - interior_->hi[d]) : arith::Expr::index(var, n));
   // The next iteration of a work-group loop overwrites the local tiles that
   // work-items may still be reading: wait for all of them first. The loop is
   // uniform across the work-group, so every work-item reaches this barrier.

@@ -137,6 +137,7 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     const arith::Expr &i = arrayStep(path, 0, where, name);
     arith::Expr n = typeOf(inputOf(e)).arrayLength();
     arith::Expr inner = reindex(e.padMode(), i - padLeft(e), n);
+    if (inner != i - padLeft(e)) ++boundaryOps_;
     return read(inputOf(e), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), in);
   }
   case Op::PadConstant: {
@@ -147,6 +148,7 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     // The bounds check is emitted only where the ranges cannot prove it.
     bool lowOk = arith::provablyNonNegative(inner), highOk = arith::provablyLess(inner, n);
     if (lowOk && highOk) return inside;
+    ++boundaryOps_;
     std::string value = read(padValue(e), env, {}, where + "/value");
     std::string cond;
     if (!lowOk) cond += "0 <= " + index(inner);

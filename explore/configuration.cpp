@@ -7,11 +7,14 @@ std::string Configuration::key() const {
   if (recipe != rewrite::Recipe::Plain) k += " tile=" + std::to_string(tile);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
+  if (specialise) k += " spec";
   return k;
 }
 
 nlohmann::json Configuration::toJson() const {
-  return {{"recipe", rewrite::recipeName(recipe)}, {"tile", tile}, {"local", local}};
+  nlohmann::json j{{"recipe", rewrite::recipeName(recipe)}, {"tile", tile}, {"local", local}};
+  if (specialise) j["specialise"] = true;
+  return j;
 }
 
 Configuration Configuration::fromJson(const nlohmann::json &j) {
@@ -21,11 +24,12 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   c.recipe = *recipe;
   c.tile = j.at("tile").get<int64_t>();
   c.local = j.at("local").get<std::array<int64_t, 3>>();
+  c.specialise = j.value("specialise", false);
   return c;
 }
 
 bool areNeighbours(const Configuration &a, const Configuration &b) {
-  int differences = (a.recipe != b.recipe) + (a.tile != b.tile);
+  int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.specialise != b.specialise);
   for (int d = 0; d < 3; ++d) differences += a.local[d] != b.local[d];
   return differences == 1;
 }

@@ -15,6 +15,9 @@ struct Configuration {
   rewrite::Recipe recipe = rewrite::Recipe::Plain;
   int64_t tile = 0;                      ///< outputs per tile and dimension (tiled, local)
   std::array<int64_t, 3> local{0, 0, 0}; ///< work-group size; 0 everywhere: the kernel's default
+  /// codegen::CodegenOptions::specialiseBoundaries (key suffix " spec"; absent
+  /// from key and JSON when off, so results stored before it stay valid).
+  bool specialise = false;
 
   /// Stable identifier, e.g. "local tile=8 wg=8x8x1" (the result store key).
   std::string key() const;

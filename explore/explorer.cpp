@@ -61,7 +61,8 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
     ro.tileOutputs = variant.configuration.tile > 0 ? variant.configuration.tile : 8;
     Program loweredSmall = rewrite::applyRecipe(typedSmall, variant.configuration.recipe, ro);
     codegen::CodegenOptions co;
-    if (variant.kernel.localSize) co.localSize = variant.configuration.local;
+    if (variant.kernel.localSize || variant.configuration.specialise) co.localSize = variant.configuration.local;
+    co.specialiseBoundaries = variant.configuration.specialise;
     std::unique_ptr<tuner::CompiledKernel> checker = device.compile(codegen::generateKernel(loweredSmall, device.target(), co));
     std::vector<Value> inputs = randomInputs(typedSmall, small, 17);
     Value expected = interpret(typedSmall, small, inputs);

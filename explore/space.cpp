@@ -31,6 +31,25 @@ std::vector<std::array<int64_t, 3>> groupShapes(int dims, const std::array<int64
   return shapes;
 }
 
+/// The boundary-specialised twin of each variant whose kernel it changes
+/// (same configuration with `specialise`, the kernel regenerated for the
+/// variant's work-group size, so that a dividing size also drops the guard).
+/// A list of its own, so the round-robin below reaches the twins as early as
+/// the plain variants.
+std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, codegen::Target target) {
+  std::vector<Variant> twins;
+  for (const Variant &v : variants) {
+    Configuration c = v.configuration;
+    c.specialise = true;
+    codegen::CodegenOptions co;
+    co.localSize = c.local;
+    co.specialiseBoundaries = true;
+    codegen::Kernel kernel = codegen::generateKernel(v.lowered, target, co);
+    if (kernel.source != v.kernel.source) twins.push_back({c, v.lowered, std::move(kernel)});
+  }
+  return twins;
+}
+
 } // namespace
 
 Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options) {
@@ -102,6 +121,9 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       }
     }
     if (!variants.empty()) perProgram.push_back(std::move(variants));
+    if (options.includeSpecialised && !perProgram.empty())
+      if (std::vector<Variant> twins = specialisedTwins(perProgram.back(), options.target); !twins.empty())
+        perProgram.push_back(std::move(twins));
   }
   // Round-robin over the programs, so that a budget cut short still covers
   // every low-level variant before it varies work-group sizes.
@@ -122,7 +144,8 @@ Variant makeVariant(const Program &typed, const Configuration &configuration, co
   ro.tileOutputs = configuration.tile > 0 ? configuration.tile : 8;
   Program lowered = rewrite::applyRecipe(typed, configuration.recipe, ro);
   codegen::CodegenOptions co;
-  if (configuration.recipe != rewrite::Recipe::Plain) co.localSize = configuration.local;
+  if (configuration.recipe != rewrite::Recipe::Plain || configuration.specialise) co.localSize = configuration.local;
+  co.specialiseBoundaries = configuration.specialise;
   return {configuration, lowered, codegen::generateKernel(lowered, target, co)};
 }
 

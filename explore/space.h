@@ -23,6 +23,8 @@ struct SpaceOptions {
   std::vector<int64_t> groupExtents{1, 2, 4, 8, 16, 32, 64, 128, 256};
   bool includeTiled = true;
   bool includeLocal = true;
+  /// A boundary-specialised twin of every variant (Configuration::specialise).
+  bool includeSpecialised = true;
   /// The dialect the variants' kernels are generated in.
   codegen::Target target = codegen::Target::OpenCL;
 };

@@ -29,6 +29,7 @@ std::vector<Verb> allVerbs() {
        "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
        "                     [--opt plain|tiled|local] [--tile K] [--ptx FILE.ptx [--arch sm_90]]\n"
+       "                     [--specialise-boundaries]\n"
        "\n"
        "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
        "mapSeq, reductions to reduceSeq. Data-layout primitives become index\n"
@@ -39,12 +40,19 @@ std::vector<Verb> allVerbs() {
        "--opt plain|tiled|local lowers a high-level program first with that\n"
        "recipe (tiled and local need --size; --tile K outputs per tile and\n"
        "dimension, default 8). With --target cuda, --ptx also compiles the kernel\n"
-       "with NVRTC for --arch (default sm_90) and writes the PTX.\n",
-       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "ptx", "arch"}, {}},
+       "with NVRTC for --arch (default sm_90) and writes the PTX.\n"
+       "--specialise-boundaries gives work-groups away from the borders code\n"
+       "without bounds guard and without clamp/mirror/wrap/constant-pad\n"
+       "arithmetic (the metadata's 'interior' has the margins); where --local\n"
+       "divides the extent, the guard is dropped everywhere and the kernel\n"
+       "requires that work-group size (reqd_work_group_size).\n",
+       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "ptx", "arch"},
+        {"specialise-boundaries"}},
        runCompile},
       {"run", "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local] [--tile K] [--target opencl|cuda]\n"
+       "                 [--specialise-boundaries]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
        "median kernel time (profiling events, after one warm-up run). --device\n"
@@ -53,7 +61,7 @@ std::vector<Verb> allVerbs() {
        "with the reference interpreter and fails on a mismatch. --target cuda\n"
        "compiles the CUDA kernel with NVRTC and runs it through the CUDA driver\n"
        "(loaded at run time; --device is then the CUDA device index).\n",
-       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "target"}, {"check"}},
+       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "target"}, {"check", "specialise-boundaries"}},
        runRun},
       {"rewrite", "apply a rewrite rule at a location, or list where rules apply",
        "usage: liftc rewrite PROGRAM.json --list [--size N=64,...]\n"
@@ -100,10 +108,11 @@ std::vector<Verb> allVerbs() {
       {"tune", "measure one variant of a program and record it",
        "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name NAME]\n"
+       "                  [--specialise-boundaries]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
-       "records it in the same result store.\n",
-       {{"size", "opt", "tile", "local", "target", "device", "out", "runs", "timeout", "name"}, {}},
+       "records it in the same result store (--specialise-boundaries: see compile).\n",
+       {{"size", "opt", "tile", "local", "target", "device", "out", "runs", "timeout", "name"}, {"specialise-boundaries"}},
        runTune},
       {"best", "print the best kernels recorded in a results directory",
        "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"
