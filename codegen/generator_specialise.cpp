@@ -109,8 +109,13 @@ std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &gen
     std::optional<int64_t> reach = padReach(program_.body());
     int64_t cap = std::min(reach.value_or(kMaxMargin), kMaxMargin);
     if (cap == 0) return std::nullopt;
+    // Both margins at the cap, but leaving a non-empty range (an empty one
+    // proves nothing useful): a few work-groups of a mapWrg kernel cover
+    // more elements than the reach of its pads.
     for (int d = 0; d < 3; ++d)
-      if (extents[d]) margins.lo[d] = margins.hi[d] = cap;
+      if (extents[d])
+        margins.lo[d] = margins.hi[d] =
+            extents[d]->isConstant() ? std::min(cap, std::max<int64_t>(0, (extents[d]->constant() - 1) / 2)) : cap;
     if (!attempt(margins)) return std::nullopt;
     // Fewer boundary operations with wider margins (narrower ranges prove
     // more): a bisection per side, the others at their current (working) value.
@@ -134,7 +139,8 @@ std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &gen
   for (int d = 0; d < 3; ++d) {
     if (!extents[d] || !extents[d]->isConstant()) continue;
     int64_t n = extents[d]->constant(), lo = margins.lo[d], hi = margins.hi[d];
-    int64_t group = margins.inWorkGroups || !general.localSize ? 1 : (*general.localSize)[d];
+    std::optional<std::array<int64_t, 3>> local = knownLocalSize();
+    int64_t group = margins.inWorkGroups || !local ? 1 : (*local)[d];
     int64_t firstInterior = (lo + group - 1) / group * group;
     if (firstInterior + group > n - hi) return std::nullopt;
   }

@@ -28,6 +28,10 @@ std::map<std::string, int64_t> verificationSizes(const Program &program, const C
     int64_t v = c.tile > 0 ? 2 * c.tile : 13;
     if (c.tile > 0) v = std::max(v, (minimum + c.tile - 1) / c.tile * c.tile);
     else v = std::max(v, minimum);
+    // A specialised kernel is verified where it has an interior (work-groups
+    // of up to 32 along a dimension, margins of a few elements) as well as borders.
+    if (c.specialise && c.tile > 0) v = std::max(v, 4 * c.tile);
+    if (c.specialise && c.tile == 0) v = std::max(v, std::min<int64_t>(2 * std::max({c.local[0], c.local[1], c.local[2]}) + 5, 69));
     sizes[var.varName()] = v;
   }
   return sizes;
