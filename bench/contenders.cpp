@@ -36,7 +36,7 @@ Contender specialisedPlainContender(bool guardFree) {
             options.specialiseBoundaries = true;
             std::optional<std::array<size_t, 3>> local;
             if (guardFree) {
-              const arith::Expr &extent = codegen::generateKernel(lowered, target).globalSize[0];
+              const arith::Expr extent = codegen::generateKernel(lowered, target).globalSize[0];
               int64_t x = 64;
               while (x > 1 && !(extent.isConstant() && extent.constant() % x == 0)) x /= 2;
               options.localSize = {x, 1, 1};
