@@ -32,12 +32,17 @@ void log(const BenchOptions &options, const std::string &line) {
 
 /// compareValues' rule on raw floats: the benchmark-size outputs are too large
 /// to convert to interpreter values.
-std::optional<std::string> compareGrids(const Grid &expected, const Grid &actual) {
+std::optional<std::string> compareGrids(const Grid &expected, const Grid &actual, const Tolerance &tolerance = kTolerance) {
   if (expected.size() != actual.size()) return "different sizes";
+  double largest = 0;
+  if (tolerance.magnitude > 0)
+    for (float e : expected)
+      if (std::isfinite(e)) largest = std::max(largest, static_cast<double>(std::abs(e)));
+  const double absolute = tolerance.absolute + tolerance.magnitude * largest;
   size_t bad = 0, first = 0;
   for (size_t i = 0; i < expected.size(); ++i) {
     double e = expected[i], a = actual[i];
-    bool equal = std::abs(e - a) <= kTolerance.absolute + kTolerance.relative * std::abs(e);
+    bool equal = std::abs(e - a) <= absolute + tolerance.relative * std::abs(e);
     if (!equal && bad++ == 0) first = i;
   }
   if (bad == 0) return std::nullopt;
@@ -93,7 +98,7 @@ void verify(tuner::Device &device, const Program &program, const Sizes &small, s
   for (Candidate &c : candidates) {
     try {
       ContenderRun r = runContender(device, *c.contender, typed, small, grids, {.warmupRuns = 0, .timedRuns = 1});
-      if (auto mismatch = compareValues(expected, toValue(typed, small, r.output), kTolerance)) {
+      if (auto mismatch = compareValues(expected, toValue(typed, small, r.output), c.contender->tolerance)) {
         c.row.status = Status::Wrong;
         c.row.message = "vs interpreter: " + *mismatch;
       } else {
@@ -199,7 +204,7 @@ ExampleReport benchExample(tuner::Device &device, const examples::Example &examp
       if (!baseline) {
         baseline = std::move(r.output);
         baselineName = c.row.variant;
-      } else if (auto mismatch = compareGrids(*baseline, r.output)) {
+      } else if (auto mismatch = compareGrids(*baseline, r.output, c.contender->tolerance)) {
         c.row.status = Status::Wrong;
         c.row.message = "vs " + baselineName + " at " + report.sizes + ": " + *mismatch;
         continue;
@@ -254,7 +259,7 @@ BenchReport runBench(tuner::Device &device, const BenchOptions &options) {
   report.device = device.resultsName();
   log(options, "measuring copy bandwidth");
   report.bandwidth = device.measureCopyBandwidth(static_cast<int>(options.timing.warmupRuns),
-                                                 static_cast<int>(options.timing.timedRuns));
+                                                 static_cast<int>(options.timing.timedRuns), options.copyBytes);
   for (const examples::Example *example : selected)
     report.examples.push_back(benchExample(device, *example, report.bandwidth.bytesPerSecond, options));
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

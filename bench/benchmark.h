@@ -33,6 +33,8 @@ struct BenchOptions {
   /// least 20 runs) of the peers.
   ocl::TimingOptions timing{.warmupRuns = 2, .timedRuns = 20};
   uint64_t seed = 1;
+  /// Bytes of each of the two buffers of the copy roofline.
+  size_t copyBytes = tuner::Device::kCopyBufferBytes;
   /// The Kernel Tuner peer (bench/kernel_tuner_peer.h); absent: no such rows.
   std::optional<KernelTunerSetup> kernelTuner;
   /// Wall time of exploring each example on the spot in this run (by name),

@@ -46,11 +46,25 @@ Contender specialisedPlainContender(bool guardFree) {
           }};
 }
 
+/// The plain recipe built with every fast-math relaxation: -cl-fast-relaxed-math
+/// (--use_fast_math) and divisions by constants as multiplications.
+Contender plainFastMathContender() {
+  return {"plain fast-math", ContenderKind::Generated, 1,
+          [](const Program &typed, const Sizes &, codegen::Target target) {
+            Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {});
+            codegen::CodegenOptions options;
+            options.fastMath = codegen::FastMath::Relaxed;
+            options.divToMul = true;
+            return ContenderKernel{codegen::generateKernel(lowered, target, options), std::nullopt};
+          },
+          codegen::fastMathTolerance(codegen::FastMath::Relaxed, true)};
+}
+
 Contender exploredContender(const explore::BestKernel &best) {
   explore::Configuration configuration = explore::Configuration::fromJson(best.launch.at("configuration"));
   // Where the exploration ran at other sizes than the benchmark, say so.
   std::string variant = "explored " + configuration.key() + " @" + best.launch.value("sizes", "?");
-  return {variant, ContenderKind::Explored, configuration.tile > 0 ? configuration.tile : 1,
+  Contender contender{variant, ContenderKind::Explored, configuration.tile > 0 ? configuration.tile : 1,
           [configuration](const Program &typed, const Sizes &, codegen::Target target) {
             explore::Variant v = explore::makeVariant(typed, configuration, target);
             std::optional<std::array<size_t, 3>> local;
@@ -60,13 +74,15 @@ Contender exploredContender(const explore::BestKernel &best) {
                                             static_cast<size_t>(configuration.local[2])};
             return ContenderKernel{std::move(v.kernel), local};
           }};
+  contender.tolerance = codegen::fastMathTolerance(configuration.fastMath, configuration.divToMul);
+  return contender;
 }
 
 } // namespace
 
 std::vector<Contender> contendersFor(const examples::Example &example, const ContenderOptions &options,
                                      codegen::Target target) {
-  std::vector<Contender> out{recipeContender(rewrite::Recipe::Plain, 0)};
+  std::vector<Contender> out{recipeContender(rewrite::Recipe::Plain, 0), plainFastMathContender()};
   if (options.specialised) {
     out.push_back(specialisedPlainContender(false));
     out.push_back(specialisedPlainContender(true));

@@ -9,6 +9,7 @@
 // timed the same way.
 
 #include "bench/grids.h"
+#include "codegen/fast_math.h"
 #include "codegen/kernel.h"
 #include "examples/example.h"
 #include "explore/best_kernels.h"
@@ -42,6 +43,9 @@ struct Contender {
   /// example's program type-checked at `sizes`. Throws rewrite::RewriteError
   /// or codegen::CodegenError when the variant does not apply at these sizes.
   std::function<ContenderKernel(const Program &typed, const Sizes &sizes, codegen::Target target)> kernelAt;
+  /// What its verification allows: the tight default, or what its fast-math
+  /// choice permits (codegen::fastMathTolerance).
+  Tolerance tolerance = codegen::fastMathTolerance(codegen::FastMath::None, false);
 };
 
 struct ContenderOptions {
@@ -56,7 +60,7 @@ struct ContenderOptions {
   bool specialised = true;
 };
 
-/// Generated contenders first (plain, then tiled and local per tile size,
+/// Generated contenders first (plain, plain fast-math, then tiled and local per tile size,
 /// then explored bests), the hand-written reference last if one exists for
 /// `target`.
 std::vector<Contender> contendersFor(const examples::Example &example, const ContenderOptions &options,

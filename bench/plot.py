@@ -57,6 +57,8 @@ def main(argv=None):
     roofline = {}
     sizes = {}
     for r in rows:
+        if r.get("row_kind") == "copy":  # the copy roofline's candidates, not a benchmark
+            continue
         ex = r["example"]
         if ex not in perf:
             examples.append(ex)

@@ -1,5 +1,9 @@
 #include "bench/report.h"
 
+#include "tuner/copy_roofline.h"
+
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <iomanip>
 #include <ostream>
@@ -31,12 +35,30 @@ std::vector<std::string> cells(const ExampleReport &e, const BenchRow &r) {
 const std::vector<std::string> kHeader{"example", "variant", "median ms", "G elem/s", "vs hand-written", "vs roofline",
                                        "tuning s", "status"};
 
+/// "float8 wg=256: 61.20 GB/s (roof)", "guarded wg=1024: failed: ...".
+std::string copyLine(const tuner::CopyBandwidth &bandwidth, size_t i) {
+  const tuner::CopyCandidate &c = bandwidth.candidates[i];
+  if (!c.error.empty()) return c.label() + ": failed: " + c.error.substr(0, c.error.find('\n'));
+  return c.label() + ": " + fixed(c.bytesPerSecond / 1e9, 2) + " GB/s" + (i == bandwidth.roof ? " (roof)" : "");
+}
+
+std::string roofLabel(const tuner::CopyBandwidth &bandwidth) {
+  return bandwidth.candidates.empty() ? std::string("?") : bandwidth.candidates[bandwidth.roof].label();
+}
+
 std::string summary(const BenchReport &report) {
   std::ostringstream s;
+  const tuner::CopyBandwidth &bw = report.bandwidth;
   s << "device: " << report.device << "\n"
-    << "copy bandwidth: " << fixed(report.bandwidth.bytesPerSecond / 1e9, 2) << " GB/s (median of "
-    << report.bandwidth.runs << ", " << report.bandwidth.bufferBytes / (1 << 20)
-    << " MiB per buffer)\n";
+    << "copy bandwidth (roof): " << fixed(bw.bytesPerSecond / 1e9, 2) << " GB/s, " << roofLabel(bw) << ", the best of "
+    << bw.candidates.size() << " copies (median of " << bw.runs << " each, " << bw.bufferBytes / (1 << 20)
+    << " MiB per buffer, read + write bytes)\n";
+  for (size_t i = 0; i < bw.candidates.size(); ++i) s << "  copy " << copyLine(bw, i) << "\n";
+  if (bw.hostMemcpyBytesPerSecond) {
+    s << "host memcpy: " << fixed(*bw.hostMemcpyBytesPerSecond / 1e9, 2) << " GB/s";
+    if (auto note = tuner::hostMemcpyNote(bw)) s << "; NOTE: " << *note;
+    s << "\n";
+  }
   for (const ExampleReport &e : report.examples)
     s << e.example << ": " << e.sizes << ", " << fixed(e.bytesPerElement, 0) << " B/element, roofline "
       << fixed(e.rooflineElementsPerSecond / 1e9, 3) << " G elem/s; verified at " << e.verifiedAt << "\n";
@@ -52,6 +74,26 @@ std::string csvField(const std::string &text) {
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
+}
+
+/// The copy candidates and the host memcpy as rows of kind "copy" (example
+/// "(copy)", the buffer size as sizes, the figure in copy_bytes_per_s, "roof"
+/// in detail for the roof); bench/plot.py skips them.
+void writeCopyCsvRows(std::ostream &out, const BenchReport &report) {
+  const tuner::CopyBandwidth &bw = report.bandwidth;
+  const std::string sizes = std::to_string(bw.bufferBytes) + " B";
+  auto row = [&](const std::string &variant, bool ok, double bytesPerSecond, const std::string &message,
+                 const std::string &detail) {
+    out << csvField(report.device) << ",(copy)," << csvField(sizes) << ',' << csvField(variant) << ','
+        << (ok ? "ok" : "failed") << ",,,,,," << (ok ? fixed(bytesPerSecond, 0) : "") << ',' << csvField(message)
+        << ",," << csvField(detail) << ",copy\n";
+  };
+  for (size_t i = 0; i < bw.candidates.size(); ++i) {
+    const tuner::CopyCandidate &c = bw.candidates[i];
+    row(c.label(), c.error.empty(), c.bytesPerSecond, c.error, i == bw.roof ? "roof" : "");
+  }
+  if (bw.hostMemcpyBytesPerSecond)
+    row("host memcpy", true, *bw.hostMemcpyBytesPerSecond, "", tuner::hostMemcpyNote(bw).value_or(""));
 }
 
 } // namespace
@@ -78,7 +120,7 @@ void printTable(std::ostream &out, const BenchReport &report) {
 
 void writeCsv(std::ostream &out, const BenchReport &report) {
   out << "device,example,sizes,variant,status,median_ms,elements_per_s,vs_hand_written,vs_roofline,roofline_elements_per_s,"
-         "copy_bytes_per_s,message,tuning_s,detail\n";
+         "copy_bytes_per_s,message,tuning_s,detail,row_kind\n";
   for (const ExampleReport &e : report.examples)
     for (const BenchRow &r : e.rows) {
       bool ok = r.status == Status::Ok;
@@ -87,8 +129,9 @@ void writeCsv(std::ostream &out, const BenchReport &report) {
           << (ok ? fixed(r.elementsPerSecond, 0) : "") << ',' << (ok && r.vsReference ? fixed(*r.vsReference, 4) : "")
           << ',' << (ok ? fixed(r.vsRoofline, 4) : "") << ',' << fixed(e.rooflineElementsPerSecond, 0) << ','
           << fixed(report.bandwidth.bytesPerSecond, 0) << ',' << csvField(r.message) << ','
-          << (r.tuningSeconds ? fixed(*r.tuningSeconds, 3) : "") << ',' << csvField(r.detail) << "\n";
+          << (r.tuningSeconds ? fixed(*r.tuningSeconds, 3) : "") << ',' << csvField(r.detail) << ",variant\n";
     }
+  writeCopyCsvRows(out, report);
 }
 
 void writeMarkdown(std::ostream &out, const BenchReport &report) {
@@ -108,6 +151,55 @@ void writeMarkdown(std::ostream &out, const BenchReport &report) {
       }
       out << "\n";
     }
+}
+
+void writeJson(std::ostream &out, const BenchReport &report) {
+  const tuner::CopyBandwidth &bw = report.bandwidth;
+  nlohmann::json copies = nlohmann::json::array();
+  for (size_t i = 0; i < bw.candidates.size(); ++i) {
+    const tuner::CopyCandidate &c = bw.candidates[i];
+    nlohmann::json j{{"name", c.name}, {"workGroup", c.workGroup}, {"label", c.label()}, {"roof", i == bw.roof}};
+    if (c.error.empty()) j["bytesPerSecond"] = c.bytesPerSecond;
+    else j["error"] = c.error;
+    copies.push_back(std::move(j));
+  }
+  nlohmann::json bandwidth{{"bytesPerSecond", bw.bytesPerSecond}, {"roof", bw.candidates.empty() ? "" : roofLabel(bw)},
+                           {"bufferBytes", bw.bufferBytes}, {"runs", bw.runs}, {"candidates", copies}};
+  if (bw.hostMemcpyBytesPerSecond) {
+    bandwidth["hostMemcpyBytesPerSecond"] = *bw.hostMemcpyBytesPerSecond;
+    if (auto note = tuner::hostMemcpyNote(bw)) bandwidth["hostMemcpyNote"] = *note;
+  }
+  nlohmann::json examples = nlohmann::json::array();
+  for (const ExampleReport &e : report.examples) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const BenchRow &r : e.rows) {
+      nlohmann::json row{{"variant", r.variant}, {"status", statusName(r.status)}};
+      if (!r.message.empty()) row["message"] = r.message;
+      if (r.status == Status::Ok) {
+        row["medianNs"] = r.medianNs;
+        row["elementsPerSecond"] = r.elementsPerSecond;
+        row["vsRoofline"] = r.vsRoofline;
+        if (r.vsReference) row["vsHandWritten"] = *r.vsReference;
+      }
+      if (r.tuningSeconds) row["tuningSeconds"] = *r.tuningSeconds;
+      if (!r.detail.empty()) row["detail"] = r.detail;
+      rows.push_back(std::move(row));
+    }
+    examples.push_back({{"example", e.example},
+                        {"sizes", e.sizes},
+                        {"verifiedAt", e.verifiedAt},
+                        {"outputElements", e.outputElements},
+                        {"bytesPerElement", e.bytesPerElement},
+                        {"rooflineElementsPerSecond", e.rooflineElementsPerSecond},
+                        {"rows", rows}});
+  }
+  nlohmann::json j{{"device", report.device},
+                   {"copyBandwidth", bandwidth},
+                   {"examples", examples},
+                   {"seconds", report.seconds},
+                   {"exploreSeconds", report.exploreSeconds},
+                   {"explored", report.explored}};
+  out << j.dump(2) << "\n";
 }
 
 } // namespace liftcc::bench

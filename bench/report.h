@@ -1,6 +1,6 @@
 #pragma once
 // Renderings of a benchmark report: an aligned text table for the terminal,
-// CSV for scripts and Markdown for the project notes. All three carry the
+// CSV and JSON for scripts and Markdown for the project notes. All three carry the
 // same columns: example, variant, median ms, G elements/s, ratio to the
 // hand-written kernel, ratio to the roofline bound (and a status).
 
@@ -13,5 +13,9 @@ namespace liftcc::bench {
 void printTable(std::ostream &out, const BenchReport &report);
 void writeCsv(std::ostream &out, const BenchReport &report);
 void writeMarkdown(std::ostream &out, const BenchReport &report);
+/// The whole report as one JSON object: device, the copy roofline (every
+/// candidate, the roof, the host memcpy and its note), and per example its
+/// sizes, roofline bound and rows.
+void writeJson(std::ostream &out, const BenchReport &report);
 
 } // namespace liftcc::bench

@@ -10,6 +10,7 @@
 // intermediate arrays a program explicitly materialises with toLocal /
 // toPrivate (e.g. local-memory tiles), which are the only temporaries.
 
+#include "codegen/fast_math.h"
 #include "codegen/kernel.h"
 #include "core/error.h"
 #include "core/ir/expr.h"
@@ -35,6 +36,13 @@ struct CodegenOptions {
   /// (Kernel::requiresLocalSize). CPU OpenCL compilers vectorise across
   /// work-items only code without either.
   bool specialiseBoundaries = false;
+  /// How the device compiler may relax floating point (codegen/fast_math.h);
+  /// recorded in Kernel::buildOptions.
+  FastMath fastMath = FastMath::None;
+  /// User functions divide by floating constants as multiplications by the
+  /// inverse (cfun::Function::divisionsAsMultiplications): exact for powers
+  /// of two, a relaxation otherwise.
+  bool divToMul = false;
 };
 
 /// The program cannot be turned into a kernel (not lowered, illegal nesting

@@ -110,6 +110,7 @@ Kernel Generator::run() {
   Kernel kernel;
   kernel.target = dialect_.target();
   kernel.name = options_.kernelName;
+  kernel.buildOptions = buildOptionsFor(options_.fastMath, kernel.target);
 
   Env env;
   std::vector<std::string> params;
@@ -206,7 +207,8 @@ Kernel Generator::run() {
               type + " liftcc_max(" + type + " a, " + type + " b) { return a > b ? a : b; }\n";
   }
   for (const std::string &name : userFunOrder_) {
-    const cfun::Function &f = userFuns_.at(name);
+    const cfun::Function &f =
+        options_.divToMul ? userFuns_.at(name).divisionsAsMultiplications() : userFuns_.at(name);
     // The verbatim body, unless it converts floating values to int: C leaves
     // NaN and out-of-range values undefined there, the interpreter saturates.
     std::string body = f.convertsFloatingToInt()

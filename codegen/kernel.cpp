@@ -36,6 +36,8 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
             {"globalSize", global},
             {"localMemoryBytes", kernel.localMemoryBytes},
             {"indexBits", kernel.indexBits}};
+  // Written only when there are some, so that exact kernels' metadata stays as it was.
+  if (!kernel.buildOptions.empty()) meta["buildOptions"] = kernel.buildOptions;
   if (kernel.iteration)
     meta["iterate"] = {{"count", kernel.iteration->count.str()}, {"input", kernel.args[kernel.iteration->inputArg].name}};
   if (kernel.localSize) {

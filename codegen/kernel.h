@@ -50,6 +50,10 @@ struct Kernel {
     size_t inputArg; ///< index in `args` of the input that is iterated
   };
   std::optional<Iteration> iteration;
+  /// Options the device compiler must build the kernel with, in the target's
+  /// spelling (e.g. "-cl-fast-relaxed-math", "--use_fast_math"), after the
+  /// backend's own; empty: none (codegen/fast_math.h).
+  std::string buildOptions;
 
   /// Boundary specialisation (CodegenOptions::specialiseBoundaries): work-groups
   /// lying wholly inside [lo[d], extent - hi[d]) of every dimension run interior

@@ -2,6 +2,8 @@
 // One point of the exploration space: how a high-level program is lowered
 // (recipe and tile size) and how its kernel is launched (work-group size).
 
+#include "codegen/fast_math.h"
+#include "codegen/generate.h"
 #include "rewrite/recipes.h"
 
 #include <nlohmann/json.hpp>
@@ -18,6 +20,11 @@ struct Configuration {
   /// codegen::CodegenOptions::specialiseBoundaries (key suffix " spec"; absent
   /// from key and JSON when off, so results stored before it stay valid).
   bool specialise = false;
+  /// Build options (codegen/fast_math.h) and division by constants as
+  /// multiplication. The defaults leave key() and toJson() as they were
+  /// before these existed, so stored results stay valid.
+  codegen::FastMath fastMath = codegen::FastMath::None;
+  bool divToMul = false;
 
   /// Stable identifier, e.g. "local tile=8 wg=8x8x1" (the result store key).
   std::string key() const;
@@ -26,7 +33,11 @@ struct Configuration {
   friend bool operator==(const Configuration &, const Configuration &) = default;
 };
 
-/// Parameters differing in exactly one of recipe, tile or one work-group extent.
+/// The codegen options of the configuration's fast-math choices.
+void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &options);
+
+/// Parameters differing in exactly one of recipe, tile, one work-group
+/// extent, the fast-math level or division by multiplication.
 bool areNeighbours(const Configuration &a, const Configuration &b);
 
 } // namespace liftcc::explore

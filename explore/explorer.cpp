@@ -67,12 +67,14 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
     codegen::CodegenOptions co;
     if (variant.kernel.localSize || variant.configuration.specialise) co.localSize = variant.configuration.local;
     co.specialiseBoundaries = variant.configuration.specialise;
+    applyFastMath(variant.configuration, co);
     std::unique_ptr<tuner::CompiledKernel> checker = device.compile(codegen::generateKernel(loweredSmall, device.target(), co));
     std::vector<Value> inputs = randomInputs(typedSmall, small, 17);
     Value expected = interpret(typedSmall, small, inputs);
     tuner::LaunchConfig smallLaunch = launch;
     Value actual = checker->run(small, inputs, typedSmall.body().typeOrThrow(), smallLaunch).output;
-    if (auto mismatch = compareValues(expected, actual, {1e-4, 1e-5})) {
+    const Tolerance tolerance = codegen::fastMathTolerance(variant.configuration.fastMath, variant.configuration.divToMul);
+    if (auto mismatch = compareValues(expected, actual, tolerance)) {
       record.outcome = tuner::Outcome::Correctness;
       record.error = "at sizes " + sizesKey(program, small) + ": " + *mismatch;
       return record;

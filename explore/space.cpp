@@ -44,10 +44,26 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, code
     codegen::CodegenOptions co;
     co.localSize = c.local;
     co.specialiseBoundaries = true;
+    applyFastMath(c, co);
     codegen::Kernel kernel = codegen::generateKernel(v.lowered, target, co);
     if (kernel.source != v.kernel.source) twins.push_back({c, v.lowered, std::move(kernel)});
   }
   return twins;
+/// Every variant at every level of `levels`, interleaved (a variant's levels
+/// next to each other), so that a budget cut short still sees each level.
+/// Only the build options differ, which is all generateKernel changes for a level.
+std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants, const std::vector<codegen::FastMath> &levels,
+                                       codegen::Target target) {
+  if (levels.size() == 1 && levels.front() == codegen::FastMath::None) return variants;
+  std::vector<Variant> crossed;
+  for (const Variant &v : variants)
+    for (codegen::FastMath level : levels) {
+      Variant w = v;
+      w.configuration.fastMath = level;
+      w.kernel.buildOptions = codegen::buildOptionsFor(level, target);
+      crossed.push_back(std::move(w));
+    }
+  return crossed;
 }
 
 } // namespace
@@ -136,6 +152,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       }
     if (!any) break;
   }
+  space.variants = crossWithFastMath(space.variants, options.fastMathLevels, options.target);
   return space;
 }
 
@@ -146,6 +163,7 @@ Variant makeVariant(const Program &typed, const Configuration &configuration, co
   codegen::CodegenOptions co;
   if (configuration.recipe != rewrite::Recipe::Plain || configuration.specialise) co.localSize = configuration.local;
   co.specialiseBoundaries = configuration.specialise;
+  applyFastMath(configuration, co);
   return {configuration, lowered, codegen::generateKernel(lowered, target, co)};
 }
 
@@ -169,7 +187,8 @@ std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration>
   auto related = [&](const Configuration &a, const Configuration &b) {
     if (areNeighbours(a, b)) return true;
     if (a.recipe == rewrite::Recipe::Plain || b.recipe == rewrite::Recipe::Plain) return false;
-    bool oneProgramParameter = (a.recipe != b.recipe) + (a.tile != b.tile) == 1;
+    bool oneProgramParameter = (a.recipe != b.recipe) + (a.tile != b.tile) == 1 && a.fastMath == b.fastMath &&
+                               a.divToMul == b.divToMul;
     return oneProgramParameter && shapeClass(a) == shapeClass(b);
   };
   std::vector<std::vector<size_t>> lists(configurations.size());

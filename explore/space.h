@@ -25,6 +25,9 @@ struct SpaceOptions {
   bool includeLocal = true;
   /// A boundary-specialised twin of every variant (Configuration::specialise).
   bool includeSpecialised = true;
+  /// Fast-math levels every variant is crossed with (codegen/fast_math.h);
+  /// `liftc explore` uses none and relaxed unless --fast-math says otherwise.
+  std::vector<codegen::FastMath> fastMathLevels{codegen::FastMath::None};
   /// The dialect the variants' kernels are generated in.
   codegen::Target target = codegen::Target::OpenCL;
 };

@@ -3,11 +3,21 @@
 #include "exporter/c_text.h"
 #include "exporter/template_text.h"
 
+#include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace liftcc::exporter {
 
 namespace {
+
+/// `options[3] = "--use_fast_math";` lines for the exported NVRTC call.
+std::string extraOptionLines(const std::vector<std::string> &options) {
+  std::string lines;
+  for (size_t i = 0; i < options.size(); ++i)
+    lines += "  options[" + std::to_string(3 + i) + "] = \"" + options[i] + "\";\n";
+  return lines;
+}
 
 using Role = codegen::KernelArg::Role;
 
@@ -161,7 +171,7 @@ static void @api@_log_cuda(const char *what, CUresult result, char *log, size_t 
   nvrtcProgram nvrtc = NULL;
   nvrtcResult result;
   char arch[64];
-  const char *options[3];
+  const char *options[@OPTIONCOUNT@];
   size_t size = 0;
   if (log && log_size) log[0] = '\0';
   if (!ptx) return @API@_ERROR_INVALID_ARGUMENT;
@@ -172,12 +182,12 @@ static void @api@_log_cuda(const char *what, CUresult result, char *log, size_t 
   options[0] = arch;
   options[1] = "--std=c++17";
   options[2] = "--device-as-default-execution-space";
-  result = nvrtcCreateProgram(&nvrtc, @api@_kernel_source, "@api@.cu", 0, NULL, NULL);
+@EXTRAOPTIONS@  result = nvrtcCreateProgram(&nvrtc, @api@_kernel_source, "@api@.cu", 0, NULL, NULL);
   if (result != NVRTC_SUCCESS) {
     @api@_write_log(log, log_size, nvrtcGetErrorString(result));
     return result == NVRTC_ERROR_OUT_OF_MEMORY ? @API@_ERROR_OUT_OF_HOST_MEMORY : @API@_ERROR_BUILD_FAILED;
   }
-  result = nvrtcCompileProgram(nvrtc, 3, options);
+  result = nvrtcCompileProgram(nvrtc, @OPTIONCOUNT@, options);
   if (result != NVRTC_SUCCESS) {
     char *text = NULL;
     if (nvrtcGetProgramLogSize(nvrtc, &size) == NVRTC_SUCCESS && (text = (char *)malloc(size + 1)) != NULL &&
@@ -395,6 +405,10 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
 
   std::array<int64_t, 3> block = plan.cudaBlock(), global = plan.roundedGlobal(block), grid{};
   for (int d = 0; d < 3; ++d) grid[d] = global[d] / block[d];
+  // The kernel's own options (fast math), one word each, after liftc's.
+  std::vector<std::string> extraOptions;
+  std::istringstream words(plan.buildOptions);
+  for (std::string word; words >> word;) extraOptions.push_back(word);
   std::map<std::string, std::string> values{
       {"api", api},
       {"API", API},
@@ -402,6 +416,8 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
       {"PARAMS", launchParams(plan, names, "CUdeviceptr")},
       {"SOURCE", cStringLiteral(plan.source, "    ")},
       {"KERNEL", plan.kernelName},
+      {"OPTIONCOUNT", std::to_string(3 + extraOptions.size())},
+      {"EXTRAOPTIONS", extraOptionLines(extraOptions)},
       {"BLOCK", cArray(block)},
       {"DECLS", decls},
       {"BUFFERCHECKS", bufferArgumentChecks(plan, names, "0", "  ")},

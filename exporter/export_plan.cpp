@@ -6,12 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace liftcc::exporter {
 
@@ -178,6 +180,14 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     fail(where, "/kernel/globalSize", "expected an array of " + std::to_string(plan.dims) + " extents");
   for (int d = 0; d < plan.dims; ++d)
     plan.globalSize[d] = constantOf(global[d], where, "/kernel/globalSize/" + std::to_string(d), 1);
+  if (kernel.contains("buildOptions")) {
+    plan.buildOptions = stringField(kernel, "buildOptions", where, "/kernel");
+    // Pasted into a C string literal of the exported code: option words only.
+    for (char c : plan.buildOptions)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view(" -_=.").find(c) == std::string_view::npos)
+        fail(where, "/kernel/buildOptions", "expected compiler options (letters, digits, ' -_=.'), found '" +
+                                                plan.buildOptions.substr(0, 60) + "'");
+  }
   if (kernel.contains("localMemoryBytes"))
     plan.localMemoryBytes = constantOf(kernel["localMemoryBytes"], where, "/kernel/localMemoryBytes", 0);
 
@@ -282,6 +292,7 @@ ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &prog
     plan.args.push_back({a.name, a.role, a.kind, a.role == codegen::KernelArg::Role::Size ? 1 : arith::evaluate(a.count, bindings)});
   for (int d = 0; d < 3; ++d) plan.globalSize[d] = arith::evaluate(kernel.globalSize[d], bindings);
   plan.localMemoryBytes = kernel.localMemoryBytes;
+  plan.buildOptions = kernel.buildOptions;
   if (localSize) plan.localSize = localSize;
   else if (kernel.localSize) plan.localSize = *kernel.localSize;
   if (kernel.iteration) plan.iteration = ExportPlan::Iteration{arith::evaluate(kernel.iteration->count, bindings), kernel.iteration->inputArg};

@@ -40,6 +40,9 @@ struct ExportPlan {
   /// leaves it to the OpenCL runtime, or the CUDA default block shape.
   std::optional<std::array<int64_t, 3>> localSize;
   int64_t localMemoryBytes = 0;
+  /// The device compiler's options the kernel was verified with (fast math:
+  /// codegen::Kernel::buildOptions); the exported build passes them.
+  std::string buildOptions;
   struct Iteration {
     int64_t count = 0;
     size_t inputArg = 0; ///< index in `args`

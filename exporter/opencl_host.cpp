@@ -174,7 +174,7 @@ static @api@_status @api@_build_failed(@api@_program *program, @api@_status stat
   p->program = clCreateProgramWithSource(context, 1, sources, NULL, &error);
   if (error != CL_SUCCESS)
     return @api@_build_failed(p, @API@_ERROR_OPENCL, "clCreateProgramWithSource", error, log, log_size);
-  error = clBuildProgram(p->program, 1, &device, "-cl-std=CL1.2", NULL, NULL);
+  error = clBuildProgram(p->program, 1, &device, "-cl-std=CL1.2@BUILDOPTIONS@", NULL, NULL);
   if (error == CL_BUILD_PROGRAM_FAILURE) {
     size_t size = 0;
     char *text = NULL;
@@ -393,6 +393,7 @@ ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
       {"PARAMS", launchParams(plan, names, "cl_mem")},
       {"SOURCE", cStringLiteral(plan.source, "    ")},
       {"KERNEL", plan.kernelName},
+      {"BUILDOPTIONS", plan.buildOptions.empty() ? "" : " " + plan.buildOptions},
       {"LOCALARG", localArg},
       {"LIMITS", launches ? limitsCheck(plan, api, API) : ""},
       {"BUFFERCHECKS", bufferArgumentChecks(plan, names, "NULL", "  ")},

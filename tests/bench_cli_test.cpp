@@ -50,7 +50,7 @@ TEST_CASE("liftc bench: every example's hand-written kernel is verified and time
   if (!ocl::test::testDevice()) return;
   test::TempDir dir;
   std::filesystem::path csv = dir.path() / "bench.csv";
-  test::LiftcRun run = test::runLiftc("bench --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 0 "
+  test::LiftcRun run = test::runLiftc("bench --copy-mib 4 --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 0 "
                                       "--kernel-tuner off --quiet --csv " +
                                       shellQuote(csv.string()));
   REQUIRE_MESSAGE(run.status == 0, run.output);
@@ -68,7 +68,7 @@ TEST_CASE("liftc bench: an example without a recorded best is explored on the sp
   if (!ocl::test::testDevice()) return;
   test::TempDir dir;
   std::filesystem::path csv = dir.path() / "bench.csv";
-  std::string command = "bench --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 3 "
+  std::string command = "bench --copy-mib 4 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 3 "
                         "--kernel-tuner off --results " +
                         shellQuote((dir.path() / "results").string()) + " --csv " + shellQuote(csv.string());
   for (int pass = 0; pass < 2; ++pass) {
@@ -105,7 +105,7 @@ TEST_CASE("liftc bench: a CUDA best of the same GPU does not stand in for the Op
   std::ofstream(entry / "launch.json") << R"({"program": "jacobi2d_5pt", "sizes": ")" << sizesKey
                                        << R"(", "kernelFile": "kernel.cu"})";
 
-  test::LiftcRun run = test::runLiftc("bench --device 0 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 "
+  test::LiftcRun run = test::runLiftc("bench --copy-mib 4 --device 0 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 "
                                       "--warmups 0 --explore 2 --kernel-tuner off --results " +
                                       shellQuote((dir.path() / "results").string()));
   REQUIRE_MESSAGE(run.status == 0, run.output);

@@ -34,7 +34,7 @@ public:
   std::string name() const override { return "compile-only CUDA device"; }
   std::string resultsName() const override { return "cuda " + name(); }
   tuner::DeviceLimits limits() const override { return {}; }
-  tuner::CopyBandwidth measureCopyBandwidth(int, int) override { throw tuner::KernelLaunchError("no GPU in this test"); }
+  tuner::CopyBandwidth measureCopyBandwidth(int, int, size_t) override { throw tuner::KernelLaunchError("no GPU in this test"); }
 
   std::unique_ptr<tuner::CompiledKernel> compile(const codegen::Kernel &kernel) override {
     ++compiled;

@@ -107,7 +107,7 @@ public:
   std::unique_ptr<tuner::CompiledKernel> compile(const codegen::Kernel &) override {
     throw InternalError("a broken invariant");
   }
-  tuner::CopyBandwidth measureCopyBandwidth(int, int) override { throw tuner::KernelLaunchError("not measured in this test"); }
+  tuner::CopyBandwidth measureCopyBandwidth(int, int, size_t) override { throw tuner::KernelLaunchError("not measured in this test"); }
 };
 } // namespace
 

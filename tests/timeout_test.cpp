@@ -60,8 +60,8 @@ public:
     ++rebuilds;
     inner_.rebuild();
   }
-  tuner::CopyBandwidth measureCopyBandwidth(int warmups, int runs) override {
-    return inner_.measureCopyBandwidth(warmups, runs);
+  tuner::CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes) override {
+    return inner_.measureCopyBandwidth(warmups, runs, bufferBytes);
   }
 
   int rebuilds = 0;

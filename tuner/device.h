@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,11 +46,29 @@ public:
   using KernelLaunchError::KernelLaunchError;
 };
 
-/// A STREAM-like copy kernel's bandwidth: the roof of a roofline bound.
+/// One way of copying a buffer on the device (a copy kernel with a
+/// work-group size, or the runtime's own device-to-device copy) and what it
+/// reached.
+struct CopyCandidate {
+  std::string name;          ///< "guarded", "guard-free", "float4", "float8", "device copy"
+  size_t workGroup = 0;      ///< work-items per group; 0: the runtime's choice (or not a kernel)
+  double bytesPerSecond = 0; ///< bytes read plus bytes written per second; 0 when not measured
+  std::string error;         ///< why it was not measured (does not apply, failed); empty when measured
+  /// "guarded wg=256", "float8 wg=runtime", "device copy".
+  std::string label() const;
+};
+
+/// The memory roof of a roofline bound: the best of several STREAM-like
+/// copies (tuner/copy_roofline.h), each verified after timing.
 struct CopyBandwidth {
-  double bytesPerSecond = 0; ///< bytes read plus bytes written per second
+  double bytesPerSecond = 0; ///< the roof: the fastest candidate, read plus write bytes per second
   size_t bufferBytes = 0;    ///< size of one of the two buffers
-  size_t runs = 0;           ///< timed runs the median is taken over
+  size_t runs = 0;           ///< timed runs each candidate's median is taken over
+  std::vector<CopyCandidate> candidates;
+  size_t roof = 0;           ///< index of the fastest candidate
+  /// The host's memcpy of the same bytes (median), a cross-check on CPU
+  /// devices, whose global memory is the host's; absent on other devices.
+  std::optional<double> hostMemcpyBytesPerSecond;
 };
 
 /// A kernel compiled for one device, ready to run many times.
@@ -96,8 +115,11 @@ public:
   /// device waits for it; a program that must end now (e.g. at the end of a
   /// time budget) may exit without destroying it instead (std::_Exit).
   virtual bool abandonedKernelRunning() const { return false; }
-  /// Measures the copy bandwidth (median of `runs` after `warmups`).
-  virtual CopyBandwidth measureCopyBandwidth(int warmups, int runs) = 0;
+  /// Measures the copy roofline (tuner/copy_roofline.h) on two buffers of
+  /// about `bufferBytes` each (clamped to the device; the default is beyond
+  /// any cache): every candidate's median of `runs` after `warmups`.
+  virtual CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes = kCopyBufferBytes) = 0;
+  static constexpr size_t kCopyBufferBytes = size_t{128} << 20;
 };
 
 } // namespace liftcc::tuner

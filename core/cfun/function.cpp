@@ -81,6 +81,18 @@ std::string Function::bodyWithConversions(
   return printBody(*impl_->program, impl_->params, floatingToInt);
 }
 
+Function Function::divisionsAsMultiplications() const {
+  bool any = false;
+  for (const ir::Expr &e : impl_->program->exprs) any = any || inverseOfConstantDivisor(e).has_value();
+  if (!any) return *this;
+  // Printed with plain C casts: compiling the text again restores the
+  // checked form, saturating float -> int conversions included.
+  std::string body = printBody(
+      *impl_->program, impl_->params,
+      [](ScalarKind, const std::string &operand) { return "((int)" + operand + ")"; }, true);
+  return compile(impl_->name, impl_->params, impl_->result, body);
+}
+
 Scalar Function::call(std::span<const Scalar> args) const {
   const auto &params = impl_->params;
   if (args.size() != params.size())

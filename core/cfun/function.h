@@ -74,6 +74,17 @@ public:
   std::string bodyWithConversions(
       const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt) const;
 
+  /// The same function with every floating division by a constant, `x / c`
+  /// (also `x /= c`, and constants converted from int), written as a
+  /// multiplication by the inverse folded to a literal, `x * (1/c)`. Exact
+  /// when c is a power of two whose inverse is a normal number of its type;
+  /// otherwise the inverse is rounded once more, so the result differs from
+  /// the division by at most 1.5 units in the last place (relative error
+  /// <= 3 * 2^-24 for float, 3 * 2^-53 for double; README of core/cfun).
+  /// Integer divisions are left alone. Returns *this when there is nothing
+  /// to rewrite, else a function compiled from the printed body.
+  Function divisionsAsMultiplications() const;
+
   /// Evaluates with C semantics. args.size() must equal params().size()
   /// (std::invalid_argument otherwise); each argument is converted to its
   /// parameter's kind as C would. Throws CFunEvalError on integer division or

@@ -11,8 +11,9 @@ namespace {
 class Printer {
 public:
   Printer(const ir::Program &program, const std::vector<Param> &params,
-          const std::function<std::string(ScalarKind, const std::string &)> &floatingToInt)
-      : program_(program), floatingToInt_(floatingToInt) {
+          const std::function<std::string(ScalarKind, const std::string &)> &floatingToInt,
+          bool divisionsAsMultiplications)
+      : program_(program), floatingToInt_(floatingToInt), divisionsAsMultiplications_(divisionsAsMultiplications) {
     for (const Param &p : params) names_.push_back(p.name);
     // Locals get fresh names that no parameter has (parameters are
     // identifiers, so a trailing underscore keeps them apart).
@@ -105,7 +106,11 @@ private:
     case ir::ExprKind::Load: return names_[static_cast<size_t>(e.slot)];
     case ir::ExprKind::Neg: return "(-" + expr(*e.a) + ")";
     case ir::ExprKind::Not: return "(!" + expr(*e.a) + ")";
-    case ir::ExprKind::Arith: return "(" + expr(*e.a) + arithOp(e.arith) + expr(*e.b) + ")";
+    case ir::ExprKind::Arith:
+      if (divisionsAsMultiplications_ && e.arith == ir::ArithOp::Div)
+        if (std::optional<Scalar> inverse = inverseOfConstantDivisor(e))
+          return "(" + expr(*e.a) + " * " + constant(*inverse) + ")";
+      return "(" + expr(*e.a) + arithOp(e.arith) + expr(*e.b) + ")";
     case ir::ExprKind::Compare: return "(" + expr(*e.a) + compareOp(e.compare) + expr(*e.b) + ")";
     case ir::ExprKind::And: return "(" + expr(*e.a) + " && " + expr(*e.b) + ")";
     case ir::ExprKind::Or: return "(" + expr(*e.a) + " || " + expr(*e.b) + ")";
@@ -145,6 +150,7 @@ private:
 
   const ir::Program &program_;
   const std::function<std::string(ScalarKind, const std::string &)> &floatingToInt_;
+  bool divisionsAsMultiplications_;
   std::vector<std::string> names_;
   size_t paramCount_ = 0;
 };
@@ -152,8 +158,34 @@ private:
 } // namespace
 
 std::string printBody(const ir::Program &program, const std::vector<Param> &params,
-                      const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt) {
-  return Printer(program, params, floatingToInt).body();
+                      const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt,
+                      bool divisionsAsMultiplications) {
+  return Printer(program, params, floatingToInt, divisionsAsMultiplications).body();
+}
+
+std::optional<Scalar> inverseOfConstantDivisor(const ir::Expr &division) {
+  if (division.kind != ir::ExprKind::Arith || division.arith != ir::ArithOp::Div) return std::nullopt;
+  const ir::Expr *divisor = division.b;
+  // A constant, or a constant of another type the checker left as a
+  // conversion (`x / 4`, a float literal in a double division); converting it
+  // below does what the conversion does.
+  double value = 0;
+  if (divisor->kind == ir::ExprKind::Const && divisor->type == division.type) value = divisor->value.toDouble();
+  else if (divisor->kind == ir::ExprKind::Convert && divisor->a->kind == ir::ExprKind::Const &&
+           divisor->a->type != ScalarKind::Bool)
+    value = divisor->a->value.toDouble();
+  else return std::nullopt;
+  if (division.type == ScalarKind::Float) {
+    float inverse = 1.0f / static_cast<float>(value);
+    if (!std::isnormal(inverse)) return std::nullopt;
+    return Scalar::ofFloat(inverse);
+  }
+  if (division.type == ScalarKind::Double) {
+    double inverse = 1.0 / value;
+    if (!std::isnormal(inverse)) return std::nullopt;
+    return Scalar::ofDouble(inverse);
+  }
+  return std::nullopt; // integer division is exact and stays
 }
 
 } // namespace liftcc::cfun

@@ -8,12 +8,22 @@
 #include "core/cfun/ir.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace liftcc::cfun {
 
+/// With `divisionsAsMultiplications`, every floating division by a constant
+/// whose inverse is a normal number is printed as a multiplication by that
+/// inverse, folded to a literal (Function::divisionsAsMultiplications).
 std::string printBody(const ir::Program &program, const std::vector<Param> &params,
-                      const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt);
+                      const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt,
+                      bool divisionsAsMultiplications = false);
+
+/// The inverse of the divisor of `division` (an Arith Div node) in its
+/// floating type, when the divisor is a constant (possibly converted from an
+/// int) and the inverse is a normal number; else nullopt.
+std::optional<Scalar> inverseOfConstantDivisor(const ir::Expr &division);
 
 } // namespace liftcc::cfun

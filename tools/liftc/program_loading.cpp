@@ -205,7 +205,17 @@ codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl) {
       start = comma + 1;
     }
   }
+  applyFastMathOptions(cl, options);
   return options;
+}
+
+void applyFastMathOptions(const CommandLine &cl, codegen::CodegenOptions &options) {
+  if (auto level = cl.value("fast-math")) {
+    auto parsed = codegen::parseFastMath(*level);
+    if (!parsed) throw UsageError("--fast-math must be none, mad or relaxed, found '" + io::shown(*level) + "'");
+    options.fastMath = *parsed;
+  }
+  options.divToMul = cl.has("div-to-mul");
 }
 
 } // namespace liftcc::cli

@@ -42,6 +42,9 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed);
 codegen::Target parseTarget(const CommandLine &cl);
 /// --kernel-name and --local X[,Y[,Z]].
 codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl);
+/// --fast-math none|mad|relaxed and --div-to-mul into `options` (part of
+/// parseCodegenOptions; explore/tune read them into the configuration).
+void applyFastMathOptions(const CommandLine &cl, codegen::CodegenOptions &options);
 
 /// Checks --local against the generated kernel: no more sizes than the kernel
 /// has dimensions; `compile` (forLaunch false) takes it only for kernels with

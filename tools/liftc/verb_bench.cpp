@@ -128,7 +128,7 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   if (!cl.positional().empty()) throw UsageError("bench takes no positional arguments");
   // Checked before the minutes of measuring, not when the table is written.
   std::vector<std::pair<std::string, std::string>> outputs;
-  for (const char *option : {"csv", "markdown", "png"})
+  for (const char *option : {"csv", "markdown", "png", "json"})
     if (auto path = cl.value(option)) outputs.emplace_back(std::string("--") + option, *path);
   io::refuseOverwritingInputs(outputs, {});
   bench::BenchOptions options;
@@ -153,6 +153,11 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   }
   if (auto warmups = cl.value("warmups")) options.timing.warmupRuns = static_cast<unsigned>(std::min<uint64_t>(parseUnsigned("warmups", *warmups), 1000));
   if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
+  if (auto mib = cl.value("copy-mib")) {
+    uint64_t n = parseUnsigned("copy-mib", *mib);
+    if (n < 1 || n > 65536) throw UsageError("--copy-mib must be between 1 and 65536");
+    options.copyBytes = static_cast<size_t>(n) << 20;
+  }
   if (auto tiles = cl.value("tiles")) {
     options.contenders.tiles.clear();
     for (const std::string &t : splitList("tiles", *tiles)) {
@@ -202,6 +207,7 @@ int runBench(const CommandLine &cl, std::ostream &out) {
     plotPng(csv, *png);
   }
   if (auto markdown = cl.value("markdown")) writeFile(*markdown, report, bench::writeMarkdown);
+  if (auto json = cl.value("json")) writeFile(*json, report, bench::writeJson);
   // A wrong kernel is a finding, not a crash: exit 1 so scripts notice.
   for (const bench::ExampleReport &e : report.examples)
     for (const bench::BenchRow &r : e.rows)

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 
 namespace liftcc::cli {
 
@@ -39,6 +40,9 @@ int runCompile(const CommandLine &cl, std::ostream &out) {
     if (kernel.target != codegen::Target::CUDA) throw UsageError("--ptx needs --target cuda");
     cuda::NvrtcOptions nvrtc;
     nvrtc.arch = cl.value("arch").value_or("sm_90");
+    // The kernel's own options (--fast-math), as the CUDA backend passes them.
+    std::istringstream words(kernel.buildOptions);
+    for (std::string word; words >> word;) nvrtc.extraOptions.push_back(word);
     cuda::PtxResult ptx = cuda::compileToPtx(kernel.source, nvrtc, kernel.name + ".cu");
     io::writeFile(*path, ptx.ptx);
     for (const std::string &warning : ptx.warnings) std::cerr << "liftc: warning: " << io::shown(warning, 240) << "\n";

@@ -10,6 +10,7 @@
 #include "tools/liftc/resource_limits.h"
 #include "tools/liftc/verbs.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -95,6 +96,20 @@ int exitNowIfAbandoned(const tuner::Device &device, int status, std::ostream &ou
   std::_Exit(status);
 }
 
+/// --fast-math LIST of explore: the levels every variant is crossed with
+/// (default none and relaxed; mad differs from none only on some devices).
+std::vector<codegen::FastMath> fastMathLevelsOf(const CommandLine &cl) {
+  std::vector<codegen::FastMath> levels;
+  std::istringstream items(cl.value("fast-math").value_or("none,relaxed"));
+  for (std::string item; std::getline(items, item, ',');) {
+    auto level = codegen::parseFastMath(item);
+    if (!level) throw UsageError("--fast-math takes a list of none, mad and relaxed, found '" + io::shown(item) + "'");
+    if (std::find(levels.begin(), levels.end(), *level) == levels.end()) levels.push_back(*level);
+  }
+  if (levels.empty()) throw UsageError("--fast-math needs at least one of none, mad and relaxed");
+  return levels;
+}
+
 } // namespace
 
 int runExplore(const CommandLine &cl, std::ostream &out) {
@@ -120,6 +135,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (auto t = cl.value("timeout")) options.kernelTimeout = std::chrono::duration<double>(parseDuration("timeout", *t));
   if (auto n = cl.value("evals")) options.budget.maxEvaluations = std::max<uint64_t>(1, parseUnsigned("evals", *n));
   if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
+  options.space.fastMathLevels = fastMathLevelsOf(cl);
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
   if (auto shard = cl.value("shard")) {
     size_t slash = shard->find('/');
@@ -185,6 +201,12 @@ int runTune(const CommandLine &cl, std::ostream &out) {
     config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
   if (cl.value("local")) config.local = parseCodegenOptions(cl).localSize;
   config.specialise = cl.has("specialise-boundaries");
+  {
+    codegen::CodegenOptions fastMath;
+    applyFastMathOptions(cl, fastMath);
+    config.fastMath = fastMath.fastMath;
+    config.divToMul = fastMath.divToMul;
+  }
 
   explore::ExploreOptions options;
   options.programName = programNameOf(cl);

@@ -27,7 +27,8 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   if (cl.has("check")) checkInterpretable(typed, sizes);
   Program lowered = lowerWithRecipe(cl, typed);
   codegen::Target target = parseTarget(cl);
-  codegen::Kernel kernel = codegen::generateKernel(lowered, target, parseCodegenOptions(cl));
+  codegen::CodegenOptions codegenOptions = parseCodegenOptions(cl);
+  codegen::Kernel kernel = codegen::generateKernel(lowered, target, codegenOptions);
   uint64_t seed = cl.value("seed") ? parseUnsigned("seed", *cl.value("seed")) : 1;
   tuner::LaunchConfig config;
   config.localSize = checkLocalOption(cl, kernel, /*forLaunch=*/true);
@@ -52,7 +53,10 @@ int runRun(const CommandLine &cl, std::ostream &out) {
     // The oracle is the program as given, before any recipe rewrote it.
     Value expected = interpret(typed, sizes, randomInputs(typed, sizes, seed));
     Value actual = tuner::toKernelRun(std::move(run), typed.body().typeOrThrow(), sizes).output;
-    if (auto mismatch = compareValues(expected, actual)) throw std::runtime_error("check failed: " + *mismatch);
+    // The tolerance of explore and bench, relaxed as far as the fast-math choice permits.
+    if (auto mismatch =
+            compareValues(expected, actual, codegen::fastMathTolerance(codegenOptions.fastMath, codegenOptions.divToMul)))
+      throw std::runtime_error("check failed: " + *mismatch);
     out << "check: the kernel agrees with the interpreter\n";
   }
   return 0;

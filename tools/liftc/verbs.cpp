@@ -30,6 +30,7 @@ std::vector<Verb> allVerbs() {
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
        "                     [--opt plain|tiled|local] [--tile K] [--ptx FILE.ptx [--arch sm_90]]\n"
        "                     [--specialise-boundaries]\n"
+       "                     [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
        "mapSeq, reductions to reduceSeq. Data-layout primitives become index\n"
@@ -45,14 +46,20 @@ std::vector<Verb> allVerbs() {
        "without bounds guard and without clamp/mirror/wrap/constant-pad\n"
        "arithmetic (the metadata's 'interior' has the margins); where --local\n"
        "divides the extent, the guard is dropped everywhere and the kernel\n"
-       "requires that work-group size (reqd_work_group_size).\n",
-       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "ptx", "arch"},
-        {"specialise-boundaries"}},
+       "requires that work-group size (reqd_work_group_size).\n"
+       "--fast-math mad|relaxed builds the kernel with -cl-mad-enable or\n"
+       "-cl-fast-relaxed-math (CUDA: --fmad=true or --use_fast_math), recorded as\n"
+       "buildOptions in the metadata; --div-to-mul writes divisions of user\n"
+       "functions by floating constants as multiplications by the inverse (exact\n"
+       "for powers of two, within 1.5 ulp otherwise).\n",
+       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "ptx", "arch", "fast-math"},
+        {"div-to-mul", "specialise-boundaries"}},
        runCompile},
       {"run", "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local] [--tile K] [--target opencl|cuda]\n"
        "                 [--specialise-boundaries]\n"
+       "                 [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
        "median kernel time (profiling events, after one warm-up run). --device\n"
@@ -60,8 +67,10 @@ std::vector<Verb> allVerbs() {
        "platform name (default: the first device). --check compares the result\n"
        "with the reference interpreter and fails on a mismatch. --target cuda\n"
        "compiles the CUDA kernel with NVRTC and runs it through the CUDA driver\n"
-       "(loaded at run time; --device is then the CUDA device index).\n",
-       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "target"}, {"check", "specialise-boundaries"}},
+       "(loaded at run time; --device is then the CUDA device index).\n"
+       "--fast-math and --div-to-mul as for compile; --check then allows the error\n"
+       "they permit (README, Fast math).\n",
+       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "target", "fast-math"}, {"check", "div-to-mul", "specialise-boundaries"}},
        runRun},
       {"rewrite", "apply a rewrite rule at a location, or list where rules apply",
        "usage: liftc rewrite PROGRAM.json --list [--size N=64,...]\n"
@@ -83,6 +92,7 @@ std::vector<Verb> allVerbs() {
        "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--target opencl|cuda] [--device SPEC] [--out results/]\n"
        "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy exhaustive|random|annealing]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
+       "                     [--fast-math none,relaxed]\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
@@ -101,18 +111,22 @@ std::vector<Verb> allVerbs() {
        "the store in the T4 autotuning results format. --target cuda generates\n"
        "CUDA C, compiles it with NVRTC and runs it through the CUDA driver (loaded\n"
        "at run time; --device is then the CUDA device index); its results are\n"
-       "filed under 'cuda <device name>'.\n",
-       {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name", "t4"},
+       "filed under 'cuda <device name>'. Every variant is explored at each\n"
+       "fast-math level of --fast-math (a list of none, mad, relaxed; default\n"
+       "none,relaxed), each verified with the tolerance its level permits.\n",
+       {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name", "t4",
+         "fast-math"},
         {"quiet"}},
        runExplore},
       {"tune", "measure one variant of a program and record it",
        "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local] [--tile K] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name NAME]\n"
-       "                  [--specialise-boundaries]\n"
+       "                  [--fast-math none|mad|relaxed] [--div-to-mul] [--specialise-boundaries]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
        "records it in the same result store (--specialise-boundaries: see compile).\n",
-       {{"size", "opt", "tile", "local", "target", "device", "out", "runs", "timeout", "name"}, {"specialise-boundaries"}},
+       {{"size", "opt", "tile", "local", "target", "device", "out", "runs", "timeout", "name", "fast-math"},
+        {"div-to-mul", "specialise-boundaries"}},
        runTune},
       {"best", "print the best kernels recorded in a results directory",
        "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"
@@ -161,8 +175,8 @@ std::vector<Verb> allVerbs() {
       {"bench", "compare generated kernels with hand-written ones and the copy-bandwidth roofline",
        "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|jacobi2d_5pt,...] [--sizes paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
-       "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--png FILE] [--quiet]\n"
-       "                   [--kernel-tuner full|quick|off]\n"
+       "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] [--quiet]\n"
+       "                   [--kernel-tuner full|quick|off] [--copy-mib 128]\n"
        "\n"
        "For each example, in one run on one OpenCL device (or CUDA GPU with --target\n"
        "cuda; --device is then its index): the generated kernels of\n"
@@ -173,9 +187,12 @@ std::vector<Verb> allVerbs() {
        "build found Halide, on OpenCL only).\n"
        "An example without a best kernel recorded at its benchmark sizes is first\n"
        "explored on the spot: --explore N random variants (default 16, 0: never),\n"
-       "stored under --results like 'liftc explore'. A STREAM-like copy kernel measures the\n"
-       "memory bandwidth; the roofline bound is bandwidth / (bytes of every grid\n"
-       "read or written once per output element).\n"
+       "stored under --results like 'liftc explore'. The memory bandwidth is the best\n"
+       "of several verified copies (guarded, guard-free, float4 and float8 copy\n"
+       "kernels, each with several work-group sizes, and the runtime's buffer copy;\n"
+       "all are listed, with the host's memcpy on CPU devices); the roofline bound is\n"
+       "bandwidth / (bytes of every grid read or written once per output element);\n"
+       "--copy-mib sets the size of each copy buffer (default 128 MiB, beyond caches).\n"
        "\n"
        "Every kernel first runs on the same random inputs at a small size and is\n"
        "compared with the reference interpreter (1e-4 relative); a disagreeing one\n"
@@ -184,7 +201,7 @@ std::vector<Verb> allVerbs() {
        "--size-scale multiplies every extent, rounded to a multiple of 32): median\n"
        "of --runs profiled kernel times after --warmups runs, as output elements\n"
        "per second, with ratios to the hand-written kernel and to the roofline.\n"
-       "--csv and --markdown also write the table to files; --png draws it as a bar\n"
+       "--csv, --markdown and --json also write the report to files; --png draws it as a bar\n"
        "chart relative to the hand-written kernels with bench/plot.py (python3 and\n"
        "matplotlib; without them it prints the command to run). --examples names\n"
        "the examples (default: all). When python3 has kernel_tuner and pyopencl,\n"
@@ -194,7 +211,7 @@ std::vector<Verb> allVerbs() {
        "no such rows; OpenCL only). Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
        {{"target", "device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "explore", "csv",
-         "markdown", "png", "kernel-tuner"},
+         "markdown", "json", "png", "kernel-tuner", "copy-mib"},
         {"quiet"}},
        runBench},
   };

@@ -1,8 +1,11 @@
 #include "tuner/cuda/cuda_backend.h"
 
+#include "tuner/cuda/cuda_copy_roofline.h"
 #include "tuner/cuda/cuda_timing.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 
+#include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace liftcc::tuner {
@@ -69,6 +72,9 @@ cuda::Module compile(cuda::Context &context, const codegen::Kernel &kernel) {
   try {
     cuda::NvrtcOptions options;
     options.arch = context.device().arch();
+    // The kernel's own options (fast math), one word each.
+    std::istringstream words(kernel.buildOptions);
+    for (std::string word; words >> word;) options.extraOptions.push_back(word);
     return context.loadModule(cuda::compileToPtx(kernel.source, options, kernel.name + ".cu").ptx);
   } catch (const cuda::NvrtcError &e) {
     throw KernelBuildError(e.what());
@@ -111,12 +117,17 @@ std::unique_ptr<CompiledKernel> CudaDevice::compile(const codegen::Kernel &kerne
   return std::make_unique<CudaKernelRunner>(context_, kernel);
 }
 
-CopyBandwidth CudaDevice::measureCopyBandwidth(int warmups, int runs) {
+CopyBandwidth CudaDevice::measureCopyBandwidth(int warmups, int runs, size_t bufferBytes) {
   cuda::TimingOptions options;
   options.warmupRuns = std::max(0, warmups);
   options.timedRuns = std::max(1, runs);
-  cuda::CopyBandwidth b = cuda::measureCopyBandwidth(context_, std::size_t{256} << 20, options);
-  return {b.bytesPerSecond, b.bytes, static_cast<size_t>(options.timedRuns)};
+  // Every candidate is timed (tuner/copy_roofline.h): at most 10 runs each.
+  options.timedRuns = std::min(options.timedRuns, 10);
+  try {
+    return cuda::measureCopyRoofline(context_, bufferBytes, options);
+  } catch (const cuda::NvrtcError &e) {
+    throw KernelBuildError(e.what());
+  }
 }
 
 DeviceLimits limitsOf(const cuda::DeviceInfo &device) {

@@ -56,7 +56,9 @@ private:
 
 ocl::Program build(ocl::Context &context, const codegen::Kernel &kernel) try {
   if (kernel.target != codegen::Target::OpenCL) throw std::invalid_argument("not an OpenCL kernel");
-  return ocl::Program(context, kernel.source, "-cl-std=CL1.2");
+  // The kernel's own options (fast math) after the language version.
+  return ocl::Program(context, kernel.source,
+                      kernel.buildOptions.empty() ? "-cl-std=CL1.2" : "-cl-std=CL1.2 " + kernel.buildOptions);
 } catch (const ocl::BuildError &e) {
   throw KernelBuildError(e.what());
 }
@@ -115,12 +117,17 @@ std::unique_ptr<CompiledKernel> OpenCLDevice::compile(const codegen::Kernel &ker
   }
 }
 
-CopyBandwidth OpenCLDevice::measureCopyBandwidth(int warmups, int runs) {
+CopyBandwidth OpenCLDevice::measureCopyBandwidth(int warmups, int runs, size_t bufferBytes) {
   ocl::BandwidthOptions options;
+  options.elements = std::max<size_t>(1, bufferBytes / sizeof(float));
   options.timing.warmupRuns = static_cast<unsigned>(std::max(0, warmups));
   options.timing.timedRuns = static_cast<unsigned>(std::max(1, runs));
-  ocl::BandwidthResult r = ocl::measureCopyBandwidth(*context_, options);
-  return {r.bytesPerSecond, r.elements * sizeof(float), r.timing.samplesNs.size()};
+  // Every candidate is timed (tuner/copy_roofline.h): at most 10 runs each
+  // keeps the probe within a few seconds; the median of 10 is stable enough
+  // for a roof.
+  options.timing.timedRuns = std::min(options.timing.timedRuns, 10u);
+  // On a CPU device the buffers are the host's memory: memcpy cross-checks the roof.
+  return ocl::measureCopyRoofline(*context_, options, context_->device().type == ocl::DeviceType::Cpu);
 }
 
 DeviceLimits limitsOf(const ocl::DeviceInfo &device) {

@@ -49,7 +49,7 @@ public:
   std::unique_ptr<CompiledKernel> compile(const codegen::Kernel &kernel) override;
   void rebuild() override;
   bool abandonedKernelRunning() const override;
-  CopyBandwidth measureCopyBandwidth(int warmups, int runs) override;
+  CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes = kCopyBufferBytes) override;
 
   ocl::Context &context() { return *context_; }
 

@@ -1,0 +1,36 @@
+#include "codegen/fast_math.h"
+
+namespace liftcc::codegen {
+
+std::string fastMathName(FastMath level) {
+  switch (level) {
+  case FastMath::None: return "none";
+  case FastMath::Mad: return "mad";
+  case FastMath::Relaxed: return "relaxed";
+  }
+  return "?";
+}
+
+std::optional<FastMath> parseFastMath(std::string_view text) {
+  for (FastMath level : {FastMath::None, FastMath::Mad, FastMath::Relaxed})
+    if (text == fastMathName(level)) return level;
+  return std::nullopt;
+}
+
+std::string buildOptionsFor(FastMath level, Target target) {
+  switch (level) {
+  case FastMath::None: return "";
+  case FastMath::Mad: return target == Target::OpenCL ? "-cl-mad-enable" : "--fmad=true";
+  case FastMath::Relaxed: return target == Target::OpenCL ? "-cl-fast-relaxed-math" : "--use_fast_math";
+  }
+  return "";
+}
+
+Tolerance fastMathTolerance(FastMath level, bool divToMul) {
+  Tolerance tolerance{1e-4, 1e-5};
+  if (level == FastMath::Relaxed) tolerance.magnitude = 1.0 / (1 << 11);
+  else if (level == FastMath::Mad || divToMul) tolerance.magnitude = 1.0 / (1 << 13);
+  return tolerance;
+}
+
+} // namespace liftcc::codegen
