@@ -49,6 +49,8 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, code
     if (kernel.source != v.kernel.source) twins.push_back({c, v.lowered, std::move(kernel)});
   }
   return twins;
+}
+
 /// Every variant at every level of `levels`, interleaved (a variant's levels
 /// next to each other), so that a budget cut short still sees each level.
 /// Only the build options differ, which is all generateKernel changes for a level.
