@@ -59,6 +59,28 @@ std::vector<CoarsenedVariant> defaultCoarsenedVariants(int dims) {
   return variants;
 }
 
+/// The plain recipe with boundary specialisation. `guardFree`: launched with
+/// work-groups of the widest power of two up to 64 dividing the innermost
+/// extent (1 in the other dimensions), so that the kernel has no guard at
+/// all; else with the runtime's work-group size, the interior selected at run time.
+Contender specialisedPlainContender(bool guardFree) {
+  return {guardFree ? "plain+spec wg" : "plain+spec", ContenderKind::Generated, 1,
+          [guardFree](const Program &typed, const Sizes &, codegen::Target target) {
+            Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {});
+            codegen::CodegenOptions options;
+            options.specialiseBoundaries = true;
+            std::optional<std::array<size_t, 3>> local;
+            if (guardFree) {
+              const arith::Expr extent = codegen::generateKernel(lowered, target).globalSize[0];
+              int64_t x = 64;
+              while (x > 1 && !(extent.isConstant() && extent.constant() % x == 0)) x /= 2;
+              options.localSize = {x, 1, 1};
+              local = std::array<size_t, 3>{static_cast<size_t>(x), 1, 1};
+            }
+            return ContenderKernel{codegen::generateKernel(lowered, target, options), local};
+          }};
+}
+
 /// The plain recipe built with every fast-math relaxation: -cl-fast-relaxed-math
 /// (--use_fast_math) and divisions by constants as multiplications.
 Contender plainFastMathContender() {
@@ -115,6 +137,10 @@ std::vector<Contender> contendersFor(const examples::Example &example, const Con
   std::vector<Contender> out{recipeContender(rewrite::Recipe::Plain, 0), plainFastMathContender()};
   // 2.5D streaming marches the outermost dimension of 2D and 3D stencils.
   if (example.dims >= 2) out.push_back(recipeContender(rewrite::Recipe::Stream, 0));
+  if (options.specialised) {
+    out.push_back(specialisedPlainContender(false));
+    out.push_back(specialisedPlainContender(true));
+  }
   for (int64_t tile : options.tiles) {
     out.push_back(recipeContender(rewrite::Recipe::Tiled, tile));
     out.push_back(recipeContender(rewrite::Recipe::Local, tile));

@@ -69,6 +69,9 @@ struct ContenderOptions {
   /// example are added as contenders (their configuration, re-derived at the
   /// benchmark's sizes).
   std::vector<explore::BestKernel> explored;
+  /// The plain recipe with boundary specialisation ("plain+spec", with the
+  /// runtime's work-group size, and "plain+spec wg", guard-free).
+  bool specialised = true;
 };
 
 /// Generated contenders first (plain, plain fast-math, then tiled and local per tile size,

@@ -14,15 +14,27 @@ namespace {
 const char *axis(int dim) { return dim == 0 ? "x" : dim == 1 ? "y" : "z"; }
 } // namespace
 
-std::string Dialect::kernelQualifier() const {
+std::string Dialect::kernelQualifier(const std::optional<std::array<int64_t, 3>> &requiredLocalSize) const {
   switch (target_) {
-  case Target::OpenCL: return "kernel void";
-  case Target::CUDA: return "extern \"C\" __global__ void";
+  case Target::OpenCL:
+    if (!requiredLocalSize) return "kernel void";
+    return "kernel __attribute__((reqd_work_group_size(" + std::to_string((*requiredLocalSize)[0]) + ", " +
+           std::to_string((*requiredLocalSize)[1]) + ", " + std::to_string((*requiredLocalSize)[2]) + "))) void";
+  case Target::CUDA:
+    if (!requiredLocalSize) return "extern \"C\" __global__ void";
+    return "extern \"C\" __global__ void __launch_bounds__(" +
+           std::to_string((*requiredLocalSize)[0] * (*requiredLocalSize)[1] * (*requiredLocalSize)[2]) + ")";
   }
   return {};
 }
 
 std::string Dialect::userFunQualifier() const { return target_ == Target::CUDA ? "__device__ " : ""; }
+
+// OpenCL C 1.2 allows static functions; a plain C99 `inline` would leave no
+// external definition when the compiler declines to inline.
+std::string Dialect::inlineUserFunQualifier() const {
+  return target_ == Target::CUDA ? "__device__ __forceinline__ " : "static inline ";
+}
 
 std::string Dialect::globalPointer(ScalarKind kind, bool readOnly) const {
   std::string type(scalarKindName(kind));

@@ -4,6 +4,9 @@
 
 #include "core/scalar.h"
 
+#include <array>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace liftcc::codegen {
@@ -18,8 +21,13 @@ public:
   explicit Dialect(Target target) : target_(target) {}
   Target target() const { return target_; }
 
-  std::string kernelQualifier() const;             ///< "kernel void" / "extern \"C\" __global__ void"
+  /// "kernel void" / "extern \"C\" __global__ void"; with `requiredLocalSize`
+  /// the attribute that makes the kernel refuse (OpenCL reqd_work_group_size)
+  /// or be compiled for (CUDA __launch_bounds__) that work-group size.
+  std::string kernelQualifier(const std::optional<std::array<int64_t, 3>> &requiredLocalSize = std::nullopt) const;
   std::string userFunQualifier() const;            ///< "" / "__device__ "
+  /// A user function the compiler should inline: "static inline " / "__device__ __forceinline__ ".
+  std::string inlineUserFunQualifier() const;
   std::string globalPointer(ScalarKind kind, bool readOnly) const; ///< parameter type of a buffer
   std::string localArray(ScalarKind kind, const std::string &name, const std::string &count) const;
   std::string privateArray(ScalarKind kind, const std::string &name, const std::string &count) const;

@@ -27,6 +27,15 @@ struct CodegenOptions {
   /// Work-group size per dimension for programs using mapWrg/mapLcl; 0 picks
   /// a default from the extent of the mapLcl.
   std::array<int64_t, 3> localSize{0, 0, 0};
+  /// Boundary specialisation (Halide's loop partitioning): work-groups whose
+  /// indices the range analysis proves away from the borders run interior
+  /// code with no bounds guard and no clamp / mirror / wrap / constant-pad
+  /// arithmetic (Kernel::interior); and where the work-group size is known
+  /// (localSize, or the one a mapWrg kernel is generated for) and divides the
+  /// extent, the guard is dropped everywhere and the kernel requires that size
+  /// (Kernel::requiresLocalSize). CPU OpenCL compilers vectorise across
+  /// work-items only code without either.
+  bool specialiseBoundaries = false;
   /// How the device compiler may relax floating point (codegen/fast_math.h);
   /// recorded in Kernel::buildOptions.
   FastMath fastMath = FastMath::None;

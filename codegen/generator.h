@@ -37,12 +37,19 @@ struct Scope {
 
 class Generator {
 public:
-  /// `wideIndices`: index variables and arithmetic in 64 bits.
-  Generator(const Program &program, Target target, const CodegenOptions &options, bool wideIndices);
+  /// `wideIndices`: index variables and arithmetic in 64 bits. `interior`:
+  /// generate the interior code of a specialised kernel (see
+  /// Kernel::Interior): every mapGlb / mapWrg index ranges over its interior
+  /// only and has no bounds guard.
+  Generator(const Program &program, Target target, const CodegenOptions &options, bool wideIndices,
+            std::optional<Kernel::Interior> interior = std::nullopt);
   Kernel run();
   /// After run() of a 32-bit generator: some index expression could not be
   /// proved to stay within int, so the kernel must be generated wide.
   bool needsWideIndices() const { return needsWide_; }
+  /// After run(): how many pad reads kept boundary arithmetic (a clamp,
+  /// mirror or wrap the ranges did not simplify away, a constant-pad select).
+  int64_t boundaryOperations() const { return boundaryOps_; }
 
 private:
   // ---- reading through views (generator_views.cpp) ----
@@ -76,6 +83,25 @@ private:
   MemoryBinding materialize(const Expr &e, const Env &env, const Scope &scope, const std::string &where);
   void checkNesting(const Expr &e, const Scope &scope, const std::string &where) const;
 
+  // ---- boundary specialisation (generator_specialise.cpp) ----
+  /// Whether the bounds guard of a mapGlb / mapWrg over `extent` on
+  /// dimension `dim` can be dropped in the general code: the launch provides
+  /// exactly one work-item (work-group) per element.
+  bool guardFree(Op op, int dim, const arith::Expr &extent) const;
+  /// The work-group size this kernel is generated for, when known.
+  std::optional<std::array<int64_t, 3>> knownLocalSize() const;
+  struct InteriorCode {
+    Kernel::Interior margins;
+    std::string body;
+    std::string condition; ///< work-group-uniform C condition selecting it
+  };
+  /// The smallest margins whose interior has no boundary arithmetic, by
+  /// regenerating the body with narrower index ranges; nullopt when no margin
+  /// up to the reach of the program's pads works, the interior is empty at
+  /// these sizes, or it would equal the general code.
+  std::optional<InteriorCode> findInterior(const Kernel &general);
+  std::string interiorCondition(const Kernel &general, const Kernel::Interior &margins) const;
+
   std::string freshName(const std::string &base);
   void useUserFun(const cfun::Function &f);
 
@@ -97,6 +123,9 @@ private:
   static constexpr int64_t kMaxWindowScalars = 1024;
   int64_t unrolledCopies_ = 1; ///< product of the enclosing unrolled loops' extents
   bool wideIndices_ = false, needsWide_ = false;
+  std::optional<Kernel::Interior> interior_;
+  int64_t boundaryOps_ = 0;
+  bool droppedGuard_ = false; ///< some bounds guard was dropped (guardFree)
   std::unordered_set<arith::Expr> provenNarrow_; ///< expressions proved within int
   bool usesDouble_ = false;
   int64_t localBytes_ = 0;

@@ -2,6 +2,7 @@
 // nesting parallel maps.
 
 #include "codegen/generator.h"
+#include "core/arith/index_range.h"
 #include "core/ir/operands.h"
 
 namespace liftcc::codegen {
@@ -114,7 +115,14 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     // (Kernel::globalSize), so each runs the body at most once: a guard, not
     // a loop. CPU OpenCL compilers vectorise the guarded form far better.
     body_.line("const " + indexType() + " " + var + " = " + start + ";");
-    body_.open("if (" + var + " < " + index(n) + ")");
+    bool dropGuard = guardFree(e.op(), d, n);
+    droppedGuard_ = droppedGuard_ || dropGuard;
+    // The interior of a boundary-specialised kernel (interior_) is entered
+    // only by whole work-groups inside the extent: no guard either.
+    if (interior_ || dropGuard)
+      body_.open("");
+    else
+      body_.open("if (" + var + " < " + index(n) + ")");
   } else if (e.op() == Op::MapWrg) {
     // The launch provides exactly one work-group per element (Kernel::globalSize
     // is the extent times the work-group size, and planLaunch refuses another
@@ -129,7 +137,8 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     body_.open("for (" + indexType() + " " + var + " = " + start + "; " + var + " < " + index(n) + "; " + var +
                (stride == "1" ? "++" : " += " + stride) + ")");
   }
-  emitBody(arith::Expr::index(var, n));
+  bool narrowed = interior_ && (e.op() == Op::MapGlb || e.op() == Op::MapWrg);
+  emitBody(narrowed ? arith::indexWithin(var, interior_->lo[d], n - interior_->hi[d]) : arith::Expr::index(var, n));
   body_.close();
 }
 

@@ -136,7 +136,13 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
   case Op::Pad: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
     arith::Expr n = typeOf(inputOf(e)).arrayLength();
-    arith::Expr inner = reindex(e.padMode(), i - padLeft(e), n);
+    arith::Expr shifted = i - padLeft(e);
+    // Where the ranges prove the index inside, wrap's modulos go as well
+    // (the simplifier keeps ((i % n) + n) % n); only when specialising, so
+    // that default kernels stay as they were.
+    bool inside = options_.specialiseBoundaries && arith::provablyNonNegative(shifted) && arith::provablyLess(shifted, n);
+    arith::Expr inner = inside ? shifted : reindex(e.padMode(), shifted, n);
+    if (inner != shifted) ++boundaryOps_;
     return read(inputOf(e), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), in);
   }
   case Op::PadConstant: {
@@ -147,6 +153,7 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     // The bounds check is emitted only where the ranges cannot prove it.
     bool lowOk = arith::provablyNonNegative(inner), highOk = arith::provablyLess(inner, n);
     if (lowOk && highOk) return inside;
+    ++boundaryOps_;
     std::string value = read(padValue(e), env, {}, where + "/value");
     std::string cond;
     if (!lowOk) cond += "0 <= " + index(inner);

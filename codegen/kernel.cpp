@@ -45,6 +45,13 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
     for (int d = 0; d < kernel.dims; ++d) local.push_back((*kernel.localSize)[d]);
     meta["localSize"] = local;
   }
+  // Written only when set, so the metadata of default kernels is unchanged.
+  if (kernel.requiresLocalSize) meta["localSizeRequired"] = true;
+  if (kernel.interior) {
+    json margins = json::array();
+    for (int d = 0; d < kernel.dims; ++d) margins.push_back({kernel.interior->lo[d], kernel.interior->hi[d]});
+    meta["interior"] = {{"margins", margins}, {"unit", kernel.interior->inWorkGroups ? "work-groups" : "work-items"}};
+  }
   return meta;
 }
 

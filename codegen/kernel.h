@@ -55,6 +55,21 @@ struct Kernel {
   /// backend's own; empty: none (codegen/fast_math.h).
   std::string buildOptions;
 
+  /// Boundary specialisation (CodegenOptions::specialiseBoundaries): work-groups
+  /// lying wholly inside [lo[d], extent - hi[d]) of every dimension run interior
+  /// code without bounds guard and without pad arithmetic (clamp, mirror, wrap,
+  /// constant-pad selects); the others run the general code. The margins count
+  /// work-items for mapGlb kernels and work-groups for mapWrg kernels.
+  struct Interior {
+    std::array<int64_t, 3> lo{0, 0, 0}, hi{0, 0, 0};
+    bool inWorkGroups = false;
+  };
+  std::optional<Interior> interior;
+  /// The kernel was generated for exactly `localSize` (bounds guards dropped
+  /// because the work-group size divides the extent; OpenCL
+  /// reqd_work_group_size): it must not be launched with another one.
+  bool requiresLocalSize = false;
+
   /// Concrete NDRange for given sizes: global rounded up to a multiple of local.
   std::array<size_t, 3> concreteGlobalSize(const std::map<std::string, int64_t> &sizes,
                                            const std::array<size_t, 3> &local) const;

@@ -34,6 +34,7 @@ std::string Configuration::key() const {
   else if (recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local) k += " tile=" + std::to_string(tile);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
+  if (specialise) k += " spec";
   if (fastMath != codegen::FastMath::None) k += " fast-math=" + codegen::fastMathName(fastMath);
   if (divToMul) k += " div-to-mul";
   return k;
@@ -45,6 +46,7 @@ nlohmann::json Configuration::toJson() const {
     j["coarsen"] = coarsen;
     j["privateWindow"] = privateWindow;
   }
+  if (specialise) j["specialise"] = true;
   if (fastMath != codegen::FastMath::None) j["fastMath"] = codegen::fastMathName(fastMath);
   if (divToMul) j["divToMul"] = true;
   return j;
@@ -59,6 +61,7 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   c.local = j.at("local").get<std::array<int64_t, 3>>();
   if (j.contains("coarsen")) c.coarsen = j.at("coarsen").get<std::array<int64_t, 3>>();
   if (j.contains("privateWindow")) c.privateWindow = j.at("privateWindow").get<bool>();
+  c.specialise = j.value("specialise", false);
   if (j.contains("fastMath")) {
     auto level = codegen::parseFastMath(j.at("fastMath").get<std::string>());
     if (!level) throw std::invalid_argument("unknown fast-math level " + j.at("fastMath").dump());
@@ -74,7 +77,8 @@ void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &
 }
 
 bool areNeighbours(const Configuration &a, const Configuration &b) {
-  int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) + (a.divToMul != b.divToMul);
+  int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) + (a.divToMul != b.divToMul) +
+                    (a.specialise != b.specialise);
   for (int d = 0; d < 3; ++d) differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]);
   differences += a.privateWindow != b.privateWindow;
   return differences == 1;

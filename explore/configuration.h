@@ -23,6 +23,9 @@ struct Configuration {
   /// key() and toJson(), so the records of the other recipes are unchanged.
   std::array<int64_t, 3> coarsen{1, 1, 1};
   bool privateWindow = true;
+  /// codegen::CodegenOptions::specialiseBoundaries (key suffix " spec"; absent
+  /// from key and JSON when off, so results stored before it stay valid).
+  bool specialise = false;
   /// Build options (codegen/fast_math.h) and division by constants as
   /// multiplication. The defaults leave key() and toJson() as they were
   /// before these existed, so stored results stay valid.

@@ -32,6 +32,10 @@ std::map<std::string, int64_t> verificationSizes(const Program &program, const C
     int64_t v = multiple > 0 ? 2 * multiple : 13;
     if (multiple > 0) v = std::max(v, (minimum + multiple - 1) / multiple * multiple);
     else v = std::max(v, minimum);
+    // A specialised kernel is verified where it has an interior (work-groups
+    // of up to 32 along a dimension, margins of a few elements) as well as borders.
+    if (c.specialise && c.tile > 0) v = std::max(v, 4 * c.tile);
+    if (c.specialise && c.tile == 0) v = std::max(v, std::min<int64_t>(2 * std::max({c.local[0], c.local[1], c.local[2]}) + 5, 69));
     sizes[var.varName()] = v;
   }
   return sizes;
@@ -63,7 +67,8 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
     Program typedSmall = typeCheck(program, small);
     Program loweredSmall = rewrite::applyRecipe(typedSmall, variant.configuration.recipe, variant.configuration.recipeOptions());
     codegen::CodegenOptions co;
-    if (variant.kernel.localSize) co.localSize = variant.configuration.local;
+    if (variant.kernel.localSize || variant.configuration.specialise) co.localSize = variant.configuration.local;
+    co.specialiseBoundaries = variant.configuration.specialise;
     applyFastMath(variant.configuration, co);
     std::unique_ptr<tuner::CompiledKernel> checker = device.compile(codegen::generateKernel(loweredSmall, device.target(), co));
     std::vector<Value> inputs = randomInputs(typedSmall, small, 17);

@@ -54,6 +54,26 @@ std::vector<Configuration> coarsenedConfigurations(const SpaceOptions &options) 
   return configurations;
 }
 
+/// The boundary-specialised twin of each variant whose kernel it changes
+/// (same configuration with `specialise`, the kernel regenerated for the
+/// variant's work-group size, so that a dividing size also drops the guard).
+/// A list of its own, so the round-robin below reaches the twins as early as
+/// the plain variants.
+std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, codegen::Target target) {
+  std::vector<Variant> twins;
+  for (const Variant &v : variants) {
+    Configuration c = v.configuration;
+    c.specialise = true;
+    codegen::CodegenOptions co;
+    co.localSize = c.local;
+    co.specialiseBoundaries = true;
+    applyFastMath(c, co);
+    codegen::Kernel kernel = codegen::generateKernel(v.lowered, target, co);
+    if (kernel.source != v.kernel.source) twins.push_back({c, v.lowered, std::move(kernel)});
+  }
+  return twins;
+}
+
 /// Every variant at every level of `levels`, interleaved (a variant's levels
 /// next to each other), so that a budget cut short still sees each level.
 /// Only the build options differ, which is all generateKernel changes for a level.
@@ -144,6 +164,9 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       }
     }
     if (!variants.empty()) perProgram.push_back(std::move(variants));
+    if (options.includeSpecialised && !perProgram.empty())
+      if (std::vector<Variant> twins = specialisedTwins(perProgram.back(), options.target); !twins.empty())
+        perProgram.push_back(std::move(twins));
   }
   // Round-robin over the programs, so that a budget cut short still covers
   // every low-level variant before it varies work-group sizes.
@@ -164,9 +187,12 @@ Variant makeVariant(const Program &typed, const Configuration &configuration, co
   Program lowered = rewrite::applyRecipe(typed, configuration.recipe, configuration.recipeOptions());
   codegen::CodegenOptions co;
   // Work-group recipes fix their shape in the kernel; mapGlb kernels (plain,
-  // coarsened, stream) take it at launch.
-  if (configuration.recipe == rewrite::Recipe::Tiled || configuration.recipe == rewrite::Recipe::Local)
+  // coarsened, stream) take it at launch, unless specialised (the interior
+  // test and a guard-free launch need the shape at generation).
+  if (configuration.recipe == rewrite::Recipe::Tiled || configuration.recipe == rewrite::Recipe::Local ||
+      configuration.specialise)
     co.localSize = configuration.local;
+  co.specialiseBoundaries = configuration.specialise;
   applyFastMath(configuration, co);
   return {configuration, lowered, codegen::generateKernel(lowered, target, co)};
 }

@@ -33,6 +33,8 @@ struct SpaceOptions {
   size_t coarsenedGroupShapes = 4;
   /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
   bool includeStream = true;
+  /// A boundary-specialised twin of every variant (Configuration::specialise).
+  bool includeSpecialised = true;
   /// Fast-math levels every variant is crossed with (codegen/fast_math.h);
   /// `liftc explore` uses none and relaxed unless --fast-math says otherwise.
   std::vector<codegen::FastMath> fastMathLevels{codegen::FastMath::None};

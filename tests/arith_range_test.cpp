@@ -1,6 +1,7 @@
 // Range-aware simplification rules and the bound/proof queries.
 
 #include "core/arith/expr.h"
+#include "core/arith/index_range.h"
 
 #include <doctest/doctest.h>
 
@@ -149,4 +150,30 @@ TEST_CASE("arith range: cyclic and deep ranges terminate") {
   for (int d = 1; d < 20; ++d) chain = Expr::index("S" + std::to_string(d), chain);
   CHECK(constantLowerBound(chain) == 0);
   CHECK((chain * 4 + 3) / 4 == chain);
+}
+
+TEST_CASE("arith range: interior index ranges prove pad reindexing away") {
+  // An index in [2, N - 2) (an interior with margins of 2): its neighbours
+  // i - 2 .. i + 2 stay in [0, N), so clamp and mirror are the identity.
+  const Expr ii = indexWithin("ii", 2, N - 2);
+  CHECK(constantLowerBound(ii) == 2);
+  CHECK(symbolicUpperBound(ii) == N - 3);
+  for (int offset = -2; offset <= 2; ++offset) {
+    Expr at = ii + offset;
+    CHECK(min(max(at, 0), N - 1) == at);
+    CHECK(select(at, CmpOp::Lt, 0, -1 - at, select(at, CmpOp::Ge, N, 2 * N - 1 - at, at)) == at);
+    CHECK(provablyNonNegative(at));
+    CHECK(provablyLess(at, N));
+  }
+  // One step further the proof fails in each direction (the margins are tight).
+  CHECK_FALSE(provablyNonNegative(ii - 3));
+  CHECK_FALSE(provablyLess(ii + 3, N));
+  CHECK(min(max(ii - 3, 0), N - 1) != ii - 3);
+  // The full index space [0, N) proves nothing about i - 1.
+  CHECK(min(max(i - 1, 0), N - 1) != i - 1);
+  // Constant extents.
+  const Expr c = indexWithin("c", 1, 63);
+  CHECK(min(max(c - 1, 0), 63) == c - 1);
+  CHECK(min(max(c + 1, 0), 63) == c + 1);
+  CHECK(constantUpperBound(c) == 62);
 }

@@ -92,6 +92,17 @@ LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string,
     plan.local = std::array<size_t, 3>{static_cast<size_t>((*kernel.localSize)[0]), static_cast<size_t>((*kernel.localSize)[1]),
                                        static_cast<size_t>((*kernel.localSize)[2])};
   if (!plan.local) plan.local = defaultLocal;
+  if (kernel.requiresLocalSize && kernel.localSize) {
+    std::array<size_t, 3> required{};
+    for (int d = 0; d < 3; ++d) required[d] = static_cast<size_t>((*kernel.localSize)[d]);
+    if (plan.local != required) {
+      auto shape = [](const std::array<size_t, 3> &l) {
+        return std::to_string(l[0]) + "x" + std::to_string(l[1]) + "x" + std::to_string(l[2]);
+      };
+      throw std::invalid_argument("kernel " + kernel.name + " was generated for work-groups of " + shape(required) +
+                                  " (its bounds guards are dropped), not " + shape(*plan.local));
+    }
+  }
   plan.global = kernel.concreteGlobalSize(sizes, plan.local.value_or(std::array<size_t, 3>{1, 1, 1}));
 
   if (kernel.iteration) {

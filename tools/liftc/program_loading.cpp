@@ -209,6 +209,9 @@ std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, con
     throw UsageError("--local gives " + std::to_string(given) + " sizes but the kernel has " + std::to_string(kernel.dims) +
                      " dimension(s)");
   if (kernel.localSize) return std::nullopt; // generated into the kernel (see CodegenOptions::localSize)
+  // A size that does not divide the extent leaves the guards in place; the
+  // metadata says so (no localSizeRequired).
+  if (!forLaunch && cl.has("specialise-boundaries")) return std::nullopt;
   if (!forLaunch)
     throw UsageError("--local applies to kernels with work-groups (mapWrg/mapLcl, e.g. --opt tiled or local); this "
                      "kernel uses mapGlb, whose work-group size is chosen at launch (liftc run/tune --local)");
@@ -219,6 +222,7 @@ std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, con
 
 codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl) {
   codegen::CodegenOptions options;
+  options.specialiseBoundaries = cl.has("specialise-boundaries");
   if (auto name = cl.value("kernel-name")) {
     if (auto why = codegen::invalidKernelName(*name)) throw UsageError("--kernel-name '" + io::shown(*name) + "' " + *why);
     options.kernelName = *name;

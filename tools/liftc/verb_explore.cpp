@@ -204,6 +204,7 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   if (config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local)
     config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
   if (cl.value("local")) config.local = parseCodegenOptions(cl).localSize;
+  config.specialise = cl.has("specialise-boundaries");
   {
     codegen::CodegenOptions fastMath;
     applyFastMathOptions(cl, fastMath);

@@ -30,6 +30,7 @@ std::vector<Verb> allVerbs() {
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
        "                     [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
        "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--ptx FILE.ptx [--arch sm_90]]\n"
+       "                     [--specialise-boundaries]\n"
        "                     [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
@@ -47,6 +48,11 @@ std::vector<Verb> allVerbs() {
        "marches the outermost dimension of a 2D/3D stencil with slideSeq, the\n"
        "window in registers. With --target cuda, --ptx also compiles the kernel\n"
        "with NVRTC for --arch (default sm_90) and writes the PTX.\n"
+       "--specialise-boundaries gives work-groups away from the borders code\n"
+       "without bounds guard and without clamp/mirror/wrap/constant-pad\n"
+       "arithmetic (the metadata's 'interior' has the margins); where --local\n"
+       "divides the extent, the guard is dropped everywhere and the kernel\n"
+       "requires that work-group size (reqd_work_group_size).\n"
        "--fast-math mad|relaxed builds the kernel with -cl-mad-enable or\n"
        "-cl-fast-relaxed-math (CUDA: --fmad=true or --use_fast_math), recorded as\n"
        "buildOptions in the metadata; --div-to-mul writes divisions of user\n"
@@ -54,12 +60,13 @@ std::vector<Verb> allVerbs() {
        "for powers of two, within 1.5 ulp otherwise).\n",
        {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "ptx", "arch",
          "fast-math"},
-        {"div-to-mul"}},
+        {"div-to-mul", "specialise-boundaries"}},
        runCompile},
       {"run", "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
        "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--target opencl|cuda]\n"
+       "                 [--specialise-boundaries]\n"
        "                 [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
@@ -72,7 +79,7 @@ std::vector<Verb> allVerbs() {
        "--fast-math and --div-to-mul as for compile; --check then allows the error\n"
        "they permit (README, Fast math).\n",
        {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "target", "fast-math"},
-        {"check", "div-to-mul"}},
+        {"check", "div-to-mul", "specialise-boundaries"}},
        runRun},
       {"rewrite", "apply a rewrite rule at a location, or list where rules apply",
        "usage: liftc rewrite PROGRAM.json --list [--size N=64,...]\n"
@@ -125,12 +132,12 @@ std::vector<Verb> allVerbs() {
        "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
        "                  [--coarsen X[,Y[,Z]]] [--window private|global] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name NAME]\n"
-       "                  [--fast-math none|mad|relaxed] [--div-to-mul]\n"
+       "                  [--fast-math none|mad|relaxed] [--div-to-mul] [--specialise-boundaries]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
-       "records it in the same result store.\n",
+       "records it in the same result store (--specialise-boundaries: see compile).\n",
        {{"size", "opt", "tile", "coarsen", "window", "local", "target", "device", "out", "runs", "timeout", "name", "fast-math"},
-        {"div-to-mul"}},
+        {"div-to-mul", "specialise-boundaries"}},
        runTune},
       {"best", "print the best kernels recorded in a results directory",
        "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"

@@ -1,0 +1,280 @@
+// Boundary specialisation (CodegenOptions::specialiseBoundaries): the interior
+// code has no guard and no pad arithmetic, the margins are the smallest that
+// achieve it, and every specialised kernel runs on the device and agrees with
+// the interpreter, with work-group sizes that do and do not divide the extent.
+
+#include "codegen/generate.h"
+#include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
+#include "core/typecheck/typecheck.h"
+#include "examples/example.h"
+#include "explore/space.h"
+#include "primitives/api.h"
+#include "rewrite/recipes.h"
+#include "tests/nvrtc_test_support.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/launch_plan.h"
+#include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/opencl/opencl_backend.h"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace liftcc {
+namespace {
+
+using namespace api;
+using Local = std::optional<std::array<int64_t, 3>>;
+
+Expr addF() { return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;"); }
+
+/// Sum of a neighbourhood of `dims` dimensions.
+Expr sumOf(int dims) {
+  return fn([dims](Expr nbh) {
+    for (int d = 1; d < dims; ++d) nbh = join(nbh);
+    return reduce(addF(), lit(0.0f), nbh);
+  });
+}
+
+Expr gridOf(const std::string &name, int dims) {
+  static const char *names[] = {"N", "M", "O"};
+  Type t = f32();
+  for (int d = 0; d < dims; ++d) t = array(t, size(names[d]));
+  return input(name, t);
+}
+
+/// mapN(dims, sum, slideN(dims, 3, 1, padN(dims, left, right, mode, A))): a
+/// window of 3 per dimension, neighbours from -left to +right.
+Program padded(int dims, int64_t left, int64_t right, PadMode mode) {
+  Expr A = gridOf("A", dims);
+  return program({A}, mapN(dims, sumOf(dims), slideN(dims, 3, 1, padN(dims, left, right, mode, A))));
+}
+
+/// 1D: neighbours i-1 .. i+1 of A, constant 0 outside.
+Program constantPadded() {
+  Expr A = gridOf("A", 1);
+  return program({A}, map(sumOf(1), slide(3, 1, padConstant(1, 1, lit(0.0f), A))));
+}
+
+/// 1D, two inputs: the clamped 3-point sum of A plus B (zip of a stencil and a grid).
+Program zipped() {
+  Expr A = gridOf("A", 1), B = gridOf("B", 1);
+  Expr f = fn([](Expr t) { return apply(addF(), {at(0, reduce(addF(), lit(0.0f), get(0, t))), get(1, t)}); });
+  return program({A, B}, map(f, zip(slide(3, 1, pad(1, 1, PadMode::Clamp, A)), B)));
+}
+
+/// The interior code of a specialised kernel: between the top-level
+/// `if (condition) {` of the kernel body and its `} else {`.
+std::string interiorCode(const codegen::Kernel &kernel) {
+  size_t signature = kernel.source.find(kernel.name + "(");
+  size_t open = kernel.source.find("\n  if (", signature);
+  size_t split = kernel.source.find("\n  } else {\n", open);
+  REQUIRE(open != std::string::npos);
+  REQUIRE(split != std::string::npos);
+  size_t body = kernel.source.find("{\n", open) + 2;
+  return kernel.source.substr(body, split - body);
+}
+
+/// No guard, no clamp (min/max), mirror or constant-pad select (?:), wrap (%).
+void checkClean(const std::string &interior) {
+  CAPTURE(interior);
+  CHECK(interior.find("if (") == std::string::npos);
+  CHECK(interior.find("min(") == std::string::npos);
+  CHECK(interior.find("max(") == std::string::npos);
+  CHECK(interior.find(" ? ") == std::string::npos);
+  CHECK(interior.find(" % ") == std::string::npos);
+}
+
+struct Check {
+  Program program;
+  std::map<std::string, int64_t> sizes;
+  Local local;              ///< generated for (and launched with) this work-group size
+  bool expectInterior;
+  std::vector<std::pair<int64_t, int64_t>> margins{}; ///< expected per dimension, when given
+};
+
+codegen::Kernel specialised(const Program &lowered, codegen::Target target, const Local &local) {
+  codegen::CodegenOptions options;
+  options.specialiseBoundaries = true;
+  if (local) options.localSize = *local;
+  return codegen::generateKernel(lowered, target, options);
+}
+
+/// Generates, inspects and (with a device) runs one specialised kernel.
+codegen::Kernel checkSpecialised(const Check &c, ocl::Context *context) {
+  std::string sizes;
+  for (const auto &[name, value] : c.sizes) sizes += name + "=" + std::to_string(value) + " ";
+  CAPTURE(sizes);
+  Program typed = typeCheck(c.program, c.sizes);
+  Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {});
+  codegen::Kernel kernel = specialised(lowered, codegen::Target::OpenCL, c.local);
+  CAPTURE(kernel.source);
+  CHECK(kernel.interior.has_value() == c.expectInterior);
+  if (kernel.interior) {
+    checkClean(interiorCode(kernel));
+    nlohmann::json meta = codegen::kernelMetadata(kernel);
+    REQUIRE(meta.contains("interior"));
+    CHECK(meta["interior"]["unit"] == "work-items");
+    for (size_t d = 0; d < c.margins.size(); ++d)
+      CHECK(meta["interior"]["margins"][d] == nlohmann::json{c.margins[d].first, c.margins[d].second});
+    // A user function called from both codes is emitted inline.
+    CHECK(kernel.source.find("static inline float ") != std::string::npos);
+  } else {
+    CHECK(kernel.source.find("} else {") == std::string::npos);
+  }
+  // A guard dropped (the size divides the extent of some dimension) makes
+  // the size a requirement; where it divides every extent there is no guard.
+  bool dividesAll = c.local.has_value(), dividesSome = false;
+  for (int d = 0; d < kernel.dims && c.local; ++d) {
+    bool divides = kernel.globalSize[d].isConstant() && kernel.globalSize[d].constant() % (*c.local)[d] == 0;
+    dividesAll = dividesAll && divides;
+    dividesSome = dividesSome || divides;
+  }
+  CHECK(kernel.requiresLocalSize == dividesSome);
+  CHECK((kernel.source.find("reqd_work_group_size") != std::string::npos) == dividesSome);
+  CHECK((kernel.source.find("if (gid") == std::string::npos) == dividesAll);
+
+  // The CUDA variant compiles.
+  codegen::Kernel cudaKernel = specialised(lowered, codegen::Target::CUDA, c.local);
+  CHECK(cudaKernel.interior.has_value() == c.expectInterior);
+  if (auto options = cuda::test::strictSm90()) {
+    cuda::PtxResult ptx = cuda::compileToPtx(cudaKernel.source, *options, "specialised.cu");
+    CHECK(ptx.warnings.empty());
+    CHECK(ptx.ptx.find(".entry liftcc_kernel") != std::string::npos);
+  }
+
+  if (!context) return kernel;
+  tuner::OpenCLKernelRunner runner(*context, kernel);
+  std::vector<Value> inputs = randomInputs(typed, c.sizes, 11);
+  Value expected = interpret(typed, c.sizes, inputs);
+  tuner::LaunchConfig launch;
+  if (c.local)
+    launch.localSize = std::array<size_t, 3>{size_t((*c.local)[0]), size_t((*c.local)[1]), size_t((*c.local)[2])};
+  launch.poisonOutput = true; // an element neither code writes fails
+  tuner::KernelRun run = runner.run(c.sizes, inputs, typed.body().typeOrThrow(), launch);
+  auto mismatch = compareValues(expected, run.output, {1e-4, 1e-5});
+  CHECK_MESSAGE(!mismatch, *mismatch);
+  return kernel;
+}
+
+std::optional<ocl::Context> maybeContext() { return ocl::test::testContext(); }
+
+} // namespace
+
+TEST_CASE("specialise: 1D clamp, mirror, wrap and constant padding, asymmetric pads, minimal margins") {
+  auto context = maybeContext();
+  ocl::Context *ctx = context ? &*context : nullptr;
+  for (PadMode mode : {PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}) {
+    CAPTURE(static_cast<int>(mode));
+    // Neighbours i-1..i+1: one element of margin on each side.
+    checkSpecialised({padded(1, 1, 1, mode), {{"N", 200}}, Local{{8, 1, 1}}, true, {{1, 1}}}, ctx);
+    // Asymmetric: neighbours i-2..i, two on the left, none on the right.
+    checkSpecialised({padded(1, 2, 0, mode), {{"N", 203}}, Local{{16, 1, 1}}, true, {{2, 0}}}, ctx);
+    // Neighbours i..i+2 with the runtime's work-group size.
+    checkSpecialised({padded(1, 0, 2, mode), {{"N", 150}}, std::nullopt, true, {{0, 2}}}, ctx);
+  }
+  checkSpecialised({constantPadded(), {{"N", 96}}, Local{{32, 1, 1}}, true, {{1, 1}}}, ctx);
+  checkSpecialised({constantPadded(), {{"N", 97}}, Local{{32, 1, 1}}, true, {{1, 1}}}, ctx);
+}
+
+TEST_CASE("specialise: 2D and 3D stencils and a zip of two inputs match on the device") {
+  auto context = maybeContext();
+  ocl::Context *ctx = context ? &*context : nullptr;
+  checkSpecialised({padded(2, 1, 1, PadMode::Mirror), {{"N", 24}, {"M", 40}}, Local{{8, 4, 1}}, true, {{1, 1}, {1, 1}}}, ctx);
+  checkSpecialised({padded(2, 2, 1, PadMode::Clamp), {{"N", 23}, {"M", 37}}, Local{{8, 4, 1}}, true, {{2, 1}, {2, 1}}}, ctx);
+  checkSpecialised({padded(2, 1, 1, PadMode::Wrap), {{"N", 19}, {"M", 33}}, std::nullopt, true}, ctx);
+  // (N is the innermost dimension, 0.)
+  checkSpecialised({padded(3, 1, 1, PadMode::Wrap), {{"N", 24}, {"M", 10}, {"O", 9}}, Local{{8, 2, 1}}, true}, ctx);
+  checkSpecialised({padded(3, 1, 1, PadMode::Clamp), {{"N", 21}, {"M", 10}, {"O", 17}}, Local{{4, 2, 2}}, true}, ctx);
+  checkSpecialised({zipped(), {{"N", 128}}, Local{{16, 1, 1}}, true, {{1, 1}}}, ctx);
+  checkSpecialised({zipped(), {{"N", 130}}, Local{{16, 1, 1}}, true, {{1, 1}}}, ctx);
+}
+
+TEST_CASE("specialise: no interior where no work-group can have one, and none needed without boundaries") {
+  auto context = maybeContext();
+  ocl::Context *ctx = context ? &*context : nullptr;
+  // A single work-group touches both borders.
+  checkSpecialised({padded(1, 1, 1, PadMode::Clamp), {{"N", 16}}, Local{{16, 1, 1}}, false}, ctx);
+  // Two work-groups of 16 over 30 elements: each touches a border.
+  checkSpecialised({padded(1, 1, 1, PadMode::Clamp), {{"N", 30}}, Local{{16, 1, 1}}, false}, ctx);
+  // Fewer elements than the margins.
+  checkSpecialised({padded(1, 1, 1, PadMode::Mirror), {{"N", 1}}, std::nullopt, false}, ctx);
+  checkSpecialised({padded(2, 1, 1, PadMode::Clamp), {{"N", 2}, {"M", 64}}, Local{{16, 1, 1}}, false}, ctx);
+  // No pad: a dividing work-group size leaves nothing to specialise (no
+  // guard anywhere); a size that does not divide leaves an unguarded interior.
+  // (3-point windows of the unpadded array: N - 2 outputs.)
+  checkSpecialised({padded(1, 0, 0, PadMode::Clamp), {{"N", 66}}, Local{{16, 1, 1}}, false}, ctx);
+  checkSpecialised({padded(1, 0, 0, PadMode::Clamp), {{"N", 72}}, Local{{16, 1, 1}}, true, {{0, 0}}}, ctx);
+}
+
+TEST_CASE("specialise: every example's plain kernel, with and without a dividing work-group size") {
+  auto context = maybeContext();
+  ocl::Context *ctx = context ? &*context : nullptr;
+  for (const examples::Example &ex : examples::allExamples()) {
+    CAPTURE(ex.name);
+    // Extents large enough for an interior, one dividing the work-group sizes and one not.
+    for (bool dividing : {true, false}) {
+      std::vector<int64_t> extents = ex.dims == 1 ? std::vector<int64_t>{dividing ? 256 : 251}
+                                     : ex.dims == 2 ? std::vector<int64_t>{dividing ? 32 : 29, dividing ? 48 : 45}
+                                                    : std::vector<int64_t>{dividing ? 12 : 13, 12, dividing ? 24 : 27};
+      std::map<std::string, int64_t> sizes;
+      for (size_t i = 0; i < ex.sizeNames.size(); ++i) sizes[ex.sizeNames[i]] = extents[i % extents.size()];
+      Local local = ex.dims == 1 ? Local{{32, 1, 1}} : ex.dims == 2 ? Local{{16, 4, 1}} : Local{{8, 2, 2}};
+      // Every example has boundaries (pads), so every one specialises.
+      codegen::Kernel kernel = checkSpecialised({ex.build(), sizes, local, true}, ctx);
+      checkSpecialised({ex.build(), sizes, std::nullopt, true}, ctx);
+      CHECK(kernel.interior);
+    }
+  }
+}
+
+TEST_CASE("specialise: a kernel generated for a work-group size refuses another one") {
+  Program typed = typeCheck(padded(1, 1, 1, PadMode::Clamp), {{"N", 64}});
+  Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {});
+  codegen::Kernel kernel = specialised(lowered, codegen::Target::OpenCL, Local{{16, 1, 1}});
+  REQUIRE(kernel.requiresLocalSize);
+  CHECK(codegen::kernelMetadata(kernel)["localSizeRequired"] == true);
+  CHECK(tuner::planLaunch(kernel, {{"N", 64}}, std::nullopt, std::nullopt).local == std::array<size_t, 3>{16, 1, 1});
+  CHECK(tuner::planLaunch(kernel, {{"N", 64}}, std::array<size_t, 3>{16, 1, 1}, std::nullopt).global[0] == 64);
+  CHECK_THROWS_WITH_AS(tuner::planLaunch(kernel, {{"N", 64}}, std::array<size_t, 3>{32, 1, 1}, std::nullopt),
+                       doctest::Contains("generated for work-groups of 16x1x1"), std::invalid_argument);
+  // Without the option nothing changes.
+  codegen::Kernel plain = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+  CHECK_FALSE(plain.requiresLocalSize);
+  CHECK_FALSE(plain.interior);
+  CHECK_FALSE(codegen::kernelMetadata(plain).contains("interior"));
+}
+
+TEST_CASE("specialise: the configuration field, the exploration space's twins and makeVariant") {
+  explore::Configuration c;
+  c.local = {16, 4, 1};
+  // Off: key and JSON exactly as before the field existed (stored results stay valid).
+  CHECK(c.key() == "plain wg=16x4x1");
+  CHECK_FALSE(c.toJson().contains("specialise"));
+  c.specialise = true;
+  CHECK(c.key() == "plain wg=16x4x1 spec");
+  CHECK(c.toJson()["specialise"] == true);
+  CHECK(explore::Configuration::fromJson(c.toJson()) == c);
+
+  Program typed = typeCheck(padded(2, 1, 1, PadMode::Clamp), {{"N", 64}, {"M", 64}});
+  explore::Variant v = explore::makeVariant(typed, c);
+  CHECK(v.kernel.interior.has_value());
+  CHECK(v.kernel.requiresLocalSize);
+
+  explore::SpaceOptions without;
+  without.includeSpecialised = false;
+  explore::Space plain = explore::enumerateSpace(typed, {}, without), twinned = explore::enumerateSpace(typed, {});
+  size_t twins = 0;
+  for (const explore::Variant &variant : twinned.variants) {
+    if (!variant.configuration.specialise) continue;
+    ++twins;
+    CAPTURE(variant.configuration.key());
+    CHECK((variant.kernel.interior || variant.kernel.requiresLocalSize));
+  }
+  CHECK(twins > 0);
+  CHECK(twinned.variants.size() == plain.variants.size() + twins);
+  CHECK(twinned.variants.size() <= 2 * plain.variants.size());
+}
+
+} // namespace liftcc
