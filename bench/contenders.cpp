@@ -34,7 +34,28 @@ std::string coarsenedName(const CoarsenedVariant &v) {
   std::string name = "coarsened";
   for (int d = 0; d < 3; ++d)
     if (v.factors[d] > 1) name += std::string(" ") + kDimensionNames[d] + std::to_string(v.factors[d]);
-  return name + (v.privateWindow ? "" : " global");
+  return name + (v.privateWindow ? "" : " global") + (v.specialise ? " spec" : "");
+}
+
+/// A launch without bounds guards: work-groups of the widest power of two up
+/// to 64 dividing the innermost extent of `kernel` (1 in the other dimensions).
+std::array<int64_t, 3> guardFreeLocalSize(const codegen::Kernel &kernel) {
+  const arith::Expr &extent = kernel.globalSize[0];
+  int64_t x = 64;
+  while (x > 1 && !(extent.isConstant() && extent.constant() % x == 0)) x /= 2;
+  return {x, 1, 1};
+}
+
+/// The kernel of `lowered`, boundary-specialised and launched guard-free when
+/// `specialise`, else as generated.
+ContenderKernel generatedContenderKernel(const Program &lowered, codegen::Target target, bool specialise) {
+  if (!specialise) return ContenderKernel{codegen::generateKernel(lowered, target), std::nullopt};
+  codegen::CodegenOptions options;
+  options.specialiseBoundaries = true;
+  options.localSize = guardFreeLocalSize(codegen::generateKernel(lowered, target));
+  const auto &l = options.localSize;
+  return ContenderKernel{codegen::generateKernel(lowered, target, options),
+                         std::array<size_t, 3>{static_cast<size_t>(l[0]), static_cast<size_t>(l[1]), static_cast<size_t>(l[2])}};
 }
 
 Contender coarsenedContender(const CoarsenedVariant &variant) {
@@ -45,7 +66,7 @@ Contender coarsenedContender(const CoarsenedVariant &variant) {
             options.coarsen = variant.factors;
             options.privateWindow = variant.privateWindow;
             Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Coarsened, options);
-            return ContenderKernel{codegen::generateKernel(lowered, target), std::nullopt};
+            return generatedContenderKernel(lowered, target, variant.specialise);
           }};
 }
 
@@ -67,17 +88,10 @@ Contender specialisedPlainContender(bool guardFree) {
   return {guardFree ? "plain+spec wg" : "plain+spec", ContenderKind::Generated, 1,
           [guardFree](const Program &typed, const Sizes &, codegen::Target target) {
             Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {});
+            if (guardFree) return generatedContenderKernel(lowered, target, true);
             codegen::CodegenOptions options;
             options.specialiseBoundaries = true;
-            std::optional<std::array<size_t, 3>> local;
-            if (guardFree) {
-              const arith::Expr extent = codegen::generateKernel(lowered, target).globalSize[0];
-              int64_t x = 64;
-              while (x > 1 && !(extent.isConstant() && extent.constant() % x == 0)) x /= 2;
-              options.localSize = {x, 1, 1};
-              local = std::array<size_t, 3>{static_cast<size_t>(x), 1, 1};
-            }
-            return ContenderKernel{codegen::generateKernel(lowered, target, options), local};
+            return ContenderKernel{codegen::generateKernel(lowered, target, options), std::nullopt};
           }};
 }
 
@@ -118,7 +132,11 @@ Contender exploredContender(const explore::BestKernel &best) {
 std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec) {
   std::string text = spec;
   CoarsenedVariant variant;
-  const std::string global = ":global";
+  const std::string global = ":global", specialised = ":spec";
+  if (text.size() > specialised.size() && text.ends_with(specialised)) {
+    variant.specialise = true;
+    text.resize(text.size() - specialised.size());
+  }
   if (text.size() > global.size() && text.ends_with(global)) {
     variant.privateWindow = false;
     text.resize(text.size() - global.size());

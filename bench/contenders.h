@@ -53,8 +53,11 @@ struct Contender {
 struct CoarsenedVariant {
   std::array<int64_t, 3> factors{1, 1, 1};
   bool privateWindow = true;
+  /// Boundary specialisation, launched guard-free (as the "plain+spec wg" row).
+  bool specialise = false;
 };
-/// "x8", "z4", "x8:global" (the window read from global memory); nullopt
+/// "x8", "z4", "x8:global" (the window read from global memory), with an
+/// optional ":spec" last (boundary-specialised, guard-free launch); nullopt
 /// when `spec` is not of that form (a factor from 1 to 64).
 std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec);
 

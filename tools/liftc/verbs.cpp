@@ -199,7 +199,7 @@ std::vector<Verb> allVerbs() {
       {"bench", "compare generated kernels with hand-written ones and the copy-bandwidth roofline",
        "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|jacobi2d_5pt,...] [--sizes paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
-       "                   [--coarsened x8[,z8,x8:global...]]\n"
+       "                   [--coarsened x8[,z8,x8:global,x8:spec...]]\n"
        "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] [--quiet]\n"
        "                   [--kernel-tuner full|quick|off] [--copy-mib 128]\n"
        "\n"
@@ -208,7 +208,8 @@ std::vector<Verb> allVerbs() {
        "recipe, the stream recipe (2D and 3D examples), the tiled and local recipes\n"
        "(one of each per --tiles size, default 8), the coarsened recipe per\n"
        "--coarsened variant (a dimension x, y or z and the outputs per work-item\n"
-       "along it, ':global' for the window read from global memory; default x8 and\n"
+       "along it, ':global' for the window read from global memory, ':spec' last for\n"
+       "boundary specialisation with a guard-free launch; default x8 and\n"
        "the outermost dimension by 8), the best kernel 'liftc explore' recorded for the device\n"
        "under --results (default results/), and the hand-written reference kernel\n"
        "of bench/reference/ (.cl, or .cu for CUDA; and Halide pipelines where the\n"

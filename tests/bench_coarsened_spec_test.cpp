@@ -1,0 +1,49 @@
+// The bench's coarsened contenders with boundary specialisation (":spec"):
+// the spelling, and that the kernel really is specialised and guard-free.
+
+#include "bench/contenders.h"
+#include "core/typecheck/typecheck.h"
+#include "examples/example.h"
+
+#include <doctest/doctest.h>
+
+namespace liftcc {
+
+TEST_CASE("bench contenders: coarsened variants spelled x8, x8:global, x8:spec, x8:global:spec") {
+  auto plain = bench::parseCoarsenedVariant("x8");
+  REQUIRE(plain);
+  CHECK(plain->factors == std::array<int64_t, 3>{8, 1, 1});
+  CHECK(plain->privateWindow);
+  CHECK(!plain->specialise);
+  auto both = bench::parseCoarsenedVariant("z4:global:spec");
+  REQUIRE(both);
+  CHECK(both->factors == std::array<int64_t, 3>{1, 1, 4});
+  CHECK(!both->privateWindow);
+  CHECK(both->specialise);
+  CHECK(!bench::parseCoarsenedVariant("x8:spec:global"));
+  CHECK(!bench::parseCoarsenedVariant(":spec"));
+  CHECK(!bench::parseCoarsenedVariant("w8:spec"));
+}
+
+TEST_CASE("bench contenders: a coarsened ':spec' contender is boundary-specialised and launched guard-free") {
+  const examples::Example &example = examples::findExample("jacobi2d_5pt");
+  bench::ContenderOptions options;
+  options.coarsened = std::vector<bench::CoarsenedVariant>{*bench::parseCoarsenedVariant("x4:spec")};
+  std::vector<bench::Contender> contenders = bench::contendersFor(example, options, codegen::Target::OpenCL);
+  const bench::Contender *spec = nullptr;
+  for (const auto &c : contenders)
+    if (c.variant == "coarsened x4 spec") spec = &c;
+  REQUIRE(spec);
+  CHECK(spec->sizeMultiple == 4);
+  bench::Sizes sizes{{"N", 64}, {"M", 64}};
+  Program typed = typeCheck(example.build(), sizes);
+  bench::ContenderKernel k = spec->kernelAt(typed, sizes, codegen::Target::OpenCL);
+  REQUIRE(k.kernel.interior);
+  CHECK(k.kernel.requiresLocalSize);
+  REQUIRE(k.local);
+  // 64 outputs / 4 per work-item = 16 work-items along x: work-groups of 16.
+  CHECK((*k.local)[0] == 16);
+  CHECK(k.kernel.source.find("reqd_work_group_size") != std::string::npos);
+}
+
+} // namespace liftcc
