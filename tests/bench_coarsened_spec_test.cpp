@@ -35,14 +35,14 @@ TEST_CASE("bench contenders: a coarsened ':spec' contender is boundary-specialis
     if (c.variant == "coarsened x4 spec") spec = &c;
   REQUIRE(spec);
   CHECK(spec->sizeMultiple == 4);
-  bench::Sizes sizes{{"N", 64}, {"M", 64}};
+  // 1024 / 4 = 256 work-items along x in work-groups of 64: two interior groups.
+  bench::Sizes sizes{{"N", 1024}, {"M", 1024}};
   Program typed = typeCheck(example.build(), sizes);
   bench::ContenderKernel k = spec->kernelAt(typed, sizes, codegen::Target::OpenCL);
   REQUIRE(k.kernel.interior);
   CHECK(k.kernel.requiresLocalSize);
   REQUIRE(k.local);
-  // 64 outputs / 4 per work-item = 16 work-items along x: work-groups of 16.
-  CHECK((*k.local)[0] == 16);
+  CHECK((*k.local)[0] == 64);
   CHECK(k.kernel.source.find("reqd_work_group_size") != std::string::npos);
 }
 

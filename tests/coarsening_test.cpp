@@ -255,9 +255,9 @@ TEST_CASE("coarsening: configurations keep the other recipes' keys and JSON, and
   explore::Space space = explore::enumerateSpace(typed, limits);
   std::set<std::string> coarsenings;
   for (const explore::Variant &v : space.variants) {
-    if (v.configuration.recipe != rewrite::Recipe::Coarsened) continue;
+    if (v.configuration.recipe != rewrite::Recipe::Coarsened || v.configuration.specialise) continue;
     coarsenings.insert(v.configuration.key().substr(0, v.configuration.key().find(" wg=")));
-    CHECK_FALSE(v.kernel.localSize.has_value());
+    CHECK_FALSE(v.kernel.localSize.has_value()); // launched with the explorer's shapes (specialised twins fix theirs)
   }
   // {2, 4, 8} along x and along y: 6 programs (48 and 64 are divisible by all).
   CHECK(coarsenings.size() == 6);

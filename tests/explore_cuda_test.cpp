@@ -86,9 +86,10 @@ TEST_CASE("explore: a CUDA device gets CUDA kernels, every one compiles with NVR
     CHECK(e.record.error == "no GPU in this test");
     recipes.insert(e.configuration.recipe);
   }
-  // The first programs of the round-robin (coarsened ones follow them).
-  for (rewrite::Recipe r : {rewrite::Recipe::Plain, rewrite::Recipe::Stream, rewrite::Recipe::Tiled, rewrite::Recipe::Local})
-    CHECK(recipes.count(r) == 1);
+  // The round-robin over programs (and their specialised twins) reaches
+  // several recipes within the first evaluations, the plain one first.
+  CHECK(recipes.count(rewrite::Recipe::Plain) == 1);
+  CHECK(recipes.size() >= 3);
   CHECK(device.compiled == 6);
   CHECK(!result.best);
   CHECK(result.bestKernelDir.empty());

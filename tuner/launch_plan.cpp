@@ -87,7 +87,9 @@ LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string,
   plan.outputBuffer = *output;
 
   plan.local = requestedLocal;
-  if (requestedLocal && kernel.localSize) requireOwnWorkGroupSize(kernel, *requestedLocal);
+  // A kernel that requires its size because its guards were dropped
+  // (boundary specialisation) is checked below, with that reason.
+  if (requestedLocal && kernel.localSize && !kernel.requiresLocalSize) requireOwnWorkGroupSize(kernel, *requestedLocal);
   if (!plan.local && kernel.localSize)
     plan.local = std::array<size_t, 3>{static_cast<size_t>((*kernel.localSize)[0]), static_cast<size_t>((*kernel.localSize)[1]),
                                        static_cast<size_t>((*kernel.localSize)[2])};
