@@ -84,6 +84,12 @@ std::string Generator::interiorCondition(const Kernel &general, const Kernel::In
 }
 
 std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &general) {
+  // Kernels with local tiles are not specialised: their barriers would sit in
+  // the two branches, and PoCL 3.1 mishandles barriers under conditionals (a
+  // crash, see the reproducer in tests/codegen_opencl_test.cpp; and a
+  // specialised local hotspot2d kernel gave wrong values in one exploration,
+  // not reproduced since). Specialisation targets mapGlb kernels.
+  if (localBytes_ > 0) return std::nullopt;
   Kernel::Interior margins;
   margins.inWorkGroups = wrgExtent_[0] || wrgExtent_[1] || wrgExtent_[2];
   const auto &extents = margins.inWorkGroups ? wrgExtent_ : glbExtent_;

@@ -36,6 +36,8 @@ std::map<std::string, int64_t> verificationSizes(const Program &program, const C
     // of up to 32 along a dimension, margins of a few elements) as well as borders.
     if (c.specialise && c.tile > 0) v = std::max(v, 4 * c.tile);
     if (c.specialise && c.tile == 0) v = std::max(v, std::min<int64_t>(2 * std::max({c.local[0], c.local[1], c.local[2]}) + 5, 69));
+    // Still a multiple of what the recipe needs (a coarsened twin's factors).
+    if (multiple > 0) v = (v + multiple - 1) / multiple * multiple;
     sizes[var.varName()] = v;
   }
   return sizes;

@@ -251,6 +251,31 @@ TEST_CASE("explore: shards cover the space disjointly and merge to the union") {
       std::invalid_argument);
 }
 
+TEST_CASE("explore: coarsened variants and their specialised twins are verified at sizes they accept") {
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice backend(*device);
+  TempDir dir;
+  ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir.path());
+  options.space.includeTiled = false;
+  options.space.includeLocal = false;
+  options.space.includeStream = false;
+  options.space.coarsenFactors = {8};
+  options.space.groupExtents = {2, 32};
+  options.budget.maxTime = std::chrono::seconds(120);
+  ExploreResult result = explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 64}, {"M", 64}}, backend, options);
+  test::checkNoBugs(result);
+  size_t specialisedCoarsened = 0;
+  for (const auto &e : result.evaluations) {
+    CAPTURE(e.record.key);
+    CAPTURE(e.record.error);
+    // Verification used to pick sizes for the twins that the factor 8 does not divide.
+    CHECK(e.record.outcome == tuner::Outcome::Ok);
+    specialisedCoarsened += e.configuration.recipe == Recipe::Coarsened && e.configuration.specialise;
+  }
+  CHECK(specialisedCoarsened >= 1);
+}
+
 TEST_CASE("explore: the paper's stencils stay within budget; the best is the fastest and its time holds when re-run") {
   auto device = ocl::test::testDevice();
   if (!device) return;
