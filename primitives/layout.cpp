@@ -55,7 +55,7 @@ Value evalJoin(EvalContext &interpreter, const Expr &e) {
   return Value::array(std::move(out));
 }
 
-Expr typeSlide(TypeContext &checker, const Expr &e, const std::string &path) {
+CheckedWindows checkWindows(TypeContext &checker, const Expr &e, const std::string &path) {
   const std::string op(e.info().name);
   Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
   const Type &t = in.typeOrThrow();
@@ -66,17 +66,25 @@ Expr typeSlide(TypeContext &checker, const Expr &e, const std::string &path) {
     checker.fail(path, op + "(" + size.str() + ", " + step.str() + ") of " + t.str() +
                            ": the input is not provably at least one window long");
   arith::Expr count = (t.arrayLength() - size + step) / step;
-  return checker.rebuild(e, {}, {in}, Type::array(Type::array(t.arrayElement(), size), count));
+  return {in, Type::array(Type::array(t.arrayElement(), size), count)};
 }
 
-Value evalSlide(EvalContext &interpreter, const Expr &e) {
-  Value in = interpreter.eval(inputOf(e));
+Expr typeSlide(TypeContext &checker, const Expr &e, const std::string &path) {
+  CheckedWindows w = checkWindows(checker, e, path);
+  return checker.rebuild(e, {}, {w.in}, w.windows);
+}
+
+std::vector<Value> slideWindows(EvalContext &interpreter, const Expr &e, const Value &in) {
   int64_t windowSize = interpreter.size(slideSize(e)), step = interpreter.size(slideStep(e));
   int64_t count = (static_cast<int64_t>(in.size()) - windowSize + step) / step;
   std::vector<Value> windows;
   for (int64_t w = 0; w < count; ++w)
     windows.push_back(subarray(in, static_cast<size_t>(w * step), static_cast<size_t>(windowSize)));
-  return Value::array(std::move(windows));
+  return windows;
+}
+
+Value evalSlide(EvalContext &interpreter, const Expr &e) {
+  return Value::array(slideWindows(interpreter, e, interpreter.eval(inputOf(e))));
 }
 
 Expr typeTranspose(TypeContext &checker, const Expr &e, const std::string &path) {

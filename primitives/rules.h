@@ -72,6 +72,17 @@ struct PrimitiveRules {
 /// The rules of `op`, from the family named in its row of LIFTCC_PRIMITIVES.
 const PrimitiveRules &primitiveRules(Op op);
 
+/// The windows of a node with the slide operands (size, step, in): slide and
+/// slideSeq, which share them (primitives/layout.cpp). The checked input and
+/// the type of the windows, [[T]size]((n-size+step)/step).
+struct CheckedWindows {
+  Expr in;
+  Type windows;
+};
+CheckedWindows checkWindows(TypeContext &checker, const Expr &e, const std::string &path);
+/// The windows of such a node over the value `in`.
+std::vector<Value> slideWindows(EvalContext &interpreter, const Expr &e, const Value &in);
+
 // Every family's rules: type<Family> and eval<Family>, defined in primitives/<family>.cpp.
 #define LIFTCC_DECLARE_RULES(op_, name_, family, ...)                                                                     \
   Expr type##family(TypeContext &checker, const Expr &prim, const std::string &path);                                  \

@@ -62,4 +62,30 @@ Expr untileN(int dims, Expr tiles) {
   return api::join(api::map(perTileRow, std::move(tiles)));
 }
 
+std::optional<StencilMatch> matchStencilN(const Expr &e, int dims) {
+  auto map = matchMapN(e, dims);
+  if (!map) return std::nullopt;
+  StencilMatch m{map->f, {}, {}, false, arith::Expr(0), arith::Expr(0)};
+  std::vector<Expr> candidates{map->in};
+  if (auto zipped = matchZipN(map->in, dims)) {
+    candidates = *zipped;
+    m.zipped = true;
+  }
+  bool any = false;
+  for (const Expr &c : candidates) {
+    auto slide = matchSlideN(c, dims);
+    if (slide && (!any || (slide->size == m.size && slide->step == m.step))) {
+      if (!any) m.size = slide->size, m.step = slide->step;
+      any = true;
+      m.inputs.push_back(slide->in);
+      m.slid.push_back(true);
+    } else {
+      m.inputs.push_back(c);
+      m.slid.push_back(false);
+    }
+  }
+  if (!any) return std::nullopt;
+  return m;
+}
+
 } // namespace liftcc::rewrite

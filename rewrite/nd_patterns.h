@@ -27,6 +27,19 @@ std::optional<SlideNMatch> matchSlideN(const Expr &e, int dims);
 /// zipN(dims, ins); for dims == 1 a plain zip.
 std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims);
 
+/// A stencil: mapN(f, slideN(n, s, x)), or with inputs zipped beside the
+/// neighbourhoods, mapN(f, zipN(.., slideN(n, s, x), .., y, ..)) where every
+/// slid input has the same window size and step. inputs[i] is the i-th zipped
+/// input (the one input when not zipped), seen through its slideN when slid[i].
+struct StencilMatch {
+  Expr f;
+  std::vector<Expr> inputs;
+  std::vector<bool> slid;
+  bool zipped = false;
+  arith::Expr size{0}, step{0};
+};
+std::optional<StencilMatch> matchStencilN(const Expr &e, int dims);
+
 /// slideN with one window size and step per dimension, outermost first; with
 /// equal entries exactly nd::slideN (same IR). Used for tiles whose extents
 /// differ per dimension (coarsening along one dimension).

@@ -52,38 +52,12 @@ Expr moveFrontDimensionTo(int to, Expr in) {
   return in;
 }
 
-/// A stencil mapN(f, slideN(n, s, x)) or mapN(f, zipN(.., slideN(n, s, x), .., y, ..)).
-struct StreamMatch {
-  Expr f;
-  std::vector<Expr> inputs;
-  std::vector<bool> slid;
-  bool zipped = false;
-  arith::Expr size{0}, step{0};
-};
-
-std::optional<StreamMatch> matchStream(const Expr &e, int dims) {
-  auto map = matchMapN(e, dims);
-  if (!map) return std::nullopt;
-  StreamMatch m{map->f, {}, {}, false};
-  std::vector<Expr> candidates{map->in};
-  if (auto zipped = matchZipN(map->in, dims)) {
-    candidates = *zipped;
-    m.zipped = true;
-  }
-  bool any = false;
-  for (const Expr &c : candidates) {
-    auto slide = matchSlideN(c, dims);
-    if (slide && (!any || (slide->size == m.size && slide->step == m.step))) {
-      if (!any) m.size = slide->size, m.step = slide->step;
-      any = true;
-      m.inputs.push_back(slide->in);
-      m.slid.push_back(true);
-    } else {
-      m.inputs.push_back(c);
-      m.slid.push_back(false);
-    }
-  }
-  if (!any || !constantPositive(m.size) || !constantPositive(m.step)) return std::nullopt;
+/// A stencil whose windows have a constant size and step (see matchStencilN).
+std::optional<StencilMatch> matchStream(const Expr &e, int dims) {
+  auto match = matchStencilN(e, dims);
+  if (!match) return std::nullopt;
+  const StencilMatch &m = *match;
+  if (!constantPositive(m.size) || !constantPositive(m.step)) return std::nullopt;
   // An input zipped without a window is read at the output's position: the
   // streamed column offers it at window slot size-1 only when the windows
   // advance by one element.
@@ -125,7 +99,7 @@ Rule streamOuterDimension(int dims) {
                                        : m->inputs[i];
               columns.push_back(moveFrontDimensionTo(inner, planes));
             }
-            StreamMatch match = *m;
+            StencilMatch match = *m;
             Expr perColumn = api::fn([match](Expr column) {
               if (!match.zipped) return api::slideSeq(match.size, match.step, match.f, column);
               // The zipped column: plain inputs padded by size-1 in front, so

@@ -13,41 +13,6 @@ namespace liftcc::rewrite {
 
 namespace {
 
-struct TilingMatch {
-  Expr f;
-  /// The stencil's inputs as zipped (one entry when not zipped); slid[i] says
-  /// whether input i is a neighbourhood slideN(n, s, x[i]).
-  std::vector<Expr> inputs;
-  std::vector<bool> slid;
-  bool zipped = false;
-  arith::Expr size, step;
-};
-
-std::optional<TilingMatch> matchStencil(const Expr &e, int dims) {
-  auto map = matchMapN(e, dims);
-  if (!map) return std::nullopt;
-  TilingMatch m{map->f, {}, {}, false, arith::Expr(0), arith::Expr(0)};
-  std::vector<Expr> candidates{map->in};
-  if (auto zipped = matchZipN(map->in, dims)) {
-    candidates = *zipped;
-    m.zipped = true;
-  }
-  bool any = false;
-  for (const Expr &c : candidates) {
-    auto slide = matchSlideN(c, dims);
-    if (slide && (!any || (slide->size == m.size && slide->step == m.step))) {
-      if (!any) m.size = slide->size, m.step = slide->step;
-      any = true;
-      m.inputs.push_back(slide->in);
-      m.slid.push_back(true);
-    } else {
-      m.inputs.push_back(c);
-      m.slid.push_back(false);
-    }
-  }
-  if (!any) return std::nullopt;
-  return m;
-}
 
 } // namespace
 
@@ -70,7 +35,7 @@ Rule overlappedTiling(const std::vector<int64_t> &extents) {
           "mapN(f, slideN(n, s, x)) -> untileN(mapN(\\t. mapN(f, slideN(n, s, t)), slideN(u, v, x))), v = k*s, u - v = n - s "
           "(k per dimension)",
           [dims, outerFirst, equal](const Expr &e) -> std::optional<Expr> {
-            auto m = matchStencil(e, dims);
+            auto m = matchStencilN(e, dims);
             if (!m || !m->step.isConstant() || m->step.constant() <= 0) return std::nullopt;
             std::vector<arith::Expr> u, v;
             for (int64_t k : outerFirst) {
@@ -94,7 +59,7 @@ Rule overlappedTiling(const std::vector<int64_t> &extents) {
             std::vector<Expr> tiledInputs;
             for (size_t i = 0; i < m->inputs.size(); ++i) tiledInputs.push_back(tilesOf(m->slid[i] ? u : v, m->inputs[i]));
             Expr tiles = m->zipped ? api::zipN(dims, tiledInputs) : tiledInputs[0];
-            TilingMatch match = *m;
+            StencilMatch match = *m;
             Expr perTile = api::fn([match, dims](Expr t) {
               std::vector<Expr> parts;
               for (size_t i = 0; i < match.inputs.size(); ++i) {
