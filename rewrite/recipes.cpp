@@ -143,21 +143,27 @@ int outputDimensions(const Program &typed) {
   return dims;
 }
 
-/// Copies each tile that a neighbourhood reads into local memory first.
-/// Throws when no tile can be copied: a "local" variant without local memory
-/// would silently duplicate the tiled one.
-Program copyTilesToLocal(const Program &original, const Program &tiled, int dims) {
-  Rule copy = localCopy(dims);
+/// The tiled program with every tile that a neighbourhood reads replaced by
+/// `copy` of it (localCopy or privateCopy), and the number of copies made.
+std::pair<Expr, int> copyTiles(const Program &tiled, int dims, const Rule &copy) {
   std::vector<Expr> tiles = tileParameters(tiled.body(), dims);
   int copies = 0;
   Expr body = transformBottomUp(tiled.body(), [&](const Expr &e) -> Expr {
     auto slide = matchSlideN(e, dims);
     if (!slide || !isTileAccess(slide->in, tiles)) return e;
-    auto local = copy.apply(slide->in);
-    if (!local) return e;
+    auto copied = copy.apply(slide->in);
+    if (!copied) return e;
     ++copies;
-    return api::slideN(dims, slide->size, slide->step, *local);
+    return api::slideN(dims, slide->size, slide->step, *copied);
   });
+  return {body, copies};
+}
+
+/// Copies each tile that a neighbourhood reads into local memory first.
+/// Throws when no tile can be copied: a "local" variant without local memory
+/// would silently duplicate the tiled one.
+Program copyTilesToLocal(const Program &original, const Program &tiled, int dims) {
+  auto [body, copies] = copyTiles(tiled, dims, localCopy(dims));
   if (copies == 0)
     throw RewriteError("local: the " + std::to_string(dims) + "D tiles found hold neighbourhoods, not input elements, so "
                        "there is no tile to copy to local memory (tiling covered " + std::to_string(dims) + " of the " +
@@ -200,17 +206,7 @@ std::pair<Program, int> tileForCoarsening(const Program &typed, const std::array
 /// Copies the window of every coarsened work-item (the tile its neighbourhoods
 /// are slid from) to private memory, so each element is loaded once.
 Program copyWindowsToPrivate(const Program &tiled, int dims) {
-  Rule copy = privateCopy(dims);
-  std::vector<Expr> tiles = tileParameters(tiled.body(), dims);
-  int copies = 0;
-  Expr body = transformBottomUp(tiled.body(), [&](const Expr &e) -> Expr {
-    auto slide = matchSlideN(e, dims);
-    if (!slide || !isTileAccess(slide->in, tiles)) return e;
-    auto copied = copy.apply(slide->in);
-    if (!copied) return e;
-    ++copies;
-    return api::slideN(dims, slide->size, slide->step, *copied);
-  });
+  auto [body, copies] = copyTiles(tiled, dims, privateCopy(dims));
   if (copies == 0)
     throw InternalError("coarsened: the " + std::to_string(dims) + "D tiles hold no array of scalars to copy to private memory");
   return typeCheck(withBody(tiled, body));
