@@ -32,7 +32,8 @@ void log(const BenchOptions &options, const std::string &line) {
 
 /// compareValues' rule on raw floats: the benchmark-size outputs are too large
 /// to convert to interpreter values.
-std::optional<std::string> compareGrids(const Grid &expected, const Grid &actual, const Tolerance &tolerance = kTolerance) {
+std::optional<std::string> compareGrids(const Grid &expected, const Grid &actual,
+                                        const Tolerance &tolerance = kTolerance) {
   if (expected.size() != actual.size()) return "different sizes";
   double largest = 0;
   if (tolerance.magnitude > 0)
@@ -81,8 +82,8 @@ ContenderRun runContender(tuner::Device &device, const Contender &contender, con
   tuner::RawRun raw = compiled->runViews(sizes, inputs, config);
   const auto elements = static_cast<size_t>(outputElements(typed, sizes));
   if (raw.output.size() < elements * sizeof(float))
-    throw std::logic_error("the kernel's output buffer has " + std::to_string(raw.output.size()) + " bytes, the result needs " +
-                           std::to_string(elements * sizeof(float)));
+    throw std::logic_error("the kernel's output buffer has " + std::to_string(raw.output.size()) +
+                           " bytes, the result needs " + std::to_string(elements * sizeof(float)));
   ContenderRun run{Grid(elements), raw.medianNs};
   std::memcpy(run.output.data(), raw.output.data(), elements * sizeof(float));
   return run;
@@ -115,9 +116,9 @@ void verify(tuner::Device &device, const Program &program, const Sizes &small, s
 /// interpreter at `small` (a wrong peer is reported, not timed), then timed at
 /// `sizes` (median of at least 20 runs) and compared with `baseline`, the
 /// first verified OpenCL kernel's output there.
-std::vector<BenchRow> benchPeers(const ocl::DeviceInfo &device, const examples::Example &example, const Program &program,
-                                 const Sizes &small,
-                                 const Sizes &sizes, const std::vector<Grid> &grids, const std::optional<Grid> &baseline,
+std::vector<BenchRow> benchPeers(const ocl::DeviceInfo &device, const examples::Example &example,
+                                 const Program &program, const Sizes &small, const Sizes &sizes,
+                                 const std::vector<Grid> &grids, const std::optional<Grid> &baseline,
                                  const std::string &baselineName, ExampleReport &report, const BenchOptions &options) {
   std::vector<BenchRow> rows;
   std::vector<Peer> peers = peersFor(example, device);
@@ -226,8 +227,8 @@ ExampleReport benchExample(tuner::Device &device, const examples::Example &examp
   }
   // The peers' OpenCL targets need the OpenCL device itself.
   if (auto *opencl = dynamic_cast<tuner::OpenCLDevice *>(&device))
-    for (BenchRow &row : benchPeers(opencl->context().device(), example, program, small, sizes, grids, baseline, baselineName,
-                                    report, options))
+    for (BenchRow &row : benchPeers(opencl->context().device(), example, program, small, sizes, grids, baseline,
+                                    baselineName, report, options))
       report.rows.push_back(std::move(row));
 
   std::optional<double> reference;

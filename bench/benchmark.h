@@ -67,10 +67,10 @@ struct BenchRow {
 
 struct ExampleReport {
   std::string example;
-  std::string sizes;            ///< "N=2048,M=2048"
-  std::string verifiedAt;       ///< the small sizes of the verification
+  std::string sizes;      ///< "N=2048,M=2048"
+  std::string verifiedAt; ///< the small sizes of the verification
   int64_t outputElements = 0;
-  double bytesPerElement = 0;   ///< compulsory traffic: each grid read or written once
+  double bytesPerElement = 0; ///< compulsory traffic: each grid read or written once
   double rooflineElementsPerSecond = 0;
   std::vector<BenchRow> rows;
 };

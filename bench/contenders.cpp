@@ -54,8 +54,9 @@ ContenderKernel generatedContenderKernel(const Program &lowered, codegen::Target
   options.specialiseBoundaries = true;
   options.localSize = guardFreeLocalSize(codegen::generateKernel(lowered, target));
   const auto &l = options.localSize;
-  return ContenderKernel{codegen::generateKernel(lowered, target, options),
-                         std::array<size_t, 3>{static_cast<size_t>(l[0]), static_cast<size_t>(l[1]), static_cast<size_t>(l[2])}};
+  return ContenderKernel{
+      codegen::generateKernel(lowered, target, options),
+      std::array<size_t, 3>{static_cast<size_t>(l[0]), static_cast<size_t>(l[1]), static_cast<size_t>(l[2])}};
 }
 
 Contender coarsenedContender(const CoarsenedVariant &variant) {
@@ -114,15 +115,15 @@ Contender exploredContender(const explore::BestKernel &best) {
   // Where the exploration ran at other sizes than the benchmark, say so.
   std::string variant = "explored " + configuration.key() + " @" + best.launch.value("sizes", "?");
   Contender contender{variant, ContenderKind::Explored, configuration.tile > 0 ? configuration.tile : 1,
-          [configuration](const Program &typed, const Sizes &, codegen::Target target) {
-            explore::Variant v = explore::makeVariant(typed, configuration, target);
-            std::optional<std::array<size_t, 3>> local;
-            if (configuration.local != std::array<int64_t, 3>{0, 0, 0})
-              local = std::array<size_t, 3>{static_cast<size_t>(configuration.local[0]),
-                                            static_cast<size_t>(configuration.local[1]),
-                                            static_cast<size_t>(configuration.local[2])};
-            return ContenderKernel{std::move(v.kernel), local};
-          }};
+                      [configuration](const Program &typed, const Sizes &, codegen::Target target) {
+                        explore::Variant v = explore::makeVariant(typed, configuration, target);
+                        std::optional<std::array<size_t, 3>> local;
+                        if (configuration.local != std::array<int64_t, 3>{0, 0, 0})
+                          local = std::array<size_t, 3>{static_cast<size_t>(configuration.local[0]),
+                                                        static_cast<size_t>(configuration.local[1]),
+                                                        static_cast<size_t>(configuration.local[2])};
+                        return ContenderKernel{std::move(v.kernel), local};
+                      }};
   contender.tolerance = codegen::fastMathTolerance(configuration.fastMath, configuration.divToMul);
   return contender;
 }
@@ -172,10 +173,11 @@ std::vector<Contender> contendersFor(const examples::Example &example, const Con
   for (const explore::BestKernel &best : options.explored)
     if (best.launch.value("program", "") == example.name) out.push_back(exploredContender(best));
   if (std::optional<ReferenceKernel> reference = findReferenceKernel(example.name, target))
-    out.push_back({"hand-written", ContenderKind::Reference, 1,
-                   [example, source = reference->source](const Program &typed, const Sizes &sizes, codegen::Target target) {
-                     return ContenderKernel{referenceKernel(example, source, target, typed, sizes), std::nullopt};
-                   }});
+    out.push_back(
+        {"hand-written", ContenderKind::Reference, 1,
+         [example, source = reference->source](const Program &typed, const Sizes &sizes, codegen::Target target) {
+           return ContenderKernel{referenceKernel(example, source, target, typed, sizes), std::nullopt};
+         }});
   return out;
 }
 
@@ -188,7 +190,8 @@ codegen::Kernel referenceKernel(const examples::Example &example, std::string_vi
   for (const Expr &input : typed.inputs())
     kernel.args.push_back({input.name(), codegen::KernelArg::Role::Input, ScalarKind::Float,
                            arith::Expr(scalarCount(input.typeOrThrow(), sizes))});
-  kernel.args.push_back({"out", codegen::KernelArg::Role::Output, ScalarKind::Float, arith::Expr(outputElements(typed, sizes))});
+  kernel.args.push_back(
+      {"out", codegen::KernelArg::Role::Output, ScalarKind::Float, arith::Expr(outputElements(typed, sizes))});
   const size_t dims = example.sizeNames.size();
   if (dims < 1 || dims > 3) throw std::invalid_argument("reference kernels are 1D to 3D");
   kernel.dims = static_cast<int>(dims);

@@ -39,7 +39,8 @@ std::vector<Grid> randomGrids(const Program &typed, const Sizes &sizes, uint64_t
 std::vector<Value> toValues(const Program &typed, const Sizes &sizes, const std::vector<Grid> &grids) {
   if (grids.size() != typed.inputs().size()) throw InternalError("toValues: one grid per input expected");
   std::vector<Value> values;
-  for (size_t i = 0; i < grids.size(); ++i) values.push_back(fromGrid(typed.inputs()[i].typeOrThrow(), sizes, grids[i]));
+  for (size_t i = 0; i < grids.size(); ++i)
+    values.push_back(fromGrid(typed.inputs()[i].typeOrThrow(), sizes, grids[i]));
   return values;
 }
 

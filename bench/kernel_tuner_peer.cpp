@@ -77,8 +77,8 @@ PeerRun runKernelTuner(const KernelTunerSetup &setup, const examples::Example &e
   std::ofstream(kernel, std::ios::binary) << source;
   std::string command = shellQuote(setup.python) + " " + shellQuote(setup.script) + " --kernel " +
                         shellQuote(kernel.string()) + " --name " + shellQuote(example.name) + " --output " +
-                        shellQuote(output.string()) + " --device-name " + shellQuote(device.name) +
-                        " --iterations " + std::to_string(std::max(1u, timing.timedRuns));
+                        shellQuote(output.string()) + " --device-name " + shellQuote(device.name) + " --iterations " +
+                        std::to_string(std::max(1u, timing.timedRuns));
   std::string sizeList;
   int64_t count = 1;
   for (const std::string &name : example.sizeNames) {
@@ -89,7 +89,8 @@ PeerRun runKernelTuner(const KernelTunerSetup &setup, const examples::Example &e
   for (size_t i = 0; i < inputs.size(); ++i) {
     fs::path in = scratch.path() / ("in" + std::to_string(i) + ".bin");
     std::ofstream(in, std::ios::binary)
-        .write(reinterpret_cast<const char *>(inputs[i].data()), static_cast<std::streamsize>(inputs[i].size() * sizeof(float)));
+        .write(reinterpret_cast<const char *>(inputs[i].data()),
+               static_cast<std::streamsize>(inputs[i].size() * sizeof(float)));
     command += " --input " + shellQuote(in.string());
   }
   // The verification call is a single run at a small size: a reduced space
@@ -113,7 +114,8 @@ PeerRun runKernelTuner(const KernelTunerSetup &setup, const examples::Example &e
   run.medianNs = result.at("bestNs").get<double>();
   run.tuningSeconds = result.at("tuningSeconds").get<double>();
   std::string config;
-  for (const auto &[key, value] : result.at("best").items()) config += (config.empty() ? "" : " ") + key + "=" + value.dump();
+  for (const auto &[key, value] : result.at("best").items())
+    config += (config.empty() ? "" : " ") + key + "=" + value.dump();
   run.detail = config + ", best of " + std::to_string(result.at("configurations").get<int>()) + " configurations";
   return run;
 }

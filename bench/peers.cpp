@@ -19,8 +19,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <optional>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace liftcc::bench {
@@ -116,9 +116,12 @@ struct Pipelines {
 
 Pipelines pipelinesOf(const std::string &name) {
   Pipelines p;
-  if (name == "jacobi2d_5pt") p.cpu = halide_jacobi2d_5pt;
-  else if (name == "gaussian") p.cpu = halide_gaussian;
-  else if (name == "heat") p.cpu = halide_heat;
+  if (name == "jacobi2d_5pt")
+    p.cpu = halide_jacobi2d_5pt;
+  else if (name == "gaussian")
+    p.cpu = halide_gaussian;
+  else if (name == "heat")
+    p.cpu = halide_heat;
   for (const HalideOpenCLPipeline &entry : kHalideOpenCLPipelines)
     if (entry.stencil == name) p.opencl.push_back({entry.tileX, entry.tileY, entry.run});
   return p;
@@ -155,8 +158,10 @@ PeerRun runTunedOpenCL(const std::vector<OpenCLPipeline> &pipelines, const examp
                               verifying ? timing : ocl::TimingOptions{.warmupRuns = 1, .timedRuns = 3});
       ++ran;
       if (verifying) {
-        if (!first) first = std::move(r);
-        else if (!agree(first->output, r.output)) return r;
+        if (!first)
+          first = std::move(r);
+        else if (!agree(first->output, r.output))
+          return r;
         continue;
       }
       if (!best || r.medianNs < bestNs) {
@@ -188,7 +193,7 @@ std::vector<Peer> peersFor(const examples::Example &example, const ocl::DeviceIn
   Peer cpu;
   cpu.variant = "halide cpu";
   cpu.run = [pipeline = pipelines.cpu, example](const std::vector<Grid> &inputs, const Sizes &sizes,
-                                               const ocl::TimingOptions &timing) {
+                                                const ocl::TimingOptions &timing) {
     return runPipeline(pipeline, false, example, inputs, sizes, timing);
   };
   std::vector<Peer> peers{cpu};
@@ -196,7 +201,7 @@ std::vector<Peer> peersFor(const examples::Example &example, const ocl::DeviceIn
     Peer opencl;
     opencl.variant = "halide opencl";
     opencl.run = [pipelines = pipelines.opencl, example, device](const std::vector<Grid> &inputs, const Sizes &sizes,
-                                                                const ocl::TimingOptions &timing) {
+                                                                 const ocl::TimingOptions &timing) {
       return runTunedOpenCL(pipelines, example, device, inputs, sizes, timing);
     };
     peers.push_back(std::move(opencl));

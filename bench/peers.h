@@ -25,7 +25,7 @@
 namespace liftcc::bench {
 
 struct PeerRun {
-  Grid output;     ///< row-major, as the OpenCL kernels write it
+  Grid output; ///< row-major, as the OpenCL kernels write it
   /// Median wall time of one pipeline run, without host-device copies (the
   /// OpenCL target's data stays on the device between runs).
   double medianNs = 0;

@@ -29,11 +29,12 @@ std::vector<std::string> cells(const ExampleReport &e, const BenchRow &r) {
           ok && r.vsReference ? fixed(*r.vsReference, 2) : "",
           ok ? fixed(r.vsRoofline, 2) : "",
           r.tuningSeconds ? fixed(*r.tuningSeconds, 1) : "",
-          statusName(r.status) + (r.message.empty() ? "" : ": " + r.message) + (r.detail.empty() ? "" : " (" + r.detail + ")")};
+          statusName(r.status) + (r.message.empty() ? "" : ": " + r.message) +
+              (r.detail.empty() ? "" : " (" + r.detail + ")")};
 }
 
-const std::vector<std::string> kHeader{"example", "variant", "median ms", "G elem/s", "vs hand-written", "vs roofline",
-                                       "tuning s", "status"};
+const std::vector<std::string> kHeader{"example",         "variant",     "median ms", "G elem/s",
+                                       "vs hand-written", "vs roofline", "tuning s",  "status"};
 
 /// "float8 wg=256: 61.20 GB/s (roof)", "guarded wg=1024: failed: ...".
 std::string copyLine(const tuner::CopyBandwidth &bandwidth, size_t i) {
@@ -64,8 +65,8 @@ std::string summary(const BenchReport &report) {
       << fixed(e.rooflineElementsPerSecond / 1e9, 3) << " G elem/s; verified at " << e.verifiedAt << "\n";
   if (report.explored > 0)
     s << "explored on the spot: " << report.explored << " example(s) in " << fixed(report.exploreSeconds, 1) << " s\n";
-  s << "measurements: " << fixed(report.seconds, 1) << " s; total time: " << fixed(report.seconds + report.exploreSeconds, 1)
-    << " s\n";
+  s << "measurements: " << fixed(report.seconds, 1)
+    << " s; total time: " << fixed(report.seconds + report.exploreSeconds, 1) << " s\n";
   return s.str();
 }
 
@@ -110,8 +111,10 @@ void printTable(std::ostream &out, const BenchReport &report) {
     for (size_t i = 0; i < row.size(); ++i) {
       // Text columns left-aligned, numbers right-aligned; the last column unpadded.
       bool number = i >= 2 && i + 1 < row.size();
-      if (i + 1 == row.size()) out << row[i];
-      else out << (number ? std::right : std::left) << std::setw(static_cast<int>(width[i])) << row[i] << "  ";
+      if (i + 1 == row.size())
+        out << row[i];
+      else
+        out << (number ? std::right : std::left) << std::setw(static_cast<int>(width[i])) << row[i] << "  ";
     }
     out << "\n";
   }
@@ -119,13 +122,14 @@ void printTable(std::ostream &out, const BenchReport &report) {
 }
 
 void writeCsv(std::ostream &out, const BenchReport &report) {
-  out << "device,example,sizes,variant,status,median_ms,elements_per_s,vs_hand_written,vs_roofline,roofline_elements_per_s,"
+  out << "device,example,sizes,variant,status,median_ms,elements_per_s,vs_hand_written,vs_roofline,roofline_elements_"
+         "per_s,"
          "copy_bytes_per_s,message,tuning_s,detail,row_kind\n";
   for (const ExampleReport &e : report.examples)
     for (const BenchRow &r : e.rows) {
       bool ok = r.status == Status::Ok;
-      out << csvField(report.device) << ',' << e.example << ',' << csvField(e.sizes) << ',' << csvField(r.variant) << ','
-          << statusName(r.status) << ',' << (ok ? fixed(r.medianNs / 1e6, 6) : "") << ','
+      out << csvField(report.device) << ',' << e.example << ',' << csvField(e.sizes) << ',' << csvField(r.variant)
+          << ',' << statusName(r.status) << ',' << (ok ? fixed(r.medianNs / 1e6, 6) : "") << ','
           << (ok ? fixed(r.elementsPerSecond, 0) : "") << ',' << (ok && r.vsReference ? fixed(*r.vsReference, 4) : "")
           << ',' << (ok ? fixed(r.vsRoofline, 4) : "") << ',' << fixed(e.rooflineElementsPerSecond, 0) << ','
           << fixed(report.bandwidth.bytesPerSecond, 0) << ',' << csvField(r.message) << ','
@@ -159,12 +163,17 @@ void writeJson(std::ostream &out, const BenchReport &report) {
   for (size_t i = 0; i < bw.candidates.size(); ++i) {
     const tuner::CopyCandidate &c = bw.candidates[i];
     nlohmann::json j{{"name", c.name}, {"workGroup", c.workGroup}, {"label", c.label()}, {"roof", i == bw.roof}};
-    if (c.error.empty()) j["bytesPerSecond"] = c.bytesPerSecond;
-    else j["error"] = c.error;
+    if (c.error.empty())
+      j["bytesPerSecond"] = c.bytesPerSecond;
+    else
+      j["error"] = c.error;
     copies.push_back(std::move(j));
   }
-  nlohmann::json bandwidth{{"bytesPerSecond", bw.bytesPerSecond}, {"roof", bw.candidates.empty() ? "" : roofLabel(bw)},
-                           {"bufferBytes", bw.bufferBytes}, {"runs", bw.runs}, {"candidates", copies}};
+  nlohmann::json bandwidth{{"bytesPerSecond", bw.bytesPerSecond},
+                           {"roof", bw.candidates.empty() ? "" : roofLabel(bw)},
+                           {"bufferBytes", bw.bufferBytes},
+                           {"runs", bw.runs},
+                           {"candidates", copies}};
   if (bw.hostMemcpyBytesPerSecond) {
     bandwidth["hostMemcpyBytesPerSecond"] = *bw.hostMemcpyBytesPerSecond;
     if (auto note = tuner::hostMemcpyNote(bw)) bandwidth["hostMemcpyNote"] = *note;

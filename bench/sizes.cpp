@@ -15,7 +15,8 @@ std::optional<SizePreset> parseSizePreset(const std::string &name) {
 Sizes benchSizes(const examples::Example &example, SizePreset preset, double scale) {
   if (!(scale > 0)) throw std::invalid_argument("the size scale must be positive");
   Sizes sizes;
-  if (preset == SizePreset::Paper) sizes = example.paperSizes;
+  if (preset == SizePreset::Paper)
+    sizes = example.paperSizes;
   else {
     const int64_t extent = example.dims == 1 ? int64_t{1} << 22 : example.dims == 2 ? 2048 : 128;
     for (const std::string &name : example.sizeNames) sizes[name] = extent;

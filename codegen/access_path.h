@@ -14,8 +14,8 @@ namespace liftcc::codegen {
 
 struct PathStep {
   bool isTuple = false;
-  arith::Expr index;  ///< array index (when !isTuple)
-  int component = 0;  ///< tuple component (when isTuple)
+  arith::Expr index; ///< array index (when !isTuple)
+  int component = 0; ///< tuple component (when isTuple)
 
   static PathStep arrayIndex(arith::Expr i) { return {false, std::move(i), 0}; }
   static PathStep tupleComponent(int k) { return {true, arith::Expr(0), k}; }

@@ -71,7 +71,8 @@ std::string Dialect::wideIndexType() const { return target_ == Target::OpenCL ? 
 // the first factor before multiplying.
 std::string Dialect::globalId(int d, const std::string &type) const {
   if (target_ == Target::OpenCL) return "(" + type + ")get_global_id(" + std::to_string(d) + ")";
-  if (type != "int") return "((" + type + ")blockIdx." + axis(d) + " * blockDim." + axis(d) + " + threadIdx." + axis(d) + ")";
+  if (type != "int")
+    return "((" + type + ")blockIdx." + axis(d) + " * blockDim." + axis(d) + " + threadIdx." + axis(d) + ")";
   return std::string("(int)(blockIdx.") + axis(d) + " * blockDim." + axis(d) + " + threadIdx." + axis(d) + ")";
 }
 std::string Dialect::globalSize(int d, const std::string &type) const {

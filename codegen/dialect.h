@@ -25,7 +25,7 @@ public:
   /// the attribute that makes the kernel refuse (OpenCL reqd_work_group_size)
   /// or be compiled for (CUDA __launch_bounds__) that work-group size.
   std::string kernelQualifier(const std::optional<std::array<int64_t, 3>> &requiredLocalSize = std::nullopt) const;
-  std::string userFunQualifier() const;            ///< "" / "__device__ "
+  std::string userFunQualifier() const; ///< "" / "__device__ "
   /// A user function the compiler should inline: "static inline " / "__device__ __forceinline__ ".
   std::string inlineUserFunQualifier() const;
   std::string globalPointer(ScalarKind kind, bool readOnly) const; ///< parameter type of a buffer

@@ -28,8 +28,10 @@ std::string buildOptionsFor(FastMath level, Target target) {
 
 Tolerance fastMathTolerance(FastMath level, bool divToMul) {
   Tolerance tolerance{1e-4, 1e-5};
-  if (level == FastMath::Relaxed) tolerance.magnitude = 1.0 / (1 << 11);
-  else if (level == FastMath::Mad || divToMul) tolerance.magnitude = 1.0 / (1 << 13);
+  if (level == FastMath::Relaxed)
+    tolerance.magnitude = 1.0 / (1 << 11);
+  else if (level == FastMath::Mad || divToMul)
+    tolerance.magnitude = 1.0 / (1 << 13);
   return tolerance;
 }
 

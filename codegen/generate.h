@@ -51,7 +51,8 @@ struct CodegenOptions {
 class CodegenError : public Error {
 public:
   CodegenError(std::string path, const std::string &message)
-      : Error((path.empty() ? std::string("/body") : path) + ": " + message, path.empty() ? std::string("/body") : path),
+      : Error((path.empty() ? std::string("/body") : path) + ": " + message,
+              path.empty() ? std::string("/body") : path),
         path_(std::move(path)) {}
   const std::string &path() const { return path_; }
 

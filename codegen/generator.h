@@ -69,9 +69,11 @@ private:
   // ---- computing into memory (generator_compute.cpp) ----
   void gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
   void genMap(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
-  void genReduce(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
+  void genReduce(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                 const std::string &where);
   /// slideSeq: the window in private memory, rotated (generator_slide_seq.cpp).
-  void genSlideSeq(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
+  void genSlideSeq(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                   const std::string &where);
   void genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                       const std::string &where);
   /// Binds the parameter of a unary function to `arg` (or, for a user
@@ -125,7 +127,7 @@ private:
   bool wideIndices_ = false, needsWide_ = false;
   std::optional<Kernel::Interior> interior_;
   int64_t boundaryOps_ = 0;
-  bool droppedGuard_ = false; ///< some bounds guard was dropped (guardFree)
+  bool droppedGuard_ = false;                    ///< some bounds guard was dropped (guardFree)
   std::unordered_set<arith::Expr> provenNarrow_; ///< expressions proved within int
   bool usesDouble_ = false;
   int64_t localBytes_ = 0;

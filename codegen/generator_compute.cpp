@@ -83,7 +83,8 @@ bool producesData(const Expr &e) {
   return e.isPrim(Op::Map) && isLayoutOnlyFunction(funOf(e)) && producesData(inputOf(e));
 }
 
-void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where) {
+void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                    const std::string &where) {
   if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda)) {
     if (e.args().size() == 1 && isLayoutOnlyFunction(e.fun()) && producesData(e.args().front())) {
       // (\p. layout(p))(computed): write the computed array through the layout.
@@ -125,7 +126,8 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
         body_.line(target({}) + " = " + callUserFun(f, {read(in, prepared, {}, where + "/in")}) + ";");
         return;
       }
-      gen(f.body(), env.bind(f.params().front(), ViewBinding{in, share(prepared), {}}), target, scope, where + "/f/body");
+      gen(f.body(), env.bind(f.params().front(), ViewBinding{in, share(prepared), {}}), target, scope,
+          where + "/f/body");
       return;
     }
     switch (e.op()) {

@@ -15,28 +15,33 @@ void Generator::checkNesting(const Expr &e, const Scope &scope, const std::strin
   const std::string name(e.info().name);
   bool parallel = e.info().has(opflag::Parallel);
   int d = e.attr();
-  if (parallel && (d < 0 || d > 2)) fail(where + "/dim", name + ": dimension must be 0, 1 or 2, found " + std::to_string(d));
+  if (parallel && (d < 0 || d > 2))
+    fail(where + "/dim", name + ": dimension must be 0, 1 or 2, found " + std::to_string(d));
   switch (e.op()) {
   case Op::MapGlb:
     if (scope.inWrg() || scope.inLcl()) fail(where, "mapGlb cannot be nested inside mapWrg or mapLcl");
-    if (scope.glb[d]) fail(where, "mapGlb(" + std::to_string(d) + ") is nested inside another mapGlb(" + std::to_string(d) + ")");
+    if (scope.glb[d])
+      fail(where, "mapGlb(" + std::to_string(d) + ") is nested inside another mapGlb(" + std::to_string(d) + ")");
     if (scope.sequential) fail(where, "mapGlb cannot be nested inside a sequential loop");
     return;
   case Op::MapWrg:
     if (scope.inGlb() || scope.inLcl()) fail(where, "mapWrg cannot be nested inside mapGlb or mapLcl");
-    if (scope.wrg[d]) fail(where, "mapWrg(" + std::to_string(d) + ") is nested inside another mapWrg(" + std::to_string(d) + ")");
+    if (scope.wrg[d])
+      fail(where, "mapWrg(" + std::to_string(d) + ") is nested inside another mapWrg(" + std::to_string(d) + ")");
     if (scope.sequential) fail(where, "mapWrg cannot be nested inside a sequential loop");
     return;
   case Op::MapLcl:
     if (!scope.inWrg()) fail(where, "mapLcl must be nested inside mapWrg");
-    if (scope.lcl[d]) fail(where, "mapLcl(" + std::to_string(d) + ") is nested inside another mapLcl(" + std::to_string(d) + ")");
+    if (scope.lcl[d])
+      fail(where, "mapLcl(" + std::to_string(d) + ") is nested inside another mapLcl(" + std::to_string(d) + ")");
     if (scope.sequential) fail(where, "mapLcl cannot be nested inside a sequential loop");
     return;
   default: return;
   }
 }
 
-void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where) {
+void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                       const std::string &where) {
   checkNesting(e, scope, where);
   const Expr &f = funOf(e);
   Env prepared = env;
@@ -69,7 +74,8 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     break;
   case Op::MapLcl:
     inner.lcl[d] = true;
-    if (!lclExtent_[d] || (n.isConstant() && (!lclExtent_[d]->isConstant() || n.constant() > lclExtent_[d]->constant())))
+    if (!lclExtent_[d] ||
+        (n.isConstant() && (!lclExtent_[d]->isConstant() || n.constant() > lclExtent_[d]->constant())))
       lclExtent_[d] = n; // the widest mapLcl decides the default work-group size
     var = freshName("lid" + std::to_string(d));
     start = dialect_.localId(d, indexType());
@@ -84,7 +90,9 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
   }
 
   auto emitBody = [&](const arith::Expr &i) {
-    WriteTarget elementTarget = [target, i](const AccessPath &p) { return target(prepend(PathStep::arrayIndex(i), p)); };
+    WriteTarget elementTarget = [target, i](const AccessPath &p) {
+      return target(prepend(PathStep::arrayIndex(i), p));
+    };
     AccessPath element{PathStep::arrayIndex(i)};
     if (f.is(ExprKind::UserFun)) {
       body_.line(elementTarget({}) + " = " + callUserFun(f, {read(in, prepared, element, where + "/in")}) + ";");
@@ -156,14 +164,16 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
   arith::Expr n = inputOf(e).typeOrThrow().arrayLength();
 
   std::string acc = freshName("acc");
-  body_.line(std::string(scalarKindName(accType.scalarKind())) + " " + acc + " = " + read(init, prepared, {}, where + "/init") + ";");
+  body_.line(std::string(scalarKindName(accType.scalarKind())) + " " + acc + " = " +
+             read(init, prepared, {}, where + "/init") + ";");
   auto emitStep = [&](const arith::Expr &j) {
     AccessPath element{PathStep::arrayIndex(j)};
     std::string value;
     if (f.is(ExprKind::UserFun)) {
       value = callUserFun(f, {acc, read(in, prepared, element, where + "/in")});
     } else {
-      Env fe = prepared.bind(f.params()[0], ScalarBinding{acc}).bind(f.params()[1], ViewBinding{in, share(prepared), element});
+      Env fe = prepared.bind(f.params()[0], ScalarBinding{acc})
+                   .bind(f.params()[1], ViewBinding{in, share(prepared), element});
       value = read(f.body(), fe, {}, where + "/f/body");
     }
     body_.line(acc + " = " + value + ";");

@@ -37,8 +37,10 @@ Expr Generator::prepare(const Expr &e, Env &env, const Scope &scope, const std::
 
 MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope &scope, const std::string &where) {
   AddressSpace space = AddressSpace::Private;
-  if (e.isPrim(Op::ToLocal)) space = AddressSpace::Local;
-  else if (e.isPrim(Op::ToGlobal)) space = AddressSpace::Global;
+  if (e.isPrim(Op::ToLocal))
+    space = AddressSpace::Local;
+  else if (e.isPrim(Op::ToGlobal))
+    space = AddressSpace::Global;
   else if (!e.isPrim(Op::ToPrivate) && scope.workGroupUniform())
     fail(where, "an intermediate array computed by a work-group must be placed with toLocal");
 
@@ -71,8 +73,7 @@ MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope 
   case AddressSpace::Private:
     if (scope.workGroupUniform())
       fail(where, "toPrivate inside mapWrg must be nested in mapLcl (each work-item owns its private memory)");
-    if (!count.isConstant())
-      fail(where, "the private array of type " + type.str() + " needs a constant size");
+    if (!count.isConstant()) fail(where, "the private array of type " + type.str() + " needs a constant size");
     name = freshName("priv");
     body_.line(dialect_.privateArray(kind, name, count.str()));
     break;

@@ -20,9 +20,9 @@ namespace {
 /// window element (a tuple element has one part per component).
 struct WindowPart {
   std::string name;
-  Type element;           ///< the part of one window element
+  Type element; ///< the part of one window element
   ScalarKind kind;
-  int64_t scalars = 0;    ///< scalars per window element
+  int64_t scalars = 0;          ///< scalars per window element
   std::optional<int> component; ///< the tuple component, for tuple elements
 };
 
@@ -76,11 +76,13 @@ void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &ta
     std::optional<int64_t> count = constantScalarCount(t);
     if (!count)
       fail(where + "/in", "slideSeq: a window element must be a scalar, an array of constant size or a tuple of "
-                          "those, found " + element.str());
+                          "those, found " +
+                              element.str());
     parts.push_back({"", t, t.innermost().scalarKind(), *count, component});
   };
   if (element.isTuple()) {
-    for (size_t c = 0; c < element.tupleElements().size(); ++c) addPart(element.tupleElements()[c], static_cast<int>(c));
+    for (size_t c = 0; c < element.tupleElements().size(); ++c)
+      addPart(element.tupleElements()[c], static_cast<int>(c));
   } else {
     addPart(element, std::nullopt);
   }
@@ -129,7 +131,8 @@ void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &ta
   }
   Expr window = partParams.front();
   if (element.isTuple())
-    window = Expr::prim(Op::Zip, {{}, 0, PadMode::Clamp, {}, partParams}).withType(Type::array(element, arith::Expr(n)));
+    window =
+        Expr::prim(Op::Zip, {{}, 0, PadMode::Clamp, {}, partParams}).withType(Type::array(element, arith::Expr(n)));
 
   arith::Expr count = e.typeOrThrow().arrayLength();
   std::string w = freshName("w");
@@ -138,7 +141,9 @@ void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &ta
   body_.open("for (" + indexType() + " " + w + " = 0; " + w + " < " + index(count) + "; " + w + "++)");
   arith::Expr step = arith::Expr::index(w, count);
   for (int64_t k = keep; k < n; ++k) load(k, step * arith::Expr(s) + arith::Expr(k));
-  WriteTarget elementTarget = [target, step](const AccessPath &p) { return target(prepend(PathStep::arrayIndex(step), p)); };
+  WriteTarget elementTarget = [target, step](const AccessPath &p) {
+    return target(prepend(PathStep::arrayIndex(step), p));
+  };
   if (f.is(ExprKind::UserFun)) {
     body_.line(elementTarget({}) + " = " + callUserFun(f, {read(window, windowEnv, {}, where + "/f")}) + ";");
   } else {

@@ -16,7 +16,9 @@ const arith::Expr &arrayStep(const AccessPath &path, size_t i, const std::string
   return path[i].index;
 }
 
-AccessPath dropFront(const AccessPath &path, size_t n) { return AccessPath(path.begin() + static_cast<std::ptrdiff_t>(n), path.end()); }
+AccessPath dropFront(const AccessPath &path, size_t n) {
+  return AccessPath(path.begin() + static_cast<std::ptrdiff_t>(n), path.end());
+}
 
 const Type &typeOf(const Expr &e) { return e.typeOrThrow(); }
 
@@ -43,7 +45,8 @@ std::string Generator::read(const Expr &e, const Env &env, const AccessPath &pat
   case ExprKind::Apply: {
     const Expr &f = e.fun();
     if (f.is(ExprKind::UserFun)) {
-      if (!path.empty()) fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
+      if (!path.empty())
+        fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
       std::vector<std::string> args;
       for (size_t i = 0; i < e.args().size(); ++i)
         args.push_back(read(e.args()[i], env, {}, where + "/args/" + std::to_string(i)));
@@ -98,7 +101,8 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     const arith::Expr &i = arrayStep(path, 0, where, name);
     const Expr &f = funOf(e);
     if (f.is(ExprKind::UserFun)) {
-      if (path.size() != 1) fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
+      if (path.size() != 1)
+        fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
       return callUserFun(f, {read(inputOf(e), env, {PathStep::arrayIndex(i)}, in)});
     }
     if (isCompute(f.body()))
@@ -108,7 +112,8 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
   }
   case Op::Zip: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
-    if (path.size() < 2 || !path[1].isTuple) fail(where, "zip: an element of a zip is a tuple; select a component with get");
+    if (path.size() < 2 || !path[1].isTuple)
+      fail(where, "zip: an element of a zip is a tuple; select a component with get");
     size_t k = static_cast<size_t>(path[1].component);
     return read(inputsOf(e).at(k), env, prepend(PathStep::arrayIndex(i), dropFront(path, 2)), where + argPath(e, k));
   }
@@ -140,7 +145,8 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     // Where the ranges prove the index inside, wrap's modulos go as well
     // (the simplifier keeps ((i % n) + n) % n); only when specialising, so
     // that default kernels stay as they were.
-    bool inside = options_.specialiseBoundaries && arith::provablyNonNegative(shifted) && arith::provablyLess(shifted, n);
+    bool inside =
+        options_.specialiseBoundaries && arith::provablyNonNegative(shifted) && arith::provablyLess(shifted, n);
     arith::Expr inner = inside ? shifted : reindex(e.padMode(), shifted, n);
     if (inner != shifted) ++boundaryOps_;
     return read(inputOf(e), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), in);
@@ -174,7 +180,8 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     const arith::Expr &i = arrayStep(path, 0, where, name);
     const Expr &f = funOf(e);
     if (f.is(ExprKind::UserFun)) {
-      if (path.size() != 1) fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
+      if (path.size() != 1)
+        fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
       return callUserFun(f, {"(" + index(i) + ")"});
     }
     Env inner = env.bind(f.params().front(), IndexBinding{i});
@@ -185,7 +192,8 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     return "(" + index(sizeValueOf(e)) + ")";
   default: break;
   }
-  throw InternalError(where, "no view rule for primitive " + name + " (its table row says it is not a compute primitive)");
+  throw InternalError(where,
+                      "no view rule for primitive " + name + " (its table row says it is not a compute primitive)");
 }
 
 std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args) {
@@ -199,7 +207,8 @@ arith::Expr Generator::linearize(const Type &type, const AccessPath &path, const
   arith::Expr offset(0);
   Type t = type;
   for (const PathStep &step : path) {
-    if (step.isTuple || !t.isArray()) throw InternalError(where, "access path does not match the buffer type " + type.str());
+    if (step.isTuple || !t.isArray())
+      throw InternalError(where, "access path does not match the buffer type " + type.str());
     offset = offset * t.arrayLength() + step.index;
     t = t.arrayElement();
   }

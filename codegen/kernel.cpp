@@ -5,7 +5,7 @@
 namespace liftcc::codegen {
 
 std::array<size_t, 3> Kernel::concreteGlobalSize(const std::map<std::string, int64_t> &sizes,
-                                                  const std::array<size_t, 3> &local) const {
+                                                 const std::array<size_t, 3> &local) const {
   std::array<size_t, 3> global{1, 1, 1};
   for (int d = 0; d < 3; ++d) {
     int64_t n = std::max<int64_t>(1, arith::evaluate(globalSize[d], sizes));
@@ -21,8 +21,14 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
   for (const KernelArg &a : kernel.args) {
     json arg{{"name", a.name}, {"type", std::string(scalarKindName(a.kind))}};
     switch (a.role) {
-    case KernelArg::Role::Input: arg["role"] = "input"; arg["count"] = a.count.str(); break;
-    case KernelArg::Role::Output: arg["role"] = "output"; arg["count"] = a.count.str(); break;
+    case KernelArg::Role::Input:
+      arg["role"] = "input";
+      arg["count"] = a.count.str();
+      break;
+    case KernelArg::Role::Output:
+      arg["role"] = "output";
+      arg["count"] = a.count.str();
+      break;
     case KernelArg::Role::Size: arg["role"] = "size"; break;
     }
     args.push_back(arg);
@@ -39,7 +45,8 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
   // Written only when there are some, so that exact kernels' metadata stays as it was.
   if (!kernel.buildOptions.empty()) meta["buildOptions"] = kernel.buildOptions;
   if (kernel.iteration)
-    meta["iterate"] = {{"count", kernel.iteration->count.str()}, {"input", kernel.args[kernel.iteration->inputArg].name}};
+    meta["iterate"] = {{"count", kernel.iteration->count.str()},
+                       {"input", kernel.args[kernel.iteration->inputArg].name}};
   if (kernel.localSize) {
     json local = json::array();
     for (int d = 0; d < kernel.dims; ++d) local.push_back((*kernel.localSize)[d]);

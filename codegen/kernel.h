@@ -21,16 +21,16 @@ struct KernelArg {
   enum class Role { Input, Output, Size };
   std::string name;
   Role role;
-  ScalarKind kind;       ///< element kind of a buffer, or Int for a size
-  arith::Expr count;     ///< number of elements of a buffer (Input/Output)
+  ScalarKind kind;   ///< element kind of a buffer, or Int for a size
+  arith::Expr count; ///< number of elements of a buffer (Input/Output)
 };
 
 struct Kernel {
   Target target;
   std::string name;
   std::string source;
-  std::vector<KernelArg> args;  ///< in parameter order
-  int dims = 1;                 ///< NDRange dimensions used (1..3)
+  std::vector<KernelArg> args; ///< in parameter order
+  int dims = 1;                ///< NDRange dimensions used (1..3)
   /// Work-items per dimension: the minimum the launch must provide (it may
   /// round up; extra work-items do nothing). For mapGlb the extent of the map;
   /// for mapWrg numGroups * localSize.

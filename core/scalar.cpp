@@ -70,9 +70,7 @@ std::string toCLiteral(const Scalar &value) {
     // %.9g round-trips every float exactly.
     std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(value.asFloat()));
     break;
-  case ScalarKind::Double:
-    std::snprintf(buf, sizeof buf, "%.17g", value.asDouble());
-    break;
+  case ScalarKind::Double: std::snprintf(buf, sizeof buf, "%.17g", value.asDouble()); break;
   }
   std::string text = buf;
   // inf and nan have no literal in C: spell them as constant expressions

@@ -3,9 +3,9 @@
 // interpreter and the reference interpreter.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <optional>
 #include <variant>
 
 namespace liftcc {

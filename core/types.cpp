@@ -121,7 +121,8 @@ int64_t scalarCount(const Type &type, const std::map<std::string, int64_t> &size
   // a silently wrapped count would turn into a tiny allocation and a crash.
   auto checkedAdd = [&](int64_t a, int64_t b) {
     int64_t r;
-    if (__builtin_add_overflow(a, b, &r)) throw std::overflow_error("the value of type " + type.str() + " is too large");
+    if (__builtin_add_overflow(a, b, &r))
+      throw std::overflow_error("the value of type " + type.str() + " is too large");
     return r;
   };
   switch (type.kind()) {
@@ -133,7 +134,8 @@ int64_t scalarCount(const Type &type, const std::map<std::string, int64_t> &size
   }
   case TypeKind::Array: {
     int64_t length = arith::evaluate(type.arrayLength(), sizes);
-    if (length < 0) throw std::invalid_argument("the array type " + type.str() + " has negative length " + std::to_string(length));
+    if (length < 0)
+      throw std::invalid_argument("the array type " + type.str() + " has negative length " + std::to_string(length));
     int64_t r;
     if (__builtin_mul_overflow(length, scalarCount(type.arrayElement(), sizes), &r))
       throw std::overflow_error("the value of type " + type.str() + " is too large");

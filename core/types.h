@@ -27,10 +27,10 @@ public:
   bool isTuple() const { return kind() == TypeKind::Tuple; }
   bool isArray() const { return kind() == TypeKind::Array; }
 
-  ScalarKind scalarKind() const;                   ///< precondition: Scalar
-  const std::vector<Type> &tupleElements() const;  ///< precondition: Tuple
-  const Type &arrayElement() const;                ///< precondition: Array
-  const arith::Expr &arrayLength() const;          ///< precondition: Array
+  ScalarKind scalarKind() const;                  ///< precondition: Scalar
+  const std::vector<Type> &tupleElements() const; ///< precondition: Tuple
+  const Type &arrayElement() const;               ///< precondition: Array
+  const arith::Expr &arrayLength() const;         ///< precondition: Array
 
   /// Number of nested array levels ([[float]M]N has rank 2).
   int rank() const;
@@ -59,7 +59,9 @@ inline Type boolean() { return Type::scalar(ScalarKind::Bool); }
 /// C declarations `float a[N][M]`.
 Type array(Type element, const std::vector<arith::Expr> &lengths);
 inline Type array(Type element, const arith::Expr &n) { return array(std::move(element), std::vector<arith::Expr>{n}); }
-inline Type array(Type element, const arith::Expr &n, const arith::Expr &m) { return array(std::move(element), {n, m}); }
+inline Type array(Type element, const arith::Expr &n, const arith::Expr &m) {
+  return array(std::move(element), {n, m});
+}
 inline Type array(Type element, const arith::Expr &n, const arith::Expr &m, const arith::Expr &k) {
   return array(std::move(element), {n, m, k});
 }

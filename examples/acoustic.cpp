@@ -23,8 +23,12 @@ namespace {
 /// [[[int]M]N]O: for every point, how many of its 6 axis neighbours are inside the grid.
 Expr neighbourCountMask(const std::vector<Size> &sizes) {
   Expr count = userFun("roomNeighbours",
-                       {{"i", ScalarKind::Int}, {"j", ScalarKind::Int}, {"k", ScalarKind::Int},
-                        {"o", ScalarKind::Int}, {"n", ScalarKind::Int}, {"m", ScalarKind::Int}},
+                       {{"i", ScalarKind::Int},
+                        {"j", ScalarKind::Int},
+                        {"k", ScalarKind::Int},
+                        {"o", ScalarKind::Int},
+                        {"n", ScalarKind::Int},
+                        {"m", ScalarKind::Int}},
                        ScalarKind::Int,
                        "int count = 6;\n"
                        "if (i == 0 || i == o - 1) count -= 1;\n"
@@ -36,11 +40,13 @@ Expr neighbourCountMask(const std::vector<Size> &sizes) {
     return apply(count, {i, j, k, sizeValue(O), sizeValue(N), sizeValue(M)});
   };
   // generate3(O, N, M, countAt) as three nested 1D generates.
-  return generate(O, fn([&](Expr i) {
-                    return generate(N, fn([&](Expr j) {
-                                      return generate(M, fn([&](Expr k) { return countAt(i, j, k); }, "k"));
-                                    }, "j"));
-                  }, "i"));
+  return generate(
+      O, fn(
+             [&](Expr i) {
+               return generate(
+                   N, fn([&](Expr j) { return generate(M, fn([&](Expr k) { return countAt(i, j, k); }, "k")); }, "j"));
+             },
+             "i"));
 }
 } // namespace
 
@@ -49,9 +55,15 @@ Program acoustic() {
   Expr U = gridInput("U", sizes);
   Expr Uprev = gridInput("Uprev", sizes);
   Expr step = userFun("acousticStep",
-                      {{"c", ScalarKind::Float}, {"b", ScalarKind::Float}, {"t", ScalarKind::Float},
-                       {"n", ScalarKind::Float}, {"s", ScalarKind::Float}, {"w", ScalarKind::Float},
-                       {"e", ScalarKind::Float}, {"prev", ScalarKind::Float}, {"count", ScalarKind::Int}},
+                      {{"c", ScalarKind::Float},
+                       {"b", ScalarKind::Float},
+                       {"t", ScalarKind::Float},
+                       {"n", ScalarKind::Float},
+                       {"s", ScalarKind::Float},
+                       {"w", ScalarKind::Float},
+                       {"e", ScalarKind::Float},
+                       {"prev", ScalarKind::Float},
+                       {"count", ScalarKind::Int}},
                       ScalarKind::Float,
                       "const float l = 0.57735027f;\n"
                       "const float l2 = 0.33333334f;\n"

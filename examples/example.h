@@ -18,12 +18,12 @@
 namespace liftcc::examples {
 
 struct Example {
-  std::string name;                        ///< lower_snake_case, e.g. "jacobi2d_5pt"
-  int dims;                                ///< 1, 2 or 3
-  int points;                              ///< stencil points ("Pts" in Table 1)
-  std::vector<std::string> sizeNames;      ///< the program's size variables, outermost dimension first
+  std::string name;                          ///< lower_snake_case, e.g. "jacobi2d_5pt"
+  int dims;                                  ///< 1, 2 or 3
+  int points;                                ///< stencil points ("Pts" in Table 1)
+  std::vector<std::string> sizeNames;        ///< the program's size variables, outermost dimension first
   std::map<std::string, int64_t> paperSizes; ///< Table 1 input size (the smaller one where two are listed)
-  std::function<Program()> build;          ///< a fresh (untyped) program
+  std::function<Program()> build;            ///< a fresh (untyped) program
 };
 
 /// Every example, in Table 1 order, then the 1D Jacobi. Builds a new list on

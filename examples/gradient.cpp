@@ -17,8 +17,11 @@ Program gradient() {
                       "float dw = c - w;\n"
                       "float de = c - e;\n"
                       "return c + 1.0f / sqrt(0.0001f + dn * dn + ds * ds + dw * dw + de * de);");
-  Expr f = fn([&](Expr nbh) { return apply(grad, neighbours(nbh, 1, {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}})); },
-              "nbh");
+  Expr f = fn(
+      [&](Expr nbh) {
+        return apply(grad, neighbours(nbh, 1, {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}}));
+      },
+      "nbh");
   return program({A}, mapN(2, f, clampNeighbourhoods(2, 1, A)));
 }
 

@@ -12,11 +12,13 @@ Program heat() {
   std::vector<Size> sizes = gridSizes(3, 3);
   Expr A = gridInput("A", sizes);
   Expr heatFun = userFun("heat", floatParams({"c", "t", "b", "s", "n", "e", "w"}), ScalarKind::Float,
-                      "return 0.125f * (t - 2.0f * c + b) + 0.125f * (s - 2.0f * c + n)"
-                      " + 0.125f * (e - 2.0f * c + w) + c;");
+                         "return 0.125f * (t - 2.0f * c + b) + 0.125f * (s - 2.0f * c + n)"
+                         " + 0.125f * (e - 2.0f * c + w) + c;");
   Expr f = fn(
       [&](Expr nbh) {
-        return apply(heatFun, neighbours(nbh, 1, {centre(3), {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}));
+        return apply(
+            heatFun,
+            neighbours(nbh, 1, {centre(3), {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}));
       },
       "nbh");
   return program({A}, mapN(3, f, clampNeighbourhoods(3, 1, A)));

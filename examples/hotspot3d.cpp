@@ -35,7 +35,8 @@ Program hotspot3d() {
       [&](Expr m) {
         Expr nbh = get(0, m);
         std::vector<Expr> args{get(1, m)};
-        for (const Expr &v : neighbours(nbh, 1, {centre(3), {0, 0, -1}, {0, 0, 1}, {0, 1, 0}, {0, -1, 0}, {-1, 0, 0}, {1, 0, 0}}))
+        for (const Expr &v :
+             neighbours(nbh, 1, {centre(3), {0, 0, -1}, {0, 0, 1}, {0, 1, 0}, {0, -1, 0}, {-1, 0, 0}, {1, 0, 0}}))
           args.push_back(v);
         return apply(hotspot, args);
       },

@@ -14,8 +14,11 @@ Program jacobi2d5pt() {
   Expr A = gridInput("A", sizes);
   Expr jacobi = userFun("jacobi5", floatParams({"n", "w", "c", "e", "s"}), ScalarKind::Float,
                         "return (5.0f * n + 12.0f * w + 15.0f * c + 12.0f * e + 5.0f * s) / 118.0f;");
-  Expr f = fn([&](Expr nbh) { return apply(jacobi, neighbours(nbh, 1, {{-1, 0}, {0, -1}, {0, 0}, {0, 1}, {1, 0}})); },
-              "nbh");
+  Expr f = fn(
+      [&](Expr nbh) {
+        return apply(jacobi, neighbours(nbh, 1, {{-1, 0}, {0, -1}, {0, 0}, {0, 1}, {1, 0}}));
+      },
+      "nbh");
   return program({A}, mapN(2, f, clampNeighbourhoods(2, 1, A)));
 }
 

@@ -26,10 +26,9 @@ Program poisson() {
   Expr A = gridInput("A", sizes);
   Expr f = fn(
       [&](Expr nbh) {
-        return weightedSum("poisson19", nbh, 1,
-                           {{"2.666f", {centre(3)}},
-                            {"-0.166f", boxPointsWithNonZero(1)},
-                            {"-0.0833f", boxPointsWithNonZero(2)}});
+        return weightedSum(
+            "poisson19", nbh, 1,
+            {{"2.666f", {centre(3)}}, {"-0.166f", boxPointsWithNonZero(1)}, {"-0.0833f", boxPointsWithNonZero(2)}});
       },
       "nbh");
   return program({A}, mapN(3, f, clampNeighbourhoods(3, 1, A)));

@@ -35,7 +35,9 @@ Program srad1() {
                              "if (coeff > 1.0f) return 1.0f;\n"
                              "return coeff;");
   Expr f = fn(
-      [&](Expr nbh) { return apply(coefficient, neighbours(nbh, 1, {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}})); },
+      [&](Expr nbh) {
+        return apply(coefficient, neighbours(nbh, 1, {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}}));
+      },
       "nbh");
   return program({J}, mapN(2, f, clampNeighbourhoods(2, 1, J)));
 }

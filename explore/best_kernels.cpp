@@ -37,10 +37,11 @@ std::string kernelFileOf(const nlohmann::json &launch) {
   return file;
 }
 
-std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
-                            const std::string &sizesKey, const Variant &variant, const tuner::Record &record,
-                            int64_t outputElements) {
-  if (auto why = invalidProgramName(programName)) throw std::invalid_argument("program name '" + programName + "' " + *why);
+std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName,
+                            const std::string &programName, const std::string &sizesKey, const Variant &variant,
+                            const tuner::Record &record, int64_t outputElements) {
+  if (auto why = invalidProgramName(programName))
+    throw std::invalid_argument("program name '" + programName + "' " + *why);
   if (sizesKey.empty() || sizesKey.find('/') != std::string::npos || sizesKey[0] == '.')
     throw std::invalid_argument("sizes '" + sizesKey + "' cannot name a directory");
   fs::path dir = fs::path(resultsDir) / "best" / deviceSlug(deviceName) / programName / sizesKey;

@@ -22,9 +22,9 @@ std::string kernelFileName(codegen::Target target);
 std::string kernelFileOf(const nlohmann::json &launch);
 
 /// Writes the entry unless an existing one is faster; returns its directory.
-std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
-                            const std::string &sizesKey, const Variant &variant, const tuner::Record &record,
-                            int64_t outputElements);
+std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName,
+                            const std::string &programName, const std::string &sizesKey, const Variant &variant,
+                            const tuner::Record &record, int64_t outputElements);
 
 struct BestKernel {
   std::string directory;

@@ -9,8 +9,8 @@ namespace liftcc::explore {
 namespace {
 bool isCoarsened(const Configuration &c) { return c.recipe == rewrite::Recipe::Coarsened; }
 std::string coarseningKey(const Configuration &c) {
-  return " k=" + std::to_string(c.coarsen[0]) + "x" + std::to_string(c.coarsen[1]) + "x" + std::to_string(c.coarsen[2]) +
-         (c.privateWindow ? "" : " window=global");
+  return " k=" + std::to_string(c.coarsen[0]) + "x" + std::to_string(c.coarsen[1]) + "x" +
+         std::to_string(c.coarsen[2]) + (c.privateWindow ? "" : " window=global");
 }
 } // namespace
 
@@ -30,8 +30,10 @@ int64_t Configuration::sizeMultiple() const {
 std::string Configuration::key() const {
   std::string k = rewrite::recipeName(recipe);
   // Plain and stream have no tile: their keys are the recipe's name.
-  if (isCoarsened(*this)) k += coarseningKey(*this);
-  else if (recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local) k += " tile=" + std::to_string(tile);
+  if (isCoarsened(*this))
+    k += coarseningKey(*this);
+  else if (recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local)
+    k += " tile=" + std::to_string(tile);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
   if (specialise) k += " spec";
@@ -77,8 +79,8 @@ void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &
 }
 
 bool areNeighbours(const Configuration &a, const Configuration &b) {
-  int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) + (a.divToMul != b.divToMul) +
-                    (a.specialise != b.specialise);
+  int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) +
+                    (a.divToMul != b.divToMul) + (a.specialise != b.specialise);
   for (int d = 0; d < 3; ++d) differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]);
   differences += a.privateWindow != b.privateWindow;
   return differences == 1;

@@ -30,12 +30,15 @@ std::map<std::string, int64_t> verificationSizes(const Program &program, const C
     int64_t minimum = var.varRange().lo && var.varRange().lo->isConstant() ? var.varRange().lo->constant() : 1;
     int64_t multiple = c.sizeMultiple();
     int64_t v = multiple > 0 ? 2 * multiple : 13;
-    if (multiple > 0) v = std::max(v, (minimum + multiple - 1) / multiple * multiple);
-    else v = std::max(v, minimum);
+    if (multiple > 0)
+      v = std::max(v, (minimum + multiple - 1) / multiple * multiple);
+    else
+      v = std::max(v, minimum);
     // A specialised kernel is verified where it has an interior (work-groups
     // of up to 32 along a dimension, margins of a few elements) as well as borders.
     if (c.specialise && c.tile > 0) v = std::max(v, 4 * c.tile);
-    if (c.specialise && c.tile == 0) v = std::max(v, std::min<int64_t>(2 * std::max({c.local[0], c.local[1], c.local[2]}) + 5, 69));
+    if (c.specialise && c.tile == 0)
+      v = std::max(v, std::min<int64_t>(2 * std::max({c.local[0], c.local[1], c.local[2]}) + 5, 69));
     // Still a multiple of what the recipe needs (a coarsened twin's factors).
     if (multiple > 0) v = (v + multiple - 1) / multiple * multiple;
     sizes[var.varName()] = v;
@@ -45,13 +48,16 @@ std::map<std::string, int64_t> verificationSizes(const Program &program, const C
 
 } // namespace
 
-tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
-                              tuner::Device &device, const ExploreOptions &options) {
-  return evaluateVariant(program, variant, sizes, device, options, randomInputBytes(typeCheck(program, sizes), sizes, 1));
+tuner::Record evaluateVariant(const Program &program, const Variant &variant,
+                              const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                              const ExploreOptions &options) {
+  return evaluateVariant(program, variant, sizes, device, options,
+                         randomInputBytes(typeCheck(program, sizes), sizes, 1));
 }
 
-tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
-                              tuner::Device &device, const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
+tuner::Record evaluateVariant(const Program &program, const Variant &variant,
+                              const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                              const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
                               std::optional<tuner::Deadline> deadline) {
   tuner::Record record;
   record.key = variant.configuration.key();
@@ -61,23 +67,27 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant, co
   launch.launchTimeout = options.kernelTimeout;
   launch.deadline = deadline;
   if (variant.configuration.local != std::array<int64_t, 3>{0, 0, 0})
-    launch.localSize = std::array<size_t, 3>{size_t(variant.configuration.local[0]), size_t(variant.configuration.local[1]),
-                                             size_t(variant.configuration.local[2])};
+    launch.localSize =
+        std::array<size_t, 3>{size_t(variant.configuration.local[0]), size_t(variant.configuration.local[1]),
+                              size_t(variant.configuration.local[2])};
   try {
     // 1. Verify at a small size with the same configuration.
     std::map<std::string, int64_t> small = verificationSizes(program, variant.configuration);
     Program typedSmall = typeCheck(program, small);
-    Program loweredSmall = rewrite::applyRecipe(typedSmall, variant.configuration.recipe, variant.configuration.recipeOptions());
+    Program loweredSmall =
+        rewrite::applyRecipe(typedSmall, variant.configuration.recipe, variant.configuration.recipeOptions());
     codegen::CodegenOptions co;
     if (variant.kernel.localSize || variant.configuration.specialise) co.localSize = variant.configuration.local;
     co.specialiseBoundaries = variant.configuration.specialise;
     applyFastMath(variant.configuration, co);
-    std::unique_ptr<tuner::CompiledKernel> checker = device.compile(codegen::generateKernel(loweredSmall, device.target(), co));
+    std::unique_ptr<tuner::CompiledKernel> checker =
+        device.compile(codegen::generateKernel(loweredSmall, device.target(), co));
     std::vector<Value> inputs = randomInputs(typedSmall, small, 17);
     Value expected = interpret(typedSmall, small, inputs);
     tuner::LaunchConfig smallLaunch = launch;
     Value actual = checker->run(small, inputs, typedSmall.body().typeOrThrow(), smallLaunch).output;
-    const Tolerance tolerance = codegen::fastMathTolerance(variant.configuration.fastMath, variant.configuration.divToMul);
+    const Tolerance tolerance =
+        codegen::fastMathTolerance(variant.configuration.fastMath, variant.configuration.divToMul);
     if (auto mismatch = compareValues(expected, actual, tolerance)) {
       record.outcome = tuner::Outcome::Correctness;
       record.error = "at sizes " + sizesKey(program, small) + ": " + *mismatch;
@@ -155,8 +165,10 @@ std::string programNameFromStem(const std::string &stem) {
   std::string name;
   for (char c : stem.substr(0, 100)) {
     bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-    if (plain && !(name.empty() && c == '.')) name += c;
-    else if (!plain && !name.empty() && name.back() != '-') name += '-';
+    if (plain && !(name.empty() && c == '.'))
+      name += c;
+    else if (!plain && !name.empty() && name.back() != '-')
+      name += '-';
   }
   return name.empty() ? "program" : name;
 }
@@ -164,16 +176,20 @@ std::string programNameFromStem(const std::string &stem) {
 std::string storePathFor(const std::string &resultsDir, const std::string &deviceName, const std::string &programName,
                          const Program &program, const std::map<std::string, int64_t> &sizes) {
   // The name becomes a directory: never a path of its own (../../x, /etc).
-  if (auto why = invalidProgramName(programName)) throw std::invalid_argument("program name '" + programName + "' " + *why);
-  return (std::filesystem::path(resultsDir) / deviceSlug(deviceName) / programName / (sizesKey(program, sizes) + ".jsonl"))
+  if (auto why = invalidProgramName(programName))
+    throw std::invalid_argument("program name '" + programName + "' " + *why);
+  return (std::filesystem::path(resultsDir) / deviceSlug(deviceName) / programName /
+          (sizesKey(program, sizes) + ".jsonl"))
       .string();
 }
 
 std::string deviceSlug(const std::string &deviceName) {
   std::string slug;
   for (char c : deviceName) {
-    if (std::isalnum(static_cast<unsigned char>(c))) slug += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    else if (!slug.empty() && slug.back() != '-') slug += '-';
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      slug += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!slug.empty() && slug.back() != '-')
+      slug += '-';
   }
   while (!slug.empty() && slug.back() == '-') slug.pop_back();
   return slug.empty() ? "device" : slug;
@@ -220,8 +236,8 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   Progress progress;
   size_t stored = 0;
   for (size_t i : mine) stored += store.find(space.variants[i].configuration.key()) != nullptr;
-  progress.total = std::min(mine.size(), options.budget.maxEvaluations == SIZE_MAX ? SIZE_MAX
-                                                                                  : stored + options.budget.maxEvaluations);
+  progress.total = std::min(
+      mine.size(), options.budget.maxEvaluations == SIZE_MAX ? SIZE_MAX : stored + options.budget.maxEvaluations);
   // The time budget bounds every launch too, so that one slow kernel cannot
   // overrun it by more than a launch's reaction time.
   std::optional<tuner::Deadline> deadline;

@@ -31,7 +31,7 @@ struct ExploreOptions {
   tuner::SearchStrategy strategy = tuner::SearchStrategy::Exhaustive;
   tuner::SearchBudget budget;
   uint64_t seed = 1;
-  size_t shardIndex = 0, shardCount = 1;  ///< evaluate candidates i with i % count == index
+  size_t shardIndex = 0, shardCount = 1; ///< evaluate candidates i with i % count == index
   int warmups = 1, timedRuns = 5;
   /// A kernel launch that runs longer is abandoned and recorded as `timeout`
   /// (the device's context is rebuilt). The time budget also bounds every
@@ -54,11 +54,12 @@ struct ExploreResult {
   std::vector<Evaluation> evaluations; ///< in evaluation order
   std::optional<size_t> best;          ///< index into evaluations
   std::string storePath;
-  std::string bestKernelDir;           ///< where the best kernel was written (if any)
+  std::string bestKernelDir; ///< where the best kernel was written (if any)
   int64_t outputElements = 0;
 };
 
-/// A file-name-safe rendering of a device name ("pthread-skylake-avx512-AMD EPYC" -> "pthread-skylake-avx512-amd-epyc").
+/// A file-name-safe rendering of a device name ("pthread-skylake-avx512-AMD EPYC" ->
+/// "pthread-skylake-avx512-amd-epyc").
 std::string deviceSlug(const std::string &deviceName);
 /// Why `name` cannot be a program name in a results directory (it becomes a
 /// directory name: letters, digits, '-', '_' and '.', at most 100 characters,
@@ -75,12 +76,14 @@ std::string sizesKey(const Program &program, const std::map<std::string, int64_t
 /// recorded as Outcome::Bug. The one exception: a launch that does not complete
 /// by `deadline` (the end of a budget) throws tuner::KernelTimeoutError after
 /// rebuilding the device, since that is no property of the variant.
-tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
-                              tuner::Device &device, const ExploreOptions &options);
+tuner::Record evaluateVariant(const Program &program, const Variant &variant,
+                              const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                              const ExploreOptions &options);
 /// The same with the full-size inputs given (randomInputBytes of the typed
 /// program at `sizes`), so that an exploration generates them once.
-tuner::Record evaluateVariant(const Program &program, const Variant &variant, const std::map<std::string, int64_t> &sizes,
-                              tuner::Device &device, const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
+tuner::Record evaluateVariant(const Program &program, const Variant &variant,
+                              const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                              const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
                               std::optional<tuner::Deadline> deadline = std::nullopt);
 
 /// Path of the result store of (program, sizes, device) under a results

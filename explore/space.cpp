@@ -12,8 +12,8 @@ namespace {
 /// Work-group shapes for a kernel of `dims` dimensions: dimension 0 the
 /// widest (consecutive work-items, consecutive addresses), bounded by the
 /// device and by the extent of the work (a larger group only idles).
-std::vector<std::array<int64_t, 3>> groupShapes(int dims, const std::array<int64_t, 3> &extents, const DeviceLimits &limits,
-                                                const SpaceOptions &options) {
+std::vector<std::array<int64_t, 3>> groupShapes(int dims, const std::array<int64_t, 3> &extents,
+                                                const DeviceLimits &limits, const SpaceOptions &options) {
   std::vector<std::array<int64_t, 3>> shapes;
   auto fits = [&](int d, int64_t g) { return g <= limits.maxWorkItemSizes[d] && (g == 1 || g / 2 < extents[d]); };
   for (int64_t x : options.groupExtents) {
@@ -77,8 +77,8 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, code
 /// Every variant at every level of `levels`, interleaved (a variant's levels
 /// next to each other), so that a budget cut short still sees each level.
 /// Only the build options differ, which is all generateKernel changes for a level.
-std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants, const std::vector<codegen::FastMath> &levels,
-                                       codegen::Target target) {
+std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants,
+                                       const std::vector<codegen::FastMath> &levels, codegen::Target target) {
   if (levels.size() == 1 && levels.front() == codegen::FastMath::None) return variants;
   std::vector<Variant> crossed;
   for (const Variant &v : variants)
@@ -217,10 +217,12 @@ std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration>
   auto related = [&](const Configuration &a, const Configuration &b) {
     if (areNeighbours(a, b)) return true;
     // mapGlb programs (plain, stream) have no tile-derived shapes.
-    auto mapGlb = [](const Configuration &c) { return c.recipe == rewrite::Recipe::Plain || c.recipe == rewrite::Recipe::Stream; };
+    auto mapGlb = [](const Configuration &c) {
+      return c.recipe == rewrite::Recipe::Plain || c.recipe == rewrite::Recipe::Stream;
+    };
     if (mapGlb(a) || mapGlb(b)) return false;
-    bool oneProgramParameter = (a.recipe != b.recipe) + (a.tile != b.tile) == 1 && a.fastMath == b.fastMath &&
-                               a.divToMul == b.divToMul;
+    bool oneProgramParameter =
+        (a.recipe != b.recipe) + (a.tile != b.tile) == 1 && a.fastMath == b.fastMath && a.divToMul == b.divToMul;
     return oneProgramParameter && shapeClass(a) == shapeClass(b);
   };
   std::vector<std::vector<size_t>> lists(configurations.size());

@@ -44,7 +44,7 @@ struct SpaceOptions {
 
 struct Variant {
   Configuration configuration;
-  Program lowered;        ///< typed low-level program at the exploration sizes
+  Program lowered; ///< typed low-level program at the exploration sizes
   codegen::Kernel kernel;
 };
 

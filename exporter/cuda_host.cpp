@@ -331,7 +331,8 @@ static @api@_status @api@_enqueue(@api@_program *program, CUstream stream, void 
 
 ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
   if (plan.target != codegen::Target::CUDA) throw std::logic_error("exportCuda needs a CUDA kernel");
-  if (!isCIdentifier(plan.kernelName)) throw std::invalid_argument("the kernel name '" + plan.kernelName + "' is not a C identifier");
+  if (!isCIdentifier(plan.kernelName))
+    throw std::invalid_argument("the kernel name '" + plan.kernelName + "' is not a C identifier");
   HostNames names = hostNames(plan, prefix, "cuda", {"program", "stream", "parameters"});
   const std::string &api = names.api, &API = names.API;
 
@@ -347,7 +348,8 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
       decls += "  int " + local + " = (int)" + names.argParam[i] + ";\n";
     } else {
       decls += "  CUdeviceptr " + local + " = " + names.argParam[i] + ";\n";
-      bufferSizes += "  status = " + api + "_check_buffer(program, " + names.argParam[i] + ", " + names.argMacro[i] + "_BYTES);\n";
+      bufferSizes +=
+          "  status = " + api + "_check_buffer(program, " + names.argParam[i] + ", " + names.argMacro[i] + "_BYTES);\n";
       bufferSizes += "  if (status != " + API + "_OK) return status;\n";
     }
     parameterList += (i ? ", &" : "&") + local;
@@ -371,35 +373,57 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
     std::string count = std::to_string(plan.iteration->count);
     if (plan.iteration->count == 0) {
       schedule += "  /* Zero iterations: the result is the input. */\n"
-                  "  result = cuMemcpyDtoDAsync(" + out + ", " + in + ", " + names.argMacro[output] + "_BYTES, stream);\n"
+                  "  result = cuMemcpyDtoDAsync(" +
+                  out + ", " + in + ", " + names.argMacro[output] +
+                  "_BYTES, stream);\n"
                   "  if (result != CUDA_SUCCESS) {\n"
                   "    program->last_error = result;\n"
-                  "    return " + API + "_ERROR_CUDA;\n"
+                  "    return " +
+                  API +
+                  "_ERROR_CUDA;\n"
                   "  }\n"
-                  "  return " + API + "_OK;\n";
+                  "  return " +
+                  API + "_OK;\n";
     } else {
       if (plan.iteration->count >= 2)
         schedule += "  if (!program->scratch) {\n"
-                    "    result = cuMemAlloc(&program->scratch, " + names.argMacro[output] + "_BYTES);\n"
+                    "    result = cuMemAlloc(&program->scratch, " +
+                    names.argMacro[output] +
+                    "_BYTES);\n"
                     "    if (result != CUDA_SUCCESS) {\n"
                     "      program->scratch = 0;\n"
                     "      program->last_error = result;\n"
-                    "      return " + API + "_ERROR_CUDA;\n"
+                    "      return " +
+                    API +
+                    "_ERROR_CUDA;\n"
                     "    }\n"
                     "  }\n";
       schedule += "  {\n"
-                  "    /* " + count + " launches, each reading what the previous one wrote; the targets alternate\n"
+                  "    /* " +
+                  count +
+                  " launches, each reading what the previous one wrote; the targets alternate\n"
                   "     * between the scratch buffer and the output so that the last launch writes the output and\n"
                   "     * the input is never written. */\n"
                   "    int64_t k;\n"
-                  "    for (k = 0; k < " + count + "; ++k) {\n"
-                  "      " + outLocal + " = (" + count + " - 1 - k) % 2 == 0 ? " + out + " : program->scratch;\n"
-                  "      status = " + api + "_enqueue(program, stream, parameters);\n"
-                  "      if (status != " + API + "_OK) return status;\n"
-                  "      " + inLocal + " = " + outLocal + ";\n"
+                  "    for (k = 0; k < " +
+                  count +
+                  "; ++k) {\n"
+                  "      " +
+                  outLocal + " = (" + count + " - 1 - k) % 2 == 0 ? " + out +
+                  " : program->scratch;\n"
+                  "      status = " +
+                  api +
+                  "_enqueue(program, stream, parameters);\n"
+                  "      if (status != " +
+                  API +
+                  "_OK) return status;\n"
+                  "      " +
+                  inLocal + " = " + outLocal +
+                  ";\n"
                   "    }\n"
                   "  }\n"
-                  "  return " + API + "_OK;\n";
+                  "  return " +
+                  API + "_OK;\n";
     }
   }
 
@@ -429,9 +453,11 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
   ExportedPair pair;
   pair.headerFile = api + ".h";
   pair.sourceFile = api + ".c";
-  values["COMMENT"] = provenanceComment(plan, pair.headerFile + ": the CUDA kernel and its host code (CUDA driver API).");
+  values["COMMENT"] =
+      provenanceComment(plan, pair.headerFile + ": the CUDA kernel and its host code (CUDA driver API).");
   pair.header = substitute(kHeader, values);
-  values["COMMENT"] = provenanceComment(plan, pair.sourceFile + ": the CUDA kernel and its host code (CUDA driver API).");
+  values["COMMENT"] =
+      provenanceComment(plan, pair.sourceFile + ": the CUDA kernel and its host code (CUDA driver API).");
   pair.source = substitute(kSource, values);
   return pair;
 }

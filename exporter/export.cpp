@@ -23,11 +23,14 @@ std::vector<std::string> writePairs(const std::vector<ExportedPair> &pairs, cons
   std::error_code error;
   fs::create_directories(directory, error);
   if (error || !fs::is_directory(directory))
-    throw std::runtime_error("cannot create the output directory '" + directory + "'" + (error ? ": " + error.message() : ""));
+    throw std::runtime_error("cannot create the output directory '" + directory + "'" +
+                             (error ? ": " + error.message() : ""));
   std::vector<std::string> written;
   for (const ExportedPair &pair : pairs)
-    for (const auto &[name, text] : {std::pair{pair.headerFile, pair.header}, std::pair{pair.sourceFile, pair.source}}) {
-      if (fs::path(name).filename() != fs::path(name)) throw std::logic_error("exported file name with a directory: " + name);
+    for (const auto &[name, text] :
+         {std::pair{pair.headerFile, pair.header}, std::pair{pair.sourceFile, pair.source}}) {
+      if (fs::path(name).filename() != fs::path(name))
+        throw std::logic_error("exported file name with a directory: " + name);
       fs::path path = fs::path(directory) / name;
       // Atomic (temporary file + rename) and never through a link below --out.
       io::writeFile(path.string(), text, fs::path(directory));

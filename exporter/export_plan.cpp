@@ -58,7 +58,8 @@ const json &field(const json &object, const std::string &name, const std::string
   return *it;
 }
 
-std::string stringField(const json &object, const std::string &name, const std::string &where, const std::string &pointer) {
+std::string stringField(const json &object, const std::string &name, const std::string &where,
+                        const std::string &pointer) {
   const json &value = field(object, name, where, pointer);
   if (!value.is_string()) fail(where, pointer + "/" + name, "expected a string, found " + value.dump());
   return value.get<std::string>();
@@ -80,7 +81,8 @@ int64_t constantOf(const json &value, const std::string &where, const std::strin
   } else {
     fail(where, pointer, "expected an integer, found " + value.dump());
   }
-  if (v < minimum) fail(where, pointer, "expected at least " + std::to_string(minimum) + ", found " + std::to_string(v));
+  if (v < minimum)
+    fail(where, pointer, "expected at least " + std::to_string(minimum) + ", found " + std::to_string(v));
   return v;
 }
 
@@ -145,9 +147,12 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
 
   const json &kernel = field(launch, "kernel", where, "");
   std::string target = stringField(kernel, "target", where, "/kernel");
-  if (target == "opencl") plan.target = codegen::Target::OpenCL;
-  else if (target == "cuda") plan.target = codegen::Target::CUDA;
-  else fail(where, "/kernel/target", "expected opencl or cuda, found '" + target + "'");
+  if (target == "opencl")
+    plan.target = codegen::Target::OpenCL;
+  else if (target == "cuda")
+    plan.target = codegen::Target::CUDA;
+  else
+    fail(where, "/kernel/target", "expected opencl or cuda, found '" + target + "'");
   plan.kernelName = stringField(kernel, "name", where, "/kernel");
 
   const json &args = field(kernel, "args", where, "/kernel");
@@ -185,8 +190,8 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     // Pasted into a C string literal of the exported code: option words only.
     for (char c : plan.buildOptions)
       if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view(" -_=.").find(c) == std::string_view::npos)
-        fail(where, "/kernel/buildOptions", "expected compiler options (letters, digits, ' -_=.'), found '" +
-                                                plan.buildOptions.substr(0, 60) + "'");
+        fail(where, "/kernel/buildOptions",
+             "expected compiler options (letters, digits, ' -_=.'), found '" + plan.buildOptions.substr(0, 60) + "'");
   }
   if (kernel.contains("localMemoryBytes"))
     plan.localMemoryBytes = constantOf(kernel["localMemoryBytes"], where, "/kernel/localMemoryBytes", 0);
@@ -200,7 +205,8 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     for (int d = 0; d < 3; ++d) l[d] = constantOf(local[d], where, "/configuration/local/" + std::to_string(d), 0);
     if (l != std::array<int64_t, 3>{0, 0, 0}) {
       for (int d = 0; d < 3; ++d)
-        if (l[d] < 1) fail(where, "/configuration/local/" + std::to_string(d), "expected at least 1 in a work-group size");
+        if (l[d] < 1)
+          fail(where, "/configuration/local/" + std::to_string(d), "expected at least 1 in a work-group size");
       plan.localSize = l;
     }
   }
@@ -230,7 +236,8 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
 
   if (launch.contains("device") && launch["device"].is_string()) {
     std::string line = "Tuned on " + launch["device"].get<std::string>();
-    if (launch.contains("key") && launch["key"].is_string()) line += ", configuration \"" + launch["key"].get<std::string>() + "\"";
+    if (launch.contains("key") && launch["key"].is_string())
+      line += ", configuration \"" + launch["key"].get<std::string>() + "\"";
     plan.provenance.push_back(line);
   }
   if (launch.contains("medianNs") && launch["medianNs"].is_number()) {
@@ -238,7 +245,8 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     line << "Median kernel time " << launch["medianNs"].get<double>() / 1e3 << " us";
     if (launch.contains("elementsPerSecond") && launch["elementsPerSecond"].is_number())
       line << " (" << launch["elementsPerSecond"].get<double>() / 1e9 << " G output elements/s)";
-    if (launch.contains("measured") && launch["measured"].is_string()) line << ", measured " << launch["measured"].get<std::string>();
+    if (launch.contains("measured") && launch["measured"].is_string())
+      line << ", measured " << launch["measured"].get<std::string>();
     plan.provenance.push_back(line.str());
   }
   validate(plan, where);
@@ -289,13 +297,18 @@ ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &prog
   plan.sizes = sizes;
   plan.dims = kernel.dims;
   for (const codegen::KernelArg &a : kernel.args)
-    plan.args.push_back({a.name, a.role, a.kind, a.role == codegen::KernelArg::Role::Size ? 1 : arith::evaluate(a.count, bindings)});
+    plan.args.push_back(
+        {a.name, a.role, a.kind, a.role == codegen::KernelArg::Role::Size ? 1 : arith::evaluate(a.count, bindings)});
   for (int d = 0; d < 3; ++d) plan.globalSize[d] = arith::evaluate(kernel.globalSize[d], bindings);
   plan.localMemoryBytes = kernel.localMemoryBytes;
   plan.buildOptions = kernel.buildOptions;
-  if (localSize) plan.localSize = localSize;
-  else if (kernel.localSize) plan.localSize = *kernel.localSize;
-  if (kernel.iteration) plan.iteration = ExportPlan::Iteration{arith::evaluate(kernel.iteration->count, bindings), kernel.iteration->inputArg};
+  if (localSize)
+    plan.localSize = localSize;
+  else if (kernel.localSize)
+    plan.localSize = *kernel.localSize;
+  if (kernel.iteration)
+    plan.iteration =
+        ExportPlan::Iteration{arith::evaluate(kernel.iteration->count, bindings), kernel.iteration->inputArg};
   plan.provenance = std::move(provenance);
   validate(plan, "kernel " + kernel.name);
   return plan;

@@ -18,10 +18,10 @@ struct ExportedPair {
 };
 
 struct HostNames {
-  std::string api; ///< prefix of every function and type, e.g. "jacobi2d_5pt_opencl"
-  std::string API; ///< prefix of every macro and enum value, e.g. "JACOBI2D_5PT_OPENCL"
-  std::vector<std::string> argParam; ///< per plan argument: its C parameter name
-  std::vector<std::string> argMacro; ///< per plan argument: API_<NAME> (buffers)
+  std::string api;                    ///< prefix of every function and type, e.g. "jacobi2d_5pt_opencl"
+  std::string API;                    ///< prefix of every macro and enum value, e.g. "JACOBI2D_5PT_OPENCL"
+  std::vector<std::string> argParam;  ///< per plan argument: its C parameter name
+  std::vector<std::string> argMacro;  ///< per plan argument: API_<NAME> (buffers)
   std::vector<std::string> sizeParam; ///< per plan size
   std::vector<std::string> sizeMacro; ///< per plan size: API_<NAME>
 

@@ -237,7 +237,8 @@ static const size_t @api@_global[3] = @GLOBAL@;
 @LOCAL@
 )C";
 
-const char *kSetBuffer = R"C(static @api@_status @api@_set_buffer(@api@_program *program, cl_uint index, cl_mem buffer) {
+const char *kSetBuffer =
+    R"C(static @api@_status @api@_set_buffer(@api@_program *program, cl_uint index, cl_mem buffer) {
   cl_int error = clSetKernelArg(program->kernel, index, sizeof buffer, &buffer);
   if (error != CL_SUCCESS) {
     program->last_error = error;
@@ -321,7 +322,8 @@ ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
       setArgs += "  if (status != " + API + "_OK) return status;\n";
       continue;
     }
-    bufferSizes += "  status = " + api + "_check_buffer(program, " + names.argParam[i] + ", " + names.argMacro[i] + "_BYTES);\n";
+    bufferSizes +=
+        "  status = " + api + "_check_buffer(program, " + names.argParam[i] + ", " + names.argMacro[i] + "_BYTES);\n";
     bufferSizes += "  if (status != " + API + "_OK) return status;\n";
     if (i == output || (iterated && i == *iterated)) continue; // set per launch below
     setArgs += "  status = " + api + "_set_buffer(program, " + index + ", " + names.argParam[i] + ");\n";
@@ -330,46 +332,74 @@ ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
   std::string in = iterated ? names.argParam[*iterated] : "", out = names.argParam[output];
   std::string inIndex = iterated ? std::to_string(*iterated) : "", outIndex = std::to_string(output);
   if (!plan.iteration) {
-    schedule = "  status = " + api + "_set_buffer(program, " + outIndex + ", " + out + ");\n"
-               "  if (status != " + API + "_OK) return status;\n"
-               "  return " + api + "_enqueue(program, queue, done);\n";
+    schedule = "  status = " + api + "_set_buffer(program, " + outIndex + ", " + out +
+               ");\n"
+               "  if (status != " +
+               API +
+               "_OK) return status;\n"
+               "  return " +
+               api + "_enqueue(program, queue, done);\n";
   } else if (plan.iteration->count == 0) {
     schedule = "  /* Zero iterations: the result is the input. */\n"
-               "  error = clEnqueueCopyBuffer(queue, " + in + ", " + out + ", 0, 0, " + names.argMacro[output] +
+               "  error = clEnqueueCopyBuffer(queue, " +
+               in + ", " + out + ", 0, 0, " + names.argMacro[output] +
                "_BYTES, 0, NULL, done);\n"
                "  if (error != CL_SUCCESS) {\n"
                "    program->last_error = error;\n"
-               "    return " + API + "_ERROR_OPENCL;\n"
+               "    return " +
+               API +
+               "_ERROR_OPENCL;\n"
                "  }\n"
-               "  return " + API + "_OK;\n";
+               "  return " +
+               API + "_OK;\n";
   } else {
     std::string count = std::to_string(plan.iteration->count);
     if (plan.iteration->count >= 2)
       schedule += "  if (!program->scratch) {\n"
-                  "    program->scratch = clCreateBuffer(program->context, CL_MEM_READ_WRITE, " + names.argMacro[output] +
+                  "    program->scratch = clCreateBuffer(program->context, CL_MEM_READ_WRITE, " +
+                  names.argMacro[output] +
                   "_BYTES, NULL, &error);\n"
                   "    if (error != CL_SUCCESS) {\n"
                   "      program->scratch = NULL;\n"
                   "      program->last_error = error;\n"
-                  "      return " + API + "_ERROR_OPENCL;\n"
+                  "      return " +
+                  API +
+                  "_ERROR_OPENCL;\n"
                   "    }\n"
                   "  }\n";
     schedule += "  {\n"
-                "    /* " + count + " launches, each reading what the previous one wrote; the targets alternate\n"
+                "    /* " +
+                count +
+                " launches, each reading what the previous one wrote; the targets alternate\n"
                 "     * between the scratch buffer and the output so that the last launch writes the output and\n"
                 "     * the input is never written. */\n"
-                "    cl_mem source = " + in + ", target;\n"
+                "    cl_mem source = " +
+                in +
+                ", target;\n"
                 "    int64_t k;\n"
-                "    for (k = 0; k < " + count + "; ++k) {\n"
-                "      target = (" + count + " - 1 - k) % 2 == 0 ? " + out + " : program->scratch;\n"
-                "      status = " + api + "_set_buffer(program, " + inIndex + ", source);\n"
-                "      if (status == " + API + "_OK) status = " + api + "_set_buffer(program, " + outIndex + ", target);\n"
-                "      if (status == " + API + "_OK) status = " + api + "_enqueue(program, queue, k == " + count + " - 1 ? done : NULL);\n"
-                "      if (status != " + API + "_OK) return status;\n"
+                "    for (k = 0; k < " +
+                count +
+                "; ++k) {\n"
+                "      target = (" +
+                count + " - 1 - k) % 2 == 0 ? " + out +
+                " : program->scratch;\n"
+                "      status = " +
+                api + "_set_buffer(program, " + inIndex +
+                ", source);\n"
+                "      if (status == " +
+                API + "_OK) status = " + api + "_set_buffer(program, " + outIndex +
+                ", target);\n"
+                "      if (status == " +
+                API + "_OK) status = " + api + "_enqueue(program, queue, k == " + count +
+                " - 1 ? done : NULL);\n"
+                "      if (status != " +
+                API +
+                "_OK) return status;\n"
                 "      source = target;\n"
                 "    }\n"
                 "  }\n"
-                "  return " + API + "_OK;\n";
+                "  return " +
+                API + "_OK;\n";
   }
 
   // Only the helpers the schedule calls (an unused static function is a warning).
@@ -377,7 +407,8 @@ ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
   for (const PlanArg &a : plan.args) hasSizes = hasSizes || a.role == Role::Size;
   bool launches = !plan.iteration || plan.iteration->count > 0;
   bool setsBuffers = launches || setArgs.find("_set_buffer(") != std::string::npos;
-  std::string helpers = std::string(setsBuffers ? kSetBuffer : "") + (hasSizes ? kSetSize : "") + (launches ? kEnqueue : "");
+  std::string helpers =
+      std::string(setsBuffers ? kSetBuffer : "") + (hasSizes ? kSetSize : "") + (launches ? kEnqueue : "");
 
   std::string local, localArg = "NULL";
   if (plan.localSize) {
@@ -403,12 +434,14 @@ ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
       {"SCHEDULE", schedule},
       {"NDRANGE", launches ? substitute(kNDRange, {{"api", api},
                                                    {"DIMS", std::to_string(plan.dims)},
-                                                   {"GLOBAL", cArray(plan.roundedGlobal(plan.localSize.value_or(std::array<int64_t, 3>{1, 1, 1})))},
+                                                   {"GLOBAL", cArray(plan.roundedGlobal(plan.localSize.value_or(
+                                                                  std::array<int64_t, 3>{1, 1, 1})))},
                                                    {"LOCAL", local}})
-                            : "/* Zero iterations: the kernel is never launched. */\n"},
+                           : "/* Zero iterations: the kernel is never launched. */\n"},
       {"HELPERS", substitute(helpers, {{"api", api}, {"API", API}, {"LOCALARG", localArg}})},
   };
-  if (!isCIdentifier(plan.kernelName)) throw std::invalid_argument("the kernel name '" + plan.kernelName + "' is not a C identifier");
+  if (!isCIdentifier(plan.kernelName))
+    throw std::invalid_argument("the kernel name '" + plan.kernelName + "' is not a C identifier");
   ExportedPair pair;
   pair.headerFile = api + ".h";
   pair.sourceFile = api + ".c";

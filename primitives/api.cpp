@@ -85,11 +85,15 @@ Expr compose(std::vector<Expr> functions) {
 }
 
 Expr map(Expr f, Expr in) { return prim(Op::Map, {}, {std::move(f)}, {std::move(in)}); }
-Expr reduce(Expr f, Expr init, Expr in) { return prim(Op::Reduce, {}, {std::move(f)}, {std::move(init), std::move(in)}); }
+Expr reduce(Expr f, Expr init, Expr in) {
+  return prim(Op::Reduce, {}, {std::move(f)}, {std::move(init), std::move(in)});
+}
 Expr zip(std::vector<Expr> ins) { return prim(Op::Zip, {}, {}, std::move(ins)); }
 Expr split(Size n, Expr in) { return prim(Op::Split, {std::move(n)}, {}, {std::move(in)}); }
 Expr join(Expr in) { return prim(Op::Join, {}, {}, {std::move(in)}); }
-Expr slide(Size size, Size step, Expr in) { return prim(Op::Slide, {std::move(size), std::move(step)}, {}, {std::move(in)}); }
+Expr slide(Size size, Size step, Expr in) {
+  return prim(Op::Slide, {std::move(size), std::move(step)}, {}, {std::move(in)});
+}
 Expr pad(Size left, Size right, PadMode mode, Expr in) {
   return prim(Op::Pad, {std::move(left), std::move(right)}, {}, {std::move(in)}, 0, mode);
 }
@@ -111,7 +115,8 @@ Expr mapN(int dims, Expr f, Expr in) { return nd::mapN(dims, std::move(f), std::
 Expr padN(int dims, Size left, Size right, PadMode mode, Expr in) {
   if (dims < 1) throw std::invalid_argument("padN: dims must be >= 1");
   size_t n = static_cast<size_t>(dims);
-  return nd::padN(std::vector<Size>(n, left), std::vector<Size>(n, right), std::vector<PadMode>(n, mode), std::move(in));
+  return nd::padN(std::vector<Size>(n, left), std::vector<Size>(n, right), std::vector<PadMode>(n, mode),
+                  std::move(in));
 }
 
 Expr padConstantN(int dims, Size left, Size right, Expr value, Expr in) {
@@ -121,7 +126,9 @@ Expr padConstantN(int dims, Size left, Size right, Expr value, Expr in) {
   return map(fn([&](Expr row) { return padConstantN(dims - 1, left, right, value, row); }), outer);
 }
 
-Expr slideN(int dims, Size size, Size step, Expr in) { return nd::slideN(dims, std::move(size), std::move(step), std::move(in)); }
+Expr slideN(int dims, Size size, Size step, Expr in) {
+  return nd::slideN(dims, std::move(size), std::move(step), std::move(in));
+}
 
 Expr zipN(int dims, std::vector<Expr> ins) { return nd::zipN(dims, std::move(ins)); }
 

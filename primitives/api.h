@@ -24,13 +24,13 @@
 
 namespace liftcc::api {
 
-using liftcc::Expr;
-using liftcc::Program;
-using liftcc::Type;
 using liftcc::array;
+using liftcc::Expr;
 using liftcc::f32;
 using liftcc::f64;
 using liftcc::i32;
+using liftcc::Program;
+using liftcc::Type;
 using Size = arith::Expr;
 
 inline constexpr PadMode clamp = PadMode::Clamp;
@@ -88,7 +88,9 @@ Expr generate(Size n, Expr f);
 Expr sizeValue(Size s);
 
 template <UnaryBuilder F> Expr map(F f, Expr in) { return map(fn(f), std::move(in)); }
-template <BinaryBuilder F> Expr reduce(F f, Expr init, Expr in) { return reduce(fn2(f), std::move(init), std::move(in)); }
+template <BinaryBuilder F> Expr reduce(F f, Expr init, Expr in) {
+  return reduce(fn2(f), std::move(init), std::move(in));
+}
 template <UnaryBuilder F> Expr iterate(Size n, F f, Expr in) { return iterate(std::move(n), fn(f), std::move(in)); }
 template <UnaryBuilder F> Expr generate(Size n, F f) { return generate(std::move(n), fn(f, "i")); }
 

@@ -56,7 +56,8 @@ std::vector<std::pair<std::string_view, FieldKind>> fieldsOf(const OpInfo &info)
   for (std::string_view f : info.sizeFields) fields.emplace_back(f, FieldKind::Size);
   if (info.hasPadMode) fields.emplace_back("mode", FieldKind::PadMode);
   for (std::string_view f : info.funFields) fields.emplace_back(f, FieldKind::Function);
-  for (std::string_view f : info.argFields) fields.emplace_back(f, info.variadicArgs ? FieldKind::DataList : FieldKind::Data);
+  for (std::string_view f : info.argFields)
+    fields.emplace_back(f, info.variadicArgs ? FieldKind::DataList : FieldKind::Data);
   return fields;
 }
 
@@ -66,12 +67,13 @@ Expr primitive(Op op, std::vector<Field> fields) {
   const OpInfo &info = opInfo(op);
   const auto expected = fieldsOf(info);
   for (size_t i = 0; i < fields.size(); ++i) {
-    auto known = std::find_if(expected.begin(), expected.end(), [&](const auto &f) { return f.first == fields[i].name; });
+    auto known =
+        std::find_if(expected.begin(), expected.end(), [&](const auto &f) { return f.first == fields[i].name; });
     if (known == expected.end()) {
       std::string names;
       for (const auto &f : expected) names += (names.empty() ? "" : ", ") + std::string(f.first);
-      fail(info, "no field \"" + std::string(fields[i].name) + "\" (its fields: " + (names.empty() ? "none" : names) +
-                     ")");
+      fail(info,
+           "no field \"" + std::string(fields[i].name) + "\" (its fields: " + (names.empty() ? "none" : names) + ")");
     }
     for (size_t j = 0; j < i; ++j)
       if (fields[j].name == fields[i].name) fail(info, "field \"" + std::string(fields[i].name) + "\" given twice");
@@ -89,9 +91,12 @@ Expr primitive(Op op, std::vector<Field> fields) {
     const Expr *expr = std::get_if<Expr>(&value);
     switch (kind) {
     case FieldKind::Size:
-      if (integer) operands.sizes.emplace_back(*integer);
-      else if (const Size *s = std::get_if<Size>(&value)) operands.sizes.push_back(*s);
-      else failKind(info, *given, kind);
+      if (integer)
+        operands.sizes.emplace_back(*integer);
+      else if (const Size *s = std::get_if<Size>(&value))
+        operands.sizes.push_back(*s);
+      else
+        failKind(info, *given, kind);
       break;
     case FieldKind::Dim:
       if (!integer || *integer < 0 || *integer > 2) failKind(info, *given, kind);
@@ -102,8 +107,10 @@ Expr primitive(Op op, std::vector<Field> fields) {
       operands.attr = static_cast<int>(*integer);
       break;
     case FieldKind::PadMode:
-      if (const PadMode *mode = std::get_if<PadMode>(&value)) operands.padMode = *mode;
-      else failKind(info, *given, kind);
+      if (const PadMode *mode = std::get_if<PadMode>(&value))
+        operands.padMode = *mode;
+      else
+        failKind(info, *given, kind);
       break;
     case FieldKind::Function:
       if (!expr || !(expr->is(ExprKind::Lambda) || expr->is(ExprKind::UserFun))) failKind(info, *given, kind);

@@ -19,7 +19,9 @@ Value evalGenerate(EvalContext &interpreter, const Expr &e) {
   return Value::array(std::move(out));
 }
 
-Expr typeSizeValue(TypeContext &checker, const Expr &e, const std::string &) { return checker.rebuild(e, {}, {}, i32()); }
+Expr typeSizeValue(TypeContext &checker, const Expr &e, const std::string &) {
+  return checker.rebuild(e, {}, {}, i32());
+}
 
 Value evalSizeValue(EvalContext &interpreter, const Expr &e) {
   return Scalar::ofInt(static_cast<int32_t>(interpreter.size(sizeValueOf(e))));

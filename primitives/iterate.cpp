@@ -12,7 +12,8 @@ Expr typeIterate(TypeContext &checker, const Expr &e, const std::string &path) {
   checker.requireNonNegative(iterateCount(e), checker.field(path, "n"), "the iteration count", e);
   TypedFun f = checker.checkFun(funOf(e), {t}, checker.field(path, "f"), op);
   if (f.result != t)
-    checker.fail(checker.field(path, "f"), op + ": the function must return its input type " + t.str() + ", found " + f.result.str());
+    checker.fail(checker.field(path, "f"),
+                 op + ": the function must return its input type " + t.str() + ", found " + f.result.str());
   return checker.rebuild(e, {f.fun}, {in}, t);
 }
 

@@ -91,7 +91,8 @@ Expr typeTranspose(TypeContext &checker, const Expr &e, const std::string &path)
   Expr in = checkNestedArray(checker, e, path, "a 2D array");
   const Type &t = in.typeOrThrow();
   const Type &inner = t.arrayElement();
-  return checker.rebuild(e, {}, {in}, Type::array(Type::array(inner.arrayElement(), t.arrayLength()), inner.arrayLength()));
+  return checker.rebuild(e, {}, {in},
+                         Type::array(Type::array(inner.arrayElement(), t.arrayLength()), inner.arrayLength()));
 }
 
 Value evalTranspose(EvalContext &interpreter, const Expr &e) {
@@ -124,8 +125,8 @@ Expr typeAt(TypeContext &checker, const Expr &e, const std::string &path) {
   const Type &t = in.typeOrThrow();
   const arith::Expr &i = atIndex(e);
   if (!arith::provablyNonNegative(i) || !arith::provablyLess(i, t.arrayLength()))
-    checker.fail(checker.field(path, "index"),
-                 op + ": index " + i.str() + " is not provably within [0, " + t.arrayLength().str() + ") of " + t.str());
+    checker.fail(checker.field(path, "index"), op + ": index " + i.str() + " is not provably within [0, " +
+                                                   t.arrayLength().str() + ") of " + t.str());
   return checker.rebuild(e, {}, {in}, t.arrayElement());
 }
 

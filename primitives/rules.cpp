@@ -25,13 +25,16 @@ void TypeContext::requirePositive(const arith::Expr &v, const std::string &path,
     fail(path, std::string(e.info().name) + ": " + std::string(what) + " must be provably positive, found " + v.str());
 }
 
-void TypeContext::requireNonNegative(const arith::Expr &v, const std::string &path, std::string_view what, const Expr &e) {
+void TypeContext::requireNonNegative(const arith::Expr &v, const std::string &path, std::string_view what,
+                                     const Expr &e) {
   if (!arith::provablyNonNegative(v))
-    fail(path, std::string(e.info().name) + ": " + std::string(what) + " must be provably non-negative, found " + v.str());
+    fail(path,
+         std::string(e.info().name) + ": " + std::string(what) + " must be provably non-negative, found " + v.str());
 }
 
 Expr TypeContext::rebuild(const Expr &e, std::vector<Expr> funs, std::vector<Expr> args, Type type) {
-  return Expr::prim(e.op(), {e.sizes(), e.attr(), e.padMode(), std::move(funs), std::move(args)}).withType(std::move(type));
+  return Expr::prim(e.op(), {e.sizes(), e.attr(), e.padMode(), std::move(funs), std::move(args)})
+      .withType(std::move(type));
 }
 
 } // namespace liftcc::rules

@@ -84,7 +84,7 @@ CheckedWindows checkWindows(TypeContext &checker, const Expr &e, const std::stri
 std::vector<Value> slideWindows(EvalContext &interpreter, const Expr &e, const Value &in);
 
 // Every family's rules: type<Family> and eval<Family>, defined in primitives/<family>.cpp.
-#define LIFTCC_DECLARE_RULES(op_, name_, family, ...)                                                                     \
+#define LIFTCC_DECLARE_RULES(op_, name_, family, ...)                                                                  \
   Expr type##family(TypeContext &checker, const Expr &prim, const std::string &path);                                  \
   Value eval##family(EvalContext &interpreter, const Expr &prim);
 LIFTCC_PRIMITIVES(LIFTCC_DECLARE_RULES)

@@ -10,7 +10,8 @@ namespace liftcc::rules {
 
 Expr typeSlideSeq(TypeContext &checker, const Expr &e, const std::string &path) {
   CheckedWindows w = checkWindows(checker, e, path);
-  TypedFun f = checker.checkFun(funOf(e), {w.windows.arrayElement()}, checker.field(path, "f"), std::string(e.info().name));
+  TypedFun f =
+      checker.checkFun(funOf(e), {w.windows.arrayElement()}, checker.field(path, "f"), std::string(e.info().name));
   return checker.rebuild(e, {f.fun}, {w.in}, Type::array(f.result, w.windows.arrayLength()));
 }
 

@@ -57,7 +57,8 @@ Expr typeGet(TypeContext &checker, const Expr &e, const std::string &path) {
   const Type &t = in.typeOrThrow();
   if (!t.isTuple()) checker.fail(checker.field(path, "in"), op + ": expected a tuple, found " + t.str());
   if (getIndex(e) < 0 || static_cast<size_t>(getIndex(e)) >= t.tupleElements().size())
-    checker.fail(checker.field(path, "index"), op + ": index " + std::to_string(getIndex(e)) + " out of range for " + t.str());
+    checker.fail(checker.field(path, "index"),
+                 op + ": index " + std::to_string(getIndex(e)) + " out of range for " + t.str());
   return checker.rebuild(e, {}, {in}, t.tupleElements()[static_cast<size_t>(getIndex(e))]);
 }
 

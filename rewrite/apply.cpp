@@ -26,8 +26,7 @@ std::vector<std::string> applicableLocations(const Program &typed, const Rule &r
     try {
       applyRule(typed, rule, loc);
       out.push_back(loc);
-    } catch (const RewriteError &) {
-    }
+    } catch (const RewriteError &) {}
   }
   return out;
 }

@@ -3,7 +3,8 @@
 namespace liftcc::rewrite {
 
 std::vector<Rule> algorithmicCatalog() {
-  std::vector<Rule> rules{mapFusion(), mapFission(), joinSplit(), splitJoinCancel(), transposeTranspose(), reduceMapFusion()};
+  std::vector<Rule> rules{mapFusion(),       mapFission(),         joinSplit(),
+                          splitJoinCancel(), transposeTranspose(), reduceMapFusion()};
   for (int64_t n : {2, 4, 8, 16, 32, 64}) rules.push_back(splitJoin(arith::Expr(n)));
   for (int dims = 1; dims <= 3; ++dims)
     for (int64_t k : {2, 4, 8, 16, 32}) rules.push_back(overlappedTiling(dims, k));

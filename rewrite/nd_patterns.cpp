@@ -26,7 +26,8 @@ std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims) {
 }
 
 Expr slideNPerDimension(std::vector<arith::Expr> sizes, std::vector<arith::Expr> steps, Expr in) {
-  if (sizes.empty() || sizes.size() != steps.size()) throw InternalError("slideNPerDimension: one size and step per dimension");
+  if (sizes.empty() || sizes.size() != steps.size())
+    throw InternalError("slideNPerDimension: one size and step per dimension");
   int dims = static_cast<int>(sizes.size());
   if (dims == 1) return api::slide(sizes[0], steps[0], std::move(in));
   // The shape of nd::slideN: slide the inner dimensions of every row, then the
@@ -37,7 +38,8 @@ Expr slideNPerDimension(std::vector<arith::Expr> sizes, std::vector<arith::Expr>
   Expr rows = api::map(api::fn([&](Expr row) { return slideNPerDimension(sizes, steps, row); }), std::move(in));
   Expr reorder = api::fn([dims](Expr window) {
     for (int k = 0; k < dims - 1; ++k)
-      window = k == 0 ? api::transpose(window) : api::mapN(k, api::fn([](Expr w) { return api::transpose(w); }), window);
+      window =
+          k == 0 ? api::transpose(window) : api::mapN(k, api::fn([](Expr w) { return api::transpose(w); }), window);
     return window;
   });
   return api::map(reorder, api::slide(outerSize, outerStep, rows));

@@ -13,7 +13,7 @@
 namespace liftcc::rewrite {
 
 struct MapNMatch {
-  Expr f;  ///< the function applied to each element of the d-dimensional array
+  Expr f; ///< the function applied to each element of the d-dimensional array
   Expr in;
 };
 std::optional<MapNMatch> matchMapN(const Expr &e, int dims);

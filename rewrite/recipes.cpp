@@ -38,7 +38,8 @@ int nestDepth(const Expr &e) {
     if (!f.is(ExprKind::Lambda) || f.params().size() != 1) break;
     const Expr &next = f.body();
     // Only a map over the element itself continues the nest (mapN's shape).
-    if (!next.isPrim(Op::Map) || !inputOf(next).is(ExprKind::Param) || !inputOf(next).sameNode(f.params().front())) break;
+    if (!next.isPrim(Op::Map) || !inputOf(next).is(ExprKind::Param) || !inputOf(next).sameNode(f.params().front()))
+      break;
     cur = &next;
   }
   return depth;
@@ -50,9 +51,9 @@ Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level);
 /// that map by the level's rule, its input sequentially, and inside it the
 /// next map of the nest, or (innermost) the next level or sequential code.
 Strategy lowerNest(const std::vector<LevelRule> &levels, size_t level, int dim) {
-  Strategy inside = dim > 0                      ? lowerNest(levels, level, dim - 1)
+  Strategy inside = dim > 0                     ? lowerNest(levels, level, dim - 1)
                     : level + 1 < levels.size() ? lowerOnLevel(levels, level + 1)
-                                                 : sequential();
+                                                : sequential();
   // A user function has no body: attempt.
   return seq(levels[level](dim), seq(at("/in", sequential()), attempt(at("/f/body", inside))));
 }
@@ -68,15 +69,19 @@ Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level) {
       if (depth == 0) return std::nullopt;
       return lowerNest(levels, level, depth - 1)(e);
     });
-    Strategy layout = seq(guard("isLayout", [](const Expr &e) {
-                            return e.is(ExprKind::Prim) && (e.info().has(opflag::LayoutOnly) || (e.isPrim(Op::Map) && !mapComputes(e)));
-                          }),
+    Strategy layout = seq(guard("isLayout",
+                                [](const Expr &e) {
+                                  return e.is(ExprKind::Prim) &&
+                                         (e.info().has(opflag::LayoutOnly) || (e.isPrim(Op::Map) && !mapComputes(e)));
+                                }),
                           at("/in", self));
-    Strategy iterate = seq(guard("isIterateOfLambda", [](const Expr &e) { return e.isPrim(Op::Iterate) && funOf(e).is(ExprKind::Lambda); }),
+    Strategy iterate = seq(guard("isIterateOfLambda",
+                                 [](const Expr &e) { return e.isPrim(Op::Iterate) && funOf(e).is(ExprKind::Lambda); }),
                            seq(at("/f/body", self), at("/in", sequential())));
     Strategy skipFunctions = guard("isLambda", [](const Expr &e) { return e.is(ExprKind::Lambda); });
-    Strategy application = seq(guard("isApplyOfLambda", [](const Expr &e) { return e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda); }),
-                               seq(all(choice(skipFunctions, sequential())), at("/apply/body", self)));
+    Strategy application = seq(
+        guard("isApplyOfLambda", [](const Expr &e) { return e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda); }),
+        seq(all(choice(skipFunctions, sequential())), at("/apply/body", self)));
     return choice(nest, choice(layout, choice(iterate, choice(application, sequential()))));
   });
 }
@@ -132,7 +137,9 @@ std::vector<Expr> tileParameters(const Expr &body, int dims) {
 }
 
 bool isTileAccess(const Expr &e, const std::vector<Expr> &tiles) {
-  const Expr *param = e.is(ExprKind::Param) ? &e : e.isPrim(Op::Get) && inputOf(e).is(ExprKind::Param) ? &inputOf(e) : nullptr;
+  const Expr *param = e.is(ExprKind::Param)                                 ? &e
+                      : e.isPrim(Op::Get) && inputOf(e).is(ExprKind::Param) ? &inputOf(e)
+                                                                            : nullptr;
   return param && std::any_of(tiles.begin(), tiles.end(), [&](const Expr &t) { return t.sameNode(*param); });
 }
 
@@ -165,9 +172,10 @@ std::pair<Expr, int> copyTiles(const Program &tiled, int dims, const Rule &copy)
 Program copyTilesToLocal(const Program &original, const Program &tiled, int dims) {
   auto [body, copies] = copyTiles(tiled, dims, localCopy(dims));
   if (copies == 0)
-    throw RewriteError("local: the " + std::to_string(dims) + "D tiles found hold neighbourhoods, not input elements, so "
-                       "there is no tile to copy to local memory (tiling covered " + std::to_string(dims) + " of the " +
-                       std::to_string(std::max(dims, outputDimensions(original))) +
+    throw RewriteError("local: the " + std::to_string(dims) +
+                       "D tiles found hold neighbourhoods, not input elements, so "
+                       "there is no tile to copy to local memory (tiling covered " +
+                       std::to_string(dims) + " of the " + std::to_string(std::max(dims, outputDimensions(original))) +
                        " dimension(s): a tile size not dividing every output extent, a wrap/mirror boundary or a "
                        "reduce over the window keeps the rest untiled); choose a tile size that divides every output "
                        "dimension, or use --opt tiled or plain");
@@ -208,7 +216,8 @@ std::pair<Program, int> tileForCoarsening(const Program &typed, const std::array
 Program copyWindowsToPrivate(const Program &tiled, int dims) {
   auto [body, copies] = copyTiles(tiled, dims, privateCopy(dims));
   if (copies == 0)
-    throw InternalError("coarsened: the " + std::to_string(dims) + "D tiles hold no array of scalars to copy to private memory");
+    throw InternalError("coarsened: the " + std::to_string(dims) +
+                        "D tiles hold no array of scalars to copy to private memory");
   return typeCheck(withBody(tiled, body));
 }
 
@@ -229,8 +238,9 @@ Program streamStencil(const Program &typed) {
     std::vector<std::string> locations = applicableLocations(typed, rule);
     if (!locations.empty()) return applyRule(typed, rule, locations.front());
   }
-  throw RewriteError("stream: no 2D or 3D stencil to stream: streaming needs mapN over slideN with a constant window "
-                     "size and step (and step 1 when other inputs are zipped with the neighbourhoods); use --opt plain");
+  throw RewriteError(
+      "stream: no 2D or 3D stencil to stream: streaming needs mapN over slideN with a constant window "
+      "size and step (and step 1 when other inputs are zipped with the neighbourhoods); use --opt plain");
 }
 
 Program unrollAll(Program program) {

@@ -17,19 +17,19 @@
 namespace liftcc::rewrite {
 
 struct Rule {
-  std::string name;     ///< e.g. "splitJoin(4)": unique, parameters included
-  std::string summary;  ///< the rule in the functional notation of the papers
+  std::string name;    ///< e.g. "splitJoin(4)": unique, parameters included
+  std::string summary; ///< the rule in the functional notation of the papers
   std::function<std::optional<Expr>(const Expr &)> apply;
 };
 
 // ---- algorithmic rules (rules_algorithmic.cpp) ------------------------------
-Rule mapFusion();           ///< map(f, map(g, x)) -> map(f . g, x)
-Rule mapFission();          ///< map(\y. P(Q(y)), x) -> map(\z. P(z), map(\y. Q(y), x))
+Rule mapFusion();              ///< map(f, map(g, x)) -> map(f . g, x)
+Rule mapFission();             ///< map(\y. P(Q(y)), x) -> map(\z. P(z), map(\y. Q(y), x))
 Rule splitJoin(arith::Expr n); ///< map(f, x) -> join(map(map(f), split(n, x)))
-Rule joinSplit();           ///< join(split(n, x)) -> x
-Rule splitJoinCancel();     ///< split(n, join(x)) -> x when x: [[T]n]m
-Rule transposeTranspose();  ///< transpose(transpose(x)) -> x
-Rule reduceMapFusion();     ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f(a, g(y)), z, x)
+Rule joinSplit();              ///< join(split(n, x)) -> x
+Rule splitJoinCancel();        ///< split(n, join(x)) -> x when x: [[T]n]m
+Rule transposeTranspose();     ///< transpose(transpose(x)) -> x
+Rule reduceMapFusion();        ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f(a, g(y)), z, x)
 
 // ---- stencil rules (rules_tiling.cpp) ---------------------------------------
 /// Overlapped tiling in `dims` dimensions with `outputs` results per tile and
@@ -72,9 +72,9 @@ Rule mapToGlb(int dim);
 Rule mapToWrg(int dim);
 Rule mapToLcl(int dim);
 Rule mapToSeq();
-Rule mapSeqToUnroll();      ///< for constant extents
+Rule mapSeqToUnroll(); ///< for constant extents
 Rule reduceToSeq();
-Rule reduceSeqToUnroll();   ///< for constant extents
+Rule reduceSeqToUnroll(); ///< for constant extents
 /// x -> toLocal(mapLclN(dims, id), x) on an array of scalars with `dims`
 /// dimensions: the local-memory copy of a tile.
 Rule localCopy(int dims);

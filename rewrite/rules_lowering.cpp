@@ -27,7 +27,8 @@ Expr withOp(const Expr &e, Op op, int attr = 0) {
 }
 
 Rule retarget(std::string name, std::string summary, Op from, Op to, int attr, bool needsComputingMap) {
-  return {std::move(name), std::move(summary), [from, to, attr, needsComputingMap](const Expr &e) -> std::optional<Expr> {
+  return {std::move(name), std::move(summary),
+          [from, to, attr, needsComputingMap](const Expr &e) -> std::optional<Expr> {
             if (!e.isPrim(from)) return std::nullopt;
             if (needsComputingMap && !mapComputes(e)) return std::nullopt; // layout maps stay views
             return withOp(e, to, attr);
@@ -102,8 +103,10 @@ Rule reduceSeqToUnroll() {
 }
 
 Rule localCopy(int dims) {
-  return {"localCopy" + std::to_string(dims) + "D", "x -> toLocal(mapLclN(id), x)", [dims](const Expr &e) -> std::optional<Expr> {
-            if (!e.type() || e.isPrim(Op::ToLocal) || e.is(ExprKind::Lambda) || e.is(ExprKind::UserFun)) return std::nullopt;
+  return {"localCopy" + std::to_string(dims) + "D", "x -> toLocal(mapLclN(id), x)",
+          [dims](const Expr &e) -> std::optional<Expr> {
+            if (!e.type() || e.isPrim(Op::ToLocal) || e.is(ExprKind::Lambda) || e.is(ExprKind::UserFun))
+              return std::nullopt;
             auto rank = scalarArrayRank(*e.type());
             if (!rank || *rank != dims) return std::nullopt;
             ScalarKind kind = e.type()->innermost().scalarKind();
@@ -118,7 +121,8 @@ Rule privateCopy(int dims) {
   std::string name = dims == 1 ? "privateCopy" : "privateCopy" + std::to_string(dims) + "D";
   return {name, dims == 1 ? "x -> toPrivate(mapSeq(id), x)" : "x -> toPrivate(mapSeqN(id), x)",
           [dims](const Expr &e) -> std::optional<Expr> {
-            if (!e.type() || e.isPrim(Op::ToPrivate) || e.is(ExprKind::Lambda) || e.is(ExprKind::UserFun)) return std::nullopt;
+            if (!e.type() || e.isPrim(Op::ToPrivate) || e.is(ExprKind::Lambda) || e.is(ExprKind::UserFun))
+              return std::nullopt;
             auto rank = scalarArrayRank(*e.type());
             if (!rank || *rank != dims) return std::nullopt;
             ScalarKind kind = e.type()->innermost().scalarKind();

@@ -81,26 +81,30 @@ Rule slideSeqIntroduction() {
 
 Rule streamOuterDimension(int dims) {
   std::string name = "streamOuterDimension" + std::to_string(dims) + "D";
-  return {name,
-          "mapN(f, slideN(n, s, x)) -> moveToFront(mapN-1(\\c. slideSeq(n, s, f, c), moveToBack(map(slideN-1(n, s), x))))",
-          [dims](const Expr &e) -> std::optional<Expr> {
-            if (dims < 2) return std::nullopt;
-            auto m = matchStream(e, dims);
-            if (!m) return std::nullopt;
-            const int inner = dims - 1;
-            // Each input as a column per position of the inner dimensions,
-            // running along the streamed (outer) dimension: a neighbourhood
-            // input gives its inner-dimension windows per plane
-            // ([c2..cd][n1][size..size]), a zipped plain input its values ([c2..cd][c1]).
-            std::vector<Expr> columns;
-            for (size_t i = 0; i < m->inputs.size(); ++i) {
-              Expr planes = m->slid[i] ? api::map(api::fn([&](Expr plane) { return api::slideN(inner, m->size, m->step, plane); }, "plane"),
-                                                  m->inputs[i])
-                                       : m->inputs[i];
-              columns.push_back(moveFrontDimensionTo(inner, planes));
-            }
-            StencilMatch match = *m;
-            Expr perColumn = api::fn([match](Expr column) {
+  return {
+      name,
+      "mapN(f, slideN(n, s, x)) -> moveToFront(mapN-1(\\c. slideSeq(n, s, f, c), moveToBack(map(slideN-1(n, s), x))))",
+      [dims](const Expr &e) -> std::optional<Expr> {
+        if (dims < 2) return std::nullopt;
+        auto m = matchStream(e, dims);
+        if (!m) return std::nullopt;
+        const int inner = dims - 1;
+        // Each input as a column per position of the inner dimensions,
+        // running along the streamed (outer) dimension: a neighbourhood
+        // input gives its inner-dimension windows per plane
+        // ([c2..cd][n1][size..size]), a zipped plain input its values ([c2..cd][c1]).
+        std::vector<Expr> columns;
+        for (size_t i = 0; i < m->inputs.size(); ++i) {
+          Expr planes =
+              m->slid[i]
+                  ? api::map(api::fn([&](Expr plane) { return api::slideN(inner, m->size, m->step, plane); }, "plane"),
+                             m->inputs[i])
+                  : m->inputs[i];
+          columns.push_back(moveFrontDimensionTo(inner, planes));
+        }
+        StencilMatch match = *m;
+        Expr perColumn = api::fn(
+            [match](Expr column) {
               if (!match.zipped) return api::slideSeq(match.size, match.step, match.f, column);
               // The zipped column: plain inputs padded by size-1 in front, so
               // window slot size-1 holds the value at the output's position.
@@ -109,20 +113,24 @@ Rule streamOuterDimension(int dims) {
                 Expr part = api::get(static_cast<int>(i), column);
                 parts.push_back(match.slid[i] ? part : api::pad(match.size - 1, 0, PadMode::Clamp, part));
               }
-              Expr window = api::fn([match](Expr w) {
-                std::vector<Expr> components;
-                for (size_t i = 0; i < match.inputs.size(); ++i) {
-                  int k = static_cast<int>(i);
-                  components.push_back(match.slid[i] ? api::map(api::fn([k](Expr t) { return api::get(k, t); }, "t"), w)
-                                                     : api::get(k, api::at(match.size - 1, w)));
-                }
-                return api::apply(match.f, {api::tuple(components)});
-              }, "window");
+              Expr window = api::fn(
+                  [match](Expr w) {
+                    std::vector<Expr> components;
+                    for (size_t i = 0; i < match.inputs.size(); ++i) {
+                      int k = static_cast<int>(i);
+                      components.push_back(match.slid[i]
+                                               ? api::map(api::fn([k](Expr t) { return api::get(k, t); }, "t"), w)
+                                               : api::get(k, api::at(match.size - 1, w)));
+                    }
+                    return api::apply(match.f, {api::tuple(components)});
+                  },
+                  "window");
               return api::slideSeq(match.size, match.step, window, api::zip(parts));
-            }, "column");
-            Expr source = m->zipped ? api::zipN(inner, columns) : columns.front();
-            return moveDimensionToFront(inner, api::mapN(inner, perColumn, source));
-          }};
+            },
+            "column");
+        Expr source = m->zipped ? api::zipN(inner, columns) : columns.front();
+        return moveDimensionToFront(inner, api::mapN(inner, perColumn, source));
+      }};
 }
 
 } // namespace liftcc::rewrite

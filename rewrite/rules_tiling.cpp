@@ -11,10 +11,7 @@
 
 namespace liftcc::rewrite {
 
-namespace {
-
-
-} // namespace
+namespace {} // namespace
 
 Rule overlappedTiling(int dims, int64_t outputs) {
   return overlappedTiling(std::vector<int64_t>(static_cast<size_t>(std::max(dims, 1)), outputs));
@@ -32,7 +29,8 @@ Rule overlappedTiling(const std::vector<int64_t> &extents) {
   // Outermost first, the order of the array dimensions.
   std::vector<int64_t> outerFirst(extents.rbegin(), extents.rend());
   return {name,
-          "mapN(f, slideN(n, s, x)) -> untileN(mapN(\\t. mapN(f, slideN(n, s, t)), slideN(u, v, x))), v = k*s, u - v = n - s "
+          "mapN(f, slideN(n, s, x)) -> untileN(mapN(\\t. mapN(f, slideN(n, s, t)), slideN(u, v, x))), v = k*s, u - v = "
+          "n - s "
           "(k per dimension)",
           [dims, outerFirst, equal](const Expr &e) -> std::optional<Expr> {
             auto m = matchStencilN(e, dims);
@@ -48,7 +46,8 @@ Rule overlappedTiling(const std::vector<int64_t> &extents) {
             if (e.type()) {
               Type t = *e.type();
               for (int d = 0; d < dims; ++d) {
-                if (!t.isArray() || !arith::provablyDivisible(t.arrayLength(), arith::Expr(outerFirst[d]))) return std::nullopt;
+                if (!t.isArray() || !arith::provablyDivisible(t.arrayLength(), arith::Expr(outerFirst[d])))
+                  return std::nullopt;
                 t = t.arrayElement();
               }
             }
@@ -57,17 +56,20 @@ Rule overlappedTiling(const std::vector<int64_t> &extents) {
               return equal ? api::slideN(dims, sizes[0], v[0], in) : slideNPerDimension(sizes, v, in);
             };
             std::vector<Expr> tiledInputs;
-            for (size_t i = 0; i < m->inputs.size(); ++i) tiledInputs.push_back(tilesOf(m->slid[i] ? u : v, m->inputs[i]));
+            for (size_t i = 0; i < m->inputs.size(); ++i)
+              tiledInputs.push_back(tilesOf(m->slid[i] ? u : v, m->inputs[i]));
             Expr tiles = m->zipped ? api::zipN(dims, tiledInputs) : tiledInputs[0];
             StencilMatch match = *m;
-            Expr perTile = api::fn([match, dims](Expr t) {
-              std::vector<Expr> parts;
-              for (size_t i = 0; i < match.inputs.size(); ++i) {
-                Expr component = match.zipped ? api::get(static_cast<int>(i), t) : t;
-                parts.push_back(match.slid[i] ? api::slideN(dims, match.size, match.step, component) : component);
-              }
-              return api::mapN(dims, match.f, match.zipped ? api::zipN(dims, parts) : parts[0]);
-            }, "tile");
+            Expr perTile = api::fn(
+                [match, dims](Expr t) {
+                  std::vector<Expr> parts;
+                  for (size_t i = 0; i < match.inputs.size(); ++i) {
+                    Expr component = match.zipped ? api::get(static_cast<int>(i), t) : t;
+                    parts.push_back(match.slid[i] ? api::slideN(dims, match.size, match.step, component) : component);
+                  }
+                  return api::mapN(dims, match.f, match.zipped ? api::zipN(dims, parts) : parts[0]);
+                },
+                "tile");
             return untileN(dims, api::mapN(dims, perTile, tiles));
           }};
 }

@@ -26,18 +26,18 @@ private:
   Fn fn_;
 };
 
-Strategy identity();                                ///< always succeeds, unchanged
-Strategy failure();                                 ///< always fails
-Strategy seq(Strategy first, Strategy second);      ///< first, then second on its result
-Strategy choice(Strategy first, Strategy second);   ///< first, or second if first fails
-Strategy attempt(Strategy s);                       ///< s, or identity ("try")
-Strategy repeat(Strategy s, int limit = 1000);      ///< s until it fails (always succeeds)
-Strategy all(Strategy s);                           ///< s on every child; fails if one fails
-Strategy one(Strategy s);                           ///< s on the first child where it succeeds
-Strategy some(Strategy s);                          ///< s on every child where it succeeds; >= 1
-Strategy topDown(Strategy s);                       ///< s at the first node, in pre-order, where it succeeds
-Strategy bottomUp(Strategy s);                      ///< s at the first node, in post-order, where it succeeds
-Strategy normalize(Strategy s, int limit = 1000);   ///< topDown(s) until it fails everywhere
+Strategy identity();                              ///< always succeeds, unchanged
+Strategy failure();                               ///< always fails
+Strategy seq(Strategy first, Strategy second);    ///< first, then second on its result
+Strategy choice(Strategy first, Strategy second); ///< first, or second if first fails
+Strategy attempt(Strategy s);                     ///< s, or identity ("try")
+Strategy repeat(Strategy s, int limit = 1000);    ///< s until it fails (always succeeds)
+Strategy all(Strategy s);                         ///< s on every child; fails if one fails
+Strategy one(Strategy s);                         ///< s on the first child where it succeeds
+Strategy some(Strategy s);                        ///< s on every child where it succeeds; >= 1
+Strategy topDown(Strategy s);                     ///< s at the first node, in pre-order, where it succeeds
+Strategy bottomUp(Strategy s);                    ///< s at the first node, in post-order, where it succeeds
+Strategy normalize(Strategy s, int limit = 1000); ///< topDown(s) until it fails everywhere
 /// s at every node where it succeeds, children first, in one pass (always succeeds).
 Strategy everywhere(Strategy s);
 /// Succeeds unchanged where `holds` is true, fails elsewhere (a side condition as a strategy).

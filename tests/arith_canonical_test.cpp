@@ -38,7 +38,7 @@ TEST_CASE("arith canonical: division by zero is never folded") {
   CHECK(d.kind() == Kind::Div);
   CHECK((x % 0).kind() == Kind::Mod);
   CHECK((x / x).kind() == Kind::Div); // x may be 0
-  CHECK((N / N).isConstant(1));        // N >= 1
+  CHECK((N / N).isConstant(1));       // N >= 1
   CHECK_THROWS_AS(evaluate(d, {}), EvalError);
   CHECK_THROWS_AS(evaluate(x % 0, {{"x", 3}}), EvalError);
   CHECK_THROWS_AS(evaluate(x + 1, {}), EvalError); // unbound

@@ -55,9 +55,14 @@ struct Vars {
     const int64_t N = uni(1, 12), M = uni(1, 12);
     const int64_t wCount = (N - 3 + 2) / 2;
     if (wCount < 1) return std::nullopt;
-    return std::map<std::string, int64_t>{{"N", N},          {"M", M},           {"i", uni(0, N - 1)},
-                                          {"j", uni(0, M - 1)}, {"k", uni(0, 2)}, {"w", uni(0, wCount - 1)},
-                                          {"x", uni(-15, 15)},  {"s", uni(-4, 4)}};
+    return std::map<std::string, int64_t>{{"N", N},
+                                          {"M", M},
+                                          {"i", uni(0, N - 1)},
+                                          {"j", uni(0, M - 1)},
+                                          {"k", uni(0, 2)},
+                                          {"w", uni(0, wCount - 1)},
+                                          {"x", uni(-15, 15)},
+                                          {"s", uni(-4, 4)}};
   }
 };
 
@@ -128,15 +133,24 @@ public:
     if (depth <= 0 || pick(0, 9) < 2) return leaf();
     Raw r;
     const int op = pick(0, 19);
-    if (op < 5) r.op = Raw::Add;
-    else if (op < 8) r.op = Raw::Sub;
-    else if (op < 11) r.op = Raw::Mul;
-    else if (op < 14) r.op = Raw::Div;
-    else if (op < 16) r.op = Raw::Mod;
-    else if (op < 17) r.op = Raw::Neg;
-    else if (op < 18) r.op = Raw::Min;
-    else if (op < 19) r.op = Raw::Max;
-    else r.op = Raw::Sel;
+    if (op < 5)
+      r.op = Raw::Add;
+    else if (op < 8)
+      r.op = Raw::Sub;
+    else if (op < 11)
+      r.op = Raw::Mul;
+    else if (op < 14)
+      r.op = Raw::Div;
+    else if (op < 16)
+      r.op = Raw::Mod;
+    else if (op < 17)
+      r.op = Raw::Neg;
+    else if (op < 18)
+      r.op = Raw::Min;
+    else if (op < 19)
+      r.op = Raw::Max;
+    else
+      r.op = Raw::Sel;
     switch (r.op) {
     case Raw::Neg: r.kids = {expr(depth - 1)}; break;
     case Raw::Div:
@@ -314,8 +328,7 @@ TEST_CASE("arith property: proofs are sound") {
         if (lt) CHECK(va < vb);
         if (le) CHECK(va <= vb);
         if (eq) CHECK(va == vb);
-      } catch (const Undefined &) {
-      }
+      } catch (const Undefined &) {}
     }
   }
   MESSAGE(proven << " provable relations checked");

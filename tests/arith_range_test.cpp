@@ -116,7 +116,7 @@ TEST_CASE("arith range: bounds") {
   CHECK(symbolicUpperBound(i) == N - 1);
   CHECK(symbolicUpperBound(i * M + j) == N * M - 1);
   CHECK(symbolicLowerBound(i + j + N) == N);
-  CHECK(symbolicUpperBound(x + i) == x + N - 1); // x has no symbolic range: kept
+  CHECK(symbolicUpperBound(x + i) == x + N - 1);    // x has no symbolic range: kept
   CHECK(symbolicUpperBound(i * x) == std::nullopt); // sign of x unknown
   CHECK(symbolicUpperBound(N) == N);
   CHECK(symbolicLowerBound(N) == N);

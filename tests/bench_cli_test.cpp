@@ -29,9 +29,12 @@ std::vector<std::string> csvFields(const std::string &line) {
   std::vector<std::string> fields(1);
   bool quoted = false;
   for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) fields.emplace_back();
-    else fields.back() += c;
+    if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      fields.emplace_back();
+    else
+      fields.back() += c;
   }
   return fields;
 }
@@ -50,17 +53,18 @@ TEST_CASE("liftc bench: every example's hand-written kernel is verified and time
   if (!ocl::test::testDevice()) return;
   test::TempDir dir;
   std::filesystem::path csv = dir.path() / "bench.csv";
-  test::LiftcRun run = test::runLiftc("bench --copy-mib 4 --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 0 "
-                                      "--kernel-tuner off --quiet --csv " +
-                                      shellQuote(csv.string()));
+  test::LiftcRun run =
+      test::runLiftc("bench --copy-mib 4 --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 0 "
+                     "--kernel-tuner off --quiet --csv " +
+                     shellQuote(csv.string()));
   REQUIRE_MESSAGE(run.status == 0, run.output);
   std::set<std::string> handWrittenOk;
   for (const std::vector<std::string> &f : readCsv(csv)) // device,example,sizes,variant,status,...
     if (f.size() > 4 && f[3] == "hand-written" && f[4] == "ok") handWrittenOk.insert(f[1]);
   const std::string &output = run.output;
-  for (const char *name : {"jacobi1d_3pt", "jacobi2d_5pt", "jacobi2d_9pt", "stencil2d", "gaussian", "gradient",
-                           "jacobi3d_7pt", "jacobi3d_13pt", "poisson", "heat", "hotspot2d", "hotspot3d", "srad1",
-                           "srad2", "acoustic"})
+  for (const char *name :
+       {"jacobi1d_3pt", "jacobi2d_5pt", "jacobi2d_9pt", "stencil2d", "gaussian", "gradient", "jacobi3d_7pt",
+        "jacobi3d_13pt", "poisson", "heat", "hotspot2d", "hotspot3d", "srad1", "srad2", "acoustic"})
     CHECK_MESSAGE(handWrittenOk.count(name) == 1, name << " has no verified hand-written row:\n" << output);
 }
 
@@ -68,9 +72,10 @@ TEST_CASE("liftc bench: an example without a recorded best is explored on the sp
   if (!ocl::test::testDevice()) return;
   test::TempDir dir;
   std::filesystem::path csv = dir.path() / "bench.csv";
-  std::string command = "bench --copy-mib 4 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 3 "
-                        "--kernel-tuner off --results " +
-                        shellQuote((dir.path() / "results").string()) + " --csv " + shellQuote(csv.string());
+  std::string command =
+      "bench --copy-mib 4 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 --warmups 0 --explore 3 "
+      "--kernel-tuner off --results " +
+      shellQuote((dir.path() / "results").string()) + " --csv " + shellQuote(csv.string());
   for (int pass = 0; pass < 2; ++pass) {
     CAPTURE(pass);
     test::LiftcRun run = test::runLiftc(command);
@@ -105,9 +110,10 @@ TEST_CASE("liftc bench: a CUDA best of the same GPU does not stand in for the Op
   std::ofstream(entry / "launch.json") << R"({"program": "jacobi2d_5pt", "sizes": ")" << sizesKey
                                        << R"(", "kernelFile": "kernel.cu"})";
 
-  test::LiftcRun run = test::runLiftc("bench --copy-mib 4 --device 0 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 "
-                                      "--warmups 0 --explore 2 --kernel-tuner off --results " +
-                                      shellQuote((dir.path() / "results").string()));
+  test::LiftcRun run =
+      test::runLiftc("bench --copy-mib 4 --device 0 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 "
+                     "--warmups 0 --explore 2 --kernel-tuner off --results " +
+                     shellQuote((dir.path() / "results").string()));
   REQUIRE_MESSAGE(run.status == 0, run.output);
   CHECK_MESSAGE(run.output.find("jacobi2d_5pt: exploring 2 random variants") != std::string::npos, run.output);
 }

@@ -83,18 +83,19 @@ TEST_CASE("bench kernel tuner: liftc bench shows Kernel Tuner's best and tuning 
   std::string whyNot;
   if (!bench::findKernelTuner(whyNot)) {
     // Then the rows are absent and liftc says why.
-    test::LiftcRun run = test::runLiftc("bench --copy-mib 4 --examples jacobi1d_3pt --sizes default --size-scale 0.02 --runs 1 "
-                                        "--warmups 0 --explore 0 --quiet");
+    test::LiftcRun run =
+        test::runLiftc("bench --copy-mib 4 --examples jacobi1d_3pt --sizes default --size-scale 0.02 --runs 1 "
+                       "--warmups 0 --explore 0 --quiet");
     CHECK(run.output.find("bench: no kernel tuner rows: ") != std::string::npos);
     MESSAGE("SKIP: " << whyNot);
     return;
   }
   test::TempDir dir;
   std::filesystem::path csv = dir.path() / "bench.csv";
-  test::LiftcRun run = test::runLiftc("bench --copy-mib 4 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 2 --warmups 0 "
-                                      "--explore 2 --kernel-tuner quick --quiet --results " +
-                                      test::shellQuote((dir.path() / "results").string()) + " --csv " +
-                                      test::shellQuote(csv.string()));
+  test::LiftcRun run = test::runLiftc(
+      "bench --copy-mib 4 --examples jacobi2d_5pt --sizes default --size-scale 0.02 --runs 2 --warmups 0 "
+      "--explore 2 --kernel-tuner quick --quiet --results " +
+      test::shellQuote((dir.path() / "results").string()) + " --csv " + test::shellQuote(csv.string()));
   REQUIRE_MESSAGE(run.status == 0, run.output);
   std::ifstream in(csv);
   std::string header, line;

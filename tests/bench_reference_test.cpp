@@ -45,12 +45,14 @@ TEST_CASE("bench/reference: every OpenCL reference kernel matches the interprete
     Program program = ex.build();
     // Extents that are no multiple of any work-group size.
     bench::Sizes sizes;
-    for (size_t d = 0; d < ex.sizeNames.size(); ++d) sizes[ex.sizeNames[d]] = ex.dims == 3 ? int64_t(5 + 2 * d) : int64_t(13 + 8 * d);
+    for (size_t d = 0; d < ex.sizeNames.size(); ++d)
+      sizes[ex.sizeNames[d]] = ex.dims == 3 ? int64_t(5 + 2 * d) : int64_t(13 + 8 * d);
     Program typed = typeCheck(program, sizes);
     std::vector<bench::Grid> grids = bench::randomGrids(typed, sizes, 3);
     Value expected = interpret(typed, sizes, bench::toValues(typed, sizes, grids));
-    codegen::Kernel kernel = bench::referenceKernel(ex, bench::findReferenceKernel(ex.name, codegen::Target::OpenCL)->source,
-                                                    codegen::Target::OpenCL, typed, sizes);
+    codegen::Kernel kernel =
+        bench::referenceKernel(ex, bench::findReferenceKernel(ex.name, codegen::Target::OpenCL)->source,
+                               codegen::Target::OpenCL, typed, sizes);
     tuner::InputViews inputs;
     for (const bench::Grid &g : grids) inputs.push_back(std::as_bytes(std::span(g)));
     tuner::LaunchConfig config;

@@ -46,12 +46,12 @@ TEST_CASE("cfun function: signatureC and accessors") {
 TEST_CASE("cfun function: usesDouble") {
   CHECK_FALSE(compile({f32("a")}, ScalarKind::Float, "float t = a * 2; return t > 1 ? t : 1.0f;").usesDouble());
   CHECK_FALSE(compile({i32("a")}, ScalarKind::Int, "return a * 2;").usesDouble());
-  CHECK(compile({f64("a")}, ScalarKind::Float, "return 1.0f;").usesDouble());     // double parameter
-  CHECK(compile({f32("a")}, ScalarKind::Double, "return a;").usesDouble());       // double result
+  CHECK(compile({f64("a")}, ScalarKind::Float, "return 1.0f;").usesDouble()); // double parameter
+  CHECK(compile({f32("a")}, ScalarKind::Double, "return a;").usesDouble());   // double result
   CHECK(compile({f32("a")}, ScalarKind::Float, "double t = a; return t;").usesDouble());
   CHECK(compile({f32("a")}, ScalarKind::Float, "return (double)a;").usesDouble());
-  CHECK(compile({f32("a")}, ScalarKind::Float, "return a * 0.5;").usesDouble());   // double literal
-  CHECK(compile({f32("a")}, ScalarKind::Float, "return (float)0.5;").usesDouble()); // still a double literal
+  CHECK(compile({f32("a")}, ScalarKind::Float, "return a * 0.5;").usesDouble());       // double literal
+  CHECK(compile({f32("a")}, ScalarKind::Float, "return (float)0.5;").usesDouble());    // still a double literal
   CHECK(compile({b8("b")}, ScalarKind::Float, "return b ? 1.0f : 0.5;").usesDouble()); // ?: arm
 }
 
@@ -75,10 +75,11 @@ TEST_CASE("cfun function: function and parameter names are validated") {
   CHECK(signatureError("f", {f32("a"), f32("x-y")}) == "parameter 2 of 'f': 'x-y' is not a valid C identifier");
   CHECK(signatureError("f", {f32("int")}) == "parameter 1 of 'f': 'int' is a keyword");
   CHECK(signatureError("f", {f32("exp")}) == "parameter 1 of 'f': 'exp' is the name of a math function");
-  CHECK(signatureError("f", {f32("INFINITY")}) == "parameter 1 of 'f': 'INFINITY' is a predefined macro in OpenCL C or CUDA");
+  CHECK(signatureError("f", {f32("INFINITY")}) ==
+        "parameter 1 of 'f': 'INFINITY' is a predefined macro in OpenCL C or CUDA");
   CHECK(signatureError("f", {f32("threadIdx")}) == "parameter 1 of 'f': 'threadIdx' is a CUDA built-in variable");
   CHECK(signatureError("f", {f32("a"), i32("a")}) == "parameter 2 of 'f': duplicate name 'a' (also parameter 1)");
   // Ordinary stencil names stay usable.
-  CHECK(signatureError("jacobi", {f32("n"), f32("s"), f32("e"), f32("w"), f32("c"), f32("x0"), f32("y1"),
-                                  f32("step"), f32("length"), f32("dot"), f32("_tmp")}) == "<accepted>");
+  CHECK(signatureError("jacobi", {f32("n"), f32("s"), f32("e"), f32("w"), f32("c"), f32("x0"), f32("y1"), f32("step"),
+                                  f32("length"), f32("dot"), f32("_tmp")}) == "<accepted>");
 }

@@ -81,15 +81,16 @@ TEST_CASE("cfun fuzz: mutated bodies raise only CFunError") {
     }
   }
   MESSAGE("accepted " << accepted << ", rejected " << rejected << ", evaluation errors " << evalErrors);
-  CHECK(accepted > 50);  // the mutations do exercise the evaluator...
+  CHECK(accepted > 50);   // the mutations do exercise the evaluator...
   CHECK(rejected > 1000); // ... and the error paths
 }
 
 TEST_CASE("cfun fuzz: random token soup raises only CFunError") {
   std::mt19937 gen(7);
-  const char *const tokens[] = {"n", "s", "1", "2.5f", "0.5", "(", ")", "{", "}", "+", "-", "*", "/", "%",
-                                "<", ">=", "==", "&&", "||", "!", "?", ":", ";", "=", "+=", "if", "else",
-                                "return", "float", "int", "bool", "const", "sqrt", "min", ",", "x", "true"};
+  const char *const tokens[] = {"n",    "s",     "1",    "2.5f", "0.5", "(",  ")",    "{",      "}",     "+",
+                                "-",    "*",     "/",    "%",    "<",   ">=", "==",   "&&",     "||",    "!",
+                                "?",    ":",     ";",    "=",    "+=",  "if", "else", "return", "float", "int",
+                                "bool", "const", "sqrt", "min",  ",",   "x",  "true"};
   for (int k = 0; k < 2000; ++k) {
     std::string body;
     int len = std::uniform_int_distribution<int>(0, 40)(gen);
@@ -100,8 +101,7 @@ TEST_CASE("cfun fuzz: random token soup raises only CFunError") {
       Function f = Function::compile("f", {f32("n"), f32("s")}, ScalarKind::Float, body);
       try {
         f.call({Scalar::ofFloat(1), Scalar::ofFloat(0)});
-      } catch (const CFunEvalError &) {
-      }
+      } catch (const CFunEvalError &) {}
     } catch (const CFunError &) {
     } catch (const std::exception &e) {
       FAIL("unexpected exception: " << e.what());

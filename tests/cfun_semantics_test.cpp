@@ -13,8 +13,7 @@ using liftcc::cfun::CFunEvalError;
 
 namespace {
 
-Scalar run(std::vector<Param> params, ScalarKind result, const std::string &body,
-           std::initializer_list<Scalar> args) {
+Scalar run(std::vector<Param> params, ScalarKind result, const std::string &body, std::initializer_list<Scalar> args) {
   return compile(std::move(params), result, body).call(args);
 }
 
@@ -82,8 +81,7 @@ TEST_CASE("cfun semantics: usual arithmetic conversions") {
   CHECK(run({i32("a")}, ScalarKind::Double, "return a + 0.0;", {Scalar::ofInt(16777217)}) ==
         Scalar::ofDouble(16777217.0));
   // float op double happens in double.
-  CHECK(run({f32("x")}, ScalarKind::Double, "return x * 0.1;", {Scalar::ofFloat(3.0f)}) ==
-        Scalar::ofDouble(3.0 * 0.1));
+  CHECK(run({f32("x")}, ScalarKind::Double, "return x * 0.1;", {Scalar::ofFloat(3.0f)}) == Scalar::ofDouble(3.0 * 0.1));
   // bool promotes to int.
   CHECK(run({b8("p"), b8("q")}, ScalarKind::Int, "return p + q;", {Scalar::ofBool(true), Scalar::ofBool(true)}) ==
         Scalar::ofInt(2));
@@ -92,14 +90,11 @@ TEST_CASE("cfun semantics: usual arithmetic conversions") {
   CHECK(intExpr("(a < b) + (a < b) * 10", 1, 2) == Scalar::ofInt(11));
   CHECK(intExpr("a < b < 1", 5, 2) == Scalar::ofInt(1)); // (5 < 2) < 1 is 0 < 1
   // ?: arms are converted to their common type.
-  CHECK(run({b8("p")}, ScalarKind::Double, "return p ? 1 : 2.5f;", {Scalar::ofBool(true)}) ==
-        Scalar::ofDouble(1.0));
+  CHECK(run({b8("p")}, ScalarKind::Double, "return p ? 1 : 2.5f;", {Scalar::ofBool(true)}) == Scalar::ofDouble(1.0));
 }
 
 TEST_CASE("cfun semantics: floating to int conversions truncate; out of range saturates") {
-  auto toInt = [](float x) {
-    return run({f32("x")}, ScalarKind::Int, "return (int)x;", {Scalar::ofFloat(x)}).asInt();
-  };
+  auto toInt = [](float x) { return run({f32("x")}, ScalarKind::Int, "return (int)x;", {Scalar::ofFloat(x)}).asInt(); };
   CHECK(toInt(2.9f) == 2);
   CHECK(toInt(-2.9f) == -2);
   CHECK(toInt(-0.5f) == 0);
@@ -162,8 +157,8 @@ TEST_CASE("cfun semantics: builtins pick the float or double overload") {
   CHECK_FALSE(compile({}, ScalarKind::Float, "return sqrt(2.0f);").usesDouble());
   CHECK(compile({f32("x"), f32("y")}, ScalarKind::Float, "return pow(x, y);")
             .call({Scalar::ofFloat(1.1f), Scalar::ofFloat(2.5f)}) == Scalar::ofFloat(std::pow(1.1f, 2.5f)));
-  CHECK(compile({f32("x")}, ScalarKind::Float, "return fabs(x) + floor(x) + ceil(x);")
-            .call({Scalar::ofFloat(-1.5f)}) == Scalar::ofFloat(1.5f + -2.0f + -1.0f));
+  CHECK(compile({f32("x")}, ScalarKind::Float, "return fabs(x) + floor(x) + ceil(x);").call({Scalar::ofFloat(-1.5f)}) ==
+        Scalar::ofFloat(1.5f + -2.0f + -1.0f));
   CHECK(compile({f32("x")}, ScalarKind::Float, "return sin(x) * cos(x) + tan(x) + log(x) + exp(x);")
             .call({Scalar::ofFloat(0.7f)}) ==
         Scalar::ofFloat(std::sin(0.7f) * std::cos(0.7f) + std::tan(0.7f) + std::log(0.7f) + std::exp(0.7f)));
@@ -207,8 +202,7 @@ TEST_CASE("cfun semantics: literals") {
 TEST_CASE("cfun semantics: call converts arguments to the parameter kinds") {
   Function f = compile({f32("x"), i32("i"), b8("b")}, ScalarKind::Float, "return b ? x + i : x - i;");
   CHECK(f.call({Scalar::ofInt(2), Scalar::ofFloat(3.9f), Scalar::ofInt(7)}) == Scalar::ofFloat(5.0f));
-  CHECK(f.call({Scalar::ofDouble(2.0), Scalar::ofDouble(-3.9), Scalar::ofFloat(0.0f)}) ==
-        Scalar::ofFloat(5.0f));
+  CHECK(f.call({Scalar::ofDouble(2.0), Scalar::ofDouble(-3.9), Scalar::ofFloat(0.0f)}) == Scalar::ofFloat(5.0f));
   CHECK_THROWS_AS(f.call({Scalar::ofFloat(1)}), std::invalid_argument);
   CHECK_THROWS_AS(f.call({}), std::invalid_argument);
 }

@@ -29,16 +29,16 @@ constexpr int kSamples = 500;
 } // namespace
 
 TEST_CASE("cfun stencil: sum of five floats") {
-  Function f = compile({f32("n"), f32("s"), f32("e"), f32("w"), f32("c")}, ScalarKind::Float,
-                       "return n + s + e + w + c;");
+  Function f =
+      compile({f32("n"), f32("s"), f32("e"), f32("w"), f32("c")}, ScalarKind::Float, "return n + s + e + w + c;");
   CHECK(f.signatureC() == "float f(float n, float s, float e, float w, float c)");
   CHECK_FALSE(f.usesDouble());
   Rng rng;
   for (int i = 0; i < kSamples; ++i) {
-    float n = rng.uniform(-100, 100), s = rng.uniform(-100, 100), e = rng.uniform(-1, 1),
-          w = rng.uniform(0, 1e6f), c = rng.uniform(-1e-3f, 1e-3f);
-    Scalar r = f.call({Scalar::ofFloat(n), Scalar::ofFloat(s), Scalar::ofFloat(e), Scalar::ofFloat(w),
-                       Scalar::ofFloat(c)});
+    float n = rng.uniform(-100, 100), s = rng.uniform(-100, 100), e = rng.uniform(-1, 1), w = rng.uniform(0, 1e6f),
+          c = rng.uniform(-1e-3f, 1e-3f);
+    Scalar r =
+        f.call({Scalar::ofFloat(n), Scalar::ofFloat(s), Scalar::ofFloat(e), Scalar::ofFloat(w), Scalar::ofFloat(c)});
     REQUIRE(r.kind() == ScalarKind::Float);
     CHECK(sameBits(r.asFloat(), n + s + e + w + c));
   }
@@ -53,11 +53,11 @@ TEST_CASE("cfun stencil: weighted Jacobi") {
   CHECK_FALSE(f.usesDouble());
   Rng rng;
   for (int i = 0; i < kSamples; ++i) {
-    float c = rng.uniform(-10, 10), n = rng.uniform(-10, 10), s = rng.uniform(-10, 10),
-          e = rng.uniform(-10, 10), w = rng.uniform(-10, 10);
+    float c = rng.uniform(-10, 10), n = rng.uniform(-10, 10), s = rng.uniform(-10, 10), e = rng.uniform(-10, 10),
+          w = rng.uniform(-10, 10);
     float expected = 0.6f * c + 0.1f * (n + s + e + w);
-    Scalar r = f.call({Scalar::ofFloat(c), Scalar::ofFloat(n), Scalar::ofFloat(s), Scalar::ofFloat(e),
-                       Scalar::ofFloat(w)});
+    Scalar r =
+        f.call({Scalar::ofFloat(c), Scalar::ofFloat(n), Scalar::ofFloat(s), Scalar::ofFloat(e), Scalar::ofFloat(w)});
     CHECK(sameBits(r.asFloat(), expected));
   }
 }
@@ -71,13 +71,13 @@ TEST_CASE("cfun stencil: Hotspot-like with several parameters and locals") {
     float delta = stepDivCap * (p + vertical + horizontal + ambient);
     return t + delta;
   )";
-  Function f = compile({f32("t"), f32("p"), f32("n"), f32("s"), f32("e"), f32("w"), f32("cap"), f32("rx"),
-                        f32("ry"), f32("rz"), f32("step"), f32("amb")},
+  Function f = compile({f32("t"), f32("p"), f32("n"), f32("s"), f32("e"), f32("w"), f32("cap"), f32("rx"), f32("ry"),
+                        f32("rz"), f32("step"), f32("amb")},
                        ScalarKind::Float, body);
   Rng rng;
   for (int i = 0; i < kSamples; ++i) {
-    float t = rng.uniform(300, 350), p = rng.uniform(0, 1), n = rng.uniform(300, 350),
-          s = rng.uniform(300, 350), e = rng.uniform(300, 350), w = rng.uniform(300, 350);
+    float t = rng.uniform(300, 350), p = rng.uniform(0, 1), n = rng.uniform(300, 350), s = rng.uniform(300, 350),
+          e = rng.uniform(300, 350), w = rng.uniform(300, 350);
     float cap = 0.5f, rx = 1.2f, ry = 1.3f, rz = 80.5f, step = 0.001f, amb = 80.0f;
     const float stepDivCap = step / cap;
     float vertical = (n + s - 2.0f * t) / ry;
@@ -102,8 +102,10 @@ float sradReference(float c, float n, float s, float e, float w, float q0sqr) {
   float qsqr = num / (den * den);
   den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
   float coef = 1.0f / (1.0f + den);
-  if (coef < 0.0f) return 0.0f;
-  else if (coef > 1.0f) return 1.0f;
+  if (coef < 0.0f)
+    return 0.0f;
+  else if (coef > 1.0f)
+    return 1.0f;
   return c + coef * std::exp(-L) * 0.25f;
 }
 } // namespace
@@ -125,13 +127,12 @@ TEST_CASE("cfun stencil: SRAD-like with exp and divisions") {
     else if (coef > 1.0f) return 1.0f;
     return c + coef * exp(-L) * 0.25f;
   )";
-  Function f = compile({f32("c"), f32("n"), f32("s"), f32("e"), f32("w"), f32("q0sqr")}, ScalarKind::Float,
-                       body);
+  Function f = compile({f32("c"), f32("n"), f32("s"), f32("e"), f32("w"), f32("q0sqr")}, ScalarKind::Float, body);
   CHECK_FALSE(f.usesDouble()); // exp(float) is the float overload
   Rng rng;
   for (int i = 0; i < kSamples; ++i) {
-    float c = rng.uniform(0.5f, 2), n = rng.uniform(0.5f, 2), s = rng.uniform(0.5f, 2),
-          e = rng.uniform(0.5f, 2), w = rng.uniform(0.5f, 2), q = rng.uniform(0.01f, 1);
+    float c = rng.uniform(0.5f, 2), n = rng.uniform(0.5f, 2), s = rng.uniform(0.5f, 2), e = rng.uniform(0.5f, 2),
+          w = rng.uniform(0.5f, 2), q = rng.uniform(0.01f, 1);
     Scalar r = f.call({Scalar::ofFloat(c), Scalar::ofFloat(n), Scalar::ofFloat(s), Scalar::ofFloat(e),
                        Scalar::ofFloat(w), Scalar::ofFloat(q)});
     CHECK(sameBits(r.asFloat(), sradReference(c, n, s, e, w, q)));
@@ -139,8 +140,8 @@ TEST_CASE("cfun stencil: SRAD-like with exp and divisions") {
 }
 
 TEST_CASE("cfun stencil: clamp written with ?: and with if/else agree") {
-  Function ternary = compile({f32("x"), f32("lo"), f32("hi")}, ScalarKind::Float,
-                             "return x < lo ? lo : x > hi ? hi : x;");
+  Function ternary =
+      compile({f32("x"), f32("lo"), f32("hi")}, ScalarKind::Float, "return x < lo ? lo : x > hi ? hi : x;");
   Function branches = compile({f32("x"), f32("lo"), f32("hi")}, ScalarKind::Float, R"(
       if (x < lo) {
         return lo;
@@ -169,8 +170,8 @@ TEST_CASE("cfun stencil: double version computes in double") {
   for (int i = 0; i < kSamples; ++i) {
     double c = rng.uniformD(-1, 1), n = rng.uniformD(-1, 1), s = rng.uniformD(-1, 1), e = rng.uniformD(-1, 1),
            w = rng.uniformD(-1, 1);
-    Scalar r = f.call({Scalar::ofDouble(c), Scalar::ofDouble(n), Scalar::ofDouble(s), Scalar::ofDouble(e),
-                       Scalar::ofDouble(w)});
+    Scalar r = f.call(
+        {Scalar::ofDouble(c), Scalar::ofDouble(n), Scalar::ofDouble(s), Scalar::ofDouble(e), Scalar::ofDouble(w)});
     REQUIRE(r.kind() == ScalarKind::Double);
     CHECK(sameBits(r.asDouble(), 0.2 * (c + n + s + e + w)));
   }
@@ -203,8 +204,8 @@ TEST_CASE("cfun stencil: Gaussian blur with int weights and a divisor") {
   for (int i = 0; i < kSamples; ++i) {
     float a = rng.uniform(0, 255), b = rng.uniform(0, 255), c = rng.uniform(0, 255), d = rng.uniform(0, 255),
           e = rng.uniform(0, 255);
-    Scalar r = f.call({Scalar::ofFloat(a), Scalar::ofFloat(b), Scalar::ofFloat(c), Scalar::ofFloat(d),
-                       Scalar::ofFloat(e)});
+    Scalar r =
+        f.call({Scalar::ofFloat(a), Scalar::ofFloat(b), Scalar::ofFloat(c), Scalar::ofFloat(d), Scalar::ofFloat(e)});
     CHECK(sameBits(r.asFloat(), (a + 4 * b + 6 * c + 4 * d + e) / 16));
   }
 }

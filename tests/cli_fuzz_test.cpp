@@ -44,9 +44,27 @@ std::set<std::string> listing(const fs::path &root) {
 }
 
 std::string randomSize(std::mt19937_64 &rng) {
-  static const std::vector<std::string> values = {"1", "2", "3", "8", "16", "64", "0", "-1", "-9223372036854775808",
-                                                  "9223372036854775807", "99999999999999999999", "1099511627776",
-                                                  "2147483648", "46341", "", "1e3", "0x10", "N", " 8", "8 ", "\xc3\xa9"};
+  static const std::vector<std::string> values = {"1",
+                                                  "2",
+                                                  "3",
+                                                  "8",
+                                                  "16",
+                                                  "64",
+                                                  "0",
+                                                  "-1",
+                                                  "-9223372036854775808",
+                                                  "9223372036854775807",
+                                                  "99999999999999999999",
+                                                  "1099511627776",
+                                                  "2147483648",
+                                                  "46341",
+                                                  "",
+                                                  "1e3",
+                                                  "0x10",
+                                                  "N",
+                                                  " 8",
+                                                  "8 ",
+                                                  "\xc3\xa9"};
   static const std::vector<std::string> names = {"N", "M", "O", "K", "", "n", "N,M", "\xc3\x91"};
   std::string text;
   int count = std::uniform_int_distribution<int>(1, 3)(rng);
@@ -56,13 +74,65 @@ std::string randomSize(std::mt19937_64 &rng) {
 }
 
 std::string randomValue(std::mt19937_64 &rng, const std::string &option) {
-  static const std::vector<std::string> generic = {
-      "", "0", "1", "-1", "8", "1024", "4096", "18446744073709551616", "9223372036854775807", "plain", "tiled",
-      "local", "opencl", "cuda", "exhaustive", "random", "annealing", "0/1", "1/0", "3/2", "1/2", "10m", "0s", "-5s",
-      "1e308h", "nan", "sm_90", "sm_1", "8,8", "8,8,8,8", "0,0", "4097", "\xe2\x88\x9e", "..", ".", "/", "../x",
-      "../../x", "/tmp", "-", "--size", "N=8", "A=random", "A=/dev/zero", "A=missing.bin", "B=random", "r",
-      "out", "global", "kernel", "k(){} kernel void x", "liftcc_kernel", "/body", "/body/in", "/nowhere",
-      "mapFusion", "overlappedTiling2D(8)", "splitJoin(4)", std::string(3000, 'z')};
+  static const std::vector<std::string> generic = {"",
+                                                   "0",
+                                                   "1",
+                                                   "-1",
+                                                   "8",
+                                                   "1024",
+                                                   "4096",
+                                                   "18446744073709551616",
+                                                   "9223372036854775807",
+                                                   "plain",
+                                                   "tiled",
+                                                   "local",
+                                                   "opencl",
+                                                   "cuda",
+                                                   "exhaustive",
+                                                   "random",
+                                                   "annealing",
+                                                   "0/1",
+                                                   "1/0",
+                                                   "3/2",
+                                                   "1/2",
+                                                   "10m",
+                                                   "0s",
+                                                   "-5s",
+                                                   "1e308h",
+                                                   "nan",
+                                                   "sm_90",
+                                                   "sm_1",
+                                                   "8,8",
+                                                   "8,8,8,8",
+                                                   "0,0",
+                                                   "4097",
+                                                   "\xe2\x88\x9e",
+                                                   "..",
+                                                   ".",
+                                                   "/",
+                                                   "../x",
+                                                   "../../x",
+                                                   "/tmp",
+                                                   "-",
+                                                   "--size",
+                                                   "N=8",
+                                                   "A=random",
+                                                   "A=/dev/zero",
+                                                   "A=missing.bin",
+                                                   "B=random",
+                                                   "r",
+                                                   "out",
+                                                   "global",
+                                                   "kernel",
+                                                   "k(){} kernel void x",
+                                                   "liftcc_kernel",
+                                                   "/body",
+                                                   "/body/in",
+                                                   "/nowhere",
+                                                   "mapFusion",
+                                                   "overlappedTiling2D(8)",
+                                                   "splitJoin(4)",
+                                                   std::string(3000, 'z')};
   if (option == "size") return randomSize(rng);
   // Outputs stay inside the scratch directory (the campaign checks that
   // nothing lands outside it), or are devices that fail to write.
@@ -105,10 +175,12 @@ TEST_CASE("fuzz/cli: random command lines give a result or one short error line,
   fs::copy_file(test::sourceDir() / "examples" / "json" / "jacobi1d_3pt.json", work / "...json");
   std::ofstream(work / "empty.json") << "";
   std::ofstream(work / "bad.json") << R"({"liftcc": 1, "sizes": [{"name": "N", "min": 1e999}]})";
-  std::ofstream(work / "\xc3\xa9t\xc3\xa9.json") << "{\"liftcc\": 1, \"inputs\": [], \"body\": {\"op\": \"\xe2\x88\x9e\"}}";
-  const std::vector<std::string> programs = {"prog.json", "prog.json", "prog2.json", "...json", "missing.json", "adir",
-                                             "/dev/zero", "/dev/null", "empty.json", "bad.json", "\xc3\xa9t\xc3\xa9.json",
-                                             "r", ""};
+  std::ofstream(work / "\xc3\xa9t\xc3\xa9.json")
+      << "{\"liftcc\": 1, \"inputs\": [], \"body\": {\"op\": \"\xe2\x88\x9e\"}}";
+  const std::vector<std::string> programs = {
+      "prog.json", "prog.json", "prog2.json", "...json",  "missing.json",           "adir",
+      "/dev/zero", "/dev/null", "empty.json", "bad.json", "\xc3\xa9t\xc3\xa9.json", "r",
+      ""};
   const std::set<std::string> outside = listing(sandbox.path());
 
   uint64_t seed = envOr("LIFTCC_CLI_FUZZ_SEED", 17), cases = envOr("LIFTCC_CLI_FUZZ_CASES", 400);
@@ -123,7 +195,8 @@ TEST_CASE("fuzz/cli: random command lines give a result or one short error line,
     // Half the cases start from a valid command line and change one or two
     // things, so that they get past the first check into the deeper code.
     bool valid = rng() % 2 == 0;
-    if (verb.takesProgram || rng() % 2) args += " " + test::shellQuote(valid ? std::string("prog.json") : pick(rng, programs));
+    if (verb.takesProgram || rng() % 2)
+      args += " " + test::shellQuote(valid ? std::string("prog.json") : pick(rng, programs));
     if (verb.name == "merge" && rng() % 2) args += " r";
     if (verb.takesProgram && (valid || rng() % 3 != 0))
       args += " --size " + pick(rng, std::vector<std::string>{"N=16", "N=64", "N=16,M=16", "N=8,M=8"});
@@ -134,13 +207,17 @@ TEST_CASE("fuzz/cli: random command lines give a result or one short error line,
     int options = std::uniform_int_distribution<int>(0, valid ? 2 : 4)(rng);
     for (int i = 0; i < options; ++i) {
       int kind = std::uniform_int_distribution<int>(0, 9)(rng);
-      if (kind == 0 && !verb.flags.empty()) args += " --" + pick(rng, verb.flags);
-      else if (kind == 1) args += " --" + pick(rng, std::vector<std::string>{"bogus", "", "-", "size=", "help2", "x=y"});
-      else if (kind == 2) args += " " + test::shellQuote(pick(rng, std::vector<std::string>{"-o", "-x", "extra", "--", "-"}));
+      if (kind == 0 && !verb.flags.empty())
+        args += " --" + pick(rng, verb.flags);
+      else if (kind == 1)
+        args += " --" + pick(rng, std::vector<std::string>{"bogus", "", "-", "size=", "help2", "x=y"});
+      else if (kind == 2)
+        args += " " + test::shellQuote(pick(rng, std::vector<std::string>{"-o", "-x", "extra", "--", "-"}));
       else {
         std::string option = pick(rng, verb.valued);
         std::string value = randomValue(rng, option);
-        args += rng() % 4 == 0 ? " --" + option + "=" + test::shellQuote(value) : " --" + option + " " + test::shellQuote(value);
+        args += rng() % 4 == 0 ? " --" + option + "=" + test::shellQuote(value)
+                               : " --" + option + " " + test::shellQuote(value);
       }
     }
     if (verb.name == "explore") args += " --evals 1 --runs 1";
@@ -182,7 +259,8 @@ TEST_CASE("fuzz/cli: random command lines give a result or one short error line,
   // Nothing was written outside the scratch directory.
   std::set<std::string> after = listing(sandbox.path());
   for (const std::string &path : after)
-    CHECK_MESSAGE((outside.count(path) || path.rfind("work/", 0) == 0), "written outside the scratch directory: " << path);
+    CHECK_MESSAGE((outside.count(path) || path.rfind("work/", 0) == 0),
+                  "written outside the scratch directory: " << path);
 }
 
 } // namespace

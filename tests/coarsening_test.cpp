@@ -41,7 +41,8 @@ std::map<std::string, int64_t> sizesFor(const examples::Example &ex, const std::
 /// The output extents, outermost first.
 std::vector<int64_t> outputExtents(const Program &typed) {
   std::vector<int64_t> extents;
-  for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement()) extents.push_back(t.arrayLength().constant());
+  for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement())
+    extents.push_back(t.arrayLength().constant());
   return extents;
 }
 
@@ -83,7 +84,9 @@ CoarsenedKernel coarsened(const Program &typed, const Factors &factors, bool pri
   return {lowered, codegen::generateKernel(lowered, target)};
 }
 
-bool containsOp(const Expr &e, Op op) { return containsNode(e, [op](const Expr &n) { return n.isPrim(op); }); }
+bool containsOp(const Expr &e, Op op) {
+  return containsNode(e, [op](const Expr &n) { return n.isPrim(op); });
+}
 
 } // namespace
 
@@ -102,8 +105,8 @@ TEST_CASE("coarsening: per-dimension tiling with equal extents is the existing r
   // Extents (8, 1): 8 outputs along x, one along y, same results.
   Program wide = rewrite::applyRule(typed, rewrite::overlappedTiling(std::vector<int64_t>{8, 1}), "/body");
   std::vector<Value> inputs = randomInputs(typed, {{"N", 16}, {"M", 32}}, 3);
-  auto mismatch = compareValues(interpret(typed, {{"N", 16}, {"M", 32}}, inputs), interpret(wide, {{"N", 16}, {"M", 32}}, inputs),
-                                {0, 0});
+  auto mismatch = compareValues(interpret(typed, {{"N", 16}, {"M", 32}}, inputs),
+                                interpret(wide, {{"N", 16}, {"M", 32}}, inputs), {0, 0});
   CHECK_MESSAGE(!mismatch, *mismatch);
   // 3 does not divide the 16 rows.
   CHECK(rewrite::applicableLocations(typed, rewrite::overlappedTiling(std::vector<int64_t>{1, 3})).empty());
@@ -112,12 +115,14 @@ TEST_CASE("coarsening: per-dimension tiling with equal extents is the existing r
   CHECK(rewrite::findRule("privateCopy3D"));
 }
 
-TEST_CASE("coarsening: every example coarsened along each dimension, with and without the private window, matches on the device") {
+TEST_CASE("coarsening: every example coarsened along each dimension, with and without the private window, matches on "
+          "the device") {
   std::optional<ocl::Context> context = ocl::test::testContext();
   int ran = 0, variants = 0;
   for (const examples::Example &ex : examples::allExamples()) {
-    std::vector<int64_t> extents = ex.dims == 1 ? std::vector<int64_t>{32} : ex.dims == 2 ? std::vector<int64_t>{16, 24}
-                                                                                          : std::vector<int64_t>{8, 8, 12};
+    std::vector<int64_t> extents = ex.dims == 1   ? std::vector<int64_t>{32}
+                                   : ex.dims == 2 ? std::vector<int64_t>{16, 24}
+                                                  : std::vector<int64_t>{8, 8, 12};
     std::map<std::string, int64_t> sizes = sizesFor(ex, extents);
     Program typed = typeCheck(ex.build(), sizes);
     std::vector<int64_t> out = outputExtents(typed);
@@ -139,7 +144,8 @@ TEST_CASE("coarsening: every example coarsened along each dimension, with and wi
         CHECK_FALSE(c.kernel.localSize.has_value());
         for (int d = 0; d < ex.dims; ++d) {
           REQUIRE(c.kernel.globalSize[d].isConstant());
-          CHECK(c.kernel.globalSize[d].constant() == out[static_cast<size_t>(ex.dims - 1 - d)] / k[static_cast<size_t>(d)]);
+          CHECK(c.kernel.globalSize[d].constant() ==
+                out[static_cast<size_t>(ex.dims - 1 - d)] / k[static_cast<size_t>(d)]);
         }
         CHECK(containsOp(c.lowered.body(), Op::MapSeqUnroll));
         CHECK(containsOp(c.lowered.body(), Op::ToPrivate) == privateWindow);
@@ -154,13 +160,15 @@ TEST_CASE("coarsening: every example coarsened along each dimension, with and wi
           }
           if (privateWindow) CHECK(loadsOf(c.kernel.source, input) == static_cast<size_t>(window));
           // Without the copy every output loads its neighbours itself.
-          else CHECK(loadsOf(c.kernel.source, input) > static_cast<size_t>(outputs));
+          else
+            CHECK(loadsOf(c.kernel.source, input) > static_cast<size_t>(outputs));
         }
         if (!context) continue;
         tuner::OpenCLKernelRunner runner(*context, c.kernel);
         std::vector<Value> inputs = randomInputs(typed, sizes, 5);
         Value expected = interpret(typed, sizes, inputs);
-        auto mismatch = compareValues(expected, runner.run(sizes, inputs, typed.body().typeOrThrow()).output, {1e-4, 1e-5});
+        auto mismatch =
+            compareValues(expected, runner.run(sizes, inputs, typed.body().typeOrThrow()).output, {1e-4, 1e-5});
         CHECK_MESSAGE(!mismatch, *mismatch);
         ++ran;
       }
@@ -273,13 +281,16 @@ TEST_CASE("coarsening: liftc compile --opt coarsened and its errors") {
   test::LiftcRun ok = test::runLiftc("compile " + program + " --opt coarsened --coarsen 8 --size N=32,M=64");
   CHECK(ok.status == 0);
   CHECK(ok.output.find("priv_") != std::string::npos);
-  test::LiftcRun global = test::runLiftc("compile " + program + " --opt coarsened --coarsen 1,4 --window global --size N=32,M=64");
+  test::LiftcRun global =
+      test::runLiftc("compile " + program + " --opt coarsened --coarsen 1,4 --window global --size N=32,M=64");
   CHECK(global.status == 0);
   CHECK(global.output.find("priv_") == std::string::npos);
   test::LiftcRun partial = test::runLiftc("compile " + program + " --opt coarsened --coarsen 8 --size N=37,M=53");
   CHECK(partial.status == 1);
   CHECK(partial.output.find("liftc: error: ") == 0);
-  CHECK(partial.output.find("coarsened: no 2D stencil to coarsen by 8,1 (x first): every output extent must be divisible") != std::string::npos);
+  CHECK(partial.output.find(
+            "coarsened: no 2D stencil to coarsen by 8,1 (x first): every output extent must be divisible") !=
+        std::string::npos);
   test::LiftcRun noRecipe = test::runLiftc("compile " + program + " --coarsen 8 --size N=32,M=64");
   CHECK(noRecipe.status == 2);
   CHECK(noRecipe.output.find("--coarsen needs --opt coarsened") != std::string::npos);

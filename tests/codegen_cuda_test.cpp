@@ -43,8 +43,8 @@ TEST_CASE("cuda: every example and recipe variant compiles with NVRTC without wa
 TEST_CASE("cuda: the CUDA dialect uses CUDA's thread hierarchy and shared memory") {
   const examples::Example &ex = examples::findExample("jacobi2d_5pt");
   Program typed = typeCheck(ex.build(), {{"N", 32}, {"M", 32}});
-  codegen::Kernel local = codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Local, {8, true}),
-                                                  codegen::Target::CUDA);
+  codegen::Kernel local =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Local, {8, true}), codegen::Target::CUDA);
   CHECK(local.source.find("extern \"C\" __global__ void liftcc_kernel") != std::string::npos);
   CHECK(local.source.find("__shared__ float tile_") != std::string::npos);
   CHECK(local.source.find("__syncthreads();") != std::string::npos);

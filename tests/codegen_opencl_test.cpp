@@ -19,13 +19,18 @@ namespace {
 using namespace api;
 
 Expr add3() {
-  return userFun("add3", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}, {"c", ScalarKind::Float}}, ScalarKind::Float,
-                 "return a + b + c;");
+  return userFun("add3", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}, {"c", ScalarKind::Float}},
+                 ScalarKind::Float, "return a + b + c;");
 }
-Expr add() { return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;"); }
+Expr add() {
+  return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
+}
 Expr jacobi5() {
   return userFun("jacobi5",
-                 {{"n", ScalarKind::Float}, {"w", ScalarKind::Float}, {"c", ScalarKind::Float}, {"e", ScalarKind::Float},
+                 {{"n", ScalarKind::Float},
+                  {"w", ScalarKind::Float},
+                  {"c", ScalarKind::Float},
+                  {"e", ScalarKind::Float},
                   {"s", ScalarKind::Float}},
                  ScalarKind::Float, "return 0.2f * (n + w + c + e + s);");
 }
@@ -67,8 +72,12 @@ size_t count(const std::string &text, const std::string &needle) {
 TEST_CASE("opencl: 1D Jacobi with clamp padding, mapGlb") {
   Size n = size("N");
   Expr a = input("A", array(f32(), n));
-  Program p = program({a}, mapGlb(0, [](Expr w) { return apply(add3(), {at(0, w), at(1, w), at(2, w)}); },
-                                  slide(3, 1, pad(1, 1, clamp, a))));
+  Program p = program({a}, mapGlb(
+                               0,
+                               [](Expr w) {
+                                 return apply(add3(), {at(0, w), at(1, w), at(2, w)});
+                               },
+                               slide(3, 1, pad(1, 1, clamp, a))));
   codegen::Kernel k = checkOnDevice(p, {{{"N", 1}}, {{"N", 7}}, {{"N", 1000}}});
   // One global read per stencil access and no temporaries.
   CHECK(count(k.source, "A[") == 3);
@@ -80,20 +89,33 @@ TEST_CASE("opencl: pad modes and constant padding") {
   Size n = size("N", 2);
   Expr a = input("A", array(f32(), n));
   for (PadMode mode : {clamp, mirror, wrap}) {
-    Program p = program({a}, mapGlb(0, [](Expr w) { return apply(add3(), {at(0, w), at(1, w), at(2, w)}); },
-                                    slide(3, 1, pad(2, 2, mode, a))));
+    Program p = program({a}, mapGlb(
+                                 0,
+                                 [](Expr w) {
+                                   return apply(add3(), {at(0, w), at(1, w), at(2, w)});
+                                 },
+                                 slide(3, 1, pad(2, 2, mode, a))));
     checkOnDevice(p, {{{"N", 2}}, {{"N", 5}}, {{"N", 33}}});
   }
-  Program constant = program({a}, mapGlb(0, [](Expr w) { return apply(add3(), {at(0, w), at(1, w), at(2, w)}); },
-                                         slide(3, 1, padConstant(1, 1, lit(0.5f), a))));
+  Program constant = program({a}, mapGlb(
+                                      0,
+                                      [](Expr w) {
+                                        return apply(add3(), {at(0, w), at(1, w), at(2, w)});
+                                      },
+                                      slide(3, 1, padConstant(1, 1, lit(0.5f), a))));
   checkOnDevice(constant, {{{"N", 2}}, {{"N", 17}}});
 }
 
 TEST_CASE("opencl: 2D Jacobi 5-point, mapGlb over both dimensions") {
   Size n = size("N", 1), m = size("M", 1);
   Expr a = input("A", array(f32(), n, m));
-  Program p = program({a}, mapGlb(1, [](Expr row) { return mapGlb(0, [](Expr nbh) { return jacobiOf(nbh); }, row); },
-                                  slideN(2, 3, 1, padN(2, 1, 1, clamp, a))));
+  Program p = program({a}, mapGlb(
+                               1,
+                               [](Expr row) {
+                                 return mapGlb(
+                                     0, [](Expr nbh) { return jacobiOf(nbh); }, row);
+                               },
+                               slideN(2, 3, 1, padN(2, 1, 1, clamp, a))));
   codegen::Kernel k = checkOnDevice(p, {{{"N", 1}, {"M", 1}}, {{"N", 5}, {"M", 9}}, {{"N", 64}, {"M", 33}}});
   CHECK(count(k.source, "A[") == 5);
   CHECK(k.dims == 2);
@@ -106,14 +128,26 @@ TEST_CASE("opencl: 2D Jacobi with a local-memory tile per work-group") {
   Expr a = input("A", array(f32(), n, m));
   Expr idf = id(ScalarKind::Float);
   auto computeTile = [&](Expr tile) {
-    Expr local = toLocal([&](Expr x) { return mapLcl(1, [&](Expr r) { return mapLcl(0, idf, r); }, x); }, tile);
-    return mapLcl(1, [](Expr row) { return mapLcl(0, [](Expr nbh) { return jacobiOf(nbh); }, row); },
-                  slideN(2, 3, 1, local));
+    Expr local = toLocal(
+        [&](Expr x) {
+          return mapLcl(
+              1, [&](Expr r) { return mapLcl(0, idf, r); }, x);
+        },
+        tile);
+    return mapLcl(
+        1,
+        [](Expr row) {
+          return mapLcl(
+              0, [](Expr nbh) { return jacobiOf(nbh); }, row);
+        },
+        slideN(2, 3, 1, local));
   };
   Expr tiles = slideN(2, t + 2, t, padN(2, 1, 1, clamp, a));
-  Expr computed = mapWrg(1, [&](Expr row) { return mapWrg(0, computeTile, row); }, tiles);
+  Expr computed = mapWrg(
+      1, [&](Expr row) { return mapWrg(0, computeTile, row); }, tiles);
   // Untile: [[ [[float]t]t ]M/t]N/t -> [[float]M]N.
-  Expr untiled = join(map([](Expr rowOfTiles) { return map([](Expr x) { return join(x); }, transpose(rowOfTiles)); }, computed));
+  Expr untiled =
+      join(map([](Expr rowOfTiles) { return map([](Expr x) { return join(x); }, transpose(rowOfTiles)); }, computed));
   Program p = program({a}, untiled);
   codegen::Kernel k = checkOnDevice(p, {{{"N", 8}, {"M", 8}}, {{"N", 24}, {"M", 40}}});
   CHECK(k.localSize.has_value());
@@ -136,8 +170,7 @@ TEST_CASE("opencl: 2D Jacobi with a local-memory tile per work-group") {
 // liftcc's mapWrg kernels used to end with that second barrier; they now have
 // neither the guard nor it (codegen/generator_loops.cpp). Skipped: it kills the
 // test process on the affected PoCL (run it with -ts='*' -tc='*PoCL 3.1*' --no-skip).
-TEST_CASE("opencl: PoCL 3.1 reproducer, a barrier under a group-id guard before 3D work-item loops" *
-          doctest::skip()) {
+TEST_CASE("opencl: PoCL 3.1 reproducer, a barrier under a group-id guard before 3D work-item loops" * doctest::skip()) {
   const char *source = R"CL(
 kernel void k(global float *out) {
   local float tile[216];
@@ -180,24 +213,32 @@ TEST_CASE("opencl: reverse, a view primitive built with api::primitive, read thr
   CHECK(out[0].scalar().asFloat() == 3.0f);
   CHECK(out[2].scalar().asFloat() == 1.0f);
   // On the device, against the interpreter: a stencil over the reversed, padded input.
-  Program stencil = program({a}, mapGlb(0, [](Expr w) { return apply(add3(), {at(0, w), at(1, w), at(2, w)}); },
-                                        slide(3, 1, reverse(pad(1, 1, clamp, a)))));
+  Program stencil = program({a}, mapGlb(
+                                     0,
+                                     [](Expr w) {
+                                       return apply(add3(), {at(0, w), at(1, w), at(2, w)});
+                                     },
+                                     slide(3, 1, reverse(pad(1, 1, clamp, a)))));
   codegen::Kernel k = checkOnDevice(stencil, {{{"N", 1}}, {{"N", 7}}, {{"N", 100}}});
   CHECK(count(k.source, "A[") == 3);
   // Both dimensions reversed: the rows, and the elements of each row.
   Expr b = input("B", array(f32(), n, m));
-  Program twoD = program({b}, mapGlb(1, [&](Expr row) { return mapGlb(0, id(ScalarKind::Float), reverse(row)); },
-                                     reverse(b)));
+  Program twoD =
+      program({b}, mapGlb(
+                       1, [&](Expr row) { return mapGlb(0, id(ScalarKind::Float), reverse(row)); }, reverse(b)));
   checkOnDevice(twoD, {{{"N", 1}, {"M", 1}}, {{"N", 3}, {"M", 5}}, {{"N", 17}, {"M", 4}}});
 }
 
 TEST_CASE("opencl: zip of a stencil with a second grid, and a reduction") {
   Size n = size("N", 1);
   Expr a = input("A", array(f32(), n)), b = input("B", array(f32(), n));
-  Program p = program({a, b}, mapGlb(0, [](Expr t) {
-                        return apply(add(), {at(0, reduceSeqUnroll(add(), lit(0.0f), get(0, t))), get(1, t)});
-                      },
-                      zip(slide(3, 1, pad(1, 1, clamp, a)), b)));
+  Program p =
+      program({a, b}, mapGlb(
+                          0,
+                          [](Expr t) {
+                            return apply(add(), {at(0, reduceSeqUnroll(add(), lit(0.0f), get(0, t))), get(1, t)});
+                          },
+                          zip(slide(3, 1, pad(1, 1, clamp, a)), b)));
   // The reduction result is materialised in a private array of one element.
   checkOnDevice(p, {{{"N", 1}}, {{"N", 100}}});
 }
@@ -206,18 +247,24 @@ TEST_CASE("opencl: split/join and transpose in the output, generate in the input
   Size n = size("N", 1), m = size("M", 1);
   Expr a = input("A", array(f32(), n, m));
   Expr twice = userFun("twice", {{"x", ScalarKind::Float}}, ScalarKind::Float, "return 2.0f * x;");
-  Program tp = program({a}, transpose(mapGlb(1, [&](Expr r) { return mapGlb(0, twice, r); }, a)));
+  Program tp = program({a}, transpose(mapGlb(
+                                1, [&](Expr r) { return mapGlb(0, twice, r); }, a)));
   checkOnDevice(tp, {{{"N", 3}, {"M", 5}}});
 
   Size k = size("K", 1);
   Expr v = input("V", array(f32(), k * 4));
-  Program sj = program({v}, join(mapGlb(0, [&](Expr chunk) { return mapSeq(twice, chunk); }, split(4, v))));
+  Program sj = program({v}, join(mapGlb(
+                                0, [&](Expr chunk) { return mapSeq(twice, chunk); }, split(4, v))));
   checkOnDevice(sj, {{{"K", 1}}, {{"K", 9}}});
 
   Expr scale = userFun("scale", {{"i", ScalarKind::Int}, {"x", ScalarKind::Float}}, ScalarKind::Float,
                        "return x * (float)(i % 3);");
-  Program gen = program({v}, mapGlb(0, [&](Expr t) { return apply(scale, {get(0, t), get(1, t)}); },
-                                    zip(generate(k * 4, [](Expr i) { return i; }), v)));
+  Program gen = program({v}, mapGlb(
+                                 0,
+                                 [&](Expr t) {
+                                   return apply(scale, {get(0, t), get(1, t)});
+                                 },
+                                 zip(generate(k * 4, [](Expr i) { return i; }), v)));
   checkOnDevice(gen, {{{"K", 3}}});
 }
 
@@ -235,16 +282,29 @@ TEST_CASE("codegen: illegal nestings are rejected with the node's location") {
       CHECK(e.path().rfind("/body", 0) == 0);
     }
   };
-  reject(program({a}, mapGlb(0, [&](Expr r) { return mapGlb(0, idf, r); }, a)), "nested inside another mapGlb(0)");
-  reject(program({a}, mapGlb(0, [&](Expr r) { return mapLcl(0, idf, r); }, a)), "mapLcl must be nested inside mapWrg");
-  reject(program({a}, mapLcl(0, [&](Expr r) { return mapSeq(idf, r); }, a)), "mapLcl must be nested inside mapWrg");
+  reject(program({a}, mapGlb(
+                          0, [&](Expr r) { return mapGlb(0, idf, r); }, a)),
+         "nested inside another mapGlb(0)");
+  reject(program({a}, mapGlb(
+                          0, [&](Expr r) { return mapLcl(0, idf, r); }, a)),
+         "mapLcl must be nested inside mapWrg");
+  reject(program({a}, mapLcl(
+                          0, [&](Expr r) { return mapSeq(idf, r); }, a)),
+         "mapLcl must be nested inside mapWrg");
   reject(program({a}, map([&](Expr r) { return mapSeq(idf, r); }, a)), "map must be lowered");
   Size l = size("L", 2);
   Expr v = input("V", array(f32(), l));
-  reject(program({v}, mapWrg(0, [&](Expr w) {
-                   return mapLcl(0, [&](Expr pair) { return apply(idf, {at(0, toLocal([&](Expr x) { return mapSeq(idf, x); }, pair))}); },
-                                 slide(2, 1, w));
-                 }, slide(2, 1, v))),
+  reject(program({v}, mapWrg(
+                          0,
+                          [&](Expr w) {
+                            return mapLcl(
+                                0,
+                                [&](Expr pair) {
+                                  return apply(idf, {at(0, toLocal([&](Expr x) { return mapSeq(idf, x); }, pair))});
+                                },
+                                slide(2, 1, w));
+                          },
+                          slide(2, 1, v))),
          "toLocal must be used by a whole work-group");
   reject(program({a}, transpose(a)), "computes nothing");
 }
@@ -260,7 +320,12 @@ TEST_CASE("opencl: iterate runs the kernel of its function repeatedly with swapp
   Expr avg3 = userFun("avg3", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}, {"c", ScalarKind::Float}},
                       ScalarKind::Float, "return (a + b + c) / 3.0f;");
   auto step = [&](Expr x) {
-    return mapGlb(0, [&](Expr w) { return apply(avg3, {at(0, w), at(1, w), at(2, w)}); }, slide(3, 1, pad(1, 1, clamp, x)));
+    return mapGlb(
+        0,
+        [&](Expr w) {
+          return apply(avg3, {at(0, w), at(1, w), at(2, w)});
+        },
+        slide(3, 1, pad(1, 1, clamp, x)));
   };
   for (int iterations : {0, 1, 2, 5}) {
     CAPTURE(iterations);

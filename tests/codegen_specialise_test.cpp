@@ -13,8 +13,8 @@
 #include "rewrite/recipes.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
-#include "tuner/launch_plan.h"
 #include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/launch_plan.h"
 #include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
@@ -27,7 +27,9 @@ namespace {
 using namespace api;
 using Local = std::optional<std::array<int64_t, 3>>;
 
-Expr addF() { return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;"); }
+Expr addF() {
+  return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
+}
 
 /// Sum of a neighbourhood of `dims` dimensions.
 Expr sumOf(int dims) {
@@ -89,7 +91,7 @@ void checkClean(const std::string &interior) {
 struct Check {
   Program program;
   std::map<std::string, int64_t> sizes;
-  Local local;              ///< generated for (and launched with) this work-group size
+  Local local; ///< generated for (and launched with) this work-group size
   bool expectInterior;
   std::vector<std::pair<int64_t, int64_t>> margins{}; ///< expected per dimension, when given
 };
@@ -181,8 +183,10 @@ TEST_CASE("specialise: 1D clamp, mirror, wrap and constant padding, asymmetric p
 TEST_CASE("specialise: 2D and 3D stencils and a zip of two inputs match on the device") {
   auto context = maybeContext();
   ocl::Context *ctx = context ? &*context : nullptr;
-  checkSpecialised({padded(2, 1, 1, PadMode::Mirror), {{"N", 24}, {"M", 40}}, Local{{8, 4, 1}}, true, {{1, 1}, {1, 1}}}, ctx);
-  checkSpecialised({padded(2, 2, 1, PadMode::Clamp), {{"N", 23}, {"M", 37}}, Local{{8, 4, 1}}, true, {{2, 1}, {2, 1}}}, ctx);
+  checkSpecialised({padded(2, 1, 1, PadMode::Mirror), {{"N", 24}, {"M", 40}}, Local{{8, 4, 1}}, true, {{1, 1}, {1, 1}}},
+                   ctx);
+  checkSpecialised({padded(2, 2, 1, PadMode::Clamp), {{"N", 23}, {"M", 37}}, Local{{8, 4, 1}}, true, {{2, 1}, {2, 1}}},
+                   ctx);
   checkSpecialised({padded(2, 1, 1, PadMode::Wrap), {{"N", 19}, {"M", 33}}, std::nullopt, true}, ctx);
   // (N is the innermost dimension, 0.)
   checkSpecialised({padded(3, 1, 1, PadMode::Wrap), {{"N", 24}, {"M", 10}, {"O", 9}}, Local{{8, 2, 1}}, true}, ctx);
@@ -215,7 +219,7 @@ TEST_CASE("specialise: every example's plain kernel, with and without a dividing
     CAPTURE(ex.name);
     // Extents large enough for an interior, one dividing the work-group sizes and one not.
     for (bool dividing : {true, false}) {
-      std::vector<int64_t> extents = ex.dims == 1 ? std::vector<int64_t>{dividing ? 256 : 251}
+      std::vector<int64_t> extents = ex.dims == 1   ? std::vector<int64_t>{dividing ? 256 : 251}
                                      : ex.dims == 2 ? std::vector<int64_t>{dividing ? 32 : 29, dividing ? 48 : 45}
                                                     : std::vector<int64_t>{dividing ? 12 : 13, 12, dividing ? 24 : 27};
       std::map<std::string, int64_t> sizes;

@@ -66,5 +66,5 @@ TEST_CASE("cuda.driver: declarations match cuda.h") {
     MESSAGE("skipping: cuda.h is not on the include path");
     return;
   }
-  CHECK(true);  // the static_asserts above did the checking
+  CHECK(true); // the static_asserts above did the checking
 }

@@ -9,7 +9,7 @@ namespace liftcc::cuda::test {
 // shared-memory tile of one block plus a halo cell on each side.
 // Launch with blockDim.x == kBlurBlock.
 inline constexpr unsigned kBlurBlock = 256;
-inline constexpr const char* kBlurSource = R"(
+inline constexpr const char *kBlurSource = R"(
 #define BLOCK 256
 extern "C" __global__ void blur3(const float* __restrict__ in, float* __restrict__ out, int n) {
   __shared__ float tile[BLOCK + 2];
@@ -23,4 +23,4 @@ extern "C" __global__ void blur3(const float* __restrict__ in, float* __restrict
 }
 )";
 
-}  // namespace liftcc::cuda::test
+} // namespace liftcc::cuda::test

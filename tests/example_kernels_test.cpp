@@ -60,8 +60,9 @@ TEST_CASE("examples: the plain (mapGlb) variant of every example matches on the 
   auto context = maybeContext();
   for (const examples::Example &ex : examples::allExamples()) {
     // Sizes deliberately not multiples of any work-group size.
-    std::vector<int64_t> extents = ex.dims == 1 ? std::vector<int64_t>{37} : ex.dims == 2 ? std::vector<int64_t>{13, 21}
-                                                                                          : std::vector<int64_t>{5, 7, 9};
+    std::vector<int64_t> extents = ex.dims == 1   ? std::vector<int64_t>{37}
+                                   : ex.dims == 2 ? std::vector<int64_t>{13, 21}
+                                                  : std::vector<int64_t>{5, 7, 9};
     checkRecipe(ex, rewrite::Recipe::Plain, sizesFor(ex, extents), 0, context ? &*context : nullptr);
   }
 }
@@ -69,8 +70,9 @@ TEST_CASE("examples: the plain (mapGlb) variant of every example matches on the 
 TEST_CASE("examples: tiled and local-memory variants derived by the recipes match on the device") {
   auto context = maybeContext();
   for (const examples::Example &ex : examples::allExamples()) {
-    std::vector<int64_t> extents = ex.dims == 1 ? std::vector<int64_t>{32} : ex.dims == 2 ? std::vector<int64_t>{16, 24}
-                                                                                          : std::vector<int64_t>{8, 8, 12};
+    std::vector<int64_t> extents = ex.dims == 1   ? std::vector<int64_t>{32}
+                                   : ex.dims == 2 ? std::vector<int64_t>{16, 24}
+                                                  : std::vector<int64_t>{8, 8, 12};
     for (rewrite::Recipe recipe : {rewrite::Recipe::Tiled, rewrite::Recipe::Local})
       checkRecipe(ex, recipe, sizesFor(ex, extents), 4, context ? &*context : nullptr);
   }

@@ -62,7 +62,8 @@ std::vector<float> stencil2d(const std::vector<Grid> &in) {
   return forEach2D(a, [&](int64_t i, int64_t j) {
     return 0.25f * a.clamped(i, j) +
            0.15f * (a.clamped(i - 1, j) + a.clamped(i + 1, j) + a.clamped(i, j - 1) + a.clamped(i, j + 1)) +
-           0.05f * (a.clamped(i - 1, j - 1) + a.clamped(i - 1, j + 1) + a.clamped(i + 1, j - 1) + a.clamped(i + 1, j + 1));
+           0.05f *
+               (a.clamped(i - 1, j - 1) + a.clamped(i - 1, j + 1) + a.clamped(i + 1, j - 1) + a.clamped(i + 1, j + 1));
   });
 }
 
@@ -91,7 +92,8 @@ std::vector<float> srad2(const std::vector<Grid> &in) {
     float jc = img.clamped(i, j);
     float dN = img.clamped(i - 1, j) - jc, dS = img.clamped(i + 1, j) - jc;
     float dW = img.clamped(i, j - 1) - jc, dE = img.clamped(i, j + 1) - jc;
-    float cN = coeff.clamped(i, j), cS = coeff.clamped(i + 1, j), cW = coeff.clamped(i, j), cE = coeff.clamped(i, j + 1);
+    float cN = coeff.clamped(i, j), cS = coeff.clamped(i + 1, j), cW = coeff.clamped(i, j),
+          cE = coeff.clamped(i, j + 1);
     float d = cN * dN + cS * dS + cW * dW + cE * dE;
     return jc + 0.25f * lambda * d;
   });
@@ -180,7 +182,8 @@ std::vector<float> acoustic(const std::vector<Grid> &in) {
     float sum = u.zeroOutside(i - 1, j, k) + u.zeroOutside(i + 1, j, k) + u.zeroOutside(i, j - 1, k) +
                 u.zeroOutside(i, j + 1, k) + u.zeroOutside(i, j, k - 1) + u.zeroOutside(i, j, k + 1);
     float p = prev.data.at(static_cast<size_t>((i * n + j) * m + k));
-    return ((2.0f - static_cast<float>(count) * l2) * u.zeroOutside(i, j, k) + l2 * sum - (1.0f - lb) * p) / (1.0f + lb);
+    return ((2.0f - static_cast<float>(count) * l2) * u.zeroOutside(i, j, k) + l2 * sum - (1.0f - lb) * p) /
+           (1.0f + lb);
   });
 }
 

@@ -195,11 +195,12 @@ TEST_CASE("examples: every example round-trips through JSON and matches examples
       REQUIRE_MESSAGE(out.good(), "cannot write ", path);
       MESSAGE("wrote ", path);
     } else {
-      std::string stale = path + " is stale; regenerate it with LIFTCC_REGENERATE_EXAMPLES=1 (see tests/examples_test.cpp)";
+      std::string stale =
+          path + " is stale; regenerate it with LIFTCC_REGENERATE_EXAMPLES=1 (see tests/examples_test.cpp)";
       bool upToDate = readFile(path) == text; // not inside CHECK: doctest would print both whole files
       CHECK_MESSAGE(upToDate, stale);
     }
   }
 }
 
-} // TEST_SUITE
+} // TEST_SUITE("examples")

@@ -94,7 +94,10 @@ bool haveDevice() { return ocl::test::testDevice().has_value(); }
 /// liftc explore on jacobi2d_5pt at a tiny size, writing to `out`.
 std::vector<std::string> exploreArgs(const fs::path &out, std::vector<std::string> extra) {
   std::vector<std::string> args{"explore", (test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json").string(),
-                                "--size", "N=16,M=16", "--out", out.string(), "--runs", "2", "--quiet"};
+                                "--size",  "N=16,M=16",
+                                "--out",   out.string(),
+                                "--runs",  "2",
+                                "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -121,7 +124,8 @@ TEST_CASE("explore/cli: a killed exploration resumes without measuring anything 
     REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, readFile(dir.path() / "killed.log"));
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  REQUIRE_MESSAGE(!exitedEarly, "liftc explore ended before it could be killed: " << readFile(dir.path() / "killed.log"));
+  REQUIRE_MESSAGE(!exitedEarly,
+                  "liftc explore ended before it could be killed: " << readFile(dir.path() / "killed.log"));
   REQUIRE(kill(pid, SIGKILL) == 0);
   int status = 0;
   REQUIRE(waitpid(pid, &status, 0) == pid);
@@ -158,7 +162,8 @@ TEST_CASE("explore/cli: a killed exploration resumes without measuring anything 
   std::string deviceWord = deviceName.substr(0, deviceName.find_first_of(" -"));
   Run best = liftc({"best", results.string(), "--device", deviceWord});
   REQUIRE_MESSAGE(best.status == 0, best.output);
-  CHECK_MESSAGE(best.output.find("// program jacobi2d_5pt at N=16,M=16 on " + deviceName) != std::string::npos, best.output);
+  CHECK_MESSAGE(best.output.find("// program jacobi2d_5pt at N=16,M=16 on " + deviceName) != std::string::npos,
+                best.output);
   CHECK(best.output.find("kernel void") != std::string::npos);
   Run anyDevice = liftc({"best", results.string()});
   CHECK_MESSAGE(anyDevice.status == 0, anyDevice.output);

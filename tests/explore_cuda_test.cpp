@@ -11,8 +11,8 @@
 #include "explore/explorer.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
-#include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/cuda/cuda_backend.h"
+#include "tuner/cuda/nvrtc_compiler.h"
 
 #include <doctest/doctest.h>
 
@@ -34,7 +34,9 @@ public:
   std::string name() const override { return "compile-only CUDA device"; }
   std::string resultsName() const override { return "cuda " + name(); }
   tuner::DeviceLimits limits() const override { return {}; }
-  tuner::CopyBandwidth measureCopyBandwidth(int, int, size_t) override { throw tuner::KernelLaunchError("no GPU in this test"); }
+  tuner::CopyBandwidth measureCopyBandwidth(int, int, size_t) override {
+    throw tuner::KernelLaunchError("no GPU in this test");
+  }
 
   std::unique_ptr<tuner::CompiledKernel> compile(const codegen::Kernel &kernel) override {
     ++compiled;

@@ -62,7 +62,8 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, streamed, tiled, local and coa
   Program typed = typedExample("jacobi2d_5pt", {{"N", 16}, {"M", 16}});
   DeviceLimits limits;
   Space space = explore::enumerateSpace(typed, limits);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Stream, Recipe::Tiled, Recipe::Local, Recipe::Coarsened});
+  CHECK(recipesOf(space) ==
+        std::set<Recipe>{Recipe::Plain, Recipe::Stream, Recipe::Tiled, Recipe::Local, Recipe::Coarsened});
   CHECK(keysOf(space).size() == space.variants.size());
   CHECK(space.distinctPrograms >= 3);
   // Tile 32 does not divide the 16 x 16 outputs: not part of the space.
@@ -72,7 +73,8 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, streamed, tiled, local and coa
     CHECK(v.kernel.localMemoryBytes <= limits.localMemoryBytes);
     const auto &wg = v.configuration.local;
     CHECK(wg[0] * wg[1] * wg[2] <= limits.maxWorkGroupSize);
-    // A 2D kernel (1D when streamed); 0x0x0 is a mapGlb variant (plain, coarsened, stream) with the runtime's work-group size.
+    // A 2D kernel (1D when streamed); 0x0x0 is a mapGlb variant (plain, coarsened, stream) with the runtime's
+    // work-group size.
     bool mapGlb = v.configuration.recipe == Recipe::Plain || v.configuration.recipe == Recipe::Coarsened ||
                   v.configuration.recipe == Recipe::Stream;
     CHECK((wg[2] == 1 || (wg == std::array<int64_t, 3>{0, 0, 0} && mapGlb)));
@@ -80,8 +82,10 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, streamed, tiled, local and coa
     // Work-group kernels carry their shape; mapGlb kernels only when
     // specialised for a given shape (a twin of a runtime-chosen shape has none).
     bool fixedShape = v.configuration.local != std::array<int64_t, 3>{0, 0, 0};
-    if (!mapGlb) REQUIRE(v.kernel.localSize);
-    else CHECK(v.kernel.localSize.has_value() == (v.configuration.specialise && fixedShape));
+    if (!mapGlb)
+      REQUIRE(v.kernel.localSize);
+    else
+      CHECK(v.kernel.localSize.has_value() == (v.configuration.specialise && fixedShape));
   }
 
   // Listing a tile size twice adds no variant: variants are deduplicated by
@@ -144,7 +148,8 @@ TEST_CASE("explore/space: heat (3D) crosses its programs with 3D work-groups") {
   DeviceLimits limits;
   limits.maxWorkItemSizes = {8, 8, 2};
   Space space = explore::enumerateSpace(typed, limits, options);
-  CHECK(recipesOf(space) == std::set<Recipe>{Recipe::Plain, Recipe::Stream, Recipe::Tiled, Recipe::Local, Recipe::Coarsened});
+  CHECK(recipesOf(space) ==
+        std::set<Recipe>{Recipe::Plain, Recipe::Stream, Recipe::Tiled, Recipe::Local, Recipe::Coarsened});
   CHECK(keysOf(space).size() == space.variants.size());
   bool deep = false;
   for (const auto &v : space.variants) {
@@ -183,7 +188,8 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
     CHECK(e.record.outcome == tuner::Outcome::Ok);
   }
   REQUIRE(!first.bestKernelDir.empty());
-  CHECK(test::readFile(std::filesystem::path(first.bestKernelDir) / "kernel.cl").find("kernel void") != std::string::npos);
+  CHECK(test::readFile(std::filesystem::path(first.bestKernelDir) / "kernel.cl").find("kernel void") !=
+        std::string::npos);
   auto launch = nlohmann::json::parse(test::readFile(std::filesystem::path(first.bestKernelDir) / "launch.json"));
   CHECK(launch.at("key") == first.evaluations[*first.best].record.key);
   CHECK(launch.at("medianNs").get<double>() == first.evaluations[*first.best].record.medianNs);
@@ -263,7 +269,8 @@ TEST_CASE("explore: coarsened variants and their specialised twins are verified 
   options.space.coarsenFactors = {8};
   options.space.groupExtents = {2, 32};
   options.budget.maxTime = std::chrono::seconds(120);
-  ExploreResult result = explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 64}, {"M", 64}}, backend, options);
+  ExploreResult result =
+      explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 64}, {"M", 64}}, backend, options);
   test::checkNoBugs(result);
   size_t specialisedCoarsened = 0;
   for (const auto &e : result.evaluations) {

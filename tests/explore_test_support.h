@@ -38,7 +38,8 @@ private:
 
 /// An exploration of a handful of variants (one tile size, two work-group
 /// extents), measured briefly, stored under `storeDir`.
-inline explore::ExploreOptions tinyExploreOptions(const std::string &programName, const std::filesystem::path &storeDir) {
+inline explore::ExploreOptions tinyExploreOptions(const std::string &programName,
+                                                  const std::filesystem::path &storeDir) {
   explore::ExploreOptions options;
   options.programName = programName;
   options.storeDir = storeDir.string();

@@ -60,7 +60,8 @@ int main(int argc, char **argv) {
 
 } // namespace
 
-TEST_CASE("export/cuda: the exported pair compiles and links against the CUDA toolkit; its kernel compiles with NVRTC") {
+TEST_CASE(
+    "export/cuda: the exported pair compiles and links against the CUDA toolkit; its kernel compiles with NVRTC") {
 #if !defined(LIFTCC_TEST_CUDA_INCLUDE) || !defined(LIFTCC_TEST_CUDA_STUB) || !defined(LIFTCC_TEST_NVRTC_LIBRARY)
   MESSAGE("no CUDA toolkit (headers, stub driver and NVRTC) found by CMake: the CUDA export is not compiled");
 #else
@@ -71,8 +72,8 @@ TEST_CASE("export/cuda: the exported pair compiles and links against the CUDA to
   test::TempDir dir;
   fs::path out = dir.path() / "out";
   std::string jacobi = (test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json").string();
-  test::LiftcRun exported = test::runLiftc(test::quoteArgs(
-      {"export", jacobi, "--size", "N=40,M=56", "--target", "cuda", "--opt", "local", "--tile", "8", "--out", out.string()}));
+  test::LiftcRun exported = test::runLiftc(test::quoteArgs({"export", jacobi, "--size", "N=40,M=56", "--target", "cuda",
+                                                            "--opt", "local", "--tile", "8", "--out", out.string()}));
   REQUIRE_MESSAGE(exported.status == 0, exported.output);
   fs::path source = out / "jacobi2d_5pt_cuda.c";
   REQUIRE(fs::exists(source));
@@ -81,12 +82,14 @@ TEST_CASE("export/cuda: the exported pair compiles and links against the CUDA to
   // The toolkit's headers are system headers (cuda.h is not -pedantic clean).
   const std::string include = " -I" + shellQuote(out.string()) + " -isystem " + shellQuote(LIFTCC_TEST_CUDA_INCLUDE);
   const std::string cc = shellQuote(test::cCompiler()) + " " + test::strictCFlags() + include;
-  const std::string cxx = shellQuote(LIFTCC_TEST_CXX_COMPILER) + " -x c++ -std=c++17 -Wall -Wextra -Werror -pedantic" + include;
+  const std::string cxx =
+      shellQuote(LIFTCC_TEST_CXX_COMPILER) + " -x c++ -std=c++17 -Wall -Wextra -Werror -pedantic" + include;
   // Compiles as C and as C++, with NVRTC and without.
-  for (const std::string &compile : {cc + " -c " + shellQuote(source.string()) + " -o " + shellQuote((out / "c.o").string()),
-                                     cxx + " -c " + shellQuote(source.string()) + " -o " + shellQuote((out / "cxx.o").string()),
-                                     cc + " -DJACOBI2D_5PT_CUDA_NO_NVRTC -c " + shellQuote(source.string()) + " -o " +
-                                         shellQuote((out / "no_nvrtc.o").string())}) {
+  for (const std::string &compile :
+       {cc + " -c " + shellQuote(source.string()) + " -o " + shellQuote((out / "c.o").string()),
+        cxx + " -c " + shellQuote(source.string()) + " -o " + shellQuote((out / "cxx.o").string()),
+        cc + " -DJACOBI2D_5PT_CUDA_NO_NVRTC -c " + shellQuote(source.string()) + " -o " +
+            shellQuote((out / "no_nvrtc.o").string())}) {
     test::ShellRun run = runShell(compile);
     CHECK_MESSAGE(run.status == 0, compile << "\n" << run.output);
   }
@@ -107,7 +110,8 @@ TEST_CASE("export/cuda: the exported pair compiles and links against the CUDA to
                                 shellQuote(ptx.string()));
   CHECK_MESSAGE(run.status == 0, run.output);
   CHECK_MESSAGE(run.output.find("compile_ptx: success") != std::string::npos, run.output);
-  CHECK_MESSAGE(run.output.find("build: a CUDA driver call failed: cuCtxGetCurrent failed") != std::string::npos, run.output);
+  CHECK_MESSAGE(run.output.find("build: a CUDA driver call failed: cuCtxGetCurrent failed") != std::string::npos,
+                run.output);
   CHECK_MESSAGE(run.output.find("launch without a program: invalid argument") != std::string::npos, run.output);
   std::string ptxText = test::readFile(ptx);
   CHECK_MESSAGE(ptxText.find(".entry jacobi2d_5pt(") != std::string::npos, ptxText.substr(0, 2000));
@@ -115,8 +119,9 @@ TEST_CASE("export/cuda: the exported pair compiles and links against the CUDA to
 
   // The embedded source is the kernel liftc compile generates for the same program and options.
   fs::path compiled = out / "compiled.cu";
-  test::LiftcRun compile = test::runLiftc(test::quoteArgs({"compile", jacobi, "--size", "N=40,M=56", "--target", "cuda", "--opt", "local",
-                                                           "--tile", "8", "--kernel-name", "jacobi2d_5pt", "-o", compiled.string()}));
+  test::LiftcRun compile =
+      test::runLiftc(test::quoteArgs({"compile", jacobi, "--size", "N=40,M=56", "--target", "cuda", "--opt", "local",
+                                      "--tile", "8", "--kernel-name", "jacobi2d_5pt", "-o", compiled.string()}));
   REQUIRE_MESSAGE(compile.status == 0, compile.output);
   CHECK(test::readFile(embedded) == test::readFile(compiled));
 
@@ -126,8 +131,8 @@ TEST_CASE("export/cuda: the exported pair compiles and links against the CUDA to
     fs::path iterDir = dir.path() / ("iter" + std::to_string(iterations));
     fs::create_directories(iterDir);
     std::ofstream(iterDir / "iter.json") << writeProgram(test::iteratedAverage(iterations));
-    exported = test::runLiftc(test::quoteArgs({"export", (iterDir / "iter.json").string(), "--size", "N=50", "--target", "cuda",
-                                               "--out", iterDir.string()}));
+    exported = test::runLiftc(test::quoteArgs(
+        {"export", (iterDir / "iter.json").string(), "--size", "N=50", "--target", "cuda", "--out", iterDir.string()}));
     REQUIRE_MESSAGE(exported.status == 0, exported.output);
     std::string iterSource = shellQuote((iterDir / "iter_cuda.c").string());
     for (const std::string &compile : {cc + " -I" + shellQuote(iterDir.string()) + " -c " + iterSource + " -o " +

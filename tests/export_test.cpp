@@ -4,19 +4,19 @@
 // exported Jacobi2D (generated and explored), an iterated program through a
 // driver that also provokes every launch error.
 
+#include "codegen/generate.h"
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 #include "core/interp/value_io.h"
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
-#include "codegen/generate.h"
 #include "exporter/c_text.h"
 #include "exporter/export_plan.h"
 #include "rewrite/recipes.h"
 #include "tests/explore_test_support.h"
 #include "tests/iterated_program.h"
-#include "tests/shell_support.h"
 #include "tests/opencl_test_support.h"
+#include "tests/shell_support.h"
 
 #include <doctest/doctest.h>
 
@@ -55,7 +55,8 @@ bool canRunExported() {
 /// Compiles C sources into `output` with the strict flags.
 void compileC(const std::vector<fs::path> &sources, const fs::path &includeDir, const fs::path &output,
               const std::string &libraries = "-lOpenCL") {
-  std::string command = shellQuote(test::cCompiler()) + " " + test::strictCFlags() + " -I" + shellQuote(includeDir.string());
+  std::string command =
+      shellQuote(test::cCompiler()) + " " + test::strictCFlags() + " -I" + shellQuote(includeDir.string());
   for (const fs::path &s : sources) command += " " + shellQuote(s.string());
   command += " " + libraries + " -o " + shellQuote(output.string());
   test::ShellRun run = runShell(command);
@@ -99,7 +100,9 @@ TEST_CASE("export: C identifiers and string literals") {
   CHECK(cIdentifierFrom("2d") == "_2d");
   CHECK(cIdentifierFrom("int") == "int_");
   CHECK(upperCase("jacobi2d_5pt") == "JACOBI2D_5PT");
-  CHECK(cStringLiteral("a\"b\\c\n\td?\?=\x01" "9", "") == "\"a\\\"b\\\\c\\n\"\n\"\\td\\?\\?=\\0019\"");
+  CHECK(cStringLiteral("a\"b\\c\n\td?\?=\x01"
+                       "9",
+                       "") == "\"a\\\"b\\\\c\\n\"\n\"\\td\\?\\?=\\0019\"");
   CHECK(cStringLiteral("", "  ") == "  \"\"");
   CHECK(commentLines("x */ y\n\nz") == " * x * / y\n *\n * z\n");
 }
@@ -112,12 +115,14 @@ TEST_CASE("export: a kernel's plan is the same whether generated here or read ba
       CAPTURE(rewrite::recipeName(recipe));
       CAPTURE(codegen::targetName(target));
       codegen::Kernel kernel = codegen::generateKernel(rewrite::applyRecipe(typed, recipe), target);
-      exporter::ExportPlan generated = exporter::planFromKernel(kernel, "jacobi2d_5pt", {{"N", 40}, {"M", 56}}, std::nullopt, {});
-      nlohmann::json launch{{"liftcc", 1},
-                            {"program", "jacobi2d_5pt"},
-                            {"sizes", "N=40,M=56"},
-                            {"configuration", {{"recipe", rewrite::recipeName(recipe)}, {"tile", 8}, {"local", {0, 0, 0}}}},
-                            {"kernel", codegen::kernelMetadata(kernel)}};
+      exporter::ExportPlan generated =
+          exporter::planFromKernel(kernel, "jacobi2d_5pt", {{"N", 40}, {"M", 56}}, std::nullopt, {});
+      nlohmann::json launch{
+          {"liftcc", 1},
+          {"program", "jacobi2d_5pt"},
+          {"sizes", "N=40,M=56"},
+          {"configuration", {{"recipe", rewrite::recipeName(recipe)}, {"tile", 8}, {"local", {0, 0, 0}}}},
+          {"kernel", codegen::kernelMetadata(kernel)}};
       exporter::ExportPlan read = exporter::planFromLaunchJson(launch, kernel.source, "launch.json");
       CHECK(read.target == generated.target);
       CHECK(read.kernelName == generated.kernelName);
@@ -144,10 +149,12 @@ TEST_CASE("export: a C compiler reads back every byte a string literal embeds") 
   for (int c = 1; c < 256; ++c) text += static_cast<char>(c);
   text += "\nend without newline";
   TempDir dir;
-  writeFile(dir.path() / "embed.c", "#include <stdio.h>\nstatic const char text[] =\n" + exporter::cStringLiteral(text, "    ") +
-                                        ";\nint main(void) {\n  fwrite(text, 1, sizeof text - 1, stdout);\n  return 0;\n}\n");
+  writeFile(dir.path() / "embed.c",
+            "#include <stdio.h>\nstatic const char text[] =\n" + exporter::cStringLiteral(text, "    ") +
+                ";\nint main(void) {\n  fwrite(text, 1, sizeof text - 1, stdout);\n  return 0;\n}\n");
   compileC({dir.path() / "embed.c"}, dir.path(), dir.path() / "embed", "");
-  test::ShellRun run = runShell(shellQuote((dir.path() / "embed").string()) + " > " + shellQuote((dir.path() / "out").string()));
+  test::ShellRun run =
+      runShell(shellQuote((dir.path() / "embed").string()) + " > " + shellQuote((dir.path() / "out").string()));
   REQUIRE(run.status == 0);
   CHECK(readFile(dir.path() / "out") == text);
 }
@@ -167,13 +174,13 @@ TEST_CASE("export: examples/app runs the exported Jacobi2D on PoCL and matches t
   // Exported twice: generated with the local-memory recipe, and the best
   // kernel of a short exploration (with its tuned work-group size).
   fs::path generated = dir.path() / "generated", best = dir.path() / "best", results = dir.path() / "results";
-  test::LiftcRun exported = liftc({"export", jacobiJson().string(), "--size", sizes, "--target", "opencl", "--opt", "local",
-                                   "--tile", "8", "--out", generated.string()});
+  test::LiftcRun exported = liftc({"export", jacobiJson().string(), "--size", sizes, "--target", "opencl", "--opt",
+                                   "local", "--tile", "8", "--out", generated.string()});
   REQUIRE_MESSAGE(exported.status == 0, exported.output);
   CHECK(exported.output.find("wrote " + (generated / "jacobi2d_5pt_opencl.h").string()) != std::string::npos);
   CHECK(readFile(generated / "jacobi2d_5pt_opencl.c").find("jacobi2d_5pt_opencl_local[3] = {") != std::string::npos);
-  test::LiftcRun explored = liftc({"explore", jacobiJson().string(), "--size", sizes, "--out", results.string(), "--evals", "3",
-                                   "--runs", "1", "--quiet"});
+  test::LiftcRun explored = liftc({"explore", jacobiJson().string(), "--size", sizes, "--out", results.string(),
+                                   "--evals", "3", "--runs", "1", "--quiet"});
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
   fs::path bestDir = bestKernelDirectory(results);
   exported = liftc({"export", bestDir.string(), "--out", best.string()});
@@ -184,8 +191,10 @@ TEST_CASE("export: examples/app runs the exported Jacobi2D on PoCL and matches t
   for (const fs::path &exportDir : {generated, best}) {
     CAPTURE(exportDir);
     fs::path app = exportDir / "jacobi2d_app", output = exportDir / "output.bin";
-    compileC({test::sourceDir() / "examples" / "app" / "jacobi2d_app.c", exportDir / "jacobi2d_5pt_opencl.c"}, exportDir, app);
-    test::ShellRun run = runShell(shellQuote(app.string()) + " " + shellQuote(input.string()) + " " + shellQuote(output.string()));
+    compileC({test::sourceDir() / "examples" / "app" / "jacobi2d_app.c", exportDir / "jacobi2d_5pt_opencl.c"},
+             exportDir, app);
+    test::ShellRun run =
+        runShell(shellQuote(app.string()) + " " + shellQuote(input.string()) + " " + shellQuote(output.string()));
     REQUIRE_MESSAGE(run.status == 0, run.output);
     CHECK_MESSAGE(run.output.find("jacobi2d_5pt 40 x 56 on ") != std::string::npos, run.output);
     std::vector<float> actual = readFloats(output);
@@ -202,10 +211,12 @@ TEST_CASE("export: examples/app runs the exported Jacobi2D on PoCL and matches t
   }
 
   // The best kernel's source is embedded byte for byte.
-  writeFile(best / "print_source.c", "#include \"jacobi2d_5pt_opencl.h\"\n#include <stdio.h>\n"
-                                     "int main(void) {\n  fputs(jacobi2d_5pt_opencl_kernel_source, stdout);\n  return 0;\n}\n");
+  writeFile(best / "print_source.c",
+            "#include \"jacobi2d_5pt_opencl.h\"\n#include <stdio.h>\n"
+            "int main(void) {\n  fputs(jacobi2d_5pt_opencl_kernel_source, stdout);\n  return 0;\n}\n");
   compileC({best / "print_source.c", best / "jacobi2d_5pt_opencl.c"}, best, best / "print_source");
-  REQUIRE(runShell(shellQuote((best / "print_source").string()) + " > " + shellQuote((best / "source.cl").string())).status == 0);
+  REQUIRE(runShell(shellQuote((best / "print_source").string()) + " > " + shellQuote((best / "source.cl").string()))
+              .status == 0);
   CHECK(readFile(best / "source.cl") == readFile(bestDir / "kernel.cl"));
 }
 
@@ -310,19 +321,21 @@ TEST_CASE("export: an iterated program runs as a host loop on PoCL, with every l
     Program program = test::iteratedAverage(iterations);
     writeFile(dir.path() / "iter.json", writeProgram(program));
     // --local 16 with 50 points: the NDRange rounds up to 64 and the guards keep the extra work-items idle.
-    test::LiftcRun exported = liftc({"export", (dir.path() / "iter.json").string(), "--size", "N=50", "--target", "opencl",
-                                     "--local", "16", "--out", (dir.path() / "out").string()});
+    test::LiftcRun exported = liftc({"export", (dir.path() / "iter.json").string(), "--size", "N=50", "--target",
+                                     "opencl", "--local", "16", "--out", (dir.path() / "out").string()});
     REQUIRE_MESSAGE(exported.status == 0, exported.output);
     std::string header = readFile(dir.path() / "out" / "iter_opencl.h");
     CHECK(header.find("#define ITER_OPENCL_ITERATIONS " + std::to_string(iterations) + "\n") != std::string::npos);
     writeFile(dir.path() / "driver.c", kIterateDriver);
-    compileC({dir.path() / "driver.c", dir.path() / "out" / "iter_opencl.c"}, dir.path() / "out", dir.path() / "driver");
+    compileC({dir.path() / "driver.c", dir.path() / "out" / "iter_opencl.c"}, dir.path() / "out",
+             dir.path() / "driver");
 
     Program typed = typeCheck(program, sizes);
     std::vector<Value> inputs = randomInputs(typed, sizes, 3);
     writeBinaryValue((dir.path() / "a.bin").string(), inputs[0]);
-    test::ShellRun run = runShell(shellQuote((dir.path() / "driver").string()) + " " + shellQuote((dir.path() / "a.bin").string()) +
-                                  " " + shellQuote((dir.path() / "result.bin").string()));
+    test::ShellRun run =
+        runShell(shellQuote((dir.path() / "driver").string()) + " " + shellQuote((dir.path() / "a.bin").string()) +
+                 " " + shellQuote((dir.path() / "result.bin").string()));
     REQUIRE_MESSAGE(run.status == 0, run.output);
     CHECK(run.output.find("driver ok") != std::string::npos);
     Value actual = readBinaryValue((dir.path() / "result.bin").string(), typed.body().typeOrThrow(), sizes);
@@ -349,7 +362,8 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   expectError({"export", jacobi, "--size", "N=16,M=16", "--name", "int", "--out", out.string()}, 2, "found 'int'");
   expectError({"export", jacobi, "--size", "N=16,M=16", "--target", "metal", "--out", out.string()}, 2,
               "--target must be opencl, cuda or both");
-  expectError({"export", (dir.path() / "missing.json").string(), "--size", "N=16", "--out", out.string()}, 1, "cannot open");
+  expectError({"export", (dir.path() / "missing.json").string(), "--size", "N=16", "--out", out.string()}, 1,
+              "cannot open");
   // A high-level program needs a recipe: the code generator names the node.
   expectError({"export", jacobi, "--size", "N=16,M=16", "--out", out.string()}, 1, "/body");
 
@@ -370,7 +384,8 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
                              {"args",
                               {{{"name", "A"}, {"type", "float"}, {"role", "input"}, {"count", "N"}},
                                {{"name", "out"}, {"type", "float"}, {"role", "output"}, {"count", "8"}}}}}}};
-  writeFile(best / "kernel.cl", "kernel void k(const global float *A, global float *out, int N) { out[0] = A[N - 1]; }\n");
+  writeFile(best / "kernel.cl",
+            "kernel void k(const global float *A, global float *out, int N) { out[0] = A[N - 1]; }\n");
   writeFile(best / "launch.json", launch.dump());
   expectError({"export", best.string(), "--out", out.string()}, 1,
               "launch.json: /kernel/args/0/count: expected a constant, found 'N'");
@@ -389,7 +404,8 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   launch["liftcc"] = 1;
   launch["kernel"]["iterate"] = {{"count", "3"}, {"input", "B"}};
   writeFile(best / "launch.json", launch.dump());
-  expectError({"export", best.string(), "--out", out.string()}, 1, "/kernel/iterate/input: no input argument named 'B'");
+  expectError({"export", best.string(), "--out", out.string()}, 1,
+              "/kernel/iterate/input: no input argument named 'B'");
 
   writeFile(best / "launch.json", "[1, 2]");
   expectError({"export", best.string(), "--out", out.string()}, 1, "launch.json: expected an object, found array");
@@ -413,23 +429,26 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   fs::create_directories(cudaBest);
   launch["kernelFile"] = "kernel.cu";
   launch["kernel"]["target"] = "cuda";
-  writeFile(cudaBest / "kernel.cu", "extern \"C\" __global__ void k(const float *A, float *out, int N) { out[0] = A[N - 1]; }\n");
+  writeFile(cudaBest / "kernel.cu",
+            "extern \"C\" __global__ void k(const float *A, float *out, int N) { out[0] = A[N - 1]; }\n");
   writeFile(cudaBest / "launch.json", launch.dump());
   run = liftc({"export", cudaBest.string(), "--out", cudaOut.string()});
   REQUIRE_MESSAGE(run.status == 0, run.output);
   files.clear();
   for (const auto &entry : fs::directory_iterator(cudaOut)) files.insert(entry.path().filename().string());
   CHECK(files == std::set<std::string>{"p_cuda.c", "p_cuda.h"});
-  CHECK(readFile(cudaOut / "p_cuda.c").find("static const unsigned int p_cuda_block[3] = {256, 1, 1};") != std::string::npos);
+  CHECK(readFile(cudaOut / "p_cuda.c").find("static const unsigned int p_cuda_block[3] = {256, 1, 1};") !=
+        std::string::npos);
 
   // Both compile cleanly (the size argument included).
   if (test::cCompiler().empty()) return;
   std::string cc = shellQuote(test::cCompiler()) + " " + test::strictCFlags() + " -c -o /dev/null ";
-  test::ShellRun compiled = runShell(cc + "-I" + shellQuote(out.string()) + " " + shellQuote((out / "copy8_opencl.c").string()));
+  test::ShellRun compiled =
+      runShell(cc + "-I" + shellQuote(out.string()) + " " + shellQuote((out / "copy8_opencl.c").string()));
   CHECK_MESSAGE(compiled.status == 0, compiled.output);
 #ifdef LIFTCC_TEST_CUDA_INCLUDE
-  compiled = runShell(cc + "-I" + shellQuote(cudaOut.string()) + " -isystem " + shellQuote(LIFTCC_TEST_CUDA_INCLUDE) + " " +
-                      shellQuote((cudaOut / "p_cuda.c").string()));
+  compiled = runShell(cc + "-I" + shellQuote(cudaOut.string()) + " -isystem " + shellQuote(LIFTCC_TEST_CUDA_INCLUDE) +
+                      " " + shellQuote((cudaOut / "p_cuda.c").string()));
   CHECK_MESSAGE(compiled.status == 0, compiled.output);
 #endif
 }

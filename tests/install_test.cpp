@@ -48,8 +48,8 @@ TEST_CASE("install: find_package(liftcc) and pkg-config consumers build against 
 #else
   test::TempDir dir;
   fs::path prefix = dir.path() / "prefix";
-  test::ShellRun install = runShell(shellQuote(LIFTCC_TEST_CMAKE_COMMAND) + " --install " + shellQuote(LIFTCC_TEST_BINARY_DIR) +
-                                    " --prefix " + shellQuote(prefix.string()));
+  test::ShellRun install = runShell(shellQuote(LIFTCC_TEST_CMAKE_COMMAND) + " --install " +
+                                    shellQuote(LIFTCC_TEST_BINARY_DIR) + " --prefix " + shellQuote(prefix.string()));
   REQUIRE_MESSAGE(install.status == 0, install.output);
 
   // The tree: liftc, headers at their source paths below include/liftcc, the archives, the package files.
@@ -71,10 +71,10 @@ TEST_CASE("install: find_package(liftcc) and pkg-config consumers build against 
 
   // find_package(liftcc) -> liftcc::liftcc.
   fs::path consumer = test::sourceDir() / "tests" / "consumer", build = dir.path() / "build";
-  test::ShellRun configure = runShell(shellQuote(LIFTCC_TEST_CMAKE_COMMAND) + " -S " + shellQuote(consumer.string()) + " -B " +
-                                      shellQuote(build.string()) + " -DCMAKE_BUILD_TYPE=Debug -DCMAKE_PREFIX_PATH=" +
-                                      shellQuote(prefix.string()) + " -DCMAKE_CXX_COMPILER=" +
-                                      shellQuote(LIFTCC_TEST_CXX_COMPILER));
+  test::ShellRun configure = runShell(shellQuote(LIFTCC_TEST_CMAKE_COMMAND) + " -S " + shellQuote(consumer.string()) +
+                                      " -B " + shellQuote(build.string()) +
+                                      " -DCMAKE_BUILD_TYPE=Debug -DCMAKE_PREFIX_PATH=" + shellQuote(prefix.string()) +
+                                      " -DCMAKE_CXX_COMPILER=" + shellQuote(LIFTCC_TEST_CXX_COMPILER));
   REQUIRE_MESSAGE(configure.status == 0, configure.output);
   test::ShellRun built = runShell(shellQuote(LIFTCC_TEST_CMAKE_COMMAND) + " --build " + shellQuote(build.string()));
   REQUIRE_MESSAGE(built.status == 0, built.output);
@@ -93,9 +93,9 @@ TEST_CASE("install: find_package(liftcc) and pkg-config consumers build against 
   REQUIRE_MESSAGE(flags.status == 0, flags.output);
   CHECK(flags.output.find("-lliftcc_core") != std::string::npos);
   fs::path binary = dir.path() / "consumer_pc";
-  test::ShellRun compiled = runShell(shellQuote(LIFTCC_TEST_CXX_COMPILER) + " -std=c++20 $(" + env + "pkg-config --cflags liftcc) " +
-                                     shellQuote((consumer / "consumer.cpp").string()) + " -o " + shellQuote(binary.string()) +
-                                     " $(" + env + "pkg-config --libs liftcc)");
+  test::ShellRun compiled = runShell(shellQuote(LIFTCC_TEST_CXX_COMPILER) + " -std=c++20 $(" + env +
+                                     "pkg-config --cflags liftcc) " + shellQuote((consumer / "consumer.cpp").string()) +
+                                     " -o " + shellQuote(binary.string()) + " $(" + env + "pkg-config --libs liftcc)");
   REQUIRE_MESSAGE(compiled.status == 0, compiled.output);
   ran = runShell(shellQuote(binary.string()));
   CHECK_MESSAGE(ran.status == 0, ran.output);

@@ -40,7 +40,9 @@ std::vector<float> run1(const std::function<Expr(Expr)> &body, const std::vector
   return flatFloats(interpret(typed, {{"N", int64_t(values.size())}}, {floats(values)}));
 }
 
-Expr add() { return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;"); }
+Expr add() {
+  return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
+}
 
 } // namespace
 
@@ -64,30 +66,52 @@ TEST_CASE("interpreter: slide, split, join, at") {
 TEST_CASE("interpreter: reduce, map with a user function, iterate") {
   std::vector<float> x = {1, 2, 3, 4};
   CHECK(run1([](Expr a) { return reduce(add(), lit(10.0f), a); }, x) == std::vector<float>{20});
-  CHECK(run1([](Expr a) { return map([](Expr v) { return apply(add(), {v, v}); }, a); }, x) ==
-        std::vector<float>{2, 4, 6, 8});
-  CHECK(run1([](Expr a) { return iterate(3, [](Expr y) { return map([](Expr v) { return apply(add(), {v, v}); }, y); }, a); },
-             x) == std::vector<float>{8, 16, 24, 32});
+  CHECK(run1(
+            [](Expr a) {
+              return map([](Expr v) { return apply(add(), {v, v}); }, a);
+            },
+            x) == std::vector<float>{2, 4, 6, 8});
+  CHECK(run1(
+            [](Expr a) {
+              return iterate(
+                  3,
+                  [](Expr y) {
+                    return map([](Expr v) { return apply(add(), {v, v}); }, y);
+                  },
+                  a);
+            },
+            x) == std::vector<float>{8, 16, 24, 32});
 }
 
 TEST_CASE("interpreter: zip, get, tuple, generate, sizeValue") {
   std::vector<float> x = {1, 2, 3};
-  CHECK(run1([](Expr a) {
-          return map([](Expr t) { return apply(add(), {get(0, t), get(1, t)}); },
-                     zip(a, map([](Expr v) { return apply(add(), {v, lit(10.0f)}); }, a)));
-        },
-        x) == std::vector<float>{12, 14, 16});
-  Expr toFloat = userFun("scale", {{"i", ScalarKind::Int}, {"n", ScalarKind::Int}}, ScalarKind::Float,
-                         "return (float)(i * n);");
-  CHECK(run1([&](Expr a) {
-          return map([&](Expr t) { return get(0, t); },
-                     zip(a, generate(size("N", 3), [&](Expr i) { return apply(toFloat, {i, sizeValue(size("N", 3))}); })));
-        },
-        x) == x);
-  CHECK(run1([&](Expr) {
-          return generate(size("N", 3), [&](Expr i) { return apply(toFloat, {i, sizeValue(size("N", 3))}); });
-        },
-        x) == std::vector<float>{0, 3, 6});
+  CHECK(run1(
+            [](Expr a) {
+              return map(
+                  [](Expr t) {
+                    return apply(add(), {get(0, t), get(1, t)});
+                  },
+                  zip(a, map(
+                             [](Expr v) {
+                               return apply(add(), {v, lit(10.0f)});
+                             },
+                             a)));
+            },
+            x) == std::vector<float>{12, 14, 16});
+  Expr toFloat =
+      userFun("scale", {{"i", ScalarKind::Int}, {"n", ScalarKind::Int}}, ScalarKind::Float, "return (float)(i * n);");
+  CHECK(run1(
+            [&](Expr a) {
+              return map([&](Expr t) { return get(0, t); }, zip(a, generate(size("N", 3), [&](Expr i) {
+                                                                  return apply(toFloat, {i, sizeValue(size("N", 3))});
+                                                                })));
+            },
+            x) == x);
+  CHECK(run1(
+            [&](Expr) {
+              return generate(size("N", 3), [&](Expr i) { return apply(toFloat, {i, sizeValue(size("N", 3))}); });
+            },
+            x) == std::vector<float>{0, 3, 6});
 }
 
 TEST_CASE("interpreter: transpose and the 2D compositions") {

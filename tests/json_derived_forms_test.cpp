@@ -70,8 +70,10 @@ TEST_CASE("json derived forms: every example reads back from the compact and the
     for (const char *form : {"\"mapN\"", "\"padN\"", "\"slideN\"", "\"zipN\""}) CHECK(!contains(expanded, form));
     // Every example is a 1D, 2D or 3D stencil over a slid neighbourhood.
     CHECK((ex.name == "jacobi1d_3pt" || contains(compact, "\"slideN\"")));
-    if (ex.name == "jacobi1d_3pt") CHECK(compact == expanded); // 1D: nothing to abbreviate
-    else CHECK(lineCount(compact) < lineCount(expanded));
+    if (ex.name == "jacobi1d_3pt")
+      CHECK(compact == expanded); // 1D: nothing to abbreviate
+    else
+      CHECK(lineCount(compact) < lineCount(expanded));
     compactLines += lineCount(compact);
     ++examples;
     if (ex.name == "jacobi2d_5pt") CHECK(lineCount(compact) <= 40);
@@ -99,7 +101,10 @@ TEST_CASE("json derived forms: each form expands to the API's composition") {
   sameAs(R"({"op": "mapN", "dims": 2, "f": {"lambda": ["p"], "body": {"apply": {"userFun": "add"}, "args": [
               {"op": "get", "index": 0, "in": {"param": "p"}}, {"op": "get", "index": 1, "in": {"param": "p"}}]}},
              "in": {"op": "zipN", "dims": 2, "in": [{"param": "A"}, {"param": "B"}]}})",
-         mapN(2, fn([&](Expr p) { return apply(add, {get(0, p), get(1, p)}); }), zipN(2, {A, B})));
+         mapN(2, fn([&](Expr p) {
+                return apply(add, {get(0, p), get(1, p)});
+              }),
+              zipN(2, {A, B})));
   sameAs(R"({"op": "slideN", "dims": 2, "size": 3, "step": 1,
              "in": {"op": "padN", "dims": 2, "left": 1, "right": 1, "mode": "wrap", "in": {"param": "A"}}})",
          slideN(2, 3, 1, padN(2, 1, 1, PadMode::Wrap, A)));
@@ -134,7 +139,11 @@ TEST_CASE("json derived forms: the writer never captures a variable into a deriv
   Expr add = userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
   // map(\row. map(\x. add(x, at(0, row)), row), A) looks like mapN(2) but its
   // inner function uses the outer row.
-  Expr e = map(fn([&](Expr row) { return map(fn([&](Expr x) { return apply(add, {x, at(0, row)}); }), row); }, "row"), A);
+  Expr e =
+      map(fn([&](Expr row) { return map(fn([&](Expr x) {
+                                          return apply(add, {x, at(0, row)});
+                                        }),
+                                        row); }, "row"), A);
   Program p = program({A}, e);
   std::string text = writeProgram(p);
   CHECK(!contains(text, "mapN"));
@@ -248,6 +257,6 @@ TEST_CASE("json derived forms: liftc rewrite --json writes the program, --expand
   CHECK(contains(misuse.output, "--expanded needs --json or -o"));
 }
 
-} // TEST_SUITE
+} // TEST_SUITE("json derived forms")
 
 } // namespace liftcc

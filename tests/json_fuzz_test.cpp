@@ -50,15 +50,80 @@ void collectPointers(const json &j, const json::json_pointer &here, std::vector<
 }
 
 json randomReplacement(std::mt19937_64 &rng, const json &document, const std::vector<json::json_pointer> &pointers) {
-  static const std::vector<json> atoms = {
-      nullptr, true, false, 0, 1, -1, 2, 3, 4, 7, 1000000000, -2147483649LL, 9223372036854775807LL, 1.5, -0.0, 1e300,
-      "", "N", "M", "N + 1", "N / 0", "N % 0", "2 * N", "(N < M ? N : M)", "min(N, M)", "x", "float", "int", "bool",
-      "double", "[float]N", "[[float]M]N", "(float, int)", "[float]0", "[float](N - 5)", "[float", "clamp", "mirror",
-      "wrap", "edge", "map", "reduce", "zip", "split", "join", "slide", "pad", "padConstant", "transpose", "iterate",
-      "at", "get", "tuple", "generate", "sizeValue", "mapGlb", "mapSeq", "reduceSeq", "toLocal", "A", "B", "t",
-      "add", "return a + b;", "return a / 0;", "return sqrt(a);", "return", json::array(), json::object(),
-      json::array({1, 2}), json{{"param", "A"}}, json{{"literal", 1.0}, {"type", "float"}},
-      json{{"literal", 1}, {"type", "int"}}, json{{"op", "join"}, {"in", {{"param", "A"}}}}};
+  static const std::vector<json> atoms = {nullptr,
+                                          true,
+                                          false,
+                                          0,
+                                          1,
+                                          -1,
+                                          2,
+                                          3,
+                                          4,
+                                          7,
+                                          1000000000,
+                                          -2147483649LL,
+                                          9223372036854775807LL,
+                                          1.5,
+                                          -0.0,
+                                          1e300,
+                                          "",
+                                          "N",
+                                          "M",
+                                          "N + 1",
+                                          "N / 0",
+                                          "N % 0",
+                                          "2 * N",
+                                          "(N < M ? N : M)",
+                                          "min(N, M)",
+                                          "x",
+                                          "float",
+                                          "int",
+                                          "bool",
+                                          "double",
+                                          "[float]N",
+                                          "[[float]M]N",
+                                          "(float, int)",
+                                          "[float]0",
+                                          "[float](N - 5)",
+                                          "[float",
+                                          "clamp",
+                                          "mirror",
+                                          "wrap",
+                                          "edge",
+                                          "map",
+                                          "reduce",
+                                          "zip",
+                                          "split",
+                                          "join",
+                                          "slide",
+                                          "pad",
+                                          "padConstant",
+                                          "transpose",
+                                          "iterate",
+                                          "at",
+                                          "get",
+                                          "tuple",
+                                          "generate",
+                                          "sizeValue",
+                                          "mapGlb",
+                                          "mapSeq",
+                                          "reduceSeq",
+                                          "toLocal",
+                                          "A",
+                                          "B",
+                                          "t",
+                                          "add",
+                                          "return a + b;",
+                                          "return a / 0;",
+                                          "return sqrt(a);",
+                                          "return",
+                                          json::array(),
+                                          json::object(),
+                                          json::array({1, 2}),
+                                          json{{"param", "A"}},
+                                          json{{"literal", 1.0}, {"type", "float"}},
+                                          json{{"literal", 1}, {"type", "int"}},
+                                          json{{"op", "join"}, {"in", {{"param", "A"}}}}};
   switch (rng() % 3) {
   case 0: return atoms[rng() % atoms.size()];
   case 1: return document.at(pointers[rng() % pointers.size()]); // a subtree from elsewhere
@@ -78,12 +143,16 @@ void mutateStructure(json &document, std::mt19937_64 &rng) {
   switch (rng() % 4) {
   case 0: document.at(target) = randomReplacement(rng, document, pointers); break;
   case 1:
-    if (container.is_object()) container.erase(last);
-    else container.erase(container.begin() + std::stoll(last));
+    if (container.is_object())
+      container.erase(last);
+    else
+      container.erase(container.begin() + std::stoll(last));
     break;
   case 2:
-    if (container.is_array()) container.push_back(document.at(target));
-    else container["extra"] = document.at(target);
+    if (container.is_array())
+      container.push_back(document.at(target));
+    else
+      container["extra"] = document.at(target);
     break;
   default:
     if (container.is_object()) {

@@ -60,8 +60,10 @@ public:
     std::memcpy(bytes.data(), buffers.at(buffer).data(), bytes.size());
   }
   void bind(size_t index, const tuner::PlanParam &param) override {
-    if (const auto *b = std::get_if<BufferParam>(&param)) bound.at(index) = b->buffer;
-    else bound.at(index) = std::nullopt;
+    if (const auto *b = std::get_if<BufferParam>(&param))
+      bound.at(index) = b->buffer;
+    else
+      bound.at(index) = std::nullopt;
   }
   uint64_t launch(const LaunchPlan &, std::optional<tuner::Deadline> deadline) override {
     deadlines.push_back(deadline);
@@ -112,7 +114,8 @@ TEST_CASE("launch plan: buffers, parameters and NDRange of a generated kernel") 
   CHECK(plan.resultBuffer() == 2);
 
   // A requested work-group rounds the NDRange up; CUDA's default block too.
-  LaunchPlan grouped = tuner::planLaunch(kernelOver(std::nullopt), {{"N", 10}}, std::array<size_t, 3>{4, 1, 1}, std::nullopt);
+  LaunchPlan grouped =
+      tuner::planLaunch(kernelOver(std::nullopt), {{"N", 10}}, std::array<size_t, 3>{4, 1, 1}, std::nullopt);
   CHECK(grouped.global == std::array<size_t, 3>{12, 1, 1});
   LaunchPlan cuda = tuner::planLaunch(kernelOver(std::nullopt), {{"N", 10}}, std::nullopt, tuner::defaultCudaBlock(1));
   CHECK(cuda.global == std::array<size_t, 3>{256, 1, 1});
@@ -131,10 +134,11 @@ TEST_CASE("launch plan: a mapWrg kernel runs with its own work-group size, one w
   CHECK(tuner::planLaunch(k, {{"N", 12}}, std::array<size_t, 3>{4, 1, 1}, std::nullopt).global == own.global);
   // Another size would launch more (or fewer) work-groups than there are
   // tiles, and the kernel has no guard on its group ids: refused.
-  CHECK_THROWS_WITH_AS(tuner::planLaunch(k, {{"N", 12}}, std::array<size_t, 3>{2, 1, 1}, std::nullopt),
-                       "kernel k was generated for work-groups of 4 (one per element of its mapWrg), not 2: generate it "
-                       "with that work-group size instead",
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(
+      tuner::planLaunch(k, {{"N", 12}}, std::array<size_t, 3>{2, 1, 1}, std::nullopt),
+      "kernel k was generated for work-groups of 4 (one per element of its mapWrg), not 2: generate it "
+      "with that work-group size instead",
+      std::invalid_argument);
 }
 
 TEST_CASE("launch plan: iterate swaps the iterated input and the output between launches") {

@@ -59,7 +59,8 @@ TEST_CASE("op table: docs/program.schema.json and the tables of docs/program-for
   std::string schema = test::readFile(test::sourceDir() / "docs" / "program.schema.json");
   CHECK_MESSAGE(schema == programSchemaText(), "docs/program.schema.json differs from what is " << regenerate);
   std::string format = test::readFile(test::sourceDir() / "docs" / "program-format.md");
-  CHECK_MESSAGE(withGeneratedSections(format) == format, "docs/program-format.md's tables differ from what is " << regenerate);
+  CHECK_MESSAGE(withGeneratedSections(format) == format,
+                "docs/program-format.md's tables differ from what is " << regenerate);
   // Every primitive is documented with its fields and type scheme.
   for (Op op : allOps()) {
     const OpInfo &info = opInfo(op);
@@ -80,7 +81,8 @@ TEST_CASE("op table: liftc schema prints the schema and --update-docs rewrites o
   REQUIRE_MESSAGE(markdown.status == 0, markdown.output);
   CHECK(markdown.output.find(primitivesMarkdown()) != std::string::npos);
 
-  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("liftcc_schema_test_" + std::to_string(::getpid()));
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("liftcc_schema_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   {

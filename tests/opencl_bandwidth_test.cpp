@@ -7,8 +7,7 @@ using namespace liftcc::ocl;
 
 TEST_CASE("copy bandwidth is positive and counts read + write traffic") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   // Small enough for a quick test; the default size is for real measurements.
   BandwidthOptions options;
@@ -19,10 +18,8 @@ TEST_CASE("copy bandwidth is positive and counts read + write traffic") {
   CHECK(r.bytesPerRun == 2 * options.elements * sizeof(float));
   CHECK(r.timing.samplesNs.size() == 5);
   CHECK(r.bytesPerSecond > 0);
-  MESSAGE("copy bandwidth on " << device->name << ": "
-                               << r.bytesPerSecond / 1e9 << " GB/s ("
-                               << r.elements << " floats, median "
-                               << r.timing.medianNs / 1e6 << " ms)");
+  MESSAGE("copy bandwidth on " << device->name << ": " << r.bytesPerSecond / 1e9 << " GB/s (" << r.elements
+                               << " floats, median " << r.timing.medianNs / 1e6 << " ms)");
 
   // A size no work-group divides, with an explicit work-group size: the
   // kernel's guard must keep the padded work-items from writing past n.

@@ -12,8 +12,7 @@ using namespace liftcc::ocl;
 
 namespace {
 
-DeviceInfo fakeDevice(std::size_t index, std::size_t platform,
-                      std::size_t device, std::string name,
+DeviceInfo fakeDevice(std::size_t index, std::size_t platform, std::size_t device, std::string name,
                       std::string platformName, std::string platformVendor) {
   DeviceInfo d;
   d.index = index;
@@ -29,11 +28,9 @@ DeviceInfo fakeDevice(std::size_t index, std::size_t platform,
 
 // Two platforms, the second with two devices; no OpenCL needed.
 std::vector<DeviceInfo> fakeDevices() {
-  return {fakeDevice(0, 0, 0, "pthread-skylake", "Portable Computing Language",
-                     "The pocl project"),
+  return {fakeDevice(0, 0, 0, "pthread-skylake", "Portable Computing Language", "The pocl project"),
           fakeDevice(1, 1, 0, "NVIDIA H200", "NVIDIA CUDA", "NVIDIA Corporation"),
-          fakeDevice(2, 1, 1, "NVIDIA A100", "NVIDIA CUDA",
-                     "NVIDIA Corporation")};
+          fakeDevice(2, 1, 1, "NVIDIA A100", "NVIDIA CUDA", "NVIDIA Corporation")};
 }
 
 std::size_t indexOf(const std::vector<DeviceInfo> &devices, const char *spec) {
@@ -74,15 +71,13 @@ TEST_CASE("selectDevice lists the available devices when nothing matches") {
   } catch (const DeviceSelectionError &e) {
     const std::string msg = e.what();
     CHECK(msg.find("\"intel\"") != std::string::npos);
-    for (const auto &d : devices)
-      CHECK(msg.find(describe(d)) != std::string::npos);
+    for (const auto &d : devices) CHECK(msg.find(describe(d)) != std::string::npos);
   }
   try {
     selectDevice(std::vector<DeviceInfo>{}, "0");
     FAIL("no exception");
   } catch (const DeviceSelectionError &e) {
-    CHECK(std::string(e.what()).find("no OpenCL platform") !=
-          std::string::npos);
+    CHECK(std::string(e.what()).find("no OpenCL platform") != std::string::npos);
   }
 }
 
@@ -91,8 +86,7 @@ TEST_CASE("describe shows indices, names and type") {
   d.computeUnits = 108;
   d.maxClockMHz = 1410;
   d.globalMemBytes = std::uint64_t{40} << 30;
-  CHECK(describe(d) ==
-        "2 (1:1) NVIDIA A100 [NVIDIA CUDA] GPU, 108 CUs, 1410 MHz, 40 GiB");
+  CHECK(describe(d) == "2 (1:1) NVIDIA A100 [NVIDIA CUDA] GPU, 108 CUs, 1410 MHz, 40 GiB");
 }
 
 TEST_CASE("listDevices enumerates the installed OpenCL devices") {
@@ -127,9 +121,8 @@ TEST_CASE("selectDevice on the installed devices") {
   const auto devices = listDevices();
   const auto &first = devices.front();
   CHECK(selectDevice("0").deviceId == first.deviceId);
-  CHECK(selectDevice(std::to_string(first.platformIndex) + ":" +
-                     std::to_string(first.deviceIndex))
-            .deviceId == first.deviceId);
+  CHECK(selectDevice(std::to_string(first.platformIndex) + ":" + std::to_string(first.deviceIndex)).deviceId ==
+        first.deviceId);
 
   std::string upper = first.name;
   std::transform(upper.begin(), upper.end(), upper.begin(),
@@ -142,6 +135,5 @@ TEST_CASE("selectDevice on the installed devices") {
   } catch (const DeviceSelectionError &e) {
     CHECK(std::string(e.what()).find(first.name) != std::string::npos);
   }
-  CHECK_THROWS_AS(selectDevice(std::to_string(devices.size())),
-                  DeviceSelectionError);
+  CHECK_THROWS_AS(selectDevice(std::to_string(devices.size())), DeviceSelectionError);
 }

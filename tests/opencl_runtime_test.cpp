@@ -1,7 +1,7 @@
 #include "opencl_test_support.h"
+#include "tuner/median.h"
 #include "tuner/opencl/opencl_runtime.h"
 #include "tuner/opencl/opencl_timing.h"
-#include "tuner/median.h"
 
 #include <doctest/doctest.h>
 
@@ -102,8 +102,7 @@ TEST_CASE("median") {
 
 TEST_CASE("vector add with a global size that is not a multiple of local") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   Program program(ctx, testSource);
   Kernel vadd(program, "vadd");
@@ -125,15 +124,13 @@ TEST_CASE("vector add with a global size that is not a multiple of local") {
 
   // OpenCL 1.2 rejects the unrounded size; the runtime says so clearly.
   CHECK_THROWS_AS(ctx.launch(vadd, n, 64), std::invalid_argument);
-  CHECK_THROWS_AS(ctx.launch(vadd, NDRange(1024), NDRange(32, 2)),
-                  std::invalid_argument);
+  CHECK_THROWS_AS(ctx.launch(vadd, NDRange(1024), NDRange(32, 2)), std::invalid_argument);
 
   const auto ns = ctx.launch(vadd, roundUp(n, 64), NDRange(64));
   CHECK(ns > 0);
   std::vector<float> c(n);
   dc.download(c);
-  for (int i = 0; i < n; ++i)
-    REQUIRE(c[i] == a[i] + b[i]);
+  for (int i = 0; i < n; ++i) REQUIRE(c[i] == a[i] + b[i]);
 
   // Again with the runtime choosing the work-group size, into a moved buffer.
   Buffer moved = std::move(dc);
@@ -147,8 +144,7 @@ TEST_CASE("vector add with a global size that is not a multiple of local") {
 
 TEST_CASE("buffer transfers are bounds-checked and support offsets") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   Buffer buf(ctx, 16);
   CHECK(buf.size() == 16);
@@ -166,8 +162,7 @@ TEST_CASE("buffer transfers are bounds-checked and support offsets") {
 
 TEST_CASE("a buffer outlives the context it was created in") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   // The buffer retains the queue (and through it the context), so the
   // Context object may go first.
   std::optional<Buffer> buf;
@@ -181,8 +176,7 @@ TEST_CASE("a buffer outlives the context it was created in") {
 
 TEST_CASE("scalar kernel arguments of each kind") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   Program program(ctx, testSource);
   Kernel k(program, "scalars");
@@ -230,8 +224,7 @@ TEST_CASE("scalar kernel arguments of each kind") {
 
 TEST_CASE("2-D launch") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   Program program(ctx, testSource);
   Kernel k(program, "coords");
@@ -241,43 +234,37 @@ TEST_CASE("2-D launch") {
   ctx.launch(k, NDRange(w, h), NDRange(4, 2));
   const auto v = out.download<std::int32_t>();
   for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x)
-      REQUIRE(v[y * w + x] == 1000 * y + x);
+    for (int x = 0; x < w; ++x) REQUIRE(v[y * w + x] == 1000 * y + x);
 }
 
 TEST_CASE("3-D launch, with and without a work-group size") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   Program program(ctx, testSource);
   Kernel k(program, "coords3");
   const int w = 4, h = 3, d = 2;
   Buffer out(ctx, w * h * d * sizeof(std::int32_t));
   k.setArgs(out, w, h);
-  for (const auto &local : {std::optional<NDRange>(NDRange(2, 1, 2)),
-                            std::optional<NDRange>()}) {
+  for (const auto &local : {std::optional<NDRange>(NDRange(2, 1, 2)), std::optional<NDRange>()}) {
     out.upload(std::vector<std::int32_t>(w * h * d, -1));
     ctx.launch(k, NDRange(w, h, d), local);
     const auto v = out.download<std::int32_t>();
     for (int z = 0; z < d; ++z)
       for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-          REQUIRE(v[(z * h + y) * w + x] == 10000 * z + 100 * y + x);
+        for (int x = 0; x < w; ++x) REQUIRE(v[(z * h + y) * w + x] == 10000 * z + 100 * y + x);
   }
 }
 
 TEST_CASE("__local memory argument") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   Program program(ctx, testSource);
   Kernel k(program, "reverse_groups");
   const int n = 100, group = 16; // 7 groups, the last one padded
   std::vector<std::int32_t> in(n);
-  for (int i = 0; i < n; ++i)
-    in[i] = 3 * i + 1;
+  for (int i = 0; i < n; ++i) in[i] = 3 * i + 1;
   Buffer din(ctx, n * sizeof(std::int32_t)), dout(ctx, n * sizeof(std::int32_t));
   din.upload(in);
   k.setArg(0, din);
@@ -302,8 +289,7 @@ TEST_CASE("__local memory argument") {
 
 TEST_CASE("launches beyond the device's work-group limits are rejected") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   Program program(ctx, testSource);
   Kernel k(program, "coords3");
@@ -323,8 +309,7 @@ TEST_CASE("launches beyond the device's work-group limits are rejected") {
 
 TEST_CASE("a kernel with a syntax error throws with the build log") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   const char *broken = "__kernel void broken(__global float *x) {\n"
                        "  x[0] = ;\n"
@@ -347,8 +332,7 @@ TEST_CASE("a kernel with a syntax error throws with the build log") {
 
 TEST_CASE("unknown kernel names are reported") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   Program program(ctx, testSource);
   try {
@@ -362,24 +346,19 @@ TEST_CASE("unknown kernel names are reported") {
 
 TEST_CASE("timeKernel excludes warm-up runs and reports the median") {
   const auto device = test::testDevice();
-  if (!device)
-    return;
+  if (!device) return;
   Context ctx(*device);
   Program program(ctx, testSource);
   Kernel vadd(program, "vadd");
   const int n = 1 << 20;
-  Buffer a(ctx, n * sizeof(float)), b(ctx, n * sizeof(float)),
-      c(ctx, n * sizeof(float));
+  Buffer a(ctx, n * sizeof(float)), b(ctx, n * sizeof(float)), c(ctx, n * sizeof(float));
   vadd.setArgs(a, b, c, n);
-  const auto t = timeKernel(ctx, vadd, n, std::nullopt,
-                            {.warmupRuns = 2, .timedRuns = 3});
+  const auto t = timeKernel(ctx, vadd, n, std::nullopt, {.warmupRuns = 2, .timedRuns = 3});
   REQUIRE(t.samplesNs.size() == 3);
-  for (auto s : t.samplesNs)
-    CHECK(s > 0);
+  for (auto s : t.samplesNs) CHECK(s > 0);
   const auto [lo, hi] = std::minmax_element(t.samplesNs.begin(), t.samplesNs.end());
   CHECK(t.medianNs >= static_cast<double>(*lo));
   CHECK(t.medianNs <= static_cast<double>(*hi));
   MESSAGE("vadd of 2^20 floats: median " << t.medianNs / 1e3 << " us");
-  CHECK_THROWS_AS(timeKernel(ctx, vadd, n, std::nullopt, {.timedRuns = 0}),
-                  std::invalid_argument);
+  CHECK_THROWS_AS(timeKernel(ctx, vadd, n, std::nullopt, {.timedRuns = 0}), std::invalid_argument);
 }

@@ -49,7 +49,8 @@ TEST_CASE("operands: named accessors read the operands the table names") {
   CHECK(getIndex(get(1, zip(a, a))) == 1);
   CHECK(inputsOf(zip(a, a)).size() == 2);
   CHECK(mapDim(mapLcl(2, id(ScalarKind::Float), a)) == 2);
-  CHECK(iterateCount(iterate(7, [](Expr x) { return x; }, a)) == arith::Expr(7));
+  CHECK(iterateCount(iterate(
+            7, [](Expr x) { return x; }, a)) == arith::Expr(7));
   CHECK(generateSize(generate(n, [](Expr i) { return i; })) == n);
   CHECK(sizeValueOf(sizeValue(n)) == n);
   CHECK(argPath(p, 0) == "/value");
@@ -84,20 +85,22 @@ TEST_CASE("api: primitive() names the primitive and the field of every mistake")
   CHECK_THROWS_WITH_AS(primitive(Op::Slide, {{"size", 3}, {"in", a}}),
                        "primitive slide: missing field \"step\" (a size (an integer or a size expression))", Error);
   CHECK_THROWS_WITH_AS(primitive(Op::Join, {{"in", a}, {"in", a}}), "primitive join: field \"in\" given twice", Error);
-  CHECK_THROWS_WITH_AS(primitive(Op::Map, {{"f", a}, {"in", a}}),
-                       "primitive map: field \"f\" expects a function (a lambda or a user function), found an expression",
-                       Error);
+  CHECK_THROWS_WITH_AS(
+      primitive(Op::Map, {{"f", a}, {"in", a}}),
+      "primitive map: field \"f\" expects a function (a lambda or a user function), found an expression", Error);
   CHECK_THROWS_WITH_AS(primitive(Op::Map, {{"f", idf}, {"in", idf}}),
                        "primitive map: field \"in\" expects an expression, found a function", Error);
   CHECK_THROWS_WITH_AS(primitive(Op::Pad, {{"left", 1}, {"right", 1}, {"mode", 2}, {"in", a}}),
                        "primitive pad: field \"mode\" expects a pad mode, found an integer", Error);
   CHECK_THROWS_WITH_AS(primitive(Op::MapWrg, {{"dim", 3}, {"f", idf}, {"in", a}}),
-                       "primitive mapWrg: field \"dim\" expects an integer dimension 0, 1 or 2, found an integer", Error);
-  CHECK_THROWS_WITH_AS(primitive(Op::Zip, {{"in", a}}),
-                       "primitive zip: field \"in\" expects a non-empty list of expressions, found an expression", Error);
-  CHECK_THROWS_WITH_AS(primitive(Op::Tuple, {{"in", std::vector<Expr>{}}}),
-                       "primitive tuple: field \"in\" expects a non-empty list of expressions, found a list of expressions",
+                       "primitive mapWrg: field \"dim\" expects an integer dimension 0, 1 or 2, found an integer",
                        Error);
+  CHECK_THROWS_WITH_AS(primitive(Op::Zip, {{"in", a}}),
+                       "primitive zip: field \"in\" expects a non-empty list of expressions, found an expression",
+                       Error);
+  CHECK_THROWS_WITH_AS(
+      primitive(Op::Tuple, {{"in", std::vector<Expr>{}}}),
+      "primitive tuple: field \"in\" expects a non-empty list of expressions, found a list of expressions", Error);
   CHECK_THROWS_WITH_AS(primitive(Op::Transpose, {{"size", a}}),
                        "primitive transpose: no field \"size\" (its fields: in)", Error);
 }
@@ -179,7 +182,9 @@ public:
     if (!backendFailure_.empty()) throw tuner::BackendError(backendFailure_);
     throw InternalError("a broken invariant");
   }
-  tuner::CopyBandwidth measureCopyBandwidth(int, int, size_t) override { throw tuner::KernelLaunchError("not measured in this test"); }
+  tuner::CopyBandwidth measureCopyBandwidth(int, int, size_t) override {
+    throw tuner::KernelLaunchError("not measured in this test");
+  }
 
 private:
   std::string backendFailure_;

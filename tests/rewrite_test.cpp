@@ -9,11 +9,11 @@
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
+#include "explore/derivations.h"
 #include "primitives/api.h"
 #include "rewrite/apply.h"
 #include "rewrite/catalog.h"
 #include "rewrite/recipes.h"
-#include "explore/derivations.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/opencl/opencl_backend.h"
 
@@ -26,7 +26,9 @@ namespace {
 
 using namespace api;
 
-Expr add() { return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;"); }
+Expr add() {
+  return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
+}
 Expr twice() { return userFun("twice", {{"x", ScalarKind::Float}}, ScalarKind::Float, "return 2.0f * x;"); }
 Expr plusOne() { return userFun("plusOne", {{"x", ScalarKind::Float}}, ScalarKind::Float, "return x + 1.0f;"); }
 
@@ -39,7 +41,8 @@ void checkSameResults(const Program &before, const Program &after, const std::ma
 }
 
 /// Applies `rule` at every location where it matches and checks each result.
-int checkRuleEverywhere(const Program &program, const rewrite::Rule &rule, const std::map<std::string, int64_t> &sizes) {
+int checkRuleEverywhere(const Program &program, const rewrite::Rule &rule,
+                        const std::map<std::string, int64_t> &sizes) {
   Program typed = typeCheck(program, sizes);
   std::vector<std::string> locations = rewrite::applicableLocations(typed, rule);
   for (const std::string &loc : locations) {
@@ -69,8 +72,10 @@ TEST_CASE("rewrite: algorithmic rules on small programs") {
                             rewrite::transposeTranspose(), {{"N", 3}, {"M", 5}}) == 1);
   CHECK(checkRuleEverywhere(program({b}, map([](Expr r) { return map(twice(), r); }, split(5, join(b)))),
                             rewrite::splitJoinCancel(), {{"N", 3}, {"M", 5}}) == 1);
-  CHECK(checkRuleEverywhere(program({a}, reduce(add(), lit(0.0f), map(twice(), a))), rewrite::reduceMapFusion(), sizes) == 1);
-  Program windows = program({a}, map([](Expr w) { return reduce(add(), lit(0.0f), w); }, slide(3, 1, pad(1, 1, clamp, a))));
+  CHECK(checkRuleEverywhere(program({a}, reduce(add(), lit(0.0f), map(twice(), a))), rewrite::reduceMapFusion(),
+                            sizes) == 1);
+  Program windows =
+      program({a}, map([](Expr w) { return reduce(add(), lit(0.0f), w); }, slide(3, 1, pad(1, 1, clamp, a))));
   CHECK(checkRuleEverywhere(windows, rewrite::slideWidening(4), sizes) == 1);
   CHECK(checkRuleEverywhere(windows, rewrite::slideWidening(3), sizes) == 0); // 16 windows do not split into 3s
 }
@@ -128,7 +133,8 @@ TEST_CASE("rewrite: strategies compose") {
   CHECK(rewrite::applyStrategy(p, rewrite::bottomUp(rewrite::Strategy(rewrite::mapFusion()))));
   CHECK(rewrite::applyStrategy(p, rewrite::some(rewrite::Strategy(rewrite::mapFusion()))));
   CHECK(rewrite::applyStrategy(p, rewrite::one(rewrite::Strategy(rewrite::mapFusion()))));
-  CHECK(rewrite::applyStrategy(p, rewrite::seq(rewrite::Strategy(rewrite::mapFusion()), rewrite::Strategy(rewrite::mapFusion()))));
+  CHECK(rewrite::applyStrategy(
+      p, rewrite::seq(rewrite::Strategy(rewrite::mapFusion()), rewrite::Strategy(rewrite::mapFusion()))));
 }
 
 TEST_CASE("rewrite: random walks over the examples preserve semantics") {
@@ -153,14 +159,17 @@ TEST_CASE("rewrite: random walks over the examples preserve semantics") {
   Size n = size("N"), m = size("M");
   Expr a = input("A", array(f32(), n)), b = input("B", array(f32(), n, m));
   starts.push_back({"join(split)", program({a}, map(twice(), join(split(4, a)))), {{"N", 32}}});
-  starts.push_back({"transpose(transpose)", program({b}, map([](Expr r) { return map(twice(), r); }, transpose(transpose(b)))),
+  starts.push_back({"transpose(transpose)",
+                    program({b}, map([](Expr r) { return map(twice(), r); }, transpose(transpose(b)))),
                     {{"N", 8}, {"M", 16}}});
   // (The mapped function is a view, as in the examples: a reduction over a
   // computed map would need a materialised array the plain recipe does not make.)
-  starts.push_back({"reduce(map)", program({b}, map([](Expr r) {
-                                     return reduce(add(), lit(0.0f), map([](Expr t) { return get(0, t); }, zip(r, r)));
-                                   }, b)),
-                    {{"N", 8}, {"M", 16}}});
+  starts.push_back(
+      {"reduce(map)",
+       program(
+           {b},
+           map([](Expr r) { return reduce(add(), lit(0.0f), map([](Expr t) { return get(0, t); }, zip(r, r))); }, b)),
+       {{"N", 8}, {"M", 16}}});
   for (const Start &start : starts) {
     const std::map<std::string, int64_t> &sizes = start.sizes;
     Program original = typeCheck(start.program, sizes);
@@ -201,7 +210,8 @@ TEST_CASE("rewrite: random walks over the examples preserve semantics") {
         tuner::OpenCLKernelRunner runner(*context, kernel);
         std::vector<Value> inputs = randomInputs(original, sizes, 11);
         Value expected = interpret(original, sizes, inputs);
-        auto mismatch = compareValues(expected, runner.run(sizes, inputs, original.body().typeOrThrow()).output, {1e-4, 1e-5});
+        auto mismatch =
+            compareValues(expected, runner.run(sizes, inputs, original.body().typeOrThrow()).output, {1e-4, 1e-5});
         CHECK_MESSAGE(!mismatch, *mismatch);
         ++executed;
       }
@@ -253,7 +263,8 @@ TEST_CASE("rewrite: a depth-limited derivation search reaches distinct programs 
   const examples::Example &ex = examples::findExample("jacobi1d_3pt");
   Program typed = typeCheck(ex.build(), {{ex.sizeNames[0], 32}});
   explore::DerivationStats stats = explore::searchDerivations(typed, 1, {4});
-  MESSAGE("jacobi1d_3pt, depth 1: ", stats.programs, " programs, ", stats.lowLevelVariants, " kernels, ", stats.seconds, " s");
+  MESSAGE("jacobi1d_3pt, depth 1: ", stats.programs, " programs, ", stats.lowLevelVariants, " kernels, ", stats.seconds,
+          " s");
   REQUIRE(stats.programsPerDepth.size() == 2);
   CHECK(stats.programsPerDepth[1] > 3);
   CHECK(stats.lowLevelVariants > stats.programsPerDepth[0]);

@@ -22,7 +22,9 @@ using test::LiftcRun;
 using test::TempDir;
 
 std::string quote(const std::string &s) { return test::shellQuote(s); }
-std::string example(const std::string &name) { return quote((test::sourceDir() / "examples" / "json" / (name + ".json")).string()); }
+std::string example(const std::string &name) {
+  return quote((test::sourceDir() / "examples" / "json" / (name + ".json")).string());
+}
 
 bool isOneErrorLine(const std::string &output) {
   return output.rfind("liftc: error: ", 0) == 0 && output.find('\n') == output.size() - 1 && output.size() < 300;
@@ -61,16 +63,18 @@ TEST_CASE("robustness/cli: sizes whose products overflow are refused; big grids 
   TempDir dir;
   expectError(dir.path(), "compile " + example("jacobi2d_5pt") + " --size N=9223372036854775807,M=4", 2,
               {"size N = 9223372036854775807 is above liftc's limit 2^40"});
-  expectError(dir.path(), "compile " + example("jacobi2d_5pt") + " --size N=1099511627776,M=1099511627776 --opt plain", 2,
-              {"has more than 2^60 values"});
+  expectError(dir.path(), "compile " + example("jacobi2d_5pt") + " --size N=1099511627776,M=1099511627776 --opt plain",
+              2, {"has more than 2^60 values"});
   // A declared length that is a product of sizes must not wrap into a small constant.
   write(dir.path() / "prod.json", R"json({"liftcc": 1, "sizes": ["N", "M", "O"],
     "userFuns": {"id": {"params": [{"name": "x", "type": "float"}], "returns": "float", "body": "return x;"}},
     "inputs": [{"name": "A", "type": "[float](N*M*O)"}],
     "body": {"op": "mapGlb", "dim": 0, "f": {"userFun": "id"}, "in": {"param": "A"}}})json");
-  expectError(dir.path(), "compile prod.json --size N=1099511627776,M=1099511627776,O=16", 2, {"input A", "beyond 2^62"});
-  LiftcRun big = test::runLiftc("compile " + example("jacobi2d_5pt") + " --opt plain --size N=46341,M=46341 -o " +
-                                quote((dir.path() / "k.cl").string()) + " --metadata " + quote((dir.path() / "k.json").string()));
+  expectError(dir.path(), "compile prod.json --size N=1099511627776,M=1099511627776,O=16", 2,
+              {"input A", "beyond 2^62"});
+  LiftcRun big =
+      test::runLiftc("compile " + example("jacobi2d_5pt") + " --opt plain --size N=46341,M=46341 -o " +
+                     quote((dir.path() / "k.cl").string()) + " --metadata " + quote((dir.path() / "k.json").string()));
   REQUIRE_MESSAGE(big.status == 0, big.output);
   nlohmann::json meta = nlohmann::json::parse(test::readFile(dir.path() / "k.json"));
   CHECK(meta["indexBits"] == 64);
@@ -93,19 +97,22 @@ TEST_CASE("robustness/cli: resource limits are checked before running") {
               {"reference interpreter accepts at most"});
   expectError(dir.path(), "run " + example("jacobi2d_5pt") + " --size N=2048,M=2048 --opt local --tile 1024", 2,
               {"bytes of local memory; the device has"});
-  expectError(dir.path(), "tune " + example("jacobi2d_5pt") + " --size N=2048,M=2048 --opt local --tile 1024 --out r", 2,
-              {"bytes of local memory; the device has"});
+  expectError(dir.path(), "tune " + example("jacobi2d_5pt") + " --size N=2048,M=2048 --opt local --tile 1024 --out r",
+              2, {"bytes of local memory; the device has"});
 }
 
 TEST_CASE("robustness/cli: failed writes fail, and outputs never overwrite inputs") {
   TempDir dir;
   fs::copy_file(test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json", dir.path() / "p.json");
   std::string before = test::readFile(dir.path() / "p.json");
-  expectError(dir.path(), "compile p.json --opt plain --size N=64,M=64 -o /dev/full", 1, {"failed writing '/dev/full'"});
+  expectError(dir.path(), "compile p.json --opt plain --size N=64,M=64 -o /dev/full", 1,
+              {"failed writing '/dev/full'"});
   expectError(dir.path(), "compile p.json --opt plain --size N=64,M=64 -o k.cl --metadata /dev/full", 1,
               {"failed writing '/dev/full'"});
-  expectError(dir.path(), "compile p.json --opt plain --size N=64,M=64 -o p.json", 1, {"--output 'p.json' would overwrite the input"});
-  expectError(dir.path(), "compile p.json --opt plain --size N=64,M=64 --metadata ./p.json", 1, {"would overwrite the input"});
+  expectError(dir.path(), "compile p.json --opt plain --size N=64,M=64 -o p.json", 1,
+              {"--output 'p.json' would overwrite the input"});
+  expectError(dir.path(), "compile p.json --opt plain --size N=64,M=64 --metadata ./p.json", 1,
+              {"would overwrite the input"});
   expectError(dir.path(), "eval p.json --size N=8,M=8 --output p.json", 1, {"would overwrite the input"});
   CHECK(test::readFile(dir.path() / "p.json") == before);
   CHECK_FALSE(fs::exists(dir.path() / "k.cl")); // nothing is written when a later write fails first
@@ -115,7 +122,8 @@ TEST_CASE("robustness/cli: names never reach paths unchecked") {
   TempDir dir;
   expectError(dir.path(), "explore " + example("jacobi1d_3pt") + " --size N=64 --name ../../x --out r", 2,
               {"--name '../../x'"});
-  expectError(dir.path(), "tune " + example("jacobi1d_3pt") + " --size N=64 --name /tmp/x --out r", 2, {"--name '/tmp/x'"});
+  expectError(dir.path(), "tune " + example("jacobi1d_3pt") + " --size N=64 --name /tmp/x --out r", 2,
+              {"--name '/tmp/x'"});
   CHECK_FALSE(fs::exists(dir.path() / "r"));
   if (!ocl::test::testDevice()) return;
   // A program file named "...json" is filed under a safe name, inside --out.
@@ -146,7 +154,8 @@ TEST_CASE("robustness/cli: symbolic links inside --out are not followed for writ
   write(dir.path() / "victim.txt", "precious\n");
   fs::remove(store);
   fs::create_symlink(dir.path() / "victim.txt", store);
-  expectError(dir.path(), "tune " + example("jacobi1d_3pt") + " --size N=64 --opt tiled --tile 4 --out r", 1, {"symbolic link"});
+  expectError(dir.path(), "tune " + example("jacobi1d_3pt") + " --size N=64 --opt tiled --tile 4 --out r", 1,
+              {"symbolic link"});
   // merge into a directory whose launch.json is a link
   fs::path merged = dir.path() / "m";
   fs::create_directories(merged);
@@ -182,7 +191,8 @@ TEST_CASE("robustness/cli: identifiers that would break the kernel are refused a
   std::string program = kNamedInputs;
   for (size_t at; (at = program.find("INPUT")) != std::string::npos;) program.replace(at, 5, "A");
   write(dir.path() / "p.json", program);
-  expectError(dir.path(), "compile p.json --kernel-name 'k(){} kernel void x'", 2, {"--kernel-name", "not a valid C identifier"});
+  expectError(dir.path(), "compile p.json --kernel-name 'k(){} kernel void x'", 2,
+              {"--kernel-name", "not a valid C identifier"});
   expectError(dir.path(), "compile p.json --kernel-name kernel", 2, {"--kernel-name 'kernel'"});
   expectError(dir.path(), "compile p.json --kernel-name id", 1, {"user function 'id' has the kernel's name"});
 }
@@ -194,7 +204,8 @@ TEST_CASE("robustness/cli: messages name the file and the place, and stay short"
   write(dir.path() / "typo.json", R"({"liftcc": 1, "sizes": ["N"], "inputs": [{"name": "A", "type": "[float]N"}],
     "body": {"op": "split", "n": 4, "in": {"param": "A"}}})");
   expectError(dir.path(), "check typo.json", 1, {"typo.json: /body"});
-  write(dir.path() / "long.json", R"({"liftcc": 1, "inputs": [], "body": {"op": ")" + std::string(1 << 20, 'x') + "\"}}");
+  write(dir.path() / "long.json",
+        R"({"liftcc": 1, "inputs": [], "body": {"op": ")" + std::string(1 << 20, 'x') + "\"}}");
   expectError(dir.path(), "check long.json", 1, {"long.json: /body/op: unknown primitive", "characters"});
   fs::create_directory(dir.path() / "adir");
   expectError(dir.path(), "check adir", 1, {"'adir' is a directory, not a program file"});
@@ -204,7 +215,8 @@ TEST_CASE("robustness/cli: messages name the file and the place, and stay short"
               {"--local applies to kernels with work-groups"});
   expectError(dir.path(), "compile " + example("jacobi2d_5pt") + " --opt tiled --size N=64,M=64 --local 8,8,8", 2,
               {"--local gives 3 sizes but the kernel has 2 dimension(s)"});
-  expectError(dir.path(), "compile " + example("jacobi2d_5pt") + " --opt plain --size N=64,M=64 --opt2 " + std::string(5000, 'y'),
+  expectError(dir.path(),
+              "compile " + example("jacobi2d_5pt") + " --opt plain --size N=64,M=64 --opt2 " + std::string(5000, 'y'),
               2, {"unknown option '--opt2'"});
 }
 

@@ -84,7 +84,8 @@ const char *kToInt = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 1}],
 TEST_CASE("robustness/convert: kernels convert float to int like the interpreter (NaN -> 0, saturation)") {
   Program program = readProgram(kToInt);
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  std::vector<float> values{nan, inf, -inf, 3e9f, -3e9f, 2.7f, -2.7f, 2147483520.0f, -2147483648.0f, 1e-30f, 0.0f, 3e38f};
+  std::vector<float> values{nan,   inf,           -inf,           3e9f,   -3e9f, 2.7f,
+                            -2.7f, 2147483520.0f, -2147483648.0f, 1e-30f, 0.0f,  3e38f};
   std::map<std::string, int64_t> sizes{{"N", int64_t(values.size())}};
   Program typed = typeCheck(program, sizes);
   std::vector<Value> inputs;
@@ -94,7 +95,7 @@ TEST_CASE("robustness/convert: kernels convert float to int like the interpreter
     inputs.push_back(Value::array(std::move(elements)));
   }
   Value expected = interpret(typed, sizes, inputs);
-  CHECK(expected[0].scalar().asInt() == 0);                                    // NaN
+  CHECK(expected[0].scalar().asInt() == 0);                                             // NaN
   CHECK(expected[1].scalar().asInt() == 3 * (std::numeric_limits<int32_t>::max() / 4)); // each conversion saturated
   for (codegen::Target target : {codegen::Target::OpenCL, codegen::Target::CUDA}) {
     codegen::Kernel kernel = codegen::generateKernel(typed, target);
@@ -223,14 +224,15 @@ TEST_CASE("robustness/files: writes are whole or fail, reads are capped") {
   TempDir dir;
   std::string target = (dir.path() / "k.cl").string();
   io::writeFile(target, "old");
-  CHECK_THROWS_WITH_AS(io::writeFile("/dev/full", "kernel"), doctest::Contains("failed writing '/dev/full'"), io::FileError);
+  CHECK_THROWS_WITH_AS(io::writeFile("/dev/full", "kernel"), doctest::Contains("failed writing '/dev/full'"),
+                       io::FileError);
   CHECK_THROWS_AS(io::writeFile((dir.path() / "missing" / "k.cl").string(), "x"), io::FileError);
   CHECK(test::readFile(target) == "old");
   io::writeFile(target, "new");
   CHECK(test::readFile(target) == "new");
   CHECK(std::distance(std::filesystem::directory_iterator(dir.path()), {}) == 1); // no temporary left
-  CHECK_THROWS_WITH_AS(io::readFileCapped("/dev/zero", 1 << 20, "program file"), doctest::Contains("not a regular file"),
-                       io::FileError);
+  CHECK_THROWS_WITH_AS(io::readFileCapped("/dev/zero", 1 << 20, "program file"),
+                       doctest::Contains("not a regular file"), io::FileError);
   CHECK_THROWS_WITH_AS(io::readFileCapped(dir.path().string(), 1 << 20, "program file"),
                        doctest::Contains("is a directory, not a program file"), io::FileError);
   CHECK_THROWS_WITH_AS(io::readFileCapped(target, 2, "program file"), doctest::Contains("at most 2"), io::FileError);

@@ -4,8 +4,8 @@
 // jsonschema, tests/validate_json.py); broken copies must fail.
 
 #include "tests/explore_test_support.h"
-#include "tests/shell_support.h"
 #include "tests/opencl_test_support.h"
+#include "tests/shell_support.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -22,9 +22,9 @@ using test::shellQuote;
 /// or jsonschema is missing (CI installs python3-jsonschema).
 test::ShellRun validate(const std::string &schema, const fs::path &document) {
   fs::path script = test::sourceDir() / "tests" / "validate_json.py";
-  test::ShellRun run = test::runShell("python3 " + shellQuote(script.string()) + " " +
-                                      shellQuote((test::sourceDir() / "docs" / schema).string()) + " " +
-                                      shellQuote(document.string()));
+  test::ShellRun run =
+      test::runShell("python3 " + shellQuote(script.string()) + " " +
+                     shellQuote((test::sourceDir() / "docs" / schema).string()) + " " + shellQuote(document.string()));
   REQUIRE_MESSAGE(run.status != 3, run.output);
   REQUIRE_MESSAGE(run.status != 127, "python3 not found: " << run.output);
   return run;
@@ -39,8 +39,8 @@ TEST_CASE("schemas: a T4 export and a best-kernel launch.json validate, broken c
   test::TempDir dir;
   fs::path results = dir.path() / "results", t4 = dir.path() / "t4.json";
   test::LiftcRun explored = test::runLiftc(test::quoteArgs(
-      {"explore", (test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json").string(), "--size", "N=16,M=16", "--out",
-       results.string(), "--evals", "3", "--runs", "1", "--t4", t4.string(), "--quiet"}));
+      {"explore", (test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json").string(), "--size", "N=16,M=16",
+       "--out", results.string(), "--evals", "3", "--runs", "1", "--t4", t4.string(), "--quiet"}));
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
   fs::path launch;
   for (const auto &entry : fs::recursive_directory_iterator(results / "best"))

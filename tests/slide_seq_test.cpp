@@ -31,7 +31,9 @@ namespace {
 
 using namespace api;
 
-Expr add() { return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;"); }
+Expr add() {
+  return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
+}
 Expr mulAdd() {
   return userFun("mulAdd", {{"acc", ScalarKind::Float}, {"x", ScalarKind::Float}}, ScalarKind::Float,
                  "return 1.5f * acc + x;");
@@ -114,9 +116,9 @@ TEST_CASE("slideSeq: the interpreter gives mapSeq(f, slide(n, s, x)) on random i
 
 TEST_CASE("slideSeq: type errors name the field") {
   Expr a = input("A", array(f32(), 4));
-  CHECK_THROWS_WITH_AS(typeCheck(program({a}, slideSeq(5, 1, orderedFold(), a))),
-                       doctest::Contains("slideSeq(5, 1) of [float]4: the input is not provably at least one window long"),
-                       TypeError);
+  CHECK_THROWS_WITH_AS(
+      typeCheck(program({a}, slideSeq(5, 1, orderedFold(), a))),
+      doctest::Contains("slideSeq(5, 1) of [float]4: the input is not provably at least one window long"), TypeError);
   CHECK_THROWS_WITH_AS(typeCheck(program({a}, slideSeq(0, 1, orderedFold(), a))),
                        doctest::Contains("/size: slideSeq: the window size must be provably positive"), TypeError);
 }
@@ -132,17 +134,21 @@ TEST_CASE("slideSeq: kernels march with the window in registers and match the in
       Expr a = input("A", array(f32(), size("N"), size("M")));
       Expr b = input("B", array(f32(), size("N"), size("M")));
       std::map<std::string, int64_t> sizes{{"N", rows}, {"M", length}};
-      Expr zipped = fn([](Expr w) {
-        Expr firsts = map(fn([](Expr t) { return get(0, t); }, "t"), w);
-        Expr seconds = map(fn([](Expr t) { return get(1, t); }, "t"), w);
-        return apply(add(), {at(0, reduceSeqUnroll(mulAdd(), lit(0.0f), firsts)), at(0, reduceSeqUnroll(add(), lit(0.0f), seconds))});
-      }, "w");
+      Expr zipped = fn(
+          [](Expr w) {
+            Expr firsts = map(fn([](Expr t) { return get(0, t); }, "t"), w);
+            Expr seconds = map(fn([](Expr t) { return get(1, t); }, "t"), w);
+            return apply(add(), {at(0, reduceSeqUnroll(mulAdd(), lit(0.0f), firsts)),
+                                 at(0, reduceSeqUnroll(add(), lit(0.0f), seconds))});
+          },
+          "w");
       auto rowPairs = [](Expr r) { return zip(get(0, r), get(1, r)); };
-      Program low = typeCheck(program({a, b}, mapGlb(0, fn([&](Expr r) { return slideSeq(n, s, zipped, rowPairs(r)); }, "r"),
-                                                      zip(a, b))), sizes);
-      Program reference =
-          typeCheck(program({a, b}, map(fn([&](Expr r) { return mapSeq(zipped, slide(n, s, rowPairs(r))); }, "r"), zip(a, b))),
-                    sizes);
+      Program low = typeCheck(
+          program({a, b}, mapGlb(0, fn([&](Expr r) { return slideSeq(n, s, zipped, rowPairs(r)); }, "r"), zip(a, b))),
+          sizes);
+      Program reference = typeCheck(
+          program({a, b}, map(fn([&](Expr r) { return mapSeq(zipped, slide(n, s, rowPairs(r))); }, "r"), zip(a, b))),
+          sizes);
       codegen::Kernel kernel = codegen::generateKernel(low, codegen::Target::OpenCL);
       CAPTURE(n);
       CAPTURE(s);
@@ -173,7 +179,8 @@ TEST_CASE("slideSeq: the stream recipe streams every 2D and 3D stencil example, 
     if (ex.dims < 2) continue;
     CAPTURE(ex.name);
     // Extents no work-group size divides, different per dimension.
-    std::map<std::string, int64_t> sizes = sizesFor(ex, ex.dims == 2 ? std::vector<int64_t>{13, 21} : std::vector<int64_t>{7, 9, 11});
+    std::map<std::string, int64_t> sizes =
+        sizesFor(ex, ex.dims == 2 ? std::vector<int64_t>{13, 21} : std::vector<int64_t>{7, 9, 11});
     Program typed = typeCheck(ex.build(), sizes);
     std::optional<Program> lowered;
     try {
@@ -208,8 +215,8 @@ TEST_CASE("slideSeq: the stream recipe streams every 2D and 3D stencil example, 
     if (!context) continue;
     checkSame(interpret(typed, sizes, randomInputs(typed, sizes, 7)), runOnDevice(*context, typed, sizes, kernel));
   }
-  for (const char *name : {"jacobi2d_5pt", "jacobi2d_9pt", "gaussian", "heat", "jacobi3d_7pt", "jacobi3d_13pt", "poisson",
-                           "hotspot3d", "acoustic"})
+  for (const char *name : {"jacobi2d_5pt", "jacobi2d_9pt", "gaussian", "heat", "jacobi3d_7pt", "jacobi3d_13pt",
+                           "poisson", "hotspot3d", "acoustic"})
     CHECK_MESSAGE(streamed.count(name), name, " is not streamed");
   std::string names;
   for (const std::string &n : streamed) names += n + " ";
@@ -225,7 +232,8 @@ TEST_CASE("slideSeq: streamed stencils with clamp, mirror, wrap and constant bou
         std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
         Expr grid = examples::gridInput("A", sizes);
         Expr padded = boundary == 3 ? padConstantN(dims, radius, radius, lit(0.5f), grid)
-                                    : padN(dims, radius, radius, std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], grid);
+                                    : padN(dims, radius, radius,
+                                           std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], grid);
         // Every point of the box with its own weight, so any misplaced plane shows.
         std::vector<examples::WeightedGroup> groups;
         int k = 0;
@@ -246,7 +254,8 @@ TEST_CASE("slideSeq: streamed stencils with clamp, mirror, wrap and constant bou
         CHECK(!streamingLoop(kernel.source).empty());
         ++checked;
         if (!context) continue;
-        checkSame(interpret(typed, extents, randomInputs(typed, extents, 7)), runOnDevice(*context, typed, extents, kernel));
+        checkSame(interpret(typed, extents, randomInputs(typed, extents, 7)),
+                  runOnDevice(*context, typed, extents, kernel));
       }
   CHECK(checked == 16);
 }
@@ -274,14 +283,16 @@ TEST_CASE("slideSeq: the streaming rules apply where they should and preserve se
   checkSame(interpret(typed3, sizes3, inputs3), interpret(streamed, sizes3, inputs3), 0, 0);
   // A window element too large for registers is not streamed.
   Expr a = input("A", array(f32(), 200, 16));
-  Program wide = typeCheck(program({a}, map(fn([](Expr w) { return map(fn([](Expr c) { return at(0, reduce(add(), lit(0.0f), c)); }),
-                                                                   transpose(w)); }),
-                                          slide(3, 1, a))));
+  Program wide = typeCheck(program(
+      {a},
+      map(fn([](Expr w) { return map(fn([](Expr c) { return at(0, reduce(add(), lit(0.0f), c)); }), transpose(w)); }),
+          slide(3, 1, a))));
   CHECK(rewrite::applicableLocations(wide, rewrite::slideSeqIntroduction()).size() == 1);
   Expr b = input("B", array(f32(), 200, 100));
-  Program wider = typeCheck(program({b}, map(fn([](Expr w) { return map(fn([](Expr c) { return at(0, reduce(add(), lit(0.0f), c)); }),
-                                                                    transpose(w)); }),
-                                           slide(3, 1, b))));
+  Program wider = typeCheck(program(
+      {b},
+      map(fn([](Expr w) { return map(fn([](Expr c) { return at(0, reduce(add(), lit(0.0f), c)); }), transpose(w)); }),
+          slide(3, 1, b))));
   CHECK(rewrite::applicableLocations(wider, rewrite::slideSeqIntroduction()).empty());
 }
 

@@ -136,8 +136,9 @@ TEST_CASE("explore/search: free evaluations (a result store's) do not count agai
   SearchBudget none;
   none.maxEvaluations = 0;
   none.free = [](size_t i) { return i < 3; };
-  CHECK(tuner::runSearch(SearchStrategy::Exhaustive, grid.space(), [&](size_t i) { return grid.costs[i]; }, none).evaluated ==
-        std::vector<size_t>{0, 1, 2});
+  CHECK(tuner::runSearch(
+            SearchStrategy::Exhaustive, grid.space(), [&](size_t i) { return grid.costs[i]; }, none)
+            .evaluated == std::vector<size_t>{0, 1, 2});
 }
 
 TEST_CASE("explore/search: a space of only invalid points has no best") {
@@ -235,7 +236,8 @@ TEST_CASE("explore/search: annealing visits the whole space when the budget allo
   // Local optima everywhere (a sawtooth): annealing must restart rather than
   // stop, and must still never repeat an evaluation.
   Grid grid{6, 6, {}};
-  for (size_t i = 0; i < 36; ++i) grid.costs.push_back(i % 5 == 0 ? std::nullopt : std::optional<double>(double((i * 7) % 11)));
+  for (size_t i = 0; i < 36; ++i)
+    grid.costs.push_back(i % 5 == 0 ? std::nullopt : std::optional<double>(double((i * 7) % 11)));
   CountingCost counting{grid, {}};
   SearchResult result = tuner::runSearch(SearchStrategy::Annealing, grid.space(), counting.function(), {}, 5);
   CHECK(result.evaluated.size() == 36);

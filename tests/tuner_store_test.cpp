@@ -1,8 +1,8 @@
 // The tuner's append-only result store: what an interrupted exploration
 // resumes from, and what is exported in the T4 format and merged across shards.
 
-#include "tests/explore_test_support.h"
 #include "core/error.h"
+#include "tests/explore_test_support.h"
 #include "tuner/result_store.h"
 
 #include <doctest/doctest.h>

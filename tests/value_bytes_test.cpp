@@ -64,8 +64,8 @@ TEST_CASE("value bytes: a timing-only run leaves the output on the device and ti
   const examples::Example &example = examples::findExample("jacobi2d_5pt");
   Sizes sizes{{"N", 24}, {"M", 40}};
   Program typed = typeCheck(example.build(), sizes);
-  codegen::Kernel kernel = codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}),
-                                                   codegen::Target::OpenCL, {});
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}), codegen::Target::OpenCL, {});
   tuner::OpenCLDevice opencl(*device);
   std::unique_ptr<tuner::CompiledKernel> compiled = opencl.compile(kernel);
   tuner::InputBytes inputs = randomInputBytes(typed, sizes, 8);
@@ -79,7 +79,8 @@ TEST_CASE("value bytes: a timing-only run leaves the output on the device and ti
 
   // The downloaded result of the same bytes is the interpreter's.
   tuner::LaunchConfig checked;
-  tuner::KernelRun run = tuner::toKernelRun(compiled->runBytes(sizes, inputs, checked), typed.body().typeOrThrow(), sizes);
+  tuner::KernelRun run =
+      tuner::toKernelRun(compiled->runBytes(sizes, inputs, checked), typed.body().typeOrThrow(), sizes);
   Value expected = interpret(typed, sizes, randomInputs(typed, sizes, 8));
   auto mismatch = compareValues(expected, run.output);
   CHECK_MESSAGE(!mismatch, *mismatch);

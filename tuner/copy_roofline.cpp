@@ -37,8 +37,8 @@ size_t fastestCopy(const std::vector<CopyCandidate> &candidates) {
         (!best || candidates[i].bytesPerSecond > candidates[*best].bytesPerSecond))
       best = i;
   if (!best) {
-    std::string why = candidates.empty() ? std::string("no candidates") : candidates.front().label() + ": " +
-                                                                              candidates.front().error;
+    std::string why = candidates.empty() ? std::string("no candidates")
+                                         : candidates.front().label() + ": " + candidates.front().error;
     throw BackendError("copy bandwidth: no copy could be measured (" + why + ")");
   }
   return *best;

@@ -66,7 +66,7 @@ struct CopyBandwidth {
   size_t bufferBytes = 0;    ///< size of one of the two buffers
   size_t runs = 0;           ///< timed runs each candidate's median is taken over
   std::vector<CopyCandidate> candidates;
-  size_t roof = 0;           ///< index of the fastest candidate
+  size_t roof = 0; ///< index of the fastest candidate
   /// The host's memcpy of the same bytes (median), a cross-check on CPU
   /// devices, whose global memory is the host's; absent on other devices.
   std::optional<double> hostMemcpyBytesPerSecond;

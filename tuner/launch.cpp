@@ -30,8 +30,8 @@ int32_t sizeArgument(const codegen::KernelArg &arg, const std::map<std::string, 
 KernelRun toKernelRun(RawRun raw, const Type &resultType, const std::map<std::string, int64_t> &sizes) {
   size_t expected = byteCount(resultType, sizes);
   if (raw.output.size() < expected)
-    throw InternalError("the kernel's output buffer has " + std::to_string(raw.output.size()) + " bytes, the result needs " +
-                           std::to_string(expected));
+    throw InternalError("the kernel's output buffer has " + std::to_string(raw.output.size()) +
+                        " bytes, the result needs " + std::to_string(expected));
   raw.output.resize(expected);
   return KernelRun{fromBytes(raw.output, resultType, sizes), std::move(raw.timesNs), raw.medianNs};
 }

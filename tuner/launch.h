@@ -67,8 +67,8 @@ KernelRun toKernelRun(RawRun raw, const Type &resultType, const std::map<std::st
 /// LaunchConfig) (the backends' runners and compiled kernels): the values
 /// become bytes, the output is downloaded and shaped as `resultType`.
 template <typename BytesRunner>
-KernelRun runOnValues(BytesRunner &runner, const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs,
-                      const Type &resultType, LaunchConfig config) {
+KernelRun runOnValues(BytesRunner &runner, const std::map<std::string, int64_t> &sizes,
+                      const std::vector<Value> &inputs, const Type &resultType, LaunchConfig config) {
   config.downloadOutput = true;
   return toKernelRun(runner.runBytes(sizes, toInputBytes(inputs), config), resultType, sizes);
 }

@@ -21,8 +21,10 @@ std::vector<std::optional<size_t>> LaunchPlan::buffersOfLaunch(int64_t k) const 
       continue;
     }
     size_t buffer = b->buffer;
-    if (swapped && buffer == iteration->inputBuffer) buffer = outputBuffer;
-    else if (swapped && buffer == outputBuffer) buffer = iteration->inputBuffer;
+    if (swapped && buffer == iteration->inputBuffer)
+      buffer = outputBuffer;
+    else if (swapped && buffer == outputBuffer)
+      buffer = iteration->inputBuffer;
     out.push_back(buffer);
   }
   return out;
@@ -91,8 +93,9 @@ LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string,
   // (boundary specialisation) is checked below, with that reason.
   if (requestedLocal && kernel.localSize && !kernel.requiresLocalSize) requireOwnWorkGroupSize(kernel, *requestedLocal);
   if (!plan.local && kernel.localSize)
-    plan.local = std::array<size_t, 3>{static_cast<size_t>((*kernel.localSize)[0]), static_cast<size_t>((*kernel.localSize)[1]),
-                                       static_cast<size_t>((*kernel.localSize)[2])};
+    plan.local =
+        std::array<size_t, 3>{static_cast<size_t>((*kernel.localSize)[0]), static_cast<size_t>((*kernel.localSize)[1]),
+                              static_cast<size_t>((*kernel.localSize)[2])};
   if (!plan.local) plan.local = defaultLocal;
   if (kernel.requiresLocalSize && kernel.localSize) {
     std::array<size_t, 3> required{};

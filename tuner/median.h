@@ -15,7 +15,7 @@ namespace liftcc::tuner {
 /// Median of `samples` (the mean of the two middle ones for an even count);
 /// std::invalid_argument when there are none.
 template <std::ranges::input_range R>
-  requires std::is_arithmetic_v<std::ranges::range_value_t<R>>
+requires std::is_arithmetic_v<std::ranges::range_value_t<R>>
 double median(const R &samples) {
   std::vector<double> sorted;
   for (const auto &s : samples) sorted.push_back(static_cast<double>(s));

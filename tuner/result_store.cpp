@@ -7,13 +7,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 #include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace liftcc::tuner {
 
@@ -38,7 +38,8 @@ std::optional<Outcome> parseOutcome(const std::string &name) {
 }
 
 nlohmann::json Record::toJson() const {
-  nlohmann::json j{{"key", key}, {"configuration", configuration}, {"outcome", outcomeName(outcome)}, {"timestamp", timestamp}};
+  nlohmann::json j{
+      {"key", key}, {"configuration", configuration}, {"outcome", outcomeName(outcome)}, {"timestamp", timestamp}};
   if (outcome == Outcome::Ok) {
     j["medianNs"] = medianNs;
     j["samplesNs"] = samplesNs;
@@ -68,7 +69,8 @@ Record Record::fromJson(const nlohmann::json &j) {
     const nlohmann::json &samples = j.at("samplesNs");
     if (!samples.is_array()) invalid("\"samplesNs\" must be an array");
     for (const nlohmann::json &s : samples) {
-      if (!s.is_number_unsigned()) invalid("\"samplesNs\" must hold non-negative integers, found " + s.dump().substr(0, 60));
+      if (!s.is_number_unsigned())
+        invalid("\"samplesNs\" must hold non-negative integers, found " + s.dump().substr(0, 60));
       r.samplesNs.push_back(s.get<uint64_t>());
     }
   } else {
@@ -106,27 +108,31 @@ bool writeAll(int fd, std::string_view text) {
 
 } // namespace
 
-ResultStore::ResultStore(std::string path, Access access, const std::optional<std::string> &root) : path_(std::move(path)) {
+ResultStore::ResultStore(std::string path, Access access, const std::optional<std::string> &root)
+    : path_(std::move(path)) {
   std::filesystem::path p(path_);
   if (access == Access::Read) {
     fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw Error("cannot read result store " + path_ + ": " + failure());
   } else {
-    if (root) io::createDirectoriesBelow(*root, p.has_parent_path() ? p.parent_path() : std::filesystem::path(*root));
-    else if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+    if (root)
+      io::createDirectoriesBelow(*root, p.has_parent_path() ? p.parent_path() : std::filesystem::path(*root));
+    else if (p.has_parent_path())
+      std::filesystem::create_directories(p.parent_path());
     if (root) io::refuseSymlinksBelow(*root, p);
     // O_NOFOLLOW: a link planted as the store must not redirect appends.
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd_ < 0)
       throw Error("cannot open result store " + path_ + ": " +
-                               (errno == ELOOP ? std::string("it is a symbolic link") : failure()));
+                  (errno == ELOOP ? std::string("it is a symbolic link") : failure()));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       int error = errno;
       ::close(fd_);
       fd_ = -1;
       if (error == EWOULDBLOCK)
-        throw Error("result store " + path_ + " is in use by another liftc run (explore/tune/merge into "
-                                 "the same directory); wait for it to finish or use another --out");
+        throw Error("result store " + path_ +
+                    " is in use by another liftc run (explore/tune/merge into "
+                    "the same directory); wait for it to finish or use another --out");
       throw Error("cannot lock result store " + path_ + ": " + std::strerror(error));
     }
   }
@@ -148,8 +154,7 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
             throw Error("failed writing " + path_ + ": " + failure());
         } catch (const std::exception &e) {
           if (complete)
-            throw Error(path_ + ":" + std::to_string(lineNumber) + ": malformed record: " +
-                                     io::shown(e.what(), 200));
+            throw Error(path_ + ":" + std::to_string(lineNumber) + ": malformed record: " + io::shown(e.what(), 200));
           // Only a last line without its newline can have been cut short by a
           // kill; it is re-measured. It is cut off the file, or the next
           // append would continue it into a malformed line.

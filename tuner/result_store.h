@@ -24,14 +24,14 @@ std::string outcomeName(Outcome outcome);
 std::optional<Outcome> parseOutcome(const std::string &name);
 
 struct Record {
-  std::string key;                ///< identifies the configuration within the store
-  nlohmann::json configuration;   ///< the tuning parameters, for people and exports
+  std::string key;              ///< identifies the configuration within the store
+  nlohmann::json configuration; ///< the tuning parameters, for people and exports
   Outcome outcome = Outcome::Ok;
-  double medianNs = 0;            ///< kernel time (Ok only)
+  double medianNs = 0; ///< kernel time (Ok only)
   std::vector<uint64_t> samplesNs;
-  std::string error;              ///< first line of the failure (not Ok)
-  std::string buildLog;           ///< Compile: the compiler's log (capped)
-  std::string timestamp;          ///< ISO 8601, UTC
+  std::string error;     ///< first line of the failure (not Ok)
+  std::string buildLog;  ///< Compile: the compiler's log (capped)
+  std::string timestamp; ///< ISO 8601, UTC
 
   nlohmann::json toJson() const;
   /// Validates as it reads (std::invalid_argument naming the field): a

@@ -20,7 +20,9 @@ constexpr float kUnwritten = std::numeric_limits<float>::quiet_NaN();
 /// Frees the backend's buffers however runPlan ends.
 class BufferScope {
 public:
-  BufferScope(PlanBackend &backend, const std::vector<PlanBuffer> &buffers) : backend_(backend) { backend_.allocate(buffers); }
+  BufferScope(PlanBackend &backend, const std::vector<PlanBuffer> &buffers) : backend_(backend) {
+    backend_.allocate(buffers);
+  }
   BufferScope(const BufferScope &) = delete;
   BufferScope &operator=(const BufferScope &) = delete;
   ~BufferScope() { backend_.release(); }
@@ -34,8 +36,8 @@ void checkInputs(const LaunchPlan &plan, const InputViews &inputs) {
     if (!b.input) continue;
     if (*b.input >= inputs.size()) throw std::invalid_argument("too few inputs for kernel " + plan.kernelName);
     if (inputs[*b.input].size() != b.bytes)
-      throw std::invalid_argument("input " + b.name + " has " + std::to_string(inputs[*b.input].size()) + " bytes, expected " +
-                                  std::to_string(b.bytes));
+      throw std::invalid_argument("input " + b.name + " has " + std::to_string(inputs[*b.input].size()) +
+                                  " bytes, expected " + std::to_string(b.bytes));
   }
 }
 

@@ -38,7 +38,7 @@ struct SearchBudget {
 using CostFunction = std::function<std::optional<double>(size_t index)>;
 
 struct SearchResult {
-  std::vector<size_t> evaluated;  ///< in evaluation order, free ones included
+  std::vector<size_t> evaluated; ///< in evaluation order, free ones included
   std::optional<size_t> best;
   double bestCost = 0;
   /// Number of evaluations after which the best was first found.

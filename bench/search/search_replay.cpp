@@ -66,8 +66,8 @@ struct RunStats {
   size_t toOptimum = 0; ///< 0: never
 };
 
-RunStats replayOnce(tuner::SearchStrategy strategy, const Replay &replay, const tuner::SearchSpace &space, double target,
-                    uint64_t seed) {
+RunStats replayOnce(tuner::SearchStrategy strategy, const Replay &replay, const tuner::SearchSpace &space,
+                    double target, uint64_t seed) {
   RunStats stats;
   size_t evaluations = 0;
   tuner::CostFunction cost = [&](size_t i) {
@@ -83,7 +83,9 @@ RunStats replayOnce(tuner::SearchStrategy strategy, const Replay &replay, const 
   return stats;
 }
 
-double mean(const std::vector<size_t> &v) { return double(std::accumulate(v.begin(), v.end(), size_t(0))) / double(v.size()); }
+double mean(const std::vector<size_t> &v) {
+  return double(std::accumulate(v.begin(), v.end(), size_t(0))) / double(v.size());
+}
 
 double fractionWithin(const std::vector<size_t> &v, size_t budget) {
   return double(std::count_if(v.begin(), v.end(), [&](size_t n) { return n <= budget; })) / double(v.size());
@@ -95,19 +97,25 @@ int run(int argc, char **argv) {
   uint64_t seeds = 1000;
   double within = 0.05;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--seeds" && i + 1 < args.size()) seeds = std::stoull(args[++i]);
-    else if (args[i] == "--within" && i + 1 < args.size()) within = std::stod(args[++i]);
-    else if (path.empty() && args[i].rfind("--", 0) != 0) path = args[i];
-    else throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05]");
+    if (args[i] == "--seeds" && i + 1 < args.size())
+      seeds = std::stoull(args[++i]);
+    else if (args[i] == "--within" && i + 1 < args.size())
+      within = std::stod(args[++i]);
+    else if (path.empty() && args[i].rfind("--", 0) != 0)
+      path = args[i];
+    else
+      throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05]");
   }
-  if (path.empty() || seeds == 0) throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05]");
+  if (path.empty() || seeds == 0)
+    throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05]");
 
   Replay replay = load(path);
   tuner::SearchSpace space = searchSpace(replay);
   size_t n = replay.costs.size();
   double target = replay.optimum * (1 + within);
   size_t valid = size_t(std::count_if(replay.costs.begin(), replay.costs.end(), [](auto &c) { return c.has_value(); }));
-  size_t good = size_t(std::count_if(replay.costs.begin(), replay.costs.end(), [&](auto &c) { return c && *c <= target; }));
+  size_t good =
+      size_t(std::count_if(replay.costs.begin(), replay.costs.end(), [&](auto &c) { return c && *c <= target; }));
 
   std::cout << "store: " << path << "\n"
             << "space: " << n << " variants, " << valid << " valid, optimum " << std::fixed << std::setprecision(3)
@@ -115,13 +123,14 @@ int run(int argc, char **argv) {
             << "% of it\n"
             << "seeds: " << seeds << "\n\n";
   std::cout << std::left << std::setw(12) << "strategy" << std::right << std::setw(12) << "mean to 5%" << std::setw(12)
-            << "median" << std::setw(12) << "% of space" << std::setw(14) << "mean to opt" << std::setw(12)
-            << "ok@10%" << std::setw(12) << "ok@25%" << "\n";
+            << "median" << std::setw(12) << "% of space" << std::setw(14) << "mean to opt" << std::setw(12) << "ok@10%"
+            << std::setw(12) << "ok@25%"
+            << "\n";
   auto row = [&](const std::string &name, const std::vector<size_t> &toWithin, const std::vector<size_t> &toOptimum) {
-    std::cout << std::left << std::setw(12) << name << std::right << std::setprecision(1) << std::setw(12) << mean(toWithin)
-              << std::setw(12) << tuner::median(toWithin) << std::setw(11) << 100 * mean(toWithin) / double(n) << "%"
-              << std::setw(14) << mean(toOptimum) << std::setprecision(0) << std::setw(11)
-              << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 10)) << "%" << std::setw(11)
+    std::cout << std::left << std::setw(12) << name << std::right << std::setprecision(1) << std::setw(12)
+              << mean(toWithin) << std::setw(12) << tuner::median(toWithin) << std::setw(11)
+              << 100 * mean(toWithin) / double(n) << "%" << std::setw(14) << mean(toOptimum) << std::setprecision(0)
+              << std::setw(11) << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 10)) << "%" << std::setw(11)
               << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 4)) << "%\n";
   };
 

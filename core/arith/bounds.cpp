@@ -39,9 +39,7 @@ Wide divW(Wide a, Wide b) {
   return clamp(a / b);
 }
 
-Interval hull(std::initializer_list<Wide> values) {
-  return {std::min(values), std::max(values)};
-}
+Interval hull(std::initializer_list<Wide> values) { return {std::min(values), std::max(values)}; }
 
 Interval mulI(const Interval &a, const Interval &b) {
   return hull({mulW(a.lo, b.lo), mulW(a.lo, b.hi), mulW(a.hi, b.lo), mulW(a.hi, b.hi)});
@@ -49,8 +47,7 @@ Interval mulI(const Interval &a, const Interval &b) {
 
 Interval divI(const Interval &a, const Interval &b) {
   if (b.lo > b.hi) return {}; // empty: only from undefined sub-terms (x % 0)
-  if (b.lo >= 1 || b.hi <= -1)
-    return hull({divW(a.lo, b.lo), divW(a.lo, b.hi), divW(a.hi, b.lo), divW(a.hi, b.hi)});
+  if (b.lo >= 1 || b.hi <= -1) return hull({divW(a.lo, b.lo), divW(a.lo, b.hi), divW(a.hi, b.lo), divW(a.hi, b.hi)});
   // b may be +-1 (or 0, which is undefined): |a / b| <= |a|.
   const Wide m = std::max(-a.lo, a.hi);
   return {-m, m};

@@ -51,7 +51,7 @@ int64_t eval(const Expr &e, const std::map<std::string, int64_t> &values) {
   case Kind::Select:
     // Like C, only the chosen branch is evaluated.
     return compare(e.selectCmp(), eval(ops[0], values), eval(ops[1], values)) ? eval(ops[2], values)
-                                                                               : eval(ops[3], values);
+                                                                              : eval(ops[3], values);
   }
   return 0;
 }

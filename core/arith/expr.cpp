@@ -23,9 +23,7 @@ size_t finalize(size_t h) {
   return h ^ (h >> 31);
 }
 
-bool isConstantBound(const std::shared_ptr<const Expr> &bound) {
-  return !bound || bound->isConstant();
-}
+bool isConstantBound(const std::shared_ptr<const Expr> &bound) { return !bound || bound->isConstant(); }
 
 /// Rank of a kind in the total order. Variables come first among factors so
 /// that products read `M*i*(j / 2)`.
@@ -104,9 +102,7 @@ Expr Expr::var(std::string name, Range range) { return Builder::variable(std::mo
 
 Expr Expr::size(std::string name) { return var(std::move(name), Range::atLeast(1)); }
 
-Expr Expr::index(std::string name, const Expr &extent) {
-  return var(std::move(name), Range::between(0, extent - 1));
-}
+Expr Expr::index(std::string name, const Expr &extent) { return var(std::move(name), Range::between(0, extent - 1)); }
 
 Kind Expr::kind() const { return node_->kind; }
 

@@ -27,15 +27,15 @@ class Node;
 class Expr;
 
 enum class Kind {
-  Constant,  ///< 64-bit integer literal
-  Variable,  ///< named size / index / tuning parameter with a range
-  Sum,       ///< sum of >= 2 terms, sorted canonically, at most one constant
-  Product,   ///< product of >= 2 factors, sorted canonically, at most one constant
-  Div,       ///< a / b, C semantics
-  Mod,       ///< a % b, C semantics
+  Constant, ///< 64-bit integer literal
+  Variable, ///< named size / index / tuning parameter with a range
+  Sum,      ///< sum of >= 2 terms, sorted canonically, at most one constant
+  Product,  ///< product of >= 2 factors, sorted canonically, at most one constant
+  Div,      ///< a / b, C semantics
+  Mod,      ///< a % b, C semantics
   Min,
   Max,
-  Select,    ///< cond ? a : b where cond is a comparison of two Exprs
+  Select, ///< cond ? a : b where cond is a comparison of two Exprs
 };
 
 enum class CmpOp { Lt, Le, Eq, Ne, Ge, Gt };
@@ -51,8 +51,8 @@ struct Range {
 
 class Expr {
 public:
-  Expr(); ///< the constant 0
-  Expr(int64_t constant); // NOLINT: implicit so that `n + 1` reads naturally
+  Expr();                                                      ///< the constant 0
+  Expr(int64_t constant);                                      // NOLINT: implicit so that `n + 1` reads naturally
   Expr(int constant) : Expr(static_cast<int64_t>(constant)) {} // NOLINT
 
   /// A variable. Variables are identified by name: two Vars with the same name
@@ -68,12 +68,12 @@ public:
   bool isConstant(int64_t value) const;
   int64_t constant() const; ///< precondition: isConstant()
 
-  const std::string &varName() const;  ///< precondition: Variable
-  const Range &varRange() const;       ///< precondition: Variable
+  const std::string &varName() const; ///< precondition: Variable
+  const Range &varRange() const;      ///< precondition: Variable
   /// Operands: Sum terms, Product factors, {a, b} of Div/Mod/Min/Max,
   /// {cmp.lhs, cmp.rhs, then, else} of Select.
   const std::vector<Expr> &operands() const;
-  CmpOp selectCmp() const;             ///< precondition: Select
+  CmpOp selectCmp() const; ///< precondition: Select
 
   size_t hash() const;
   /// Structural equality of the canonical forms.
@@ -119,8 +119,12 @@ std::vector<std::string> freeVariables(const Expr &e);
 /// variable or a division by zero.
 int64_t evaluate(const Expr &e, const std::map<std::string, int64_t> &values);
 
-struct EvalError : Error { using Error::Error; };
-struct ParseError : Error { using Error::Error; };
+struct EvalError : Error {
+  using Error::Error;
+};
+struct ParseError : Error {
+  using Error::Error;
+};
 
 /// Parses C-like integer syntax: integers, identifiers, + - * / %, unary -,
 /// parentheses, min(a,b), max(a,b), (a < b ? c : d). Identifiers become
@@ -139,11 +143,11 @@ std::optional<int64_t> constantUpperBound(const Expr &e);
 std::optional<Expr> symbolicLowerBound(const Expr &e);
 std::optional<Expr> symbolicUpperBound(const Expr &e);
 
-bool provablyNonNegative(const Expr &e);             ///< e >= 0
-bool provablyPositive(const Expr &e);                ///< e > 0
-bool provablyLess(const Expr &a, const Expr &b);     ///< a < b
-bool provablyLessEq(const Expr &a, const Expr &b);   ///< a <= b
-bool provablyEqual(const Expr &a, const Expr &b);    ///< canonical forms equal
+bool provablyNonNegative(const Expr &e);           ///< e >= 0
+bool provablyPositive(const Expr &e);              ///< e > 0
+bool provablyLess(const Expr &a, const Expr &b);   ///< a < b
+bool provablyLessEq(const Expr &a, const Expr &b); ///< a <= b
+bool provablyEqual(const Expr &a, const Expr &b);  ///< canonical forms equal
 /// a % k == 0 for all values of the variables (e.g. (4*N) % 4, (N*M) % N).
 bool provablyDivisible(const Expr &a, const Expr &k);
 

@@ -44,8 +44,7 @@ Expr mkDiv(Ctx &ctx, const Expr &a, const Expr &b);
 Expr mkMod(Ctx &ctx, const Expr &a, const Expr &b);
 Expr mkMin(Ctx &ctx, const Expr &a, const Expr &b);
 Expr mkMax(Ctx &ctx, const Expr &a, const Expr &b);
-Expr mkSelect(Ctx &ctx, const Expr &lhs, CmpOp op, const Expr &rhs, const Expr &then,
-              const Expr &otherwise);
+Expr mkSelect(Ctx &ctx, const Expr &lhs, CmpOp op, const Expr &rhs, const Expr &then, const Expr &otherwise);
 inline Expr mkAdd(Ctx &ctx, const Expr &a, const Expr &b) { return mkSum(ctx, {a, b}); }
 inline Expr mkMul(Ctx &ctx, const Expr &a, const Expr &b) { return mkProduct(ctx, {a, b}); }
 inline Expr mkNeg(Ctx &ctx, const Expr &a) { return mkProduct(ctx, {Expr(-1), a}); }

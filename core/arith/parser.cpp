@@ -73,19 +73,26 @@ private:
   Expr additive() {
     Expr e = multiplicative();
     for (;;) {
-      if (accept("+")) e = mkAdd(ctx_, e, multiplicative());
-      else if (accept("-")) e = mkSub(ctx_, e, multiplicative());
-      else return e;
+      if (accept("+"))
+        e = mkAdd(ctx_, e, multiplicative());
+      else if (accept("-"))
+        e = mkSub(ctx_, e, multiplicative());
+      else
+        return e;
     }
   }
 
   Expr multiplicative() {
     Expr e = unary();
     for (;;) {
-      if (accept("*")) e = mkMul(ctx_, e, unary());
-      else if (accept("/")) e = mkDiv(ctx_, e, unary());
-      else if (accept("%")) e = mkMod(ctx_, e, unary());
-      else return e;
+      if (accept("*"))
+        e = mkMul(ctx_, e, unary());
+      else if (accept("/"))
+        e = mkDiv(ctx_, e, unary());
+      else if (accept("%"))
+        e = mkMod(ctx_, e, unary());
+      else
+        return e;
     }
   }
 
@@ -135,8 +142,7 @@ private:
 
   std::string identifier() {
     const size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
-      ++pos_;
+    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
     return text_.substr(start, pos_ - start);
   }
 

@@ -75,8 +75,10 @@ void print(const Expr &e, std::string &out) {
       if (i > 0 && v.coeff < 0) {
         // `a - 2*b` rather than `a + -2*b`.
         out += " - ";
-        if (v.factors.empty()) out += std::to_string(wrapNeg(v.coeff));
-        else printProduct(wrapNeg(v.coeff), v.factors, out);
+        if (v.factors.empty())
+          out += std::to_string(wrapNeg(v.coeff));
+        else
+          printProduct(wrapNeg(v.coeff), v.factors, out);
         continue;
       }
       if (i > 0) out += " + ";

@@ -95,8 +95,7 @@ Expr mkDiv(Ctx &ctx, const Expr &a, const Expr &b) {
     if (k < 0 && k != INT64_MIN) return mkNeg(ctx, mkDiv(ctx, a, Expr(-k)));
     if (k > 1) {
       // (g*a)/(g*k) == a/k exactly (same rational), for any signs.
-      if (const int64_t g = commonFactor(a, k); g > 1)
-        return mkDiv(ctx, divideCoefficients(ctx, a, g), Expr(k / g));
+      if (const int64_t g = commonFactor(a, k); g > 1) return mkDiv(ctx, divideCoefficients(ctx, a, g), Expr(k / g));
     }
   } else if (!proveNonZero(ctx, b)) {
     return Builder::raw(Kind::Div, {a, b});
@@ -114,8 +113,7 @@ Expr mkDiv(Ctx &ctx, const Expr &a, const Expr &b) {
     Expr r = mkSum(ctx, split.remainder);
     if (r.isConstant(0)) return q; // exact: (4*N)/4 -> N, (N*M)/M -> N
     // (q*b + r)/b == q + r/b when both q*b + r and r are >= 0 (b > 0).
-    if (provePositive(ctx, b) && aNonNeg() && proveNonNeg(ctx, r))
-      return mkAdd(ctx, q, mkDiv(ctx, r, b));
+    if (provePositive(ctx, b) && aNonNeg() && proveNonNeg(ctx, r)) return mkAdd(ctx, q, mkDiv(ctx, r, b));
   }
   // (x/c)/b == x/(c*b) for c, b > 0 (holds for negative x too: truncation
   // is symmetric).

@@ -26,8 +26,7 @@ Expr makeMinMax(Ctx &ctx, Kind kind, const Expr &a, const Expr &b) {
 Expr mkMin(Ctx &ctx, const Expr &a, const Expr &b) { return makeMinMax(ctx, Kind::Min, a, b); }
 Expr mkMax(Ctx &ctx, const Expr &a, const Expr &b) { return makeMinMax(ctx, Kind::Max, a, b); }
 
-Expr mkSelect(Ctx &ctx, const Expr &lhsIn, CmpOp op, const Expr &rhsIn, const Expr &then,
-              const Expr &otherwise) {
+Expr mkSelect(Ctx &ctx, const Expr &lhsIn, CmpOp op, const Expr &rhsIn, const Expr &then, const Expr &otherwise) {
   Expr lhs = lhsIn;
   Expr rhs = rhsIn;
   // Only Lt, Le, Eq, Ne appear in canonical form: a > b is b < a.
@@ -52,17 +51,23 @@ Expr mkSelect(Ctx &ctx, const Expr &lhsIn, CmpOp op, const Expr &rhsIn, const Ex
   std::optional<bool> outcome;
   switch (op) {
   case CmpOp::Lt:
-    if (proveLT(ctx, lhs, rhs)) outcome = true;
-    else if (proveLE(ctx, rhs, lhs)) outcome = false;
+    if (proveLT(ctx, lhs, rhs))
+      outcome = true;
+    else if (proveLE(ctx, rhs, lhs))
+      outcome = false;
     break;
   case CmpOp::Le:
-    if (proveLE(ctx, lhs, rhs)) outcome = true;
-    else if (proveLT(ctx, rhs, lhs)) outcome = false;
+    if (proveLE(ctx, lhs, rhs))
+      outcome = true;
+    else if (proveLT(ctx, rhs, lhs))
+      outcome = false;
     break;
   case CmpOp::Eq:
   case CmpOp::Ne:
-    if (lhs == rhs) outcome = true;
-    else if (proveLT(ctx, lhs, rhs) || proveLT(ctx, rhs, lhs)) outcome = false;
+    if (lhs == rhs)
+      outcome = true;
+    else if (proveLT(ctx, lhs, rhs) || proveLT(ctx, rhs, lhs))
+      outcome = false;
     if (outcome && op == CmpOp::Ne) outcome = !*outcome;
     break;
   case CmpOp::Gt:

@@ -37,8 +37,7 @@ Expr mkProduct(Ctx &ctx, std::vector<Expr> input) {
   }
   if (coeff == 0 || factors.empty()) return Expr(factors.empty() ? coeff : 0);
 
-  const bool hasSum =
-      std::any_of(factors.begin(), factors.end(), [](const Expr &f) { return f.kind() == Kind::Sum; });
+  const bool hasSum = std::any_of(factors.begin(), factors.end(), [](const Expr &f) { return f.kind() == Kind::Sum; });
   if (hasSum && sums <= kMaxDistributedTerms) {
     // (a + b) * c * (d + e) -> a*c*d + a*c*e + b*c*d + b*c*e
     std::vector<std::vector<Expr>> partial{{Expr(coeff)}};

@@ -20,9 +20,8 @@ std::vector<Expr> collectTerms(const std::vector<Expr> &terms) {
   std::vector<Item> items;
   items.reserve(terms.size());
   for (const Expr &t : terms) items.push_back({viewTerm(t), &t});
-  std::sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
-    return compareFactors(a.view.factors, b.view.factors) < 0;
-  });
+  std::sort(items.begin(), items.end(),
+            [](const Item &a, const Item &b) { return compareFactors(a.view.factors, b.view.factors) < 0; });
 
   std::vector<Expr> out;
   out.reserve(items.size());

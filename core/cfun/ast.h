@@ -20,15 +20,15 @@ enum class BinaryOp { Mul, Div, Rem, Add, Sub, Lt, Le, Gt, Ge, Eq, Ne, And, Or }
 
 struct Expr {
   ExprKind kind;
-  SourcePos pos;       ///< the operator, or the first token of a leaf/call/cast
-  int depth = 1;       ///< height of this subtree, bounded by kMaxTreeDepth
-  Scalar literal;      ///< Literal
-  std::string name;    ///< Name, Call
+  SourcePos pos;    ///< the operator, or the first token of a leaf/call/cast
+  int depth = 1;    ///< height of this subtree, bounded by kMaxTreeDepth
+  Scalar literal;   ///< Literal
+  std::string name; ///< Name, Call
   UnaryOp unaryOp = UnaryOp::Neg;
   BinaryOp binaryOp = BinaryOp::Add;
   ScalarKind castTo = ScalarKind::Int;
   const Expr *a = nullptr, *b = nullptr, *c = nullptr; ///< operands in source order
-  std::vector<const Expr *> args;                       ///< Call
+  std::vector<const Expr *> args;                      ///< Call
 };
 
 enum class StmtKind { Decl, Assign, If, Block, Return, Empty };
@@ -36,14 +36,14 @@ enum class AssignOp { Set, Add, Sub, Mul, Div };
 
 struct Stmt {
   StmtKind kind;
-  SourcePos pos;                 ///< first token of the statement
+  SourcePos pos; ///< first token of the statement
   // Decl: [const] declType name = value;   Assign: name assignOp value;
   bool isConst = false;
   ScalarKind declType = ScalarKind::Int;
   std::string name;
   SourcePos namePos;
   AssignOp assignOp = AssignOp::Set;
-  const Expr *value = nullptr;   ///< Decl, Assign, Return
+  const Expr *value = nullptr; ///< Decl, Assign, Return
   // If
   const Expr *cond = nullptr;
   const Stmt *thenStmt = nullptr, *elseStmt = nullptr;

@@ -9,34 +9,27 @@ namespace liftcc::cfun {
 namespace {
 
 constexpr BuiltinInfo kBuiltins[] = {
-    {Builtin::Sqrt, "sqrt", 1, false},
-    {Builtin::Exp, "exp", 1, false},
-    {Builtin::Log, "log", 1, false},
-    {Builtin::Pow, "pow", 2, false},
-    {Builtin::Fabs, "fabs", 1, false},
-    {Builtin::Fmin, "fmin", 2, false},
-    {Builtin::Fmax, "fmax", 2, false},
-    {Builtin::Floor, "floor", 1, false},
-    {Builtin::Ceil, "ceil", 1, false},
-    {Builtin::Sin, "sin", 1, false},
-    {Builtin::Cos, "cos", 1, false},
-    {Builtin::Tan, "tan", 1, false},
-    {Builtin::Min, "min", 2, true},
-    {Builtin::Max, "max", 2, true},
+    {Builtin::Sqrt, "sqrt", 1, false}, {Builtin::Exp, "exp", 1, false},     {Builtin::Log, "log", 1, false},
+    {Builtin::Pow, "pow", 2, false},   {Builtin::Fabs, "fabs", 1, false},   {Builtin::Fmin, "fmin", 2, false},
+    {Builtin::Fmax, "fmax", 2, false}, {Builtin::Floor, "floor", 1, false}, {Builtin::Ceil, "ceil", 1, false},
+    {Builtin::Sin, "sin", 1, false},   {Builtin::Cos, "cos", 1, false},     {Builtin::Tan, "tan", 1, false},
+    {Builtin::Min, "min", 2, true},    {Builtin::Max, "max", 2, true},
 };
 
 // Math functions people will reach for that are not in the subset because
 // OpenCL C and CUDA do not both provide them under the same name and types.
 constexpr std::string_view kKnownUnsupported[] = {
-    "rsqrt", "fma", "mad", "exp2", "exp10", "expm1", "log2", "log10", "log1p", "cbrt", "hypot",
-    "fmod", "remainder", "round", "rint", "trunc", "copysign", "asin", "acos", "atan", "atan2",
-    "sinh", "cosh", "tanh", "erf", "erfc", "tgamma", "lgamma", "clamp", "mix", "step",
-    "smoothstep", "sign", "isnan", "isinf", "isfinite", "signbit"};
+    "rsqrt", "fma",        "mad",       "exp2",  "exp10", "expm1",    "log2",     "log10",  "log1p", "cbrt",
+    "hypot", "fmod",       "remainder", "round", "rint",  "trunc",    "copysign", "asin",   "acos",  "atan",
+    "atan2", "sinh",       "cosh",      "tanh",  "erf",   "erfc",     "tgamma",   "lgamma", "clamp", "mix",
+    "step",  "smoothstep", "sign",      "isnan", "isinf", "isfinite", "signbit"};
 
 template <typename T> T apply(Builtin id, const Scalar *args) {
   auto arg = [&](int i) {
-    if constexpr (std::is_same_v<T, float>) return args[i].asFloat();
-    else return args[i].asDouble();
+    if constexpr (std::is_same_v<T, float>)
+      return args[i].asFloat();
+    else
+      return args[i].asDouble();
   };
   switch (id) {
   case Builtin::Sqrt: return std::sqrt(arg(0));
@@ -80,8 +73,8 @@ std::optional<std::string> unsupportedFunctionReason(std::string_view name) {
     return "'abs' is not supported: OpenCL C's abs(int) returns unsigned int, so it computes "
            "differently from CUDA; write (x < 0 ? -x : x), or fabs for float/double";
   if (std::find(std::begin(kKnownUnsupported), std::end(kKnownUnsupported), name) != std::end(kKnownUnsupported))
-    return q + " is not supported (not available identically in OpenCL C and CUDA); supported: " +
-           supportedFunctionList();
+    return q +
+           " is not supported (not available identically in OpenCL C and CUDA); supported: " + supportedFunctionList();
   return std::nullopt;
 }
 

@@ -13,9 +13,7 @@ namespace {
 
 std::string kindName(ScalarKind k) { return std::string(scalarKindName(k)); }
 
-std::string at(SourcePos pos) {
-  return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
-}
+std::string at(SourcePos pos) { return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column); }
 
 int rank(ScalarKind k) {
   switch (k) {
@@ -31,9 +29,7 @@ int rank(ScalarKind k) {
 ScalarKind promote(ScalarKind k) { return k == ScalarKind::Bool ? ScalarKind::Int : k; }
 
 /// C's usual arithmetic conversions for a binary operator.
-ScalarKind arithmeticType(ScalarKind a, ScalarKind b) {
-  return promote(rank(a) >= rank(b) ? a : b);
-}
+ScalarKind arithmeticType(ScalarKind a, ScalarKind b) { return promote(rank(a) >= rank(b) ? a : b); }
 
 const char *binaryText(ast::BinaryOp op) {
   switch (op) {
@@ -75,8 +71,7 @@ public:
   }
 
   std::unique_ptr<ir::Program> run(const ast::Tree &tree) {
-    if (tree.body.empty())
-      fail(tree.end, "the body is empty; a user function needs at least a return statement");
+    if (tree.body.empty()) fail(tree.end, "the body is empty; a user function needs at least a return statement");
     ir::Stmt *block = newStmt(ir::StmtKind::Block);
     bool completes = lowerList(tree.body, block->body);
     if (completes)
@@ -165,8 +160,7 @@ private:
     if (!v) {
       if (findBuiltin(e.name) || unsupportedFunctionReason(e.name))
         fail(e.pos, "'" + e.name + "' is a function; call it with arguments, e.g. " + e.name + "(x)");
-      if (e.name == functionName_)
-        fail(e.pos, "'" + e.name + "' is the user function itself, not a variable");
+      if (e.name == functionName_) fail(e.pos, "'" + e.name + "' is the user function itself, not a variable");
       if (auto why = reservedVariableName(e.name)) fail(e.pos, "unknown name: " + *why);
       fail(e.pos, "unknown name '" + e.name + "'");
     }
@@ -200,8 +194,8 @@ private:
     switch (e.binaryOp) {
     case ast::BinaryOp::And:
     case ast::BinaryOp::Or: {
-      ir::Expr *r = newExpr(e.binaryOp == ast::BinaryOp::And ? ir::ExprKind::And : ir::ExprKind::Or,
-                            ScalarKind::Bool, e.pos);
+      ir::Expr *r =
+          newExpr(e.binaryOp == ast::BinaryOp::And ? ir::ExprKind::And : ir::ExprKind::Or, ScalarKind::Bool, e.pos);
       r->a = convert(x, ScalarKind::Bool);
       r->b = convert(y, ScalarKind::Bool);
       return r;
@@ -271,8 +265,8 @@ private:
     }
     int n = static_cast<int>(e.args.size());
     if (n != b->arity)
-      fail(e.pos, "'" + e.name + "' takes " + std::to_string(b->arity) + " argument" +
-                      (b->arity == 1 ? "" : "s") + ", found " + std::to_string(n));
+      fail(e.pos, "'" + e.name + "' takes " + std::to_string(b->arity) + " argument" + (b->arity == 1 ? "" : "s") +
+                      ", found " + std::to_string(n));
     std::vector<const ir::Expr *> args;
     for (const ast::Expr *a : e.args) args.push_back(lower(*a));
     ScalarKind type = args[0]->type;
@@ -283,16 +277,14 @@ private:
       if (b->integer) {
         if (k != ScalarKind::Int)
           fail(pos, "'" + e.name + "' takes int arguments, found " + kindName(k) + which +
-                        (k == ScalarKind::Bool ? "; add an (int) cast"
-                                               : "; use f" + e.name + " for float or double"));
+                        (k == ScalarKind::Bool ? "; add an (int) cast" : "; use f" + e.name + " for float or double"));
       } else {
         if (k != ScalarKind::Float && k != ScalarKind::Double)
           fail(pos, "'" + e.name + "' takes float or double arguments, found " + kindName(k) + which +
-                        " (OpenCL C has no " + kindName(k) + " overload); cast it, e.g. " + e.name +
-                        "((float)x)");
+                        " (OpenCL C has no " + kindName(k) + " overload); cast it, e.g. " + e.name + "((float)x)");
         if (k != type)
-          fail(pos, "arguments of '" + e.name + "' must be all float or all double, found " + kindName(type) +
-                        " and " + kindName(k) + " (OpenCL C and C++ resolve the mix differently); add a cast");
+          fail(pos, "arguments of '" + e.name + "' must be all float or all double, found " + kindName(type) + " and " +
+                        kindName(k) + " (OpenCL C and C++ resolve the mix differently); add a cast");
       }
     }
     ir::Expr *r = newExpr(ir::ExprKind::Call, type, e.pos);

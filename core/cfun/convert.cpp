@@ -23,8 +23,7 @@ float doubleToFloat(double v) {
   // odd significand, so the tie itself rounds up to infinity.
   constexpr double kOverflow = kMax + 0x1p103;
   if (std::isfinite(v) && std::fabs(v) > kMax) {
-    float mag = std::fabs(v) >= kOverflow ? std::numeric_limits<float>::infinity()
-                                          : std::numeric_limits<float>::max();
+    float mag = std::fabs(v) >= kOverflow ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::max();
     return v < 0 ? -mag : mag;
   }
   return static_cast<float>(v);

@@ -14,7 +14,6 @@ CFunError::CFunError(SourcePos pos, const std::string &reason)
     : Error(located(pos, reason)), line(pos.line), column(pos.column), reason(reason) {}
 
 CFunEvalError::CFunEvalError(const std::string &function, SourcePos pos, const std::string &reason)
-    : Error("user function '" + function + "', " + located(pos, reason)), line(pos.line),
-      column(pos.column) {}
+    : Error("user function '" + function + "', " + located(pos, reason)), line(pos.line), column(pos.column) {}
 
 } // namespace liftcc::cfun

@@ -32,13 +32,12 @@ void validateSignature(const std::string &name, const std::vector<Param> &params
   for (std::size_t i = 0; i < params.size(); ++i) {
     const std::string &p = params[i].name;
     std::string which = "parameter " + std::to_string(i + 1) + " of '" + name + "'";
-    if (!isIdentifier(p))
-      throw CFunError(SourcePos{}, which + ": '" + shown(p) + "' is not a valid C identifier");
+    if (!isIdentifier(p)) throw CFunError(SourcePos{}, which + ": '" + shown(p) + "' is not a valid C identifier");
     if (auto why = reservedVariableName(p)) throw CFunError(SourcePos{}, which + ": " + *why);
     for (std::size_t j = 0; j < i; ++j)
       if (params[j].name == p)
-        throw CFunError(SourcePos{}, which + ": duplicate name '" + p + "' (also parameter " +
-                                         std::to_string(j + 1) + ")");
+        throw CFunError(SourcePos{},
+                        which + ": duplicate name '" + p + "' (also parameter " + std::to_string(j + 1) + ")");
   }
 }
 
@@ -88,8 +87,8 @@ Function Function::divisionsAsMultiplications() const {
   // Printed with plain C casts: compiling the text again restores the
   // checked form, saturating float -> int conversions included.
   std::string body = printBody(
-      *impl_->program, impl_->params,
-      [](ScalarKind, const std::string &operand) { return "((int)" + operand + ")"; }, true);
+      *impl_->program, impl_->params, [](ScalarKind, const std::string &operand) { return "((int)" + operand + ")"; },
+      true);
   return compile(impl_->name, impl_->params, impl_->result, body);
 }
 

@@ -22,8 +22,8 @@
 #include "core/cfun/errors.h"
 #include "core/scalar.h"
 
-#include <initializer_list>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -45,8 +45,7 @@ public:
   /// Parses and checks the body; throws CFunError naming line/column and
   /// what is wrong. Also validates the name and parameter names (valid C
   /// identifiers, not reserved in C, C++, OpenCL C or CUDA, no duplicates).
-  static Function compile(std::string name, std::vector<Param> params, ScalarKind result,
-                          std::string body);
+  static Function compile(std::string name, std::vector<Param> params, ScalarKind result, std::string body);
 
   const std::string &name() const;
   const std::vector<Param> &params() const;

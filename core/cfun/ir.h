@@ -34,35 +34,35 @@ enum class CompareOp { Lt, Le, Gt, Ge, Eq, Ne };
 
 struct Expr {
   ExprKind kind;
-  ScalarKind type;                        ///< result type
-  SourcePos pos;                          ///< for evaluation errors
-  Scalar value;                           ///< Const
-  int slot = -1;                          ///< Load
-  ArithOp arith = ArithOp::Add;           ///< Arith
-  CompareOp compare = CompareOp::Eq;      ///< Compare
+  ScalarKind type;                          ///< result type
+  SourcePos pos;                            ///< for evaluation errors
+  Scalar value;                             ///< Const
+  int slot = -1;                            ///< Load
+  ArithOp arith = ArithOp::Add;             ///< Arith
+  CompareOp compare = CompareOp::Eq;        ///< Compare
   ScalarKind operandType = ScalarKind::Int; ///< Compare, Call
-  Builtin builtin = Builtin::Sqrt;        ///< Call
+  Builtin builtin = Builtin::Sqrt;          ///< Call
   const Expr *a = nullptr, *b = nullptr, *c = nullptr;
-  std::vector<const Expr *> args;         ///< Call
+  std::vector<const Expr *> args; ///< Call
 };
 
 enum class StmtKind { Store, If, Block, Return };
 
 struct Stmt {
   StmtKind kind;
-  int slot = -1;                       ///< Store: destination
-  const Expr *value = nullptr;         ///< Store, Return: already of the slot's / result type
-  const Expr *cond = nullptr;          ///< If: Bool
-  const Stmt *thenStmt = nullptr;      ///< If
-  const Stmt *elseStmt = nullptr;      ///< If, may be null
-  std::vector<const Stmt *> body;      ///< Block
+  int slot = -1;                  ///< Store: destination
+  const Expr *value = nullptr;    ///< Store, Return: already of the slot's / result type
+  const Expr *cond = nullptr;     ///< If: Bool
+  const Stmt *thenStmt = nullptr; ///< If
+  const Stmt *elseStmt = nullptr; ///< If, may be null
+  std::vector<const Stmt *> body; ///< Block
 };
 
 struct Program {
   std::deque<Expr> exprs;
   std::deque<Stmt> stmts;
-  const Stmt *body = nullptr;          ///< a Block; every path through it returns
-  std::vector<ScalarKind> slotTypes;   ///< parameters first, then locals
+  const Stmt *body = nullptr;        ///< a Block; every path through it returns
+  std::vector<ScalarKind> slotTypes; ///< parameters first, then locals
   ScalarKind result = ScalarKind::Int;
   bool usesDouble = false;
   /// Some floating value is converted to int (explicitly or implicitly,

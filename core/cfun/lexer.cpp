@@ -25,9 +25,9 @@ std::string shown(std::string_view text) {
 // token guarantees that, e.g., `a--b` is rejected instead of being read as
 // `a - -b` while the C compiler reads `a-- b`.
 constexpr std::string_view kPunct3[] = {"<<=", ">>=", "..."};
-constexpr std::string_view kPunct2[] = {
-    "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", "<=", ">=",
-    "==", "!=", "&&", "||", "->", "##", "<:", ":>", "<%", "%>", "%:", "::", ".*"};
+constexpr std::string_view kPunct2[] = {"++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
+                                        "^=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+                                        "->", "##", "<:", ":>", "<%", "%>", "%:", "::", ".*"};
 constexpr std::string_view kPunct1 = "+-*/%<>=!()[]{};,?:&|^~.";
 
 class Lexer {
@@ -48,8 +48,7 @@ public:
       if (isIdentStart(c)) {
         std::size_t start = i_;
         while (i_ < src_.size() && isIdentChar(src_[i_])) advance();
-        tokens.push_back(Token{TokenKind::Identifier, std::string(src_.substr(start, i_ - start)), pos,
-                               Scalar()});
+        tokens.push_back(Token{TokenKind::Identifier, std::string(src_.substr(start, i_ - start)), pos, Scalar()});
       } else if (isDigit(c) || (c == '.' && i_ + 1 < src_.size() && isDigit(src_[i_ + 1]))) {
         tokens.push_back(lexNumber(pos));
       } else {
@@ -83,8 +82,7 @@ private:
     for (std::size_t k = 0; k < src_.size(); ++k) {
       unsigned char c = static_cast<unsigned char>(src_[k]);
       SourcePos pos{line, column};
-      if (c == '\\')
-        fail(pos, "backslash is not allowed (C would splice lines or start an escape)");
+      if (c == '\\') fail(pos, "backslash is not allowed (C would splice lines or start an escape)");
       if (c == '?' && k + 1 < src_.size() && src_[k + 1] == '?')
         fail(pos, "'\?\?' is not allowed (C trigraphs could change the meaning of the text)");
       if (c == '\r' && !(k + 1 < src_.size() && src_[k + 1] == '\n'))
@@ -118,8 +116,7 @@ private:
         while (i_ < src_.size() && src_[i_] != '\n') advance();
         // Emitters append the closing '}' right after the body, which a
         // final '//' comment would swallow.
-        if (i_ >= src_.size())
-          fail(start, "a '//' comment at the end of the body must be followed by a newline");
+        if (i_ >= src_.size()) fail(start, "a '//' comment at the end of the body must be followed by a newline");
       } else if (src_.substr(i_, 2) == "/*") {
         SourcePos start = here();
         advance();
@@ -143,8 +140,7 @@ private:
     while (i_ < src_.size()) {
       char c = src_[i_];
       char prev = i_ > start ? src_[i_ - 1] : '\0';
-      bool sign = (c == '+' || c == '-') &&
-                  (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P');
+      bool sign = (c == '+' || c == '-') && (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P');
       if (!(isIdentChar(c) || c == '.' || sign)) break;
       advance();
     }
@@ -180,16 +176,15 @@ private:
 
     if (!floating) {
       if (!suffix.empty()) {
-        if (suffix == "f" || suffix == "F")
-        {
+        if (suffix == "f" || suffix == "F") {
           // Built with append: GCC 12 at -O3 warns (-Wrestrict, a known false
           // positive) on the equivalent chain of operator+.
           std::string message = "'";
           message.append(shown(text)).append("' is not a valid C literal; write ").append(mantissa).append(".0f");
           fail(pos, message);
         }
-        fail(pos, "integer literal suffix in '" + shown(text) +
-                      "' is not supported; only plain int literals are allowed");
+        fail(pos,
+             "integer literal suffix in '" + shown(text) + "' is not supported; only plain int literals are allowed");
       }
       if (intDigits > 1 && text[0] == '0')
         fail(pos, "'" + shown(text) + "' would be an octal literal in C; remove the leading zero");
@@ -197,16 +192,14 @@ private:
       for (char c : mantissa) {
         v = v * 10 + (c - '0');
         if (v > INT_MAX)
-          fail(pos, "integer literal '" + shown(text) +
-                        "' does not fit in int (for INT_MIN write (-2147483647 - 1))");
+          fail(pos, "integer literal '" + shown(text) + "' does not fit in int (for INT_MIN write (-2147483647 - 1))");
       }
       return Scalar::ofInt(static_cast<int32_t>(v));
     }
 
     bool isFloat = suffix == "f" || suffix == "F";
     if (!isFloat && !suffix.empty()) {
-      if (suffix == "l" || suffix == "L")
-        fail(pos, "long double literal '" + shown(text) + "' is not supported");
+      if (suffix == "l" || suffix == "L") fail(pos, "long double literal '" + shown(text) + "' is not supported");
       fail(pos, "invalid suffix '" + shown(suffix) + "' on floating literal '" + shown(text) + "'");
     }
     // from_chars rounds correctly straight to the target type, as C compilers

@@ -30,9 +30,7 @@ std::string describe(const Token &tok) {
   return "?";
 }
 
-std::string at(SourcePos pos) {
-  return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
-}
+std::string at(SourcePos pos) { return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column); }
 
 /// Binary operators in C precedence order (higher binds tighter).
 struct BinaryInfo {
@@ -41,10 +39,9 @@ struct BinaryInfo {
   int precedence;
 };
 constexpr BinaryInfo kBinary[] = {
-    {"||", BinaryOp::Or, 1},  {"&&", BinaryOp::And, 2}, {"==", BinaryOp::Eq, 3},
-    {"!=", BinaryOp::Ne, 3},  {"<", BinaryOp::Lt, 4},   {"<=", BinaryOp::Le, 4},
-    {">", BinaryOp::Gt, 4},   {">=", BinaryOp::Ge, 4},  {"+", BinaryOp::Add, 5},
-    {"-", BinaryOp::Sub, 5},  {"*", BinaryOp::Mul, 6},  {"/", BinaryOp::Div, 6},
+    {"||", BinaryOp::Or, 1}, {"&&", BinaryOp::And, 2}, {"==", BinaryOp::Eq, 3}, {"!=", BinaryOp::Ne, 3},
+    {"<", BinaryOp::Lt, 4},  {"<=", BinaryOp::Le, 4},  {">", BinaryOp::Gt, 4},  {">=", BinaryOp::Ge, 4},
+    {"+", BinaryOp::Add, 5}, {"-", BinaryOp::Sub, 5},  {"*", BinaryOp::Mul, 6}, {"/", BinaryOp::Div, 6},
     {"%", BinaryOp::Rem, 6},
 };
 
@@ -58,8 +55,7 @@ std::optional<std::string> unsupportedOperator(std::string_view p) {
     return "assignment '" + std::string(p) + "' is only allowed as a statement of its own, not inside an expression";
   if (p == "%=" || p == "&=" || p == "|=" || p == "^=" || p == "<<=" || p == ">>=")
     return "compound assignment '" + std::string(p) + "' is not supported";
-  if (p == "++" || p == "--")
-    return "'" + std::string(p) + "' is not supported; write x += 1 or x -= 1 as a statement";
+  if (p == "++" || p == "--") return "'" + std::string(p) + "' is not supported; write x += 1 or x -= 1 as a statement";
   if (p == "[" || p == "<:") return "arrays and subscripts are not supported";
   if (p == "." || p == "->" || p == ".*") return "member access is not supported";
   if (p == "(") return "only the math functions can be called";
@@ -163,15 +159,13 @@ private:
       next();
       return newStmt(StmtKind::Empty, t.pos);
     }
-    if (isPunct(t, "++") || isPunct(t, "--"))
-      fail(t.pos, "'" + t.text + "' is not supported; write x += 1 or x -= 1");
+    if (isPunct(t, "++") || isPunct(t, "--")) fail(t.pos, "'" + t.text + "' is not supported; write x += 1 or x -= 1");
     if (t.kind != TokenKind::Identifier) fail(t.pos, "expected a statement, found " + describe(t));
     if (t.text == "if") return parseIf();
     if (t.text == "else") fail(t.pos, "'else' without a matching 'if'");
     if (t.text == "return") return parseReturn();
     if (t.text == "const" || typeWord(t)) {
-      if (!inBlock)
-        fail(t.pos, "a declaration cannot be the body of 'if' or 'else' in C; put it in braces { }");
+      if (!inBlock) fail(t.pos, "a declaration cannot be the body of 'if' or 'else' in C; put it in braces { }");
       return parseDecl();
     }
     if (auto why = unsupportedKeyword(t.text)) fail(t.pos, *why);
@@ -251,8 +245,7 @@ private:
     if (isPunct(eq, "(")) fail(eq.pos, "functions cannot be declared inside a user function");
     expect("=", "after the variable name '" + name.text + "'");
     s->value = parseExpr();
-    if (isPunct(peek(), ","))
-      fail(peek().pos, "declare one variable per statement (',' is not supported)");
+    if (isPunct(peek(), ",")) fail(peek().pos, "declare one variable per statement (',' is not supported)");
     expect(";", "after the declaration of '" + name.text + "'");
     return s;
   }
@@ -265,20 +258,19 @@ private:
       if (op.kind == TokenKind::Punct) {
         if (isPunct(op, "(")) fail(op.pos, "a call on its own has no effect; use its value in an expression");
         if (op.text != "=" && op.text != "[" && op.text != "." && op.text != "->")
-          if (auto why = unsupportedOperator(op.text); why && op.text != "&" && op.text != "|")
-            fail(op.pos, *why);
+          if (auto why = unsupportedOperator(op.text); why && op.text != "&" && op.text != "|") fail(op.pos, *why);
       }
       if (op.kind == TokenKind::Identifier)
         fail(name.pos, "unknown type or keyword '" + name.text +
                            "'; statements start with bool, int, float, double, const, if, return or a variable");
-      fail(op.pos, "expected an assignment ('=', '+=', '-=', '*=' or '/=') after '" + name.text +
-                       "', found " + describe(op));
+      fail(op.pos,
+           "expected an assignment ('=', '+=', '-=', '*=' or '/=') after '" + name.text + "', found " + describe(op));
     }
     next();
     Stmt *s = newStmt(StmtKind::Assign, name.pos);
     s->name = name.text;
     s->namePos = name.pos;
-    s->assignOp = op.text == "=" ? ast::AssignOp::Set
+    s->assignOp = op.text == "="    ? ast::AssignOp::Set
                   : op.text == "+=" ? ast::AssignOp::Add
                   : op.text == "-=" ? ast::AssignOp::Sub
                   : op.text == "*=" ? ast::AssignOp::Mul
@@ -347,9 +339,12 @@ private:
     const Token &t = peek();
     if (t.kind == TokenKind::Punct) {
       std::optional<UnaryOp> op;
-      if (t.text == "-") op = UnaryOp::Neg;
-      else if (t.text == "+") op = UnaryOp::Plus;
-      else if (t.text == "!") op = UnaryOp::Not;
+      if (t.text == "-")
+        op = UnaryOp::Neg;
+      else if (t.text == "+")
+        op = UnaryOp::Plus;
+      else if (t.text == "!")
+        op = UnaryOp::Not;
       if (op) {
         Nest nest(*this, t.pos);
         next();

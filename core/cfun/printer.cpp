@@ -94,8 +94,8 @@ private:
   }
 
   static std::string builtinName(Builtin id) {
-    for (std::string_view name : {"sqrt", "exp", "log", "pow", "fabs", "fmin", "fmax", "floor", "ceil", "sin", "cos",
-                                  "tan", "min", "max"})
+    for (std::string_view name :
+         {"sqrt", "exp", "log", "pow", "fabs", "fmin", "fmax", "floor", "ceil", "sin", "cos", "tan", "min", "max"})
       if (const BuiltinInfo *b = findBuiltin(name); b && b->id == id) return std::string(name);
     return "?";
   }

@@ -71,7 +71,8 @@ private:
 Value interpret(const Program &program, const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs) {
   const auto &params = program.inputs();
   if (inputs.size() != params.size())
-    throw InterpreterError("expected " + std::to_string(params.size()) + " inputs, got " + std::to_string(inputs.size()));
+    throw InterpreterError("expected " + std::to_string(params.size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i) {
     try {
       inputs[i].checkMatches(params[i].typeOrThrow(), sizes);
@@ -89,8 +90,8 @@ std::vector<Value> randomInputs(const Program &program, const std::map<std::stri
   return inputs;
 }
 
-std::vector<std::vector<std::byte>> randomInputBytes(const Program &program, const std::map<std::string, int64_t> &sizes,
-                                                     uint64_t seed) {
+std::vector<std::vector<std::byte>> randomInputBytes(const Program &program,
+                                                     const std::map<std::string, int64_t> &sizes, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::vector<std::byte>> inputs;
   for (const Expr &p : program.inputs()) inputs.push_back(randomBytes(p.typeOrThrow(), sizes, rng));

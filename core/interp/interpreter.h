@@ -26,10 +26,11 @@ Value interpret(const Program &typedProgram, const std::map<std::string, int64_t
                 const std::vector<Value> &inputs);
 
 /// Random inputs for every parameter of a typed program (deterministic in the seed).
-std::vector<Value> randomInputs(const Program &typedProgram, const std::map<std::string, int64_t> &sizes, uint64_t seed);
+std::vector<Value> randomInputs(const Program &typedProgram, const std::map<std::string, int64_t> &sizes,
+                                uint64_t seed);
 /// The same inputs as raw bytes (toBytes of each), generated without building
 /// values: what device runs at full problem sizes upload.
-std::vector<std::vector<std::byte>> randomInputBytes(const Program &typedProgram, const std::map<std::string, int64_t> &sizes,
-                                                     uint64_t seed);
+std::vector<std::vector<std::byte>> randomInputBytes(const Program &typedProgram,
+                                                     const std::map<std::string, int64_t> &sizes, uint64_t seed);
 
 } // namespace liftcc

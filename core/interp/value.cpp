@@ -115,7 +115,8 @@ void Value::checkMatches(const Type &type, const std::map<std::string, int64_t> 
   case TypeKind::Array: {
     int64_t n = arith::evaluate(type.arrayLength(), sizes);
     if (kind_ != Kind::Array || static_cast<int64_t>(size()) != n)
-      throw std::invalid_argument("expected an array of type " + type.str() + " with " + std::to_string(n) + " elements");
+      throw std::invalid_argument("expected an array of type " + type.str() + " with " + std::to_string(n) +
+                                  " elements");
     for (const Value &e : elements()) e.checkMatches(type.arrayElement(), sizes);
     return;
   }

@@ -17,7 +17,7 @@ class Value {
 public:
   enum class Kind { Scalar, Tuple, Array };
 
-  Value() = default; ///< the float 0
+  Value() = default;              ///< the float 0
   Value(Scalar s) : scalar_(s) {} // NOLINT: a scalar is a value
   static Value tuple(std::vector<Value> elements);
   static Value array(std::vector<Value> elements);

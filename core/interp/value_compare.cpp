@@ -21,8 +21,10 @@ std::optional<std::string> compareValues(const Value &expected, const Value &act
     bool same;
     if (e[i].kind() == ScalarKind::Float || e[i].kind() == ScalarKind::Double) {
       double x = e[i].toDouble(), y = a[i].toDouble();
-      if (std::isnan(x) || std::isnan(y)) same = std::isnan(x) && std::isnan(y);
-      else same = std::fabs(x - y) <= absolute + tolerance.relative * std::fabs(x);
+      if (std::isnan(x) || std::isnan(y))
+        same = std::isnan(x) && std::isnan(y);
+      else
+        same = std::fabs(x - y) <= absolute + tolerance.relative * std::fabs(x);
     } else {
       same = e[i].toDouble() == a[i].toDouble();
     }

@@ -92,7 +92,8 @@ void appendRandom(const Type &type, const std::map<std::string, int64_t> &sizes,
 }
 } // namespace
 
-std::vector<std::byte> randomBytes(const Type &type, const std::map<std::string, int64_t> &sizes, std::mt19937_64 &rng) {
+std::vector<std::byte> randomBytes(const Type &type, const std::map<std::string, int64_t> &sizes,
+                                   std::mt19937_64 &rng) {
   std::vector<std::byte> out;
   out.reserve(byteCount(type, sizes));
   appendRandom(type, sizes, rng, out);

@@ -100,8 +100,9 @@ void writeFile(const std::string &path, std::string_view content, const std::opt
   std::vector<char> name(temp.begin(), temp.end());
   name.push_back('\0');
   int fd = ::mkstemp(name.data());
-  if (fd < 0) throw FileError("cannot write '" + shown(path, 200) + "': cannot create a temporary file in '" +
-                              shown(dir.string(), 200) + "': " + reason());
+  if (fd < 0)
+    throw FileError("cannot write '" + shown(path, 200) + "': cannot create a temporary file in '" +
+                    shown(dir.string(), 200) + "': " + reason());
   std::string tempPath(name.data());
   bool ok = ::fchmod(fd, creationMode()) == 0 && writeAll(fd, content) && ::fsync(fd) == 0;
   std::string why = ok ? std::string() : reason();

@@ -12,27 +12,25 @@ namespace liftcc {
 struct Expr::Node {
   ExprKind kind;
   std::optional<Type> type;
-  std::string name;                    // Param
-  Scalar literal;                      // Literal
-  std::vector<Expr> params;            // Lambda
-  std::optional<Expr> body;            // Lambda
-  std::optional<cfun::Function> ufun;  // UserFun
-  std::optional<Expr> fun;             // Apply
-  Op op = Op::Map;                     // Prim
-  std::vector<arith::Expr> sizes;      // Prim
-  int attr = 0;                        // Prim
-  PadMode padMode = PadMode::Clamp;    // Prim
-  std::vector<Expr> funs;              // Prim
-  std::vector<Expr> args;              // Prim, Apply
+  std::string name;                   // Param
+  Scalar literal;                     // Literal
+  std::vector<Expr> params;           // Lambda
+  std::optional<Expr> body;           // Lambda
+  std::optional<cfun::Function> ufun; // UserFun
+  std::optional<Expr> fun;            // Apply
+  Op op = Op::Map;                    // Prim
+  std::vector<arith::Expr> sizes;     // Prim
+  int attr = 0;                       // Prim
+  PadMode padMode = PadMode::Clamp;   // Prim
+  std::vector<Expr> funs;             // Prim
+  std::vector<Expr> args;             // Prim, Apply
   size_t hash = 0;
 };
 
 namespace {
 size_t combine(size_t seed, size_t value) { return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2)); }
 
-size_t hashScalar(const Scalar &s) {
-  return combine(static_cast<size_t>(s.kind()), std::hash<double>{}(s.toDouble()));
-}
+size_t hashScalar(const Scalar &s) { return combine(static_cast<size_t>(s.kind()), std::hash<double>{}(s.toDouble())); }
 } // namespace
 
 Expr Expr::param(std::string name, std::optional<Type> type) {
@@ -89,13 +87,14 @@ Expr Expr::apply(Expr fun, std::vector<Expr> args) {
 
 Expr Expr::prim(Op op, PrimOperands o) {
   const OpInfo &info = opInfo(op);
-  auto fail = [&](const std::string &what) {
-    throw std::invalid_argument(std::string(info.name) + ": " + what);
-  };
-  if (o.sizes.size() != info.sizeFields.size()) fail("expected " + std::to_string(info.sizeFields.size()) + " size operands");
-  if (o.funs.size() != info.funFields.size()) fail("expected " + std::to_string(info.funFields.size()) + " function operands");
+  auto fail = [&](const std::string &what) { throw std::invalid_argument(std::string(info.name) + ": " + what); };
+  if (o.sizes.size() != info.sizeFields.size())
+    fail("expected " + std::to_string(info.sizeFields.size()) + " size operands");
+  if (o.funs.size() != info.funFields.size())
+    fail("expected " + std::to_string(info.funFields.size()) + " function operands");
   if (info.variadicArgs ? o.args.empty() : o.args.size() != info.argFields.size())
-    fail("expected " + std::string(info.variadicArgs ? "at least one" : std::to_string(info.argFields.size())) + " data operands");
+    fail("expected " + std::string(info.variadicArgs ? "at least one" : std::to_string(info.argFields.size())) +
+         " data operands");
   auto n = std::make_shared<Node>();
   n->kind = ExprKind::Prim;
   size_t h = combine(0x56, static_cast<size_t>(op));
@@ -197,7 +196,8 @@ std::vector<Child> Expr::children() const {
     break;
   case ExprKind::Prim: {
     const OpInfo &info = opInfo(node_->op);
-    for (size_t i = 0; i < node_->funs.size(); ++i) out.push_back({"/" + std::string(info.funFields[i]), &node_->funs[i]});
+    for (size_t i = 0; i < node_->funs.size(); ++i)
+      out.push_back({"/" + std::string(info.funFields[i]), &node_->funs[i]});
     for (size_t i = 0; i < node_->args.size(); ++i) {
       std::string path = info.variadicArgs ? "/" + std::string(info.argFields[0]) + "/" + std::to_string(i)
                                            : "/" + std::string(info.argFields[i]);
@@ -259,7 +259,8 @@ bool alphaEqual(const Expr &a, const Expr &b, Binding &bound) {
   case ExprKind::Literal: return a.literal() == b.literal();
   case ExprKind::UserFun: {
     const cfun::Function &f = a.userFun(), &g = b.userFun();
-    if (f.name() != g.name() || f.body() != g.body() || f.result() != g.result() || f.params().size() != g.params().size())
+    if (f.name() != g.name() || f.body() != g.body() || f.result() != g.result() ||
+        f.params().size() != g.params().size())
       return false;
     for (size_t i = 0; i < f.params().size(); ++i)
       if (f.params()[i].name != g.params()[i].name || f.params()[i].kind != g.params()[i].kind) return false;

@@ -59,7 +59,8 @@ Expr slideN(int dims, arith::Expr size, arith::Expr step, Expr in) {
   // [count][size][p1..p(d-1)][w1..w(d-1)]. Moving the outer window extent
   // `size` past the d-1 inner window positions gives
   // [count][p1..p(d-1)][size][w1..w(d-1)].
-  Expr slid = slide(size, step, map(lambda([&](Expr row) { return slideN(dims - 1, size, step, row); }), std::move(in)));
+  Expr slid =
+      slide(size, step, map(lambda([&](Expr row) { return slideN(dims - 1, size, step, row); }), std::move(in)));
   Expr reorder = lambda([&](Expr window) {
     for (int k = 0; k < dims - 1; ++k)
       window = k == 0 ? transpose(window) : mapN(k, lambda([](Expr w) { return transpose(w); }), window);

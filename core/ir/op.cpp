@@ -25,11 +25,13 @@ static_assert(std::size(kRowOrder) == std::size(detail::kOpFlags));
 std::vector<OpInfo> makeTable() {
   using V = std::vector<std::string_view>;
   return {
+// clang-format off
 #define LIFTCC_OP_ROW(e, name, rules, flags, sizes, attr, padMode, funs, args, variadic, summary, scheme)               \
   {Op::e, name, V{LIFTCC_FIELDS sizes}, AttrKind::attr, padMode, V{LIFTCC_FIELDS funs}, V{LIFTCC_FIELDS args},          \
    variadic, flags, summary, scheme},
       LIFTCC_PRIMITIVES(LIFTCC_OP_ROW)
 #undef LIFTCC_OP_ROW
+      // clang-format on
   };
 }
 

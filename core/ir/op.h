@@ -25,17 +25,20 @@ namespace liftcc {
 /// Properties of a primitive that passes dispatch on instead of listing ops.
 namespace opflag {
 inline constexpr uint32_t None = 0;
-inline constexpr uint32_t MapLike = 1u << 0;     ///< map and its low-level forms: f applied to each element of `in`
-inline constexpr uint32_t ReduceLike = 1u << 1;  ///< reduce and its low-level forms
-inline constexpr uint32_t Parallel = 1u << 2;    ///< mapGlb / mapWrg / mapLcl: a map on the thread hierarchy (has `dim`)
-inline constexpr uint32_t LowLevel = 1u << 3;    ///< fixes how it executes (codegen-ready); the rest is algorithmic
-inline constexpr uint32_t Compute = 1u << 4;     ///< always computes values into memory (never readable as a view)
-inline constexpr uint32_t View = 1u << 5;        ///< pure data layout: codegen reads through it (generator_views.cpp)
-inline constexpr uint32_t LayoutOnly = 1u << 6;  ///< rearranges its one input bijectively: results can be written through it
+inline constexpr uint32_t MapLike = 1u << 0;    ///< map and its low-level forms: f applied to each element of `in`
+inline constexpr uint32_t ReduceLike = 1u << 1; ///< reduce and its low-level forms
+inline constexpr uint32_t Parallel = 1u << 2;   ///< mapGlb / mapWrg / mapLcl: a map on the thread hierarchy (has `dim`)
+inline constexpr uint32_t LowLevel = 1u << 3;   ///< fixes how it executes (codegen-ready); the rest is algorithmic
+inline constexpr uint32_t Compute = 1u << 4;    ///< always computes values into memory (never readable as a view)
+inline constexpr uint32_t View = 1u << 5;       ///< pure data layout: codegen reads through it (generator_views.cpp)
+inline constexpr uint32_t LayoutOnly =
+    1u << 6; ///< rearranges its one input bijectively: results can be written through it
 inline constexpr uint32_t AddressSpace = 1u << 7; ///< toGlobal / toLocal / toPrivate
-inline constexpr uint32_t Unrolled = 1u << 8;    ///< mapSeqUnroll / reduceSeqUnroll
+inline constexpr uint32_t Unrolled = 1u << 8;     ///< mapSeqUnroll / reduceSeqUnroll
 } // namespace opflag
 
+// The list is aligned by hand (one primitive per row); keep the formatter off it.
+// clang-format off
 // Helpers for the list: field lists are written in parentheses.
 #define LIFTCC_FIELDS(...) __VA_ARGS__
 
@@ -109,6 +112,7 @@ inline constexpr uint32_t Unrolled = 1u << 8;    ///< mapSeqUnroll / reduceSeqUn
     "(size, step) -> ([T]size -> U) -> [T]n -> [U]((n-size+step)/step)")                                                \
   X(Reverse, "reverse", Reverse, opflag::View, (), None, false, (), ("in"), false, "the elements in reverse order",     \
     "[T]n -> [T]n")
+// clang-format on
 
 enum class Op {
 #define LIFTCC_OP_ENUM(e, ...) e,

@@ -9,12 +9,14 @@ namespace liftcc {
 namespace {
 
 [[noreturn]] void misuse(const char *accessor, const Expr &e) {
-  throw InternalError(std::string(accessor) + " on " +
-                      (e.is(ExprKind::Prim) ? "primitive " + std::string(e.info().name) : std::string("a non-primitive node")));
+  throw InternalError(
+      std::string(accessor) + " on " +
+      (e.is(ExprKind::Prim) ? "primitive " + std::string(e.info().name) : std::string("a non-primitive node")));
 }
 
 /// Position of `field` in `fields`, or misuse.
-size_t position(const std::vector<std::string_view> &fields, std::string_view field, const char *accessor, const Expr &e) {
+size_t position(const std::vector<std::string_view> &fields, std::string_view field, const char *accessor,
+                const Expr &e) {
   auto it = std::find(fields.begin(), fields.end(), field);
   if (it == fields.end()) misuse(accessor, e);
   return static_cast<size_t>(it - fields.begin());

@@ -50,9 +50,7 @@ private:
     switch (e.kind()) {
     case ExprKind::Param: return bindName(e);
     case ExprKind::Literal: return toCLiteral(e.literal());
-    case ExprKind::UserFun:
-      userFuns.emplace(e.userFun().name(), e.userFun());
-      return e.userFun().name();
+    case ExprKind::UserFun: userFuns.emplace(e.userFun().name(), e.userFun()); return e.userFun().name();
     case ExprKind::Lambda: {
       std::string head = "\\";
       for (size_t i = 0; i < e.params().size(); ++i) {

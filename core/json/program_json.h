@@ -31,9 +31,12 @@ private:
   static std::string oneLine(const std::string &text) {
     std::string out;
     for (char c : text) {
-      if (c == '\n') out += "\\n";
-      else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-      else out += c;
+      if (c == '\n')
+        out += "\\n";
+      else if (static_cast<unsigned char>(c) < 0x20)
+        out += ' ';
+      else
+        out += c;
     }
     return out;
   }
@@ -50,7 +53,8 @@ private:
       size_t end = close == std::string::npos ? text.size() : close;
       out += text.substr(i, open + 1 - i);
       std::string inner = text.substr(open + 1, end - open - 1);
-      out += inner.size() <= kMax ? inner : inner.substr(0, kMax) + "...(" + std::to_string(inner.size()) + " characters)";
+      out +=
+          inner.size() <= kMax ? inner : inner.substr(0, kMax) + "...(" + std::to_string(inner.size()) + " characters)";
       i = end;
       if (quote == '/') continue; // segments share their separators
       if (close != std::string::npos) {

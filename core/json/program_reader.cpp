@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <optional>
 #include <limits>
+#include <optional>
 
 namespace liftcc {
 
@@ -26,7 +26,8 @@ public:
     allowOnly(doc, "", {"liftcc", "sizes", "userFuns", "inputs", "body"});
     const json &version = field(doc, "", "liftcc");
     if (!version.is_number_integer() || version.get<int64_t>() != kProgramFormatVersion)
-      fail("/liftcc", "unsupported format version (this liftcc reads version " + std::to_string(kProgramFormatVersion) + ")");
+      fail("/liftcc",
+           "unsupported format version (this liftcc reads version " + std::to_string(kProgramFormatVersion) + ")");
     readSizes(doc);
     readUserFuns(doc);
     std::vector<Expr> inputs = readInputs(doc);
@@ -36,7 +37,9 @@ public:
   }
 
 private:
-  [[noreturn]] static void fail(const std::string &pointer, const std::string &message) { throw JsonError(pointer, message); }
+  [[noreturn]] static void fail(const std::string &pointer, const std::string &message) {
+    throw JsonError(pointer, message);
+  }
 
   static std::string escape(std::string_view key) {
     std::string out;
@@ -158,7 +161,8 @@ private:
       if (!isIdentifier(name)) fail(p + "/name", "input name \"" + name + "\" is not an identifier");
       if (auto why = reservedParameterName(name)) fail(p + "/name", "input name " + *why);
       if (userFuns_.count(name) || ranges_.count(name))
-        fail(p + "/name", "input \"" + name + "\" has the name of a " + (ranges_.count(name) ? "size" : "user function"));
+        fail(p + "/name",
+             "input \"" + name + "\" has the name of a " + (ranges_.count(name) ? "size" : "user function"));
       for (const Expr &other : out)
         if (other.name() == name) fail(p + "/name", "input \"" + name + "\" is declared twice");
       out.push_back(Expr::param(name, type(field(inputs[i], p, "type"), p + "/type")));
@@ -229,7 +233,8 @@ private:
       allowOnly(j, p, {"userFun"});
       std::string name = string(j["userFun"], p + "/userFun");
       auto it = userFuns_.find(name);
-      if (it == userFuns_.end()) fail(p + "/userFun", "unknown user function \"" + name + "\" (define it in \"userFuns\")");
+      if (it == userFuns_.end())
+        fail(p + "/userFun", "unknown user function \"" + name + "\" (define it in \"userFuns\")");
       return it->second;
     }
     if (j.contains("apply")) {
@@ -238,11 +243,13 @@ private:
       const json &args = field(j, p, "args");
       if (!args.is_array()) fail(p + "/args", "expected an array of arguments");
       std::vector<Expr> as;
-      for (size_t i = 0; i < args.size(); ++i) as.push_back(readExpr(args[i], p + "/args/" + std::to_string(i), depth + 1));
+      for (size_t i = 0; i < args.size(); ++i)
+        as.push_back(readExpr(args[i], p + "/args/" + std::to_string(i), depth + 1));
       return Expr::apply(std::move(f), std::move(as));
     }
     if (j.contains("op")) return readPrim(j, p, depth);
-    fail(p, "expected an expression: an object with \"op\", \"param\", \"literal\", \"lambda\", \"userFun\" or \"apply\"");
+    fail(p,
+         "expected an expression: an object with \"op\", \"param\", \"literal\", \"lambda\", \"userFun\" or \"apply\"");
   }
 
   static Expr literal(const json &v, ScalarKind kind, const std::string &p) {
@@ -358,7 +365,8 @@ private:
       const json &list = field(j, p, "in");
       if (!list.is_array() || list.empty()) fail(p + "/in", name + ": expected a non-empty array of inputs");
       std::vector<Expr> ins;
-      for (size_t i = 0; i < list.size(); ++i) ins.push_back(readExpr(list[i], p + "/in/" + std::to_string(i), depth + 1));
+      for (size_t i = 0; i < list.size(); ++i)
+        ins.push_back(readExpr(list[i], p + "/in/" + std::to_string(i), depth + 1));
       return nd::zipN(dims, std::move(ins));
     }
     }
@@ -419,7 +427,8 @@ public:
     std::string p;
     for (const Frame &f : frames_) {
       p += "/";
-      if (f.isArray) p += std::to_string(f.index);
+      if (f.isArray)
+        p += std::to_string(f.index);
       else
         for (char c : f.key) p += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
     }

@@ -87,16 +87,13 @@ private:
       if (it == names_.end()) throw JsonError("", "parameter '" + e.name() + "' is used outside its lambda");
       return json{{"param", it->second}};
     }
-    case ExprKind::Literal:
-      return json{{"literal", scalar(e.literal())}, {"type", scalarKindName(e.literal().kind())}};
+    case ExprKind::Literal: return json{{"literal", scalar(e.literal())}, {"type", scalarKindName(e.literal().kind())}};
     case ExprKind::Lambda: {
       json names = json::array();
       for (const Expr &p : e.params()) names.push_back(bind(p));
       return json{{"lambda", names}, {"body", expr(e.body())}};
     }
-    case ExprKind::UserFun:
-      defineUserFun(e.userFun());
-      return json{{"userFun", e.userFun().name()}};
+    case ExprKind::UserFun: defineUserFun(e.userFun()); return json{{"userFun", e.userFun().name()}};
     case ExprKind::Apply: {
       json f = expr(e.fun());
       json args = json::array();

@@ -8,7 +8,8 @@ namespace liftcc {
 namespace {
 class TypeParser {
 public:
-  TypeParser(const std::string &text, const std::map<std::string, arith::Range> &ranges) : text_(text), ranges_(ranges) {}
+  TypeParser(const std::string &text, const std::map<std::string, arith::Range> &ranges)
+      : text_(text), ranges_(ranges) {}
 
   Type parseAll() {
     Type t = parseType();

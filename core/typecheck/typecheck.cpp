@@ -65,7 +65,8 @@ public:
       const cfun::Function &uf = f.userFun();
       if (uf.params().size() != argTypes.size())
         fail(path, std::string(context) + ": user function '" + uf.name() + "' takes " +
-                       std::to_string(uf.params().size()) + " argument(s) but receives " + std::to_string(argTypes.size()));
+                       std::to_string(uf.params().size()) + " argument(s) but receives " +
+                       std::to_string(argTypes.size()));
       for (size_t i = 0; i < argTypes.size(); ++i) {
         Type expected = Type::scalar(uf.params()[i].kind);
         if (argTypes[i] != expected)
@@ -75,8 +76,7 @@ public:
       Type result = Type::scalar(uf.result());
       return {f.withType(result), result};
     }
-    default:
-      fail(path, std::string(context) + ": expected a function (lambda or user function), found a value");
+    default: fail(path, std::string(context) + ": expected a function (lambda or user function), found a value");
     }
   }
 

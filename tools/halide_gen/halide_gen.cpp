@@ -41,8 +41,8 @@ Stencil jacobi2d5pt() {
   Func c = BoundaryConditions::repeat_edge(in);
   Var x("x"), y("y");
   Func out("jacobi2d_5pt");
-  out(x, y) = (5.0f * c(x, y - 1) + 12.0f * c(x - 1, y) + 15.0f * c(x, y) + 12.0f * c(x + 1, y) +
-               5.0f * c(x, y + 1)) / 118.0f;
+  out(x, y) =
+      (5.0f * c(x, y - 1) + 12.0f * c(x - 1, y) + 15.0f * c(x, y) + 12.0f * c(x + 1, y) + 5.0f * c(x, y + 1)) / 118.0f;
   return {"jacobi2d_5pt", 2, in, out};
 }
 

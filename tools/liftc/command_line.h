@@ -21,8 +21,8 @@ struct UsageError : Error {
 };
 
 struct OptionSpec {
-  std::set<std::string> valued;     ///< take a value, may repeat (e.g. --input)
-  std::set<std::string> flags;      ///< take no value
+  std::set<std::string> valued; ///< take a value, may repeat (e.g. --input)
+  std::set<std::string> flags;  ///< take no value
 };
 
 class CommandLine {

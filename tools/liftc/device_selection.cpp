@@ -8,7 +8,8 @@ namespace liftcc::cli {
 
 std::unique_ptr<tuner::Device> openDevice(const CommandLine &cl, codegen::Target target) {
   switch (target) {
-  case codegen::Target::OpenCL: return std::make_unique<tuner::OpenCLDevice>(ocl::selectDevice(cl.value("device").value_or("")));
+  case codegen::Target::OpenCL:
+    return std::make_unique<tuner::OpenCLDevice>(ocl::selectDevice(cl.value("device").value_or("")));
   case codegen::Target::CUDA: {
     cuda::DriverApi api = cuda::DriverApi::loadOrThrow();
     int index = static_cast<int>(cl.value("device") ? parseUnsigned("device", *cl.value("device")) : 0);

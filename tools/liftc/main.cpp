@@ -24,7 +24,8 @@ void printOverview(std::ostream &out) {
          "\n"
          "verbs:\n";
   for (const liftcc::cli::Verb &verb : liftcc::cli::allVerbs())
-    out << "  " << verb.name << std::string(verb.name.size() < 10 ? 10 - verb.name.size() : 1, ' ') << verb.summary << "\n";
+    out << "  " << verb.name << std::string(verb.name.size() < 10 ? 10 - verb.name.size() : 1, ' ') << verb.summary
+        << "\n";
   out << "\n"
          "Run 'liftc VERB --help' (or 'liftc help VERB') for the options of a verb;\n"
          "'liftc --version' prints the version of liftc and of its JSON formats.\n";

@@ -40,7 +40,9 @@ std::optional<__int128> evaluateWide(const arith::Expr &e, const std::map<std::s
     r = it->second;
     break;
   }
-  case arith::Kind::Sum: for (__int128 v : ops) r += v; break;
+  case arith::Kind::Sum:
+    for (__int128 v : ops) r += v;
+    break;
   case arith::Kind::Product:
     r = 1;
     for (__int128 v : ops) {
@@ -118,8 +120,8 @@ void checkSizeBindings(const Program &program, const std::map<std::string, int64
     const arith::Range &range = var.varRange();
     auto bound = [&](const std::shared_ptr<const arith::Expr> &b) { return arith::evaluate(*b, sizes); };
     if (it->second > kMaxSizeValue)
-      throw UsageError("size " + var.varName() + " = " + std::to_string(it->second) + " is above liftc's limit 2^40 = " +
-                       std::to_string(kMaxSizeValue));
+      throw UsageError("size " + var.varName() + " = " + std::to_string(it->second) +
+                       " is above liftc's limit 2^40 = " + std::to_string(kMaxSizeValue));
     if (range.lo && it->second < bound(range.lo))
       throw UsageError("size " + var.varName() + " = " + std::to_string(it->second) + " is below its minimum " +
                        std::to_string(bound(range.lo)));
@@ -134,7 +136,8 @@ void checkSizeBindings(const Program &program, const std::map<std::string, int64
     if (!known) {
       std::string declared;
       for (const arith::Expr &var : program.sizes) declared += (declared.empty() ? "" : ", ") + var.varName();
-      throw UsageError("the program has no size " + name + " (its sizes: " + (declared.empty() ? "none" : declared) + ")");
+      throw UsageError("the program has no size " + name + " (its sizes: " + (declared.empty() ? "none" : declared) +
+                       ")");
     }
   }
 }
@@ -168,7 +171,8 @@ std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl) {
   auto opt = cl.value("opt");
   if (!opt) return std::nullopt;
   auto recipe = rewrite::parseRecipe(*opt);
-  if (!recipe) throw UsageError("--opt must be plain, tiled, local, coarsened or stream, found '" + io::shown(*opt) + "'");
+  if (!recipe)
+    throw UsageError("--opt must be plain, tiled, local, coarsened or stream, found '" + io::shown(*opt) + "'");
   return recipe;
 }
 
@@ -198,7 +202,8 @@ codegen::Target parseTarget(const CommandLine &cl) {
   throw UsageError("--target must be opencl or cuda, found '" + io::shown(target) + "'");
 }
 
-std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, const codegen::Kernel &kernel, bool forLaunch) {
+std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, const codegen::Kernel &kernel,
+                                                      bool forLaunch) {
   auto local = cl.value("local");
   if (!local) return std::nullopt;
   std::array<int64_t, 3> sizes = parseCodegenOptions(cl).localSize;
@@ -206,8 +211,8 @@ std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, con
   for (int d = 0; d < 3; ++d)
     if (sizes[d] > 0) given = d + 1;
   if (given > kernel.dims)
-    throw UsageError("--local gives " + std::to_string(given) + " sizes but the kernel has " + std::to_string(kernel.dims) +
-                     " dimension(s)");
+    throw UsageError("--local gives " + std::to_string(given) + " sizes but the kernel has " +
+                     std::to_string(kernel.dims) + " dimension(s)");
   if (kernel.localSize) return std::nullopt; // generated into the kernel (see CodegenOptions::localSize)
   // A size that does not divide the extent leaves the guards in place; the
   // metadata says so (no localSizeRequired).
@@ -224,7 +229,8 @@ codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl) {
   codegen::CodegenOptions options;
   options.specialiseBoundaries = cl.has("specialise-boundaries");
   if (auto name = cl.value("kernel-name")) {
-    if (auto why = codegen::invalidKernelName(*name)) throw UsageError("--kernel-name '" + io::shown(*name) + "' " + *why);
+    if (auto why = codegen::invalidKernelName(*name))
+      throw UsageError("--kernel-name '" + io::shown(*name) + "' " + *why);
     options.kernelName = *name;
   }
   if (auto local = cl.value("local")) {

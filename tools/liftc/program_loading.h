@@ -59,6 +59,7 @@ void applyFastMathOptions(const CommandLine &cl, codegen::CodegenOptions &option
 /// work-groups (mapWrg/mapLcl), since a mapGlb kernel's work-group size is
 /// chosen when it is launched. For run/tune (forLaunch true) returns the
 /// work-group size to launch a mapGlb kernel with (nullopt: the runtime picks).
-std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, const codegen::Kernel &kernel, bool forLaunch);
+std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, const codegen::Kernel &kernel,
+                                                      bool forLaunch);
 
 } // namespace liftcc::cli

@@ -20,8 +20,10 @@ int64_t iterationProduct(const Program &typed, const std::map<std::string, int64
   containsNode(typed.body(), [&](const Expr &e) {
     if (!e.isPrim(Op::Iterate)) return false;
     int64_t count = arith::evaluate(iterateCount(e), sizes);
-    if (count > kMaxIterations || product * std::max<int64_t>(count, 1) > kMaxIterations) product = kMaxIterations + 1;
-    else product *= std::max<int64_t>(count, 1);
+    if (count > kMaxIterations || product * std::max<int64_t>(count, 1) > kMaxIterations)
+      product = kMaxIterations + 1;
+    else
+      product *= std::max<int64_t>(count, 1);
     return false;
   });
   return product;
@@ -38,8 +40,7 @@ void checkInterpretable(const std::string &what, const Type &type, const std::ma
   int64_t count = -1;
   try {
     count = scalarCount(type, sizes);
-  } catch (const std::exception &) {
-  }
+  } catch (const std::exception &) {}
   if (count < 0 || count > kMaxInterpretedValues)
     throw UsageError(what + " of type " + type.str().substr(0, 80) + " has " +
                      (count < 0 ? std::string("too many") : std::to_string(count)) +
@@ -53,7 +54,8 @@ void checkInterpretable(const Program &typed, const std::map<std::string, int64_
   checkIterationCount(typed, sizes);
   int64_t work = iterationProduct(typed, sizes) * scalarCount(typed.body().typeOrThrow(), sizes);
   if (work > kMaxInterpretedWork)
-    throw UsageError("iterate computes " + std::to_string(work) + " values in all; the reference interpreter accepts at most " +
+    throw UsageError("iterate computes " + std::to_string(work) +
+                     " values in all; the reference interpreter accepts at most " +
                      std::to_string(kMaxInterpretedWork) + " (use smaller sizes or fewer iterations)");
 }
 
@@ -66,8 +68,9 @@ void checkIterationCount(const Program &typed, const std::map<std::string, int64
 void checkDeviceLimits(const codegen::Kernel &kernel, const tuner::DeviceLimits &limits,
                        const std::map<std::string, int64_t> &sizes) {
   if (kernel.localMemoryBytes > limits.localMemoryBytes)
-    throw UsageError("the kernel needs " + std::to_string(kernel.localMemoryBytes) + " bytes of local memory; the device has " +
-                     std::to_string(limits.localMemoryBytes) + " (use a smaller --tile)");
+    throw UsageError("the kernel needs " + std::to_string(kernel.localMemoryBytes) +
+                     " bytes of local memory; the device has " + std::to_string(limits.localMemoryBytes) +
+                     " (use a smaller --tile)");
   if (kernel.localSize) {
     int64_t items = 1;
     for (int d = 0; d < 3; ++d) {
@@ -98,8 +101,10 @@ static void checkBufferBytes(double bytes) {
   long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGE_SIZE);
   int64_t memory = pages > 0 && pageSize > 0 ? int64_t(pages) * pageSize : int64_t(0);
   if (memory > 0 && bytes > double(memory / 2))
-    throw UsageError("the kernel's buffers need " + mib(int64_t(std::min(bytes, 9e18))) + "; liftc stages them in host memory and allows at most "
-                     "half of this machine's " + mib(memory) + " (use smaller sizes)");
+    throw UsageError("the kernel's buffers need " + mib(int64_t(std::min(bytes, 9e18))) +
+                     "; liftc stages them in host memory and allows at most "
+                     "half of this machine's " +
+                     mib(memory) + " (use smaller sizes)");
 }
 
 } // namespace liftcc::cli

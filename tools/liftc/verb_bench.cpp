@@ -38,8 +38,7 @@ double parseScale(const std::string &text) {
   double scale = 0;
   try {
     scale = std::stod(text, &used);
-  } catch (const std::exception &) {
-  }
+  } catch (const std::exception &) {}
   if (used != text.size() || !(scale > 0) || scale > 64) throw UsageError("--size-scale must be a number in (0, 64]");
   return scale;
 }
@@ -68,8 +67,8 @@ std::string shellQuote(const std::string &text) {
 void plotPng(const std::string &csv, const std::string &png) {
   const std::string script = LIFTCC_PLOT_SCRIPT;
   const std::string command = "python3 " + shellQuote(script) + " " + shellQuote(csv) + " " + shellQuote(png);
-  bool available = std::filesystem::is_regular_file(script) &&
-                   std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
+  bool available =
+      std::filesystem::is_regular_file(script) && std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
   if (available && std::system(command.c_str()) == 0) {
     std::cerr << "bench: wrote " << png << "\n";
     return;
@@ -82,7 +81,8 @@ void plotPng(const std::string &csv, const std::string &png) {
 /// GPU's OpenCL and CUDA explorations match its name alike.
 std::vector<explore::BestKernel> bestKernelsFor(const std::string &results, const tuner::Device &device) {
   std::vector<explore::BestKernel> bests = explore::findBestKernels(results, device.resultsName());
-  std::erase_if(bests, [&](const explore::BestKernel &k) { return k.kernelFile != explore::kernelFileName(device.target()); });
+  std::erase_if(bests,
+                [&](const explore::BestKernel &k) { return k.kernelFile != explore::kernelFileName(device.target()); });
   return bests;
 }
 
@@ -151,7 +151,8 @@ int runBench(const CommandLine &cl, std::ostream &out) {
     if (n < 1 || n > 10000) throw UsageError("--runs must be between 1 and 10000");
     options.timing.timedRuns = static_cast<unsigned>(n);
   }
-  if (auto warmups = cl.value("warmups")) options.timing.warmupRuns = static_cast<unsigned>(std::min<uint64_t>(parseUnsigned("warmups", *warmups), 1000));
+  if (auto warmups = cl.value("warmups"))
+    options.timing.warmupRuns = static_cast<unsigned>(std::min<uint64_t>(parseUnsigned("warmups", *warmups), 1000));
   if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
   if (auto mib = cl.value("copy-mib")) {
     uint64_t n = parseUnsigned("copy-mib", *mib);
@@ -170,7 +171,10 @@ int runBench(const CommandLine &cl, std::ostream &out) {
     options.contenders.coarsened.emplace();
     for (const std::string &spec : splitList("coarsened", *coarsened)) {
       auto variant = bench::parseCoarsenedVariant(spec);
-      if (!variant) throw UsageError("--coarsened takes x8, y4, z2, x8:global, x8:spec, x8:global:spec ... (a dimension and a factor from 1 to 64), found '" + io::shown(spec) + "'");
+      if (!variant)
+        throw UsageError("--coarsened takes x8, y4, z2, x8:global, x8:spec, x8:global:spec ... (a dimension and a "
+                         "factor from 1 to 64), found '" +
+                         io::shown(spec) + "'");
       options.contenders.coarsened->push_back(*variant);
     }
   }
@@ -200,8 +204,10 @@ int runBench(const CommandLine &cl, std::ostream &out) {
     options.kernelTuner = bench::findKernelTuner(whyNot);
     if (options.kernelTuner) options.kernelTuner->quick = kernelTuner == "quick";
     // Said even with --quiet: a missing peer must not go unnoticed.
-    if (!options.kernelTuner) std::cerr << "bench: no kernel tuner rows: " << whyNot << "\n";
-    else if (options.log) options.log("peers: Kernel Tuner on the hand-written kernels (" + options.kernelTuner->script + ")");
+    if (!options.kernelTuner)
+      std::cerr << "bench: no kernel tuner rows: " << whyNot << "\n";
+    else if (options.log)
+      options.log("peers: Kernel Tuner on the hand-written kernels (" + options.kernelTuner->script + ")");
   }
   bench::BenchReport report = bench::runBench(*device, options);
   report.explored = explored;

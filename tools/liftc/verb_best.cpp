@@ -49,7 +49,8 @@ int runMerge(const CommandLine &cl, std::ostream &out) {
     }
   };
   for (const std::string &source : cl.positional()) {
-    if (!fs::is_directory(source)) throw std::runtime_error("'" + io::shown(source, 200) + "' is not a results directory");
+    if (!fs::is_directory(source))
+      throw std::runtime_error("'" + io::shown(source, 200) + "' is not a results directory");
     for (const auto &entry : fs::recursive_directory_iterator(source)) {
       if (!entry.is_regular_file() || entry.is_symlink()) continue;
       fs::path rel = fs::relative(entry.path(), source);
@@ -68,8 +69,8 @@ int runMerge(const CommandLine &cl, std::ostream &out) {
         if (replace && !io::sameFile(target.string(), entry.path().string())) {
           io::createDirectoriesBelow(*outDir, target.parent_path());
           std::string kernelFile = explore::kernelFileOf(incoming);
-          std::string kernel = io::readFileCapped((entry.path().parent_path() / kernelFile).string(), uint64_t(64) << 20,
-                                                  "kernel file");
+          std::string kernel =
+              io::readFileCapped((entry.path().parent_path() / kernelFile).string(), uint64_t(64) << 20, "kernel file");
           io::writeFile((target.parent_path() / kernelFile).string(), kernel, fs::path(*outDir));
           io::writeFile(target.string(), incoming.dump(2) + "\n", fs::path(*outDir));
         }

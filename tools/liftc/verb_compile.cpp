@@ -3,9 +3,9 @@
 #include "codegen/generate.h"
 #include "core/io/safe_file.h"
 #include "core/typecheck/typecheck.h"
-#include "tuner/cuda/nvrtc_compiler.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/verbs.h"
+#include "tuner/cuda/nvrtc_compiler.h"
 
 #include <fstream>
 #include <iostream>
@@ -48,8 +48,10 @@ int runCompile(const CommandLine &cl, std::ostream &out) {
     for (const std::string &warning : ptx.warnings) std::cerr << "liftc: warning: " << io::shown(warning, 240) << "\n";
   }
   if (auto path = cl.value("metadata")) io::writeFile(*path, codegen::kernelMetadata(kernel).dump(2) + "\n");
-  if (auto path = cl.value("output")) io::writeFile(*path, kernel.source);
-  else out << kernel.source;
+  if (auto path = cl.value("output"))
+    io::writeFile(*path, kernel.source);
+  else
+    out << kernel.source;
   return 0;
 }
 

@@ -2,8 +2,8 @@
 
 #include "core/interp/interpreter.h"
 #include "core/interp/value_io.h"
-#include "core/typecheck/typecheck.h"
 #include "core/io/safe_file.h"
+#include "core/typecheck/typecheck.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
 #include "tools/liftc/verbs.h"
@@ -63,7 +63,8 @@ int runEval(const CommandLine &cl, std::ostream &out) {
       throw UsageError("input " + spec.substr(0, eq) + " given twice");
   }
   for (const auto &[name, source] : inputSources) {
-    bool known = std::any_of(typed.inputs().begin(), typed.inputs().end(), [&](const Expr &p) { return p.name() == name; });
+    bool known =
+        std::any_of(typed.inputs().begin(), typed.inputs().end(), [&](const Expr &p) { return p.name() == name; });
     if (!known) throw UsageError("the program has no input named " + name);
   }
 

@@ -1,10 +1,10 @@
 // liftc explore and liftc tune: search the low-level variants of a program on
 // an OpenCL device or a CUDA GPU, storing every measurement.
 
+#include "core/io/safe_file.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
 #include "explore/explorer.h"
-#include "core/io/safe_file.h"
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
@@ -61,8 +61,10 @@ void printTable(const explore::ExploreResult &result, std::ostream &out, size_t 
   std::vector<const explore::Evaluation *> ok;
   size_t failed = 0;
   for (const auto &e : result.evaluations) {
-    if (e.record.outcome == tuner::Outcome::Ok) ok.push_back(&e);
-    else ++failed;
+    if (e.record.outcome == tuner::Outcome::Ok)
+      ok.push_back(&e);
+    else
+      ++failed;
   }
   std::sort(ok.begin(), ok.end(), [](auto *a, auto *b) { return a->record.medianNs < b->record.medianNs; });
   // The baseline: the plain mapGlb variant with the runtime's work-group size.
@@ -70,12 +72,13 @@ void printTable(const explore::ExploreResult &result, std::ostream &out, size_t 
   for (auto *e : ok)
     if (e->configuration == explore::Configuration{}) plain = e;
   out << std::left << std::setw(5) << "rank" << std::setw(30) << "variant" << std::right << std::setw(12) << "median ms"
-      << std::setw(14) << "M elements/s" << std::setw(12) << "vs plain" << "\n";
+      << std::setw(14) << "M elements/s" << std::setw(12) << "vs plain"
+      << "\n";
   if (!plain) out << "(the plain variant with the default work-group size was not evaluated: no ratios)\n";
   for (size_t i = 0; i < ok.size() && i < rows; ++i) {
     const auto &r = ok[i]->record;
-    out << std::left << std::setw(5) << i + 1 << std::setw(30) << r.key << std::right << std::fixed << std::setprecision(3)
-        << std::setw(12) << r.medianNs / 1e6 << std::setprecision(1) << std::setw(14)
+    out << std::left << std::setw(5) << i + 1 << std::setw(30) << r.key << std::right << std::fixed
+        << std::setprecision(3) << std::setw(12) << r.medianNs / 1e6 << std::setprecision(1) << std::setw(14)
         << result.outputElements / (r.medianNs * 1e-9) / 1e6;
     if (plain) out << std::setprecision(2) << std::setw(11) << plain->record.medianNs / r.medianNs << "x";
     out << "\n";
@@ -128,7 +131,8 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (options.storeDir.empty()) throw UsageError("--out must name a directory");
   if (auto s = cl.value("strategy")) {
     auto strategy = tuner::parseStrategy(*s);
-    if (!strategy) throw UsageError("--strategy must be exhaustive, random or annealing, found '" + io::shown(*s) + "'");
+    if (!strategy)
+      throw UsageError("--strategy must be exhaustive, random or annealing, found '" + io::shown(*s) + "'");
     options.strategy = *strategy;
   }
   if (auto b = cl.value("budget")) options.budget.maxTime = std::chrono::duration<double>(parseDuration("budget", *b));
@@ -136,7 +140,8 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (auto n = cl.value("evals")) options.budget.maxEvaluations = std::max<uint64_t>(1, parseUnsigned("evals", *n));
   if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
   options.space.fastMathLevels = fastMathLevelsOf(cl);
-  if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
+  if (auto runs = cl.value("runs"))
+    options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
   if (auto shard = cl.value("shard")) {
     size_t slash = shard->find('/');
     if (slash == std::string::npos) throw UsageError("--shard expects i/n, e.g. 0/4");
@@ -151,7 +156,8 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     double eta = p.done ? p.elapsedSeconds / double(p.done) * double(p.total - std::min(p.done, p.total)) : 0;
     std::ostringstream line;
     line << "\r[" << std::setw(4) << p.done << "/" << p.total << "] ";
-    if (p.bestNs) line << "best " << std::fixed << std::setprecision(3) << *p.bestNs / 1e6 << " ms (" << p.bestKey << ")";
+    if (p.bestNs)
+      line << "best " << std::fixed << std::setprecision(3) << *p.bestNs / 1e6 << " ms (" << p.bestKey << ")";
     line << "  elapsed " << clock(p.elapsedSeconds) << "  ETA " << clock(eta) << "   ";
     std::cerr << line.str() << std::flush;
   };
@@ -165,7 +171,8 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
       << result.dropped << " dropped as not fitting the device); this shard: " << result.candidates << "\n";
   size_t reused = 0;
   for (const auto &e : result.evaluations) reused += e.fromStore;
-  out << "evaluated: " << result.evaluations.size() << " (" << reused << " from the result store " << result.storePath << ")\n";
+  out << "evaluated: " << result.evaluations.size() << " (" << reused << " from the result store " << result.storePath
+      << ")\n";
   printTable(result, out, 10);
   if (result.best) {
     const auto &best = result.evaluations[*result.best];
@@ -216,14 +223,16 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
   if (options.storeDir.empty()) throw UsageError("--out must name a directory");
-  if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
+  if (auto runs = cl.value("runs"))
+    options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
   if (auto t = cl.value("timeout")) options.kernelTimeout = std::chrono::duration<double>(parseDuration("timeout", *t));
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
   explore::Variant variant = explore::makeVariant(typed, config, device->target());
   checkLocalOption(cl, variant.kernel, /*forLaunch=*/true);
   checkDeviceLimits(variant.kernel, device->limits(), sizes);
-  tuner::ResultStore store(explore::storePathFor(options.storeDir, device->resultsName(), options.programName, program, sizes),
-                           tuner::ResultStore::Access::Append, options.storeDir);
+  tuner::ResultStore store(
+      explore::storePathFor(options.storeDir, device->resultsName(), options.programName, program, sizes),
+      tuner::ResultStore::Access::Append, options.storeDir);
   tuner::Record record;
   if (const tuner::Record *known = store.find(config.key())) {
     record = *known;
@@ -232,7 +241,8 @@ int runTune(const CommandLine &cl, std::ostream &out) {
     record = explore::evaluateVariant(program, variant, sizes, *device, options);
     store.append(record);
   }
-  out << "device: " << device->name() << "\nvariant: " << record.key << "\noutcome: " << tuner::outcomeName(record.outcome) << "\n";
+  out << "device: " << device->name() << "\nvariant: " << record.key
+      << "\noutcome: " << tuner::outcomeName(record.outcome) << "\n";
   if (record.outcome != tuner::Outcome::Ok) {
     out << "error: " << record.error << "\n";
     return exitNowIfAbandoned(*device, 1, out);
@@ -240,8 +250,8 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
   out << std::fixed << std::setprecision(3) << "median: " << record.medianNs / 1e6 << " ms, " << std::setprecision(1)
       << elements / (record.medianNs * 1e-9) / 1e6 << " M elements/s\n";
-  explore::writeBestKernel(options.storeDir, device->resultsName(), options.programName, explore::sizesKey(program, sizes), variant,
-                           record, elements);
+  explore::writeBestKernel(options.storeDir, device->resultsName(), options.programName,
+                           explore::sizesKey(program, sizes), variant, record, elements);
   return exitNowIfAbandoned(*device, 0, out);
 }
 

@@ -35,7 +35,8 @@ std::vector<codegen::Target> exportTargets(const CommandLine &cl) {
 }
 
 /// The plans of a program lowered by --opt at --size, one per target.
-std::vector<exporter::ExportPlan> plansFromProgram(const CommandLine &cl, const std::string &path, const std::string &name) {
+std::vector<exporter::ExportPlan> plansFromProgram(const CommandLine &cl, const std::string &path,
+                                                   const std::string &name) {
   Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
@@ -52,12 +53,14 @@ std::vector<exporter::ExportPlan> plansFromProgram(const CommandLine &cl, const 
   std::vector<std::pair<std::string, int64_t>> ordered;
   for (const arith::Expr &var : program.sizes) ordered.emplace_back(var.varName(), sizes.at(var.varName()));
   std::string how = "Generated from " + path;
-  if (auto opt = cl.value("opt")) how += " with recipe " + *opt + (cl.value("tile") ? " (tile " + *cl.value("tile") + ")" : "");
+  if (auto opt = cl.value("opt"))
+    how += " with recipe " + *opt + (cl.value("tile") ? " (tile " + *cl.value("tile") + ")" : "");
   how += "; not tuned" + std::string(local ? " (work-group size from --local)" : "") + ".";
 
   std::vector<exporter::ExportPlan> plans;
   for (codegen::Target target : exportTargets(cl))
-    plans.push_back(exporter::planFromKernel(codegen::generateKernel(lowered, target, options), name, ordered, local, {how}));
+    plans.push_back(
+        exporter::planFromKernel(codegen::generateKernel(lowered, target, options), name, ordered, local, {how}));
   return plans;
 }
 

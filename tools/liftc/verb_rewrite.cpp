@@ -42,8 +42,10 @@ int runRewrite(const CommandLine &cl, std::ostream &out) {
     if (!rule) throw UsageError("unknown rule '" + io::shown(*name) + "' (see 'liftc rewrite PROGRAM.json --list')");
     rewritten = rewrite::applyRule(typed, *rule, cl.value("at").value_or("/body"));
   }
-  if (cl.has("json")) out << writeProgram(rewritten, jsonOptions);
-  else out << printProgram(rewritten);
+  if (cl.has("json"))
+    out << writeProgram(rewritten, jsonOptions);
+  else
+    out << printProgram(rewritten);
   // Written whole or not at all, so rewriting a program in place is safe.
   if (auto output = cl.value("output")) {
     io::refuseOverwritingInputs({{"--output", *output}}, {});

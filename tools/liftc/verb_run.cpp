@@ -6,10 +6,10 @@
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
-#include "tools/liftc/program_loading.h"
-#include "tools/liftc/verbs.h"
 #include "tools/liftc/device_selection.h"
+#include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
+#include "tools/liftc/verbs.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -34,7 +34,8 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   config.localSize = checkLocalOption(cl, kernel, /*forLaunch=*/true);
   config.downloadOutput = cl.has("check");
   config.warmups = 1;
-  config.repetitions = static_cast<int>(std::clamp<uint64_t>(cl.value("repeat") ? parseUnsigned("repeat", *cl.value("repeat")) : 5, 1, 1000));
+  config.repetitions = static_cast<int>(
+      std::clamp<uint64_t>(cl.value("repeat") ? parseUnsigned("repeat", *cl.value("repeat")) : 5, 1, 1000));
 
   std::unique_ptr<tuner::Device> device = openDevice(cl, target);
   std::string deviceName = device->name();
@@ -47,15 +48,15 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   double medianNs = run.medianNs;
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
   out << "device: " << deviceName << "\n";
-  out << std::fixed << std::setprecision(3) << "kernel time: " << medianNs / 1e6 << " ms (median of " << run.timesNs.size()
-      << "), " << std::setprecision(1) << elements / (medianNs * 1e-9) / 1e6 << " M elements/s\n";
+  out << std::fixed << std::setprecision(3) << "kernel time: " << medianNs / 1e6 << " ms (median of "
+      << run.timesNs.size() << "), " << std::setprecision(1) << elements / (medianNs * 1e-9) / 1e6 << " M elements/s\n";
   if (cl.has("check")) {
     // The oracle is the program as given, before any recipe rewrote it.
     Value expected = interpret(typed, sizes, randomInputs(typed, sizes, seed));
     Value actual = tuner::toKernelRun(std::move(run), typed.body().typeOrThrow(), sizes).output;
     // The tolerance of explore and bench, relaxed as far as the fast-math choice permits.
-    if (auto mismatch =
-            compareValues(expected, actual, codegen::fastMathTolerance(codegenOptions.fastMath, codegenOptions.divToMul)))
+    if (auto mismatch = compareValues(expected, actual,
+                                      codegen::fastMathTolerance(codegenOptions.fastMath, codegenOptions.divToMul)))
       throw std::runtime_error("check failed: " + *mismatch);
     out << "check: the kernel agrees with the interpreter\n";
   }

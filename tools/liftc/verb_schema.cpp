@@ -12,7 +12,8 @@
 namespace liftcc::cli {
 
 int runSchema(const CommandLine &cl, std::ostream &out) {
-  if (!cl.positional().empty()) throw UsageError("schema takes no positional argument (found '" + cl.positional()[0] + "')");
+  if (!cl.positional().empty())
+    throw UsageError("schema takes no positional argument (found '" + cl.positional()[0] + "')");
   if (std::optional<std::string> dir = cl.value("update-docs")) {
     if (cl.has("markdown")) throw UsageError("--markdown and --update-docs exclude each other");
     std::filesystem::path docs(*dir);

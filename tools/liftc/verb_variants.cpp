@@ -17,11 +17,13 @@ int runVariants(const CommandLine &cl, std::ostream &out) {
   checkSizeBindings(program, sizes);
   uint64_t depth = cl.value("depth") ? parseUnsigned("depth", *cl.value("depth")) : 2;
   if (depth > 4) throw UsageError("--depth above 4 explodes combinatorially; use at most 4");
-  explore::DerivationStats stats = explore::searchDerivations(typeCheckFile(cl.onlyPositional("program file"), program, sizes), static_cast<int>(depth));
+  explore::DerivationStats stats = explore::searchDerivations(
+      typeCheckFile(cl.onlyPositional("program file"), program, sizes), static_cast<int>(depth));
   for (size_t d = 0; d < stats.programsPerDepth.size(); ++d)
     out << "depth " << d << ": " << stats.programsPerDepth[d] << " new program(s)\n";
-  out << "programs: " << stats.programs << ", distinct low-level kernels (plain, tiled, local; tiles 4, 8): "
-      << stats.lowLevelVariants << ", " << std::fixed << std::setprecision(2) << stats.seconds << " s\n";
+  out << "programs: " << stats.programs
+      << ", distinct low-level kernels (plain, tiled, local; tiles 4, 8): " << stats.lowLevelVariants << ", "
+      << std::fixed << std::setprecision(2) << stats.seconds << " s\n";
   return 0;
 }
 

@@ -4,7 +4,8 @@ namespace liftcc::cli {
 
 std::vector<Verb> allVerbs() {
   return {
-      {"check", "type-check a program and print it with its types",
+      {"check",
+       "type-check a program and print it with its types",
        "usage: liftc check PROGRAM.json [--size N=64,...]\n"
        "\n"
        "Reads a liftcc JSON program, infers and checks every type, and prints the\n"
@@ -13,7 +14,8 @@ std::vector<Verb> allVerbs() {
        "program is specialised to the given sizes first.\n",
        {{"size"}, {}},
        runCheck},
-      {"eval", "run a program in the reference interpreter",
+      {"eval",
+       "run a program in the reference interpreter",
        "usage: liftc eval PROGRAM.json --size N=64[,M=32...] [--input NAME=random|NAME=FILE]...\n"
        "                  [--seed S] [--output FILE] [--print]\n"
        "\n"
@@ -25,7 +27,8 @@ std::vector<Verb> allVerbs() {
        "(type, count, min, max, sum) is always printed.\n",
        {{"size", "input", "seed", "output"}, {"print"}},
        runEval},
-      {"compile", "generate an OpenCL C or CUDA C kernel from a low-level program",
+      {"compile",
+       "generate an OpenCL C or CUDA C kernel from a low-level program",
        "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
        "                     [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
@@ -58,11 +61,12 @@ std::vector<Verb> allVerbs() {
        "buildOptions in the metadata; --div-to-mul writes divisions of user\n"
        "functions by floating constants as multiplications by the inverse (exact\n"
        "for powers of two, within 1.5 ulp otherwise).\n",
-       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "ptx", "arch",
-         "fast-math"},
+       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "ptx",
+         "arch", "fast-math"},
         {"div-to-mul", "specialise-boundaries"}},
        runCompile},
-      {"run", "run a low-level program's kernel on an OpenCL device or CUDA GPU",
+      {"run",
+       "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
        "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--target opencl|cuda]\n"
@@ -81,9 +85,11 @@ std::vector<Verb> allVerbs() {
        {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "target", "fast-math"},
         {"check", "div-to-mul", "specialise-boundaries"}},
        runRun},
-      {"rewrite", "apply a rewrite rule at a location, or list where rules apply",
+      {"rewrite",
+       "apply a rewrite rule at a location, or list where rules apply",
        "usage: liftc rewrite PROGRAM.json --list [--size N=64,...]\n"
-       "       liftc rewrite PROGRAM.json --rule NAME [--at LOCATION] [--size N=64,...] [--json] [--expanded] [-o FILE]\n"
+       "       liftc rewrite PROGRAM.json --rule NAME [--at LOCATION] [--size N=64,...] [--json] [--expanded] [-o "
+       "FILE]\n"
        "       liftc rewrite PROGRAM.json --json [--expanded] [-o FILE]\n"
        "\n"
        "--list prints every rule of the catalogue that applies somewhere, with the\n"
@@ -97,8 +103,10 @@ std::vector<Verb> allVerbs() {
        "need concrete sizes: give --size.\n",
        {{"size", "rule", "at", "output"}, {"list", "json", "expanded"}},
        runRewrite},
-      {"explore", "explore and tune the low-level variants of a program on an OpenCL device or CUDA GPU",
-       "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--target opencl|cuda] [--device SPEC] [--out results/]\n"
+      {"explore",
+       "explore and tune the low-level variants of a program on an OpenCL device or CUDA GPU",
+       "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--target opencl|cuda] [--device SPEC] [--out "
+       "results/]\n"
        "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy exhaustive|random|annealing]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
        "                     [--fast-math none,relaxed]\n"
@@ -124,29 +132,34 @@ std::vector<Verb> allVerbs() {
        "filed under 'cuda <device name>'. Every variant is explored at each\n"
        "fast-math level of --fast-math (a list of none, mad, relaxed; default\n"
        "none,relaxed), each verified with the tolerance its level permits.\n",
-       {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name", "t4",
-         "fast-math"},
+       {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
+         "t4", "fast-math"},
         {"quiet"}},
        runExplore},
-      {"tune", "measure one variant of a program and record it",
+      {"tune",
+       "measure one variant of a program and record it",
        "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
        "                  [--coarsen X[,Y[,Z]]] [--window private|global] [--local X[,Y[,Z]]]\n"
-       "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name NAME]\n"
+       "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name "
+       "NAME]\n"
        "                  [--fast-math none|mad|relaxed] [--div-to-mul] [--specialise-boundaries]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
        "records it in the same result store (--specialise-boundaries: see compile).\n",
-       {{"size", "opt", "tile", "coarsen", "window", "local", "target", "device", "out", "runs", "timeout", "name", "fast-math"},
+       {{"size", "opt", "tile", "coarsen", "window", "local", "target", "device", "out", "runs", "timeout", "name",
+         "fast-math"},
         {"div-to-mul", "specialise-boundaries"}},
        runTune},
-      {"best", "print the best kernels recorded in a results directory",
+      {"best",
+       "print the best kernels recorded in a results directory",
        "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"
        "\n"
        "Prints, for each program and size explored on the device (a substring of\n"
        "its name), the fastest kernel with its configuration and speed.\n",
        {{"device", "program"}, {}},
        runBest},
-      {"export", "write C host code (OpenCL and CUDA) that builds and launches a kernel, for applications",
+      {"export",
+       "write C host code (OpenCL and CUDA) that builds and launches a kernel, for applications",
        "usage: liftc export BEST_DIR --out DIR [--name NAME]\n"
        "       liftc export PROGRAM.json --size N=...,M=... --out DIR [--target opencl|cuda|both]\n"
        "                    [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
@@ -168,7 +181,8 @@ std::vector<Verb> allVerbs() {
        "prefix of every exported symbol and file.\n",
        {{"out", "name", "size", "opt", "tile", "coarsen", "window", "local", "target"}, {}},
        runExport},
-      {"variants", "count the programs and kernels a depth-limited derivation search reaches",
+      {"variants",
+       "count the programs and kernels a depth-limited derivation search reaches",
        "usage: liftc variants PROGRAM.json --size N=64,... [--depth D]\n"
        "\n"
        "Applies every algorithmic rule of the catalogue at every location where it\n"
@@ -177,7 +191,8 @@ std::vector<Verb> allVerbs() {
        "distinct programs and distinct kernels that gives, and how long it took.\n",
        {{"size", "depth"}, {}},
        runVariants},
-      {"schema", "print the JSON Schema of programs, or the primitive tables, generated from the primitive list",
+      {"schema",
+       "print the JSON Schema of programs, or the primitive tables, generated from the primitive list",
        "usage: liftc schema [--markdown | --update-docs DOCS_DIR]\n"
        "\n"
        "Prints docs/program.schema.json as generated from the primitive list\n"
@@ -189,18 +204,22 @@ std::vector<Verb> allVerbs() {
        "run it on docs/ (a test fails while the committed files differ).\n",
        {{"update-docs"}, {"markdown"}},
        runSchema},
-      {"merge", "combine the result directories of sharded explorations",
+      {"merge",
+       "combine the result directories of sharded explorations",
        "usage: liftc merge --out RESULTS_DIR SHARD_DIR...\n"
        "\n"
        "Unions the result stores (first record of a configuration wins) and keeps\n"
        "the fastest of the best kernels.\n",
        {{"out"}, {}},
        runMerge},
-      {"bench", "compare generated kernels with hand-written ones and the copy-bandwidth roofline",
-       "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|jacobi2d_5pt,...] [--sizes paper|default]\n"
+      {"bench",
+       "compare generated kernels with hand-written ones and the copy-bandwidth roofline",
+       "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|jacobi2d_5pt,...] [--sizes "
+       "paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
        "                   [--coarsened x8[,z8,x8:global,x8:spec...]]\n"
-       "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] [--quiet]\n"
+       "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] "
+       "[--quiet]\n"
        "                   [--kernel-tuner full|quick|off] [--copy-mib 128]\n"
        "\n"
        "For each example, in one run on one OpenCL device (or CUDA GPU with --target\n"
@@ -239,8 +258,8 @@ std::vector<Verb> allVerbs() {
        "to the on-the-spot exploration's; --kernel-tuner quick: a small space, off:\n"
        "no such rows; OpenCL only). Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
-       {{"target", "device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results", "explore", "csv",
-         "markdown", "json", "png", "kernel-tuner", "copy-mib", "coarsened"},
+       {{"target", "device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results",
+         "explore", "csv", "markdown", "json", "png", "kernel-tuner", "copy-mib", "coarsened"},
         {"quiet"}},
        runBench},
   };

@@ -32,8 +32,10 @@ public:
     buffers_.at(buffer).download(bytes.data(), bytes.size());
   }
   void bind(size_t index, const PlanParam &param) override {
-    if (const auto *b = std::get_if<BufferParam>(&param)) args_.at(index) = cuda::KernelArg(buffers_.at(b->buffer));
-    else args_.at(index) = cuda::KernelArg(std::get<IntParam>(param).value);
+    if (const auto *b = std::get_if<BufferParam>(&param))
+      args_.at(index) = cuda::KernelArg(buffers_.at(b->buffer));
+    else
+      args_.at(index) = cuda::KernelArg(std::get<IntParam>(param).value);
   }
   uint64_t launch(const LaunchPlan &plan, std::optional<Deadline> deadline) override {
     const std::array<size_t, 3> block = plan.local.value_or(defaultCudaBlock(plan.dims));

@@ -13,7 +13,7 @@ namespace liftcc::cuda {
 
 namespace {
 
-constexpr const char* kCopySource = R"CU(
+constexpr const char *kCopySource = R"CU(
 extern "C" __global__ void liftcc_copy_guarded(const float* __restrict__ in, float* __restrict__ out, unsigned n) {
   const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i];
@@ -29,25 +29,25 @@ extern "C" __global__ void liftcc_copy_float4(const float4* __restrict__ in, flo
 )CU";
 
 struct CopyKernel {
-  const char* name;   // the candidate's name
-  const char* entry;  // the kernel's
-  std::size_t width;  // floats per thread
+  const char *name;  // the candidate's name
+  const char *entry; // the kernel's
+  std::size_t width; // floats per thread
   bool guarded;
 };
 constexpr CopyKernel kKernels[] = {{"guarded", "liftcc_copy_guarded", 1, true},
                                    {"guard-free", "liftcc_copy_guard_free", 1, false},
                                    {"float4", "liftcc_copy_float4", 4, false}};
 
-double bytesPerSecond(std::size_t bytes, const TimingResult& t) {
+double bytesPerSecond(std::size_t bytes, const TimingResult &t) {
   if (t.medianMs <= 0) throw tuner::BackendError("the device reported a copy time of 0 ms");
   return 2.0 * static_cast<double>(bytes) / (t.medianMs * 1e-3);
 }
 
-}  // namespace
+} // namespace
 
-const char* copyKernelSource() { return kCopySource; }
+const char *copyKernelSource() { return kCopySource; }
 
-tuner::CopyBandwidth measureCopyRoofline(const Context& ctx, std::size_t bytes, const TimingOptions& options) {
+tuner::CopyBandwidth measureCopyRoofline(const Context &ctx, std::size_t bytes, const TimingOptions &options) {
   constexpr std::size_t kGranule = 4 * 1024 * sizeof(float);
   std::size_t n = (bytes >= kGranule ? bytes / kGranule * kGranule : bytes) / sizeof(float);
   if (n == 0) throw std::invalid_argument("measureCopyRoofline: bytes must be at least 4");
@@ -68,22 +68,22 @@ tuner::CopyBandwidth measureCopyRoofline(const Context& ctx, std::size_t bytes, 
   tuner::CopyBandwidth result;
   result.bufferBytes = n * sizeof(float);
   result.runs = static_cast<std::size_t>(options.timedRuns);
-  auto measure = [&](tuner::CopyCandidate candidate, auto&& work) {
+  auto measure = [&](tuner::CopyCandidate candidate, auto &&work) {
     try {
-      out.upload(zeros);  // a copy that writes nothing must fail verification
+      out.upload(zeros); // a copy that writes nothing must fail verification
       candidate.bytesPerSecond = bytesPerSecond(result.bufferBytes, timeWork(ctx, work, options));
       if (auto mismatch = tuner::copyMismatch(out.download<float>()))
         throw tuner::BackendError(candidate.label() + ": " + *mismatch);
-    } catch (const std::exception& e) {
+    } catch (const std::exception &e) {
       candidate.bytesPerSecond = 0;
       candidate.error = e.what();
     }
     result.candidates.push_back(std::move(candidate));
   };
-  for (const CopyKernel& kernel : kKernels) {
+  for (const CopyKernel &kernel : kKernels) {
     const Function fn = module.function(kernel.entry);
     for (std::size_t block : tuner::copyWorkGroups()) {
-      if (block == 0) continue;  // CUDA has no runtime-chosen block size
+      if (block == 0) continue; // CUDA has no runtime-chosen block size
       if (block > static_cast<std::size_t>(fn.maxThreadsPerBlock())) continue;
       const std::size_t items = n / kernel.width;
       tuner::CopyCandidate candidate{kernel.name, block, 0, ""};
@@ -100,7 +100,7 @@ tuner::CopyBandwidth measureCopyRoofline(const Context& ctx, std::size_t bytes, 
       std::optional<PreparedLaunch> prepared;
       try {
         prepared.emplace(fn, config, args);
-      } catch (const std::exception& e) {
+      } catch (const std::exception &e) {
         candidate.error = e.what();
         result.candidates.push_back(std::move(candidate));
         continue;
@@ -114,4 +114,4 @@ tuner::CopyBandwidth measureCopyRoofline(const Context& ctx, std::size_t bytes, 
   return result;
 }
 
-}  // namespace liftcc::cuda
+} // namespace liftcc::cuda

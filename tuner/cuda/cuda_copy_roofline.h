@@ -16,12 +16,12 @@ namespace liftcc::cuda {
 
 // The CUDA C source of the copy kernels (extern "C": liftcc_copy_guarded,
 // liftcc_copy_guard_free, liftcc_copy_float4).
-const char* copyKernelSource();
+const char *copyKernelSource();
 
 // Every candidate on two buffers of `bytes` (rounded down to a multiple of
 // 4 floats x 1024 threads), with `options` each. Throws like the driver and
 // NVRTC when the kernels cannot be built; a candidate that fails to launch
 // or verify is listed with its error.
-tuner::CopyBandwidth measureCopyRoofline(const Context& ctx, std::size_t bytes, const TimingOptions& options = {});
+tuner::CopyBandwidth measureCopyRoofline(const Context &ctx, std::size_t bytes, const TimingOptions &options = {});
 
-}  // namespace liftcc::cuda
+} // namespace liftcc::cuda

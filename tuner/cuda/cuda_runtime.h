@@ -32,8 +32,8 @@ struct DeviceInfo {
   int maxThreadsPerBlock = 0;
   int maxThreadsPerMultiprocessor = 0;
   int warpSize = 0;
-  int sharedMemPerBlock = 0;       // bytes available without opt-in
-  int sharedMemPerBlockOptin = 0;  // bytes with cuFuncSetAttribute opt-in
+  int sharedMemPerBlock = 0;      // bytes available without opt-in
+  int sharedMemPerBlockOptin = 0; // bytes with cuFuncSetAttribute opt-in
   int sharedMemPerMultiprocessor = 0;
   int registersPerBlock = 0;
   int l2CacheBytes = 0;
@@ -44,9 +44,9 @@ struct DeviceInfo {
 };
 
 // Number of CUDA devices visible to the driver.
-int deviceCount(const DriverApi& api);
+int deviceCount(const DriverApi &api);
 // Queries device `index`; throws CudaError for an invalid index.
-DeviceInfo queryDevice(const DriverApi& api, int index);
+DeviceInfo queryDevice(const DriverApi &api, int index);
 
 struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
@@ -62,18 +62,18 @@ struct LaunchConfig {
 namespace detail {
 struct ContextState;
 struct ModuleState;
-}  // namespace detail
+} // namespace detail
 
 class Buffer;
 class Module;
 
 // A CUDA context on one device.
 class Context {
- public:
+public:
   explicit Context(DriverApi api, int deviceIndex = 0);
 
-  const DriverApi& api() const;
-  const DeviceInfo& device() const;
+  const DriverApi &api() const;
+  const DeviceInfo &device() const;
   void makeCurrent() const;
   // Waits for all work queued in this context; rethrows asynchronous errors.
   void synchronize() const;
@@ -83,7 +83,7 @@ class Context {
   Module loadModule(std::string_view ptx) const;
   Buffer allocate(std::size_t bytes) const;
 
- private:
+private:
   friend class Function;
   explicit Context(std::shared_ptr<detail::ContextState> state) : state_(std::move(state)) {}
 
@@ -92,8 +92,8 @@ class Context {
 
 // A kernel entry point of a loaded module. Copyable; keeps the module loaded.
 class Function {
- public:
-  const std::string& name() const { return name_; }
+public:
+  const std::string &name() const { return name_; }
   drv::CUfunction handle() const { return fn_; }
   // Limits of this compiled kernel (registers and shared memory use can make
   // maxThreadsPerBlock smaller than the device's).
@@ -105,7 +105,7 @@ class Function {
   // The context the kernel was loaded into (a handle sharing it).
   Context context() const;
 
- private:
+private:
   friend class Module;
   Function() = default;
 
@@ -119,14 +119,14 @@ class Function {
 };
 
 class Module {
- public:
+public:
   // Throws CudaError if the module has no kernel `name` (use extern "C" in
   // generated code, or the mangled name).
-  Function function(const std::string& name) const;
+  Function function(const std::string &name) const;
   // The JIT's informational log from loading (may be empty).
-  const std::string& jitLog() const;
+  const std::string &jitLog() const;
 
- private:
+private:
   friend class Context;
   explicit Module(std::shared_ptr<detail::ModuleState> state) : state_(std::move(state)) {}
 
@@ -135,40 +135,35 @@ class Module {
 
 // Device memory. Move-only: exactly one owner frees the allocation.
 class Buffer {
- public:
-  Buffer(Buffer&& other) noexcept;
-  Buffer& operator=(Buffer&& other) noexcept;
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
+public:
+  Buffer(Buffer &&other) noexcept;
+  Buffer &operator=(Buffer &&other) noexcept;
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
   ~Buffer();
 
   std::size_t size() const { return bytes_; }
   drv::CUdeviceptr handle() const { return ptr_; }
 
   // Synchronous copies; offsets and sizes in bytes, bounds-checked.
-  void upload(const void* src, std::size_t bytes, std::size_t offset = 0);
-  void download(void* dst, std::size_t bytes, std::size_t offset = 0) const;
+  void upload(const void *src, std::size_t bytes, std::size_t offset = 0);
+  void download(void *dst, std::size_t bytes, std::size_t offset = 0) const;
   // Copies all of `src` (same size required) on the device.
-  void copyFrom(const Buffer& src);
+  void copyFrom(const Buffer &src);
 
-  template <typename T>
-  void upload(std::span<const T> values) {
+  template <typename T> void upload(std::span<const T> values) {
     static_assert(std::is_trivially_copyable_v<T>);
     upload(values.data(), values.size_bytes());
   }
-  template <typename T>
-  void upload(const std::vector<T>& values) {
-    upload(std::span<const T>(values));
-  }
-  template <typename T>
-  std::vector<T> download() const {
+  template <typename T> void upload(const std::vector<T> &values) { upload(std::span<const T>(values)); }
+  template <typename T> std::vector<T> download() const {
     static_assert(std::is_trivially_copyable_v<T>);
     std::vector<T> values(bytes_ / sizeof(T));
     download(values.data(), values.size() * sizeof(T));
     return values;
   }
 
- private:
+private:
   friend class Context;
   Buffer(std::shared_ptr<detail::ContextState> ctx, drv::CUdeviceptr ptr, std::size_t bytes)
       : ctx_(std::move(ctx)), ptr_(ptr), bytes_(bytes) {}
@@ -184,8 +179,8 @@ class Buffer {
 // parameter exactly: a std::size_t does not convert (ambiguous on purpose);
 // cast it to the parameter's type.
 class KernelArg {
- public:
-  KernelArg(const Buffer& buffer) : value_(buffer.handle()) {}
+public:
+  KernelArg(const Buffer &buffer) : value_(buffer.handle()) {}
   KernelArg(int v) : value_(v) {}
   KernelArg(unsigned v) : value_(v) {}
   KernelArg(std::int64_t v) : value_(v) {}
@@ -195,10 +190,10 @@ class KernelArg {
   static KernelArg pointer(drv::CUdeviceptr p) { return KernelArg(Ptr{p}); }
 
   // Address of the stored value, as cuLaunchKernel's kernelParams wants it.
-  const void* address() const;
+  const void *address() const;
   std::size_t size() const;
 
- private:
+private:
   struct Ptr {
     drv::CUdeviceptr value;
   };
@@ -211,27 +206,27 @@ class KernelArg {
 // loops then spend as little host time as possible between their events.
 // Holds copies of the arguments, so it does not depend on `args` afterwards.
 class PreparedLaunch {
- public:
+public:
   // Throws std::invalid_argument for an empty grid/block or a block larger
   // than the kernel allows.
-  PreparedLaunch(Function fn, const LaunchConfig& config, std::vector<KernelArg> args);
-  PreparedLaunch(const PreparedLaunch&) = delete;  // params_ points into args_
-  PreparedLaunch& operator=(const PreparedLaunch&) = delete;
+  PreparedLaunch(Function fn, const LaunchConfig &config, std::vector<KernelArg> args);
+  PreparedLaunch(const PreparedLaunch &) = delete; // params_ points into args_
+  PreparedLaunch &operator=(const PreparedLaunch &) = delete;
 
   // Enqueues one launch on the context's default stream; does not wait.
   // Throws CudaError if the driver rejects the launch.
   void enqueue() const;
-  const Function& function() const { return fn_; }
+  const Function &function() const { return fn_; }
 
- private:
+private:
   Function fn_;
   LaunchConfig config_;
   std::vector<KernelArg> args_;
-  std::vector<void*> params_;  // cuLaunchKernel's kernelParams: &args_[i]'s value
+  std::vector<void *> params_; // cuLaunchKernel's kernelParams: &args_[i]'s value
 };
 
 // Validates and enqueues one launch on the context's default stream; does not
 // wait. Throws like PreparedLaunch and PreparedLaunch::enqueue.
-void launch(const Function& fn, const LaunchConfig& config, const std::vector<KernelArg>& args);
+void launch(const Function &fn, const LaunchConfig &config, const std::vector<KernelArg> &args);
 
-}  // namespace liftcc::cuda
+} // namespace liftcc::cuda

@@ -9,7 +9,7 @@
 
 namespace liftcc::cuda {
 
-Event::Event(const DriverApi& api) : api_(api) {
+Event::Event(const DriverApi &api) : api_(api) {
   api_.check(api_.cuEventCreate(&event_, drv::CU_EVENT_DEFAULT), "cuEventCreate");
 }
 Event::~Event() { (void)api_.cuEventDestroy_v2(event_); }
@@ -29,21 +29,20 @@ bool Event::synchronizeUntil(std::chrono::steady_clock::time_point deadline) {
   }
 }
 
-double Event::since(const Event& start) const {
+double Event::since(const Event &start) const {
   float ms = 0;
   api_.check(api_.cuEventElapsedTime(&ms, start.event_, event_), "cuEventElapsedTime");
   return ms;
 }
 
-TimingResult timeWork(const Context& ctx, const std::function<void()>& work,
-                      const TimingOptions& options) {
+TimingResult timeWork(const Context &ctx, const std::function<void()> &work, const TimingOptions &options) {
   if (options.timedRuns < 1) throw std::invalid_argument("timeWork: timedRuns must be >= 1");
   ctx.makeCurrent();
   for (int i = 0; i < options.warmupRuns; ++i) work();
   // Warm-up work must be finished (and its errors surfaced) before timing.
   ctx.synchronize();
 
-  const DriverApi& api = ctx.api();
+  const DriverApi &api = ctx.api();
   Event start(api), stop(api);
   TimingResult result;
   result.runsMs.reserve(static_cast<std::size_t>(options.timedRuns));
@@ -63,22 +62,23 @@ TimingResult timeWork(const Context& ctx, const std::function<void()>& work,
   return result;
 }
 
-TimingResult timeKernel(const Function& fn, const LaunchConfig& config,
-                        const std::vector<KernelArg>& args, const TimingOptions& options) {
+TimingResult timeKernel(const Function &fn, const LaunchConfig &config, const std::vector<KernelArg> &args,
+                        const TimingOptions &options) {
   // Validate and marshal once, so that each timed run only calls
   // cuLaunchKernel between its events.
   const PreparedLaunch prepared(fn, config, args);
-  return timeWork(fn.context(), [&] { prepared.enqueue(); }, options);
+  return timeWork(
+      fn.context(), [&] { prepared.enqueue(); }, options);
 }
 
-CopyBandwidth measureCopyBandwidth(const Context& ctx, std::size_t bytes,
-                                   const TimingOptions& options) {
+CopyBandwidth measureCopyBandwidth(const Context &ctx, std::size_t bytes, const TimingOptions &options) {
   if (bytes == 0) throw std::invalid_argument("measureCopyBandwidth: bytes must be > 0");
   Buffer src = ctx.allocate(bytes);
   Buffer dst = ctx.allocate(bytes);
   // Touch the source once so the copy reads initialised, resident memory.
   dst.copyFrom(src);
-  TimingResult t = timeWork(ctx, [&] { dst.copyFrom(src); }, options);
+  TimingResult t = timeWork(
+      ctx, [&] { dst.copyFrom(src); }, options);
   CopyBandwidth bw;
   bw.bytes = bytes;
   bw.medianMs = t.medianMs;
@@ -86,4 +86,4 @@ CopyBandwidth measureCopyBandwidth(const Context& ctx, std::size_t bytes,
   return bw;
 }
 
-}  // namespace liftcc::cuda
+} // namespace liftcc::cuda

@@ -27,10 +27,10 @@ namespace liftcc::cuda {
 
 // A CUDA event of the current context; destroyed with the object.
 class Event {
- public:
-  explicit Event(const DriverApi& api);
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
+public:
+  explicit Event(const DriverApi &api);
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
   ~Event();
 
   // Records the event on the default stream.
@@ -40,20 +40,20 @@ class Event {
   // before the event may still be running).
   bool synchronizeUntil(std::chrono::steady_clock::time_point deadline);
   // Milliseconds from `start` to this event; both must have completed.
-  double since(const Event& start) const;
+  double since(const Event &start) const;
 
- private:
-  const DriverApi& api_;
+private:
+  const DriverApi &api_;
   drv::CUevent event_ = nullptr;
 };
 
 struct TimingOptions {
   int warmupRuns = 2;
-  int timedRuns = 10;  // at least 1
+  int timedRuns = 10; // at least 1
 };
 
 struct TimingResult {
-  std::vector<double> runsMs;  // in execution order
+  std::vector<double> runsMs; // in execution order
   double medianMs = 0;
   double minMs = 0;
   double maxMs = 0;
@@ -61,17 +61,16 @@ struct TimingResult {
 };
 
 // Times `work` (which must enqueue GPU work on the context's default stream).
-TimingResult timeWork(const Context& ctx, const std::function<void()>& work,
-                      const TimingOptions& options = {});
+TimingResult timeWork(const Context &ctx, const std::function<void()> &work, const TimingOptions &options = {});
 
 // Times launches of `fn`. Every run uses the same arguments, so a kernel that
 // updates its input in place is timed on changing data. Throws like launch().
-TimingResult timeKernel(const Function& fn, const LaunchConfig& config,
-                        const std::vector<KernelArg>& args, const TimingOptions& options = {});
+TimingResult timeKernel(const Function &fn, const LaunchConfig &config, const std::vector<KernelArg> &args,
+                        const TimingOptions &options = {});
 
 struct CopyBandwidth {
-  std::size_t bytes = 0;  // size of one copy
-  double medianMs = 0;    // median time of one copy
+  std::size_t bytes = 0; // size of one copy
+  double medianMs = 0;   // median time of one copy
   // Bytes read plus bytes written per second (2 * bytes / time), the STREAM
   // "copy" convention and what a memory-bound stencil's traffic compares to.
   double bytesPerSecond = 0;
@@ -79,7 +78,7 @@ struct CopyBandwidth {
 
 // Measures cuMemcpyDtoD between two fresh buffers of `bytes` each. The default
 // (256 MiB) is far larger than any current L2 cache, so DRAM is measured.
-CopyBandwidth measureCopyBandwidth(const Context& ctx, std::size_t bytes = std::size_t{256} << 20,
-                                   const TimingOptions& options = {});
+CopyBandwidth measureCopyBandwidth(const Context &ctx, std::size_t bytes = std::size_t{256} << 20,
+                                   const TimingOptions &options = {});
 
-}  // namespace liftcc::cuda
+} // namespace liftcc::cuda

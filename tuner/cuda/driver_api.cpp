@@ -12,10 +12,9 @@ namespace {
 // names are tried where CUDA versioned an entry point: the newest first, so
 // that a current driver gets the version its headers select.
 template <typename Fn>
-bool resolve(void* handle, Fn& fn, std::initializer_list<const char*> names,
-             std::string& missing) {
-  for (const char* name : names) {
-    if (void* sym = ::dlsym(handle, name)) {
+bool resolve(void *handle, Fn &fn, std::initializer_list<const char *> names, std::string &missing) {
+  for (const char *name : names) {
+    if (void *sym = ::dlsym(handle, name)) {
       // POSIX guarantees that a dlsym result converts to a function pointer.
       fn = reinterpret_cast<Fn>(sym);
       return true;
@@ -34,14 +33,13 @@ std::string initHint(drv::CUresult code) {
   if (code == drv::CUDA_ERROR_OUT_OF_MEMORY)
     return " (built with AddressSanitizer: run with ASAN_OPTIONS=protect_shadow_gap=0)";
 #endif
-  if (code == drv::CUDA_ERROR_STUB_LIBRARY)
-    return " (this is the toolkit's link stub, not a real driver)";
+  if (code == drv::CUDA_ERROR_STUB_LIBRARY) return " (this is the toolkit's link stub, not a real driver)";
   return {};
 }
 
-}  // namespace
+} // namespace
 
-DriverLoadResult DriverApi::load(const char* library) {
+DriverLoadResult DriverApi::load(const char *library) {
   DriverLoadResult result;
   // dlopen(nullptr) would hand out the main program, whose missing symbols
   // would then be reported instead of the real mistake.
@@ -53,19 +51,18 @@ DriverLoadResult DriverApi::load(const char* library) {
   // exit-time handlers that point into its code, so unmapping it when our last
   // handle closes could crash the process later. The handle still records
   // ownership (and balances dlopen's reference count); the mapping stays.
-  void* raw = ::dlopen(library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  void *raw = ::dlopen(library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!raw) {
-    const char* why = ::dlerror();
-    result.error = std::string("no CUDA driver: cannot load ") + library + ": " +
-                   (why ? why : "unknown dlopen error");
+    const char *why = ::dlerror();
+    result.error = std::string("no CUDA driver: cannot load ") + library + ": " + (why ? why : "unknown dlopen error");
     return result;
   }
 
   DriverApi api;
-  api.handle_ = std::shared_ptr<void>(raw, [](void* h) { ::dlclose(h); });
+  api.handle_ = std::shared_ptr<void>(raw, [](void *h) { ::dlclose(h); });
 
   std::string missing;
-  void* h = raw;
+  void *h = raw;
   resolve(h, api.cuInit, {"cuInit"}, missing);
   resolve(h, api.cuDriverGetVersion, {"cuDriverGetVersion"}, missing);
   resolve(h, api.cuGetErrorName, {"cuGetErrorName"}, missing);
@@ -107,14 +104,13 @@ DriverLoadResult DriverApi::load(const char* library) {
   // because timing synchronizes on the end event first.
   resolve(h, api.cuEventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"}, missing);
   if (!missing.empty()) {
-    result.error = std::string("CUDA driver ") + library +
-                   " is missing required entry points: " + missing;
+    result.error = std::string("CUDA driver ") + library + " is missing required entry points: " + missing;
     return result;
   }
 
   if (drv::CUresult rc = api.cuInit(0); rc != drv::CUDA_SUCCESS) {
-    result.error = std::string("CUDA driver ") + library + " unusable: cuInit failed: " +
-                   api.errorName(rc) + initHint(rc);
+    result.error =
+        std::string("CUDA driver ") + library + " unusable: cuInit failed: " + api.errorName(rc) + initHint(rc);
     return result;
   }
   if (api.cuDriverGetVersion(&api.driverVersion_) != drv::CUDA_SUCCESS) api.driverVersion_ = 0;
@@ -123,16 +119,15 @@ DriverLoadResult DriverApi::load(const char* library) {
   return result;
 }
 
-DriverApi DriverApi::loadOrThrow(const char* library) {
+DriverApi DriverApi::loadOrThrow(const char *library) {
   DriverLoadResult r = load(library);
   if (!r) throw CudaUnavailable(r.error);
   return std::move(*r.api);
 }
 
 std::string DriverApi::errorName(drv::CUresult code) const {
-  const char* name = nullptr;
-  if (cuGetErrorName && cuGetErrorName(code, &name) == drv::CUDA_SUCCESS && name)
-    return name;
+  const char *name = nullptr;
+  if (cuGetErrorName && cuGetErrorName(code, &name) == drv::CUDA_SUCCESS && name) return name;
   return "CUresult " + std::to_string(code);
 }
 
@@ -140,19 +135,17 @@ void DriverApi::check(drv::CUresult code, std::string_view what) const {
   if (code == drv::CUDA_SUCCESS) return;
   std::string message(what);
   message += " failed: " + errorName(code);
-  const char* description = nullptr;
-  if (cuGetErrorString && cuGetErrorString(code, &description) == drv::CUDA_SUCCESS &&
-      description)
+  const char *description = nullptr;
+  if (cuGetErrorString && cuGetErrorString(code, &description) == drv::CUDA_SUCCESS && description)
     message += std::string(" (") + description + ")";
   throw CudaError(code, message);
 }
 
-drv::CUresult DriverApi::ctxCreate(drv::CUcontext* ctx, unsigned flags,
-                                   drv::CUdevice dev) const {
+drv::CUresult DriverApi::ctxCreate(drv::CUcontext *ctx, unsigned flags, drv::CUdevice dev) const {
   if (cuCtxCreate_v2) return cuCtxCreate_v2(ctx, flags, dev);
   // No params: neither execution affinity nor graphics interop, i.e. the
   // context cuCtxCreate_v2 would have created.
   return cuCtxCreate_v4(ctx, nullptr, flags, dev);
 }
 
-}  // namespace liftcc::cuda
+} // namespace liftcc::cuda

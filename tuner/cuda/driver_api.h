@@ -39,12 +39,12 @@ namespace drv {
 // int; on the x86-64/aarch64 C ABIs they are passed exactly like int.
 using CUresult = int;
 using CUdevice = int;
-using CUdeviceptr = unsigned long long;  // CUdeviceptr_v2, 64-bit on all supported hosts
-using CUcontext = CUctx_st*;
-using CUmodule = CUmod_st*;
-using CUfunction = CUfunc_st*;
-using CUevent = CUevent_st*;
-using CUstream = CUstream_st*;
+using CUdeviceptr = unsigned long long; // CUdeviceptr_v2, 64-bit on all supported hosts
+using CUcontext = CUctx_st *;
+using CUmodule = CUmod_st *;
+using CUfunction = CUfunc_st *;
+using CUevent = CUevent_st *;
+using CUstream = CUstream_st *;
 using CUdevice_attribute = int;
 using CUfunction_attribute = int;
 using CUjit_option = int;
@@ -79,22 +79,21 @@ inline constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
 inline constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
 inline constexpr unsigned CU_EVENT_DEFAULT = 0;
-}  // namespace drv
+} // namespace drv
 
 // A failed driver call; what() names the call and the driver's error name.
 class CudaError : public tuner::BackendError {
- public:
-  CudaError(drv::CUresult code, const std::string& message)
-      : tuner::BackendError(message), code_(code) {}
+public:
+  CudaError(drv::CUresult code, const std::string &message) : tuner::BackendError(message), code_(code) {}
   drv::CUresult code() const noexcept { return code_; }
 
- private:
+private:
   drv::CUresult code_;
 };
 
 // Thrown by DriverApi::loadOrThrow when the driver cannot be used at all.
 class CudaUnavailable : public tuner::BackendError {
- public:
+public:
   using tuner::BackendError::BackendError;
 };
 
@@ -105,87 +104,76 @@ struct DriverLoadResult;
 // copy goes, so no global state is needed and every object that calls into the
 // driver (Context, Buffer, ...) simply keeps a copy.
 class DriverApi {
- public:
-  static constexpr const char* kDefaultLibrary = "libcuda.so.1";
+public:
+  static constexpr const char *kDefaultLibrary = "libcuda.so.1";
 
   // dlopen()s `library`, resolves every entry point and calls cuInit(0).
   // Never throws for an absent or unusable driver; the reason is in `error`
   // ("no CUDA driver: cannot load libcuda.so.1: <dlerror>", a missing symbol,
   // or cuInit's error such as CUDA_ERROR_NO_DEVICE).
-  static DriverLoadResult load(const char* library = kDefaultLibrary);
+  static DriverLoadResult load(const char *library = kDefaultLibrary);
   // As load(), but throws CudaUnavailable carrying the reason.
-  static DriverApi loadOrThrow(const char* library = kDefaultLibrary);
+  static DriverApi loadOrThrow(const char *library = kDefaultLibrary);
 
   // e.g. 13000 for CUDA 13.0 (cuDriverGetVersion).
   int driverVersion() const noexcept { return driverVersion_; }
   // Which versioned context-creation entry point is in use ("cuCtxCreate_v2"
   // or, on a driver without it, "cuCtxCreate_v4"), reported for diagnostics.
-  const char* ctxCreateSymbol() const noexcept {
-    return cuCtxCreate_v2 ? "cuCtxCreate_v2" : "cuCtxCreate_v4";
-  }
+  const char *ctxCreateSymbol() const noexcept { return cuCtxCreate_v2 ? "cuCtxCreate_v2" : "cuCtxCreate_v4"; }
 
   // "CUDA_ERROR_INVALID_VALUE" etc., or "CUresult <n>" if the driver has no name.
   std::string errorName(drv::CUresult code) const;
   // Throws CudaError "<what> failed: <name> (<description>)" unless code is success.
   void check(drv::CUresult code, std::string_view what) const;
   // Creates a context with whichever cuCtxCreate version the driver has.
-  drv::CUresult ctxCreate(drv::CUcontext* ctx, unsigned flags, drv::CUdevice dev) const;
+  drv::CUresult ctxCreate(drv::CUcontext *ctx, unsigned flags, drv::CUdevice dev) const;
 
   // Entry points, named after the exact symbol resolved. Where CUDA versioned
   // an entry point, load() picks one of the versions (see driver_api.cpp) and
   // the member is named after the preferred one, except cuEventElapsedTime,
   // which holds cuEventElapsedTime_v2 where the driver has it.
   drv::CUresult (*cuInit)(unsigned flags) = nullptr;
-  drv::CUresult (*cuDriverGetVersion)(int* version) = nullptr;
-  drv::CUresult (*cuGetErrorName)(drv::CUresult error, const char** str) = nullptr;
-  drv::CUresult (*cuGetErrorString)(drv::CUresult error, const char** str) = nullptr;
-  drv::CUresult (*cuDeviceGetCount)(int* count) = nullptr;
-  drv::CUresult (*cuDeviceGet)(drv::CUdevice* device, int ordinal) = nullptr;
-  drv::CUresult (*cuDeviceGetName)(char* name, int len, drv::CUdevice dev) = nullptr;
-  drv::CUresult (*cuDeviceGetAttribute)(int* value, drv::CUdevice_attribute attrib,
-                                        drv::CUdevice dev) = nullptr;
-  drv::CUresult (*cuDeviceTotalMem_v2)(std::size_t* bytes, drv::CUdevice dev) = nullptr;
+  drv::CUresult (*cuDriverGetVersion)(int *version) = nullptr;
+  drv::CUresult (*cuGetErrorName)(drv::CUresult error, const char **str) = nullptr;
+  drv::CUresult (*cuGetErrorString)(drv::CUresult error, const char **str) = nullptr;
+  drv::CUresult (*cuDeviceGetCount)(int *count) = nullptr;
+  drv::CUresult (*cuDeviceGet)(drv::CUdevice *device, int ordinal) = nullptr;
+  drv::CUresult (*cuDeviceGetName)(char *name, int len, drv::CUdevice dev) = nullptr;
+  drv::CUresult (*cuDeviceGetAttribute)(int *value, drv::CUdevice_attribute attrib, drv::CUdevice dev) = nullptr;
+  drv::CUresult (*cuDeviceTotalMem_v2)(std::size_t *bytes, drv::CUdevice dev) = nullptr;
   // Exactly one of the two context-creation entry points is set; use ctxCreate().
-  drv::CUresult (*cuCtxCreate_v2)(drv::CUcontext* ctx, unsigned flags,
-                                  drv::CUdevice dev) = nullptr;
+  drv::CUresult (*cuCtxCreate_v2)(drv::CUcontext *ctx, unsigned flags, drv::CUdevice dev) = nullptr;
   // Second parameter is CUctxCreateParams*; only nullptr is ever passed.
-  drv::CUresult (*cuCtxCreate_v4)(drv::CUcontext* ctx, void* params, unsigned flags,
-                                  drv::CUdevice dev) = nullptr;
+  drv::CUresult (*cuCtxCreate_v4)(drv::CUcontext *ctx, void *params, unsigned flags, drv::CUdevice dev) = nullptr;
   drv::CUresult (*cuCtxDestroy_v2)(drv::CUcontext ctx) = nullptr;
   drv::CUresult (*cuCtxSetCurrent)(drv::CUcontext ctx) = nullptr;
   drv::CUresult (*cuCtxSynchronize)() = nullptr;
-  drv::CUresult (*cuModuleLoadDataEx)(drv::CUmodule* module, const void* image,
-                                      unsigned numOptions, drv::CUjit_option* options,
-                                      void** optionValues) = nullptr;
+  drv::CUresult (*cuModuleLoadDataEx)(drv::CUmodule *module, const void *image, unsigned numOptions,
+                                      drv::CUjit_option *options, void **optionValues) = nullptr;
   drv::CUresult (*cuModuleUnload)(drv::CUmodule module) = nullptr;
-  drv::CUresult (*cuModuleGetFunction)(drv::CUfunction* fn, drv::CUmodule module,
-                                       const char* name) = nullptr;
-  drv::CUresult (*cuFuncGetAttribute)(int* value, drv::CUfunction_attribute attrib,
-                                      drv::CUfunction fn) = nullptr;
-  drv::CUresult (*cuMemAlloc_v2)(drv::CUdeviceptr* ptr, std::size_t bytes) = nullptr;
+  drv::CUresult (*cuModuleGetFunction)(drv::CUfunction *fn, drv::CUmodule module, const char *name) = nullptr;
+  drv::CUresult (*cuFuncGetAttribute)(int *value, drv::CUfunction_attribute attrib, drv::CUfunction fn) = nullptr;
+  drv::CUresult (*cuMemAlloc_v2)(drv::CUdeviceptr *ptr, std::size_t bytes) = nullptr;
   drv::CUresult (*cuMemFree_v2)(drv::CUdeviceptr ptr) = nullptr;
-  drv::CUresult (*cuMemcpyHtoD_v2)(drv::CUdeviceptr dst, const void* src,
-                                   std::size_t bytes) = nullptr;
-  drv::CUresult (*cuMemcpyDtoH_v2)(void* dst, drv::CUdeviceptr src, std::size_t bytes) = nullptr;
-  drv::CUresult (*cuMemcpyDtoD_v2)(drv::CUdeviceptr dst, drv::CUdeviceptr src,
-                                   std::size_t bytes) = nullptr;
-  drv::CUresult (*cuLaunchKernel)(drv::CUfunction fn, unsigned gridX, unsigned gridY,
-                                  unsigned gridZ, unsigned blockX, unsigned blockY,
-                                  unsigned blockZ, unsigned sharedMemBytes,
-                                  drv::CUstream stream, void** params, void** extra) = nullptr;
-  drv::CUresult (*cuEventCreate)(drv::CUevent* event, unsigned flags) = nullptr;
+  drv::CUresult (*cuMemcpyHtoD_v2)(drv::CUdeviceptr dst, const void *src, std::size_t bytes) = nullptr;
+  drv::CUresult (*cuMemcpyDtoH_v2)(void *dst, drv::CUdeviceptr src, std::size_t bytes) = nullptr;
+  drv::CUresult (*cuMemcpyDtoD_v2)(drv::CUdeviceptr dst, drv::CUdeviceptr src, std::size_t bytes) = nullptr;
+  drv::CUresult (*cuLaunchKernel)(drv::CUfunction fn, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
+                                  unsigned blockY, unsigned blockZ, unsigned sharedMemBytes, drv::CUstream stream,
+                                  void **params, void **extra) = nullptr;
+  drv::CUresult (*cuEventCreate)(drv::CUevent *event, unsigned flags) = nullptr;
   drv::CUresult (*cuEventDestroy_v2)(drv::CUevent event) = nullptr;
   drv::CUresult (*cuEventRecord)(drv::CUevent event, drv::CUstream stream) = nullptr;
   drv::CUresult (*cuEventSynchronize)(drv::CUevent event) = nullptr;
   // CUDA_SUCCESS once the event completed, CUDA_ERROR_NOT_READY before.
   drv::CUresult (*cuEventQuery)(drv::CUevent event) = nullptr;
   // cuEventElapsedTime_v2, or cuEventElapsedTime on drivers older than 12.8.
-  drv::CUresult (*cuEventElapsedTime)(float* ms, drv::CUevent start, drv::CUevent end) = nullptr;
+  drv::CUresult (*cuEventElapsedTime)(float *ms, drv::CUevent start, drv::CUevent end) = nullptr;
 
- private:
+private:
   DriverApi() = default;
 
-  std::shared_ptr<void> handle_;  // the dlopen handle; dlclose'd with the last copy
+  std::shared_ptr<void> handle_; // the dlopen handle; dlclose'd with the last copy
   int driverVersion_ = 0;
 };
 
@@ -193,9 +181,9 @@ class DriverApi {
 // tuner check available() and skip (printing `error`) when it is false.
 struct DriverLoadResult {
   std::optional<DriverApi> api;
-  std::string error;  // empty exactly when api holds a value
+  std::string error; // empty exactly when api holds a value
   bool available() const noexcept { return api.has_value(); }
   explicit operator bool() const noexcept { return available(); }
 };
 
-}  // namespace liftcc::cuda
+} // namespace liftcc::cuda

@@ -19,14 +19,13 @@ namespace {
 // NVRTC's log size counts a terminating NUL and the log ends in newlines;
 // neither is useful in an exception message.
 std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back()))))
-    s.pop_back();
+  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
   return s;
 }
 
 // Diagnostics look like "k.cu(3): warning #177-D: ..." or, for options,
 // "nvrtc: warning : ...".
-std::vector<std::string> warningLines(const std::string& log) {
+std::vector<std::string> warningLines(const std::string &log) {
   std::vector<std::string> lines;
   std::istringstream in(log);
   for (std::string line; std::getline(in, line);)
@@ -35,7 +34,7 @@ std::vector<std::string> warningLines(const std::string& log) {
 }
 
 // The numeric part of "sm_90", "sm_90a" or "compute_90"; -1 if malformed.
-int archNumber(const std::string& arch) {
+int archNumber(const std::string &arch) {
   std::size_t pos = arch.find('_');
   if (pos == std::string::npos || pos + 1 >= arch.size()) return -1;
   int value = 0;
@@ -52,9 +51,8 @@ struct ProgramDeleter {
 };
 using Program = std::unique_ptr<_nvrtcProgram, ProgramDeleter>;
 
-void checkNvrtc(nvrtcResult rc, const char* what) {
-  if (rc != NVRTC_SUCCESS)
-    throw NvrtcError(std::string(what) + " failed: " + nvrtcGetErrorString(rc), {});
+void checkNvrtc(nvrtcResult rc, const char *what) {
+  if (rc != NVRTC_SUCCESS) throw NvrtcError(std::string(what) + " failed: " + nvrtcGetErrorString(rc), {});
 }
 
 std::string programLog(nvrtcProgram program) {
@@ -65,12 +63,11 @@ std::string programLog(nvrtcProgram program) {
   return trimmed(std::move(log));
 }
 #else
-constexpr const char* kWithoutNvrtc =
-    "NVRTC not available: liftcc was built without it (the CUDA toolkit was "
-    "not found or LIFTCC_NVRTC=OFF), so CUDA kernels cannot be compiled";
+constexpr const char *kWithoutNvrtc = "NVRTC not available: liftcc was built without it (the CUDA toolkit was "
+                                      "not found or LIFTCC_NVRTC=OFF), so CUDA kernels cannot be compiled";
 #endif
 
-}  // namespace
+} // namespace
 
 bool nvrtcAvailable() noexcept { return LIFTCC_NVRTC_ENABLED != 0; }
 
@@ -96,7 +93,7 @@ std::vector<std::string> nvrtcSupportedArchs() {
   return names;
 }
 
-std::vector<std::string> nvrtcCommandLine(const NvrtcOptions& options) {
+std::vector<std::string> nvrtcCommandLine(const NvrtcOptions &options) {
   std::vector<std::string> args;
   args.push_back("--gpu-architecture=" + options.arch);
   args.push_back("--std=" + options.cppStandard);
@@ -108,22 +105,18 @@ std::vector<std::string> nvrtcCommandLine(const NvrtcOptions& options) {
   return args;
 }
 
-PtxResult compileToPtx(std::string_view source, const NvrtcOptions& options,
-                       std::string_view programName) {
+PtxResult compileToPtx(std::string_view source, const NvrtcOptions &options, std::string_view programName) {
 #if LIFTCC_NVRTC_ENABLED
   // Check the architecture up front: NVRTC's own complaint ("invalid value for
   // --gpu-architecture") does not say which values would have been valid.
   std::vector<std::string> supported = nvrtcSupportedArchs();
   const int wanted = archNumber(options.arch);
-  const bool known = std::any_of(supported.begin(), supported.end(), [&](const std::string& s) {
-    return archNumber(s) == wanted;
-  });
+  const bool known =
+      std::any_of(supported.begin(), supported.end(), [&](const std::string &s) { return archNumber(s) == wanted; });
   if (wanted < 0 || !known) {
     std::string list;
-    for (const std::string& s : supported) list += (list.empty() ? "" : " ") + s;
-    throw NvrtcError("NVRTC " + nvrtcVersion() + " cannot target '" + options.arch +
-                         "'; supported: " + list,
-                     {});
+    for (const std::string &s : supported) list += (list.empty() ? "" : " ") + s;
+    throw NvrtcError("NVRTC " + nvrtcVersion() + " cannot target '" + options.arch + "'; supported: " + list, {});
   }
 
   PtxResult result;
@@ -133,25 +126,22 @@ PtxResult compileToPtx(std::string_view source, const NvrtcOptions& options,
   const std::string src(source);
   const std::string name(programName);
   nvrtcProgram raw = nullptr;
-  checkNvrtc(nvrtcCreateProgram(&raw, src.c_str(), name.c_str(), 0, nullptr, nullptr),
-             "nvrtcCreateProgram");
+  checkNvrtc(nvrtcCreateProgram(&raw, src.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
   Program program(raw);
 
-  std::vector<const char*> argv;
-  for (const std::string& o : result.options) argv.push_back(o.c_str());
-  const nvrtcResult rc =
-      nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+  std::vector<const char *> argv;
+  for (const std::string &o : result.options) argv.push_back(o.c_str());
+  const nvrtcResult rc = nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
   result.log = programLog(program.get());
   result.warnings = warningLines(result.log);
 
   if (rc != NVRTC_SUCCESS) {
-    throw NvrtcError("NVRTC failed to compile " + name + " for " + options.arch + " (" +
-                         nvrtcGetErrorString(rc) + "):\n" + result.log,
+    throw NvrtcError("NVRTC failed to compile " + name + " for " + options.arch + " (" + nvrtcGetErrorString(rc) +
+                         "):\n" + result.log,
                      result.log);
   }
   if (options.warningsAsErrors && !result.warnings.empty()) {
-    throw NvrtcError("NVRTC reported " + std::to_string(result.warnings.size()) +
-                         " warning(s) compiling " + name +
+    throw NvrtcError("NVRTC reported " + std::to_string(result.warnings.size()) + " warning(s) compiling " + name +
                          " and warnings are treated as errors:\n" + result.log,
                      result.log);
   }
@@ -179,4 +169,4 @@ PtxResult compileToPtx(std::string_view source, std::string_view programName, st
   return compileToPtx(source, options, programName);
 }
 
-}  // namespace liftcc::cuda
+} // namespace liftcc::cuda

@@ -26,29 +26,28 @@ struct NvrtcOptions {
   // --restrict: assert that all kernel pointer parameters are __restrict__.
   // Off by default because it changes semantics when buffers alias.
   bool restrictPointers = false;
-  bool fastMath = false;  // --use_fast_math
-  bool lineInfo = false;  // -lineinfo, for profilers
+  bool fastMath = false; // --use_fast_math
+  bool lineInfo = false; // -lineinfo, for profilers
   // Treat any warning in NVRTC's log as a failure (NVRTC has no -Werror).
   bool warningsAsErrors = false;
-  std::vector<std::string> extraOptions;  // passed through verbatim, last
+  std::vector<std::string> extraOptions; // passed through verbatim, last
 };
 
 struct PtxResult {
   std::string ptx;
-  std::string log;                    // NVRTC's full log; empty if it had nothing to say
-  std::vector<std::string> warnings;  // the log lines that report a warning
-  std::vector<std::string> options;   // the command line NVRTC was given
+  std::string log;                   // NVRTC's full log; empty if it had nothing to say
+  std::vector<std::string> warnings; // the log lines that report a warning
+  std::vector<std::string> options;  // the command line NVRTC was given
 };
 
 // Compilation failed, or NVRTC is not available. what() contains the full
 // NVRTC log, so printing the exception is enough to diagnose generated code.
 class NvrtcError : public tuner::BackendError {
- public:
-  NvrtcError(const std::string& message, std::string log)
-      : tuner::BackendError(message), log_(std::move(log)) {}
-  const std::string& log() const noexcept { return log_; }
+public:
+  NvrtcError(const std::string &message, std::string log) : tuner::BackendError(message), log_(std::move(log)) {}
+  const std::string &log() const noexcept { return log_; }
 
- private:
+private:
   std::string log_;
 };
 
@@ -62,20 +61,20 @@ std::string nvrtcVersion();
 std::vector<std::string> nvrtcSupportedArchs();
 
 // The command-line options compileToPtx passes for `options`.
-std::vector<std::string> nvrtcCommandLine(const NvrtcOptions& options);
+std::vector<std::string> nvrtcCommandLine(const NvrtcOptions &options);
 
 // Compiles `source` (one translation unit; #include finds only NVRTC's
 // built-in headers unless extraOptions adds -I paths) to PTX.
 // `programName` appears in diagnostics as the file name.
 // Throws NvrtcError on failure, on an unsupported arch, and, with
 // warningsAsErrors, when the log reports warnings.
-PtxResult compileToPtx(std::string_view source, const NvrtcOptions& options = {},
+PtxResult compileToPtx(std::string_view source, const NvrtcOptions &options = {},
                        std::string_view programName = "liftcc_kernel.cu");
 
 // Shorthand for the common case: default options except the architecture,
 // plus `extraOptions` (e.g. {"--use_fast_math"}). `programName` is the file
 // name in diagnostics; with extern "C" kernels it does not affect the PTX.
-PtxResult compileToPtx(std::string_view source, std::string_view programName,
-                       std::string arch = "sm_90", std::vector<std::string> extraOptions = {});
+PtxResult compileToPtx(std::string_view source, std::string_view programName, std::string arch = "sm_90",
+                       std::vector<std::string> extraOptions = {});
 
-}  // namespace liftcc::cuda
+} // namespace liftcc::cuda

@@ -38,8 +38,10 @@ public:
   void download(size_t buffer, std::span<std::byte> bytes) override { buffers_.at(buffer).download(bytes); }
   void bind(size_t index, const PlanParam &param) override {
     auto i = static_cast<cl_uint>(index);
-    if (const auto *b = std::get_if<BufferParam>(&param)) kernel_.setArg(i, buffers_.at(b->buffer));
-    else kernel_.setArg(i, std::get<IntParam>(param).value);
+    if (const auto *b = std::get_if<BufferParam>(&param))
+      kernel_.setArg(i, buffers_.at(b->buffer));
+    else
+      kernel_.setArg(i, std::get<IntParam>(param).value);
   }
   uint64_t launch(const LaunchPlan &plan, std::optional<Deadline> deadline) override {
     std::optional<ocl::NDRange> local;

@@ -86,7 +86,8 @@ public:
     const std::size_t items = n_ / width;
     NDRange global(items);
     if (local) {
-      if (which == CopyKernel::Guarded) global = roundUp(global, NDRange(*local));
+      if (which == CopyKernel::Guarded)
+        global = roundUp(global, NDRange(*local));
       else if (items % *local != 0)
         throw std::invalid_argument("work-group " + std::to_string(*local) + " does not divide " +
                                     std::to_string(items) + " work-items");
@@ -114,7 +115,8 @@ public:
       cl_ulong start = 0, end = 0;
       check(clGetEventProfilingInfo(raw, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
             "clGetEventProfilingInfo");
-      check(clGetEventProfilingInfo(raw, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr), "clGetEventProfilingInfo");
+      check(clGetEventProfilingInfo(raw, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
+            "clGetEventProfilingInfo");
       if (r >= timing.warmupRuns) result.samplesNs.push_back(end > start ? end - start : 0);
     }
     result.medianNs = tuner::median(result.samplesNs);
@@ -143,8 +145,7 @@ private:
 };
 
 double bytesPerSecond(std::size_t elements, const KernelTiming &timing) {
-  if (timing.medianNs <= 0)
-    throw tuner::BackendError("measureCopyBandwidth: the device reported a copy time of 0 ns");
+  if (timing.medianNs <= 0) throw tuner::BackendError("measureCopyBandwidth: the device reported a copy time of 0 ns");
   return 2.0 * static_cast<double>(elements * sizeof(float)) / (timing.medianNs * 1e-9);
 }
 

@@ -13,16 +13,11 @@ namespace liftcc::ocl {
 
 std::string_view deviceTypeName(DeviceType type) {
   switch (type) {
-  case DeviceType::Cpu:
-    return "CPU";
-  case DeviceType::Gpu:
-    return "GPU";
-  case DeviceType::Accelerator:
-    return "Accelerator";
-  case DeviceType::Custom:
-    return "Custom";
-  case DeviceType::Other:
-    break;
+  case DeviceType::Cpu: return "CPU";
+  case DeviceType::Gpu: return "GPU";
+  case DeviceType::Accelerator: return "Accelerator";
+  case DeviceType::Custom: return "Custom";
+  case DeviceType::Other: break;
   }
   return "Other";
 }
@@ -31,14 +26,11 @@ namespace {
 
 std::string platformString(cl_platform_id platform, cl_platform_info param) {
   std::size_t size = 0;
-  check(clGetPlatformInfo(platform, param, 0, nullptr, &size),
-        "clGetPlatformInfo");
+  check(clGetPlatformInfo(platform, param, 0, nullptr, &size), "clGetPlatformInfo");
   std::string value(size, '\0');
-  check(clGetPlatformInfo(platform, param, size, value.data(), nullptr),
-        "clGetPlatformInfo");
+  check(clGetPlatformInfo(platform, param, size, value.data(), nullptr), "clGetPlatformInfo");
   // The size includes the terminating NUL.
-  while (!value.empty() && value.back() == '\0')
-    value.pop_back();
+  while (!value.empty() && value.back() == '\0') value.pop_back();
   return value;
 }
 
@@ -46,31 +38,24 @@ std::string deviceString(cl_device_id device, cl_device_info param) {
   std::size_t size = 0;
   check(clGetDeviceInfo(device, param, 0, nullptr, &size), "clGetDeviceInfo");
   std::string value(size, '\0');
-  check(clGetDeviceInfo(device, param, size, value.data(), nullptr),
-        "clGetDeviceInfo");
-  while (!value.empty() && value.back() == '\0')
-    value.pop_back();
+  check(clGetDeviceInfo(device, param, size, value.data(), nullptr), "clGetDeviceInfo");
+  while (!value.empty() && value.back() == '\0') value.pop_back();
   return value;
 }
 
 template <typename T> T deviceValue(cl_device_id device, cl_device_info param) {
   T value{};
-  check(clGetDeviceInfo(device, param, sizeof value, &value, nullptr),
-        "clGetDeviceInfo");
+  check(clGetDeviceInfo(device, param, sizeof value, &value, nullptr), "clGetDeviceInfo");
   return value;
 }
 
 DeviceType toDeviceType(cl_device_type bits) {
   // A device may report several bits (e.g. GPU | DEFAULT); the most specific
   // kind wins.
-  if (bits & CL_DEVICE_TYPE_GPU)
-    return DeviceType::Gpu;
-  if (bits & CL_DEVICE_TYPE_ACCELERATOR)
-    return DeviceType::Accelerator;
-  if (bits & CL_DEVICE_TYPE_CPU)
-    return DeviceType::Cpu;
-  if (bits & CL_DEVICE_TYPE_CUSTOM)
-    return DeviceType::Custom;
+  if (bits & CL_DEVICE_TYPE_GPU) return DeviceType::Gpu;
+  if (bits & CL_DEVICE_TYPE_ACCELERATOR) return DeviceType::Accelerator;
+  if (bits & CL_DEVICE_TYPE_CPU) return DeviceType::Cpu;
+  if (bits & CL_DEVICE_TYPE_CUSTOM) return DeviceType::Custom;
   return DeviceType::Other;
 }
 
@@ -78,11 +63,9 @@ bool supportsDoubles(cl_device_id device) {
   // CL_DEVICE_DOUBLE_FP_CONFIG is 0 when fp64 is absent; the extension string
   // is the fallback for drivers that reject the query.
   cl_device_fp_config config = 0;
-  if (clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof config,
-                      &config, nullptr) == CL_SUCCESS)
+  if (clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof config, &config, nullptr) == CL_SUCCESS)
     return config != 0;
-  return deviceString(device, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64") !=
-         std::string::npos;
+  return deviceString(device, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64") != std::string::npos;
 }
 
 DeviceInfo queryDevice(cl_platform_id platform, cl_device_id device) {
@@ -97,30 +80,25 @@ DeviceInfo queryDevice(cl_platform_id platform, cl_device_id device) {
   info.type = toDeviceType(deviceValue<cl_device_type>(device, CL_DEVICE_TYPE));
   info.globalMemBytes = deviceValue<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
   info.localMemBytes = deviceValue<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
-  info.maxAllocBytes =
-      deviceValue<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
-  info.maxWorkGroupSize =
-      deviceValue<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  info.maxAllocBytes = deviceValue<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  info.maxWorkGroupSize = deviceValue<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   auto dims = deviceValue<cl_uint>(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
   info.maxWorkItemSizes.resize(dims);
-  check(clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
-                        dims * sizeof(std::size_t),
-                        info.maxWorkItemSizes.data(), nullptr),
+  check(clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof(std::size_t), info.maxWorkItemSizes.data(),
+                        nullptr),
         "clGetDeviceInfo");
   info.computeUnits = deviceValue<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
   info.maxClockMHz = deviceValue<cl_uint>(device, CL_DEVICE_MAX_CLOCK_FREQUENCY);
-  info.profiling = (deviceValue<cl_command_queue_properties>(
-                        device, CL_DEVICE_QUEUE_PROPERTIES) &
-                    CL_QUEUE_PROFILING_ENABLE) != 0;
+  info.profiling =
+      (deviceValue<cl_command_queue_properties>(device, CL_DEVICE_QUEUE_PROPERTIES) & CL_QUEUE_PROFILING_ENABLE) != 0;
   info.doubles = supportsDoubles(device);
   return info;
 }
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
-    return static_cast<char>(std::tolower(c));
-  });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -128,8 +106,7 @@ std::string lower(std::string_view s) {
 std::optional<std::size_t> parseIndex(std::string_view text) {
   std::size_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    return std::nullopt;
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return value;
 }
 
@@ -147,9 +124,8 @@ std::string formatBytes(std::uint64_t bytes) {
 
 std::string describe(const DeviceInfo &d) {
   std::ostringstream out;
-  out << d.index << " (" << d.platformIndex << ':' << d.deviceIndex << ") "
-      << d.name << " [" << d.platformName << "] " << deviceTypeName(d.type)
-      << ", " << d.computeUnits << " CUs, " << d.maxClockMHz << " MHz, "
+  out << d.index << " (" << d.platformIndex << ':' << d.deviceIndex << ") " << d.name << " [" << d.platformName << "] "
+      << deviceTypeName(d.type) << ", " << d.computeUnits << " CUs, " << d.maxClockMHz << " MHz, "
       << formatBytes(d.globalMemBytes);
   return out.str();
 }
@@ -159,29 +135,22 @@ std::vector<DeviceInfo> listDevices() {
   cl_int status = clGetPlatformIDs(0, nullptr, &numPlatforms);
   // The ICD loader reports "no vendor installed" as CL_PLATFORM_NOT_FOUND_KHR;
   // that is a normal situation (CI machines, containers), not a failure.
-  if (status == CL_PLATFORM_NOT_FOUND_KHR)
-    return {};
+  if (status == CL_PLATFORM_NOT_FOUND_KHR) return {};
   check(status, "clGetPlatformIDs");
-  if (numPlatforms == 0)
-    return {};
+  if (numPlatforms == 0) return {};
   std::vector<cl_platform_id> platforms(numPlatforms);
-  check(clGetPlatformIDs(numPlatforms, platforms.data(), nullptr),
-        "clGetPlatformIDs");
+  check(clGetPlatformIDs(numPlatforms, platforms.data(), nullptr), "clGetPlatformIDs");
 
   std::vector<DeviceInfo> devices;
   for (std::size_t p = 0; p < platforms.size(); ++p) {
     cl_uint numDevices = 0;
-    status = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr,
-                            &numDevices);
+    status = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &numDevices);
     // A platform without devices keeps its index so that "P:D" matches the
     // numbering clinfo shows.
-    if (status == CL_DEVICE_NOT_FOUND || numDevices == 0)
-      continue;
+    if (status == CL_DEVICE_NOT_FOUND || numDevices == 0) continue;
     check(status, "clGetDeviceIDs");
     std::vector<cl_device_id> ids(numDevices);
-    check(clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, numDevices,
-                         ids.data(), nullptr),
-          "clGetDeviceIDs");
+    check(clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, numDevices, ids.data(), nullptr), "clGetDeviceIDs");
     for (std::size_t d = 0; d < ids.size(); ++d) {
       DeviceInfo info = queryDevice(platforms[p], ids[d]);
       info.index = devices.size();
@@ -193,17 +162,13 @@ std::vector<DeviceInfo> listDevices() {
   return devices;
 }
 
-std::optional<DeviceInfo> findDevice(std::span<const DeviceInfo> devices,
-                                     std::string_view spec) {
-  if (devices.empty())
-    return std::nullopt;
-  if (spec.empty())
-    return devices.front();
+std::optional<DeviceInfo> findDevice(std::span<const DeviceInfo> devices, std::string_view spec) {
+  if (devices.empty()) return std::nullopt;
+  if (spec.empty()) return devices.front();
 
   if (auto index = parseIndex(spec)) {
     for (const auto &d : devices)
-      if (d.index == *index)
-        return d;
+      if (d.index == *index) return d;
     return std::nullopt;
   }
 
@@ -212,8 +177,7 @@ std::optional<DeviceInfo> findDevice(std::span<const DeviceInfo> devices,
     auto device = parseIndex(spec.substr(colon + 1));
     if (platform && device) {
       for (const auto &d : devices)
-        if (d.platformIndex == *platform && d.deviceIndex == *device)
-          return d;
+        if (d.platformIndex == *platform && d.deviceIndex == *device) return d;
       return std::nullopt;
     }
     // Not "P:D": fall through and treat it as a name (names may contain ':').
@@ -221,18 +185,14 @@ std::optional<DeviceInfo> findDevice(std::span<const DeviceInfo> devices,
 
   const std::string needle = lower(spec);
   for (const auto &d : devices) {
-    for (const std::string *field :
-         {&d.name, &d.vendor, &d.platformName, &d.platformVendor})
-      if (lower(*field).find(needle) != std::string::npos)
-        return d;
+    for (const std::string *field : {&d.name, &d.vendor, &d.platformName, &d.platformVendor})
+      if (lower(*field).find(needle) != std::string::npos) return d;
   }
   return std::nullopt;
 }
 
-DeviceInfo selectDevice(std::span<const DeviceInfo> devices,
-                        std::string_view spec) {
-  if (auto found = findDevice(devices, spec))
-    return *found;
+DeviceInfo selectDevice(std::span<const DeviceInfo> devices, std::string_view spec) {
+  if (auto found = findDevice(devices, spec)) return *found;
   std::string msg = "no OpenCL device matches \"" + std::string(spec) + "\"";
   if (devices.empty()) {
     msg += ": no OpenCL platform found (no ICD vendor is installed; see "
@@ -240,8 +200,7 @@ DeviceInfo selectDevice(std::span<const DeviceInfo> devices,
   } else {
     msg += "; select by flat index (\"0\"), platform:device (\"0:0\") or a "
            "name substring. Available devices:";
-    for (const auto &d : devices)
-      msg += "\n  " + describe(d);
+    for (const auto &d : devices) msg += "\n  " + describe(d);
   }
   throw DeviceSelectionError(msg);
 }

@@ -73,8 +73,7 @@ std::vector<DeviceInfo> listDevices();
 ///    match in flat order wins.
 /// An empty spec selects the first device. Pure function: unit-testable
 /// without any OpenCL platform.
-std::optional<DeviceInfo> findDevice(std::span<const DeviceInfo> devices,
-                                     std::string_view spec);
+std::optional<DeviceInfo> findDevice(std::span<const DeviceInfo> devices, std::string_view spec);
 
 /// No device matched a selection, or there is no device at all. The message
 /// says which and lists what is available.
@@ -85,8 +84,7 @@ public:
 
 /// findDevice over `devices`, throwing DeviceSelectionError when nothing
 /// matches.
-DeviceInfo selectDevice(std::span<const DeviceInfo> devices,
-                        std::string_view spec);
+DeviceInfo selectDevice(std::span<const DeviceInfo> devices, std::string_view spec);
 /// selectDevice over listDevices().
 DeviceInfo selectDevice(std::string_view spec);
 

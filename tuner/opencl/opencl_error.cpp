@@ -9,9 +9,8 @@ namespace liftcc::ocl {
 std::string_view errorName(cl_int code) {
   // A switch rather than a lookup table: the compiler rejects duplicate case
   // values, so a mistyped code cannot silently shadow another.
-#define LIFTCC_CL_ERROR(name)                                                  \
-  case name:                                                                   \
-    return #name;
+#define LIFTCC_CL_ERROR(name)                                                                                          \
+  case name: return #name;
   switch (code) {
     LIFTCC_CL_ERROR(CL_SUCCESS)
     LIFTCC_CL_ERROR(CL_DEVICE_NOT_FOUND)
@@ -80,24 +79,18 @@ std::string_view errorName(cl_int code) {
 }
 
 namespace {
-std::string message(cl_int code, const std::string &call,
-                    const std::string &detail) {
-  std::string msg = call + " failed: " + std::string(errorName(code)) + " (" +
-                    std::to_string(code) + ")";
-  if (!detail.empty())
-    msg += "\n" + detail;
+std::string message(cl_int code, const std::string &call, const std::string &detail) {
+  std::string msg = call + " failed: " + std::string(errorName(code)) + " (" + std::to_string(code) + ")";
+  if (!detail.empty()) msg += "\n" + detail;
   return msg;
 }
 } // namespace
 
-OpenCLError::OpenCLError(cl_int code, std::string call,
-                         const std::string &detail)
-    : tuner::BackendError(message(code, call, detail)), code_(code),
-      call_(std::move(call)) {}
+OpenCLError::OpenCLError(cl_int code, std::string call, const std::string &detail)
+    : tuner::BackendError(message(code, call, detail)), code_(code), call_(std::move(call)) {}
 
 void check(cl_int status, const char *what) {
-  if (status != CL_SUCCESS)
-    throw OpenCLError(status, what);
+  if (status != CL_SUCCESS) throw OpenCLError(status, what);
 }
 
 } // namespace liftcc::ocl

@@ -19,8 +19,7 @@ template <typename Handle, cl_int (*Release)(Handle)> struct Releaser {
 };
 
 template <typename Handle, cl_int (*Release)(Handle)>
-using Owned =
-    std::unique_ptr<std::remove_pointer_t<Handle>, Releaser<Handle, Release>>;
+using Owned = std::unique_ptr<std::remove_pointer_t<Handle>, Releaser<Handle, Release>>;
 
 using OwnedContext = Owned<cl_context, clReleaseContext>;
 using OwnedQueue = Owned<cl_command_queue, clReleaseCommandQueue>;

@@ -34,8 +34,7 @@ class NDRange {
 public:
   NDRange(std::size_t x) : sizes_{x, 1, 1}, dims_(1) {}
   NDRange(std::size_t x, std::size_t y) : sizes_{x, y, 1}, dims_(2) {}
-  NDRange(std::size_t x, std::size_t y, std::size_t z)
-      : sizes_{x, y, z}, dims_(3) {}
+  NDRange(std::size_t x, std::size_t y, std::size_t z) : sizes_{x, y, z}, dims_(3) {}
 
   cl_uint dims() const { return dims_; }
   std::size_t operator[](std::size_t i) const { return sizes_.at(i); }
@@ -77,8 +76,7 @@ public:
   /// then and throws LaunchTimeout: OpenCL cannot cancel a kernel, so it may
   /// still be running, and releasing this context would wait for it
   /// (abandon the context instead, see tuner::OpenCLDevice::rebuild).
-  std::uint64_t launch(const Kernel &kernel, const NDRange &global,
-                       const std::optional<NDRange> &local = std::nullopt,
+  std::uint64_t launch(const Kernel &kernel, const NDRange &global, const std::optional<NDRange> &local = std::nullopt,
                        std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
   /// Blocks until everything enqueued so far has completed.
@@ -114,8 +112,7 @@ private:
 class Program {
 public:
   /// Throws BuildError (with the build log) when compilation fails.
-  Program(const Context &context, std::string_view source,
-          const std::string &options = "");
+  Program(const Context &context, std::string_view source, const std::string &options = "");
 
   cl_program get() const { return program_.get(); }
   /// The build log of a successful build (warnings; often empty).
@@ -129,8 +126,7 @@ private:
 /// A device buffer of a fixed number of bytes. Transfers are blocking.
 class Buffer {
 public:
-  Buffer(const Context &context, std::size_t bytes,
-         cl_mem_flags flags = CL_MEM_READ_WRITE);
+  Buffer(const Context &context, std::size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE);
 
   std::size_t size() const { return size_; }
   cl_mem get() const { return mem_.get(); }
@@ -144,19 +140,15 @@ public:
   /// Typed forms: any contiguous range of trivially copyable values, e.g.
   /// `buf.upload(std::vector<float>{...})`, `buf.download(vec)`.
   template <std::ranges::contiguous_range R>
-    requires std::is_trivially_copyable_v<std::ranges::range_value_t<R>>
-  void upload(const R &data, std::size_t offset = 0) {
-    upload(std::as_bytes(std::span(data)), offset);
-  }
+  requires std::is_trivially_copyable_v<std::ranges::range_value_t<R>>
+  void upload(const R &data, std::size_t offset = 0) { upload(std::as_bytes(std::span(data)), offset); }
   template <std::ranges::contiguous_range R>
-    requires std::is_trivially_copyable_v<std::ranges::range_value_t<R>>
-  void download(R &&out, std::size_t offset = 0) const {
-    download(std::as_writable_bytes(std::span(out)), offset);
-  }
+  requires std::is_trivially_copyable_v<std::ranges::range_value_t<R>>
+  void download(R &&out, std::size_t offset = 0) const { download(std::as_writable_bytes(std::span(out)), offset); }
   /// The whole buffer as size() / sizeof(T) values.
   template <typename T>
-    requires std::is_trivially_copyable_v<T>
-  std::vector<T> download() const {
+  requires std::is_trivially_copyable_v<T> std::vector<T> download()
+  const {
     std::vector<T> out(size_ / sizeof(T));
     download(std::as_writable_bytes(std::span(out)));
     return out;

@@ -30,9 +30,7 @@ struct KernelTiming {
 
 /// Launches `kernel` (arguments already set) warmupRuns + timedRuns times and
 /// returns the profiled times of the timed runs.
-KernelTiming timeKernel(Context &context, const Kernel &kernel,
-                        const NDRange &global,
-                        const std::optional<NDRange> &local = std::nullopt,
-                        const TimingOptions &options = {});
+KernelTiming timeKernel(Context &context, const Kernel &kernel, const NDRange &global,
+                        const std::optional<NDRange> &local = std::nullopt, const TimingOptions &options = {});
 
 } // namespace liftcc::ocl
