@@ -8,15 +8,34 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_set>
 
 namespace liftcc::codegen {
 
+/// Where one computed scalar (or vector) goes.
+struct Lvalue {
+  std::string text;                  ///< a C lvalue; empty for a vector written through asScalar
+  std::string buffer;                ///< when `text` is `buffer[offset]`: the buffer ...
+  std::optional<arith::Expr> offset; ///< ... and the element's offset in it
+  std::vector<Lvalue> lanes;         ///< a vector's lanes, in order (asScalar) ...
+  std::string vectorType;            ///< ... and its C type
+};
+
+/// The lvalue `text` of element `offset` of `buffer`.
+inline Lvalue bufferElement(std::string text, std::string buffer, arith::Expr offset) {
+  Lvalue lvalue;
+  lvalue.text = std::move(text);
+  lvalue.buffer = std::move(buffer);
+  lvalue.offset = std::move(offset);
+  return lvalue;
+}
+
 /// Where the values computed by an expression go: maps the access path of
-/// each scalar of the value to a C lvalue. Writing through join, split,
+/// each scalar of the value to an lvalue. Writing through join, split,
 /// transpose and layout-only maps composes a new target.
-using WriteTarget = std::function<std::string(const AccessPath &)>;
+using WriteTarget = std::function<Lvalue(const AccessPath &)>;
 
 /// Which parallel maps enclose the code being generated; decides legality of
 /// nestings, where temporaries live and where barriers are uniform.
@@ -57,7 +76,8 @@ private:
   std::string read(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
   std::string readParam(const Expr &param, const Env &env, const AccessPath &path, const std::string &where);
   std::string readPrim(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
-  std::string callUserFun(const Expr &f, const std::vector<std::string> &args);
+  /// The call of user function `f`, lane-wise when `result` is a vector.
+  std::string callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result);
   /// Row-major offset of `path` in a buffer of `type`.
   arith::Expr linearize(const Type &type, const AccessPath &path, const std::string &where) const;
   /// The C text of an index expression; records whether the range analysis
@@ -65,6 +85,22 @@ private:
   std::string index(const arith::Expr &e);
   /// "int", or the dialect's 64-bit type for wide kernels.
   std::string indexType() const { return wideIndices_ ? dialect_.wideIndexType() : "int"; }
+
+  // ---- vectors (generator_vectors.cpp) ----
+  /// The vector at `path` of asVector(w, in): one vloadN where its lanes are
+  /// consecutive elements of one buffer, else the lanes gathered.
+  std::string readVector(const Expr &asVector, const Env &env, const AccessPath &path, const std::string &where);
+  /// The lvalue of the vector at `path` of the argument of a layout containing
+  /// asScalar: its lanes, `laneTarget(l)` for each lane l.
+  Lvalue vectorLvalue(const Expr &layout, const AccessPath &path, const std::function<Lvalue(int)> &laneTarget,
+                      const std::string &where);
+  /// Emits `lvalue = value;` (for a vector: one vstoreN where its lanes are
+  /// consecutive, else one store per lane).
+  void store(const Lvalue &lvalue, const std::string &value);
+  /// The name of the lane-wise variant of `f` on vectors of `width`, registered for emission.
+  std::string useVectorUserFun(const cfun::Function &f, int width);
+  /// The definitions of the lane-wise user functions used (after the scalar ones).
+  std::string vectorUserFunSources(bool inlineUserFuns) const;
 
   // ---- computing into memory (generator_compute.cpp) ----
   void gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
@@ -130,6 +166,13 @@ private:
   bool droppedGuard_ = false;                    ///< some bounds guard was dropped (guardFree)
   std::unordered_set<arith::Expr> provenNarrow_; ///< expressions proved within int
   bool usesDouble_ = false;
+  /// The last read of a buffer element (readParam), so that readVector can
+  /// tell consecutive lanes: its text, buffer and offset.
+  std::optional<Lvalue> lastMemoryRead_;
+  /// Lane-wise user functions: (name, width) -> emitted name, in order of use.
+  std::map<std::pair<std::string, int>, std::string> vectorUserFuns_;
+  std::vector<std::pair<std::string, int>> vectorUserFunOrder_;
+  std::set<std::pair<ScalarKind, int>> vectorTypes_; ///< vector types used (CUDA defines them)
   int64_t localBytes_ = 0;
   std::array<std::optional<arith::Expr>, 3> glbExtent_, wrgExtent_, lclExtent_;
 };

@@ -4,6 +4,7 @@
 
 #include "codegen/generator.h"
 #include "core/ir/operands.h"
+#include "core/ir/transform.h"
 
 namespace liftcc::codegen {
 
@@ -26,19 +27,22 @@ bool isLayoutOnlyFunction(const Expr &f) {
   return e->is(ExprKind::Param) && e->sameNode(f.params().front());
 }
 
-AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where);
+AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where,
+                       std::optional<int> lane = std::nullopt);
 
 /// Maps a path on the parameter of a layout-only lambda to the path of the
-/// same scalar in the lambda's result.
-AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const std::string &where) {
+/// same scalar in the lambda's result (of lane `lane` of the vector at the
+/// path, where asScalar spreads vectors out).
+AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const std::string &where,
+                        std::optional<int> lane = std::nullopt) {
   if (body.is(ExprKind::Param)) return pathOnParam;
-  return forwardStep(body, pathOnResult(inputOf(body), pathOnParam, where), where);
+  return forwardStep(body, pathOnResult(inputOf(body), pathOnParam, where, lane), where, lane);
 }
 
 /// Writing direction of a layout primitive: the path of a scalar of its
 /// argument -> the path of the same scalar in its result (the inverse of
 /// the reading direction in generator_views.cpp).
-AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where) {
+AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where, std::optional<int> lane) {
   auto step = [&](size_t i) -> const arith::Expr & {
     if (i >= path.size() || path[i].isTuple) throw InternalError(where, "partial write through a layout");
     return path[i].index;
@@ -56,7 +60,12 @@ AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::st
   case Op::Transpose: return concat({PathStep::arrayIndex(step(1)), PathStep::arrayIndex(step(0))}, rest(2));
   case Op::Map: {
     const Expr &g = funOf(layout);
-    return prepend(PathStep::arrayIndex(step(0)), pathOnResult(g.body(), rest(1), where));
+    return prepend(PathStep::arrayIndex(step(0)), pathOnResult(g.body(), rest(1), where, lane));
+  }
+  case Op::AsScalar: {
+    if (!lane) throw InternalError(where, "asScalar: a vector is written lane by lane");
+    int64_t width = inputOf(layout).typeOrThrow().arrayElement().vectorWidth();
+    return prepend(PathStep::arrayIndex(step(0) * width + *lane), rest(1));
   }
   default: fail(where, "cannot write through " + std::string(layout.info().name));
   }
@@ -123,7 +132,7 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
       Env prepared = env;
       Expr in = prepare(inputOf(e), prepared, scope, where + "/in");
       if (f.is(ExprKind::UserFun)) {
-        body_.line(target({}) + " = " + callUserFun(f, {read(in, prepared, {}, where + "/in")}) + ";");
+        store(target({}), callUserFun(f, {read(in, prepared, {}, where + "/in")}, e.typeOrThrow()));
         return;
       }
       gen(f.body(), env.bind(f.params().front(), ViewBinding{in, share(prepared), {}}), target, scope,
@@ -144,7 +153,7 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
     }
   }
   // A scalar computed by user functions (or copied from a view): one store.
-  if (!e.typeOrThrow().isScalar())
+  if (!e.typeOrThrow().isScalar() && !e.typeOrThrow().isVector())
     fail(where, "nothing computes this array of type " + e.typeOrThrow().str() +
                     "; apply a user function to its elements (e.g. mapSeq(id))");
   // Arrays computed inside the scalar expression (e.g. at(0, reduceSeq(...)))
@@ -152,7 +161,7 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
   Env prepared = env;
   Expr scalar = prepare(e, prepared, scope, where);
   std::string value = read(scalar, prepared, {}, where);
-  body_.line(target({}) + " = " + value + ";");
+  store(target({}), value);
 }
 
 void Generator::genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
@@ -160,6 +169,15 @@ void Generator::genLayoutWrite(const Expr &e, const Env &env, const WriteTarget 
   // The scalar at path p of the argument lands at forwardStep(e, p) of the
   // result, so the argument is generated into the composed target.
   WriteTarget inner = [target, e, where](const AccessPath &p) { return target(forwardStep(e, p, where)); };
+  if (containsNode(e, [](const Expr &x) { return x.isPrim(Op::AsScalar); }) &&
+      !containsNode(inputOf(e), [](const Expr &x) { return x.isPrim(Op::AsScalar); })) {
+    // asScalar in this layout (itself, or inside a layout map): each vector
+    // of the argument lands on `width` scalars of the result.
+    inner = [this, target, e, where](const AccessPath &p) {
+      return vectorLvalue(
+          e, p, [&](int lane) { return target(forwardStep(e, p, where, lane)); }, where);
+    };
+  }
   gen(inputOf(e), env, inner, scope, where + "/in");
 }
 

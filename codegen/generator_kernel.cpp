@@ -161,7 +161,8 @@ Kernel Generator::run() {
     fail("/body",
          "the program computes nothing: apply a user function to the elements of its result (e.g. mapGlb(id))");
   WriteTarget target = [this, out, resultType](const AccessPath &path) {
-    return out + "[" + index(linearize(resultType, path, "/body")) + "]";
+    arith::Expr offset = linearize(resultType, path, "/body");
+    return bufferElement(out + "[" + index(offset) + "]", out, offset);
   };
   gen(body, env, target, Scope{}, where);
 
@@ -222,6 +223,7 @@ Kernel Generator::run() {
     std::string qualifier = inlineUserFuns ? dialect_.inlineUserFunQualifier() : dialect_.userFunQualifier();
     source += "\n" + qualifier + f.signatureC() + " {\n" + indentBody(body) + "}\n";
   }
+  source += vectorUserFunSources(inlineUserFuns);
   std::optional<std::array<int64_t, 3>> required;
   if (kernel.requiresLocalSize) required = kernel.localSize;
   source += "\n" + dialect_.kernelQualifier(required) + " " + kernel.name + "(";

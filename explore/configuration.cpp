@@ -19,11 +19,13 @@ rewrite::RecipeOptions Configuration::recipeOptions() const {
   options.tileOutputs = tile > 0 ? tile : 8;
   options.coarsen = coarsen;
   options.privateWindow = privateWindow;
+  options.vectorWidth = vectorWidth;
   return options;
 }
 
 int64_t Configuration::sizeMultiple() const {
   if (isCoarsened(*this)) return std::lcm(std::lcm(coarsen[0], coarsen[1]), coarsen[2]);
+  if (vectorWidth > 0) return vectorWidth;
   return tile;
 }
 
@@ -34,6 +36,7 @@ std::string Configuration::key() const {
     k += coarseningKey(*this);
   else if (recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local)
     k += " tile=" + std::to_string(tile);
+  if (vectorWidth > 0) k += " vec=" + std::to_string(vectorWidth);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
   if (specialise) k += " spec";
@@ -48,6 +51,7 @@ nlohmann::json Configuration::toJson() const {
     j["coarsen"] = coarsen;
     j["privateWindow"] = privateWindow;
   }
+  if (vectorWidth > 0) j["vector"] = vectorWidth;
   if (specialise) j["specialise"] = true;
   if (fastMath != codegen::FastMath::None) j["fastMath"] = codegen::fastMathName(fastMath);
   if (divToMul) j["divToMul"] = true;
@@ -63,6 +67,7 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   c.local = j.at("local").get<std::array<int64_t, 3>>();
   if (j.contains("coarsen")) c.coarsen = j.at("coarsen").get<std::array<int64_t, 3>>();
   if (j.contains("privateWindow")) c.privateWindow = j.at("privateWindow").get<bool>();
+  c.vectorWidth = j.value("vector", int64_t{0});
   c.specialise = j.value("specialise", false);
   if (j.contains("fastMath")) {
     auto level = codegen::parseFastMath(j.at("fastMath").get<std::string>());
@@ -82,7 +87,7 @@ bool areNeighbours(const Configuration &a, const Configuration &b) {
   int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) +
                     (a.divToMul != b.divToMul) + (a.specialise != b.specialise);
   for (int d = 0; d < 3; ++d) differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]);
-  differences += a.privateWindow != b.privateWindow;
+  differences += (a.privateWindow != b.privateWindow) + (a.vectorWidth != b.vectorWidth);
   return differences == 1;
 }
 

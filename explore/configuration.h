@@ -31,6 +31,9 @@ struct Configuration {
   /// before these existed, so stored results stay valid.
   codegen::FastMath fastMath = codegen::FastMath::None;
   bool divToMul = false;
+  /// plain, coarsened: vector lanes along x (rewrite::RecipeOptions::
+  /// vectorWidth); 0, the default, is absent from key and JSON.
+  int64_t vectorWidth = 0;
 
   /// The recipe's options for this configuration.
   rewrite::RecipeOptions recipeOptions() const;

@@ -54,6 +54,20 @@ std::vector<Configuration> coarsenedConfigurations(const SpaceOptions &options) 
   return configurations;
 }
 
+/// Vectorised configurations: coarsened along x by 8, vectors of each width.
+std::vector<Configuration> vectorisedConfigurations(const SpaceOptions &options) {
+  std::vector<Configuration> configurations;
+  if (!options.includeCoarsened) return configurations;
+  for (int64_t width : options.vectorWidths) {
+    Configuration c;
+    c.recipe = rewrite::Recipe::Coarsened;
+    c.coarsen = {8, 1, 1};
+    c.vectorWidth = width;
+    configurations.push_back(c);
+  }
+  return configurations;
+}
+
 /// The boundary-specialised twin of each variant whose kernel it changes
 /// (same configuration with `specialise`, the kernel regenerated for the
 /// variant's work-group size, so that a dividing size also drops the guard).
@@ -114,6 +128,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     if (options.includeLocal) addProgram({rewrite::Recipe::Local, tile, {0, 0, 0}});
   }
   for (const Configuration &c : coarsenedConfigurations(options)) addProgram(c);
+  for (const Configuration &c : vectorisedConfigurations(options)) addProgram(c);
   space.distinctPrograms = programs.size();
 
   // Per program: its variants, the kernel's default launch first.

@@ -31,6 +31,11 @@ struct SpaceOptions {
   std::vector<int64_t> coarsenFactors{2, 4, 8};
   bool includeCoarsened = true;
   size_t coarsenedGroupShapes = 4;
+  /// Vectorised variants on top of the best-looking shape, coarsening along x
+  /// by 8: one per width (rewrite::RecipeOptions::vectorWidth), each launched
+  /// like the coarsened ones (where the width divides the x extent and the
+  /// user function runs lane-wise).
+  std::vector<int64_t> vectorWidths{4, 8};
   /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
   bool includeStream = true;
   /// A boundary-specialised twin of every variant (Configuration::specialise).

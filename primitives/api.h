@@ -81,6 +81,9 @@ Expr padConstant(Size left, Size right, Expr value, Expr in);
 Expr transpose(Expr in);
 Expr iterate(Size n, Expr f, Expr in);
 Expr at(Size index, Expr in);
+/// [T]n -> [T<width>](n/width); asScalar is its inverse.
+Expr asVector(Size width, Expr in);
+Expr asScalar(Expr in);
 Expr get(int index, Expr in);
 Expr tuple(std::vector<Expr> elements);
 Expr generate(Size n, Expr f);

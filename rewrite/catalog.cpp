@@ -15,6 +15,7 @@ std::vector<Rule> algorithmicCatalog() {
   for (int64_t k : {2, 4, 8}) rules.push_back(slideWidening(k));
   rules.push_back(slideSeqIntroduction());
   for (int dims = 2; dims <= 3; ++dims) rules.push_back(streamOuterDimension(dims));
+  for (int dims = 1; dims <= 3; ++dims) rules.push_back(vectorizeStencil(dims, 4));
   return rules;
 }
 

@@ -221,11 +221,43 @@ Program copyWindowsToPrivate(const Program &tiled, int dims) {
   return typeCheck(withBody(tiled, body));
 }
 
+// ---- vectorisation of the innermost dimension ----------------------------------
+
+/// Vectorises the first stencil found (3D, 2D, then 1D; in a coarsened
+/// program, each work-item's tile) with vectors of `width` lanes.
+Program vectorize(const Program &typed, int64_t width, const std::string &recipe) {
+  if (!isVectorWidth(width))
+    throw RewriteError(recipe + ": --vector " + std::to_string(width) + ": the width must be 2, 4, 8 or 16");
+  std::string refusal;
+  for (int dims = 3; dims >= 1; --dims) {
+    Rule rule = vectorizeStencil(dims, width);
+    std::vector<std::string> locations = applicableLocations(typed, rule);
+    if (!locations.empty()) return applyRule(typed, rule, locations.front());
+    // A match that does not type-check (a user function that cannot run
+    // lane-wise) is reported with the type checker's reason.
+    try {
+      if (refusal.empty()) applyStrategy(typed, topDown(rule));
+    } catch (const TypeError &e) {
+      refusal = e.what();
+    }
+  }
+  if (!refusal.empty()) throw RewriteError(recipe + ": cannot vectorise by " + std::to_string(width) + ": " + refusal);
+  throw RewriteError(recipe + ": no stencil to vectorise by " + std::to_string(width) +
+                     ": vectorisation needs mapN over slideN with step 1 of one input of float or double (nothing "
+                     "zipped beside the neighbourhoods) and an innermost output extent divisible by " +
+                     std::to_string(width) + " (the last partial vector is not handled: choose a width dividing it)");
+}
+
 Program coarsen(const Program &typed, const RecipeOptions &options) {
   if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
     throw RewriteError("coarsened: programs with iterate are not coarsened yet; use --opt plain");
+  if (options.vectorWidth > 0 && options.coarsen[0] % options.vectorWidth != 0)
+    throw RewriteError("coarsened: --vector " + std::to_string(options.vectorWidth) +
+                       " needs a coarsening factor along x that is a multiple of it, found " +
+                       std::to_string(options.coarsen[0]));
   auto [tiled, dims] = tileForCoarsening(typed, options.coarsen);
   if (options.privateWindow) tiled = copyWindowsToPrivate(tiled, dims);
+  if (options.vectorWidth > 0) tiled = vectorize(tiled, options.vectorWidth, "coarsened");
   // The tiles on global work-items; inside a work-item everything is
   // sequential, so the per-tile map nest becomes mapSeq (mapSeqUnroll below).
   return lowerOnLevels(tiled, {mapToGlb});
@@ -268,9 +300,14 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
 }
 
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
+  if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
+    throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
   Program lowered = typed;
   switch (recipe) {
-  case Recipe::Plain: lowered = lowerOnLevels(typed, {mapToGlb}); break;
+  case Recipe::Plain:
+    lowered =
+        lowerOnLevels(options.vectorWidth > 0 ? vectorize(typed, options.vectorWidth, "plain") : typed, {mapToGlb});
+    break;
   case Recipe::Tiled:
   case Recipe::Local: {
     // The host iterates the kernel of iterate's function; tiling that

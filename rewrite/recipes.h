@@ -37,6 +37,12 @@ struct RecipeOptions {
   /// every input element of it is loaded once (else: read from global memory
   /// per output, leaving shared loads to the OpenCL compiler).
   bool privateWindow = true;
+  /// plain, coarsened: vectorise the innermost dimension of the stencil with
+  /// vectors of this many lanes (2, 4, 8, 16; 0 = scalar code): a work-item
+  /// computes that many consecutive outputs along x as one vector (plain), or
+  /// its coarsened outputs along x as vectors (coarsened, factor along x a
+  /// multiple of the width). See vectorizeStencil in rewrite/rule.h.
+  int64_t vectorWidth = 0;
 };
 
 /// `typed` is a type-checked high-level program; tiling needs its sizes to be

@@ -63,6 +63,17 @@ Rule slideSeqIntroduction();
 /// Acoustic) ride along in the column when the step is 1.
 Rule streamOuterDimension(int dims);
 
+// ---- vectorisation (rules_vectors.cpp) ----------------------------------------
+/// Vectorises the innermost map of a `dims`-dimensional stencil with step 1:
+/// each element computes `width` consecutive outputs along x as one vector,
+/// every tap of the neighbourhood being the vector of `width` consecutive
+/// inputs and f applied lane-wise (Lift's asVector / vectorize):
+///   mapN(f, slideN(n, 1, x)) -> mapN(dims-1, asScalar, mapN(f, mapN(dims-1, vectorWindows(width), slideN(n, 1, x))))
+/// where vectorWindows(w, r) = map(\c. mapN(dims, \v. at(0, asVector(w, v)), moveToBack(c)), split(w, r)).
+/// The x extent must be provably divisible by `width`; the type checker
+/// refuses user functions that do not run lane-wise (conditions on lanes).
+Rule vectorizeStencil(int dims, int64_t width);
+
 // ---- lowering rules (rules_lowering.cpp) ------------------------------------
 /// True for a map whose function computes values (applies a user function
 /// or reduces), as opposed to a map that only rearranges data: only those

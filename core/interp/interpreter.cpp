@@ -37,6 +37,16 @@ public:
   }
 
   Value call(const Expr &f, const std::vector<Value> &args) override {
+    if (f.is(ExprKind::UserFun) && !args.empty() && !args.front().isScalar()) {
+      // Lane-wise on vectors (the type checker allowed it): one call per lane.
+      std::vector<Value> lanes;
+      for (size_t l = 0; l < args.front().size(); ++l) {
+        std::vector<Value> laneArgs;
+        for (const Value &a : args) laneArgs.push_back(a[l]);
+        lanes.push_back(call(f, laneArgs));
+      }
+      return Value::array(std::move(lanes));
+    }
     if (f.is(ExprKind::UserFun)) {
       std::vector<Scalar> scalars;
       for (const Value &a : args) scalars.push_back(a.scalar());

@@ -26,6 +26,7 @@ const Expr &padValue(const Expr &padConstant);
 
 // ---- size and integer operands ---------------------------------------------------
 const arith::Expr &splitSize(const Expr &split);
+const arith::Expr &vectorWidthOf(const Expr &asVector);
 /// slide and slideSeq.
 const arith::Expr &slideSize(const Expr &slide);
 const arith::Expr &slideStep(const Expr &slide);

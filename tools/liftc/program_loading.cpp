@@ -167,6 +167,17 @@ void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recip
   }
 }
 
+void parseVectorWidth(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options) {
+  auto width = cl.value("vector");
+  if (!width) return;
+  if (recipe != rewrite::Recipe::Plain && recipe != rewrite::Recipe::Coarsened)
+    throw UsageError("--vector needs --opt plain or --opt coarsened");
+  uint64_t value = parseUnsigned("vector", *width);
+  if (!isVectorWidth(static_cast<int64_t>(std::min<uint64_t>(value, 64))))
+    throw UsageError("--vector must be 2, 4, 8 or 16 (vector lanes along x), found " + *width);
+  options.vectorWidth = static_cast<int64_t>(value);
+}
+
 std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl) {
   auto opt = cl.value("opt");
   if (!opt) return std::nullopt;
@@ -182,6 +193,7 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
     if (cl.value("tile")) throw UsageError("--tile needs --opt tiled or --opt local");
     rewrite::RecipeOptions ignored;
     parseCoarsening(cl, std::nullopt, ignored); // refuses --coarsen and --window without --opt coarsened
+    parseVectorWidth(cl, std::nullopt, ignored);
     return typed;
   }
   auto recipe = parseRecipeOption(cl);
@@ -192,6 +204,7 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
     options.tileOutputs = static_cast<int64_t>(k);
   }
   parseCoarsening(cl, recipe, options);
+  parseVectorWidth(cl, recipe, options);
   return rewrite::applyRecipe(typed, *recipe, options);
 }
 

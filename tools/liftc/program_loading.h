@@ -41,6 +41,8 @@ std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl);
 /// 1) and --window private|global into `options`; refused unless `recipe` is
 /// coarsened.
 void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options);
+/// --vector W (2, 4, 8 or 16) into options.vectorWidth; only with --opt plain or coarsened.
+void parseVectorWidth(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options);
 
 /// With --opt RECIPE (and --tile K, --coarsen, --window), the typed program
 /// lowered by that recipe; otherwise `typed` itself.

@@ -208,6 +208,11 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   } else if (cl.value("coarsen") || cl.value("window")) {
     throw UsageError("--coarsen and --window need --opt coarsened");
   }
+  {
+    rewrite::RecipeOptions vector;
+    parseVectorWidth(cl, config.recipe, vector);
+    config.vectorWidth = vector.vectorWidth;
+  }
   if (config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local)
     config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
   if (cl.value("local")) config.local = parseCodegenOptions(cl).localSize;

@@ -32,7 +32,8 @@ std::vector<Verb> allVerbs() {
        "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
        "                     [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
-       "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--ptx FILE.ptx [--arch sm_90]]\n"
+       "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W]\n"
+       "                     [--ptx FILE.ptx [--arch sm_90]]\n"
        "                     [--specialise-boundaries]\n"
        "                     [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
@@ -49,7 +50,11 @@ std::vector<Verb> allVerbs() {
        "the output extents), reading its window from a private copy (--window\n"
        "private, the default) or from global memory (--window global). stream\n"
        "marches the outermost dimension of a 2D/3D stencil with slideSeq, the\n"
-       "window in registers. With --target cuda, --ptx also compiles the kernel\n"
+       "window in registers. --vector W (2, 4, 8 or 16; plain and coarsened)\n"
+       "vectorises the innermost dimension: W consecutive outputs along x as one\n"
+       "vector, each tap one vloadN where its lanes are consecutive in memory\n"
+       "(W must divide the x extent, and the x coarsening factor).\n"
+       "With --target cuda, --ptx also compiles the kernel\n"
        "with NVRTC for --arch (default sm_90) and writes the PTX.\n"
        "--specialise-boundaries gives work-groups away from the borders code\n"
        "without bounds guard and without clamp/mirror/wrap/constant-pad\n"
@@ -61,15 +66,15 @@ std::vector<Verb> allVerbs() {
        "buildOptions in the metadata; --div-to-mul writes divisions of user\n"
        "functions by floating constants as multiplications by the inverse (exact\n"
        "for powers of two, within 1.5 ulp otherwise).\n",
-       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "ptx",
-         "arch", "fast-math"},
+       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "vector",
+         "ptx", "arch", "fast-math"},
         {"div-to-mul", "specialise-boundaries"}},
        runCompile},
       {"run",
        "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
-       "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--target opencl|cuda]\n"
+       "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--target opencl|cuda]\n"
        "                 [--specialise-boundaries]\n"
        "                 [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
@@ -82,7 +87,8 @@ std::vector<Verb> allVerbs() {
        "(loaded at run time; --device is then the CUDA device index).\n"
        "--fast-math and --div-to-mul as for compile; --check then allows the error\n"
        "they permit (README, Fast math).\n",
-       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "target", "fast-math"},
+       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "vector", "target",
+         "fast-math"},
         {"check", "div-to-mul", "specialise-boundaries"}},
        runRun},
       {"rewrite",
@@ -139,15 +145,15 @@ std::vector<Verb> allVerbs() {
       {"tune",
        "measure one variant of a program and record it",
        "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
-       "                  [--coarsen X[,Y[,Z]]] [--window private|global] [--local X[,Y[,Z]]]\n"
+       "                  [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name "
        "NAME]\n"
        "                  [--fast-math none|mad|relaxed] [--div-to-mul] [--specialise-boundaries]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
        "records it in the same result store (--specialise-boundaries: see compile).\n",
-       {{"size", "opt", "tile", "coarsen", "window", "local", "target", "device", "out", "runs", "timeout", "name",
-         "fast-math"},
+       {{"size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "device", "out", "runs", "timeout",
+         "name", "fast-math"},
         {"div-to-mul", "specialise-boundaries"}},
        runTune},
       {"best",
@@ -163,7 +169,8 @@ std::vector<Verb> allVerbs() {
        "usage: liftc export BEST_DIR --out DIR [--name NAME]\n"
        "       liftc export PROGRAM.json --size N=...,M=... --out DIR [--target opencl|cuda|both]\n"
        "                    [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
-       "                    [--coarsen X[,Y[,Z]]] [--window private|global] [--local X[,Y[,Z]]] [--name NAME]\n"
+       "                    [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--local X[,Y[,Z]]]\n"
+       "                    [--name NAME]\n"
        "\n"
        "Writes NAME_opencl.h/.c and/or NAME_cuda.h/.c into DIR: C99 code that\n"
        "embeds the kernel source, builds it once per OpenCL context and device\n"
@@ -179,7 +186,7 @@ std::vector<Verb> allVerbs() {
        "(lowered by --opt, see 'liftc compile') for --target (default both);\n"
        "--local sets the work-group size. NAME (default: the program name) is the\n"
        "prefix of every exported symbol and file.\n",
-       {{"out", "name", "size", "opt", "tile", "coarsen", "window", "local", "target"}, {}},
+       {{"out", "name", "size", "opt", "tile", "coarsen", "window", "vector", "local", "target"}, {}},
        runExport},
       {"variants",
        "count the programs and kernels a depth-limited derivation search reaches",
@@ -217,7 +224,7 @@ std::vector<Verb> allVerbs() {
        "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|jacobi2d_5pt,...] [--sizes "
        "paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
-       "                   [--coarsened x8[,z8,x8:global,x8:spec...]]\n"
+       "                   [--coarsened x8[,z8,x8:global,x8:vec4,x8:spec...]]\n"
        "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] "
        "[--quiet]\n"
        "                   [--kernel-tuner full|quick|off] [--copy-mib 128]\n"
@@ -227,7 +234,8 @@ std::vector<Verb> allVerbs() {
        "recipe, the stream recipe (2D and 3D examples), the tiled and local recipes\n"
        "(one of each per --tiles size, default 8), the coarsened recipe per\n"
        "--coarsened variant (a dimension x, y or z and the outputs per work-item\n"
-       "along it, ':global' for the window read from global memory, ':spec' last for\n"
+       "along it, ':global' for the window read from global memory, ':vec4' for\n"
+       "vectors of 4 lanes along x (2, 4, 8, 16; dividing the factor), ':spec' last for\n"
        "boundary specialisation with a guard-free launch; default x8 and\n"
        "the outermost dimension by 8), the best kernel 'liftc explore' recorded for the device\n"
        "under --results (default results/), and the hand-written reference kernel\n"
