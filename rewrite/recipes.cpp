@@ -243,9 +243,9 @@ Program vectorize(const Program &typed, int64_t width, const std::string &recipe
   }
   if (!refusal.empty()) throw RewriteError(recipe + ": cannot vectorise by " + std::to_string(width) + ": " + refusal);
   throw RewriteError(recipe + ": no stencil to vectorise by " + std::to_string(width) +
-                     ": vectorisation needs mapN over slideN with step 1 of one input of float or double (nothing "
-                     "zipped beside the neighbourhoods) and an innermost output extent divisible by " +
-                     std::to_string(width) + " (the last partial vector is not handled: choose a width dividing it)");
+                     ": needs mapN over slideN with step 1 of one float or double input (nothing zipped) and an "
+                     "innermost output extent divisible by " +
+                     std::to_string(width) + " (no partial last vector)");
 }
 
 Program coarsen(const Program &typed, const RecipeOptions &options) {
