@@ -244,7 +244,8 @@ TEST_CASE("vector: a work-group size dividing the extent drops every guard; size
   // 62 outputs along x: neither 4 nor 8 divides them (the last partial vector is not handled).
   Program odd = typeCheck(ex.build(), {{"N", 12}, {"M", 62}});
   CHECK_THROWS_WITH_AS(vectorised(odd, {4, false, false}, codegen::Target::OpenCL),
-                       doctest::Contains("innermost output extent divisible by 4 (no partial last vector)"), rewrite::RewriteError);
+                       doctest::Contains("innermost output extent divisible by 4 (no partial last vector)"),
+                       rewrite::RewriteError);
 }
 
 TEST_CASE("vector: the CUDA variants compile with NVRTC without warnings") {
