@@ -55,10 +55,13 @@ struct CoarsenedVariant {
   bool privateWindow = true;
   /// Boundary specialisation, launched guard-free (as the "plain+spec wg" row).
   bool specialise = false;
+  /// With specialise: codegen::CodegenOptions::noinlineBorder.
+  bool noinlineBorder = false;
 };
 /// "x8", "z4", "x8:global" (the window read from global memory), with an
-/// optional ":spec" last (boundary-specialised, guard-free launch); nullopt
-/// when `spec` is not of that form (a factor from 1 to 64).
+/// optional ":spec" last (boundary-specialised, guard-free launch), itself
+/// optionally followed by ":noinline" (CodegenOptions::noinlineBorder);
+/// nullopt when `spec` is not of that form (a factor from 1 to 64).
 std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec);
 
 struct ContenderOptions {
@@ -73,7 +76,8 @@ struct ContenderOptions {
   /// benchmark's sizes).
   std::vector<explore::BestKernel> explored;
   /// The plain recipe with boundary specialisation ("plain+spec", with the
-  /// runtime's work-group size, and "plain+spec wg", guard-free).
+  /// runtime's work-group size, and "plain+spec wg", guard-free; on OpenCL
+  /// also "plain+spec wg noinline-border", CodegenOptions::noinlineBorder).
   bool specialised = true;
 };
 

@@ -198,7 +198,8 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
 
 std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args) {
   useUserFun(f.userFun());
-  std::string call = f.userFun().name() + "(";
+  const std::string &name = f.userFun().name();
+  std::string call = (borderCode_ ? borderUserFunName(name) : name) + "(";
   for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
   return call + ")";
 }

@@ -37,6 +37,7 @@ std::string Configuration::key() const {
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
   if (specialise) k += " spec";
+  if (noinlineBorder) k += " noinline-border";
   if (fastMath != codegen::FastMath::None) k += " fast-math=" + codegen::fastMathName(fastMath);
   if (divToMul) k += " div-to-mul";
   return k;
@@ -49,6 +50,7 @@ nlohmann::json Configuration::toJson() const {
     j["privateWindow"] = privateWindow;
   }
   if (specialise) j["specialise"] = true;
+  if (noinlineBorder) j["noinlineBorder"] = true;
   if (fastMath != codegen::FastMath::None) j["fastMath"] = codegen::fastMathName(fastMath);
   if (divToMul) j["divToMul"] = true;
   return j;
@@ -64,6 +66,7 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   if (j.contains("coarsen")) c.coarsen = j.at("coarsen").get<std::array<int64_t, 3>>();
   if (j.contains("privateWindow")) c.privateWindow = j.at("privateWindow").get<bool>();
   c.specialise = j.value("specialise", false);
+  c.noinlineBorder = j.value("noinlineBorder", false);
   if (j.contains("fastMath")) {
     auto level = codegen::parseFastMath(j.at("fastMath").get<std::string>());
     if (!level) throw std::invalid_argument("unknown fast-math level " + j.at("fastMath").dump());
@@ -78,9 +81,15 @@ void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &
   options.divToMul = configuration.divToMul;
 }
 
+void applySpecialisation(const Configuration &configuration, codegen::CodegenOptions &options) {
+  options.specialiseBoundaries = configuration.specialise;
+  options.noinlineBorder = configuration.noinlineBorder;
+}
+
 bool areNeighbours(const Configuration &a, const Configuration &b) {
   int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) +
-                    (a.divToMul != b.divToMul) + (a.specialise != b.specialise);
+                    (a.divToMul != b.divToMul) + (a.specialise != b.specialise) +
+                    (a.noinlineBorder != b.noinlineBorder);
   for (int d = 0; d < 3; ++d) differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]);
   differences += a.privateWindow != b.privateWindow;
   return differences == 1;

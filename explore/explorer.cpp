@@ -78,7 +78,7 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant,
         rewrite::applyRecipe(typedSmall, variant.configuration.recipe, variant.configuration.recipeOptions());
     codegen::CodegenOptions co;
     if (variant.kernel.localSize || variant.configuration.specialise) co.localSize = variant.configuration.local;
-    co.specialiseBoundaries = variant.configuration.specialise;
+    applySpecialisation(variant.configuration, co);
     applyFastMath(variant.configuration, co);
     std::unique_ptr<tuner::CompiledKernel> checker =
         device.compile(codegen::generateKernel(loweredSmall, device.target(), co));

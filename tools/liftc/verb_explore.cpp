@@ -212,6 +212,7 @@ int runTune(const CommandLine &cl, std::ostream &out) {
     config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
   if (cl.value("local")) config.local = parseCodegenOptions(cl).localSize;
   config.specialise = cl.has("specialise-boundaries");
+  config.noinlineBorder = parseCodegenOptions(cl).noinlineBorder;
   {
     codegen::CodegenOptions fastMath;
     applyFastMathOptions(cl, fastMath);
