@@ -141,6 +141,7 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant,
     // 3. Check the timed kernel's own output at sampled points of the full size.
     std::optional<FullSizeReference> computed;
     if (!reference) reference = &computed.emplace(fullSizeReference(typeCheck(program, sizes), sizes, fullSizeInputs));
+    if (!reference->bug.empty()) throw InternalError(reference->bug);
     record.verified = "all of " + sizesKey(program, small) + "; ";
     if (reference->unavailable.empty()) {
       if (auto mismatch =

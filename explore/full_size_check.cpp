@@ -41,12 +41,14 @@ FullSizeReference fullSizeReference(const Program &typed, const std::map<std::st
       std::vector<std::span<const std::byte>> absoluteViews(absolute.begin(), absolute.end());
       reference.magnitudes = interpretPoints(*twin, sizes, absoluteViews, reference.points);
     }
-  } catch (const InternalError &) {
-    throw;
+  } catch (const InternalError &e) {
+    reference.bug = std::string("full-size reference: ") + e.what();
   } catch (const Error &e) {
     // The program's own failure on these inputs (a user function's error).
     reference.points.clear();
     reference.unavailable = std::string("the interpreter failed at full size: ") + e.what();
+  } catch (const std::exception &e) {
+    reference.bug = std::string("full-size reference: unexpected exception: ") + e.what();
   }
   return reference;
 }

@@ -25,14 +25,17 @@ struct FullSizeReference {
   /// Why there is no reference (empty when there is one), e.g. an iterated
   /// program too large to interpret: then the timed kernel is not checked.
   std::string unavailable;
+  /// liftcc failed computing it (an internal error): each variant checked
+  /// against it is recorded as a bug, and the exploration goes on.
+  std::string bug;
 };
 
 /// Random points beyond the borders, corners and middle (samplePoints).
 inline constexpr size_t kRandomCheckPoints = 256;
 
 /// The reference of the typed program at `sizes` on `inputs` (its full-size
-/// inputs, in the order of its parameters). Never throws for the program's
-/// own failures (they become `unavailable`); an InternalError propagates.
+/// inputs, in the order of its parameters). Never throws: the program's own
+/// failures become `unavailable`, liftcc's `bug`.
 FullSizeReference fullSizeReference(const Program &typed, const std::map<std::string, int64_t> &sizes,
                                     const tuner::InputBytes &inputs);
 
