@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 #include <unordered_map>
 
@@ -72,12 +73,19 @@ std::vector<std::byte> absoluteBytes(std::span<const std::byte> bytes, const Typ
   if (elementBytes == 0) return out;
   for (size_t at = 0; at + elementBytes <= out.size(); at += elementBytes) {
     size_t offset = at;
+    // In place, bytes only: a full-size input has millions of scalars.
     for (ScalarKind kind : kinds) {
-      std::span<std::byte> scalar(out.data() + offset, scalarByteSize(kind));
-      Value v = fromBytes(scalar, Type::scalar(kind), sizes);
-      std::vector<std::byte> absolute = toBytes(absoluteScalar(v.scalar()));
-      std::copy(absolute.begin(), absolute.end(), scalar.begin());
-      offset += scalar.size();
+      std::byte *scalar = out.data() + offset;
+      if (kind == ScalarKind::Float || kind == ScalarKind::Double) {
+        // Little-endian IEEE: the sign is the top bit of the last byte.
+        scalar[scalarByteSize(kind) - 1] &= std::byte{0x7f};
+      } else if (kind == ScalarKind::Int) {
+        int32_t v;
+        std::memcpy(&v, scalar, sizeof v);
+        v = absoluteScalar(Scalar::ofInt(v)).asInt();
+        std::memcpy(scalar, &v, sizeof v);
+      }
+      offset += scalarByteSize(kind);
     }
   }
   return out;
