@@ -3,6 +3,7 @@
 #include "bench/peers.h"
 
 #include "core/interp/interpreter.h"
+#include "core/interp/magnitudes.h"
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/explorer.h"
@@ -95,11 +96,11 @@ void verify(tuner::Device &device, const Program &program, const Sizes &small, s
             const BenchOptions &options) {
   Program typed = typeCheck(program, small);
   std::vector<Grid> grids = randomGrids(typed, small, options.seed);
-  Value expected = interpret(typed, small, toValues(typed, small, grids));
+  Reference expected = interpretReference(typed, small, toValues(typed, small, grids));
   for (Candidate &c : candidates) {
     try {
       ContenderRun r = runContender(device, *c.contender, typed, small, grids, {.warmupRuns = 0, .timedRuns = 1});
-      if (auto mismatch = compareValues(expected, toValue(typed, small, r.output), c.contender->tolerance)) {
+      if (auto mismatch = compareWithReference(expected, toValue(typed, small, r.output), c.contender->tolerance)) {
         c.row.status = Status::Wrong;
         c.row.message = "vs interpreter: " + *mismatch;
       } else {
@@ -127,7 +128,7 @@ std::vector<BenchRow> benchPeers(const ocl::DeviceInfo &device, const examples::
   if (peers.empty()) return rows;
   Program smallTyped = typeCheck(program, small);
   std::vector<Grid> smallGrids = randomGrids(smallTyped, small, options.seed);
-  Value expected = interpret(smallTyped, small, toValues(smallTyped, small, smallGrids));
+  Reference expected = interpretReference(smallTyped, small, toValues(smallTyped, small, smallGrids));
   for (const Peer &peer : peers) {
     BenchRow row;
     row.variant = peer.variant;
@@ -135,7 +136,7 @@ std::vector<BenchRow> benchPeers(const ocl::DeviceInfo &device, const examples::
     try {
       log(options, example.name + ": verifying " + peer.variant + " at " + report.verifiedAt);
       PeerRun check = peer.run(smallGrids, small, {.warmupRuns = 0, .timedRuns = 1});
-      if (auto mismatch = compareValues(expected, toValue(smallTyped, small, check.output), kTolerance)) {
+      if (auto mismatch = compareWithReference(expected, toValue(smallTyped, small, check.output), kTolerance)) {
         row.status = Status::Wrong;
         row.message = "vs interpreter: " + *mismatch;
       } else {

@@ -35,7 +35,7 @@ std::string coarsenedName(const CoarsenedVariant &v) {
   for (int d = 0; d < 3; ++d)
     if (v.factors[d] > 1) name += std::string(" ") + kDimensionNames[d] + std::to_string(v.factors[d]);
   return name + (v.privateWindow ? "" : " global") + (v.vectorWidth > 0 ? " vec" + std::to_string(v.vectorWidth) : "") +
-         (v.specialise ? " spec" : "");
+         (v.specialise ? " spec" : "") + (v.noinlineBorder ? " noinline-border" : "");
 }
 
 /// A launch without bounds guards: work-groups of the widest power of two up
@@ -48,11 +48,14 @@ std::array<int64_t, 3> guardFreeLocalSize(const codegen::Kernel &kernel) {
 }
 
 /// The kernel of `lowered`, boundary-specialised and launched guard-free when
-/// `specialise`, else as generated.
-ContenderKernel generatedContenderKernel(const Program &lowered, codegen::Target target, bool specialise) {
+/// `specialise` (its border code calling never-inlined user functions with
+/// `noinlineBorder`), else as generated.
+ContenderKernel generatedContenderKernel(const Program &lowered, codegen::Target target, bool specialise,
+                                         bool noinlineBorder = false) {
   if (!specialise) return ContenderKernel{codegen::generateKernel(lowered, target), std::nullopt};
   codegen::CodegenOptions options;
   options.specialiseBoundaries = true;
+  options.noinlineBorder = noinlineBorder;
   options.localSize = guardFreeLocalSize(codegen::generateKernel(lowered, target));
   const auto &l = options.localSize;
   return ContenderKernel{
@@ -69,7 +72,7 @@ Contender coarsenedContender(const CoarsenedVariant &variant) {
             options.privateWindow = variant.privateWindow;
             options.vectorWidth = variant.vectorWidth;
             Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Coarsened, options);
-            return generatedContenderKernel(lowered, target, variant.specialise);
+            return generatedContenderKernel(lowered, target, variant.specialise, variant.noinlineBorder);
           }};
 }
 
@@ -87,11 +90,13 @@ std::vector<CoarsenedVariant> defaultCoarsenedVariants(int dims) {
 /// work-groups of the widest power of two up to 64 dividing the innermost
 /// extent (1 in the other dimensions), so that the kernel has no guard at
 /// all; else with the runtime's work-group size, the interior selected at run time.
-Contender specialisedPlainContender(bool guardFree) {
-  return {guardFree ? "plain+spec wg" : "plain+spec", ContenderKind::Generated, 1,
-          [guardFree](const Program &typed, const Sizes &, codegen::Target target) {
+Contender specialisedPlainContender(bool guardFree, bool noinlineBorder = false) {
+  std::string name =
+      std::string(guardFree ? "plain+spec wg" : "plain+spec") + (noinlineBorder ? " noinline-border" : "");
+  return {name, ContenderKind::Generated, 1,
+          [guardFree, noinlineBorder](const Program &typed, const Sizes &, codegen::Target target) {
             Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {});
-            if (guardFree) return generatedContenderKernel(lowered, target, true);
+            if (guardFree) return generatedContenderKernel(lowered, target, true, noinlineBorder);
             codegen::CodegenOptions options;
             options.specialiseBoundaries = true;
             return ContenderKernel{codegen::generateKernel(lowered, target, options), std::nullopt};
@@ -135,7 +140,12 @@ Contender exploredContender(const explore::BestKernel &best) {
 std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec) {
   std::string text = spec;
   CoarsenedVariant variant;
-  const std::string global = ":global", specialised = ":spec";
+  const std::string global = ":global", specialised = ":spec", noinline = ":noinline";
+  if (text.size() > noinline.size() && text.ends_with(noinline)) {
+    variant.noinlineBorder = true;
+    text.resize(text.size() - noinline.size());
+    if (!text.ends_with(specialised)) return std::nullopt; // it changes the border code of a specialised kernel
+  }
   if (text.size() > specialised.size() && text.ends_with(specialised)) {
     variant.specialise = true;
     text.resize(text.size() - specialised.size());
@@ -170,6 +180,7 @@ std::vector<Contender> contendersFor(const examples::Example &example, const Con
   if (options.specialised) {
     out.push_back(specialisedPlainContender(false));
     out.push_back(specialisedPlainContender(true));
+    if (target == codegen::Target::OpenCL) out.push_back(specialisedPlainContender(true, true));
   }
   for (int64_t tile : options.tiles) {
     out.push_back(recipeContender(rewrite::Recipe::Tiled, tile));

@@ -55,12 +55,15 @@ struct CoarsenedVariant {
   bool privateWindow = true;
   /// Boundary specialisation, launched guard-free (as the "plain+spec wg" row).
   bool specialise = false;
+  /// With specialise: codegen::CodegenOptions::noinlineBorder.
+  bool noinlineBorder = false;
   /// Vector lanes along x (rewrite::RecipeOptions::vectorWidth), 0: scalar.
   int64_t vectorWidth = 0;
 };
 /// "x8", "z4", "x8:global" (the window read from global memory), then
 /// optionally ":vec4" (vectors of 2, 4, 8 or 16 lanes along x) and ":spec"
-/// last (boundary-specialised, guard-free launch); nullopt when `spec` is not
+/// (boundary-specialised, guard-free launch), itself optionally followed by
+/// ":noinline" (CodegenOptions::noinlineBorder); nullopt when `spec` is not
 /// of that form (a factor from 1 to 64).
 std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec);
 
@@ -76,7 +79,8 @@ struct ContenderOptions {
   /// benchmark's sizes).
   std::vector<explore::BestKernel> explored;
   /// The plain recipe with boundary specialisation ("plain+spec", with the
-  /// runtime's work-group size, and "plain+spec wg", guard-free).
+  /// runtime's work-group size, and "plain+spec wg", guard-free; on OpenCL
+  /// also "plain+spec wg noinline-border", CodegenOptions::noinlineBorder).
   bool specialised = true;
 };
 

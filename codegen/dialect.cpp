@@ -36,6 +36,12 @@ std::string Dialect::inlineUserFunQualifier() const {
   return target_ == Target::CUDA ? "__device__ __forceinline__ " : "static inline ";
 }
 
+// Only OpenCL separates them (separateBorderUserFuns); CUDA's border code
+// calls the inline functions of the interior.
+std::string Dialect::borderUserFunQualifier() const {
+  return target_ == Target::CUDA ? inlineUserFunQualifier() : "__attribute__((noinline)) static ";
+}
+
 std::string Dialect::globalPointer(ScalarKind kind, bool readOnly) const {
   std::string type(scalarKindName(kind));
   switch (target_) {

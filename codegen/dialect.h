@@ -29,6 +29,11 @@ public:
   std::string userFunQualifier() const; ///< "" / "__device__ "
   /// A user function the compiler should inline: "static inline " / "__device__ __forceinline__ ".
   std::string inlineUserFunQualifier() const;
+  /// Whether the border code of a boundary-specialised kernel can call copies
+  /// of the user functions that the compiler must not inline (OpenCL: see
+  /// CodegenOptions::noinlineBorder), and their qualifier.
+  bool separateBorderUserFuns() const { return target_ == Target::OpenCL; }
+  std::string borderUserFunQualifier() const;
   std::string globalPointer(ScalarKind kind, bool readOnly) const; ///< parameter type of a buffer
   std::string localArray(ScalarKind kind, const std::string &name, const std::string &count) const;
   std::string privateArray(ScalarKind kind, const std::string &name, const std::string &count) const;

@@ -139,6 +139,9 @@ private:
   /// these sizes, or it would equal the general code.
   std::optional<InteriorCode> findInterior(const Kernel &general);
   std::string interiorCondition(const Kernel &general, const Kernel::Interior &margins) const;
+  /// The general code again, calling the border copies of the user
+  /// functions (borderUserFunName), for a kernel whose interior was found.
+  std::string borderCode() const;
 
   std::string freshName(const std::string &base);
   void useUserFun(const cfun::Function &f);
@@ -162,6 +165,7 @@ private:
   int64_t unrolledCopies_ = 1; ///< product of the enclosing unrolled loops' extents
   bool wideIndices_ = false, needsWide_ = false;
   std::optional<Kernel::Interior> interior_;
+  bool borderCode_ = false; ///< generating borderCode(): calls go to the border copies
   int64_t boundaryOps_ = 0;
   bool droppedGuard_ = false;                    ///< some bounds guard was dropped (guardFree)
   std::unordered_set<arith::Expr> provenNarrow_; ///< expressions proved within int
@@ -176,6 +180,10 @@ private:
   int64_t localBytes_ = 0;
   std::array<std::optional<arith::Expr>, 3> glbExtent_, wrgExtent_, lclExtent_;
 };
+
+/// The name of the non-inlined copy of user function `name` that the border
+/// code of a specialised OpenCL kernel calls (Dialect::separateBorderUserFuns).
+std::string borderUserFunName(const std::string &name);
 
 bool isCompute(const Expr &e);
 /// True when writing `e` writes memory (a compute node, possibly seen through

@@ -52,6 +52,16 @@ int64_t defaultLocalSize(const std::optional<arith::Expr> &extent, int dim) {
 /// for generated names (as liftcc_min/liftcc_max).
 std::string wideSizeParameter(const std::string &size) { return "liftcc_size_" + size; }
 
+/// The border code's copy of user function `f`: a wrapper calling it, which
+/// the compiler inlines into and never inlines anywhere.
+std::string borderUserFunDefinition(const cfun::Function &f, const Dialect &dialect) {
+  std::string signature = f.signatureC(), arguments;
+  signature = std::string(scalarKindName(f.result())) + " " + borderUserFunName(f.name()) +
+              signature.substr(signature.find('('));
+  for (const cfun::Param &p : f.params()) arguments += (arguments.empty() ? "" : ", ") + p.name;
+  return "\n" + dialect.borderUserFunQualifier() + signature + " {\n  return " + f.name() + "(" + arguments + ");\n}\n";
+}
+
 } // namespace
 
 Generator::Generator(const Program &program, Target target, const CodegenOptions &options, bool wideIndices,
@@ -189,18 +199,21 @@ Kernel Generator::run() {
   kernel.localMemoryBytes = localBytes_;
 
   std::string kernelBody = body_.text();
-  bool inlineUserFuns = false;
-  if (options_.specialiseBoundaries && !interior_) {
+  bool inlineUserFuns = false, borderUserFuns = false;
+  if (options_.specialiseBoundaries && !interior_ && !borderCode_) {
     if (droppedGuard_) {
       kernel.localSize = knownLocalSize();
       kernel.requiresLocalSize = true;
     }
     if (std::optional<InteriorCode> interior = findInterior(kernel)) {
       kernel.interior = interior->margins;
+      // The interior inlines the user functions (not inlined, PoCL vectorises
+      // nothing); so does the border code, unless noinlineBorder asks for
+      // copies that keep LLVM from merging the two codes (CodegenOptions).
+      borderUserFuns = options_.noinlineBorder && dialect_.separateBorderUserFuns();
+      std::string border = borderUserFuns ? borderCode() : kernelBody;
       kernelBody = "if (" + interior->condition + ") {\n" + indentBody(interior->body) + "} else {\n" +
-                   indentBody(kernelBody) + "}\n";
-      // Called from both codes, a user function must still be inlined, or
-      // PoCL vectorises neither (measured; see README).
+                   indentBody(border) + "}\n";
       inlineUserFuns = true;
     }
   }
@@ -222,6 +235,7 @@ Kernel Generator::run() {
                            : f.body();
     std::string qualifier = inlineUserFuns ? dialect_.inlineUserFunQualifier() : dialect_.userFunQualifier();
     source += "\n" + qualifier + f.signatureC() + " {\n" + indentBody(body) + "}\n";
+    if (borderUserFuns) source += borderUserFunDefinition(f, dialect_);
   }
   source += vectorUserFunSources(inlineUserFuns);
   std::optional<std::array<int64_t, 3>> required;

@@ -36,6 +36,17 @@ std::optional<int64_t> padReach(const Expr &body) {
 
 } // namespace
 
+// The liftcc_ prefix is reserved for generated names, so this cannot take a
+// user's name.
+std::string borderUserFunName(const std::string &name) { return "liftcc_border_" + name; }
+
+std::string Generator::borderCode() const {
+  Generator border(program_, dialect_.target(), options_, wideIndices_);
+  border.borderCode_ = true;
+  border.run();
+  return border.body_.text();
+}
+
 std::optional<std::array<int64_t, 3>> Generator::knownLocalSize() const {
   bool given = options_.localSize != std::array<int64_t, 3>{0, 0, 0};
   bool workGroups = wrgExtent_[0] || wrgExtent_[1] || wrgExtent_[2];

@@ -205,7 +205,10 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
 
 std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result) {
   useUserFun(f.userFun());
-  std::string name = result.isVector() ? useVectorUserFun(f.userFun(), result.vectorWidth()) : f.userFun().name();
+  // Lane-wise calls keep the vector variant in the border code as well.
+  const std::string &scalarName = f.userFun().name();
+  std::string name = result.isVector() ? useVectorUserFun(f.userFun(), result.vectorWidth())
+                                       : (borderCode_ ? borderUserFunName(scalarName) : scalarName);
   std::string call = name + "(";
   for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
   return call + ")";

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/io/safe_file.h"
 #include "explore/explorer.h"
+#include "explore/record_identity.h"
 #include "liftcc/version.h"
 
 #include <filesystem>
@@ -48,10 +49,18 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
   io::createDirectoriesBelow(resultsDir, dir);
   fs::path launchPath = dir / "launch.json";
   io::refuseSymlinksBelow(resultsDir, launchPath);
+  // The entry pairs a kernel with the record that timed it, never with
+  // another kernel's time.
+  if (!record.kernelHash.empty() && record.kernelHash != kernelHash(variant.kernel, variant.configuration))
+    throw InternalError("best kernel: the record of " + record.key + " measured another kernel");
   if (fs::exists(launchPath)) {
     try {
       auto existing = nlohmann::json::parse(readText(launchPath));
-      if (existing.at("medianNs").get<double>() <= record.medianNs) return dir.string();
+      // Only a faster entry of the same program stays: one of another
+      // program saved under this name, or from before programs were hashed,
+      // is replaced.
+      bool sameProgram = !record.programHash.empty() && existing.value("programHash", "") == record.programHash;
+      if (sameProgram && existing.at("medianNs").get<double>() <= record.medianNs) return dir.string();
     } catch (const std::exception &) {
       // An unreadable entry is replaced.
     }
@@ -66,7 +75,11 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
                         {"sizes", sizesKey},
                         {"configuration", variant.configuration.toJson()},
                         {"key", record.key},
+                        {"programHash", record.programHash},
+                        {"kernelHash", record.kernelHash},
                         {"kernelFile", kernelFile},
+                        {"kernelSourceHash", stableHash(variant.kernel.source)},
+                        {"verified", record.verified},
                         {"medianNs", record.medianNs},
                         {"elementsPerSecond", double(outputElements) / (record.medianNs * 1e-9)},
                         {"kernel", codegen::kernelMetadata(variant.kernel)},
@@ -91,6 +104,10 @@ std::vector<BestKernel> findBestKernels(const std::string &resultsDir, const std
     k.launch = nlohmann::json::parse(readText(entry.path()));
     k.kernelFile = kernelFileOf(k.launch);
     k.source = readText(entry.path().parent_path() / k.kernelFile);
+    // A kernel file replaced after its launch.json was written no longer
+    // goes with that entry's time.
+    if (k.launch.contains("kernelSourceHash") && k.launch["kernelSourceHash"] != stableHash(k.source))
+      throw Error(k.directory + "/" + k.kernelFile + " is not the kernel its launch.json was measured with");
     out.push_back(std::move(k));
   }
   std::sort(out.begin(), out.end(), [](const BestKernel &a, const BestKernel &b) { return a.directory < b.directory; });

@@ -40,6 +40,7 @@ std::string Configuration::key() const {
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
   if (specialise) k += " spec";
+  if (noinlineBorder) k += " noinline-border";
   if (fastMath != codegen::FastMath::None) k += " fast-math=" + codegen::fastMathName(fastMath);
   if (divToMul) k += " div-to-mul";
   return k;
@@ -53,6 +54,7 @@ nlohmann::json Configuration::toJson() const {
   }
   if (vectorWidth > 0) j["vector"] = vectorWidth;
   if (specialise) j["specialise"] = true;
+  if (noinlineBorder) j["noinlineBorder"] = true;
   if (fastMath != codegen::FastMath::None) j["fastMath"] = codegen::fastMathName(fastMath);
   if (divToMul) j["divToMul"] = true;
   return j;
@@ -69,6 +71,7 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   if (j.contains("privateWindow")) c.privateWindow = j.at("privateWindow").get<bool>();
   c.vectorWidth = j.value("vector", int64_t{0});
   c.specialise = j.value("specialise", false);
+  c.noinlineBorder = j.value("noinlineBorder", false);
   if (j.contains("fastMath")) {
     auto level = codegen::parseFastMath(j.at("fastMath").get<std::string>());
     if (!level) throw std::invalid_argument("unknown fast-math level " + j.at("fastMath").dump());
@@ -83,9 +86,15 @@ void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &
   options.divToMul = configuration.divToMul;
 }
 
+void applySpecialisation(const Configuration &configuration, codegen::CodegenOptions &options) {
+  options.specialiseBoundaries = configuration.specialise;
+  options.noinlineBorder = configuration.noinlineBorder;
+}
+
 bool areNeighbours(const Configuration &a, const Configuration &b) {
   int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) +
-                    (a.divToMul != b.divToMul) + (a.specialise != b.specialise);
+                    (a.divToMul != b.divToMul) + (a.specialise != b.specialise) +
+                    (a.noinlineBorder != b.noinlineBorder);
   for (int d = 0; d < 3; ++d) differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]);
   differences += (a.privateWindow != b.privateWindow) + (a.vectorWidth != b.vectorWidth);
   return differences == 1;

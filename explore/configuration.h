@@ -26,6 +26,9 @@ struct Configuration {
   /// codegen::CodegenOptions::specialiseBoundaries (key suffix " spec"; absent
   /// from key and JSON when off, so results stored before it stay valid).
   bool specialise = false;
+  /// codegen::CodegenOptions::noinlineBorder (key suffix " noinline-border",
+  /// absent when off); only with `specialise`.
+  bool noinlineBorder = false;
   /// Build options (codegen/fast_math.h) and division by constants as
   /// multiplication. The defaults leave key() and toJson() as they were
   /// before these existed, so stored results stay valid.
@@ -51,6 +54,8 @@ struct Configuration {
 
 /// The codegen options of the configuration's fast-math choices.
 void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &options);
+/// The codegen options of its boundary specialisation (specialise, noinlineBorder).
+void applySpecialisation(const Configuration &configuration, codegen::CodegenOptions &options);
 
 /// Parameters differing in exactly one of recipe, tile, one coarsening
 /// factor, the window copy, one work-group extent, the fast-math level or

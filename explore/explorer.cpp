@@ -4,13 +4,16 @@
 
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
+#include "core/interp/magnitudes.h"
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
+#include "explore/record_identity.h"
 #include "tuner/backend_error.h"
 
 #include <chrono>
 #include <filesystem>
+#include <numeric>
 #include <sstream>
 
 namespace liftcc::explore {
@@ -23,27 +26,60 @@ std::string firstLine(const std::string &text) { return text.substr(0, text.find
 constexpr size_t kMaxStoredBuildLog = 16 * 1024;
 
 /// Small sizes for checking a variant against the interpreter: a multiple of
-/// the tile size (tiling requires it), at least the declared minimum.
-std::map<std::string, int64_t> verificationSizes(const Program &program, const Configuration &c) {
+/// the tile size (tiling requires it), at least the declared minimum, and
+/// rounded up to a multiple of `factor` (see verificationSizeFactors).
+std::map<std::string, int64_t> verificationSizes(const Program &program, const Configuration &c, int64_t factor) {
   std::map<std::string, int64_t> sizes;
   for (const arith::Expr &var : program.sizes) {
     int64_t minimum = var.varRange().lo && var.varRange().lo->isConstant() ? var.varRange().lo->constant() : 1;
-    int64_t multiple = c.sizeMultiple();
-    int64_t v = multiple > 0 ? 2 * multiple : 13;
-    if (multiple > 0)
-      v = std::max(v, (minimum + multiple - 1) / multiple * multiple);
-    else
-      v = std::max(v, minimum);
+    int64_t multiple = std::lcm(std::max<int64_t>(c.sizeMultiple(), 1), factor);
+    int64_t v = c.sizeMultiple() > 0 ? 2 * c.sizeMultiple() : 13;
+    v = std::max(v, minimum);
     // A specialised kernel is verified where it has an interior (work-groups
     // of up to 32 along a dimension, margins of a few elements) as well as borders.
     if (c.specialise && c.tile > 0) v = std::max(v, 4 * c.tile);
     if (c.specialise && c.tile == 0)
       v = std::max(v, std::min<int64_t>(2 * std::max({c.local[0], c.local[1], c.local[2]}) + 5, 69));
-    // Still a multiple of what the recipe needs (a coarsened twin's factors).
-    if (multiple > 0) v = (v + multiple - 1) / multiple * multiple;
+    // A multiple of what the recipe needs (a coarsened twin's factors) and of `factor`.
+    v = (v + multiple - 1) / multiple * multiple;
     sizes[var.varName()] = v;
   }
   return sizes;
+}
+
+/// The factors tried, in order, until the program and the variant accept the
+/// verification sizes: 1 (no constraint), then the powers of two that divide
+/// every exploration size, so a program that needs divisible sizes (e.g.
+/// split(4) over N) is verified at sizes divisible like the ones it is explored at.
+std::vector<int64_t> verificationSizeFactors(const std::map<std::string, int64_t> &sizes) {
+  std::vector<int64_t> factors{1};
+  for (int64_t f = 2; f <= 64; f *= 2) {
+    bool divides = true;
+    for (const auto &[name, value] : sizes) divides = divides && value % f == 0;
+    if (divides) factors.push_back(f);
+  }
+  return factors;
+}
+
+/// The variant at small sizes the program and the recipe accept: the typed
+/// program (the oracle), its lowered form and the sizes. The last failure is
+/// rethrown when no candidate size fits.
+struct SmallProblem {
+  std::map<std::string, int64_t> sizes;
+  Program typed, lowered;
+};
+SmallProblem smallProblem(const Program &program, const Configuration &c, const std::map<std::string, int64_t> &sizes) {
+  std::vector<int64_t> factors = verificationSizeFactors(sizes);
+  for (size_t i = 0;; ++i) {
+    std::map<std::string, int64_t> small = verificationSizes(program, c, factors[i]);
+    try {
+      Program typed = typeCheck(program, small);
+      Program lowered = rewrite::applyRecipe(typed, c.recipe, c.recipeOptions());
+      return {small, typed, lowered};
+    } catch (const Error &) {
+      if (i + 1 == factors.size()) throw;
+    }
+  }
 }
 
 } // namespace
@@ -58,10 +94,12 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant,
 tuner::Record evaluateVariant(const Program &program, const Variant &variant,
                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                               const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
-                              std::optional<tuner::Deadline> deadline) {
+                              std::optional<tuner::Deadline> deadline, const FullSizeReference *reference) {
   tuner::Record record;
   record.key = variant.configuration.key();
   record.configuration = variant.configuration.toJson();
+  record.programHash = programHash(program, sizes);
+  record.kernelHash = kernelHash(variant.kernel, variant.configuration);
   record.timestamp = tuner::isoTimestamp();
   tuner::LaunchConfig launch;
   launch.launchTimeout = options.kernelTimeout;
@@ -72,34 +110,50 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant,
                               size_t(variant.configuration.local[2])};
   try {
     // 1. Verify at a small size with the same configuration.
-    std::map<std::string, int64_t> small = verificationSizes(program, variant.configuration);
-    Program typedSmall = typeCheck(program, small);
-    Program loweredSmall =
-        rewrite::applyRecipe(typedSmall, variant.configuration.recipe, variant.configuration.recipeOptions());
+    SmallProblem smallProblemOfVariant = smallProblem(program, variant.configuration, sizes);
+    const std::map<std::string, int64_t> &small = smallProblemOfVariant.sizes;
+    const Program &typedSmall = smallProblemOfVariant.typed, &loweredSmall = smallProblemOfVariant.lowered;
     codegen::CodegenOptions co;
     if (variant.kernel.localSize || variant.configuration.specialise) co.localSize = variant.configuration.local;
-    co.specialiseBoundaries = variant.configuration.specialise;
+    applySpecialisation(variant.configuration, co);
     applyFastMath(variant.configuration, co);
     std::unique_ptr<tuner::CompiledKernel> checker =
         device.compile(codegen::generateKernel(loweredSmall, device.target(), co));
     std::vector<Value> inputs = randomInputs(typedSmall, small, 17);
-    Value expected = interpret(typedSmall, small, inputs);
+    Reference expected = interpretReference(typedSmall, small, inputs);
     tuner::LaunchConfig smallLaunch = launch;
     Value actual = checker->run(small, inputs, typedSmall.body().typeOrThrow(), smallLaunch).output;
     const Tolerance tolerance =
         codegen::fastMathTolerance(variant.configuration.fastMath, variant.configuration.divToMul);
-    if (auto mismatch = compareValues(expected, actual, tolerance)) {
+    if (auto mismatch = compareWithReference(expected, actual, tolerance)) {
       record.outcome = tuner::Outcome::Correctness;
       record.error = "at sizes " + sizesKey(program, small) + ": " + *mismatch;
       return record;
     }
-    // 2. Time at the real size.
-    // Only times are needed: the inputs stay raw bytes and the output on the device.
+    // 2. Time at the real size. The inputs stay raw bytes; the output of the
+    // timed runs is downloaded once after them (not timed) and checked.
     std::unique_ptr<tuner::CompiledKernel> runner = device.compile(variant.kernel);
     launch.warmups = options.warmups;
     launch.repetitions = options.timedRuns;
-    launch.downloadOutput = false;
+    launch.downloadOutput = true;
+    launch.poisonOutput = true; // elements the kernel never writes are NaN, and fail
     tuner::RawRun run = runner->runBytes(sizes, fullSizeInputs, launch);
+    // 3. Check the timed kernel's own output at sampled points of the full size.
+    std::optional<FullSizeReference> computed;
+    if (!reference) reference = &computed.emplace(fullSizeReference(typeCheck(program, sizes), sizes, fullSizeInputs));
+    if (!reference->bug.empty()) throw InternalError(reference->bug);
+    record.verified = "all of " + sizesKey(program, small) + "; ";
+    if (reference->unavailable.empty()) {
+      if (auto mismatch =
+              checkFullSizeOutput(*reference, variant.lowered.body().typeOrThrow(), sizes, run.output, tolerance)) {
+        record.outcome = tuner::Outcome::Correctness;
+        record.error = *mismatch;
+        return record;
+      }
+      record.verified += std::to_string(reference->points.size()) + " points of the timed run";
+    } else {
+      record.verified += "not the timed run: " + reference->unavailable;
+    }
     record.samplesNs = run.timesNs;
     record.medianNs = run.medianNs;
     record.outcome = tuner::Outcome::Ok;
@@ -147,6 +201,10 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant,
     // exploration goes on and the failure is seen.
     record.outcome = tuner::Outcome::Bug;
     record.error = firstLine(std::string("unexpected exception: ") + e.what());
+  } catch (...) {
+    // Not even a std::exception: still one candidate's failure, never the run's.
+    record.outcome = tuner::Outcome::Bug;
+    record.error = "unexpected exception of unknown type";
   }
   return record;
 }
@@ -232,10 +290,19 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   result.storePath = storePathFor(options.storeDir, device.resultsName(), options.programName, program, sizes);
   tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Append, options.storeDir);
 
+  // Each candidate's identity in the store: a record is reused only when it
+  // measured this program at these sizes with this very kernel.
+  const std::string programKey = programHash(program, sizes);
+  std::vector<std::string> identities(space.variants.size());
+  for (size_t i : mine)
+    identities[i] = tuner::Record::identityOf(space.variants[i].configuration.key(), programKey,
+                                              kernelHash(space.variants[i].kernel, space.variants[i].configuration));
   std::optional<tuner::InputBytes> fullSizeInputs;
+  std::optional<FullSizeReference> fullReference; ///< of fullSizeInputs, computed with them
+  std::vector<size_t> evaluatedVariants;          ///< the variant of each of result.evaluations
   Progress progress;
   size_t stored = 0;
-  for (size_t i : mine) stored += store.find(space.variants[i].configuration.key()) != nullptr;
+  for (size_t i : mine) stored += store.find(identities[i]) != nullptr;
   progress.total = std::min(
       mine.size(), options.budget.maxEvaluations == SIZE_MAX ? SIZE_MAX : stored + options.budget.maxEvaluations);
   // The time budget bounds every launch too, so that one slow kernel cannot
@@ -247,15 +314,19 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   tuner::CostFunction cost = [&](size_t k) -> std::optional<double> {
     const Variant &variant = space.variants[mine[k]];
     Evaluation evaluation{variant.configuration, {}, false};
-    if (const tuner::Record *known = store.find(variant.configuration.key())) {
+    if (const tuner::Record *known = store.find(identities[mine[k]])) {
       evaluation.record = *known;
       evaluation.fromStore = true;
     } else {
       // Generated on the first measurement only: a resumed run that finds
       // everything in the store never pays for them.
-      if (!fullSizeInputs) fullSizeInputs = randomInputBytes(typed, sizes, 1);
+      if (!fullSizeInputs) {
+        fullSizeInputs = randomInputBytes(typed, sizes, 1);
+        fullReference = fullSizeReference(typed, sizes, *fullSizeInputs);
+      }
       try {
-        evaluation.record = evaluateVariant(program, variant, sizes, device, options, *fullSizeInputs, deadline);
+        evaluation.record =
+            evaluateVariant(program, variant, sizes, device, options, *fullSizeInputs, deadline, &*fullReference);
       } catch (const tuner::KernelTimeoutError &) {
         // Cut by the budget: unfinished, so not recorded (a later run measures it).
         cutByBudget = true;
@@ -264,6 +335,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
       store.append(evaluation.record);
     }
     result.evaluations.push_back(evaluation);
+    evaluatedVariants.push_back(mine[k]);
     bool ok = evaluation.record.outcome == tuner::Outcome::Ok;
     if (ok && (!progress.bestNs || evaluation.record.medianNs < *progress.bestNs)) {
       progress.bestNs = evaluation.record.medianNs;
@@ -284,18 +356,16 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
                                  }};
   tuner::SearchBudget budget = options.budget;
   // Records from the store cost nothing: --evals counts new measurements.
-  budget.free = [&](size_t k) { return store.find(space.variants[mine[k]].configuration.key()) != nullptr; };
+  budget.free = [&](size_t k) { return store.find(identities[mine[k]]) != nullptr; };
   budget.stop = [&] { return cutByBudget || (options.budget.stop && options.budget.stop()); };
   tuner::runSearch(options.strategy, searchSpace, cost, budget, options.seed);
 
   if (result.best) {
+    // The kernel that record measured (its kernel hash is this variant's).
     const Evaluation &best = result.evaluations[*result.best];
-    for (const Variant &v : space.variants)
-      if (v.configuration == best.configuration) {
-        result.bestKernelDir = writeBestKernel(options.storeDir, device.resultsName(), options.programName,
-                                               sizesKey(program, sizes), v, best.record, result.outputElements);
-        break;
-      }
+    result.bestKernelDir =
+        writeBestKernel(options.storeDir, device.resultsName(), options.programName, sizesKey(program, sizes),
+                        space.variants[evaluatedVariants[*result.best]], best.record, result.outputElements);
   }
   return result;
 }

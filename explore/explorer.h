@@ -1,10 +1,11 @@
 #pragma once
 // The exploration driver: enumerates a program's low-level variants, then
-// compiles, verifies (against the interpreter, at a small size) and times
-// them on a device (OpenCL or CUDA, through tuner::Device) in the order a
-// search strategy chooses, within a budget. Every evaluation goes to the result store first, so an interrupted
-// run resumes where it stopped.
+// compiles, verifies (against the interpreter, at a small size), times them
+// and checks the timed kernel's output at sampled points of the full size, on a device (OpenCL or CUDA, through
+// tuner::Device) in the order a search strategy chooses, within a budget. Every evaluation goes to the result store
+// first, so an interrupted run resumes where it stopped.
 
+#include "explore/full_size_check.h"
 #include "explore/space.h"
 #include "tuner/device.h"
 #include "tuner/result_store.h"
@@ -71,20 +72,22 @@ std::string programNameFromStem(const std::string &stem);
 std::string sizesKey(const Program &program, const std::map<std::string, int64_t> &sizes);
 
 /// Verifies one variant against the interpreter at a small size, then times
-/// it at `sizes`. Failures are outcomes of the record, never exceptions:
-/// liftcc's own failures (InternalError, or any unexpected exception) are
-/// recorded as Outcome::Bug. The one exception: a launch that does not complete
-/// by `deadline` (the end of a budget) throws tuner::KernelTimeoutError after
-/// rebuilding the device, since that is no property of the variant.
+/// it at `sizes` and checks the timed kernel's full-size output at sampled
+/// points (explore/full_size_check.h): a disagreement is Correctness. Failures are outcomes of the record, never
+/// exceptions: liftcc's own failures (InternalError, or any unexpected exception) are recorded as Outcome::Bug. The one
+/// exception: a launch that does not complete by `deadline` (the end of a budget) throws tuner::KernelTimeoutError
+/// after rebuilding the device, since that is no property of the variant.
 tuner::Record evaluateVariant(const Program &program, const Variant &variant,
                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                               const ExploreOptions &options);
 /// The same with the full-size inputs given (randomInputBytes of the typed
 /// program at `sizes`), so that an exploration generates them once.
+/// `reference` is fullSizeReference of those inputs (computed here when null).
 tuner::Record evaluateVariant(const Program &program, const Variant &variant,
                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                               const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
-                              std::optional<tuner::Deadline> deadline = std::nullopt);
+                              std::optional<tuner::Deadline> deadline = std::nullopt,
+                              const FullSizeReference *reference = nullptr);
 
 /// Path of the result store of (program, sizes, device) under a results
 /// directory; `deviceName` is the device's resultsName().

@@ -80,12 +80,32 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, code
     c.specialise = true;
     codegen::CodegenOptions co;
     co.localSize = c.local;
-    co.specialiseBoundaries = true;
+    applySpecialisation(c, co);
     applyFastMath(c, co);
     codegen::Kernel kernel = codegen::generateKernel(v.lowered, target, co);
     if (kernel.source != v.kernel.source) twins.push_back({c, v.lowered, std::move(kernel)});
   }
   return twins;
+}
+
+/// The twins of the specialised `twins` whose OpenCL border code calls
+/// never-inlined copies of the user functions (noinlineBorder): which of the
+/// two border codes is faster depends on the stencil (README, Boundary
+/// specialisation). Only kernels with an interior have a border code.
+std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, codegen::Target target) {
+  std::vector<Variant> out;
+  if (target != codegen::Target::OpenCL) return out;
+  for (const Variant &v : twins) {
+    if (!v.kernel.interior) continue;
+    Configuration c = v.configuration;
+    c.noinlineBorder = true;
+    codegen::CodegenOptions co;
+    co.localSize = c.local;
+    applySpecialisation(c, co);
+    applyFastMath(c, co);
+    out.push_back({c, v.lowered, codegen::generateKernel(v.lowered, target, co)});
+  }
+  return out;
 }
 
 /// Every variant at every level of `levels`, interleaved (a variant's levels
@@ -180,8 +200,11 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     }
     if (!variants.empty()) perProgram.push_back(std::move(variants));
     if (options.includeSpecialised && !perProgram.empty())
-      if (std::vector<Variant> twins = specialisedTwins(perProgram.back(), options.target); !twins.empty())
+      if (std::vector<Variant> twins = specialisedTwins(perProgram.back(), options.target); !twins.empty()) {
+        std::vector<Variant> noinline = noinlineBorderTwins(twins, options.target);
         perProgram.push_back(std::move(twins));
+        if (!noinline.empty()) perProgram.push_back(std::move(noinline));
+      }
   }
   // Round-robin over the programs, so that a budget cut short still covers
   // every low-level variant before it varies work-group sizes.
@@ -207,7 +230,7 @@ Variant makeVariant(const Program &typed, const Configuration &configuration, co
   if (configuration.recipe == rewrite::Recipe::Tiled || configuration.recipe == rewrite::Recipe::Local ||
       configuration.specialise)
     co.localSize = configuration.local;
-  co.specialiseBoundaries = configuration.specialise;
+  applySpecialisation(configuration, co);
   applyFastMath(configuration, co);
   return {configuration, lowered, codegen::generateKernel(lowered, target, co)};
 }

@@ -38,7 +38,9 @@ struct SpaceOptions {
   std::vector<int64_t> vectorWidths{4, 8};
   /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
   bool includeStream = true;
-  /// A boundary-specialised twin of every variant (Configuration::specialise).
+  /// A boundary-specialised twin of every variant (Configuration::specialise)
+  /// and, in OpenCL, of each twin with an interior one whose border code calls
+  /// never-inlined user functions (Configuration::noinlineBorder).
   bool includeSpecialised = true;
   /// Fast-math levels every variant is crossed with (codegen/fast_math.h);
   /// `liftc explore` uses none and relaxed unless --fast-math says otherwise.

@@ -20,6 +20,12 @@ TEST_CASE("bench contenders: coarsened variants spelled x8, x8:global, x8:spec, 
   CHECK(both->factors == std::array<int64_t, 3>{1, 1, 4});
   CHECK(!both->privateWindow);
   CHECK(both->specialise);
+  CHECK(!both->noinlineBorder);
+  auto noinline = bench::parseCoarsenedVariant("x8:spec:noinline");
+  REQUIRE(noinline);
+  CHECK(noinline->specialise);
+  CHECK(noinline->noinlineBorder);
+  CHECK(!bench::parseCoarsenedVariant("x8:noinline"));
   CHECK(!bench::parseCoarsenedVariant("x8:spec:global"));
   CHECK(!bench::parseCoarsenedVariant(":spec"));
   CHECK(!bench::parseCoarsenedVariant("w8:spec"));
@@ -44,6 +50,28 @@ TEST_CASE("bench contenders: a coarsened ':spec' contender is boundary-specialis
   REQUIRE(k.local);
   CHECK((*k.local)[0] == 64);
   CHECK(k.kernel.source.find("reqd_work_group_size") != std::string::npos);
+}
+
+TEST_CASE("bench contenders: the noinline-border twins call never-inlined user functions from their border code") {
+  const examples::Example &example = examples::findExample("gaussian");
+  bench::ContenderOptions options;
+  options.coarsened = std::vector<bench::CoarsenedVariant>{*bench::parseCoarsenedVariant("y4:spec:noinline")};
+  bench::Sizes sizes{{"N", 256}, {"M", 256}};
+  Program typed = typeCheck(example.build(), sizes);
+  int found = 0;
+  for (const auto &c : bench::contendersFor(example, options, codegen::Target::OpenCL)) {
+    if (c.variant != "plain+spec wg noinline-border" && c.variant != "coarsened y4 spec noinline-border") continue;
+    CAPTURE(c.variant);
+    ++found;
+    bench::ContenderKernel k = c.kernelAt(typed, sizes, codegen::Target::OpenCL);
+    REQUIRE(k.kernel.interior);
+    CHECK(k.kernel.source.find("__attribute__((noinline)) static float liftcc_border_gaussian5x5(") !=
+          std::string::npos);
+  }
+  CHECK(found == 2);
+  // No such twin on CUDA, where the option changes nothing.
+  for (const auto &c : bench::contendersFor(example, {}, codegen::Target::CUDA))
+    CHECK(c.variant.find("noinline") == std::string::npos);
 }
 
 } // namespace liftcc

@@ -19,6 +19,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cctype>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 namespace liftcc {
@@ -78,6 +81,47 @@ std::string interiorCode(const codegen::Kernel &kernel) {
   return kernel.source.substr(body, split - body);
 }
 
+/// The border code of a specialised kernel: after the top-level `} else {`.
+std::string borderCode(const codegen::Kernel &kernel) {
+  size_t split = kernel.source.find("\n  } else {\n", kernel.source.find(kernel.name + "("));
+  REQUIRE(split != std::string::npos);
+  return kernel.source.substr(split);
+}
+
+/// Whether `code` calls `name` itself (not a function whose name ends in it).
+bool calls(const std::string &code, const std::string &name) {
+  for (size_t at = code.find(name + "("); at != std::string::npos; at = code.find(name + "(", at + 1)) {
+    char before = at == 0 ? ' ' : code[at - 1];
+    if (!(std::isalnum(static_cast<unsigned char>(before)) || before == '_')) return true;
+  }
+  return false;
+}
+
+/// The user functions of a specialised OpenCL kernel (`static inline`) are
+/// called by the interior only; the border code calls their never-inlined
+/// copies, so that the compiler cannot merge the two codes into one that
+/// selects its addresses (README, Boundary specialisation).
+void checkUserFunCopies(const codegen::Kernel &kernel) {
+  std::string interior = interiorCode(kernel), border = borderCode(kernel);
+  const std::string inlined = "static inline ";
+  int functions = 0;
+  for (size_t at = kernel.source.find(inlined); at != std::string::npos; at = kernel.source.find(inlined, at + 1)) {
+    size_t nameStart = kernel.source.find(' ', at + inlined.size()) + 1;
+    std::string name = kernel.source.substr(nameStart, kernel.source.find('(', nameStart) - nameStart);
+    CAPTURE(name);
+    ++functions;
+    CHECK(!calls(border, name));
+    CHECK(!calls(interior, "liftcc_border_" + name));
+    // Defined (first mention) never inlined.
+    size_t copy = kernel.source.find(" liftcc_border_" + name + "(");
+    REQUIRE(copy != std::string::npos);
+    size_t line = kernel.source.rfind('\n', copy) + 1;
+    CHECK(kernel.source.compare(line, 26, "__attribute__((noinline)) ") == 0);
+  }
+  CHECK(functions > 0);
+  CHECK(border.find("liftcc_border_") != std::string::npos);
+}
+
 /// No guard, no clamp (min/max), mirror or constant-pad select (?:), wrap (%).
 void checkClean(const std::string &interior) {
   CAPTURE(interior);
@@ -96,14 +140,31 @@ struct Check {
   std::vector<std::pair<int64_t, int64_t>> margins{}; ///< expected per dimension, when given
 };
 
-codegen::Kernel specialised(const Program &lowered, codegen::Target target, const Local &local) {
+codegen::Kernel specialised(const Program &lowered, codegen::Target target, const Local &local,
+                            bool noinlineBorder = false) {
   codegen::CodegenOptions options;
   options.specialiseBoundaries = true;
+  options.noinlineBorder = noinlineBorder;
   if (local) options.localSize = *local;
   return codegen::generateKernel(lowered, target, options);
 }
 
-/// Generates, inspects and (with a device) runs one specialised kernel.
+/// Runs `kernel` of `typed` on the device and compares with the interpreter.
+void checkOnDevice(ocl::Context &context, const codegen::Kernel &kernel, const Program &typed, const Check &c) {
+  tuner::OpenCLKernelRunner runner(context, kernel);
+  std::vector<Value> inputs = randomInputs(typed, c.sizes, 11);
+  Value expected = interpret(typed, c.sizes, inputs);
+  tuner::LaunchConfig launch;
+  if (c.local)
+    launch.localSize = std::array<size_t, 3>{size_t((*c.local)[0]), size_t((*c.local)[1]), size_t((*c.local)[2])};
+  launch.poisonOutput = true; // an element neither code writes fails
+  tuner::KernelRun run = runner.run(c.sizes, inputs, typed.body().typeOrThrow(), launch);
+  auto mismatch = compareValues(expected, run.output, {1e-4, 1e-5});
+  CHECK_MESSAGE(!mismatch, *mismatch);
+}
+
+/// Generates, inspects and (with a device) runs one specialised kernel, and
+/// its twin with never-inlined border calls (CodegenOptions::noinlineBorder).
 codegen::Kernel checkSpecialised(const Check &c, ocl::Context *context) {
   std::string sizes;
   for (const auto &[name, value] : c.sizes) sizes += name + "=" + std::to_string(value) + " ";
@@ -120,8 +181,9 @@ codegen::Kernel checkSpecialised(const Check &c, ocl::Context *context) {
     CHECK(meta["interior"]["unit"] == "work-items");
     for (size_t d = 0; d < c.margins.size(); ++d)
       CHECK(meta["interior"]["margins"][d] == nlohmann::json{c.margins[d].first, c.margins[d].second});
-    // A user function called from both codes is emitted inline.
-    CHECK(kernel.source.find("static inline float ") != std::string::npos);
+    // By default both codes call the inline functions.
+    CHECK(kernel.source.find("static inline ") != std::string::npos);
+    CHECK(kernel.source.find("liftcc_border_") == std::string::npos);
   } else {
     CHECK(kernel.source.find("} else {") == std::string::npos);
   }
@@ -146,17 +208,19 @@ codegen::Kernel checkSpecialised(const Check &c, ocl::Context *context) {
     CHECK(ptx.ptx.find(".entry liftcc_kernel") != std::string::npos);
   }
 
+  codegen::Kernel noinline = specialised(lowered, codegen::Target::OpenCL, c.local, true);
+  CAPTURE(noinline.source);
+  CHECK(noinline.interior.has_value() == c.expectInterior);
+  if (noinline.interior)
+    checkUserFunCopies(noinline);
+  else
+    CHECK(noinline.source == kernel.source); // no border code: nothing changes
+  // Nothing changes in CUDA (no vectoriser to mislead).
+  CHECK(specialised(lowered, codegen::Target::CUDA, c.local, true).source == cudaKernel.source);
+
   if (!context) return kernel;
-  tuner::OpenCLKernelRunner runner(*context, kernel);
-  std::vector<Value> inputs = randomInputs(typed, c.sizes, 11);
-  Value expected = interpret(typed, c.sizes, inputs);
-  tuner::LaunchConfig launch;
-  if (c.local)
-    launch.localSize = std::array<size_t, 3>{size_t((*c.local)[0]), size_t((*c.local)[1]), size_t((*c.local)[2])};
-  launch.poisonOutput = true; // an element neither code writes fails
-  tuner::KernelRun run = runner.run(c.sizes, inputs, typed.body().typeOrThrow(), launch);
-  auto mismatch = compareValues(expected, run.output, {1e-4, 1e-5});
-  CHECK_MESSAGE(!mismatch, *mismatch);
+  checkOnDevice(*context, kernel, typed, c);
+  if (noinline.interior) checkOnDevice(*context, noinline, typed, c);
   return kernel;
 }
 
@@ -260,6 +324,11 @@ TEST_CASE("specialise: the configuration field, the exploration space's twins an
   CHECK(c.key() == "plain wg=16x4x1 spec");
   CHECK(c.toJson()["specialise"] == true);
   CHECK(explore::Configuration::fromJson(c.toJson()) == c);
+  c.noinlineBorder = true;
+  CHECK(c.key() == "plain wg=16x4x1 spec noinline-border");
+  CHECK(c.toJson()["noinlineBorder"] == true);
+  CHECK(explore::Configuration::fromJson(c.toJson()) == c);
+  c.noinlineBorder = false;
 
   Program typed = typeCheck(padded(2, 1, 1, PadMode::Clamp), {{"N", 64}, {"M", 64}});
   explore::Variant v = explore::makeVariant(typed, c);
@@ -269,16 +338,31 @@ TEST_CASE("specialise: the configuration field, the exploration space's twins an
   explore::SpaceOptions without;
   without.includeSpecialised = false;
   explore::Space plain = explore::enumerateSpace(typed, {}, without), twinned = explore::enumerateSpace(typed, {});
-  size_t twins = 0;
+  size_t twins = 0, noinline = 0;
+  std::set<std::string> keys;
+  for (const explore::Variant &variant : twinned.variants) keys.insert(variant.configuration.key());
   for (const explore::Variant &variant : twinned.variants) {
     if (!variant.configuration.specialise) continue;
-    ++twins;
     CAPTURE(variant.configuration.key());
     CHECK((variant.kernel.interior || variant.kernel.requiresLocalSize));
+    if (!variant.configuration.noinlineBorder) {
+      ++twins;
+      continue;
+    }
+    // A twin of a twin with a border code, which it calls never-inlined copies from.
+    ++noinline;
+    REQUIRE(variant.kernel.interior);
+    CHECK(variant.kernel.source.find("liftcc_border_") != std::string::npos);
+    explore::Configuration inlined = variant.configuration;
+    inlined.noinlineBorder = false;
+    CHECK(keys.count(inlined.key()) == 1);
+    CHECK(explore::makeVariant(typed, variant.configuration).kernel.source == variant.kernel.source);
   }
   CHECK(twins > 0);
-  CHECK(twinned.variants.size() == plain.variants.size() + twins);
-  CHECK(twinned.variants.size() <= 2 * plain.variants.size());
+  CHECK(noinline > 0);
+  CHECK(noinline <= twins);
+  CHECK(twinned.variants.size() == plain.variants.size() + twins + noinline);
+  CHECK(twinned.variants.size() <= 3 * plain.variants.size());
 }
 
 } // namespace liftcc

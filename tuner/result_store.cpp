@@ -37,12 +37,20 @@ std::optional<Outcome> parseOutcome(const std::string &name) {
   return std::nullopt;
 }
 
+std::string Record::identityOf(const std::string &key, const std::string &programHash, const std::string &kernelHash) {
+  if (programHash.empty() && kernelHash.empty()) return key;
+  return key + " @" + programHash + "/" + kernelHash;
+}
+
 nlohmann::json Record::toJson() const {
   nlohmann::json j{
       {"key", key}, {"configuration", configuration}, {"outcome", outcomeName(outcome)}, {"timestamp", timestamp}};
+  if (!programHash.empty()) j["programHash"] = programHash;
+  if (!kernelHash.empty()) j["kernelHash"] = kernelHash;
   if (outcome == Outcome::Ok) {
     j["medianNs"] = medianNs;
     j["samplesNs"] = samplesNs;
+    if (!verified.empty()) j["verified"] = verified;
   } else {
     j["error"] = error;
     if (!buildLog.empty()) j["buildLog"] = buildLog;
@@ -61,6 +69,8 @@ Record Record::fromJson(const nlohmann::json &j) {
   if (!outcome) invalid("unknown outcome " + j.at("outcome").dump().substr(0, 60));
   r.outcome = *outcome;
   r.timestamp = j.value("timestamp", "");
+  r.programHash = j.value("programHash", "");
+  r.kernelHash = j.value("kernelHash", "");
   if (r.outcome == Outcome::Ok) {
     const nlohmann::json &median = j.at("medianNs");
     if (!median.is_number() || !std::isfinite(median.get<double>()) || median.get<double>() < 0)
@@ -73,6 +83,7 @@ Record Record::fromJson(const nlohmann::json &j) {
         invalid("\"samplesNs\" must hold non-negative integers, found " + s.dump().substr(0, 60));
       r.samplesNs.push_back(s.get<uint64_t>());
     }
+    r.verified = j.value("verified", "");
   } else {
     r.error = j.value("error", "");
     r.buildLog = j.value("buildLog", "");
@@ -148,7 +159,7 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
       if (!line.empty()) {
         try {
           Record r = Record::fromJson(nlohmann::json::parse(line));
-          if (byKey_.emplace(r.key, records_.size()).second) records_.push_back(std::move(r));
+          if (byIdentity_.emplace(r.identity(), records_.size()).second) records_.push_back(std::move(r));
           // A complete record whose newline was lost: terminate it before appending.
           if (!complete && access == Access::Append && !writeAll(fd_, "\n"))
             throw Error("failed writing " + path_ + ": " + failure());
@@ -179,17 +190,17 @@ ResultStore::~ResultStore() {
   if (fd_ >= 0) ::close(fd_); // releases the lock
 }
 
-const Record *ResultStore::find(const std::string &key) const {
-  auto it = byKey_.find(key);
-  return it == byKey_.end() ? nullptr : &records_[it->second];
+const Record *ResultStore::find(const std::string &identity) const {
+  auto it = byIdentity_.find(identity);
+  return it == byIdentity_.end() ? nullptr : &records_[it->second];
 }
 
 void ResultStore::append(const Record &record) {
-  if (byKey_.count(record.key)) throw InternalError("result store already has " + record.key);
+  if (byIdentity_.count(record.identity())) throw InternalError("result store already has " + record.identity());
   if (fd_ < 0) throw InternalError("result store " + path_ + " was opened for reading only");
   // One write() of the whole line: a kill leaves at most that line cut short.
   if (!writeAll(fd_, record.toJson().dump() + "\n")) throw Error("failed writing " + path_ + ": " + failure());
-  byKey_.emplace(record.key, records_.size());
+  byIdentity_.emplace(record.identity(), records_.size());
   records_.push_back(record);
 }
 
@@ -250,7 +261,7 @@ size_t mergeStores(const std::vector<std::string> &sources, ResultStore &into) {
   for (const std::string &source : sources) {
     ResultStore store(source, ResultStore::Access::Read);
     for (const Record &r : store.records())
-      if (!into.find(r.key)) {
+      if (!into.find(r.identity())) {
         into.append(r);
         ++added;
       }

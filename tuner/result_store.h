@@ -26,12 +26,26 @@ std::optional<Outcome> parseOutcome(const std::string &name);
 struct Record {
   std::string key;              ///< identifies the configuration within the store
   nlohmann::json configuration; ///< the tuning parameters, for people and exports
+  /// What was measured (explore/record_identity.h): the high-level program
+  /// with its sizes, and the kernel (source, launch, build options, target),
+  /// each a 16-digit hash. A resumed run reuses a record only when all three
+  /// of key and hashes match; records written before the hashes existed have
+  /// none and are never reused.
+  std::string programHash, kernelHash;
   Outcome outcome = Outcome::Ok;
   double medianNs = 0; ///< kernel time (Ok only)
   std::vector<uint64_t> samplesNs;
+  /// Ok: what was compared with the interpreter (the small sizes, the points
+  /// of the timed full-size run); empty in records written before it.
+  std::string verified;
   std::string error;     ///< first line of the failure (not Ok)
   std::string buildLog;  ///< Compile: the compiler's log (capped)
   std::string timestamp; ///< ISO 8601, UTC
+
+  /// The record's identity in its store: the key, followed by the hashes when
+  /// it has them (two records of one key measured different kernels).
+  std::string identity() const { return identityOf(key, programHash, kernelHash); }
+  static std::string identityOf(const std::string &key, const std::string &programHash, const std::string &kernelHash);
 
   nlohmann::json toJson() const;
   /// Validates as it reads (std::invalid_argument naming the field): a
@@ -68,8 +82,11 @@ public:
   ResultStore &operator=(const ResultStore &) = delete;
 
   const std::string &path() const { return path_; }
-  const Record *find(const std::string &key) const;
-  /// Appends and flushes. Keys are unique: appending a known key is an error.
+  /// The record of an identity (Record::identity, Record::identityOf), if any.
+  const Record *find(const std::string &identity) const;
+  /// Appends and flushes. Identities are unique: appending a known one is an
+  /// error. Records are never rewritten: a re-measured configuration (its
+  /// kernel changed) gets a record of its own, next to the stale one.
   void append(const Record &record);
   const std::vector<Record> &records() const { return records_; }
   /// The fastest Ok record, if any.
@@ -79,7 +96,7 @@ private:
   std::string path_;
   int fd_ = -1; ///< Append: the open, locked store file
   std::vector<Record> records_;
-  std::map<std::string, size_t> byKey_;
+  std::map<std::string, size_t> byIdentity_;
 };
 
 /// Current time as ISO 8601 UTC ("2026-11-23T00:41:05Z").
@@ -89,7 +106,7 @@ std::string isoTimestamp();
 /// (https://github.com/odgaard/TuningSchema, results-schema.json).
 nlohmann::json exportT4(const std::vector<Record> &records);
 
-/// Union of several stores' records into `into` (first occurrence of a key wins).
+/// Union of several stores' records into `into` (first occurrence of an identity wins).
 /// The sources are only read (Access::Read). Returns the number of records added.
 size_t mergeStores(const std::vector<std::string> &sources, ResultStore &into);
 

@@ -241,6 +241,10 @@ std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, con
 codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl) {
   codegen::CodegenOptions options;
   options.specialiseBoundaries = cl.has("specialise-boundaries");
+  options.noinlineBorder = cl.has("noinline-border");
+  if (options.noinlineBorder && !options.specialiseBoundaries)
+    throw UsageError("--noinline-border changes the border code of a specialised kernel: it needs "
+                     "--specialise-boundaries");
   if (auto name = cl.value("kernel-name")) {
     if (auto why = codegen::invalidKernelName(*name))
       throw UsageError("--kernel-name '" + io::shown(*name) + "' " + *why);

@@ -25,6 +25,11 @@ int runBest(const CommandLine &cl, std::ostream &out) {
     out << "// variant " << k.launch.value("key", "?") << ": " << std::fixed << std::setprecision(3)
         << k.launch.value("medianNs", 0.0) / 1e6 << " ms, " << std::setprecision(1)
         << k.launch.value("elementsPerSecond", 0.0) / 1e6 << " M elements/s\n";
+    if (k.launch.contains("programHash"))
+      out << "// program hash " << k.launch.value("programHash", "?") << ", kernel hash "
+          << k.launch.value("kernelHash", "?") << " (the record that timed this kernel)\n";
+    if (!k.launch.value("verified", "").empty())
+      out << "// verified against the interpreter: " << k.launch.value("verified", "") << "\n";
     out << "// launch: " << k.launch["kernel"].dump() << "\n";
     out << k.source << "\n";
   }

@@ -5,6 +5,7 @@
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
 #include "explore/explorer.h"
+#include "explore/record_identity.h"
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
@@ -217,6 +218,7 @@ int runTune(const CommandLine &cl, std::ostream &out) {
     config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
   if (cl.value("local")) config.local = parseCodegenOptions(cl).localSize;
   config.specialise = cl.has("specialise-boundaries");
+  config.noinlineBorder = parseCodegenOptions(cl).noinlineBorder;
   {
     codegen::CodegenOptions fastMath;
     applyFastMathOptions(cl, fastMath);
@@ -239,7 +241,10 @@ int runTune(const CommandLine &cl, std::ostream &out) {
       explore::storePathFor(options.storeDir, device->resultsName(), options.programName, program, sizes),
       tuner::ResultStore::Access::Append, options.storeDir);
   tuner::Record record;
-  if (const tuner::Record *known = store.find(config.key())) {
+  // Reused only when it measured this program and this very kernel.
+  if (const tuner::Record *known =
+          store.find(tuner::Record::identityOf(config.key(), explore::programHash(program, sizes),
+                                               explore::kernelHash(variant.kernel, variant.configuration)))) {
     record = *known;
     out << "(from the result store)\n";
   } else {

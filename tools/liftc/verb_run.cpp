@@ -4,6 +4,7 @@
 
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
+#include "core/interp/magnitudes.h"
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "tools/liftc/device_selection.h"
@@ -52,11 +53,12 @@ int runRun(const CommandLine &cl, std::ostream &out) {
       << run.timesNs.size() << "), " << std::setprecision(1) << elements / (medianNs * 1e-9) / 1e6 << " M elements/s\n";
   if (cl.has("check")) {
     // The oracle is the program as given, before any recipe rewrote it.
-    Value expected = interpret(typed, sizes, randomInputs(typed, sizes, seed));
+    Reference expected = interpretReference(typed, sizes, randomInputs(typed, sizes, seed));
     Value actual = tuner::toKernelRun(std::move(run), typed.body().typeOrThrow(), sizes).output;
-    // The tolerance of explore and bench, relaxed as far as the fast-math choice permits.
-    if (auto mismatch = compareValues(expected, actual,
-                                      codegen::fastMathTolerance(codegenOptions.fastMath, codegenOptions.divToMul)))
+    // The comparison of explore and bench (relative to the magnitudes of the
+    // terms), relaxed as far as the fast-math choice permits.
+    if (auto mismatch = compareWithReference(
+            expected, actual, codegen::fastMathTolerance(codegenOptions.fastMath, codegenOptions.divToMul)))
       throw std::runtime_error("check failed: " + *mismatch);
     out << "check: the kernel agrees with the interpreter\n";
   }

@@ -34,7 +34,7 @@ std::vector<Verb> allVerbs() {
        "                     [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
        "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W]\n"
        "                     [--ptx FILE.ptx [--arch sm_90]]\n"
-       "                     [--specialise-boundaries]\n"
+       "                     [--specialise-boundaries [--noinline-border]]\n"
        "                     [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
@@ -60,7 +60,10 @@ std::vector<Verb> allVerbs() {
        "without bounds guard and without clamp/mirror/wrap/constant-pad\n"
        "arithmetic (the metadata's 'interior' has the margins); where --local\n"
        "divides the extent, the guard is dropped everywhere and the kernel\n"
-       "requires that work-group size (reqd_work_group_size).\n"
+       "requires that work-group size (reqd_work_group_size). --noinline-border\n"
+       "(OpenCL): the border code calls never-inlined copies of the user\n"
+       "functions, so that the device compiler cannot merge it with the interior\n"
+       "code into one whose loads are all gathers (README, Boundary specialisation).\n"
        "--fast-math mad|relaxed builds the kernel with -cl-mad-enable or\n"
        "-cl-fast-relaxed-math (CUDA: --fmad=true or --use_fast_math), recorded as\n"
        "buildOptions in the metadata; --div-to-mul writes divisions of user\n"
@@ -68,14 +71,14 @@ std::vector<Verb> allVerbs() {
        "for powers of two, within 1.5 ulp otherwise).\n",
        {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "vector",
          "ptx", "arch", "fast-math"},
-        {"div-to-mul", "specialise-boundaries"}},
+        {"div-to-mul", "specialise-boundaries", "noinline-border"}},
        runCompile},
       {"run",
        "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
        "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--target opencl|cuda]\n"
-       "                 [--specialise-boundaries]\n"
+       "                 [--specialise-boundaries [--noinline-border]]\n"
        "                 [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
@@ -89,7 +92,7 @@ std::vector<Verb> allVerbs() {
        "they permit (README, Fast math).\n",
        {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "vector", "target",
          "fast-math"},
-        {"check", "div-to-mul", "specialise-boundaries"}},
+        {"check", "div-to-mul", "specialise-boundaries", "noinline-border"}},
        runRun},
       {"rewrite",
        "apply a rewrite rule at a location, or list where rules apply",
@@ -148,13 +151,14 @@ std::vector<Verb> allVerbs() {
        "                  [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name "
        "NAME]\n"
-       "                  [--fast-math none|mad|relaxed] [--div-to-mul] [--specialise-boundaries]\n"
+       "                  [--fast-math none|mad|relaxed] [--div-to-mul] [--specialise-boundaries [--noinline-border]]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
-       "records it in the same result store (--specialise-boundaries: see compile).\n",
+       "records it in the same result store (--specialise-boundaries, --noinline-border:\n"
+       "see compile).\n",
        {{"size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "device", "out", "runs", "timeout",
          "name", "fast-math"},
-        {"div-to-mul", "specialise-boundaries"}},
+        {"div-to-mul", "specialise-boundaries", "noinline-border"}},
        runTune},
       {"best",
        "print the best kernels recorded in a results directory",
@@ -236,7 +240,8 @@ std::vector<Verb> allVerbs() {
        "--coarsened variant (a dimension x, y or z and the outputs per work-item\n"
        "along it, ':global' for the window read from global memory, ':vec4' for\n"
        "vectors of 4 lanes along x (2, 4, 8, 16; dividing the factor), ':spec' last for\n"
-       "boundary specialisation with a guard-free launch; default x8 and\n"
+       "boundary specialisation with a guard-free launch, ':spec:noinline' with\n"
+       "--noinline-border as well (see compile); default x8 and\n"
        "the outermost dimension by 8), the best kernel 'liftc explore' recorded for the device\n"
        "under --results (default results/), and the hand-written reference kernel\n"
        "of bench/reference/ (.cl, or .cu for CUDA; and Halide pipelines where the\n"

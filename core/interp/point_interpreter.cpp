@@ -1,0 +1,306 @@
+#include "core/interp/point_interpreter.h"
+
+#include "core/interp/value_io.h"
+#include "primitives/rules.h"
+
+#include <algorithm>
+#include <optional>
+#include <random>
+#include <set>
+#include <unordered_map>
+#include <variant>
+
+namespace liftcc {
+
+namespace {
+
+/// One step into a value: an array element or a tuple component.
+struct Step {
+  bool component = false;
+  int64_t index = 0;
+};
+using Path = std::vector<Step>;
+
+Path prepend(std::initializer_list<Step> first, const Path &rest, size_t skip = 0) {
+  Path path(first);
+  path.insert(path.end(), rest.begin() + static_cast<std::ptrdiff_t>(std::min(skip, rest.size())), rest.end());
+  return path;
+}
+
+Value select(Value value, const Path &path, size_t from = 0) {
+  for (size_t i = from; i < path.size(); ++i) value = value.elements().at(static_cast<size_t>(path[i].index));
+  return value;
+}
+
+/// An input as bytes: its elements are decoded when a point needs them.
+struct RawInput {
+  Type type;
+  std::span<const std::byte> bytes;
+};
+/// A map's function parameter bound to element `path` of `expr`, evaluated
+/// (through the pushing rules) only where the body uses it.
+struct Deferred {
+  Expr expr;
+  Path path;
+};
+using Binding = std::variant<Value, RawInput, Deferred>;
+
+class PointInterpreter final : public rules::EvalContext {
+public:
+  explicit PointInterpreter(const std::map<std::string, int64_t> &sizes) : sizes_(sizes) {}
+
+  void bindInput(const Expr &param, RawInput input) { env_.insert_or_assign(param.id(), Binding(std::move(input))); }
+
+  Value eval(const Expr &e) override { return element(e, {}); }
+
+  Value call(const Expr &f, const std::vector<Value> &args) override {
+    if (f.is(ExprKind::UserFun)) {
+      std::vector<Scalar> scalars;
+      for (const Value &a : args) scalars.push_back(a.scalar());
+      try {
+        return f.userFun().call(scalars);
+      } catch (const std::exception &ex) {
+        throw InterpreterError("user function '" + f.userFun().name() + "': " + ex.what());
+      }
+    }
+    if (!f.is(ExprKind::Lambda)) throw InterpreterError("applying something that is not a function");
+    std::vector<Binding> bindings(args.begin(), args.end());
+    return withBindings(f, std::move(bindings), {});
+  }
+
+  int64_t size(const arith::Expr &s) const override {
+    try {
+      return arith::evaluate(s, sizes_);
+    } catch (const std::exception &ex) {
+      throw InterpreterError(std::string("cannot evaluate size ") + s.str() + ": " + ex.what());
+    }
+  }
+
+  /// The element of e's value at `path` (the whole value for an empty path).
+  Value element(const Expr &e, const Path &path) {
+    switch (e.kind()) {
+    case ExprKind::Param: return boundElement(e, path);
+    case ExprKind::Prim:
+      if (auto pushed = pushIndex(e, path)) return std::move(*pushed);
+      return select(rules::primitiveRules(e.op()).eval(*this, e), path);
+    case ExprKind::Literal: return select(e.literal(), path);
+    case ExprKind::Apply: {
+      std::vector<Value> args;
+      for (const Expr &a : e.args()) args.push_back(eval(a));
+      return select(call(e.fun(), args), path);
+    }
+    case ExprKind::Lambda:
+    case ExprKind::UserFun: throw InterpreterError("a function is not a value");
+    }
+    throw InternalError("point interpreter: unknown node kind");
+  }
+
+private:
+  /// Evaluates lambda f's body at `path` with its parameters bound.
+  Value withBindings(const Expr &f, std::vector<Binding> bindings, const Path &path) {
+    const std::vector<Expr> &params = f.params();
+    if (bindings.size() != params.size()) throw InterpreterError("wrong number of arguments to a lambda");
+    std::vector<std::optional<Binding>> saved;
+    for (size_t i = 0; i < params.size(); ++i) {
+      auto it = env_.find(params[i].id());
+      saved.push_back(it == env_.end() ? std::nullopt : std::optional<Binding>(it->second));
+      env_.insert_or_assign(params[i].id(), std::move(bindings[i]));
+    }
+    struct Restore {
+      PointInterpreter &self;
+      const std::vector<Expr> &params;
+      std::vector<std::optional<Binding>> &saved;
+      ~Restore() {
+        for (size_t i = 0; i < params.size(); ++i) {
+          if (saved[i])
+            self.env_.insert_or_assign(params[i].id(), std::move(*saved[i]));
+          else
+            self.env_.erase(params[i].id());
+        }
+      }
+    } restore{*this, params, saved};
+    return element(f.body(), path);
+  }
+
+  Value boundElement(const Expr &param, const Path &path) {
+    auto it = env_.find(param.id());
+    if (it == env_.end()) throw InterpreterError("unbound parameter '" + param.name() + "'");
+    if (const Value *value = std::get_if<Value>(&it->second)) return select(*value, path);
+    if (const Deferred *deferred = std::get_if<Deferred>(&it->second)) {
+      Path full = deferred->path;
+      full.insert(full.end(), path.begin(), path.end());
+      Expr expr = deferred->expr; // the binding may be replaced while evaluating
+      return element(expr, full);
+    }
+    const RawInput &input = std::get<RawInput>(it->second);
+    Type type = input.type;
+    size_t offset = 0;
+    for (const Step &step : path) {
+      if (step.component) {
+        const std::vector<Type> &components = type.tupleElements();
+        for (int64_t c = 0; c < step.index; ++c) offset += byteCount(components.at(size_t(c)), sizes_);
+        type = components.at(size_t(step.index));
+      } else {
+        Type inner = type.arrayElement();
+        if (step.index < 0 || step.index >= size(type.arrayLength()))
+          throw InternalError("point interpreter: index " + std::to_string(step.index) + " outside " + type.str());
+        offset += size_t(step.index) * byteCount(inner, sizes_);
+        type = inner;
+      }
+    }
+    size_t count = byteCount(type, sizes_);
+    if (offset + count > input.bytes.size()) throw InternalError("point interpreter: element outside its input");
+    return fromBytes(input.bytes.subspan(offset, count), type, sizes_);
+  }
+
+  int64_t lengthOf(const Expr &e) { return size(e.typeOrThrow().arrayLength()); }
+
+  /// Element `path` of primitive e through the operand it comes from, or
+  /// nullopt when e is not pushed through (evaluated whole instead).
+  std::optional<Value> pushIndex(const Expr &e, const Path &path) {
+    Op op = e.op();
+    if (op == Op::At) return element(inputOf(e), prepend({{false, size(atIndex(e))}}, path));
+    if (op == Op::Get) return element(inputOf(e), prepend({{true, getIndex(e)}}, path));
+    if (path.empty()) return std::nullopt;
+    const Step first = path.front();
+    if (op == Op::Tuple) {
+      if (!first.component) return std::nullopt;
+      return element(inputsOf(e).at(size_t(first.index)), Path(path.begin() + 1, path.end()));
+    }
+    if (first.component) return std::nullopt;
+    const int64_t k = first.index;
+    const bool deeper = path.size() >= 2;
+    if (isMapLike(op)) {
+      const Expr &f = funOf(e);
+      Path rest(path.begin() + 1, path.end());
+      if (f.is(ExprKind::Lambda) && f.params().size() == 1)
+        return withBindings(f, {Binding(Deferred{inputOf(e), {{false, k}}})}, rest);
+      return select(call(f, {element(inputOf(e), {{false, k}})}), rest);
+    }
+    switch (op) {
+    case Op::Zip: {
+      const std::vector<Expr> &ins = inputsOf(e);
+      if (deeper && path[1].component) return element(ins.at(size_t(path[1].index)), prepend({{false, k}}, path, 2));
+      std::vector<Value> components;
+      for (const Expr &in : ins) components.push_back(element(in, {{false, k}}));
+      return select(Value::tuple(std::move(components)), path, 1);
+    }
+    case Op::Slide:
+    case Op::Split: {
+      int64_t window = size(op == Op::Slide ? slideSize(e) : splitSize(e));
+      int64_t step = op == Op::Slide ? size(slideStep(e)) : window;
+      if (deeper) return element(inputOf(e), prepend({{false, k * step + path[1].index}}, path, 2));
+      std::vector<Value> elements;
+      for (int64_t w = 0; w < window; ++w) elements.push_back(element(inputOf(e), {{false, k * step + w}}));
+      return Value::array(std::move(elements));
+    }
+    case Op::Join: {
+      int64_t inner = size(inputOf(e).typeOrThrow().arrayElement().arrayLength());
+      return element(inputOf(e), prepend({{false, k / inner}, {false, k % inner}}, path, 1));
+    }
+    case Op::Transpose: {
+      if (deeper) return element(inputOf(e), prepend({{false, path[1].index}, {false, k}}, path, 2));
+      std::vector<Value> column;
+      for (int64_t r = 0; r < lengthOf(inputOf(e)); ++r)
+        column.push_back(element(inputOf(e), {{false, r}, {false, k}}));
+      return Value::array(std::move(column));
+    }
+    case Op::Reverse: return element(inputOf(e), prepend({{false, lengthOf(inputOf(e)) - 1 - k}}, path, 1));
+    case Op::Pad: {
+      int64_t n = lengthOf(inputOf(e)), i = k - size(padLeft(e));
+      switch (e.padMode()) {
+      case PadMode::Clamp: i = std::clamp<int64_t>(i, 0, n - 1); break;
+      case PadMode::Mirror: i = i < 0 ? -1 - i : (i >= n ? 2 * n - 1 - i : i); break;
+      case PadMode::Wrap: i = ((i % n) + n) % n; break;
+      }
+      return element(inputOf(e), prepend({{false, i}}, path, 1));
+    }
+    case Op::PadConstant: {
+      int64_t n = lengthOf(inputOf(e)), i = k - size(padLeft(e));
+      if (i >= 0 && i < n) return element(inputOf(e), prepend({{false, i}}, path, 1));
+      // Outside the input: the padding value, shaped as an element.
+      Scalar fill = eval(padValue(e)).scalar();
+      const Type element = e.typeOrThrow().arrayElement();
+      std::vector<Scalar> flat(size_t(scalarCount(element, sizes_)), fill);
+      return select(element.isScalar() ? Value(fill) : Value::fromFlat(element, sizes_, flat), path, 1);
+    }
+    default: return std::nullopt;
+    }
+  }
+
+  const std::map<std::string, int64_t> &sizes_;
+  std::unordered_map<const void *, Binding> env_;
+};
+
+} // namespace
+
+std::vector<Value> interpretPoints(const Program &program, const std::map<std::string, int64_t> &sizes,
+                                   const std::vector<std::span<const std::byte>> &inputs,
+                                   const std::vector<ResultPoint> &points) {
+  const auto &params = program.inputs();
+  if (inputs.size() != params.size())
+    throw InterpreterError("expected " + std::to_string(params.size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
+  PointInterpreter interpreter(sizes);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Type &type = params[i].typeOrThrow();
+    if (inputs[i].size() != byteCount(type, sizes))
+      throw InterpreterError("input '" + params[i].name() + "': expected " + std::to_string(byteCount(type, sizes)) +
+                             " bytes, got " + std::to_string(inputs[i].size()));
+    interpreter.bindInput(params[i], {type, inputs[i]});
+  }
+  std::vector<Value> values;
+  for (const ResultPoint &point : points) {
+    Path path;
+    for (int64_t index : point) path.push_back({false, index});
+    values.push_back(interpreter.element(program.body(), path));
+  }
+  return values;
+}
+
+std::vector<ResultPoint> samplePoints(const Type &type, const std::map<std::string, int64_t> &sizes,
+                                      size_t randomPoints, uint64_t seed) {
+  std::vector<int64_t> lengths;
+  for (Type t = type; t.isArray(); t = t.arrayElement()) lengths.push_back(arith::evaluate(t.arrayLength(), sizes));
+  std::set<ResultPoint> points;
+  if (std::find(lengths.begin(), lengths.end(), 0) != lengths.end()) return {};
+  // Borders, corners and the middle: every combination (at most 5 per dimension).
+  std::vector<std::vector<int64_t>> edges;
+  for (int64_t n : lengths) {
+    std::set<int64_t> e{0, 1, n / 2, n - 2, n - 1};
+    std::erase_if(e, [n](int64_t i) { return i < 0 || i >= n; });
+    edges.emplace_back(e.begin(), e.end());
+  }
+  ResultPoint point(lengths.size());
+  auto combine = [&](auto &self, size_t d) -> void {
+    if (points.size() >= 4096) return;
+    if (d == lengths.size()) {
+      points.insert(point);
+      return;
+    }
+    for (int64_t i : edges[d]) {
+      point[d] = i;
+      self(self, d + 1);
+    }
+  };
+  combine(combine, 0);
+  std::mt19937_64 rng(seed);
+  for (size_t r = 0; r < randomPoints; ++r) {
+    for (size_t d = 0; d < lengths.size(); ++d)
+      point[d] = std::uniform_int_distribution<int64_t>(0, lengths[d] - 1)(rng);
+    points.insert(point);
+  }
+  return {points.begin(), points.end()};
+}
+
+PointLocation locatePoint(const Type &type, const std::map<std::string, int64_t> &sizes, const ResultPoint &point) {
+  PointLocation location{0, type};
+  for (int64_t index : point) {
+    Type inner = location.type.arrayElement();
+    location.byteOffset += size_t(index) * byteCount(inner, sizes);
+    location.type = inner;
+  }
+  return location;
+}
+
+} // namespace liftcc

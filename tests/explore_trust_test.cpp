@@ -1,0 +1,309 @@
+// Results you can trust (issue #15): records reused only for the program and
+// kernel they measured, candidates that throw recorded without ending the
+// run, verification sizes the program accepts, the timed kernel's own
+// full-size output checked, and the point interpreter that checks it.
+
+#include "core/interp/interpreter.h"
+#include "core/interp/point_interpreter.h"
+#include "core/interp/value_io.h"
+#include "core/json/program_json.h"
+#include "core/typecheck/typecheck.h"
+#include "examples/example.h"
+#include "explore/explorer.h"
+#include "explore/record_identity.h"
+#include "tests/explore_test_support.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/opencl/opencl_backend.h"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <fstream>
+#include <set>
+
+namespace liftcc {
+namespace {
+
+using explore::ExploreOptions;
+using explore::ExploreResult;
+using test::TempDir;
+using Sizes = std::map<std::string, int64_t>;
+
+/// A device that forwards to a real one, with a hook on every compile and
+/// one on every run's result: failures and wrong outputs on demand.
+class FaultyDevice final : public tuner::Device {
+public:
+  using CompileHook = std::function<void(const codegen::Kernel &)>;
+  using RunHook = std::function<void(const Sizes &, tuner::RawRun &)>;
+  FaultyDevice(tuner::Device &inner, CompileHook onCompile, RunHook onRun)
+      : inner_(inner), onCompile_(std::move(onCompile)), onRun_(std::move(onRun)) {}
+
+  codegen::Target target() const override { return inner_.target(); }
+  std::string name() const override { return inner_.name(); }
+  std::string resultsName() const override { return inner_.resultsName(); }
+  tuner::DeviceLimits limits() const override { return inner_.limits(); }
+  std::unique_ptr<tuner::CompiledKernel> compile(const codegen::Kernel &kernel) override {
+    if (onCompile_) onCompile_(kernel);
+    return std::make_unique<Kernel>(inner_.compile(kernel), onRun_);
+  }
+  void rebuild() override { inner_.rebuild(); }
+  bool abandonedKernelRunning() const override { return inner_.abandonedKernelRunning(); }
+  tuner::CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bytes) override {
+    return inner_.measureCopyBandwidth(warmups, runs, bytes);
+  }
+
+private:
+  class Kernel final : public tuner::CompiledKernel {
+  public:
+    Kernel(std::unique_ptr<tuner::CompiledKernel> inner, RunHook onRun)
+        : inner_(std::move(inner)), onRun_(std::move(onRun)) {}
+    tuner::RawRun runViews(const Sizes &sizes, const tuner::InputViews &inputs,
+                           const tuner::LaunchConfig &config) override {
+      tuner::RawRun run = inner_->runViews(sizes, inputs, config);
+      if (onRun_) onRun_(sizes, run);
+      return run;
+    }
+
+  private:
+    std::unique_ptr<tuner::CompiledKernel> inner_;
+    RunHook onRun_;
+  };
+  tuner::Device &inner_;
+  CompileHook onCompile_;
+  RunHook onRun_;
+};
+
+std::vector<std::string> storeLines(const std::string &path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+void writeLines(const std::string &path, const std::vector<std::string> &lines) {
+  std::ofstream out(path, std::ios::trunc);
+  for (const std::string &line : lines) out << line << "\n";
+}
+
+size_t fromStoreCount(const ExploreResult &result) {
+  size_t n = 0;
+  for (const auto &e : result.evaluations) n += e.fromStore;
+  return n;
+}
+
+/// jacobi1d with another coefficient: another program, which a careless
+/// user saves under the same name.
+Program otherJacobi1d() {
+  std::string text = test::readFile(test::sourceDir() / "examples/json/jacobi1d_3pt.json");
+  size_t at = text.find("0.33333f");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 8, "0.25f");
+  return readProgram(text);
+}
+
+} // namespace
+
+TEST_CASE("explore/trust: a record is reused only for its program and kernel; stale records stay in the store") {
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice backend(*device);
+  TempDir dir;
+  Program program = examples::findExample("jacobi1d_3pt").build();
+  Sizes sizes{{"N", 64}};
+  ExploreOptions options = test::tinyExploreOptions("p", dir.path());
+  options.budget.maxEvaluations = 3;
+
+  ExploreResult first = explore::explore(program, sizes, backend, options);
+  test::checkNoBugs(first);
+  REQUIRE(first.evaluations.size() == 3);
+  for (const auto &e : first.evaluations) {
+    CHECK(e.record.programHash.size() == 16);
+    CHECK(e.record.kernelHash.size() == 16);
+  }
+  CHECK(first.evaluations[0].record.kernelHash != first.evaluations[1].record.kernelHash);
+
+  // Nothing changed: the first three are reused (and three more measured).
+  ExploreResult same = explore::explore(program, sizes, backend, options);
+  CHECK(fromStoreCount(same) == 3);
+  REQUIRE(storeLines(first.storePath).size() == 6);
+
+  // The kernel of the first record changed (as after a code-generator
+  // change): its record is stale and re-measured; the stale line stays.
+  std::vector<std::string> lines = storeLines(first.storePath);
+  auto doctored = nlohmann::json::parse(lines[0]);
+  const std::string staleKey = doctored.at("key");
+  doctored["kernelHash"] = "0123456789abcdef";
+  doctored["medianNs"] = 1.0; // a stale time that must not win
+  lines[0] = doctored.dump();
+  // Records written before the hashes existed are never reused either.
+  auto legacy = nlohmann::json::parse(lines[1]);
+  const std::string legacyKey = legacy.at("key");
+  legacy.erase("programHash");
+  legacy.erase("kernelHash");
+  lines[1] = legacy.dump();
+  writeLines(first.storePath, lines);
+
+  options.budget.maxEvaluations = 2;
+  ExploreResult resumed = explore::explore(program, sizes, backend, options);
+  test::checkNoBugs(resumed);
+  std::set<std::string> remeasured;
+  for (const auto &e : resumed.evaluations)
+    if (!e.fromStore) remeasured.insert(e.record.key);
+  CHECK(remeasured == std::set<std::string>{staleKey, legacyKey});
+  CHECK(fromStoreCount(resumed) == 4);
+  std::vector<std::string> after = storeLines(first.storePath);
+  REQUIRE(after.size() == 8);
+  CHECK(after[0] == lines[0]); // append-only: the stale records are still there, unchanged
+  CHECK(after[1] == lines[1]);
+  REQUIRE(resumed.best);
+  CHECK(resumed.evaluations[*resumed.best].record.medianNs > 1.0);
+  // The best-kernel entry is the kernel its record timed.
+  auto launch = nlohmann::json::parse(test::readFile(std::filesystem::path(resumed.bestKernelDir) / "launch.json"));
+  const tuner::Record &best = resumed.evaluations[*resumed.best].record;
+  CHECK(launch.at("kernelHash") == best.kernelHash);
+  CHECK(launch.at("medianNs").get<double>() == best.medianNs);
+  CHECK(launch.at("kernelSourceHash") ==
+        explore::stableHash(test::readFile(std::filesystem::path(resumed.bestKernelDir) / "kernel.cl")));
+
+  // Another program saved under the same name: nothing is reused, and its
+  // best kernel replaces the other program's, however fast that was.
+  ExploreResult other = explore::explore(otherJacobi1d(), sizes, backend, options);
+  CHECK(fromStoreCount(other) == 0);
+  CHECK(other.evaluations.size() == 2);
+  REQUIRE(other.best);
+  launch = nlohmann::json::parse(test::readFile(std::filesystem::path(other.bestKernelDir) / "launch.json"));
+  CHECK(launch.at("programHash") == other.evaluations[*other.best].record.programHash);
+  CHECK(launch.at("programHash") != best.programHash);
+}
+
+TEST_CASE("explore/trust: a candidate that throws anything is recorded as a bug and the run goes on") {
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice backend(*device);
+  TempDir dir;
+  Program program = examples::findExample("jacobi1d_3pt").build();
+  Sizes sizes{{"N", 64}};
+  int compiles = 0;
+  FaultyDevice faulty(
+      backend,
+      [&](const codegen::Kernel &) {
+        ++compiles;
+        if (compiles == 3) throw 42;                                       // not even a std::exception
+        if (compiles == 5) throw std::logic_error("injected logic error"); // an unexpected std::exception
+      },
+      nullptr);
+  ExploreOptions options = test::tinyExploreOptions("p", dir.path());
+  options.budget.maxEvaluations = 5;
+  ExploreResult result = explore::explore(program, sizes, faulty, options);
+  REQUIRE(result.evaluations.size() == 5);
+  size_t bugs = 0, ok = 0;
+  for (const auto &e : result.evaluations) {
+    bugs += e.record.outcome == tuner::Outcome::Bug;
+    ok += e.record.outcome == tuner::Outcome::Ok;
+  }
+  CHECK(bugs == 2);
+  CHECK(ok == 3);
+  CHECK(result.best);
+  std::string store = test::readFile(result.storePath);
+  CHECK(store.find("unexpected exception of unknown type") != std::string::npos);
+  CHECK(store.find("injected logic error") != std::string::npos);
+}
+
+TEST_CASE("explore/trust: verification sizes are those the program accepts (split(4) at N=1024)") {
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice backend(*device);
+  TempDir dir;
+  Program program = readProgram(R"({
+    "liftcc": 1, "sizes": ["N"],
+    "userFuns": {"twice": {"params": [{"name": "x", "type": "float"}], "returns": "float", "body": "return 2.0f * x;"}},
+    "inputs": [{"name": "A", "type": "[float]N"}],
+    "body": {"op": "join", "in": {"op": "map", "f": {"lambda": ["c"], "body": {"op": "map", "f": {"userFun": "twice"},
+             "in": {"param": "c"}}}, "in": {"op": "split", "n": 4, "in": {"param": "A"}}}}
+  })");
+  ExploreOptions options = test::tinyExploreOptions("split4", dir.path());
+  options.budget.maxEvaluations = 4;
+  ExploreResult result = explore::explore(program, {{"N", 1024}}, backend, options);
+  REQUIRE(!result.evaluations.empty());
+  for (const auto &e : result.evaluations) {
+    CAPTURE(e.record.key);
+    CHECK_MESSAGE(e.record.outcome == tuner::Outcome::Ok, e.record.error);
+    CHECK(e.record.verified.find("all of N=") == 0);
+  }
+}
+
+TEST_CASE("explore/trust: the timed kernel's own full-size output is checked") {
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice backend(*device);
+  TempDir dir;
+  Program program = examples::findExample("jacobi2d_5pt").build();
+  Sizes sizes{{"N", 96}, {"M", 80}};
+  ExploreOptions options = test::tinyExploreOptions("jacobi", dir.path());
+  options.budget.maxEvaluations = 3;
+
+  SUBCASE("a correct kernel passes, and its record says what was compared") {
+    ExploreResult result = explore::explore(program, sizes, backend, options);
+    test::checkNoBugs(result);
+    for (const auto &e : result.evaluations) {
+      CHECK(e.record.outcome == tuner::Outcome::Ok);
+      CHECK(e.record.verified.find("points of the timed run") != std::string::npos);
+    }
+  }
+  SUBCASE("a kernel right at the verification sizes and wrong at the full size is rejected, never the best") {
+    // The last row of a full-size result is off by a little: invisible at
+    // the small verification sizes, where nothing is changed.
+    FaultyDevice faulty(backend, nullptr, [&](const Sizes &runSizes, tuner::RawRun &run) {
+      if (runSizes != sizes || run.output.empty()) return;
+      for (int64_t j = 0; j < sizes.at("M"); ++j) {
+        float value;
+        size_t offset = size_t((sizes.at("N") - 1) * sizes.at("M") + j) * sizeof(float);
+        std::memcpy(&value, run.output.data() + offset, sizeof value);
+        value += 0.01f;
+        std::memcpy(run.output.data() + offset, &value, sizeof value);
+      }
+    });
+    ExploreResult result = explore::explore(program, sizes, faulty, options);
+    REQUIRE(result.evaluations.size() == 3);
+    for (const auto &e : result.evaluations) {
+      CAPTURE(e.record.key);
+      CHECK(e.record.outcome == tuner::Outcome::Correctness);
+      CHECK(e.record.error.find("at full size, element [95,") != std::string::npos);
+    }
+    CHECK(!result.best);
+    CHECK(result.bestKernelDir.empty());
+  }
+}
+
+TEST_CASE("interpreter/points: every point of every example equals the full interpretation") {
+  for (const examples::Example &example : examples::allExamples()) {
+    CAPTURE(example.name);
+    Sizes sizes;
+    for (const std::string &name : example.sizeNames) sizes[name] = example.dims == 3 ? 6 : 11;
+    Program typed = typeCheck(example.build(), sizes);
+    std::vector<Value> inputs = randomInputs(typed, sizes, 3);
+    Value whole = interpret(typed, sizes, inputs);
+    std::vector<std::vector<std::byte>> bytes;
+    for (const Value &v : inputs) bytes.push_back(toBytes(v));
+    std::vector<std::span<const std::byte>> views(bytes.begin(), bytes.end());
+    // Every point: the sample of a small result is all of it.
+    const Type &type = typed.body().typeOrThrow();
+    std::vector<ResultPoint> points = samplePoints(type, sizes, 5000, 1);
+    CHECK(int64_t(points.size()) * scalarCount(locatePoint(type, sizes, points[0]).type, sizes) ==
+          scalarCount(type, sizes));
+    std::vector<Value> values = interpretPoints(typed, sizes, views, points);
+    std::vector<std::byte> wholeBytes = toBytes(whole);
+    for (size_t i = 0; i < points.size(); ++i) {
+      PointLocation location = locatePoint(type, sizes, points[i]);
+      std::vector<std::byte> expected(wholeBytes.begin() + std::ptrdiff_t(location.byteOffset),
+                                      wholeBytes.begin() +
+                                          std::ptrdiff_t(location.byteOffset + byteCount(location.type, sizes)));
+      if (toBytes(values[i]) != expected) {
+        FAIL_CHECK("point " << i << " differs");
+        break;
+      }
+    }
+  }
+}
+
+} // namespace liftcc
