@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/io/safe_file.h"
 #include "explore/explorer.h"
+#include "explore/strategy_text.h"
 #include "liftcc/version.h"
 
 #include <filesystem>
@@ -66,6 +67,7 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
                         {"sizes", sizesKey},
                         {"configuration", variant.configuration.toJson()},
                         {"key", record.key},
+                        {"strategy", strategyText(variant)},
                         {"kernelFile", kernelFile},
                         {"medianNs", record.medianNs},
                         {"elementsPerSecond", double(outputElements) / (record.medianNs * 1e-9)},

@@ -7,6 +7,7 @@
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
+#include "explore/strategy_text.h"
 #include "tuner/backend_error.h"
 
 #include <chrono>
@@ -62,6 +63,7 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant,
   tuner::Record record;
   record.key = variant.configuration.key();
   record.configuration = variant.configuration.toJson();
+  record.strategy = strategyText(variant);
   record.timestamp = tuner::isoTimestamp();
   tuner::LaunchConfig launch;
   launch.launchTimeout = options.kernelTimeout;
@@ -250,6 +252,8 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     if (const tuner::Record *known = store.find(variant.configuration.key())) {
       evaluation.record = *known;
       evaluation.fromStore = true;
+      // Records stored before strategies existed: the same configuration's.
+      if (evaluation.record.strategy.empty()) evaluation.record.strategy = strategyText(variant);
     } else {
       // Generated on the first measurement only: a resumed run that finds
       // everything in the store never pays for them.

@@ -40,6 +40,7 @@ std::optional<Outcome> parseOutcome(const std::string &name) {
 nlohmann::json Record::toJson() const {
   nlohmann::json j{
       {"key", key}, {"configuration", configuration}, {"outcome", outcomeName(outcome)}, {"timestamp", timestamp}};
+  if (!strategy.empty()) j["strategy"] = strategy;
   if (outcome == Outcome::Ok) {
     j["medianNs"] = medianNs;
     j["samplesNs"] = samplesNs;
@@ -61,6 +62,11 @@ Record Record::fromJson(const nlohmann::json &j) {
   if (!outcome) invalid("unknown outcome " + j.at("outcome").dump().substr(0, 60));
   r.outcome = *outcome;
   r.timestamp = j.value("timestamp", "");
+  // Records written before strategies existed have none.
+  if (j.contains("strategy")) {
+    if (!j.at("strategy").is_string()) invalid("\"strategy\" must be a string");
+    r.strategy = j.at("strategy").get<std::string>();
+  }
   if (r.outcome == Outcome::Ok) {
     const nlohmann::json &median = j.at("medianNs");
     if (!median.is_number() || !std::isfinite(median.get<double>()) || median.get<double>() < 0)

@@ -32,6 +32,9 @@ struct Record {
   std::string error;     ///< first line of the failure (not Ok)
   std::string buildLog;  ///< Compile: the compiler's log (capped)
   std::string timestamp; ///< ISO 8601, UTC
+  /// The variant's strategy (explore/strategy_text.h), which `liftc compile
+  /// --strategy` rebuilds; empty in records written before strategies existed.
+  std::string strategy;
 
   nlohmann::json toJson() const;
   /// Validates as it reads (std::invalid_argument naming the field): a

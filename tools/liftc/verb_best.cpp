@@ -25,6 +25,7 @@ int runBest(const CommandLine &cl, std::ostream &out) {
     out << "// variant " << k.launch.value("key", "?") << ": " << std::fixed << std::setprecision(3)
         << k.launch.value("medianNs", 0.0) / 1e6 << " ms, " << std::setprecision(1)
         << k.launch.value("elementsPerSecond", 0.0) / 1e6 << " M elements/s\n";
+    if (k.launch.contains("strategy")) out << "// strategy " << k.launch.value("strategy", "?") << "\n";
     out << "// launch: " << k.launch["kernel"].dump() << "\n";
     out << k.source << "\n";
   }
