@@ -188,15 +188,15 @@ TEST_CASE("strategy: malformed text is a one-line error naming the position and 
 
 TEST_CASE("strategy: every variant of several spaces prints and parses back to itself") {
   size_t variants = 0;
-  for (const auto &[name, extent] : std::vector<std::pair<std::string, int64_t>>{
-           {"jacobi2d_5pt", 16}, {"heat", 8}, {"hotspot2d", 16}, {"jacobi1d_3pt", 64}, {"acoustic", 8}}) {
+  for (const auto &[name, extent] :
+       std::vector<std::pair<std::string, int64_t>>{{"jacobi2d_5pt", 16}, {"heat", 8}, {"jacobi1d_3pt", 64}}) {
     CAPTURE(name);
     Space space = explore::enumerateSpace(typedExample(name, extent), roomyLimits());
     checkRoundTrips(space);
     variants += space.variants.size();
   }
   MESSAGE(variants, " variants printed and parsed");
-  CHECK(variants > 300);
+  CHECK(variants > 200);
 }
 
 TEST_CASE("strategy: compiling the printed strategy of every Jacobi2D and Heat variant gives the identical kernel") {
