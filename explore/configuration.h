@@ -34,6 +34,10 @@ struct Configuration {
   /// before these existed, so stored results stay valid.
   codegen::FastMath fastMath = codegen::FastMath::None;
   bool divToMul = false;
+  /// The mapping of the outermost map nest onto the NDRange (order,
+  /// sequential dimensions; rewrite/mapping.h). The default leaves key() and
+  /// toJson() as they were before mappings existed (key suffix " map=y,x").
+  rewrite::Mapping mapping = {};
 
   /// The recipe's options for this configuration.
   rewrite::RecipeOptions recipeOptions() const;
@@ -55,8 +59,8 @@ void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &
 void applySpecialisation(const Configuration &configuration, codegen::CodegenOptions &options);
 
 /// Parameters differing in exactly one of recipe, tile, one coarsening
-/// factor, the window copy, one work-group extent, the fast-math level or
-/// division by multiplication.
+/// factor, the window copy, one work-group extent, the fast-math level,
+/// division by multiplication or the mapping.
 bool areNeighbours(const Configuration &a, const Configuration &b);
 
 } // namespace liftcc::explore

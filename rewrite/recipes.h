@@ -15,6 +15,7 @@
 // All unroll reductions and maps of constant length.
 
 #include "rewrite/apply.h"
+#include "rewrite/mapping.h"
 
 #include <array>
 #include <optional>
@@ -37,6 +38,10 @@ struct RecipeOptions {
   /// every input element of it is loaded once (else: read from global memory
   /// per output, leaving shared loads to the OpenCL compiler).
   bool privateWindow = true;
+  /// How the outermost parallel map nest goes onto the NDRange (order,
+  /// sequential dimensions; rewrite/mapping.h). Work-group recipes (tiled,
+  /// local) take orders only: every dimension on work-groups.
+  Mapping mapping = {};
 };
 
 /// `typed` is a type-checked high-level program; tiling needs its sizes to be

@@ -5,6 +5,7 @@
 #include "core/typecheck/type_error.h"
 #include "core/typecheck/typecheck.h"
 #include "rewrite/recipes.h"
+#include "tools/liftc/strategy_options.h"
 
 #include <optional>
 
@@ -180,6 +181,7 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
   auto opt = cl.value("opt");
   if (!opt) {
     if (cl.value("tile")) throw UsageError("--tile needs --opt tiled or --opt local");
+    if (cl.value("mapping")) throw UsageError("--mapping needs --opt (it maps the recipe's map nest)");
     rewrite::RecipeOptions ignored;
     parseCoarsening(cl, std::nullopt, ignored); // refuses --coarsen and --window without --opt coarsened
     return typed;
@@ -192,6 +194,7 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
     options.tileOutputs = static_cast<int64_t>(k);
   }
   parseCoarsening(cl, recipe, options);
+  options.mapping = parseMappingOption(cl);
   return rewrite::applyRecipe(typed, *recipe, options);
 }
 
