@@ -73,6 +73,16 @@ Expr replaceStages(const Expr &e, const std::vector<Expr> &stages, const std::ve
   return changed ? e.withChildren(std::move(rebuilt)) : e;
 }
 
+/// f(in) as one expression: f's body with its parameter replaced by `in`
+/// (an input or temporary, a parameter itself), so that the stage's result is
+/// computed by its body as a kernel's result is (an application is not).
+Expr stageBody(const Expr &f, const Expr &in) {
+  if (!f.is(ExprKind::Lambda) || f.params().size() != 1) return Expr::apply(f, {in});
+  const Expr &param = f.params().front();
+  return transformBottomUp(f.body(),
+                           [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param) ? in : n; });
+}
+
 bool reads(const Expr &body, const Expr &param) {
   return containsNode(body, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
 }
@@ -211,8 +221,8 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
   for (size_t i = 0; i < stages.size(); ++i) {
     const Expr &s = stages[i];
     const std::string &name = temporaries[i].name();
-    Expr body = Expr::apply(replaceStages(funOf(s), stages, temporaries, i),
-                            {replaceStages(inputOf(s), stages, temporaries, i)});
+    Expr body =
+        stageBody(replaceStages(funOf(s), stages, temporaries, i), replaceStages(inputOf(s), stages, temporaries, i));
     auto output = bufferName.find(name);
     generateStage(body, fresh(options.kernelName + "_stage" + std::to_string(i)),
                   {output == bufferName.end() ? name : output->second});

@@ -1,11 +1,13 @@
 #include "rewrite/stages.h"
 
+#include "core/error.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
 #include "rewrite/apply.h"
 #include "rewrite/rule.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -149,8 +151,9 @@ std::optional<StagedProgram> splitStages(const Program &typed) {
 Program lowerStages(const Program &typed, const StagedProgram &staged,
                     const std::function<Program(const Program &)> &lower,
                     const std::function<Program(const Program &)> &fallback) {
-  // What each temporary parameter stands for in the joined program.
-  std::unordered_map<const void *, Expr> global;
+  // What each input and temporary stands for in the joined program.
+  std::map<std::string, Expr> byName;
+  for (const Expr &in : typed.inputs()) byName.emplace(in.name(), in);
   size_t kernels = staged.stages.size() + (containsNode(staged.last.body(), computes) ? 1 : 0), lowered = 0;
   std::optional<RewriteError> firstError;
   auto lowerStage = [&](const Program &stage, size_t index) {
@@ -171,13 +174,14 @@ Program lowerStages(const Program &typed, const StagedProgram &staged,
         low = fallback(stage);
       }
     }
-    // Lowering re-type-checks, so its parameters may be new nodes: map them
-    // by position to the original inputs and to the temporaries' toGlobal.
+    // Type checking makes new parameter nodes, so the inputs are matched by
+    // name (unique: temporaries get fresh ones) to the original inputs and
+    // to the temporaries' toGlobal.
     std::unordered_map<const void *, Expr> by;
-    for (size_t k = 0; k < stage.inputs().size(); ++k) {
-      const Expr &original = stage.inputs()[k];
-      auto it = global.find(original.id());
-      by.emplace(low.inputs()[k].id(), it == global.end() ? original : it->second);
+    for (const Expr &in : low.inputs()) {
+      auto it = byName.find(in.name());
+      if (it == byName.end()) throw InternalError("stage input " + in.name() + " is neither an input nor a temporary");
+      by.emplace(in.id(), it->second);
     }
     return substitute(low.body(), by);
   };
@@ -187,8 +191,8 @@ Program lowerStages(const Program &typed, const StagedProgram &staged,
     // toGlobal(f, x) is f(x) written to global memory; the body is closed,
     // so f ignores its parameter and x is any input.
     Expr unused = Expr::param("unused");
-    global.emplace(
-        stage.temporary.id(),
+    byName.emplace(
+        stage.temporary.name(),
         Expr::prim(Op::ToGlobal, {{}, 0, PadMode::Clamp, {Expr::lambda({unused}, body)}, {typed.inputs().front()}}));
   }
   Expr body = lowerStage(staged.last, staged.stages.size());
