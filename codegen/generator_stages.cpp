@@ -224,7 +224,10 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
     Expr body =
         stageBody(replaceStages(funOf(s), stages, temporaries, i), replaceStages(inputOf(s), stages, temporaries, i));
     auto output = bufferName.find(name);
-    generateStage(body, fresh(options.kernelName + "_stage" + std::to_string(i)),
+    // Without a last kernel, the last stage has the program's kernel name
+    // (the entry point a runner looks up first).
+    bool entry = !lastKernel && i + 1 == stages.size();
+    generateStage(body, entry ? options.kernelName : fresh(options.kernelName + "_stage" + std::to_string(i)),
                   {output == bufferName.end() ? name : output->second});
     if (output != bufferName.end()) continue;
     const Type &type = s.typeOrThrow();
