@@ -100,7 +100,7 @@ std::vector<Variant> recipesFor(const std::vector<int64_t> &extents, bool stream
   out.push_back({Recipe::Tiled, tiled});
   out.push_back({Recipe::Local, tiled});
   rewrite::RecipeOptions coarsened;
-  coarsened.coarsen = {std::gcd<int64_t>(4, extents.back()), 1, 1};
+  coarsened.coarsen = {std::gcd<int64_t>(4, extents.front()), 1, 1}; // x: the innermost extent
   out.push_back({Recipe::Coarsened, coarsened});
   if (stream) out.push_back({Recipe::Stream, {}});
   return out;
@@ -170,7 +170,7 @@ std::map<std::string, std::string> checkStencilOfStencil(const Program &program,
     CHECK(kernel.stages[0].name == "liftcc_kernel_stage0");
     CHECK(kernel.stages[1].name == "liftcc_kernel");
     // Never a private array of the problem's size: the temporary is global.
-    CHECK(kernel.source.find("priv_0[" + std::to_string(extents.back()) + "]") == std::string::npos);
+    CHECK(kernel.temporaries[0].count.isConstant());
     CHECK(kernel.source.size() < 16384);
     nlohmann::json meta = codegen::kernelMetadata(kernel);
     CHECK(meta["stages"].size() == 2);
@@ -288,13 +288,14 @@ TEST_CASE("multistage: a tuple of arrays and a zip of stencils are one kernel pe
   Program zipped = program({a}, zip({stencil1D(avg3(), a), stencil1D(laplace3(), stencil1D(avg3(), a))}));
   std::map<std::string, int64_t> sizes{{"N", 48}, {"M", 20}};
   int ran = 0;
-  for (const Program &p : {pair, zipped}) {
+  for (const Program *program : {&pair, &zipped}) {
+    const Program &p = *program;
     Program typed = typeCheck(p, sizes);
     std::vector<Value> inputs = randomInputs(typed, sizes, 7);
     Value expected = interpret(typed, sizes, inputs);
     // pair with tiled: its stencil tiled, the pointwise map over B plain.
     std::vector<Recipe> recipes{Recipe::Plain, Recipe::Tiled};
-    if (&p == &zipped) recipes = {Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened};
+    if (program == &zipped) recipes = {Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened};
     for (Recipe r : recipes) {
       CAPTURE(rewrite::recipeName(r));
       codegen::Kernel kernel = codegen::generateKernel(rewrite::applyRecipe(typed, r), codegen::Target::OpenCL);
