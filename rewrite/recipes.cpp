@@ -7,6 +7,7 @@
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
 #include "rewrite/nd_patterns.h"
+#include "rewrite/stages.h"
 
 namespace liftcc::rewrite {
 
@@ -277,6 +278,13 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
 }
 
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
+  // An intermediate array read by another computation is a kernel of its
+  // own, each lowered by the recipe, or plain where the recipe does not
+  // apply to it (rewrite/stages.h).
+  if (std::optional<StagedProgram> staged = splitStages(typed))
+    return lowerStages(
+        typed, *staged, [&](const Program &stage) { return applyRecipe(stage, recipe, options); },
+        [&](const Program &stage) { return applyRecipe(stage, Recipe::Plain, options); });
   Program lowered = typed;
   switch (recipe) {
   case Recipe::Plain: lowered = lowerOnLevels(typed, {mapToGlb}, options.mapping); break;
