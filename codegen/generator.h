@@ -41,7 +41,7 @@ struct SourceParts {
   bool usesDouble = false;
   bool wideIndices = false;
   bool inlineUserFuns = false;
-  bool borderUserFuns = false; ///< also never-inlined border copies (CodegenOptions::noinlineBorder)
+  bool borderUserFuns = false;          ///< also never-inlined border copies (CodegenOptions::noinlineBorder)
   std::vector<cfun::Function> userFuns; ///< as emitted (divisions rewritten where asked), in order of first use
   std::string kernelFunction;           ///< from the kernel qualifier to its closing brace
 };

@@ -273,7 +273,8 @@ ParsedStrategy parseStrategy(const std::string &text) {
       fail(s.position,
            "expected " + (expected.empty() ? std::string("the end of the strategy") : expected) + ", found '" +
                shown(s.name) + "'" +
-               (k < order.size() ? " (each step once, in the order wg, specialise, noinlineBorder, fastMath, divToMul)" : ""));
+               (k < order.size() ? " (each step once, in the order wg, specialise, noinlineBorder, fastMath, divToMul)"
+                                 : ""));
     }
     allowed = k + 1;
     if (s.name == "wg") {
