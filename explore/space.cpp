@@ -57,6 +57,17 @@ std::vector<Configuration> coarsenedConfigurations(const SpaceOptions &options) 
   return configurations;
 }
 
+/// The kernel of `lowered` under a twin's configuration `c`: launched with the
+/// configuration's work-group shape (a twin needs it at generation), with its
+/// specialisation and fast-math choices.
+codegen::Kernel twinKernel(const Program &lowered, const Configuration &c, codegen::Target target) {
+  codegen::CodegenOptions co;
+  co.localSize = c.local;
+  applySpecialisation(c, co);
+  applyFastMath(c, co);
+  return codegen::generateKernel(lowered, target, co);
+}
+
 /// The boundary-specialised twin of each variant whose kernel it changes
 /// (same configuration with `specialise`, the kernel regenerated for the
 /// variant's work-group size, so that a dividing size also drops the guard).
@@ -67,11 +78,7 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, code
   for (const Variant &v : variants) {
     Configuration c = v.configuration;
     c.specialise = true;
-    codegen::CodegenOptions co;
-    co.localSize = c.local;
-    applySpecialisation(c, co);
-    applyFastMath(c, co);
-    codegen::Kernel kernel = codegen::generateKernel(v.lowered, target, co);
+    codegen::Kernel kernel = twinKernel(v.lowered, c, target);
     if (kernel.source != v.kernel.source) twins.push_back({c, v.lowered, std::move(kernel)});
   }
   return twins;
@@ -88,11 +95,7 @@ std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, code
     if (!v.kernel.interior) continue;
     Configuration c = v.configuration;
     c.noinlineBorder = true;
-    codegen::CodegenOptions co;
-    co.localSize = c.local;
-    applySpecialisation(c, co);
-    applyFastMath(c, co);
-    out.push_back({c, v.lowered, codegen::generateKernel(v.lowered, target, co)});
+    out.push_back({c, v.lowered, twinKernel(v.lowered, c, target)});
   }
   return out;
 }

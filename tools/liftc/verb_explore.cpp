@@ -131,13 +131,12 @@ explore::Configuration configurationOfOptions(const CommandLine &cl) {
   }
   if (config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local)
     config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
-  if (cl.value("local")) config.local = parseCodegenOptions(cl).localSize;
-  config.specialise = cl.has("specialise-boundaries");
-  config.noinlineBorder = parseCodegenOptions(cl).noinlineBorder;
-  codegen::CodegenOptions fastMath;
-  applyFastMathOptions(cl, fastMath);
-  config.fastMath = fastMath.fastMath;
-  config.divToMul = fastMath.divToMul;
+  const codegen::CodegenOptions codegenOptions = parseCodegenOptions(cl);
+  if (cl.value("local")) config.local = codegenOptions.localSize;
+  config.specialise = codegenOptions.specialiseBoundaries;
+  config.noinlineBorder = codegenOptions.noinlineBorder;
+  config.fastMath = codegenOptions.fastMath;
+  config.divToMul = codegenOptions.divToMul;
   config.mapping = parseMappingOption(cl);
   return config;
 }
