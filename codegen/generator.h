@@ -54,6 +54,25 @@ struct Scope {
   bool workGroupUniform() const { return inWrg() && !inLcl() && !sequential; }
 };
 
+/// The pieces of one kernel's source, so that the kernels of a multi-kernel
+/// program share one source in which each user function is defined once.
+struct SourceParts {
+  bool usesDouble = false;
+  bool wideIndices = false;
+  bool inlineUserFuns = false;
+  bool borderUserFuns = false;          ///< also never-inlined border copies (CodegenOptions::noinlineBorder)
+  std::vector<cfun::Function> userFuns; ///< as emitted (divisions rewritten where asked), in order of first use
+  /// Vector type definitions (the dialects without built-in vectors need them).
+  std::vector<std::string> vectorTypes;
+  /// Lane-wise user functions on vectors, signature and body without the
+  /// qualifier (assembleSource adds the one all user functions get).
+  std::vector<std::string> vectorUserFuns;
+  std::string kernelFunction; ///< from the kernel qualifier to its closing brace
+};
+
+/// The source of `kernels`: preamble, helpers, user functions, then each kernel function.
+std::string assembleSource(const Dialect &dialect, const std::vector<SourceParts> &kernels);
+
 class Generator {
 public:
   /// `wideIndices`: index variables and arithmetic in 64 bits. `interior`:
@@ -69,6 +88,8 @@ public:
   /// After run(): how many pad reads kept boundary arithmetic (a clamp,
   /// mirror or wrap the ranges did not simplify away, a constant-pad select).
   int64_t boundaryOperations() const { return boundaryOps_; }
+  /// After run(): the pieces of the kernel's source.
+  const SourceParts &sourceParts() const { return parts_; }
 
 private:
   // ---- reading through views (generator_views.cpp) ----
@@ -99,8 +120,8 @@ private:
   void store(const Lvalue &lvalue, const std::string &value);
   /// The name of the lane-wise variant of `f` on vectors of `width`, registered for emission.
   std::string useVectorUserFun(const cfun::Function &f, int width);
-  /// The definitions of the lane-wise user functions used (after the scalar ones).
-  std::string vectorUserFunSources(bool inlineUserFuns) const;
+  /// Records the vector types and lane-wise user functions used in parts_.
+  void recordVectorSources();
 
   // ---- computing into memory (generator_compute.cpp) ----
   void gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
@@ -112,6 +133,10 @@ private:
                    const std::string &where);
   void genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                       const std::string &where);
+  /// A tuple, or a zip of computed arrays: each component written on its own.
+  static bool writesComponents(const Expr &e);
+  void genComponents(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                     const std::string &where);
   /// Binds the parameter of a unary function to `arg` (or, for a user
   /// function, returns false so the caller applies it to the read value).
   Env bindArgument(const Expr &f, const Env &env, Binding arg) const;
@@ -143,6 +168,10 @@ private:
   /// functions (borderUserFunName), for a kernel whose interior was found.
   std::string borderCode() const;
 
+  /// The output parameters of a result with tuples, one per component, and
+  /// the target writing each scalar to its component.
+  WriteTarget outputComponents(const Type &resultType, Kernel &kernel, std::vector<std::string> &params);
+
   std::string freshName(const std::string &base);
   void useUserFun(const cfun::Function &f);
 
@@ -162,6 +191,8 @@ private:
   static constexpr int64_t kMaxUnrolledCopies = 1024;
   /// The most scalars a slideSeq window may keep in private memory (registers).
   static constexpr int64_t kMaxWindowScalars = 1024;
+  /// The most scalars an array materialised in private memory may have.
+  static constexpr int64_t kMaxPrivateScalars = 4096;
   int64_t unrolledCopies_ = 1; ///< product of the enclosing unrolled loops' extents
   bool wideIndices_ = false, needsWide_ = false;
   std::optional<Kernel::Interior> interior_;
@@ -179,11 +210,21 @@ private:
   std::set<std::pair<ScalarKind, int>> vectorTypes_; ///< vector types used (CUDA defines them)
   int64_t localBytes_ = 0;
   std::array<std::optional<arith::Expr>, 3> glbExtent_, wrgExtent_, lclExtent_;
+  SourceParts parts_;
 };
 
 /// The name of the non-inlined copy of user function `name` that the border
 /// code of a specialised OpenCL kernel calls (Dialect::separateBorderUserFuns).
 std::string borderUserFunName(const std::string &name);
+/// One kernel, 32-bit indices where the range analysis proves them enough;
+/// `parts` (optional) receives the pieces of its source.
+Kernel generateOneKernel(const Program &typedProgram, Target target, const CodegenOptions &options, SourceParts *parts);
+/// Whether the program has a closed toGlobal: an intermediate array computed
+/// by a kernel of its own (rewrite/stages.h).
+bool hasStages(const Program &typedProgram);
+/// A multi-kernel program: one kernel per closed toGlobal, then the rest
+/// (generator_stages.cpp, Kernel::stages).
+Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options);
 
 bool isCompute(const Expr &e);
 /// True when writing `e` writes memory (a compute node, possibly seen through

@@ -152,6 +152,10 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
       return;
     }
   }
+  if (writesComponents(e)) {
+    genComponents(e, env, target, scope, where);
+    return;
+  }
   // A scalar computed by user functions (or copied from a view): one store.
   if (!e.typeOrThrow().isScalar() && !e.typeOrThrow().isVector())
     fail(where, "nothing computes this array of type " + e.typeOrThrow().str() +
@@ -179,6 +183,31 @@ void Generator::genLayoutWrite(const Expr &e, const Env &env, const WriteTarget 
     };
   }
   gen(inputOf(e), env, inner, scope, where + "/in");
+}
+
+bool Generator::writesComponents(const Expr &e) {
+  if (e.isPrim(Op::Tuple)) return true;
+  if (!e.isPrim(Op::Zip)) return false;
+  for (const Expr &in : e.args())
+    if (!producesData(in) && !writesComponents(in)) return false;
+  return true;
+}
+
+void Generator::genComponents(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                              const std::string &where) {
+  // A tuple's component k is the scalars below step k; a zip's input k is
+  // component k of every element (the result's components are separate
+  // buffers, core/interp/components.h, so each is written on its own).
+  for (size_t k = 0; k < e.args().size(); ++k) {
+    int component = static_cast<int>(k);
+    bool zip = e.isPrim(Op::Zip);
+    WriteTarget inner = [target, component, zip](const AccessPath &p) {
+      AccessPath path = p;
+      path.insert(path.begin() + (zip ? 1 : 0), PathStep::tupleComponent(component));
+      return target(path);
+    };
+    gen(e.args()[k], env, inner, scope, where + "/in/" + std::to_string(k));
+  }
 }
 
 } // namespace liftcc::codegen

@@ -74,6 +74,14 @@ MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope 
     if (scope.workGroupUniform())
       fail(where, "toPrivate inside mapWrg must be nested in mapLcl (each work-item owns its private memory)");
     if (!count.isConstant()) fail(where, "the private array of type " + type.str() + " needs a constant size");
+    // An intermediate sized by the problem never goes to one work-item's
+    // private memory (PoCL crashed at 2048 floats; GPUs spill far earlier):
+    // it needs a kernel of its own, which the recipes make of every
+    // intermediate outside a function (rewrite/stages.h).
+    if (count.constant() > kMaxPrivateScalars)
+      fail(where, "the intermediate array of type " + type.str() + " has " + count.str() +
+                      " scalars, more than a work-item's private memory holds (" + std::to_string(kMaxPrivateScalars) +
+                      "); compute it outside the per-element function so that it becomes a kernel of its own");
     name = freshName("priv");
     body_.line(dialect_.privateArray(kind, name, count.str()));
     break;

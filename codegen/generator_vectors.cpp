@@ -116,9 +116,8 @@ std::string Generator::useVectorUserFun(const cfun::Function &f, int width) {
   return name;
 }
 
-std::string Generator::vectorUserFunSources(bool inlineUserFuns) const {
-  std::string source;
-  for (const auto &[kind, width] : vectorTypes_) source += dialect_.vectorTypeDefinition(kind, width);
+void Generator::recordVectorSources() {
+  for (const auto &[kind, width] : vectorTypes_) parts_.vectorTypes.push_back(dialect_.vectorTypeDefinition(kind, width));
   for (const auto &key : vectorUserFunOrder_) {
     const auto &[scalarName, width] = key;
     const cfun::Function &f =
@@ -145,13 +144,11 @@ std::string Generator::vectorUserFunSources(bool inlineUserFuns) const {
       }
       body = "return " + dialect_.vectorOf(f.result(), lanes) + ";";
     }
-    std::string qualifier = inlineUserFuns ? dialect_.inlineUserFunQualifier() : dialect_.userFunQualifier();
-    source += "\n" + qualifier + signature + " {\n";
+    std::string definition = signature + " {\n";
     std::istringstream lines(body);
-    for (std::string line; std::getline(lines, line);) source += "  " + line + "\n";
-    source += "}\n";
+    for (std::string line; std::getline(lines, line);) definition += "  " + line + "\n";
+    parts_.vectorUserFuns.push_back(definition + "}\n");
   }
-  return source;
 }
 
 } // namespace liftcc::codegen

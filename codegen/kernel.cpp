@@ -15,10 +15,11 @@ std::array<size_t, 3> Kernel::concreteGlobalSize(const std::map<std::string, int
   return global;
 }
 
-nlohmann::json kernelMetadata(const Kernel &kernel) {
+namespace {
+nlohmann::json argsMetadata(const std::vector<KernelArg> &kernelArgs) {
   using nlohmann::json;
   json args = json::array();
-  for (const KernelArg &a : kernel.args) {
+  for (const KernelArg &a : kernelArgs) {
     json arg{{"name", a.name}, {"type", std::string(scalarKindName(a.kind))}};
     switch (a.role) {
     case KernelArg::Role::Input:
@@ -33,6 +34,13 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
     }
     args.push_back(arg);
   }
+  return args;
+}
+} // namespace
+
+nlohmann::json kernelMetadata(const Kernel &kernel) {
+  using nlohmann::json;
+  json args = argsMetadata(kernel.args);
   json global = json::array();
   for (int d = 0; d < kernel.dims; ++d) global.push_back(kernel.globalSize[d].str());
   json meta{{"name", kernel.name},
@@ -58,6 +66,18 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
     json margins = json::array();
     for (int d = 0; d < kernel.dims; ++d) margins.push_back({kernel.interior->lo[d], kernel.interior->hi[d]});
     meta["interior"] = {{"margins", margins}, {"unit", kernel.interior->inWorkGroups ? "work-groups" : "work-items"}};
+  }
+  // The host schedule of a multi-kernel program: its temporaries and the
+  // launches in order (absent for single kernels).
+  if (!kernel.stages.empty()) {
+    json stages = json::array();
+    for (const Kernel &stage : kernel.stages) stages.push_back(kernelMetadata(stage));
+    meta["stages"] = stages;
+    json temporaries = json::array();
+    for (const KernelArg &t : kernel.temporaries)
+      temporaries.push_back(
+          {{"name", t.name}, {"type", std::string(scalarKindName(t.kind))}, {"count", t.count.str()}});
+    meta["temporaries"] = temporaries;
   }
   return meta;
 }

@@ -70,6 +70,20 @@ struct Kernel {
   /// reqd_work_group_size): it must not be launched with another one.
   bool requiresLocalSize = false;
 
+  /// Multi-kernel programs (rewrite/stages.h): an intermediate array must be
+  /// complete before it is read, a global barrier, hence a kernel boundary.
+  /// `source` then defines one kernel function per stage, launched in this
+  /// order; each stage is a Kernel without source, with its own name, NDRange,
+  /// work-group size and args, whose names are those of the program's buffers
+  /// (`args`) or of `temporaries`. `args` is the program's interface (its
+  /// inputs, output and sizes); dims, globalSize, localSize, interior and
+  /// requiresLocalSize describe the last stage, localMemoryBytes and
+  /// indexBits are the largest of any stage. Empty for single-kernel programs.
+  std::vector<Kernel> stages;
+  /// The global buffers the stages pass between them (role Output: each is
+  /// written by one stage and read by later ones), allocated by the host.
+  std::vector<KernelArg> temporaries;
+
   /// Concrete NDRange for given sizes: global rounded up to a multiple of local.
   std::array<size_t, 3> concreteGlobalSize(const std::map<std::string, int64_t> &sizes,
                                            const std::array<size_t, 3> &local) const;

@@ -61,6 +61,16 @@ Scalar Scalar::convertTo(ScalarKind target) const {
       value_);
 }
 
+Scalar absoluteValue(const Scalar &s) {
+  switch (s.kind()) {
+  case ScalarKind::Float: return Scalar::ofFloat(std::fabs(s.asFloat()));
+  case ScalarKind::Double: return Scalar::ofDouble(std::fabs(s.asDouble()));
+  case ScalarKind::Int: return Scalar::ofInt(s.asInt() < 0 && s.asInt() > INT32_MIN ? -s.asInt() : s.asInt());
+  case ScalarKind::Bool: break;
+  }
+  return s;
+}
+
 std::string toCLiteral(const Scalar &value) {
   char buf[64];
   switch (value.kind()) {

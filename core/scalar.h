@@ -16,6 +16,8 @@ enum class ScalarKind { Bool, Int, Float, Double };
 std::string_view scalarKindName(ScalarKind kind);
 /// Inverse of scalarKindName; nullopt for anything else.
 std::optional<ScalarKind> parseScalarKind(std::string_view name);
+/// Float or Double.
+inline bool isFloating(ScalarKind kind) { return kind == ScalarKind::Float || kind == ScalarKind::Double; }
 
 /// A concrete scalar. Float values are kept as float so that the interpreter
 /// rounds exactly like a C/OpenCL kernel would.
@@ -48,6 +50,10 @@ private:
   // Alternative order matches ScalarKind.
   std::variant<bool, int32_t, float, double> value_;
 };
+
+/// |value| in the value's own kind (what magnitude bounds are built from);
+/// INT32_MIN, which has no int magnitude, and bools stay as they are.
+Scalar absoluteValue(const Scalar &value);
 
 /// C literal text of a scalar value ("1.5f", "2", "true", "0.25").
 std::string toCLiteral(const Scalar &value);

@@ -4,6 +4,7 @@
 #include "core/io/safe_file.h"
 #include "explore/explorer.h"
 #include "explore/record_identity.h"
+#include "explore/strategy_text.h"
 #include "liftcc/version.h"
 
 #include <filesystem>
@@ -77,6 +78,7 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
                         {"key", record.key},
                         {"programHash", record.programHash},
                         {"kernelHash", record.kernelHash},
+                        {"strategy", strategyText(variant)},
                         {"kernelFile", kernelFile},
                         {"kernelSourceHash", stableHash(variant.kernel.source)},
                         {"verified", record.verified},

@@ -20,6 +20,7 @@ rewrite::RecipeOptions Configuration::recipeOptions() const {
   options.coarsen = coarsen;
   options.privateWindow = privateWindow;
   options.vectorWidth = vectorWidth;
+  options.mapping = mapping;
   return options;
 }
 
@@ -43,6 +44,7 @@ std::string Configuration::key() const {
   if (noinlineBorder) k += " noinline-border";
   if (fastMath != codegen::FastMath::None) k += " fast-math=" + codegen::fastMathName(fastMath);
   if (divToMul) k += " div-to-mul";
+  if (!mapping.isDefault()) k += " map=" + mapping.text();
   return k;
 }
 
@@ -57,6 +59,7 @@ nlohmann::json Configuration::toJson() const {
   if (noinlineBorder) j["noinlineBorder"] = true;
   if (fastMath != codegen::FastMath::None) j["fastMath"] = codegen::fastMathName(fastMath);
   if (divToMul) j["divToMul"] = true;
+  if (!mapping.isDefault()) j["mapping"] = mapping.ndrange;
   return j;
 }
 
@@ -78,6 +81,11 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
     c.fastMath = *level;
   }
   if (j.contains("divToMul")) c.divToMul = j.at("divToMul").get<bool>();
+  if (j.contains("mapping")) {
+    c.mapping.ndrange = j.at("mapping").get<std::vector<int>>();
+    for (int d : c.mapping.ndrange)
+      if (d < 0 || d > 2) throw std::invalid_argument("mapping dimension " + std::to_string(d) + " is not 0, 1 or 2");
+  }
   return c;
 }
 
@@ -97,6 +105,7 @@ bool areNeighbours(const Configuration &a, const Configuration &b) {
                     (a.noinlineBorder != b.noinlineBorder);
   for (int d = 0; d < 3; ++d) differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]);
   differences += (a.privateWindow != b.privateWindow) + (a.vectorWidth != b.vectorWidth);
+  differences += a.mapping != b.mapping;
   return differences == 1;
 }
 

@@ -37,6 +37,10 @@ struct Configuration {
   /// plain, coarsened: vector lanes along x (rewrite::RecipeOptions::
   /// vectorWidth); 0, the default, is absent from key and JSON.
   int64_t vectorWidth = 0;
+  /// The mapping of the outermost map nest onto the NDRange (order,
+  /// sequential dimensions; rewrite/mapping.h). The default leaves key() and
+  /// toJson() as they were before mappings existed (key suffix " map=y,x").
+  rewrite::Mapping mapping = {};
 
   /// The recipe's options for this configuration.
   rewrite::RecipeOptions recipeOptions() const;
@@ -58,8 +62,8 @@ void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &
 void applySpecialisation(const Configuration &configuration, codegen::CodegenOptions &options);
 
 /// Parameters differing in exactly one of recipe, tile, one coarsening
-/// factor, the window copy, one work-group extent, the fast-math level or
-/// division by multiplication.
+/// factor, the window copy, one work-group extent, the fast-math level,
+/// division by multiplication or the mapping.
 bool areNeighbours(const Configuration &a, const Configuration &b);
 
 } // namespace liftcc::explore

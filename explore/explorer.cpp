@@ -9,6 +9,7 @@
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
 #include "explore/record_identity.h"
+#include "explore/strategy_text.h"
 #include "tuner/backend_error.h"
 
 #include <chrono>
@@ -100,6 +101,7 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant,
   record.configuration = variant.configuration.toJson();
   record.programHash = programHash(program, sizes);
   record.kernelHash = kernelHash(variant.kernel, variant.configuration);
+  record.strategy = strategyText(variant);
   record.timestamp = tuner::isoTimestamp();
   tuner::LaunchConfig launch;
   launch.launchTimeout = options.kernelTimeout;
@@ -317,6 +319,8 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     if (const tuner::Record *known = store.find(identities[mine[k]])) {
       evaluation.record = *known;
       evaluation.fromStore = true;
+      // Records stored before strategies existed: the same configuration's.
+      if (evaluation.record.strategy.empty()) evaluation.record.strategy = strategyText(variant);
     } else {
       // Generated on the first measurement only: a resumed run that finds
       // everything in the store never pays for them.

@@ -1,7 +1,10 @@
 #include "explore/space.h"
 
 #include "codegen/generate.h"
+#include "core/ir/transform.h"
+#include "explore/strategy_text.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -54,18 +57,39 @@ std::vector<Configuration> coarsenedConfigurations(const SpaceOptions &options) 
   return configurations;
 }
 
-/// Vectorised configurations: coarsened along x by 8, vectors of each width.
+/// Vectorised configurations: for each width, plain and coarsened along x
+/// by each factor that is a multiple of it.
 std::vector<Configuration> vectorisedConfigurations(const SpaceOptions &options) {
   std::vector<Configuration> configurations;
-  if (!options.includeCoarsened) return configurations;
+  if (!options.includeVector) return configurations;
   for (int64_t width : options.vectorWidths) {
-    Configuration c;
-    c.recipe = rewrite::Recipe::Coarsened;
-    c.coarsen = {8, 1, 1};
-    c.vectorWidth = width;
-    configurations.push_back(c);
+    Configuration plain;
+    plain.vectorWidth = width;
+    configurations.push_back(plain);
+    for (int64_t k : options.coarsenFactors) {
+      if (k % width != 0) continue;
+      for (bool window : options.coarsenWindows) {
+        Configuration c;
+        c.recipe = rewrite::Recipe::Coarsened;
+        c.coarsen = {k, 1, 1};
+        c.privateWindow = window;
+        c.vectorWidth = width;
+        configurations.push_back(c);
+      }
+    }
   }
   return configurations;
+}
+
+/// The kernel of `lowered` under a twin's configuration `c`: launched with the
+/// configuration's work-group shape (a twin needs it at generation), with its
+/// specialisation and fast-math choices.
+codegen::Kernel twinKernel(const Program &lowered, const Configuration &c, codegen::Target target) {
+  codegen::CodegenOptions co;
+  co.localSize = c.local;
+  applySpecialisation(c, co);
+  applyFastMath(c, co);
+  return codegen::generateKernel(lowered, target, co);
 }
 
 /// The boundary-specialised twin of each variant whose kernel it changes
@@ -78,11 +102,7 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, code
   for (const Variant &v : variants) {
     Configuration c = v.configuration;
     c.specialise = true;
-    codegen::CodegenOptions co;
-    co.localSize = c.local;
-    applySpecialisation(c, co);
-    applyFastMath(c, co);
-    codegen::Kernel kernel = codegen::generateKernel(v.lowered, target, co);
+    codegen::Kernel kernel = twinKernel(v.lowered, c, target);
     if (kernel.source != v.kernel.source) twins.push_back({c, v.lowered, std::move(kernel)});
   }
   return twins;
@@ -99,11 +119,7 @@ std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, code
     if (!v.kernel.interior) continue;
     Configuration c = v.configuration;
     c.noinlineBorder = true;
-    codegen::CodegenOptions co;
-    co.localSize = c.local;
-    applySpecialisation(c, co);
-    applyFastMath(c, co);
-    out.push_back({c, v.lowered, codegen::generateKernel(v.lowered, target, co)});
+    out.push_back({c, v.lowered, twinKernel(v.lowered, c, target)});
   }
   return out;
 }
@@ -125,35 +141,148 @@ std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants,
   return crossed;
 }
 
+/// NDRange dimensions of a lowered program: 1 + the largest dimension of its
+/// mapGlb/mapWrg (1 when it has none).
+int ndrangeDimensions(const Program &lowered) {
+  int dims = 1;
+  containsNode(lowered.body(), [&](const Expr &e) {
+    if (e.isPrim(Op::MapGlb) || e.isPrim(Op::MapWrg)) dims = std::max(dims, e.attr() + 1);
+    return false;
+  });
+  return dims;
+}
+
+std::string listText(const std::vector<int64_t> &values) {
+  std::string text;
+  for (int64_t v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
+  return text;
+}
+
+/// The families' parameters as `liftc explore --space` prints them.
+std::vector<FamilySummary> familySummaries(const SpaceOptions &options) {
+  std::string fastMath;
+  for (codegen::FastMath level : options.fastMathLevels)
+    fastMath += (fastMath.empty() ? "" : ",") + codegen::fastMathName(level);
+  std::vector<std::pair<std::string, std::string>> common{{"wg", listText(options.groupExtents)},
+                                                          {"specialise", options.includeSpecialised ? "off,on" : "off"},
+                                                          {"fastMath", fastMath}};
+  auto with = [&](std::vector<std::pair<std::string, std::string>> own) {
+    own.insert(own.end(), common.begin(), common.end());
+    return own;
+  };
+  std::string windows;
+  for (bool w : options.coarsenWindows) windows += (windows.empty() ? "" : ",") + std::string(w ? "private" : "global");
+  std::vector<FamilySummary> out;
+  if (options.includePlain) out.push_back({"plain", with({}), 0, 0});
+  if (options.includeStream) out.push_back({"stream", with({}), 0, 0});
+  if (options.includeTiled) out.push_back({"tiled", with({{"tile", listText(options.tileSizes)}}), 0, 0});
+  if (options.includeLocal) out.push_back({"local", with({{"tile", listText(options.tileSizes)}}), 0, 0});
+  if (options.includeCoarsened)
+    out.push_back({"coarsened",
+                   with({{"coarsen", listText(options.coarsenFactors)},
+                         {"window", windows},
+                         {"coarsenShapes", std::to_string(options.coarsenedGroupShapes)}}),
+                   0, 0});
+  if (options.includeVector)
+    out.push_back({"vector",
+                   with({{"vector", listText(options.vectorWidths)},
+                         {"coarsen", listText(options.coarsenFactors)},
+                         {"window", windows},
+                         {"coarsenShapes", std::to_string(options.coarsenedGroupShapes)}}),
+                   0, 0});
+  if (options.includeMapping) {
+    std::string recipes, mappings;
+    for (rewrite::Recipe r : options.mappedRecipes) recipes += (recipes.empty() ? "" : ",") + rewrite::recipeName(r);
+    for (const rewrite::Mapping &m : options.mappings) mappings += (mappings.empty() ? "" : " ") + m.text();
+    out.push_back({"mapping",
+                   with({{"mapped", recipes},
+                         {"mapping", mappings.empty() ? std::string("every other") : mappings},
+                         {"mappingShapes", std::to_string(options.mappedGroupShapes)}}),
+                   0, 0});
+  }
+  return out;
+}
+
+/// The kernel and its launch, as a deduplication key.
+std::string kernelIdentity(const Variant &v) {
+  std::string id = v.kernel.source + '\0' + v.kernel.buildOptions + '\0' + std::to_string(v.kernel.dims);
+  for (const arith::Expr &g : v.kernel.globalSize) id += '\0' + g.str();
+  for (int64_t l : v.configuration.local) id += '\0' + std::to_string(l);
+  if (v.kernel.localSize)
+    for (int64_t l : *v.kernel.localSize) id += "\0k" + std::to_string(l);
+  return id;
+}
+
 } // namespace
+
+const std::vector<std::string> &familyNames() {
+  static const std::vector<std::string> names{"plain", "stream", "tiled", "local", "coarsened", "vector", "mapping"};
+  return names;
+}
 
 Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options) {
   Space space;
   std::set<size_t> seenPrograms;
   std::vector<std::pair<Configuration, Program>> programs;
 
-  auto addProgram = [&](Configuration c) {
+  auto addProgram = [&](Configuration c) -> std::optional<Program> {
     try {
       Program lowered = rewrite::applyRecipe(typed, c.recipe, c.recipeOptions());
       if (seenPrograms.insert(lowered.body().hash()).second) programs.push_back({c, lowered});
+      return lowered;
     } catch (const rewrite::RewriteError &) {
       // The recipe does not apply with these parameters (e.g. the outputs are
       // not divisible by the tile size): not part of the space.
+      return std::nullopt;
     }
   };
-  addProgram({rewrite::Recipe::Plain, 0, {0, 0, 0}});
-  if (options.includeStream) addProgram({rewrite::Recipe::Stream, 0, {0, 0, 0}});
+  // The base programs of every recipe, each family's when it is selected,
+  // and the mapping family's when its recipe is mapped.
+  auto mapped = [&](rewrite::Recipe r) {
+    return options.includeMapping &&
+           std::find(options.mappedRecipes.begin(), options.mappedRecipes.end(), r) != options.mappedRecipes.end();
+  };
+  std::vector<std::pair<Configuration, Program>> remappable;
+  auto addBase = [&](Configuration c, bool included) {
+    if (!included && !mapped(c.recipe)) return;
+    if (included) {
+      if (auto lowered = addProgram(c); lowered && mapped(c.recipe)) remappable.push_back({c, *lowered});
+    } else {
+      try {
+        remappable.push_back({c, rewrite::applyRecipe(typed, c.recipe, c.recipeOptions())});
+      } catch (const rewrite::RewriteError &) {}
+    }
+  };
+  addBase({rewrite::Recipe::Plain, 0, {0, 0, 0}}, options.includePlain);
+  addBase({rewrite::Recipe::Stream, 0, {0, 0, 0}}, options.includeStream);
   for (int64_t tile : options.tileSizes) {
-    if (options.includeTiled) addProgram({rewrite::Recipe::Tiled, tile, {0, 0, 0}});
-    if (options.includeLocal) addProgram({rewrite::Recipe::Local, tile, {0, 0, 0}});
+    addBase({rewrite::Recipe::Tiled, tile, {0, 0, 0}}, options.includeTiled);
+    addBase({rewrite::Recipe::Local, tile, {0, 0, 0}}, options.includeLocal);
   }
-  for (const Configuration &c : coarsenedConfigurations(options)) addProgram(c);
+  for (Configuration c : coarsenedConfigurations(options))
+    for (bool window : options.coarsenWindows) {
+      c.privateWindow = window;
+      addBase(c, options.includeCoarsened);
+    }
   for (const Configuration &c : vectorisedConfigurations(options)) addProgram(c);
+  size_t unmappedPrograms = programs.size();
+  for (const auto &[base, lowered] : remappable) {
+    std::vector<rewrite::Mapping> mappings = rewrite::alternativeMappings(ndrangeDimensions(lowered));
+    for (const rewrite::Mapping &m : mappings) {
+      if (!options.mappings.empty() &&
+          std::find(options.mappings.begin(), options.mappings.end(), m) == options.mappings.end())
+        continue;
+      Configuration c = base;
+      c.mapping = m;
+      addProgram(c);
+    }
+  }
   space.distinctPrograms = programs.size();
 
   // Per program: its variants, the kernel's default launch first.
   std::vector<std::vector<Variant>> perProgram;
-  for (auto &[config, lowered] : programs) {
+  for (size_t p = 0; p < programs.size(); ++p) {
+    auto &[config, lowered] = programs[p];
     codegen::Kernel base = codegen::generateKernel(lowered, options.target);
     if (base.localMemoryBytes > limits.localMemoryBytes) {
       ++space.dropped;
@@ -191,7 +320,9 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       // mapGlb kernels: the runtime's choice first, then explicit shapes.
       variants.push_back({config, lowered, base});
       std::vector<std::array<int64_t, 3>> shapes = groupShapes(base.dims, extents, limits, options);
-      if (config.recipe == rewrite::Recipe::Coarsened) shapes = spreadSample(shapes, options.coarsenedGroupShapes);
+      if (config.recipe == rewrite::Recipe::Coarsened || config.vectorWidth > 0)
+        shapes = spreadSample(shapes, options.coarsenedGroupShapes);
+      if (p >= unmappedPrograms) shapes = spreadSample(shapes, options.mappedGroupShapes);
       for (const auto &shape : shapes) {
         Configuration c = config;
         c.local = shape;
@@ -208,16 +339,34 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   }
   // Round-robin over the programs, so that a budget cut short still covers
   // every low-level variant before it varies work-group sizes.
+  std::vector<Variant> ordered;
   for (size_t k = 0;; ++k) {
     bool any = false;
     for (const auto &variants : perProgram)
       if (k < variants.size()) {
-        space.variants.push_back(variants[k]);
+        ordered.push_back(variants[k]);
         any = true;
       }
     if (!any) break;
   }
-  space.variants = crossWithFastMath(space.variants, options.fastMathLevels, options.target);
+  ordered = crossWithFastMath(ordered, options.fastMathLevels, options.target);
+
+  // Distinct kernels only: two strategies that generate the same kernel and
+  // launch it alike are one variant (the first, so the simpler family keeps it).
+  space.families = familySummaries(options);
+  std::map<std::string, FamilySummary *> byName;
+  for (FamilySummary &f : space.families) byName[f.name] = &f;
+  for (const auto &[config, lowered] : programs)
+    if (auto it = byName.find(familyOf(config)); it != byName.end()) ++it->second->programs;
+  std::set<std::string> seenKernels;
+  for (Variant &v : ordered) {
+    if (!seenKernels.insert(kernelIdentity(v)).second) {
+      ++space.duplicates;
+      continue;
+    }
+    if (auto it = byName.find(familyOf(v.configuration)); it != byName.end()) ++it->second->variants;
+    space.variants.push_back(std::move(v));
+  }
   return space;
 }
 

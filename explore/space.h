@@ -1,12 +1,15 @@
 #pragma once
-// The exploration space of a program: every low-level variant the recipes
-// derive (plain, tiled and local-memory tiling with each tile size, coarsened
-// along each dimension with each factor), crossed
-// with work-group sizes. Nothing is hand-written per program: tile sizes are
-// those the tiling rule accepts for the program's types (the outputs must be
-// divisible), and variants whose kernels cannot run on the device (local
-// memory, work-group size) are dropped after generating them. Variants are
-// deduplicated by the structural hash of their low-level program.
+// The exploration space of a program: the union of strategy families (plain,
+// stream, tiled and local-memory tiling with each tile size, coarsened along
+// each dimension with each factor, and the mapping family: those programs
+// under other mappings of their map nest), each crossed with work-group
+// sizes, boundary specialisation and fast-math levels. Every variant is a
+// strategy (explore/strategy_text.h). Nothing is hand-written per program:
+// tile sizes are those the tiling rule accepts for the program's types (the
+// outputs must be divisible), mappings those its map nest has, and variants
+// whose kernels cannot run on the device (local memory, work-group size) are
+// dropped after generating them. Variants are deduplicated by their kernel
+// and launch (source, build options, NDRange, work-group shape).
 
 #include "codegen/kernel.h"
 #include "explore/configuration.h"
@@ -31,11 +34,13 @@ struct SpaceOptions {
   std::vector<int64_t> coarsenFactors{2, 4, 8};
   bool includeCoarsened = true;
   size_t coarsenedGroupShapes = 4;
-  /// Vectorised variants on top of the best-looking shape, coarsening along x
-  /// by 8: one per width (rewrite::RecipeOptions::vectorWidth), each launched
-  /// like the coarsened ones (where the width divides the x extent and the
-  /// user function runs lane-wise).
+  /// The vector family: for each width (rewrite::RecipeOptions::vectorWidth),
+  /// plain and coarsened along x by each of `coarsenFactors` that is a
+  /// multiple of it (each of `coarsenWindows`), launched with
+  /// `coarsenedGroupShapes` of the mapGlb shapes; only where the width divides
+  /// the x extent and the user functions run lane-wise.
   std::vector<int64_t> vectorWidths{4, 8};
+  bool includeVector = true;
   /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
   bool includeStream = true;
   /// A boundary-specialised twin of every variant (Configuration::specialise)
@@ -47,6 +52,30 @@ struct SpaceOptions {
   std::vector<codegen::FastMath> fastMathLevels{codegen::FastMath::None};
   /// The dialect the variants' kernels are generated in.
   codegen::Target target = codegen::Target::OpenCL;
+  /// The plain family (mapGlb with the default mapping).
+  bool includePlain = true;
+  /// Coarsened windows tried: private (true) and/or read from global memory (false).
+  std::vector<bool> coarsenWindows{true};
+  /// The mapping family (rewrite/mapping.h): the programs of the recipes in
+  /// `mappedRecipes` (with their families' parameters) under every other
+  /// mapping of their map nest (orders only for tiled/local), or only those in
+  /// `mappings` when it is not empty. mapGlb programs are launched with the
+  /// runtime's work-group shape and `mappedGroupShapes` explicit ones
+  /// (spreadSample), so that 3D nests (8 alternative mappings) stay affordable.
+  bool includeMapping = true;
+  std::vector<rewrite::Recipe> mappedRecipes{rewrite::Recipe::Plain, rewrite::Recipe::Coarsened, rewrite::Recipe::Tiled,
+                                             rewrite::Recipe::Local, rewrite::Recipe::Stream};
+  std::vector<rewrite::Mapping> mappings;
+  size_t mappedGroupShapes = 64;
+};
+
+/// One strategy family of a space: its parameters (name, values as text) and
+/// how many low-level programs and distinct kernels it contributed.
+struct FamilySummary {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> parameters;
+  size_t programs = 0;
+  size_t variants = 0; ///< after deduplication (a kernel counts for the first family that generates it)
 };
 
 struct Variant {
@@ -57,9 +86,15 @@ struct Variant {
 
 struct Space {
   std::vector<Variant> variants;
-  size_t distinctPrograms = 0; ///< low-level programs before crossing with work-group sizes
-  size_t dropped = 0;          ///< variants that do not fit the device
+  size_t distinctPrograms = 0;         ///< low-level programs before crossing with work-group sizes
+  size_t dropped = 0;                  ///< variants that do not fit the device
+  size_t duplicates = 0;               ///< variants left out because an earlier one has the same kernel and launch
+  std::vector<FamilySummary> families; ///< the selected families, in enumeration order
 };
+
+/// The families of the space, in enumeration order: plain, stream, tiled,
+/// local, coarsened, vector, mapping.
+const std::vector<std::string> &familyNames();
 
 /// `typed` is the high-level program type-checked at `sizes`.
 Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options = {});

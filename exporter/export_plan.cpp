@@ -1,6 +1,7 @@
 #include "exporter/export_plan.h"
 
 #include "core/arith/expr.h"
+#include "core/error.h"
 #include "explore/best_kernels.h"
 #include "tuner/launch_plan.h"
 
@@ -146,6 +147,8 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     fail(where, "/liftcc", "unsupported launch.json format " + launch["liftcc"].dump() + " (this liftc reads 1)");
 
   const json &kernel = field(launch, "kernel", where, "");
+  if (kernel.contains("stages"))
+    fail(where, "/kernel/stages", "programs of several kernels (global temporaries) cannot be exported yet");
   std::string target = stringField(kernel, "target", where, "/kernel");
   if (target == "opencl")
     plan.target = codegen::Target::OpenCL;
@@ -288,6 +291,9 @@ ExportPlan planFromBestKernel(const std::string &directory) {
 ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &programName,
                           const std::vector<std::pair<std::string, int64_t>> &sizes,
                           const std::optional<std::array<int64_t, 3>> &localSize, std::vector<std::string> provenance) {
+  if (!kernel.stages.empty())
+    throw Error("liftc export: program " + programName + " is " + std::to_string(kernel.stages.size()) +
+                " kernels (global temporaries between them), which cannot be exported yet");
   std::map<std::string, int64_t> bindings(sizes.begin(), sizes.end());
   ExportPlan plan;
   plan.programName = programName;

@@ -7,6 +7,7 @@
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
 #include "rewrite/nd_patterns.h"
+#include "rewrite/stages.h"
 
 namespace liftcc::rewrite {
 
@@ -45,29 +46,38 @@ int nestDepth(const Expr &e) {
   return depth;
 }
 
-Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level);
+Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level, const Mapping &mapping);
 
 /// The nest whose outermost map has dimension `dim`, on thread level `level`:
-/// that map by the level's rule, its input sequentially, and inside it the
-/// next map of the nest, or (innermost) the next level or sequential code.
-Strategy lowerNest(const std::vector<LevelRule> &levels, size_t level, int dim) {
-  Strategy inside = dim > 0                     ? lowerNest(levels, level, dim - 1)
-                    : level + 1 < levels.size() ? lowerOnLevel(levels, level + 1)
+/// that map by the level's rule on the NDRange dimension the mapping gives
+/// it (mapToSeq where it stays sequential), its input sequentially, and
+/// inside it the next map of the nest, or (innermost) the next level or
+/// sequential code.
+Strategy lowerNest(const std::vector<LevelRule> &levels, size_t level, int dim, const Mapping &mapping) {
+  Strategy inside = dim > 0                     ? lowerNest(levels, level, dim - 1, mapping)
+                    : level + 1 < levels.size() ? lowerOnLevel(levels, level + 1, mapping)
                                                 : sequential();
+  std::optional<int> ndrange = mapping.ndrangeDimensionOf(dim);
+  Strategy map = ndrange ? Strategy(levels[level](*ndrange)) : Strategy(mapToSeq());
   // A user function has no body: attempt.
-  return seq(levels[level](dim), seq(at("/in", sequential()), attempt(at("/f/body", inside))));
+  return seq(map, seq(at("/in", sequential()), attempt(at("/f/body", inside))));
 }
 
 /// Lowers the outermost parallel nest of an expression on `levels[level]`,
 /// looking through the layout primitives that wrap a result (e.g. the joins
 /// of an untiled result), iterate (its function is the kernel, see codegen's
 /// Kernel::Iteration) and lambda applications; everything else is sequential.
-Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level) {
-  return recursive("lowerOnLevel", [levels, level](Strategy self) {
-    Strategy nest("mapNest", [levels, level](const Expr &e) -> std::optional<Expr> {
+Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level, const Mapping &mapping) {
+  return recursive("lowerOnLevel", [levels, level, mapping](Strategy self) {
+    Strategy nest("mapNest", [levels, level, mapping](const Expr &e) -> std::optional<Expr> {
       int depth = nestDepth(e);
       if (depth == 0) return std::nullopt;
-      return lowerNest(levels, level, depth - 1)(e);
+      mapping.checkFor(depth);
+      // mapWrg/mapLcl cannot run inside a sequential loop.
+      if (levels.size() > 1 && !mapping.isDefault() && static_cast<int>(mapping.ndrange.size()) < depth)
+        throw RewriteError("mapping " + mapping.text() + " leaves dimensions sequential, but tiles on work-groups " +
+                           "map every dimension (" + defaultMappingText(depth) + " in some order)");
+      return lowerNest(levels, level, depth - 1, mapping)(e);
     });
     Strategy layout = seq(guard("isLayout",
                                 [](const Expr &e) {
@@ -86,8 +96,8 @@ Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level) {
   });
 }
 
-Program lowerOnLevels(const Program &typed, const std::vector<LevelRule> &levels) {
-  std::optional<Program> lowered = applyStrategy(typed, lowerOnLevel(levels, 0));
+Program lowerOnLevels(const Program &typed, const std::vector<LevelRule> &levels, const Mapping &mapping = {}) {
+  std::optional<Program> lowered = applyStrategy(typed, lowerOnLevel(levels, 0, mapping));
   if (!lowered) throw InternalError("lowering failed although its last alternative always succeeds");
   return *lowered;
 }
@@ -260,7 +270,7 @@ Program coarsen(const Program &typed, const RecipeOptions &options) {
   if (options.vectorWidth > 0) tiled = vectorize(tiled, options.vectorWidth, "coarsened");
   // The tiles on global work-items; inside a work-item everything is
   // sequential, so the per-tile map nest becomes mapSeq (mapSeqUnroll below).
-  return lowerOnLevels(tiled, {mapToGlb});
+  return lowerOnLevels(tiled, {mapToGlb}, options.mapping);
 }
 
 /// Streams the first 3D, else 2D, stencil found along its outermost dimension.
@@ -302,11 +312,18 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
     throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
+  // An intermediate array read by another computation is a kernel of its
+  // own, each lowered by the recipe, or plain where the recipe does not
+  // apply to it (rewrite/stages.h).
+  if (std::optional<StagedProgram> staged = splitStages(typed))
+    return lowerStages(
+        typed, *staged, [&](const Program &stage) { return applyRecipe(stage, recipe, options); },
+        [&](const Program &stage) { return applyRecipe(stage, Recipe::Plain, options); });
   Program lowered = typed;
   switch (recipe) {
   case Recipe::Plain:
-    lowered =
-        lowerOnLevels(options.vectorWidth > 0 ? vectorize(typed, options.vectorWidth, "plain") : typed, {mapToGlb});
+    lowered = lowerOnLevels(options.vectorWidth > 0 ? vectorize(typed, options.vectorWidth, "plain") : typed,
+                            {mapToGlb}, options.mapping);
     break;
   case Recipe::Tiled:
   case Recipe::Local: {
@@ -316,11 +333,11 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
       throw RewriteError(recipeName(recipe) + ": programs with iterate are not tiled yet; use --opt plain");
     auto [tiled, dims] = tileStencil(typed, options.tileOutputs);
     if (recipe == Recipe::Local) tiled = copyTilesToLocal(typed, tiled, dims);
-    lowered = lowerOnLevels(tiled, {mapToWrg, mapToLcl});
+    lowered = lowerOnLevels(tiled, {mapToWrg, mapToLcl}, options.mapping);
     break;
   }
   case Recipe::Coarsened: lowered = coarsen(typed, options); break;
-  case Recipe::Stream: lowered = lowerOnLevels(streamStencil(typed), {mapToGlb}); break;
+  case Recipe::Stream: lowered = lowerOnLevels(streamStencil(typed), {mapToGlb}, options.mapping); break;
   }
   return options.unroll ? unrollAll(lowered) : lowered;
 }

@@ -15,6 +15,7 @@
 // All unroll reductions and maps of constant length.
 
 #include "rewrite/apply.h"
+#include "rewrite/mapping.h"
 
 #include <array>
 #include <optional>
@@ -43,6 +44,10 @@ struct RecipeOptions {
   /// its coarsened outputs along x as vectors (coarsened, factor along x a
   /// multiple of the width). See vectorizeStencil in rewrite/rule.h.
   int64_t vectorWidth = 0;
+  /// How the outermost parallel map nest goes onto the NDRange (order,
+  /// sequential dimensions; rewrite/mapping.h). Work-group recipes (tiled,
+  /// local) take orders only: every dimension on work-groups.
+  Mapping mapping = {};
 };
 
 /// `typed` is a type-checked high-level program; tiling needs its sizes to be

@@ -94,6 +94,7 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, streamed, tiled, local and coa
   once.tileSizes = {4, 8};
   twice.tileSizes = {4, 8, 4, 8};
   once.includeCoarsened = twice.includeCoarsened = false;
+  once.includeMapping = twice.includeMapping = false;
   Space a = explore::enumerateSpace(typed, limits, once), b = explore::enumerateSpace(typed, limits, twice);
   CHECK(a.distinctPrograms == b.distinctPrograms);
   CHECK(keysOf(a) == keysOf(b));

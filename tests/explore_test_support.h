@@ -45,6 +45,7 @@ inline explore::ExploreOptions tinyExploreOptions(const std::string &programName
   options.storeDir = storeDir.string();
   options.space.tileSizes = {4};
   options.space.groupExtents = {8, 16};
+  options.space.includeMapping = false; // the mapping family has its own tests (strategy_test.cpp)
   options.warmups = 0;
   options.timedRuns = 2;
   return options;

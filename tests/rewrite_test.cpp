@@ -274,3 +274,73 @@ TEST_CASE("rewrite: a depth-limited derivation search reaches distinct programs 
 }
 
 } // namespace liftcc
+
+namespace liftcc {
+
+TEST_CASE("rewrite: random walks ending in every mapping of the map nest preserve semantics (per-mapping counts)") {
+  // The mapping rules (rewrite/mapping.h: mapToGlb(k) on the NDRange dimension
+  // a mapping gives each nest dimension, mapToSeq for those it leaves
+  // sequential) at the end of short random walks: every alternative mapping
+  // of 2D and 3D nests must apply, and each end point must compute what the
+  // original computes (the interpreter, every fifth on the device).
+  std::vector<rewrite::Rule> rules = rewrite::algorithmicCatalog();
+  std::mt19937_64 rng(77);
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  std::map<std::string, int> applications; // "mapGlb(y,x)" -> walks that ended in it
+  int walks = 0, executed = 0;
+  std::map<int, int> turn; // per nest depth: walks ended so far
+  for (const examples::Example &ex : examples::allExamples()) {
+    if (ex.dims == 1) continue;
+    std::map<std::string, int64_t> sizes;
+    for (const std::string &s : ex.sizeNames) sizes[s] = ex.dims == 3 ? 8 : 16;
+    Program original = typeCheck(ex.build(), sizes);
+    for (int walk = 0; walk < 9; ++walk, ++walks) {
+      Program current = original;
+      for (int step = 0; step < 2; ++step) {
+        std::shuffle(rules.begin(), rules.end(), rng);
+        for (const rewrite::Rule &rule : rules) {
+          std::vector<std::string> locations = rewrite::applicableLocations(current, rule);
+          if (locations.empty()) continue;
+          current = rewrite::applyRule(current, rule, locations[rng() % locations.size()]);
+          break;
+        }
+      }
+      // The nest the plain lowering maps, and one of its mappings in turn.
+      int depth =
+          codegen::generateKernel(rewrite::applyRecipe(current, rewrite::Recipe::Plain), codegen::Target::OpenCL).dims;
+      std::vector<rewrite::Mapping> mappings = rewrite::alternativeMappings(depth);
+      mappings.insert(mappings.begin(), rewrite::Mapping{});
+      // In turn per nest depth, so that every mapping ends some walk.
+      const rewrite::Mapping &mapping = mappings[static_cast<size_t>(turn[depth]++) % mappings.size()];
+      rewrite::RecipeOptions options;
+      options.mapping = mapping;
+      CAPTURE(ex.name);
+      CAPTURE(mapping.text());
+      INFO(printProgram(current));
+      Program lowered = rewrite::applyRecipe(current, rewrite::Recipe::Plain, options);
+      ++applications["mapGlb(" + (mapping.isDefault() ? rewrite::defaultMappingText(depth) : mapping.text()) + ")"];
+      checkSameResults(original, lowered, sizes, walk);
+      codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+      CHECK(kernel.dims == (mapping.isDefault() ? depth : static_cast<int>(mapping.ndrange.size())));
+      if (context && walks % 5 == 0) {
+        tuner::OpenCLKernelRunner runner(*context, kernel);
+        std::vector<Value> inputs = randomInputs(original, sizes, 11);
+        auto mismatch = compareValues(interpret(original, sizes, inputs),
+                                      runner.run(sizes, inputs, original.body().typeOrThrow()).output, {1e-4, 1e-5});
+        CHECK_MESSAGE(!mismatch, *mismatch);
+        ++executed;
+      }
+    }
+  }
+  std::string counts;
+  for (const auto &[name, count] : applications) counts += name + "=" + std::to_string(count) + " ";
+  MESSAGE(walks, " walks ending in a mapping, ", executed, " run on the device; per mapping: ", counts);
+  // Every mapping of 2D and 3D nests (the default ones included) ended some walk.
+  for (int depth : {2, 3}) {
+    std::vector<std::string> names{"mapGlb(" + rewrite::defaultMappingText(depth) + ")"};
+    for (const rewrite::Mapping &m : rewrite::alternativeMappings(depth)) names.push_back("mapGlb(" + m.text() + ")");
+    for (const std::string &name : names) CHECK_MESSAGE(applications[name] > 0, name);
+  }
+}
+
+} // namespace liftcc

@@ -1,6 +1,7 @@
 #include "tuner/launch.h"
 
 #include "core/error.h"
+#include "core/interp/components.h"
 #include "core/interp/value_io.h"
 
 #include <limits>
@@ -28,6 +29,9 @@ int32_t sizeArgument(const codegen::KernelArg &arg, const std::map<std::string, 
 }
 
 KernelRun toKernelRun(RawRun raw, const Type &resultType, const std::map<std::string, int64_t> &sizes) {
+  // A result with tuples comes as its components' buffers, one after another.
+  if (hasTuple(resultType))
+    return KernelRun{fromComponentBytes(raw.output, resultType, sizes), std::move(raw.timesNs), raw.medianNs};
   size_t expected = byteCount(resultType, sizes);
   if (raw.output.size() < expected)
     throw InternalError("the kernel's output buffer has " + std::to_string(raw.output.size()) +

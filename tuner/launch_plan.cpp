@@ -63,6 +63,7 @@ void requireOwnWorkGroupSize(const codegen::Kernel &kernel, const std::array<siz
 LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
                       const std::optional<std::array<size_t, 3>> &requestedLocal,
                       const std::optional<std::array<size_t, 3>> &defaultLocal) {
+  if (!kernel.stages.empty()) return planStages(kernel, sizes, requestedLocal, defaultLocal);
   LaunchPlan plan;
   plan.kernelName = kernel.name;
   plan.dims = kernel.dims;
@@ -78,7 +79,8 @@ LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string,
       break;
     case codegen::KernelArg::Role::Output:
       plan.buffers.push_back({arg.name, bufferBytes(arg, sizes), std::nullopt, false, !kernel.iteration});
-      output = plan.buffers.size() - 1;
+      if (!output) output = plan.buffers.size() - 1;
+      plan.outputBuffers.push_back(plan.buffers.size() - 1);
       break;
     case codegen::KernelArg::Role::Size: plan.params.push_back(IntParam{sizeArgument(arg, sizes)}); continue;
     }

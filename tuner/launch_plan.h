@@ -49,6 +49,9 @@ struct LaunchPlan {
   std::vector<PlanBuffer> buffers;
   std::vector<PlanParam> params; ///< in parameter order
   size_t outputBuffer = 0;
+  /// Every output buffer, in the order of the result's components
+  /// (core/interp/components.h); a result without tuples has one, outputBuffer.
+  std::vector<size_t> outputBuffers;
   /// Work-items per dimension, a multiple of `local` where it is given.
   std::array<size_t, 3> global{1, 1, 1};
   /// Work-group size; nullopt lets the OpenCL runtime choose.
@@ -62,6 +65,18 @@ struct LaunchPlan {
     int64_t count;
   };
   std::optional<Iteration> iteration;
+  /// A multi-kernel program (codegen::Kernel::stages): its kernels, launched
+  /// in this order in every repetition, each with its own parameters and
+  /// NDRange (`params`, `global` and `local` above are then the last one's).
+  /// Temporaries are buffers without input; empty for single kernels.
+  struct Stage {
+    std::string kernelName;
+    int dims = 1;
+    std::vector<PlanParam> params;
+    std::array<size_t, 3> global{1, 1, 1};
+    std::optional<std::array<size_t, 3>> local;
+  };
+  std::vector<Stage> stages;
 
   /// Launches per repetition.
   int64_t launches() const { return iteration ? iteration->count : 1; }
@@ -81,6 +96,13 @@ struct LaunchPlan {
 /// a mapWrg kernel's own (it has no guard on its group ids), and InternalError
 /// for a kernel without an output.
 LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
+                      const std::optional<std::array<size_t, 3>> &requestedLocal,
+                      const std::optional<std::array<size_t, 3>> &defaultLocal);
+
+/// The plan of a multi-kernel program (launch_plan_stages.cpp): one buffer per
+/// input, temporary and output, and each stage planned as planLaunch plans a
+/// kernel, its parameters bound to those buffers by name.
+LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
                       const std::optional<std::array<size_t, 3>> &requestedLocal,
                       const std::optional<std::array<size_t, 3>> &defaultLocal);
 

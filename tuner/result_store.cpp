@@ -47,6 +47,7 @@ nlohmann::json Record::toJson() const {
       {"key", key}, {"configuration", configuration}, {"outcome", outcomeName(outcome)}, {"timestamp", timestamp}};
   if (!programHash.empty()) j["programHash"] = programHash;
   if (!kernelHash.empty()) j["kernelHash"] = kernelHash;
+  if (!strategy.empty()) j["strategy"] = strategy;
   if (outcome == Outcome::Ok) {
     j["medianNs"] = medianNs;
     j["samplesNs"] = samplesNs;
@@ -71,6 +72,11 @@ Record Record::fromJson(const nlohmann::json &j) {
   r.timestamp = j.value("timestamp", "");
   r.programHash = j.value("programHash", "");
   r.kernelHash = j.value("kernelHash", "");
+  // Records written before strategies existed have none.
+  if (j.contains("strategy")) {
+    if (!j.at("strategy").is_string()) invalid("\"strategy\" must be a string");
+    r.strategy = j.at("strategy").get<std::string>();
+  }
   if (r.outcome == Outcome::Ok) {
     const nlohmann::json &median = j.at("medianNs");
     if (!median.is_number() || !std::isfinite(median.get<double>()) || median.get<double>() < 0)

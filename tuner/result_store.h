@@ -41,6 +41,9 @@ struct Record {
   std::string error;     ///< first line of the failure (not Ok)
   std::string buildLog;  ///< Compile: the compiler's log (capped)
   std::string timestamp; ///< ISO 8601, UTC
+  /// The variant's strategy (explore/strategy_text.h), which `liftc compile
+  /// --strategy` rebuilds; empty in records written before strategies existed.
+  std::string strategy;
 
   /// The record's identity in its store: the key, followed by the hashes when
   /// it has them (two records of one key measured different kernels).

@@ -1,5 +1,6 @@
 #include "tuner/run_plan.h"
 
+#include "core/error.h"
 #include "tuner/device.h"
 #include "tuner/median.h"
 
@@ -41,7 +42,19 @@ void checkInputs(const LaunchPlan &plan, const InputViews &inputs) {
   }
 }
 
+/// The output buffers (plans built by hand may list none: then outputBuffer).
+std::vector<size_t> outputsOf(const LaunchPlan &plan) {
+  return plan.outputBuffers.empty() ? std::vector<size_t>{plan.outputBuffer} : plan.outputBuffers;
+}
+
 } // namespace
+
+void PlanBackend::bindStage(size_t, size_t, const PlanParam &) {
+  throw InternalError("this backend runs single kernels only");
+}
+uint64_t PlanBackend::launchStage(const LaunchPlan &, size_t, std::optional<Deadline>) {
+  throw InternalError("this backend runs single kernels only");
+}
 
 InputViews inputViews(const InputBytes &inputs) {
   InputViews views;
@@ -62,11 +75,16 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
   };
   uploadInputs(false);
   if (config.poisonOutput) {
-    const PlanBuffer &out = plan.buffers[plan.outputBuffer];
-    std::vector<float> nan(out.bytes / sizeof(float), kUnwritten);
-    backend.upload(plan.outputBuffer, std::as_bytes(std::span<const float>(nan)));
+    for (size_t b : outputsOf(plan)) {
+      const PlanBuffer &out = plan.buffers[b];
+      std::vector<float> nan(out.bytes / sizeof(float), kUnwritten);
+      backend.upload(b, std::as_bytes(std::span<const float>(nan)));
+    }
   }
-  for (size_t i = 0; i < plan.params.size(); ++i) backend.bind(i, plan.params[i]);
+  if (plan.stages.empty())
+    for (size_t i = 0; i < plan.params.size(); ++i) backend.bind(i, plan.params[i]);
+  for (size_t s = 0; s < plan.stages.size(); ++s)
+    for (size_t i = 0; i < plan.stages[s].params.size(); ++i) backend.bindStage(s, i, plan.stages[s].params[i]);
 
   // Buffers are rebound only where an iterated kernel swaps them.
   std::vector<std::optional<size_t>> bound = plan.buffersOfLaunch(0);
@@ -82,13 +100,19 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
           if (buffers[i] != bound[i]) backend.bind(i, BufferParam{*buffers[i]});
         bound = std::move(buffers);
       }
-      std::optional<Deadline> deadline = config.deadline;
-      if (config.launchTimeout) {
-        Deadline own = std::chrono::steady_clock::now() +
-                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(*config.launchTimeout);
-        deadline = deadline ? std::min(*deadline, own) : own;
-      }
-      total += backend.launch(plan, deadline);
+      auto deadline = [&config] {
+        std::optional<Deadline> deadline = config.deadline;
+        if (config.launchTimeout) {
+          Deadline own = std::chrono::steady_clock::now() +
+                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(*config.launchTimeout);
+          deadline = deadline ? std::min(*deadline, own) : own;
+        }
+        return deadline;
+      };
+      // A multi-kernel program's repetition is all its stages, in order;
+      // the in-order queue makes each see what the previous one wrote.
+      if (plan.stages.empty()) total += backend.launch(plan, deadline());
+      for (size_t s = 0; s < plan.stages.size(); ++s) total += backend.launchStage(plan, s, deadline());
     }
     return total;
   };
@@ -98,7 +122,14 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
   for (int i = 0; i < config.warmups; ++i, first = false) repetition(first);
   for (int i = 0; i < std::max(1, config.repetitions); ++i, first = false) result.timesNs.push_back(repetition(first));
   result.medianNs = median(result.timesNs);
-  if (config.downloadOutput) {
+  if (config.downloadOutput && plan.outputBuffers.size() > 1) {
+    // One buffer per component of the result, one after another.
+    for (size_t b : plan.outputBuffers) {
+      size_t offset = result.output.size();
+      result.output.resize(offset + plan.buffers[b].bytes);
+      backend.download(b, std::span<std::byte>(result.output).subspan(offset));
+    }
+  } else if (config.downloadOutput) {
     result.output.resize(plan.buffers[plan.resultBuffer()].bytes);
     backend.download(plan.resultBuffer(), result.output);
   }

@@ -41,6 +41,11 @@ public:
   /// the device must be rebuilt, see Device::rebuild) and KernelLaunchError
   /// or std::invalid_argument when the launch fails.
   virtual uint64_t launch(const LaunchPlan &plan, std::optional<Deadline> deadline) = 0;
+  /// Multi-kernel programs (LaunchPlan::stages): bind and launch as above, on
+  /// the kernel of stage `stage` with its NDRange. Backends that run single
+  /// kernels only keep these defaults, which throw InternalError.
+  virtual void bindStage(size_t stage, size_t index, const PlanParam &param);
+  virtual uint64_t launchStage(const LaunchPlan &plan, size_t stage, std::optional<Deadline> deadline);
 };
 
 /// The inputs as views (no copies of benchmark-sized grids).

@@ -10,26 +10,14 @@ namespace liftcc::cfun {
 
 namespace {
 
-bool isFloating(ScalarKind kind) { return kind == ScalarKind::Float || kind == ScalarKind::Double; }
-
 bool isConstant(const ir::Expr &e) {
   return e.kind == ir::ExprKind::Const || (e.kind == ir::ExprKind::Convert && isConstant(*e.a));
-}
-
-Scalar absolute(const Scalar &s) {
-  switch (s.kind()) {
-  case ScalarKind::Float: return Scalar::ofFloat(std::fabs(s.asFloat()));
-  case ScalarKind::Double: return Scalar::ofDouble(std::fabs(s.asDouble()));
-  case ScalarKind::Int: return Scalar::ofInt(s.asInt() < 0 && s.asInt() > INT32_MIN ? -s.asInt() : s.asInt());
-  case ScalarKind::Bool: break;
-  }
-  return s;
 }
 
 /// Rewrites `e` in place into its magnitude form; false when it has none.
 bool twin(ir::Expr &e) {
   switch (e.kind) {
-  case ir::ExprKind::Const: e.value = absolute(e.value); return e.type != ScalarKind::Bool;
+  case ir::ExprKind::Const: e.value = absoluteValue(e.value); return e.type != ScalarKind::Bool;
   case ir::ExprKind::Load: return e.type != ScalarKind::Bool;
   case ir::ExprKind::Neg:
     // |-a| = |a|: fabs of a non-negative value is that value.

@@ -37,25 +37,7 @@ public:
   }
 
   Value call(const Expr &f, const std::vector<Value> &args) override {
-    if (f.is(ExprKind::UserFun) && !args.empty() && !args.front().isScalar()) {
-      // Lane-wise on vectors (the type checker allowed it): one call per lane.
-      std::vector<Value> lanes;
-      for (size_t l = 0; l < args.front().size(); ++l) {
-        std::vector<Value> laneArgs;
-        for (const Value &a : args) laneArgs.push_back(a[l]);
-        lanes.push_back(call(f, laneArgs));
-      }
-      return Value::array(std::move(lanes));
-    }
-    if (f.is(ExprKind::UserFun)) {
-      std::vector<Scalar> scalars;
-      for (const Value &a : args) scalars.push_back(a.scalar());
-      try {
-        return f.userFun().call(scalars);
-      } catch (const std::exception &ex) {
-        throw InterpreterError("user function '" + f.userFun().name() + "': " + ex.what());
-      }
-    }
+    if (f.is(ExprKind::UserFun)) return callUserFun(f, args);
     if (!f.is(ExprKind::Lambda)) throw InterpreterError("applying something that is not a function");
     for (size_t i = 0; i < args.size(); ++i) env_[f.params()[i].id()] = args[i];
     Value result = eval(f.body());
@@ -77,6 +59,26 @@ private:
 };
 
 } // namespace
+
+Value callUserFun(const Expr &f, const std::vector<Value> &args) {
+  if (!args.empty() && !args.front().isScalar()) {
+    // Lane-wise on vectors (the type checker allowed it): one call per lane.
+    std::vector<Value> lanes;
+    for (size_t l = 0; l < args.front().size(); ++l) {
+      std::vector<Value> laneArgs;
+      for (const Value &a : args) laneArgs.push_back(a[l]);
+      lanes.push_back(callUserFun(f, laneArgs));
+    }
+    return Value::array(std::move(lanes));
+  }
+  std::vector<Scalar> scalars;
+  for (const Value &a : args) scalars.push_back(a.scalar());
+  try {
+    return f.userFun().call(scalars);
+  } catch (const std::exception &ex) {
+    throw InterpreterError("user function '" + f.userFun().name() + "': " + ex.what());
+  }
+}
 
 Value interpret(const Program &program, const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs) {
   const auto &params = program.inputs();

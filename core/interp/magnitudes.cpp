@@ -15,16 +15,6 @@ namespace liftcc {
 
 namespace {
 
-Scalar absoluteScalar(const Scalar &s) {
-  switch (s.kind()) {
-  case ScalarKind::Float: return Scalar::ofFloat(std::fabs(s.asFloat()));
-  case ScalarKind::Double: return Scalar::ofDouble(std::fabs(s.asDouble()));
-  case ScalarKind::Int: return Scalar::ofInt(s.asInt() < 0 && s.asInt() > INT32_MIN ? -s.asInt() : s.asInt());
-  case ScalarKind::Bool: break;
-  }
-  return s;
-}
-
 /// The scalar kinds of one innermost element, in layout order.
 void leafKinds(const Type &type, std::vector<ScalarKind> &kinds) {
   if (type.isScalar())
@@ -32,8 +22,6 @@ void leafKinds(const Type &type, std::vector<ScalarKind> &kinds) {
   else
     for (const Type &t : type.tupleElements()) leafKinds(t, kinds);
 }
-
-bool isFloating(const Scalar &s) { return s.kind() == ScalarKind::Float || s.kind() == ScalarKind::Double; }
 
 } // namespace
 
@@ -56,7 +44,7 @@ std::optional<Program> magnitudeProgram(const Program &typed, const std::map<std
 }
 
 Value absoluteValue(const Value &value) {
-  if (value.isScalar()) return absoluteScalar(value.scalar());
+  if (value.isScalar()) return absoluteValue(value.scalar());
   std::vector<Value> elements;
   elements.reserve(value.elements().size());
   for (const Value &v : value.elements()) elements.push_back(absoluteValue(v));
@@ -76,13 +64,13 @@ std::vector<std::byte> absoluteBytes(std::span<const std::byte> bytes, const Typ
     // In place, bytes only: a full-size input has millions of scalars.
     for (ScalarKind kind : kinds) {
       std::byte *scalar = out.data() + offset;
-      if (kind == ScalarKind::Float || kind == ScalarKind::Double) {
+      if (isFloating(kind)) {
         // Little-endian IEEE: the sign is the top bit of the last byte.
         scalar[scalarByteSize(kind) - 1] &= std::byte{0x7f};
       } else if (kind == ScalarKind::Int) {
         int32_t v;
         std::memcpy(&v, scalar, sizeof v);
-        v = absoluteScalar(Scalar::ofInt(v)).asInt();
+        v = absoluteValue(Scalar::ofInt(v)).asInt();
         std::memcpy(scalar, &v, sizeof v);
       }
       offset += scalarByteSize(kind);
@@ -115,12 +103,12 @@ std::optional<std::string> compareWithMagnitudes(const Value &expected, const Va
   double largest = 0;
   if (tolerance.magnitude > 0)
     for (const Scalar &x : e)
-      if (isFloating(x) && std::isfinite(x.toDouble())) largest = std::max(largest, std::fabs(x.toDouble()));
+      if (isFloating(x.kind()) && std::isfinite(x.toDouble())) largest = std::max(largest, std::fabs(x.toDouble()));
   const double absolute = tolerance.absolute + tolerance.magnitude * largest;
   size_t mismatches = 0, first = 0;
   for (size_t i = 0; i < e.size(); ++i) {
     bool same;
-    if (isFloating(e[i])) {
+    if (isFloating(e[i].kind())) {
       double x = e[i].toDouble(), y = a[i].toDouble();
       double scale = std::fabs(x);
       if (!m.empty() && std::isfinite(m[i].toDouble())) scale = std::max(scale, std::fabs(m[i].toDouble()));

@@ -54,15 +54,7 @@ public:
   Value eval(const Expr &e) override { return element(e, {}); }
 
   Value call(const Expr &f, const std::vector<Value> &args) override {
-    if (f.is(ExprKind::UserFun)) {
-      std::vector<Scalar> scalars;
-      for (const Value &a : args) scalars.push_back(a.scalar());
-      try {
-        return f.userFun().call(scalars);
-      } catch (const std::exception &ex) {
-        throw InterpreterError("user function '" + f.userFun().name() + "': " + ex.what());
-      }
-    }
+    if (f.is(ExprKind::UserFun)) return callUserFun(f, args);
     if (!f.is(ExprKind::Lambda)) throw InterpreterError("applying something that is not a function");
     std::vector<Binding> bindings(args.begin(), args.end());
     return withBindings(f, std::move(bindings), {});

@@ -5,6 +5,7 @@
 #include "core/typecheck/type_error.h"
 #include "core/typecheck/typecheck.h"
 #include "rewrite/recipes.h"
+#include "tools/liftc/strategy_options.h"
 
 #include <optional>
 
@@ -191,6 +192,7 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
   auto opt = cl.value("opt");
   if (!opt) {
     if (cl.value("tile")) throw UsageError("--tile needs --opt tiled or --opt local");
+    if (cl.value("mapping")) throw UsageError("--mapping needs --opt (it maps the recipe's map nest)");
     rewrite::RecipeOptions ignored;
     parseCoarsening(cl, std::nullopt, ignored); // refuses --coarsen and --window without --opt coarsened
     parseVectorWidth(cl, std::nullopt, ignored);
@@ -205,6 +207,7 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
   }
   parseCoarsening(cl, recipe, options);
   parseVectorWidth(cl, recipe, options);
+  options.mapping = parseMappingOption(cl);
   return rewrite::applyRecipe(typed, *recipe, options);
 }
 

@@ -88,6 +88,8 @@ void checkDeviceLimits(const codegen::Kernel &kernel, const tuner::DeviceLimits 
   double bytes = 0; // a sum of counts up to 2^63 each: double cannot wrap
   for (const codegen::KernelArg &arg : kernel.args)
     if (arg.role != codegen::KernelArg::Role::Size) bytes += double(tuner::bufferBytes(arg, sizes));
+  // The global temporaries between the kernels of a multi-kernel program.
+  for (const codegen::KernelArg &t : kernel.temporaries) bytes += double(tuner::bufferBytes(t, sizes));
   checkBufferBytes(bytes);
 }
 

@@ -30,6 +30,7 @@ int runBest(const CommandLine &cl, std::ostream &out) {
           << k.launch.value("kernelHash", "?") << " (the record that timed this kernel)\n";
     if (!k.launch.value("verified", "").empty())
       out << "// verified against the interpreter: " << k.launch.value("verified", "") << "\n";
+    if (k.launch.contains("strategy")) out << "// strategy " << k.launch.value("strategy", "?") << "\n";
     out << "// launch: " << k.launch["kernel"].dump() << "\n";
     out << k.source << "\n";
   }

@@ -3,7 +3,9 @@
 #include "codegen/generate.h"
 #include "core/io/safe_file.h"
 #include "core/typecheck/typecheck.h"
+#include "explore/strategy_text.h"
 #include "tools/liftc/program_loading.h"
+#include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 
@@ -17,13 +19,16 @@ namespace liftcc::cli {
 
 /// The program, type-checked, specialised to --size when given (concrete
 /// sizes let the simplifier fold index expressions to constants).
-static Program typedForCodegen(const CommandLine &cl) {
+static Program typedHighLevel(const CommandLine &cl) {
   const std::string &path = cl.onlyPositional("program file");
   Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   if (!sizes.empty()) checkSizeBindings(program, sizes);
-  return lowerWithRecipe(cl, typeCheckFile(path, program, sizes));
+  return typeCheckFile(path, program, sizes);
 }
+
+/// The same lowered by --opt when given.
+static Program typedForCodegen(const CommandLine &cl) { return lowerWithRecipe(cl, typedHighLevel(cl)); }
 
 int runCompile(const CommandLine &cl, std::ostream &out) {
   // Refused before anything is generated: `-o p.json` must not destroy p.json.
@@ -33,9 +38,17 @@ int runCompile(const CommandLine &cl, std::ostream &out) {
   io::refuseOverwritingInputs(outputs, {cl.onlyPositional("program file")});
   if (!cl.value("ptx") && cl.value("arch")) throw UsageError("--arch needs --ptx");
 
-  Program typed = typedForCodegen(cl);
-  codegen::Kernel kernel = codegen::generateKernel(typed, parseTarget(cl), parseCodegenOptions(cl));
-  checkLocalOption(cl, kernel, /*launchOnly=*/false);
+  std::optional<explore::Variant> fromStrategy;
+  codegen::Kernel kernel = [&] {
+    if (cl.has("strategy")) {
+      fromStrategy = strategyVariant(cl, typedHighLevel(cl), parseTarget(cl));
+      return fromStrategy->kernel;
+    }
+    Program typed = typedForCodegen(cl);
+    codegen::Kernel generated = codegen::generateKernel(typed, parseTarget(cl), parseCodegenOptions(cl));
+    checkLocalOption(cl, generated, /*launchOnly=*/false);
+    return generated;
+  }();
   if (auto path = cl.value("ptx")) {
     if (kernel.target != codegen::Target::CUDA) throw UsageError("--ptx needs --target cuda");
     cuda::NvrtcOptions nvrtc;
@@ -47,7 +60,16 @@ int runCompile(const CommandLine &cl, std::ostream &out) {
     io::writeFile(*path, ptx.ptx);
     for (const std::string &warning : ptx.warnings) std::cerr << "liftc: warning: " << io::shown(warning, 240) << "\n";
   }
-  if (auto path = cl.value("metadata")) io::writeFile(*path, codegen::kernelMetadata(kernel).dump(2) + "\n");
+  if (auto path = cl.value("metadata")) {
+    nlohmann::json metadata = codegen::kernelMetadata(kernel);
+    // The strategy's launch: a mapGlb kernel's work-group shape is chosen at launch.
+    if (fromStrategy) {
+      metadata["strategy"] = explore::strategyText(*fromStrategy);
+      if (fromStrategy->configuration.local != std::array<int64_t, 3>{0, 0, 0})
+        metadata["launchLocalSize"] = fromStrategy->configuration.local;
+    }
+    io::writeFile(*path, metadata.dump(2) + "\n");
+  }
   if (auto path = cl.value("output"))
     io::writeFile(*path, kernel.source);
   else

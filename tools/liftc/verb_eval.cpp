@@ -1,5 +1,6 @@
 // liftc eval: run a program in the reference interpreter.
 
+#include "core/interp/components.h"
 #include "core/interp/interpreter.h"
 #include "core/interp/value_io.h"
 #include "core/io/safe_file.h"
@@ -85,7 +86,19 @@ int runEval(const CommandLine &cl, std::ostream &out) {
   }
 
   Value result = interpret(typed, sizes, inputs);
-  if (auto output = cl.value("output")) writeBinaryValue(*output, result);
+  if (auto output = cl.value("output")) {
+    // A result with tuples is written as its components one after another
+    // (structure of arrays), the layout of a kernel's output buffers.
+    const Type &type = typed.body().typeOrThrow();
+    if (hasTuple(type)) {
+      std::vector<std::byte> bytes;
+      for (const std::vector<std::byte> &part : componentBytes(result, type, sizes))
+        bytes.insert(bytes.end(), part.begin(), part.end());
+      io::writeFile(*output, std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()));
+    } else {
+      writeBinaryValue(*output, result);
+    }
+  }
 
   std::vector<Scalar> flat = result.flatten();
   double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0;

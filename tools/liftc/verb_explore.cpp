@@ -6,9 +6,11 @@
 #include "explore/best_kernels.h"
 #include "explore/explorer.h"
 #include "explore/record_identity.h"
+#include "explore/strategy_text.h"
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
+#include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
 
 #include <algorithm>
@@ -114,6 +116,34 @@ std::vector<codegen::FastMath> fastMathLevelsOf(const CommandLine &cl) {
   return levels;
 }
 
+/// The configuration tune measures without --strategy: --opt, --tile,
+/// --coarsen, --window, --local, --mapping and the codegen options.
+explore::Configuration configurationOfOptions(const CommandLine &cl) {
+  explore::Configuration config;
+  if (auto recipe = parseRecipeOption(cl)) config.recipe = *recipe;
+  if (config.recipe == rewrite::Recipe::Coarsened) {
+    rewrite::RecipeOptions coarsening;
+    parseCoarsening(cl, config.recipe, coarsening);
+    config.coarsen = coarsening.coarsen;
+    config.privateWindow = coarsening.privateWindow;
+  } else if (cl.value("coarsen") || cl.value("window")) {
+    throw UsageError("--coarsen and --window need --opt coarsened");
+  }
+  if (config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local)
+    config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
+  const codegen::CodegenOptions codegenOptions = parseCodegenOptions(cl);
+  if (cl.value("local")) config.local = codegenOptions.localSize;
+  config.specialise = codegenOptions.specialiseBoundaries;
+  config.noinlineBorder = codegenOptions.noinlineBorder;
+  config.fastMath = codegenOptions.fastMath;
+  config.divToMul = codegenOptions.divToMul;
+  config.mapping = parseMappingOption(cl);
+  rewrite::RecipeOptions vector;
+  parseVectorWidth(cl, config.recipe, vector);
+  config.vectorWidth = vector.vectorWidth;
+  return config;
+}
+
 } // namespace
 
 int runExplore(const CommandLine &cl, std::ostream &out) {
@@ -141,6 +171,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (auto n = cl.value("evals")) options.budget.maxEvaluations = std::max<uint64_t>(1, parseUnsigned("evals", *n));
   if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
   options.space.fastMathLevels = fastMathLevelsOf(cl);
+  applySpaceSelection(cl, options.space);
   if (auto runs = cl.value("runs"))
     options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
   if (auto shard = cl.value("shard")) {
@@ -164,6 +195,19 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   };
 
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
+  if (cl.has("space")) {
+    // The space only: enumerated (kernels generated), nothing compiled or timed.
+    auto start = std::chrono::steady_clock::now();
+    explore::SpaceOptions spaceOptions = options.space;
+    spaceOptions.target = device->target();
+    explore::Space space = explore::enumerateSpace(typed, device->limits(), spaceOptions);
+    out << "space of " << options.programName << " at " << explore::sizesKey(program, sizes) << " on " << device->name()
+        << " (" << codegen::targetName(device->target()) << "):\n";
+    printSpace(space, out);
+    out << "enumerated in " << std::fixed << std::setprecision(2)
+        << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
+    return 0;
+  }
   explore::ExploreResult result = explore::explore(program, sizes, *device, options);
   if (!quiet) std::cerr << "\n";
 
@@ -180,6 +224,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     out << "best: " << best.record.key << ", " << std::fixed << std::setprecision(3) << best.record.medianNs / 1e6
         << " ms, " << std::setprecision(1) << result.outputElements / (best.record.medianNs * 1e-9) / 1e6
         << " M elements/s\n";
+    out << "strategy: " << best.record.strategy << "\n";
     out << "best kernel: " << result.bestKernelDir << "/" << explore::kernelFileName(device->target()) << "\n";
   } else {
     out << "no variant ran successfully\n";
@@ -199,32 +244,8 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   Program typed = typeCheckFile(path, program, sizes);
   checkIterationCount(typed, sizes);
 
-  explore::Configuration config;
-  if (auto recipe = parseRecipeOption(cl)) config.recipe = *recipe;
-  if (config.recipe == rewrite::Recipe::Coarsened) {
-    rewrite::RecipeOptions coarsening;
-    parseCoarsening(cl, config.recipe, coarsening);
-    config.coarsen = coarsening.coarsen;
-    config.privateWindow = coarsening.privateWindow;
-  } else if (cl.value("coarsen") || cl.value("window")) {
-    throw UsageError("--coarsen and --window need --opt coarsened");
-  }
-  {
-    rewrite::RecipeOptions vector;
-    parseVectorWidth(cl, config.recipe, vector);
-    config.vectorWidth = vector.vectorWidth;
-  }
-  if (config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local)
-    config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
-  if (cl.value("local")) config.local = parseCodegenOptions(cl).localSize;
-  config.specialise = cl.has("specialise-boundaries");
-  config.noinlineBorder = parseCodegenOptions(cl).noinlineBorder;
-  {
-    codegen::CodegenOptions fastMath;
-    applyFastMathOptions(cl, fastMath);
-    config.fastMath = fastMath.fastMath;
-    config.divToMul = fastMath.divToMul;
-  }
+  std::optional<explore::Variant> fromStrategy = strategyVariant(cl, typed, parseTarget(cl));
+  explore::Configuration config = fromStrategy ? fromStrategy->configuration : configurationOfOptions(cl);
 
   explore::ExploreOptions options;
   options.programName = programNameOf(cl);
@@ -234,7 +255,7 @@ int runTune(const CommandLine &cl, std::ostream &out) {
     options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
   if (auto t = cl.value("timeout")) options.kernelTimeout = std::chrono::duration<double>(parseDuration("timeout", *t));
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
-  explore::Variant variant = explore::makeVariant(typed, config, device->target());
+  explore::Variant variant = fromStrategy ? *fromStrategy : explore::makeVariant(typed, config, device->target());
   checkLocalOption(cl, variant.kernel, /*forLaunch=*/true);
   checkDeviceLimits(variant.kernel, device->limits(), sizes);
   tuner::ResultStore store(
@@ -251,7 +272,7 @@ int runTune(const CommandLine &cl, std::ostream &out) {
     record = explore::evaluateVariant(program, variant, sizes, *device, options);
     store.append(record);
   }
-  out << "device: " << device->name() << "\nvariant: " << record.key
+  out << "device: " << device->name() << "\nvariant: " << record.key << "\nstrategy: " << explore::strategyText(variant)
       << "\noutcome: " << tuner::outcomeName(record.outcome) << "\n";
   if (record.outcome != tuner::Outcome::Ok) {
     out << "error: " << record.error << "\n";

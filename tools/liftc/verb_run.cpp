@@ -10,6 +10,7 @@
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
+#include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
 
 #include <algorithm>
@@ -26,13 +27,25 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   Program typed = typeCheckFile(path, program, sizes);
   checkIterationCount(typed, sizes);
   if (cl.has("check")) checkInterpretable(typed, sizes);
-  Program lowered = lowerWithRecipe(cl, typed);
   codegen::Target target = parseTarget(cl);
-  codegen::CodegenOptions codegenOptions = parseCodegenOptions(cl);
-  codegen::Kernel kernel = codegen::generateKernel(lowered, target, codegenOptions);
+  codegen::CodegenOptions codegenOptions;
+  codegen::Kernel kernel;
+  std::optional<std::array<size_t, 3>> localSize;
+  if (std::optional<explore::Variant> variant = strategyVariant(cl, typed, target)) {
+    kernel = variant->kernel;
+    explore::applyFastMath(variant->configuration, codegenOptions); // the tolerance of --check
+    const auto &wg = variant->configuration.local;
+    if (wg != std::array<int64_t, 3>{0, 0, 0})
+      localSize = std::array<size_t, 3>{size_t(wg[0]), size_t(wg[1]), size_t(wg[2])};
+  } else {
+    Program lowered = lowerWithRecipe(cl, typed);
+    codegenOptions = parseCodegenOptions(cl);
+    kernel = codegen::generateKernel(lowered, target, codegenOptions);
+    localSize = checkLocalOption(cl, kernel, /*forLaunch=*/true);
+  }
   uint64_t seed = cl.value("seed") ? parseUnsigned("seed", *cl.value("seed")) : 1;
   tuner::LaunchConfig config;
-  config.localSize = checkLocalOption(cl, kernel, /*forLaunch=*/true);
+  config.localSize = localSize;
   config.downloadOutput = cl.has("check");
   config.warmups = 1;
   config.repetitions = static_cast<int>(

@@ -34,8 +34,9 @@ std::vector<Verb> allVerbs() {
        "                     [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
        "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W]\n"
        "                     [--ptx FILE.ptx [--arch sm_90]]\n"
-       "                     [--specialise-boundaries [--noinline-border]]\n"
+       "                     [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]]\n"
        "                     [--fast-math none|mad|relaxed] [--div-to-mul]\n"
+       "       liftc compile PROGRAM.json --size N=64,... --strategy \"TEXT\" [-o FILE] [--metadata FILE.json] ...\n"
        "\n"
        "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
        "mapSeq, reductions to reduceSeq. Data-layout primitives become index\n"
@@ -68,9 +69,17 @@ std::vector<Verb> allVerbs() {
        "-cl-fast-relaxed-math (CUDA: --fmad=true or --use_fast_math), recorded as\n"
        "buildOptions in the metadata; --div-to-mul writes divisions of user\n"
        "functions by floating constants as multiplications by the inverse (exact\n"
-       "for powers of two, within 1.5 ulp otherwise).\n",
+       "for powers of two, within 1.5 ulp otherwise).\n"
+       "--mapping lists the recipe's map-nest dimensions (x innermost, y, z) in\n"
+       "NDRange order: y,x puts x on NDRange dimension 1; dimensions left out run\n"
+       "sequentially in each work-item (inner ones only: y alone is a 1D NDRange\n"
+       "over rows). --strategy TEXT rebuilds exactly the kernel of a strategy as\n"
+       "'liftc explore' and 'liftc best' print it (e.g. \"coarsen(x=8) ;\n"
+       "privateWindow ; mapGlb(x,y) ; wg(32,4) ; specialise ; fastMath(relaxed)\",\n"
+       "grammar in the README); it replaces --opt and the other variant options,\n"
+       "and --metadata then also records the strategy and its work-group shape.\n",
        {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "vector",
-         "ptx", "arch", "fast-math"},
+         "ptx", "arch", "fast-math", "strategy", "mapping"},
         {"div-to-mul", "specialise-boundaries", "noinline-border"}},
        runCompile},
       {"run",
@@ -78,7 +87,7 @@ std::vector<Verb> allVerbs() {
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
        "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--target opencl|cuda]\n"
-       "                 [--specialise-boundaries [--noinline-border]]\n"
+       "                 [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]] [--strategy TEXT]\n"
        "                 [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
@@ -89,9 +98,10 @@ std::vector<Verb> allVerbs() {
        "compiles the CUDA kernel with NVRTC and runs it through the CUDA driver\n"
        "(loaded at run time; --device is then the CUDA device index).\n"
        "--fast-math and --div-to-mul as for compile; --check then allows the error\n"
-       "they permit (README, Fast math).\n",
+       "they permit (README, Fast math). --vector, --mapping and --strategy as for\n"
+       "compile (the strategy's wg(...) is the launch's work-group shape).\n",
        {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "vector", "target",
-         "fast-math"},
+         "fast-math", "strategy", "mapping"},
         {"check", "div-to-mul", "specialise-boundaries", "noinline-border"}},
        runRun},
       {"rewrite",
@@ -118,7 +128,8 @@ std::vector<Verb> allVerbs() {
        "results/]\n"
        "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy exhaustive|random|annealing]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
-       "                     [--fast-math none,relaxed]\n"
+       "                     [--fast-math none,relaxed] [--space] [--families F,...] [--exclude-families F,...]\n"
+       "                     [--param NAME=V1,V2,...]...\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
@@ -140,10 +151,21 @@ std::vector<Verb> allVerbs() {
        "at run time; --device is then the CUDA device index); its results are\n"
        "filed under 'cuda <device name>'. Every variant is explored at each\n"
        "fast-math level of --fast-math (a list of none, mad, relaxed; default\n"
-       "none,relaxed), each verified with the tolerance its level permits.\n",
+       "none,relaxed), each verified with the tolerance its level permits.\n"
+       "The space is the union of strategy families: plain, stream, tiled, local,\n"
+       "coarsened, vector (plain and coarsened along x with vectors) and mapping\n"
+       "(those programs with other orders of the NDRange dimensions, or inner\n"
+       "dimensions sequential); variants are deduplicated by\n"
+       "kernel and launch. --space prints each family's parameters, programs and\n"
+       "distinct kernels and the total, and measures nothing. --families keeps\n"
+       "only the listed families, --exclude-families drops some; --param sets a\n"
+       "parameter range: tile, coarsen, wg (work-group extents), window\n"
+       "(private,global), coarsenShapes, vector (widths), mapped (recipes the mapping family\n"
+       "remaps), mapping (e.g. yx,y), mappingShapes, specialise (off,on),\n"
+       "fastMath. Each record stores its strategy ('liftc compile --strategy').\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
-         "t4", "fast-math"},
-        {"quiet"}},
+         "t4", "fast-math", "families", "exclude-families", "param"},
+        {"quiet", "space"}},
        runExplore},
       {"tune",
        "measure one variant of a program and record it",
@@ -152,12 +174,13 @@ std::vector<Verb> allVerbs() {
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name "
        "NAME]\n"
        "                  [--fast-math none|mad|relaxed] [--div-to-mul] [--specialise-boundaries [--noinline-border]]\n"
+       "                  [--mapping D[,D[,D]]] [--strategy TEXT]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
-       "records it in the same result store (--specialise-boundaries, --noinline-border:\n"
-       "see compile).\n",
+       "records it in the same result store (--specialise-boundaries, --noinline-border,\n"
+       "--vector, --mapping and --strategy: see compile).\n",
        {{"size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "device", "out", "runs", "timeout",
-         "name", "fast-math"},
+         "name", "fast-math", "strategy", "mapping"},
         {"div-to-mul", "specialise-boundaries", "noinline-border"}},
        runTune},
       {"best",

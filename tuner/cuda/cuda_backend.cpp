@@ -16,8 +16,11 @@ namespace {
 /// the launch, and a pair of events around the launch only.
 class CudaPlanBackend final : public PlanBackend {
 public:
-  CudaPlanBackend(cuda::Context &context, const cuda::Function &function, size_t params)
-      : context_(context), function_(function), args_(params, cuda::KernelArg(0)) {}
+  CudaPlanBackend(cuda::Context &context, const cuda::Function &function, size_t params,
+                  const std::vector<cuda::Function> &stages, const LaunchPlan &plan)
+      : context_(context), function_(function), args_(params, cuda::KernelArg(0)), stages_(stages) {
+    for (const LaunchPlan::Stage &s : plan.stages) stageArgs_.emplace_back(s.params.size(), cuda::KernelArg(0));
+  }
 
   void allocate(const std::vector<PlanBuffer> &buffers) override {
     buffers_.clear();
@@ -38,22 +41,37 @@ public:
       args_.at(index) = cuda::KernelArg(std::get<IntParam>(param).value);
   }
   uint64_t launch(const LaunchPlan &plan, std::optional<Deadline> deadline) override {
-    const std::array<size_t, 3> block = plan.local.value_or(defaultCudaBlock(plan.dims));
+    return launchFunction(function_, args_, plan.kernelName, plan.dims, plan.global, plan.local, deadline);
+  }
+  void bindStage(size_t stage, size_t index, const PlanParam &param) override {
+    if (const auto *b = std::get_if<BufferParam>(&param))
+      stageArgs_.at(stage).at(index) = cuda::KernelArg(buffers_.at(b->buffer));
+    else
+      stageArgs_.at(stage).at(index) = cuda::KernelArg(std::get<IntParam>(param).value);
+  }
+  uint64_t launchStage(const LaunchPlan &plan, size_t stage, std::optional<Deadline> deadline) override {
+    const LaunchPlan::Stage &s = plan.stages.at(stage);
+    return launchFunction(stages_.at(stage), stageArgs_.at(stage), s.kernelName, s.dims, s.global, s.local, deadline);
+  }
+
+private:
+  uint64_t launchFunction(const cuda::Function &function, const std::vector<cuda::KernelArg> &args,
+                          const std::string &name, int dims, const std::array<size_t, 3> &global,
+                          const std::optional<std::array<size_t, 3>> &local, std::optional<Deadline> deadline) {
+    const std::array<size_t, 3> block = local.value_or(defaultCudaBlock(dims));
     cuda::LaunchConfig config;
     config.block = {unsigned(block[0]), unsigned(block[1]), unsigned(block[2])};
-    config.grid = {unsigned(plan.global[0] / block[0]), unsigned(plan.global[1] / block[1]),
-                   unsigned(plan.global[2] / block[2])};
+    config.grid = {unsigned(global[0] / block[0]), unsigned(global[1] / block[1]), unsigned(global[2] / block[2])};
     // Validated and marshalled before the start event: the events bracket
     // the kernel only.
-    const cuda::PreparedLaunch prepared(function_, config, args_);
+    const cuda::PreparedLaunch prepared(function, config, args);
     context_.makeCurrent();
     cuda::Event start(context_.api()), stop(context_.api());
     start.record();
     prepared.enqueue();
     stop.record();
     if (deadline) {
-      if (!stop.synchronizeUntil(*deadline))
-        throw KernelTimeoutError("kernel " + plan.kernelName + " did not complete in time");
+      if (!stop.synchronizeUntil(*deadline)) throw KernelTimeoutError("kernel " + name + " did not complete in time");
     } else {
       stop.synchronize();
     }
@@ -62,10 +80,11 @@ public:
     return static_cast<uint64_t>(stop.since(start) * 1e6);
   }
 
-private:
   cuda::Context &context_;
   const cuda::Function &function_;
   std::vector<cuda::KernelArg> args_;
+  const std::vector<cuda::Function> &stages_;
+  std::vector<std::vector<cuda::KernelArg>> stageArgs_;
   std::vector<cuda::Buffer> buffers_;
 };
 
@@ -96,13 +115,15 @@ cuda::Function entryPoint(const cuda::Module &module, const std::string &name) t
 
 CudaKernelRunner::CudaKernelRunner(cuda::Context &context, codegen::Kernel kernel)
     : context_(context), kernel_(std::move(kernel)), module_(compile(context, kernel_)),
-      function_(entryPoint(module_, kernel_.name)) {}
+      function_(entryPoint(module_, kernel_.name)) {
+  for (const codegen::Kernel &stage : kernel_.stages) stageFunctions_.push_back(entryPoint(module_, stage.name));
+}
 
 RawRun CudaKernelRunner::runViews(const std::map<std::string, int64_t> &sizes, const InputViews &inputs,
                                   const LaunchConfig &config) {
   LaunchPlan plan = planLaunch(kernel_, sizes, config.localSize, defaultCudaBlock(kernel_.dims));
   try {
-    CudaPlanBackend backend(context_, function_, plan.params.size());
+    CudaPlanBackend backend(context_, function_, plan.params.size(), stageFunctions_, plan);
     return runPlan(backend, plan, inputs, config);
   } catch (const cuda::CudaError &e) {
     throw KernelLaunchError(e.what());

@@ -27,6 +27,8 @@ private:
   codegen::Kernel kernel_;
   cuda::Module module_;
   cuda::Function function_;
+  /// The entry points of a multi-kernel program's stages, in launch order (codegen::Kernel::stages).
+  std::vector<cuda::Function> stageFunctions_;
 };
 
 class CudaDevice final : public Device {

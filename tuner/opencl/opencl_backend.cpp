@@ -26,7 +26,8 @@ cl_mem_flags flagsOf(const PlanBuffer &buffer) {
 /// built kernel, launches timed by profiling events.
 class OpenCLPlanBackend final : public PlanBackend {
 public:
-  OpenCLPlanBackend(ocl::Context &context, ocl::Kernel &kernel) : context_(context), kernel_(kernel) {}
+  OpenCLPlanBackend(ocl::Context &context, ocl::Kernel &kernel, std::vector<ocl::Kernel> &stages)
+      : context_(context), kernel_(kernel), stages_(stages) {}
 
   void allocate(const std::vector<PlanBuffer> &buffers) override {
     buffers_.clear();
@@ -49,9 +50,24 @@ public:
     return context_.launch(kernel_, toRange(plan.dims, plan.global), local, deadline);
   }
 
+  void bindStage(size_t stage, size_t index, const PlanParam &param) override {
+    auto i = static_cast<cl_uint>(index);
+    if (const auto *b = std::get_if<BufferParam>(&param))
+      stages_.at(stage).setArg(i, buffers_.at(b->buffer));
+    else
+      stages_.at(stage).setArg(i, std::get<IntParam>(param).value);
+  }
+  uint64_t launchStage(const LaunchPlan &plan, size_t stage, std::optional<Deadline> deadline) override {
+    const LaunchPlan::Stage &s = plan.stages.at(stage);
+    std::optional<ocl::NDRange> local;
+    if (s.local) local = toRange(s.dims, *s.local);
+    return context_.launch(stages_.at(stage), toRange(s.dims, s.global), local, deadline);
+  }
+
 private:
   ocl::Context &context_;
   ocl::Kernel &kernel_;
+  std::vector<ocl::Kernel> &stages_;
   // OpenCL does not retain buffers set as arguments: they live here until release().
   std::vector<ocl::Buffer> buffers_;
 };
@@ -69,14 +85,16 @@ ocl::Program build(ocl::Context &context, const codegen::Kernel &kernel) try {
 
 OpenCLKernelRunner::OpenCLKernelRunner(ocl::Context &context, codegen::Kernel kernel)
     : context_(context), kernel_(std::move(kernel)), program_(build(context, kernel_)),
-      clKernel_(program_, kernel_.name) {}
+      clKernel_(program_, kernel_.name) {
+  for (const codegen::Kernel &stage : kernel_.stages) stageKernels_.emplace_back(program_, stage.name);
+}
 
 RawRun OpenCLKernelRunner::runViews(const std::map<std::string, int64_t> &sizes, const InputViews &inputs,
                                     const LaunchConfig &config) {
   // nullopt: the OpenCL runtime chooses the work-group size of mapGlb kernels.
   LaunchPlan plan = planLaunch(kernel_, sizes, config.localSize, std::nullopt);
   try {
-    OpenCLPlanBackend backend(context_, clKernel_);
+    OpenCLPlanBackend backend(context_, clKernel_, stageKernels_);
     return runPlan(backend, plan, inputs, config);
   } catch (const ocl::LaunchTimeout &e) {
     throw KernelTimeoutError(e.what());

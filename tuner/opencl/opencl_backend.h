@@ -32,6 +32,8 @@ private:
   codegen::Kernel kernel_;
   ocl::Program program_;
   ocl::Kernel clKernel_;
+  /// The kernels of a multi-kernel program's stages, in launch order (codegen::Kernel::stages).
+  std::vector<ocl::Kernel> stageKernels_;
 };
 
 class OpenCLDevice final : public Device {

@@ -1,0 +1,261 @@
+// Multi-kernel programs: every closed toGlobal (one that reads only program
+// inputs, as rewrite/stages.cpp builds them) is a kernel of its own writing a
+// global temporary; the rest of the program is the last kernel, reading the
+// temporaries as inputs. A global barrier between the producer and its readers
+// cannot be had inside one kernel, so the host launches them in order
+// (Kernel::stages, tuner/launch_plan.h).
+
+#include "codegen/generator.h"
+#include "core/ir/operands.h"
+#include "core/ir/transform.h"
+#include "core/typecheck/typecheck.h"
+
+#include "core/interp/components.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace liftcc::codegen {
+
+namespace {
+
+[[noreturn]] void fail(const std::string &where, const std::string &message) { throw CodegenError(where, message); }
+
+void collectFree(const Expr &e, std::vector<const void *> &bound, std::set<const void *> &free) {
+  switch (e.kind()) {
+  case ExprKind::Param:
+    if (std::find(bound.begin(), bound.end(), e.id()) == bound.end()) free.insert(e.id());
+    return;
+  case ExprKind::Lambda: {
+    for (const Expr &p : e.params()) bound.push_back(p.id());
+    collectFree(e.body(), bound, free);
+    bound.resize(bound.size() - e.params().size());
+    return;
+  }
+  default:
+    for (const Child &c : e.children()) collectFree(*c.expr, bound, free);
+  }
+}
+
+/// Whether `e` reads no parameter but the program's inputs.
+bool closed(const Expr &e, const Program &program) {
+  std::vector<const void *> bound;
+  std::set<const void *> free;
+  collectFree(e, bound, free);
+  for (const Expr &in : program.inputs()) free.erase(in.id());
+  return free.empty();
+}
+
+/// The closed toGlobal nodes of `e`, each once, every one after those it reads.
+void collectStages(const Expr &e, const Program &program, std::vector<Expr> &stages) {
+  for (const Child &c : e.children()) collectStages(*c.expr, program, stages);
+  if (!e.isPrim(Op::ToGlobal) || !closed(e, program)) return;
+  if (std::none_of(stages.begin(), stages.end(), [&](const Expr &s) { return s == e; })) stages.push_back(e);
+}
+
+/// `e` with each of `stages` (the first `count`) replaced by its temporary.
+Expr replaceStages(const Expr &e, const std::vector<Expr> &stages, const std::vector<Expr> &temporaries, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    if (e.isPrim(Op::ToGlobal) && (e.sameNode(stages[i]) || e == stages[i])) return temporaries[i];
+  if (e.is(ExprKind::Lambda)) {
+    Expr body = replaceStages(e.body(), stages, temporaries, count);
+    return body.sameNode(e.body()) ? e : Expr::lambda(e.params(), body);
+  }
+  std::vector<Child> children = e.children();
+  std::vector<Expr> rebuilt;
+  bool changed = false;
+  for (const Child &c : children) {
+    rebuilt.push_back(replaceStages(*c.expr, stages, temporaries, count));
+    changed = changed || !rebuilt.back().sameNode(*c.expr);
+  }
+  return changed ? e.withChildren(std::move(rebuilt)) : e;
+}
+
+/// f(in) as one expression: f's body with its parameter replaced by `in`
+/// (an input or temporary, a parameter itself), so that the stage's result is
+/// computed by its body as a kernel's result is (an application is not).
+Expr stageBody(const Expr &f, const Expr &in) {
+  if (!f.is(ExprKind::Lambda) || f.params().size() != 1) return Expr::apply(f, {in});
+  const Expr &param = f.params().front();
+  return transformBottomUp(f.body(),
+                           [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param) ? in : n; });
+}
+
+bool reads(const Expr &body, const Expr &param) {
+  return containsNode(body, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
+}
+
+ScalarKind scalarElement(const Type &type, const std::string &what) {
+  Type t = type;
+  while (t.isArray()) t = t.arrayElement();
+  if (!t.isScalar())
+    fail("/body", what + " of type " + type.str() +
+                      " is not an array of scalars: intermediate arrays of tuples are not supported yet");
+  return t.scalarKind();
+}
+
+arith::Expr scalarCount(const Type &type) {
+  arith::Expr count(1);
+  for (Type t = type; t.isArray(); t = t.arrayElement()) count = count * t.arrayLength();
+  return count;
+}
+
+} // namespace
+
+bool hasStages(const Program &typedProgram) {
+  return containsNode(typedProgram.body(),
+                      [&](const Expr &e) { return e.isPrim(Op::ToGlobal) && closed(e, typedProgram); });
+}
+
+Kernel generateOneKernel(const Program &typedProgram, Target target, const CodegenOptions &options,
+                         SourceParts *parts) {
+  // int indices are faster (GPUs have 32-bit integer units; PoCL vectorises
+  // them better), so a kernel is wide only when the range analysis cannot
+  // prove 32 bits enough for some index.
+  Generator narrow(typedProgram, target, options, false);
+  Kernel kernel = narrow.run();
+  if (!narrow.needsWideIndices()) {
+    if (parts) *parts = narrow.sourceParts();
+    return kernel;
+  }
+  Generator wide(typedProgram, target, options, true);
+  kernel = wide.run();
+  kernel.indexBits = 64;
+  if (parts) *parts = wide.sourceParts();
+  return kernel;
+}
+
+Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options) {
+  if (!typedProgram.body().type()) fail("", "the program is not type-checked");
+  if (containsNode(typedProgram.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
+    fail("/body", "iterate over a program of several kernels (an intermediate array in global memory) is not "
+                  "supported yet");
+  std::vector<Expr> stages;
+  collectStages(typedProgram.body(), typedProgram, stages);
+
+  // Names of the temporaries and of the stages' kernel functions: none may
+  // be an input's, a size's or a user function's.
+  std::set<std::string> taken{options.kernelName};
+  for (const Expr &in : typedProgram.inputs()) taken.insert(in.name());
+  for (const arith::Expr &s : typedProgram.sizes) taken.insert(s.varName());
+  containsNode(typedProgram.body(), [&](const Expr &e) {
+    if (e.is(ExprKind::UserFun)) taken.insert(e.userFun().name());
+    return false;
+  });
+  auto fresh = [&](const std::string &base) {
+    std::string name = base;
+    for (int k = 0; !taken.insert(name).second; ++k) name = base + "_" + std::to_string(k);
+    return name;
+  };
+
+  // Temporaries first: the stages read them by name.
+  std::vector<Expr> temporaries;
+  for (size_t i = 0; i < stages.size(); ++i)
+    temporaries.push_back(Expr::param(fresh("tmp" + std::to_string(i)), stages[i].typeOrThrow()));
+  Expr last = replaceStages(typedProgram.body(), stages, temporaries, stages.size());
+
+  // The program's outputs: one buffer per component of its result
+  // (core/interp/components.h). A result that is only a tuple or zip of
+  // stages' results (each output computed by its own kernel) needs no last
+  // kernel: those stages write the outputs.
+  const Type &resultType = typedProgram.body().typeOrThrow();
+  std::vector<Type> outputTypes = components(resultType);
+  std::vector<std::string> outputs;
+  if (!hasTuple(resultType))
+    outputs.push_back(fresh("out"));
+  else
+    for (size_t k = 0; k < outputTypes.size(); ++k) outputs.push_back(fresh("out_" + std::to_string(k)));
+  std::map<std::string, std::string> bufferName; // temporary -> output it is
+  std::vector<const Expr *> leaves;
+  std::function<bool(const Expr &)> onlyStages = [&](const Expr &e) {
+    if (e.isPrim(Op::Tuple) || e.isPrim(Op::Zip)) return std::all_of(e.args().begin(), e.args().end(), onlyStages);
+    if (!e.is(ExprKind::Param)) return false;
+    leaves.push_back(&e);
+    return true;
+  };
+  bool lastKernel = !(hasTuple(resultType) && onlyStages(last) && leaves.size() == outputs.size());
+  if (!lastKernel)
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      if (hasTuple(leaves[k]->typeOrThrow()) || bufferName.count(leaves[k]->name()))
+        fail("/body", "a result whose components are arrays of tuples or the same array twice is not supported yet");
+      bufferName[leaves[k]->name()] = outputs[k];
+    }
+
+  Kernel result;
+  result.target = target;
+  result.name = options.kernelName;
+  result.buildOptions = buildOptionsFor(options.fastMath, target);
+  std::vector<SourceParts> parts;
+  auto generateStage = [&](const Expr &body, const std::string &kernelName, const std::vector<std::string> &writes) {
+    std::vector<Expr> inputs;
+    for (const Expr &in : typedProgram.inputs())
+      if (reads(body, in)) inputs.push_back(in);
+    for (const Expr &t : temporaries)
+      if (reads(body, t)) inputs.push_back(t);
+    // A kernel needs an input parameter; a stage computing from generate
+    // alone gets the first input, unused.
+    if (inputs.empty()) inputs.push_back(typedProgram.inputs().front());
+    Program stage = typeCheck(Program{typedProgram.sizes, Expr::lambda(inputs, body)});
+    CodegenOptions stageOptions = options;
+    stageOptions.kernelName = kernelName;
+    parts.emplace_back();
+    Kernel kernel = generateOneKernel(stage, target, stageOptions, &parts.back());
+    kernel.source.clear();
+    size_t written = 0;
+    for (KernelArg &arg : kernel.args) {
+      if (arg.role == KernelArg::Role::Output)
+        arg.name = writes.at(written++);
+      else if (auto it = bufferName.find(arg.name); it != bufferName.end())
+        arg.name = it->second;
+    }
+    if (written != writes.size())
+      throw InternalError("stage " + kernelName + " writes " + std::to_string(written) + " buffers, expected " +
+                          std::to_string(writes.size()));
+    result.localMemoryBytes = std::max(result.localMemoryBytes, kernel.localMemoryBytes);
+    result.indexBits = std::max(result.indexBits, kernel.indexBits);
+    result.stages.push_back(std::move(kernel));
+  };
+
+  for (size_t i = 0; i < stages.size(); ++i) {
+    const Expr &s = stages[i];
+    const std::string &name = temporaries[i].name();
+    Expr body =
+        stageBody(replaceStages(funOf(s), stages, temporaries, i), replaceStages(inputOf(s), stages, temporaries, i));
+    auto output = bufferName.find(name);
+    // Without a last kernel, the last stage has the program's kernel name
+    // (the entry point a runner looks up first).
+    bool entry = !lastKernel && i + 1 == stages.size();
+    generateStage(body, entry ? options.kernelName : fresh(options.kernelName + "_stage" + std::to_string(i)),
+                  {output == bufferName.end() ? name : output->second});
+    if (output != bufferName.end()) continue;
+    const Type &type = s.typeOrThrow();
+    result.temporaries.push_back(
+        {name, KernelArg::Role::Output, scalarElement(type, "the intermediate array " + name), scalarCount(type)});
+  }
+  if (lastKernel) generateStage(last, options.kernelName, outputs);
+
+  // The program's interface: its inputs, its outputs, its sizes.
+  for (const Expr &in : typedProgram.inputs()) {
+    const Type &type = in.typeOrThrow();
+    result.args.push_back(
+        {in.name(), KernelArg::Role::Input, scalarElement(type, "input " + in.name()), scalarCount(type)});
+  }
+  for (size_t k = 0; k < outputs.size(); ++k)
+    result.args.push_back({outputs[k], KernelArg::Role::Output,
+                           scalarElement(outputTypes[k], "a component of the result"), scalarCount(outputTypes[k])});
+  for (const arith::Expr &s : typedProgram.sizes)
+    result.args.push_back({s.varName(), KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
+
+  const Kernel &lastStage = result.stages.back();
+  result.dims = lastStage.dims;
+  result.globalSize = lastStage.globalSize;
+  result.localSize = lastStage.localSize;
+  result.interior = lastStage.interior;
+  result.requiresLocalSize = lastStage.requiresLocalSize;
+  result.source = assembleSource(Dialect(target), parts);
+  return result;
+}
+
+} // namespace liftcc::codegen

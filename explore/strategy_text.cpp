@@ -1,0 +1,347 @@
+#include "explore/strategy_text.h"
+
+#include "codegen/generate.h"
+
+#include <cctype>
+
+namespace liftcc::explore {
+
+namespace {
+
+using rewrite::Recipe;
+
+std::string mappingText(const Configuration &c, int kernelDims) {
+  return c.mapping.isDefault() ? rewrite::defaultMappingText(std::max(kernelDims, 1)) : c.mapping.text();
+}
+
+std::string coarsenText(const std::array<int64_t, 3> &k) {
+  std::string args;
+  for (int d = 0; d < 3; ++d)
+    if (k[static_cast<size_t>(d)] != 1)
+      args += (args.empty() ? "" : ",") + std::string(1, rewrite::dimensionLetter(d)) + "=" +
+              std::to_string(k[static_cast<size_t>(d)]);
+  return "coarsen(" + (args.empty() ? std::string("x=1") : args) + ")";
+}
+
+std::string shapeText(const std::array<int64_t, 3> &shape) {
+  int last = shape[2] != 1 ? 2 : shape[1] != 1 ? 1 : 0;
+  std::string args;
+  for (int d = 0; d <= last; ++d) args += (d ? "," : "") + std::to_string(shape[static_cast<size_t>(d)]);
+  return "wg(" + args + ")";
+}
+
+// ---- parsing -------------------------------------------------------------
+
+struct Argument {
+  std::string name, value; ///< name empty for a positional argument
+  size_t position = 0;
+};
+
+struct Step {
+  std::string name;
+  std::vector<Argument> args;
+  bool hasParentheses = false;
+  size_t position = 0; ///< 1-based character of the name
+};
+
+[[noreturn]] void fail(size_t position, const std::string &message) {
+  throw StrategyError("strategy: at character " + std::to_string(position) + ": " + message);
+}
+
+std::string shown(const std::string &text) { return text.size() > 40 ? text.substr(0, 40) + "..." : text; }
+
+class Lexer {
+public:
+  explicit Lexer(const std::string &text) : text_(text) {}
+
+  std::vector<Step> steps() {
+    std::vector<Step> out;
+    skipSpace();
+    if (i_ == text_.size()) fail(i_ + 1, "expected a step (e.g. mapGlb(x,y)), found the end of the text");
+    while (true) {
+      out.push_back(step());
+      skipSpace();
+      if (i_ == text_.size()) return out;
+      if (text_[i_] != ';') fail(i_ + 1, "expected ';' between steps, found '" + std::string(1, text_[i_]) + "'");
+      ++i_;
+      skipSpace();
+    }
+  }
+
+private:
+  void skipSpace() {
+    while (i_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[i_]))) ++i_;
+  }
+  std::string word(const char *what) {
+    skipSpace();
+    size_t start = i_;
+    while (i_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[i_])) || text_[i_] == '_')) ++i_;
+    if (start == i_)
+      fail(start + 1, std::string("expected ") + what + ", found " +
+                          (start < text_.size() ? "'" + std::string(1, text_[start]) + "'" : "the end of the text"));
+    return text_.substr(start, i_ - start);
+  }
+  Step step() {
+    Step s;
+    s.position = i_ + 1;
+    s.name = word("a step name");
+    skipSpace();
+    if (i_ < text_.size() && text_[i_] == '(') {
+      s.hasParentheses = true;
+      ++i_;
+      skipSpace();
+      if (i_ < text_.size() && text_[i_] == ')') {
+        ++i_;
+        return s;
+      }
+      while (true) {
+        Argument a;
+        a.position = i_ + 1;
+        a.value = word("an argument");
+        skipSpace();
+        if (i_ < text_.size() && text_[i_] == '=') {
+          ++i_;
+          a.name = a.value;
+          a.value = word("a value after '='");
+          skipSpace();
+        }
+        s.args.push_back(a);
+        if (i_ < text_.size() && text_[i_] == ',') {
+          ++i_;
+          continue;
+        }
+        if (i_ < text_.size() && text_[i_] == ')') {
+          ++i_;
+          return s;
+        }
+        fail(i_ + 1, "expected ',' or ')' in the arguments of " + s.name + ", found " +
+                         (i_ < text_.size() ? "'" + std::string(1, text_[i_]) + "'" : "the end of the text"));
+      }
+    }
+    return s;
+  }
+
+  const std::string &text_;
+  size_t i_ = 0;
+};
+
+int64_t positiveNumber(const Argument &a, const std::string &step, int64_t max) {
+  bool digits = !a.value.empty() && a.value.size() <= 6;
+  for (char c : a.value) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+  int64_t v = digits ? std::stoll(a.value) : 0;
+  if (v < 1 || v > max)
+    fail(a.position,
+         "expected a number from 1 to " + std::to_string(max) + " in " + step + ", found '" + shown(a.value) + "'");
+  return v;
+}
+
+int dimensionOf(const Argument &a, const std::string &step) {
+  const std::string &letter = a.name.empty() ? a.value : a.name;
+  if (letter == "x") return 0;
+  if (letter == "y") return 1;
+  if (letter == "z") return 2;
+  fail(a.position, "expected a dimension x, y or z in " + step + ", found '" + shown(letter) + "'");
+}
+
+void noArguments(const Step &s) {
+  if (s.hasParentheses) fail(s.position, s.name + " takes no arguments");
+}
+
+void expectArguments(const Step &s, size_t lo, size_t hi) {
+  if (!s.hasParentheses || s.args.size() < lo || s.args.size() > hi)
+    fail(s.position, s.name + " takes " +
+                         (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                         " argument(s), e.g. " +
+                         (s.name == "tile"       ? "tile(8)"
+                          : s.name == "wg"       ? "wg(32,4)"
+                          : s.name == "coarsen"  ? "coarsen(x=8)"
+                          : s.name == "fastMath" ? "fastMath(relaxed)"
+                          : s.name == "vectorize" ? "vectorize(4)"
+                                                 : s.name + "(x,y)"));
+}
+
+rewrite::Mapping mappingOf(const Step &s, ParsedStrategy &parsed) {
+  expectArguments(s, 1, 3);
+  rewrite::Mapping m;
+  for (const Argument &a : s.args) {
+    if (!a.name.empty()) fail(a.position, "expected a dimension x, y or z in " + s.name + ", found '" + a.name + "='");
+    int d = dimensionOf(a, s.name);
+    for (int seen : m.ndrange)
+      if (seen == d) fail(a.position, s.name + " names dimension " + a.value + " twice");
+    m.ndrange.push_back(d);
+  }
+  parsed.mappedDimensions = static_cast<int>(m.ndrange.size());
+  parsed.mappingPosition = s.position;
+  return rewrite::canonicalMapping(m);
+}
+
+} // namespace
+
+std::string strategyText(const Configuration &c, int kernelDims) {
+  std::string text;
+  const std::string vectorize = c.vectorWidth > 0 ? "vectorize(" + std::to_string(c.vectorWidth) + ") ; " : "";
+  switch (c.recipe) {
+  case Recipe::Plain: text = vectorize + "mapGlb(" + mappingText(c, kernelDims) + ")"; break;
+  case Recipe::Tiled: text = "tile(" + std::to_string(c.tile) + ") ; mapWrg(" + mappingText(c, kernelDims) + ")"; break;
+  case Recipe::Local:
+    text = "tile(" + std::to_string(c.tile) + ") ; toLocal ; mapWrg(" + mappingText(c, kernelDims) + ")";
+    break;
+  case Recipe::Coarsened:
+    text = coarsenText(c.coarsen) + (c.privateWindow ? " ; privateWindow ; " : " ; globalWindow ; ") + vectorize +
+           "mapGlb(" + mappingText(c, kernelDims) + ")";
+    break;
+  case Recipe::Stream: text = "stream ; mapGlb(" + mappingText(c, kernelDims) + ")"; break;
+  }
+  if (c.local != std::array<int64_t, 3>{0, 0, 0}) text += " ; " + shapeText(c.local);
+  if (c.specialise) text += " ; specialise";
+  if (c.noinlineBorder) text += " ; noinlineBorder";
+  if (c.fastMath != codegen::FastMath::None) text += " ; fastMath(" + codegen::fastMathName(c.fastMath) + ")";
+  if (c.divToMul) text += " ; divToMul";
+  return text;
+}
+
+std::string strategyText(const Variant &variant) { return strategyText(variant.configuration, variant.kernel.dims); }
+
+ParsedStrategy parseStrategy(const std::string &text) {
+  if (text.size() > 1000)
+    throw StrategyError("strategy: the text has " + std::to_string(text.size()) + " characters (at most 1000)");
+  std::vector<Step> steps = Lexer(text).steps();
+  ParsedStrategy parsed;
+  Configuration &c = parsed.configuration;
+  size_t i = 0;
+  auto next = [&](const std::string &name) { return i < steps.size() && steps[i].name == name; };
+  auto expect = [&](const std::string &name, const std::string &after) -> const Step & {
+    if (i >= steps.size())
+      fail(text.size() + 1, "expected '" + name + "' after " + after + ", found the end of the text");
+    if (steps[i].name != name)
+      fail(steps[i].position, "expected '" + name + "' after " + after + ", found '" + shown(steps[i].name) + "'");
+    return steps[i++];
+  };
+
+  // vectorize(W): the innermost dimension as vectors of W lanes.
+  auto vectorWidthOf = [&](const Step &s) {
+    expectArguments(s, 1, 1);
+    if (!s.args[0].name.empty()) fail(s.args[0].position, "vectorize takes a plain number, e.g. vectorize(4)");
+    int64_t w = positiveNumber(s.args[0], "vectorize", 16);
+    if (w != 2 && w != 4 && w != 8 && w != 16)
+      fail(s.args[0].position, "expected a vector width 2, 4, 8 or 16 in vectorize, found '" + s.args[0].value + "'");
+    return w;
+  };
+
+  // The lowering: one of the recipes' rule compositions.
+  const Step &first = steps[i++];
+  if (first.name == "vectorize") {
+    c.vectorWidth = vectorWidthOf(first);
+    c.recipe = Recipe::Plain;
+    c.mapping = mappingOf(expect("mapGlb", "vectorize"), parsed);
+  } else if (first.name == "mapGlb") {
+    c.recipe = Recipe::Plain;
+    c.mapping = mappingOf(first, parsed);
+  } else if (first.name == "tile") {
+    expectArguments(first, 1, 1);
+    if (!first.args[0].name.empty()) fail(first.args[0].position, "tile takes a plain number, e.g. tile(8)");
+    c.tile = positiveNumber(first.args[0], "tile", 1024);
+    c.recipe = Recipe::Tiled;
+    if (next("toLocal")) {
+      noArguments(steps[i++]);
+      c.recipe = Recipe::Local;
+    }
+    c.mapping = mappingOf(expect("mapWrg", c.recipe == Recipe::Local ? "toLocal" : "tile"), parsed);
+  } else if (first.name == "coarsen") {
+    expectArguments(first, 1, 3);
+    c.recipe = Recipe::Coarsened;
+    bool named = !first.args[0].name.empty();
+    std::array<bool, 3> given{false, false, false};
+    for (size_t k = 0; k < first.args.size(); ++k) {
+      const Argument &a = first.args[k];
+      if (named != !a.name.empty()) fail(a.position, "coarsen takes either x=.., y=.., z=.. or plain factors x,y,z");
+      int d = named ? dimensionOf(a, "coarsen") : static_cast<int>(k);
+      if (given[static_cast<size_t>(d)]) fail(a.position, "coarsen gives dimension " + a.name + " twice");
+      given[static_cast<size_t>(d)] = true;
+      c.coarsen[static_cast<size_t>(d)] = positiveNumber(a, "coarsen", 64);
+    }
+    if (next("privateWindow") || next("globalWindow")) {
+      c.privateWindow = steps[i].name == "privateWindow";
+      noArguments(steps[i++]);
+    } else {
+      fail(i < steps.size() ? steps[i].position : text.size() + 1,
+           "expected 'privateWindow' or 'globalWindow' after coarsen");
+    }
+    if (next("vectorize")) c.vectorWidth = vectorWidthOf(steps[i++]);
+    c.mapping = mappingOf(expect("mapGlb", c.vectorWidth > 0 ? "vectorize" : "the window"), parsed);
+  } else if (first.name == "stream") {
+    noArguments(first);
+    c.recipe = Recipe::Stream;
+    c.mapping = mappingOf(expect("mapGlb", "stream"), parsed);
+  } else {
+    fail(first.position,
+         "expected a lowering (mapGlb, vectorize, tile, coarsen or stream), found '" + shown(first.name) + "'");
+  }
+
+  // The launch and codegen choices, each at most once and in this order.
+  const std::vector<std::string> order{"wg", "specialise", "noinlineBorder", "fastMath", "divToMul"};
+  size_t allowed = 0;
+  for (; i < steps.size(); ++i) {
+    const Step &s = steps[i];
+    size_t k = 0;
+    while (k < order.size() && order[k] != s.name) ++k;
+    if (k == order.size() || k < allowed) {
+      std::string expected;
+      for (size_t j = allowed; j < order.size(); ++j) expected += (expected.empty() ? "" : ", ") + order[j];
+      fail(s.position,
+           "expected " + (expected.empty() ? std::string("the end of the strategy") : expected) + ", found '" +
+               shown(s.name) + "'" +
+               (k < order.size() ? " (each step once, in the order wg, specialise, noinlineBorder, fastMath, divToMul)"
+                                 : ""));
+    }
+    allowed = k + 1;
+    if (s.name == "wg") {
+      expectArguments(s, 1, 3);
+      c.local = {1, 1, 1};
+      for (size_t d = 0; d < s.args.size(); ++d) {
+        if (!s.args[d].name.empty()) fail(s.args[d].position, "wg takes plain numbers, e.g. wg(32,4)");
+        c.local[d] = positiveNumber(s.args[d], "wg", 4096);
+      }
+    } else if (s.name == "specialise") {
+      noArguments(s);
+      c.specialise = true;
+    } else if (s.name == "noinlineBorder") {
+      noArguments(s);
+      if (!c.specialise) fail(s.position, "noinlineBorder needs specialise before it");
+      c.noinlineBorder = true;
+    } else if (s.name == "fastMath") {
+      expectArguments(s, 1, 1);
+      auto level = codegen::parseFastMath(s.args[0].value);
+      if (!level || !s.args[0].name.empty())
+        fail(s.args[0].position, "expected none, mad or relaxed in fastMath, found '" + shown(s.args[0].value) + "'");
+      c.fastMath = *level;
+    } else {
+      noArguments(s);
+      c.divToMul = true;
+    }
+  }
+  return parsed;
+}
+
+Variant variantFromStrategy(const Program &typed, const std::string &text, codegen::Target target) {
+  ParsedStrategy parsed = parseStrategy(text);
+  Variant variant = makeVariant(typed, parsed.configuration, target);
+  // An identity list is the default mapping, which maps the whole nest:
+  // mapGlb(x) of a 2D nest would leave y sequential outside x (invalid), not
+  // ask for the default.
+  if (parsed.configuration.mapping.isDefault() && parsed.mappedDimensions != variant.kernel.dims)
+    fail(parsed.mappingPosition, "the mapping names " + std::to_string(parsed.mappedDimensions) +
+                                     " dimension(s) but the program's map nest has " +
+                                     std::to_string(variant.kernel.dims) + " (" +
+                                     rewrite::defaultMappingText(variant.kernel.dims) +
+                                     "; leave out only inner dimensions, e.g. the outer one alone)");
+  return variant;
+}
+
+std::string familyOf(const Configuration &configuration) {
+  if (!configuration.mapping.isDefault()) return "mapping";
+  if (configuration.vectorWidth > 0) return "vector";
+  return rewrite::recipeName(configuration.recipe);
+}
+
+} // namespace liftcc::explore

@@ -1,0 +1,203 @@
+#include "rewrite/stages.h"
+
+#include "core/error.h"
+#include "core/ir/operands.h"
+#include "core/ir/transform.h"
+#include "core/typecheck/typecheck.h"
+#include "rewrite/apply.h"
+#include "rewrite/rule.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+namespace liftcc::rewrite {
+
+namespace {
+
+/// A map or reduce that computes values (not a layout map such as
+/// map(transpose) or map(slide), which is a view).
+bool computes(const Expr &e) {
+  if (!e.is(ExprKind::Prim)) return false;
+  if (e.isPrim(Op::Map)) return mapComputes(e);
+  return e.isPrim(Op::Reduce);
+}
+
+Program programOf(const std::vector<arith::Expr> &sizes, std::vector<Expr> inputs, Expr body) {
+  return Program{sizes, Expr::lambda(std::move(inputs), std::move(body))};
+}
+
+/// Hoists the intermediates of one program body into stages.
+class Splitter {
+public:
+  explicit Splitter(const Program &typed) : typed_(typed) {
+    for (const Expr &in : typed.inputs()) taken_.insert(in.name());
+    for (const arith::Expr &s : typed.sizes) taken_.insert(s.varName());
+    containsNode(typed.body(), [&](const Expr &e) {
+      if (e.is(ExprKind::UserFun)) taken_.insert(e.userFun().name());
+      if (e.is(ExprKind::Param)) taken_.insert(e.name());
+      return false;
+    });
+  }
+
+  /// `e` with every intermediate below a computation replaced by the
+  /// parameter of its stage. `belowCompute`: `e` is read by a map or reduce.
+  Expr hoist(const Expr &e, bool belowCompute) {
+    if (!e.is(ExprKind::Prim)) return e;
+    bool compute = computes(e);
+    // Only data operands are followed: a function's body is per element.
+    size_t functions = e.funs().size();
+    std::vector<Child> children = e.children();
+    std::vector<Expr> rebuilt;
+    bool changed = false;
+    for (size_t i = 0; i < children.size(); ++i) {
+      const Expr &child = *children[i].expr;
+      rebuilt.push_back(i < functions ? child : hoist(child, belowCompute || compute));
+      changed = changed || !rebuilt.back().sameNode(child);
+    }
+    Expr self = changed ? e.withChildren(std::move(rebuilt)) : e;
+    if (!compute || !belowCompute) return self;
+    return stageFor(self, e.typeOrThrow());
+  }
+
+  /// The body of the last program: a result that is a tuple or zip of
+  /// computed arrays has each computed by a stage of its own (its kernel
+  /// writes that component's output buffers).
+  Expr outputs(const Expr &e) {
+    if (!e.isPrim(Op::Zip) && !e.isPrim(Op::Tuple)) return hoist(e, false);
+    std::vector<Expr> rebuilt;
+    bool changed = false;
+    for (const Expr &in : e.args()) {
+      if (in.isPrim(Op::Zip) || in.isPrim(Op::Tuple))
+        rebuilt.push_back(outputs(in));
+      else if (containsNode(in, computes))
+        rebuilt.push_back(stageFor(hoist(in, false), in.typeOrThrow()));
+      else
+        rebuilt.push_back(in);
+      changed = changed || !rebuilt.back().sameNode(in);
+    }
+    return changed ? e.withChildren(std::move(rebuilt)) : e;
+  }
+
+  std::vector<StagedProgram::Stage> stages;
+
+private:
+  /// The parameter of the stage computing `body` (one per distinct body).
+  Expr stageFor(const Expr &body, const Type &type) {
+    for (size_t i = 0; i < bodies_.size(); ++i)
+      if (bodies_[i] == body) return stages[i].temporary;
+    Expr temporary = Expr::param(freshName(), type);
+    Program program = typeCheck(programOf(typed_.sizes, inputsRead(body), body));
+    bodies_.push_back(body);
+    stages.push_back({temporary, program});
+    return temporary;
+  }
+
+public:
+  /// The original inputs and the temporaries `body` reads, in that order.
+  std::vector<Expr> inputsRead(const Expr &body) const {
+    std::vector<Expr> inputs;
+    auto reads = [&](const Expr &param) {
+      return containsNode(body, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
+    };
+    for (const Expr &in : typed_.inputs())
+      if (reads(in)) inputs.push_back(in);
+    for (const StagedProgram::Stage &s : stages)
+      if (reads(s.temporary)) inputs.push_back(s.temporary);
+    // A program must have an input; a stage that reads none (e.g. computes
+    // from generate alone) takes the first one, unused.
+    if (inputs.empty()) inputs.push_back(typed_.inputs().front());
+    return inputs;
+  }
+
+private:
+  /// tmp0, tmp1, ...: a name no input, size, user function or parameter has
+  /// (they become the names of kernel parameters and metadata entries).
+  std::string freshName() {
+    for (;;) {
+      std::string name = "tmp" + std::to_string(counter_++);
+      if (taken_.insert(name).second) return name;
+    }
+  }
+
+  const Program &typed_;
+  std::set<std::string> taken_;
+  std::vector<Expr> bodies_;
+  int counter_ = 0;
+};
+
+/// Replaces parameters by expressions (by node identity).
+Expr substitute(const Expr &e, const std::unordered_map<const void *, Expr> &by) {
+  return transformBottomUp(e, [&](const Expr &n) {
+    if (!n.is(ExprKind::Param)) return n;
+    auto it = by.find(n.id());
+    return it == by.end() ? n : it->second;
+  });
+}
+
+} // namespace
+
+std::optional<StagedProgram> splitStages(const Program &typed) {
+  if (typed.inputs().empty()) return std::nullopt;
+  if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); })) return std::nullopt;
+  Splitter splitter(typed);
+  Expr last = splitter.outputs(typed.body());
+  if (splitter.stages.empty()) return std::nullopt;
+  Program lastProgram = typeCheck(programOf(typed.sizes, splitter.inputsRead(last), last));
+  return StagedProgram{std::move(splitter.stages), lastProgram};
+}
+
+Program lowerStages(const Program &typed, const StagedProgram &staged,
+                    const std::function<Program(const Program &)> &lower,
+                    const std::function<Program(const Program &)> &fallback) {
+  // What each input and temporary stands for in the joined program.
+  std::map<std::string, Expr> byName;
+  for (const Expr &in : typed.inputs()) byName.emplace(in.name(), in);
+  size_t kernels = staged.stages.size() + (containsNode(staged.last.body(), computes) ? 1 : 0), lowered = 0;
+  std::optional<RewriteError> firstError;
+  auto lowerStage = [&](const Program &stage, size_t index) {
+    // A last program that only gathers the stages' results (a tuple or zip
+    // of them) computes nothing to lower.
+    Program low = stage;
+    if (containsNode(stage.body(), computes)) {
+      try {
+        low = lower(stage);
+        ++lowered;
+      } catch (const RewriteError &e) {
+        // A stage the recipe does not apply to (a pointwise map has nothing
+        // to tile or stream) is lowered by the fallback; if it applies to
+        // no stage, the recipe's error stands (below).
+        if (!firstError)
+          firstError = RewriteError("kernel " + std::to_string(index + 1) + " of " + std::to_string(kernels) +
+                                    " (the program is split at its intermediate arrays): " + e.what());
+        low = fallback(stage);
+      }
+    }
+    // Type checking makes new parameter nodes, so the inputs are matched by
+    // name (unique: temporaries get fresh ones) to the original inputs and
+    // to the temporaries' toGlobal.
+    std::unordered_map<const void *, Expr> by;
+    for (const Expr &in : low.inputs()) {
+      auto it = byName.find(in.name());
+      if (it == byName.end()) throw InternalError("stage input " + in.name() + " is neither an input nor a temporary");
+      by.emplace(in.id(), it->second);
+    }
+    return substitute(low.body(), by);
+  };
+  for (size_t i = 0; i < staged.stages.size(); ++i) {
+    const StagedProgram::Stage &stage = staged.stages[i];
+    Expr body = lowerStage(stage.program, i);
+    // toGlobal(f, x) is f(x) written to global memory; the body is closed,
+    // so f ignores its parameter and x is any input.
+    Expr unused = Expr::param("unused");
+    byName.emplace(
+        stage.temporary.name(),
+        Expr::prim(Op::ToGlobal, {{}, 0, PadMode::Clamp, {Expr::lambda({unused}, body)}, {typed.inputs().front()}}));
+  }
+  Expr body = lowerStage(staged.last, staged.stages.size());
+  if (lowered == 0 && firstError) throw *firstError;
+  return typeCheck(programOf(typed.sizes, typed.inputs(), body));
+}
+
+} // namespace liftcc::rewrite

@@ -1,0 +1,191 @@
+#include "tools/liftc/strategy_options.h"
+
+#include "core/io/safe_file.h"
+#include "explore/strategy_text.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+namespace liftcc::cli {
+
+namespace {
+
+std::vector<std::string> splitList(const std::string &text, char separator = ',') {
+  std::vector<std::string> items;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, separator);) items.push_back(item);
+  if (!text.empty() && text.back() == separator) items.push_back("");
+  return items;
+}
+
+int dimensionOf(const std::string &option, const std::string &letter) {
+  if (letter == "x") return 0;
+  if (letter == "y") return 1;
+  if (letter == "z") return 2;
+  throw UsageError("--" + option + " takes dimensions x, y and z, found '" + io::shown(letter) + "'");
+}
+
+/// "y,x" (or "yx" where commas separate list items) as a mapping.
+rewrite::Mapping mappingFrom(const std::string &option, const std::vector<std::string> &letters) {
+  rewrite::Mapping m;
+  if (letters.empty() || letters.size() > 3)
+    throw UsageError("--" + option + " takes 1 to 3 dimensions (x, y, z), e.g. y,x");
+  for (const std::string &letter : letters) {
+    int d = dimensionOf(option, letter);
+    if (std::find(m.ndrange.begin(), m.ndrange.end(), d) != m.ndrange.end())
+      throw UsageError("--" + option + " names dimension " + letter + " twice");
+    m.ndrange.push_back(d);
+  }
+  return m;
+}
+
+std::vector<int64_t> positiveList(const std::string &parameter, const std::string &text, int64_t max) {
+  std::vector<int64_t> values;
+  for (const std::string &item : splitList(text)) {
+    uint64_t v = parseUnsigned("param " + parameter, item);
+    if (v < 1 || v > uint64_t(max))
+      throw UsageError("--param " + parameter + " values must be between 1 and " + std::to_string(max) + ", found " +
+                       io::shown(item));
+    values.push_back(static_cast<int64_t>(v));
+  }
+  return values;
+}
+
+std::vector<std::string> familyList(const std::string &option, const std::string &text) {
+  std::vector<std::string> families = splitList(text);
+  for (const std::string &f : families)
+    if (std::find(explore::familyNames().begin(), explore::familyNames().end(), f) == explore::familyNames().end())
+      throw UsageError("--" + option + " takes families plain, stream, tiled, local, coarsened, vector and mapping, found '" +
+                       io::shown(f) + "'");
+  return families;
+}
+
+void setFamily(explore::SpaceOptions &o, const std::string &family, bool on) {
+  if (family == "plain") o.includePlain = on;
+  if (family == "stream") o.includeStream = on;
+  if (family == "tiled") o.includeTiled = on;
+  if (family == "local") o.includeLocal = on;
+  if (family == "coarsened") o.includeCoarsened = on;
+  if (family == "vector") o.includeVector = on;
+  if (family == "mapping") o.includeMapping = on;
+}
+
+void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
+  size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == assignment.size())
+    throw UsageError("--param expects NAME=V1,V2,..., e.g. coarsen=2,4, found '" + io::shown(assignment) + "'");
+  std::string name = assignment.substr(0, eq), values = assignment.substr(eq + 1);
+  if (name == "tile") {
+    o.tileSizes = positiveList(name, values, 1024);
+  } else if (name == "coarsen") {
+    o.coarsenFactors = positiveList(name, values, 64);
+  } else if (name == "wg") {
+    o.groupExtents = positiveList(name, values, 4096);
+  } else if (name == "vector") {
+    o.vectorWidths = positiveList(name, values, 16);
+    for (int64_t w : o.vectorWidths)
+      if (w != 2 && w != 4 && w != 8 && w != 16)
+        throw UsageError("--param vector takes widths 2, 4, 8 and 16, found " + std::to_string(w));
+  } else if (name == "coarsenShapes") {
+    o.coarsenedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
+  } else if (name == "mappingShapes") {
+    o.mappedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
+  } else if (name == "window") {
+    o.coarsenWindows.clear();
+    for (const std::string &w : splitList(values)) {
+      if (w != "private" && w != "global")
+        throw UsageError("--param window takes private and global, found '" + io::shown(w) + "'");
+      o.coarsenWindows.push_back(w == "private");
+    }
+  } else if (name == "specialise") {
+    std::vector<std::string> items = splitList(values);
+    for (const std::string &v : items)
+      if (v != "on" && v != "off")
+        throw UsageError("--param specialise takes off and on, found '" + io::shown(v) + "'");
+    if (std::find(items.begin(), items.end(), "off") == items.end())
+      throw UsageError("--param specialise must include off: specialised variants are twins of the others");
+    o.includeSpecialised = std::find(items.begin(), items.end(), "on") != items.end();
+  } else if (name == "fastMath") {
+    o.fastMathLevels.clear();
+    for (const std::string &v : splitList(values)) {
+      auto level = codegen::parseFastMath(v);
+      if (!level) throw UsageError("--param fastMath takes none, mad and relaxed, found '" + io::shown(v) + "'");
+      if (std::find(o.fastMathLevels.begin(), o.fastMathLevels.end(), *level) == o.fastMathLevels.end())
+        o.fastMathLevels.push_back(*level);
+    }
+  } else if (name == "mapped") {
+    o.mappedRecipes.clear();
+    for (const std::string &v : splitList(values)) {
+      auto recipe = rewrite::parseRecipe(v);
+      if (!recipe)
+        throw UsageError("--param mapped takes plain, tiled, local, coarsened and stream, found '" + io::shown(v) +
+                         "'");
+      o.mappedRecipes.push_back(*recipe);
+    }
+  } else if (name == "mapping") {
+    // Items are separated by commas, so each mapping is written without: yx.
+    o.mappings.clear();
+    for (const std::string &v : splitList(values)) {
+      std::vector<std::string> letters;
+      for (char c : v) letters.push_back(std::string(1, c));
+      o.mappings.push_back(mappingFrom("param mapping", letters));
+    }
+  } else {
+    throw UsageError("--param: unknown parameter '" + io::shown(name) +
+                     "' (tile, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
+                     "specialise, fastMath)");
+  }
+}
+
+} // namespace
+
+rewrite::Mapping parseMappingOption(const CommandLine &cl) {
+  auto text = cl.value("mapping");
+  if (!text) return {};
+  return rewrite::canonicalMapping(mappingFrom("mapping", splitList(*text)));
+}
+
+std::optional<explore::Variant> strategyVariant(const CommandLine &cl, const Program &typed, codegen::Target target) {
+  auto text = cl.value("strategy");
+  if (!text) return std::nullopt;
+  for (const char *option : {"opt", "tile", "coarsen", "window", "vector", "mapping", "local",
+                             "specialise-boundaries", "noinline-border", "fast-math", "div-to-mul", "kernel-name"})
+    if (cl.has(option))
+      throw UsageError(std::string("--strategy gives the whole variant; it cannot be combined with --") + option);
+  try {
+    return explore::variantFromStrategy(typed, *text, target);
+  } catch (const explore::StrategyError &e) {
+    throw UsageError(std::string("--strategy: ") + e.what());
+  }
+}
+
+void applySpaceSelection(const CommandLine &cl, explore::SpaceOptions &options) {
+  if (auto chosen = cl.value("families")) {
+    for (const std::string &f : explore::familyNames()) setFamily(options, f, false);
+    for (const std::string &f : familyList("families", *chosen)) setFamily(options, f, true);
+  }
+  if (auto excluded = cl.value("exclude-families"))
+    for (const std::string &f : familyList("exclude-families", *excluded)) setFamily(options, f, false);
+  for (const std::string &assignment : cl.values("param")) applyParameter(assignment, options);
+}
+
+void printSpace(const explore::Space &space, std::ostream &out) {
+  out << std::left << std::setw(11) << "family" << std::right << std::setw(10) << "programs" << std::setw(10)
+      << "kernels"
+      << "  parameters\n";
+  size_t programs = 0;
+  for (const explore::FamilySummary &f : space.families) {
+    std::string parameters;
+    for (const auto &[name, values] : f.parameters)
+      parameters += (parameters.empty() ? "" : "; ") + name + "=" + (values.empty() ? "-" : values);
+    out << std::left << std::setw(11) << f.name << std::right << std::setw(10) << f.programs << std::setw(10)
+        << f.variants << "  " << parameters << "\n";
+    programs += f.programs;
+  }
+  out << std::left << std::setw(11) << "total" << std::right << std::setw(10) << programs << std::setw(10)
+      << space.variants.size() << "  distinct kernels (source, build options and launch); " << space.duplicates
+      << " duplicate(s) removed, " << space.dropped << " not fitting the device\n";
+}
+
+} // namespace liftcc::cli

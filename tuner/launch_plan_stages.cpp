@@ -1,0 +1,68 @@
+// The launch plan of a multi-kernel program (codegen::Kernel::stages): the
+// program's buffers plus its global temporaries, and one launch per stage.
+
+#include "core/error.h"
+#include "tuner/launch.h"
+#include "tuner/launch_plan.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace liftcc::tuner {
+
+LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
+                      const std::optional<std::array<size_t, 3>> &requestedLocal,
+                      const std::optional<std::array<size_t, 3>> &defaultLocal) {
+  if (kernel.iteration) throw InternalError("kernel " + kernel.name + " iterates a program of several kernels");
+  LaunchPlan plan;
+  plan.kernelName = kernel.name;
+  std::map<std::string, size_t> bufferOf;
+  std::optional<size_t> output;
+  size_t inputs = 0;
+  for (const codegen::KernelArg &arg : kernel.args) {
+    if (arg.role == codegen::KernelArg::Role::Size) continue;
+    bool input = arg.role == codegen::KernelArg::Role::Input;
+    // An output may be read by a later stage too (never write-only).
+    plan.buffers.push_back(
+        {arg.name, bufferBytes(arg, sizes), input ? std::optional<size_t>(inputs++) : std::nullopt, input, false});
+    bufferOf[arg.name] = plan.buffers.size() - 1;
+    if (input) continue;
+    if (!output) output = plan.buffers.size() - 1;
+    plan.outputBuffers.push_back(plan.buffers.size() - 1);
+  }
+  if (!output) throw InternalError("kernel " + kernel.name + " has no output");
+  plan.outputBuffer = *output;
+  // Written by one stage, read by later ones.
+  for (const codegen::KernelArg &t : kernel.temporaries) {
+    plan.buffers.push_back({t.name, bufferBytes(t, sizes), std::nullopt, false, false});
+    bufferOf[t.name] = plan.buffers.size() - 1;
+  }
+
+  for (const codegen::Kernel &stage : kernel.stages) {
+    // Each stage's NDRange, work-group size and int parameters as for a
+    // kernel of its own; its buffers are the program's, found by name.
+    LaunchPlan own = planLaunch(stage, sizes, requestedLocal, defaultLocal);
+    LaunchPlan::Stage launch{stage.name, own.dims, {}, own.global, own.local};
+    for (const PlanParam &p : own.params) {
+      const auto *b = std::get_if<BufferParam>(&p);
+      if (!b) {
+        launch.params.push_back(p);
+        continue;
+      }
+      auto it = bufferOf.find(own.buffers[b->buffer].name);
+      if (it == bufferOf.end())
+        throw InternalError("stage " + stage.name + " of kernel " + kernel.name + " reads an unknown buffer " +
+                            own.buffers[b->buffer].name);
+      launch.params.push_back(BufferParam{it->second});
+    }
+    plan.stages.push_back(std::move(launch));
+  }
+  const LaunchPlan::Stage &last = plan.stages.back();
+  plan.dims = last.dims;
+  plan.params = last.params;
+  plan.global = last.global;
+  plan.local = last.local;
+  return plan;
+}
+
+} // namespace liftcc::tuner
