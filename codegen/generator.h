@@ -13,10 +13,23 @@
 
 namespace liftcc::codegen {
 
+/// A C lvalue and the condition under which it is written: writing through
+/// take (the last, partial tile of a tiling) stores only the elements take
+/// keeps. An empty guard always writes.
+struct Lvalue {
+  std::string text;
+  std::string guard;
+};
+
 /// Where the values computed by an expression go: maps the access path of
 /// each scalar of the value to a C lvalue. Writing through join, split,
-/// transpose and layout-only maps composes a new target.
-using WriteTarget = std::function<std::string(const AccessPath &)>;
+/// transpose, take and layout-only maps composes a new target.
+using WriteTarget = std::function<Lvalue(const AccessPath &)>;
+
+/// An index a write must stay below (take's count), else it is dropped.
+struct WriteBound {
+  arith::Expr index, count;
+};
 
 /// Which parallel maps enclose the code being generated; decides legality of
 /// nestings, where temporaries live and where barriers are uniform.
@@ -76,6 +89,10 @@ private:
                    const std::string &where);
   void genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                       const std::string &where);
+  /// `target` restricted to the bounds (those the ranges do not prove).
+  Lvalue guarded(Lvalue target, const std::vector<WriteBound> &bounds);
+  /// One store: `target = value;`, under the target's guard.
+  void store(const Lvalue &target, const std::string &value);
   /// Binds the parameter of a unary function to `arg` (or, for a user
   /// function, returns false so the caller applies it to the read value).
   Env bindArgument(const Expr &f, const Env &env, Binding arg) const;

@@ -11,13 +11,17 @@ namespace {
 
 [[noreturn]] void fail(const std::string &where, const std::string &message) { throw CodegenError(where, message); }
 
+/// Layout primitives that results can be written through: the bijective
+/// ones, and take, whose writes beyond its count are dropped (guarded).
+bool writableLayout(const Expr &e) { return e.info().has(opflag::LayoutOnly) || e.isPrim(Op::Take); }
+
 /// A lambda whose body only rearranges its parameter (join, split,
-/// transpose, nested layout maps): such maps can be written through.
+/// transpose, take, nested layout maps): such maps can be written through.
 bool isLayoutOnlyFunction(const Expr &f) {
   if (!f.is(ExprKind::Lambda) || f.params().size() != 1) return false;
   const Expr *e = &f.body();
   while (e->is(ExprKind::Prim)) {
-    if (e->info().has(opflag::LayoutOnly) || (e->isPrim(Op::Map) && isLayoutOnlyFunction(funOf(*e)))) {
+    if (writableLayout(*e) || (e->isPrim(Op::Map) && isLayoutOnlyFunction(funOf(*e)))) {
       e = &inputOf(*e);
       continue;
     }
@@ -26,19 +30,23 @@ bool isLayoutOnlyFunction(const Expr &f) {
   return e->is(ExprKind::Param) && e->sameNode(f.params().front());
 }
 
-AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where);
+AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where,
+                       std::vector<WriteBound> &bounds);
 
 /// Maps a path on the parameter of a layout-only lambda to the path of the
-/// same scalar in the lambda's result.
-AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const std::string &where) {
+/// same scalar in the lambda's result (and the bounds of the takes passed).
+AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const std::string &where,
+                        std::vector<WriteBound> &bounds) {
   if (body.is(ExprKind::Param)) return pathOnParam;
-  return forwardStep(body, pathOnResult(inputOf(body), pathOnParam, where), where);
+  return forwardStep(body, pathOnResult(inputOf(body), pathOnParam, where, bounds), where, bounds);
 }
 
 /// Writing direction of a layout primitive: the path of a scalar of its
 /// argument -> the path of the same scalar in its result (the inverse of
-/// the reading direction in generator_views.cpp).
-AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where) {
+/// the reading direction in generator_views.cpp). Take keeps the path and
+/// adds the bound beyond which the scalar is not written.
+AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where,
+                       std::vector<WriteBound> &bounds) {
   auto step = [&](size_t i) -> const arith::Expr & {
     if (i >= path.size() || path[i].isTuple) throw InternalError(where, "partial write through a layout");
     return path[i].index;
@@ -54,9 +62,10 @@ AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::st
     return concat({PathStep::arrayIndex(step(0) / k), PathStep::arrayIndex(step(0) % k)}, rest(1));
   }
   case Op::Transpose: return concat({PathStep::arrayIndex(step(1)), PathStep::arrayIndex(step(0))}, rest(2));
+  case Op::Take: bounds.push_back({step(0), takeCount(layout)}); return path;
   case Op::Map: {
     const Expr &g = funOf(layout);
-    return prepend(PathStep::arrayIndex(step(0)), pathOnResult(g.body(), rest(1), where));
+    return prepend(PathStep::arrayIndex(step(0)), pathOnResult(g.body(), rest(1), where, bounds));
   }
   default: fail(where, "cannot write through " + std::string(layout.info().name));
   }
@@ -79,7 +88,7 @@ bool producesData(const Expr &e) {
   if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda) && e.args().size() == 1)
     return isLayoutOnlyFunction(e.fun()) && producesData(e.args().front());
   if (!e.is(ExprKind::Prim)) return false;
-  if (e.info().has(opflag::LayoutOnly)) return producesData(inputOf(e));
+  if (writableLayout(e)) return producesData(inputOf(e));
   return e.isPrim(Op::Map) && isLayoutOnlyFunction(funOf(e)) && producesData(inputOf(e));
 }
 
@@ -89,7 +98,11 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
     if (e.args().size() == 1 && isLayoutOnlyFunction(e.fun()) && producesData(e.args().front())) {
       // (\p. layout(p))(computed): write the computed array through the layout.
       Expr body = e.fun().body();
-      WriteTarget inner = [target, body, where](const AccessPath &p) { return target(pathOnResult(body, p, where)); };
+      WriteTarget inner = [this, target, body, where](const AccessPath &p) {
+        std::vector<WriteBound> bounds;
+        AccessPath q = pathOnResult(body, p, where, bounds);
+        return guarded(target(q), bounds);
+      };
       gen(e.args().front(), env, inner, scope, where + "/args/0");
       return;
     }
@@ -123,7 +136,7 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
       Env prepared = env;
       Expr in = prepare(inputOf(e), prepared, scope, where + "/in");
       if (f.is(ExprKind::UserFun)) {
-        body_.line(target({}) + " = " + callUserFun(f, {read(in, prepared, {}, where + "/in")}) + ";");
+        store(target({}), callUserFun(f, {read(in, prepared, {}, where + "/in")}));
         return;
       }
       gen(f.body(), env.bind(f.params().front(), ViewBinding{in, share(prepared), {}}), target, scope,
@@ -152,15 +165,34 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
   Env prepared = env;
   Expr scalar = prepare(e, prepared, scope, where);
   std::string value = read(scalar, prepared, {}, where);
-  body_.line(target({}) + " = " + value + ";");
+  store(target({}), value);
 }
 
 void Generator::genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                                const std::string &where) {
   // The scalar at path p of the argument lands at forwardStep(e, p) of the
   // result, so the argument is generated into the composed target.
-  WriteTarget inner = [target, e, where](const AccessPath &p) { return target(forwardStep(e, p, where)); };
+  WriteTarget inner = [this, target, e, where](const AccessPath &p) {
+    std::vector<WriteBound> bounds;
+    AccessPath q = forwardStep(e, p, where, bounds);
+    return guarded(target(q), bounds);
+  };
   gen(inputOf(e), env, inner, scope, where + "/in");
+}
+
+Lvalue Generator::guarded(Lvalue target, const std::vector<WriteBound> &bounds) {
+  for (const WriteBound &b : bounds) {
+    // Where the tile divides the extent there is no take; where the ranges
+    // prove the index in bounds (e.g. a boundary-specialised interior), no guard.
+    if (arith::provablyLess(b.index, b.count)) continue;
+    target.guard += (target.guard.empty() ? "" : " && ") + index(b.index) + " < " + index(b.count);
+  }
+  return target;
+}
+
+void Generator::store(const Lvalue &target, const std::string &value) {
+  std::string assignment = target.text + " = " + value + ";";
+  body_.line(target.guard.empty() ? assignment : "if (" + target.guard + ") " + assignment);
 }
 
 } // namespace liftcc::codegen

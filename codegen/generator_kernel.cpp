@@ -161,7 +161,7 @@ Kernel Generator::run() {
     fail("/body",
          "the program computes nothing: apply a user function to the elements of its result (e.g. mapGlb(id))");
   WriteTarget target = [this, out, resultType](const AccessPath &path) {
-    return out + "[" + index(linearize(resultType, path, "/body")) + "]";
+    return Lvalue{out + "[" + index(linearize(resultType, path, "/body")) + "]", ""};
   };
   gen(body, env, target, Scope{}, where);
 

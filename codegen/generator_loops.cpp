@@ -95,7 +95,7 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     };
     AccessPath element{PathStep::arrayIndex(i)};
     if (f.is(ExprKind::UserFun)) {
-      body_.line(elementTarget({}) + " = " + callUserFun(f, {read(in, prepared, element, where + "/in")}) + ";");
+      store(elementTarget({}), callUserFun(f, {read(in, prepared, element, where + "/in")}));
       return;
     }
     Env bodyEnv = prepared.bind(f.params()[0], ViewBinding{in, share(prepared), element});
@@ -188,7 +188,7 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
     emitStep(arith::Expr::index(j, n));
     body_.close();
   }
-  body_.line(target({PathStep::arrayIndex(0)}) + " = " + acc + ";");
+  store(target({PathStep::arrayIndex(0)}), acc);
 }
 
 } // namespace liftcc::codegen

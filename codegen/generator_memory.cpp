@@ -81,7 +81,7 @@ MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope 
 
   MemoryBinding memory{name, type, space};
   WriteTarget target = [this, memory, where](const AccessPath &path) {
-    return memory.name + "[" + index(linearize(memory.type, path, where)) + "]";
+    return Lvalue{memory.name + "[" + index(linearize(memory.type, path, where)) + "]", ""};
   };
   gen(e, env, target, scope, where);
   if (space == AddressSpace::Local) {

@@ -2,6 +2,7 @@
 
 #include "codegen/generate.h"
 
+#include <climits>
 #include <map>
 #include <set>
 
@@ -38,6 +39,22 @@ std::vector<std::array<int64_t, 3>> spreadSample(const std::vector<std::array<in
   std::vector<std::array<int64_t, 3>> sample;
   for (size_t i = 0; i < count; ++i) sample.push_back(shapes[(2 * i + 1) * shapes.size() / (2 * count)]);
   return sample;
+}
+
+/// Whether every tile (or coarsening) extent of `c` fits in the output
+/// extent of its dimension: wider tiles would be partial everywhere, most
+/// of their work-items idle. Dividing extents always fit.
+bool tilesFitOutput(const Program &typed, const Configuration &c) {
+  std::array<int64_t, 3> extents = c.tileShape;
+  if (c.recipe == rewrite::Recipe::Coarsened) extents = c.coarsen;
+  if ((c.recipe == rewrite::Recipe::Tiled || c.recipe == rewrite::Recipe::Local) && extents == std::array<int64_t, 3>{})
+    extents = {c.tile, c.tile, c.tile};
+  std::vector<int64_t> output; // innermost first
+  for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement())
+    output.insert(output.begin(), t.arrayLength().isConstant() ? t.arrayLength().constant() : INT64_MAX);
+  for (size_t d = 0; d < output.size() && d < 3; ++d)
+    if (extents[d] > output[d]) return false;
+  return true;
 }
 
 /// Coarsened configurations: each factor along one dimension at a time.
@@ -99,6 +116,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   std::vector<std::pair<Configuration, Program>> programs;
 
   auto addProgram = [&](Configuration c) {
+    if (!tilesFitOutput(typed, c)) return;
     try {
       Program lowered = rewrite::applyRecipe(typed, c.recipe, c.recipeOptions());
       if (seenPrograms.insert(lowered.body().hash()).second) programs.push_back({c, lowered});
@@ -113,6 +131,13 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     if (options.includeTiled) addProgram({rewrite::Recipe::Tiled, tile, {0, 0, 0}});
     if (options.includeLocal) addProgram({rewrite::Recipe::Local, tile, {0, 0, 0}});
   }
+  for (const auto &shape : options.tileShapes)
+    for (rewrite::Recipe recipe : {rewrite::Recipe::Tiled, rewrite::Recipe::Local}) {
+      if (!(recipe == rewrite::Recipe::Tiled ? options.includeTiled : options.includeLocal)) continue;
+      Configuration c{recipe, 8, {0, 0, 0}};
+      c.tileShape = shape;
+      addProgram(c);
+    }
   for (const Configuration &c : coarsenedConfigurations(options)) addProgram(c);
   space.distinctPrograms = programs.size();
 

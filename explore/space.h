@@ -3,8 +3,9 @@
 // derive (plain, tiled and local-memory tiling with each tile size, coarsened
 // along each dimension with each factor), crossed
 // with work-group sizes. Nothing is hand-written per program: tile sizes are
-// those the tiling rule accepts for the program's types (the outputs must be
-// divisible), and variants whose kernels cannot run on the device (local
+// those the tiling rule accepts for the program's types (a tile extent that
+// does not divide the output's gives a partial last tile; tiles wider than the
+// output are left out), and variants whose kernels cannot run on the device (local
 // memory, work-group size) are dropped after generating them. Variants are
 // deduplicated by the structural hash of their low-level program.
 
@@ -21,6 +22,9 @@ using tuner::DeviceLimits;
 
 struct SpaceOptions {
   std::vector<int64_t> tileSizes{4, 8, 16, 32};
+  /// Tiles with one extent per dimension (x first) for tiled and local, where
+  /// the output has that many dimensions (2D and 3D: 32 x 4 x 1).
+  std::vector<std::array<int64_t, 3>> tileShapes{{32, 4, 1}};
   std::vector<int64_t> groupExtents{1, 2, 4, 8, 16, 32, 64, 128, 256};
   bool includeTiled = true;
   bool includeLocal = true;
