@@ -35,7 +35,7 @@ struct EmbeddedSource {
 std::vector<EmbeddedSource> embeddedReferenceSources();
 
 struct ReferenceKernel {
-  std::string example;    ///< examples::Example::name; also the __kernel's name
+  std::string example; ///< examples::Example::name; also the __kernel's name
   std::string_view source;
 };
 
