@@ -209,7 +209,7 @@ TEST_CASE("partial tiles: every example tiled, local and coarsened along each di
               // One work-group per tile (local: as many work-items as the
               // widest copy of the tile with its halo, at least the tile).
               int64_t group = (*kernel.localSize)[static_cast<size_t>(d)];
-              CHECK(variant.recipe == rewrite::Recipe::Local ? group >= 8 : group == 8);
+              CHECK((variant.recipe == rewrite::Recipe::Local ? group >= 8 : group == 8));
               REQUIRE(kernel.globalSize[d].isConstant());
               CHECK(kernel.globalSize[d].constant() == roundUp(n, 8) / 8 * group);
             }
