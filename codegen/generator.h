@@ -14,9 +14,12 @@
 
 namespace liftcc::codegen {
 
-/// Where one computed scalar (or vector) goes.
+/// Where one computed scalar (or vector) goes, and the condition under which
+/// it is written: writing through take (the last, partial tile of a tiling)
+/// stores only the elements take keeps. An empty guard always writes.
 struct Lvalue {
   std::string text;                  ///< a C lvalue; empty for a vector written through asScalar
+  std::string guard;                 ///< a C condition; empty: always written
   std::string buffer;                ///< when `text` is `buffer[offset]`: the buffer ...
   std::optional<arith::Expr> offset; ///< ... and the element's offset in it
   std::vector<Lvalue> lanes;         ///< a vector's lanes, in order (asScalar) ...
@@ -34,8 +37,13 @@ inline Lvalue bufferElement(std::string text, std::string buffer, arith::Expr of
 
 /// Where the values computed by an expression go: maps the access path of
 /// each scalar of the value to an lvalue. Writing through join, split,
-/// transpose and layout-only maps composes a new target.
+/// transpose, take and layout-only maps composes a new target.
 using WriteTarget = std::function<Lvalue(const AccessPath &)>;
+
+/// An index a write must stay below (take's count), else it is dropped.
+struct WriteBound {
+  arith::Expr index, count;
+};
 
 /// Which parallel maps enclose the code being generated; decides legality of
 /// nestings, where temporaries live and where barriers are uniform.
@@ -115,8 +123,9 @@ private:
   /// asScalar: its lanes, `laneTarget(l)` for each lane l.
   Lvalue vectorLvalue(const Expr &layout, const AccessPath &path, const std::function<Lvalue(int)> &laneTarget,
                       const std::string &where);
-  /// Emits `lvalue = value;` (for a vector: one vstoreN where its lanes are
-  /// consecutive, else one store per lane).
+  /// Emits `lvalue = value;` under the lvalue's guard (for a vector: one
+  /// vstoreN where its lanes are consecutive and unguarded, else one store
+  /// per lane).
   void store(const Lvalue &lvalue, const std::string &value);
   /// The name of the lane-wise variant of `f` on vectors of `width`, registered for emission.
   std::string useVectorUserFun(const cfun::Function &f, int width);
@@ -137,6 +146,8 @@ private:
   static bool writesComponents(const Expr &e);
   void genComponents(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                      const std::string &where);
+  /// `target` restricted to the bounds (those the ranges do not prove).
+  Lvalue guarded(Lvalue target, const std::vector<WriteBound> &bounds);
   /// Binds the parameter of a unary function to `arg` (or, for a user
   /// function, returns false so the caller applies it to the read value).
   Env bindArgument(const Expr &f, const Env &env, Binding arg) const;

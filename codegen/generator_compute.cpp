@@ -12,13 +12,17 @@ namespace {
 
 [[noreturn]] void fail(const std::string &where, const std::string &message) { throw CodegenError(where, message); }
 
+/// Layout primitives that results can be written through: the bijective
+/// ones, and take, whose writes beyond its count are dropped (guarded).
+bool writableLayout(const Expr &e) { return e.info().has(opflag::LayoutOnly) || e.isPrim(Op::Take); }
+
 /// A lambda whose body only rearranges its parameter (join, split,
-/// transpose, nested layout maps): such maps can be written through.
+/// transpose, take, nested layout maps): such maps can be written through.
 bool isLayoutOnlyFunction(const Expr &f) {
   if (!f.is(ExprKind::Lambda) || f.params().size() != 1) return false;
   const Expr *e = &f.body();
   while (e->is(ExprKind::Prim)) {
-    if (e->info().has(opflag::LayoutOnly) || (e->isPrim(Op::Map) && isLayoutOnlyFunction(funOf(*e)))) {
+    if (writableLayout(*e) || (e->isPrim(Op::Map) && isLayoutOnlyFunction(funOf(*e)))) {
       e = &inputOf(*e);
       continue;
     }
@@ -28,21 +32,23 @@ bool isLayoutOnlyFunction(const Expr &f) {
 }
 
 AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where,
-                       std::optional<int> lane = std::nullopt);
+                       std::vector<WriteBound> &bounds, std::optional<int> lane = std::nullopt);
 
 /// Maps a path on the parameter of a layout-only lambda to the path of the
 /// same scalar in the lambda's result (of lane `lane` of the vector at the
-/// path, where asScalar spreads vectors out).
+/// path, where asScalar spreads vectors out), and the bounds of the takes passed.
 AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const std::string &where,
-                        std::optional<int> lane = std::nullopt) {
+                        std::vector<WriteBound> &bounds, std::optional<int> lane = std::nullopt) {
   if (body.is(ExprKind::Param)) return pathOnParam;
-  return forwardStep(body, pathOnResult(inputOf(body), pathOnParam, where, lane), where, lane);
+  return forwardStep(body, pathOnResult(inputOf(body), pathOnParam, where, bounds, lane), where, bounds, lane);
 }
 
 /// Writing direction of a layout primitive: the path of a scalar of its
 /// argument -> the path of the same scalar in its result (the inverse of
-/// the reading direction in generator_views.cpp).
-AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where, std::optional<int> lane) {
+/// the reading direction in generator_views.cpp). Take keeps the path and
+/// adds the bound beyond which the scalar is not written.
+AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where,
+                       std::vector<WriteBound> &bounds, std::optional<int> lane) {
   auto step = [&](size_t i) -> const arith::Expr & {
     if (i >= path.size() || path[i].isTuple) throw InternalError(where, "partial write through a layout");
     return path[i].index;
@@ -58,9 +64,10 @@ AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::st
     return concat({PathStep::arrayIndex(step(0) / k), PathStep::arrayIndex(step(0) % k)}, rest(1));
   }
   case Op::Transpose: return concat({PathStep::arrayIndex(step(1)), PathStep::arrayIndex(step(0))}, rest(2));
+  case Op::Take: bounds.push_back({step(0), takeCount(layout)}); return path;
   case Op::Map: {
     const Expr &g = funOf(layout);
-    return prepend(PathStep::arrayIndex(step(0)), pathOnResult(g.body(), rest(1), where, lane));
+    return prepend(PathStep::arrayIndex(step(0)), pathOnResult(g.body(), rest(1), where, bounds, lane));
   }
   case Op::AsScalar: {
     if (!lane) throw InternalError(where, "asScalar: a vector is written lane by lane");
@@ -88,7 +95,7 @@ bool producesData(const Expr &e) {
   if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda) && e.args().size() == 1)
     return isLayoutOnlyFunction(e.fun()) && producesData(e.args().front());
   if (!e.is(ExprKind::Prim)) return false;
-  if (e.info().has(opflag::LayoutOnly)) return producesData(inputOf(e));
+  if (writableLayout(e)) return producesData(inputOf(e));
   return e.isPrim(Op::Map) && isLayoutOnlyFunction(funOf(e)) && producesData(inputOf(e));
 }
 
@@ -98,7 +105,11 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
     if (e.args().size() == 1 && isLayoutOnlyFunction(e.fun()) && producesData(e.args().front())) {
       // (\p. layout(p))(computed): write the computed array through the layout.
       Expr body = e.fun().body();
-      WriteTarget inner = [target, body, where](const AccessPath &p) { return target(pathOnResult(body, p, where)); };
+      WriteTarget inner = [this, target, body, where](const AccessPath &p) {
+        std::vector<WriteBound> bounds;
+        AccessPath q = pathOnResult(body, p, where, bounds);
+        return guarded(target(q), bounds);
+      };
       gen(e.args().front(), env, inner, scope, where + "/args/0");
       return;
     }
@@ -172,14 +183,24 @@ void Generator::genLayoutWrite(const Expr &e, const Env &env, const WriteTarget 
                                const std::string &where) {
   // The scalar at path p of the argument lands at forwardStep(e, p) of the
   // result, so the argument is generated into the composed target.
-  WriteTarget inner = [target, e, where](const AccessPath &p) { return target(forwardStep(e, p, where)); };
+  WriteTarget inner = [this, target, e, where](const AccessPath &p) {
+    std::vector<WriteBound> bounds;
+    AccessPath q = forwardStep(e, p, where, bounds);
+    return guarded(target(q), bounds);
+  };
   if (containsNode(e, [](const Expr &x) { return x.isPrim(Op::AsScalar); }) &&
       !containsNode(inputOf(e), [](const Expr &x) { return x.isPrim(Op::AsScalar); })) {
     // asScalar in this layout (itself, or inside a layout map): each vector
     // of the argument lands on `width` scalars of the result.
     inner = [this, target, e, where](const AccessPath &p) {
       return vectorLvalue(
-          e, p, [&](int lane) { return target(forwardStep(e, p, where, lane)); }, where);
+          e, p,
+          [&](int lane) {
+            std::vector<WriteBound> bounds;
+            AccessPath q = forwardStep(e, p, where, bounds, lane);
+            return guarded(target(q), bounds);
+          },
+          where);
     };
   }
   gen(inputOf(e), env, inner, scope, where + "/in");
@@ -208,6 +229,16 @@ void Generator::genComponents(const Expr &e, const Env &env, const WriteTarget &
     };
     gen(e.args()[k], env, inner, scope, where + "/in/" + std::to_string(k));
   }
+}
+
+Lvalue Generator::guarded(Lvalue target, const std::vector<WriteBound> &bounds) {
+  for (const WriteBound &b : bounds) {
+    // Where the tile divides the extent there is no take; where the ranges
+    // prove the index in bounds (e.g. a boundary-specialised interior), no guard.
+    if (arith::provablyLess(b.index, b.count)) continue;
+    target.guard += (target.guard.empty() ? "" : " && ") + index(b.index) + " < " + index(b.count);
+  }
+  return target;
 }
 
 } // namespace liftcc::codegen

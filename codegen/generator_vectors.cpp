@@ -9,6 +9,7 @@
 #include "codegen/generator.h"
 #include "core/ir/operands.h"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -88,11 +89,14 @@ Lvalue Generator::vectorLvalue(const Expr &layout, const AccessPath &path, const
 
 void Generator::store(const Lvalue &lvalue, const std::string &value) {
   if (lvalue.lanes.empty()) {
-    body_.line(lvalue.text + " = " + value + ";");
+    std::string assignment = lvalue.text + " = " + value + ";";
+    body_.line(lvalue.guard.empty() ? assignment : "if (" + lvalue.guard + ") " + assignment);
     return;
   }
   std::vector<std::optional<Lvalue>> cells(lvalue.lanes.begin(), lvalue.lanes.end());
-  if (dialect_.hasVectorLoads() && consecutive(cells)) {
+  bool guardedLanes = std::any_of(lvalue.lanes.begin(), lvalue.lanes.end(),
+                                  [](const Lvalue &lane) { return !lane.guard.empty(); });
+  if (dialect_.hasVectorLoads() && consecutive(cells) && !guardedLanes) {
     body_.line("vstore" + std::to_string(lvalue.lanes.size()) + "(" + value + ", 0, " + lvalue.lanes[0].buffer +
                " + (" + index(*lvalue.lanes[0].offset) + "));");
     return;
@@ -100,8 +104,7 @@ void Generator::store(const Lvalue &lvalue, const std::string &value) {
   std::string v = freshName("vec");
   body_.open("");
   body_.line("const " + lvalue.vectorType + " " + v + " = " + value + ";");
-  for (size_t l = 0; l < lvalue.lanes.size(); ++l)
-    body_.line(lvalue.lanes[l].text + " = " + dialect_.vectorLane(v, static_cast<int>(l)) + ";");
+  for (size_t l = 0; l < lvalue.lanes.size(); ++l) store(lvalue.lanes[l], dialect_.vectorLane(v, static_cast<int>(l)));
   body_.close();
 }
 

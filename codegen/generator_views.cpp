@@ -174,6 +174,7 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     AccessPath p = concat({PathStep::arrayIndex(j), PathStep::arrayIndex(i)}, dropFront(path, 2));
     return read(inputOf(e), env, p, in);
   }
+  case Op::Take: return read(inputOf(e), env, path, in); // the first elements, at the same indices
   case Op::Reverse: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
     arith::Expr n = typeOf(inputOf(e)).arrayLength();

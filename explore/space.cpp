@@ -5,6 +5,7 @@
 #include "explore/strategy_text.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <set>
 
@@ -41,6 +42,22 @@ std::vector<std::array<int64_t, 3>> spreadSample(const std::vector<std::array<in
   std::vector<std::array<int64_t, 3>> sample;
   for (size_t i = 0; i < count; ++i) sample.push_back(shapes[(2 * i + 1) * shapes.size() / (2 * count)]);
   return sample;
+}
+
+/// Whether every tile (or coarsening) extent of `c` fits in the output
+/// extent of its dimension: wider tiles would be partial everywhere, most
+/// of their work-items idle. Dividing extents always fit.
+bool tilesFitOutput(const Program &typed, const Configuration &c) {
+  std::array<int64_t, 3> extents = c.tileShape;
+  if (c.recipe == rewrite::Recipe::Coarsened) extents = c.coarsen;
+  if ((c.recipe == rewrite::Recipe::Tiled || c.recipe == rewrite::Recipe::Local) && extents == std::array<int64_t, 3>{})
+    extents = {c.tile, c.tile, c.tile};
+  std::vector<int64_t> output; // innermost first
+  for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement())
+    output.insert(output.begin(), t.arrayLength().isConstant() ? t.arrayLength().constant() : INT64_MAX);
+  for (size_t d = 0; d < output.size() && d < 3; ++d)
+    if (extents[d] > output[d]) return false;
+  return true;
 }
 
 /// Coarsened configurations: each factor along one dimension at a time.
@@ -175,8 +192,14 @@ std::vector<FamilySummary> familySummaries(const SpaceOptions &options) {
   std::vector<FamilySummary> out;
   if (options.includePlain) out.push_back({"plain", with({}), 0, 0});
   if (options.includeStream) out.push_back({"stream", with({}), 0, 0});
-  if (options.includeTiled) out.push_back({"tiled", with({{"tile", listText(options.tileSizes)}}), 0, 0});
-  if (options.includeLocal) out.push_back({"local", with({{"tile", listText(options.tileSizes)}}), 0, 0});
+  std::string shapes;
+  for (const auto &shape : options.tileShapes)
+    shapes += (shapes.empty() ? "" : ",") + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
+              std::to_string(shape[2]);
+  std::vector<std::pair<std::string, std::string>> tiling{{"tile", listText(options.tileSizes)},
+                                                          {"tileShape", shapes.empty() ? "none" : shapes}};
+  if (options.includeTiled) out.push_back({"tiled", with(tiling), 0, 0});
+  if (options.includeLocal) out.push_back({"local", with(tiling), 0, 0});
   if (options.includeCoarsened)
     out.push_back({"coarsened",
                    with({{"coarsen", listText(options.coarsenFactors)},
@@ -226,6 +249,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   std::vector<std::pair<Configuration, Program>> programs;
 
   auto addProgram = [&](Configuration c) -> std::optional<Program> {
+    if (!tilesFitOutput(typed, c)) return std::nullopt;
     try {
       Program lowered = rewrite::applyRecipe(typed, c.recipe, c.recipeOptions());
       if (seenPrograms.insert(lowered.body().hash()).second) programs.push_back({c, lowered});
@@ -259,6 +283,12 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     addBase({rewrite::Recipe::Tiled, tile, {0, 0, 0}}, options.includeTiled);
     addBase({rewrite::Recipe::Local, tile, {0, 0, 0}}, options.includeLocal);
   }
+  for (const auto &shape : options.tileShapes)
+    for (rewrite::Recipe recipe : {rewrite::Recipe::Tiled, rewrite::Recipe::Local}) {
+      Configuration c{recipe, 8, {0, 0, 0}};
+      c.tileShape = shape;
+      addBase(c, recipe == rewrite::Recipe::Tiled ? options.includeTiled : options.includeLocal);
+    }
   for (Configuration c : coarsenedConfigurations(options))
     for (bool window : options.coarsenWindows) {
       c.privateWindow = window;

@@ -23,6 +23,15 @@ std::string coarsenText(const std::array<int64_t, 3> &k) {
   return "coarsen(" + (args.empty() ? std::string("x=1") : args) + ")";
 }
 
+/// tile(K), or tile(X,Y[,Z]) for a tile shape (its entries up to the last non-zero one).
+std::string tileText(const Configuration &c) {
+  if (c.tileShape == std::array<int64_t, 3>{0, 0, 0}) return "tile(" + std::to_string(c.tile) + ")";
+  int last = c.tileShape[2] != 0 ? 2 : 1;
+  std::string args;
+  for (int d = 0; d <= last; ++d) args += (d ? "," : "") + std::to_string(c.tileShape[static_cast<size_t>(d)]);
+  return "tile(" + args + ")";
+}
+
 std::string shapeText(const std::array<int64_t, 3> &shape) {
   int last = shape[2] != 1 ? 2 : shape[1] != 1 ? 1 : 0;
   std::string args;
@@ -152,7 +161,7 @@ void expectArguments(const Step &s, size_t lo, size_t hi) {
     fail(s.position, s.name + " takes " +
                          (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
                          " argument(s), e.g. " +
-                         (s.name == "tile"       ? "tile(8)"
+                         (s.name == "tile"       ? "tile(8) or tile(32,4)"
                           : s.name == "wg"       ? "wg(32,4)"
                           : s.name == "coarsen"  ? "coarsen(x=8)"
                           : s.name == "fastMath" ? "fastMath(relaxed)"
@@ -182,10 +191,8 @@ std::string strategyText(const Configuration &c, int kernelDims) {
   const std::string vectorize = c.vectorWidth > 0 ? "vectorize(" + std::to_string(c.vectorWidth) + ") ; " : "";
   switch (c.recipe) {
   case Recipe::Plain: text = vectorize + "mapGlb(" + mappingText(c, kernelDims) + ")"; break;
-  case Recipe::Tiled: text = "tile(" + std::to_string(c.tile) + ") ; mapWrg(" + mappingText(c, kernelDims) + ")"; break;
-  case Recipe::Local:
-    text = "tile(" + std::to_string(c.tile) + ") ; toLocal ; mapWrg(" + mappingText(c, kernelDims) + ")";
-    break;
+  case Recipe::Tiled: text = tileText(c) + " ; mapWrg(" + mappingText(c, kernelDims) + ")"; break;
+  case Recipe::Local: text = tileText(c) + " ; toLocal ; mapWrg(" + mappingText(c, kernelDims) + ")"; break;
   case Recipe::Coarsened:
     text = coarsenText(c.coarsen) + (c.privateWindow ? " ; privateWindow ; " : " ; globalWindow ; ") + vectorize +
            "mapGlb(" + mappingText(c, kernelDims) + ")";
@@ -238,9 +245,16 @@ ParsedStrategy parseStrategy(const std::string &text) {
     c.recipe = Recipe::Plain;
     c.mapping = mappingOf(first, parsed);
   } else if (first.name == "tile") {
-    expectArguments(first, 1, 1);
-    if (!first.args[0].name.empty()) fail(first.args[0].position, "tile takes a plain number, e.g. tile(8)");
-    c.tile = positiveNumber(first.args[0], "tile", 1024);
+    expectArguments(first, 1, 3);
+    for (const Argument &a : first.args)
+      if (!a.name.empty()) fail(a.position, "tile takes plain numbers, e.g. tile(8) or tile(32,4)");
+    if (first.args.size() == 1) {
+      c.tile = positiveNumber(first.args[0], "tile", 1024);
+    } else {
+      // One extent per dimension, x first (rewrite::RecipeOptions::tileExtents).
+      c.tile = rewrite::RecipeOptions{}.tileOutputs;
+      for (size_t d = 0; d < first.args.size(); ++d) c.tileShape[d] = positiveNumber(first.args[d], "tile", 1024);
+    }
     c.recipe = Recipe::Tiled;
     if (next("toLocal")) {
       noArguments(steps[i++]);

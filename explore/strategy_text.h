@@ -16,7 +16,9 @@
 //   lowering, exactly one of
 //     mapGlb(D..)                          plain: the map nest on global ids
 //     tile(K) ; mapWrg(D..)                tiled: overlapped tiles of K outputs per dimension on
-//                                          work-groups, their outputs on local ids (same order)
+//                                          work-groups, their outputs on local ids (same order);
+//                                          tile(X,Y[,Z]): X outputs along x, Y along y, ... (a
+//                                          tile that does not divide the output: partial last tile)
 //     tile(K) ; toLocal ; mapWrg(D..)      local: the same with each tile copied to local memory
 //     coarsen(x=X,y=Y,z=Z) ; privateWindow|globalWindow ; mapGlb(D..)
 //                                          coarsened: X*Y*Z outputs per work-item, window in

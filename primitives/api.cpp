@@ -91,6 +91,7 @@ Expr reduce(Expr f, Expr init, Expr in) {
 }
 Expr zip(std::vector<Expr> ins) { return prim(Op::Zip, {}, {}, std::move(ins)); }
 Expr split(Size n, Expr in) { return prim(Op::Split, {std::move(n)}, {}, {std::move(in)}); }
+Expr take(Size n, Expr in) { return prim(Op::Take, {std::move(n)}, {}, {std::move(in)}); }
 Expr join(Expr in) { return prim(Op::Join, {}, {}, {std::move(in)}); }
 Expr slide(Size size, Size step, Expr in) {
   return prim(Op::Slide, {std::move(size), std::move(step)}, {}, {std::move(in)});

@@ -74,6 +74,8 @@ Expr reduce(Expr f, Expr init, Expr in);
 Expr zip(std::vector<Expr> ins);
 inline Expr zip(Expr a, Expr b) { return zip(std::vector<Expr>{std::move(a), std::move(b)}); }
 Expr split(Size n, Expr in);
+/// The first n elements of in (n at most its length).
+Expr take(Size n, Expr in);
 Expr join(Expr in);
 Expr slide(Size size, Size step, Expr in);
 Expr pad(Size left, Size right, PadMode mode, Expr in);

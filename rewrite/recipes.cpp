@@ -79,12 +79,13 @@ Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level, const 
                            "map every dimension (" + defaultMappingText(depth) + " in some order)");
       return lowerNest(levels, level, depth - 1, mapping)(e);
     });
-    Strategy layout = seq(guard("isLayout",
-                                [](const Expr &e) {
-                                  return e.is(ExprKind::Prim) &&
-                                         (e.info().has(opflag::LayoutOnly) || (e.isPrim(Op::Map) && !mapComputes(e)));
-                                }),
-                          at("/in", self));
+    Strategy layout =
+        seq(guard("isLayout",
+                  [](const Expr &e) {
+                    return e.is(ExprKind::Prim) && (e.info().has(opflag::LayoutOnly) || e.isPrim(Op::Take) ||
+                                                    (e.isPrim(Op::Map) && !mapComputes(e)));
+                  }),
+            at("/in", self));
     Strategy iterate = seq(guard("isIterateOfLambda",
                                  [](const Expr &e) { return e.isPrim(Op::Iterate) && funOf(e).is(ExprKind::Lambda); }),
                            seq(at("/f/body", self), at("/in", sequential())));
@@ -102,6 +103,9 @@ Program lowerOnLevels(const Program &typed, const std::vector<LevelRule> &levels
   return *lowered;
 }
 
+int outputDimensions(const Program &typed);
+std::string extentsText(const std::array<int64_t, 3> &extents, int dims);
+
 /// Tiles the first stencil found, trying 3, 2 and then 1 dimensions.
 std::pair<Program, int> tileStencil(const Program &typed, int64_t outputs) {
   for (int dims = 3; dims >= 1; --dims) {
@@ -110,9 +114,31 @@ std::pair<Program, int> tileStencil(const Program &typed, int64_t outputs) {
     if (!locations.empty()) return {applyRule(typed, rule, locations.front()), dims};
   }
   throw RewriteError("no stencil to tile with " + std::to_string(outputs) +
-                     " outputs per tile: overlapped tiling needs mapN over slideN of an input with every tiled output "
-                     "extent divisible by the tile size (explicit split/join or other layouts around the stencil are "
-                     "not tiled)");
+                     " outputs per tile: overlapped tiling needs mapN over slideN of an input with constant output "
+                     "extents, or extents divisible by the tile size (explicit split/join or other layouts around the "
+                     "stencil are not tiled)");
+}
+
+/// Tiles the stencil with one extent per dimension of the output (x first).
+std::pair<Program, int> tileStencilPerDimension(const Program &typed, const std::array<int64_t, 3> &extents) {
+  int dims = outputDimensions(typed);
+  for (int d = 0; d < 3; ++d) {
+    int64_t k = extents[static_cast<size_t>(d)];
+    if (k < 0 || (d < dims && k < 1))
+      throw RewriteError("tile extents must be at least 1 in every dimension of the output, found " +
+                         extentsText(extents, 3));
+    if (d >= dims && k > 1)
+      throw RewriteError("tile extent " + std::to_string(k) + " along dimension " + std::to_string(d) +
+                         " but the output has " + std::to_string(dims) + " dimension(s)");
+  }
+  if (dims >= 1 && dims <= 3) {
+    Rule rule = overlappedTiling(std::vector<int64_t>(extents.begin(), extents.begin() + dims));
+    std::vector<std::string> locations = applicableLocations(typed, rule);
+    if (!locations.empty()) return {applyRule(typed, rule, locations.front()), dims};
+  }
+  throw RewriteError("no " + std::to_string(dims) + "D stencil to tile by " + extentsText(extents, std::max(dims, 1)) +
+                     " (x first): mapN over slideN must cover every output dimension, with constant output extents "
+                     "or extents divisible by the tile's");
 }
 
 /// Whether `lambda` is a per-tile function of overlapped tiling:
@@ -171,7 +197,7 @@ std::pair<Expr, int> copyTiles(const Program &tiled, int dims, const Rule &copy)
     auto copied = copy.apply(slide->in);
     if (!copied) return e;
     ++copies;
-    return api::slideN(dims, slide->size, slide->step, *copied);
+    return slideNPerDimension(slide->sizes, slide->steps, *copied);
   });
   return {body, copies};
 }
@@ -186,9 +212,9 @@ Program copyTilesToLocal(const Program &original, const Program &tiled, int dims
                        "D tiles found hold neighbourhoods, not input elements, so "
                        "there is no tile to copy to local memory (tiling covered " +
                        std::to_string(dims) + " of the " + std::to_string(std::max(dims, outputDimensions(original))) +
-                       " dimension(s): a tile size not dividing every output extent, a wrap/mirror boundary or a "
-                       "reduce over the window keeps the rest untiled); choose a tile size that divides every output "
-                       "dimension, or use --opt tiled or plain");
+                       " dimension(s): a symbolic output extent not divisible by the tile size, a wrap/mirror "
+                       "boundary or a reduce over the window keeps the rest untiled); give concrete sizes, or use "
+                       "--opt tiled or plain");
   return typeCheck(withBody(tiled, body));
 }
 
@@ -217,8 +243,8 @@ std::pair<Program, int> tileForCoarsening(const Program &typed, const std::array
   }
   throw RewriteError("coarsened: no " + std::to_string(outputDims) + "D stencil to coarsen by " +
                      extentsText(extents, std::max(outputDims, 1)) +
-                     " (x first): every output extent must be divisible by its factor (no partial tiles yet) and "
-                     "mapN over slideN must cover every output dimension");
+                     " (x first): mapN over slideN must cover every output dimension, with constant output extents "
+                     "(partial tiles) or extents divisible by the factors");
 }
 
 /// Copies the window of every coarsened work-item (the tile its neighbourhoods
@@ -331,7 +357,9 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
     // function is not implemented, so say so rather than fail later.
     if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
       throw RewriteError(recipeName(recipe) + ": programs with iterate are not tiled yet; use --opt plain");
-    auto [tiled, dims] = tileStencil(typed, options.tileOutputs);
+    bool perDimension = options.tileExtents != std::array<int64_t, 3>{0, 0, 0};
+    auto [tiled, dims] =
+        perDimension ? tileStencilPerDimension(typed, options.tileExtents) : tileStencil(typed, options.tileOutputs);
     if (recipe == Recipe::Local) tiled = copyTilesToLocal(typed, tiled, dims);
     lowered = lowerOnLevels(tiled, {mapToWrg, mapToLcl}, options.mapping);
     break;

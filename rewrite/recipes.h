@@ -30,6 +30,11 @@ std::optional<Recipe> parseRecipe(const std::string &name);
 
 struct RecipeOptions {
   int64_t tileOutputs = 8; ///< outputs per tile and dimension (tiled, local)
+  /// tiled, local: outputs per tile along x, y, z (innermost first, as
+  /// `--local`) where they differ per dimension, e.g. {32, 4, 0}; the stencil
+  /// is then tiled in every dimension of the output (entries beyond it must
+  /// be 0 or 1). All 0: every dimension by tileOutputs.
+  std::array<int64_t, 3> tileExtents{0, 0, 0};
   bool unroll = true;
   /// coarsened: outputs per work-item along x, y, z (innermost first, as
   /// `--local`); dimensions beyond the stencil's must be 1.
@@ -51,8 +56,8 @@ struct RecipeOptions {
 };
 
 /// `typed` is a type-checked high-level program; tiling needs its sizes to be
-/// provably divisible by the tile size, so specialise the sizes first
-/// (typeCheck(program, sizes)). Throws RewriteError when the recipe does not
+/// provably divisible by the tile size, or constant (partial tiles), so
+/// specialise the sizes first (typeCheck(program, sizes)). Throws RewriteError when the recipe does not
 /// apply (e.g. no stencil to tile).
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options = {});
 

@@ -37,6 +37,10 @@ Rule reduceMapFusion();        ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f
 /// with v = outputs*s and u - v = n - s. Extra inputs zipped with the
 /// neighbourhoods (zipN(slideN(n, s, x), y, ...)) are tiled along with them,
 /// without overlap, so Hotspot/SRAD/Acoustic tile with the same rule.
+/// Partial tiles: where `outputs` does not divide a constant output extent
+/// L, the extent is rounded up to whole tiles T: the inputs are extended at
+/// the end (pad(0, (T-L)*s, clamp), unslid inputs by T-L) and the result is
+/// take(L, untileN(...)), so the last tile's surplus writes are guarded.
 Rule overlappedTiling(int dims, int64_t outputs);
 /// The same with one tile extent per dimension, innermost first (x, y, z; as
 /// `--local`); an extent of 1 leaves that dimension's tiles one output wide

@@ -116,7 +116,9 @@ inline constexpr uint32_t Unrolled = 1u << 8;     ///< mapSeqUnroll / reduceSeqU
     "groups width consecutive scalars into one vector (width 2, 4, 8 or 16; n provably divisible by it)",              \
     "width -> [T]n -> [T<width>](n/width)")                                                                             \
   X(AsScalar, "asScalar", AsScalar, opflag::View | opflag::LayoutOnly, (), None, false, (), ("in"), false,              \
-    "the lanes of the vectors, in order", "[T<w>]m -> [T](m*w)")
+    "the lanes of the vectors, in order", "[T<w>]m -> [T](m*w)")                                                        \
+  X(Take, "take", Take, opflag::View, ("n"), None, false, (), ("in"), false,                                            \
+    "the first n elements (writing through it drops the rest: the guard of a partial tile)", "n -> [T]m -> [T]n")
 // clang-format on
 
 enum class Op {

@@ -82,6 +82,24 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
     o.coarsenFactors = positiveList(name, values, 64);
   } else if (name == "wg") {
     o.groupExtents = positiveList(name, values, 4096);
+  } else if (name == "tileShape") {
+    // Tile shapes XxY[xZ], x first, or none.
+    o.tileShapes.clear();
+    for (const std::string &item : splitList(values)) {
+      if (item == "none") continue;
+      std::array<int64_t, 3> shape{1, 1, 1};
+      size_t d = 0, start = 0;
+      for (;;) {
+        size_t cross = item.find('x', start);
+        std::string extent = item.substr(start, cross == std::string::npos ? std::string::npos : cross - start);
+        if (d >= 3) throw UsageError("--param tileShape takes shapes XxY[xZ], found '" + io::shown(item) + "'");
+        shape[d++] = positiveList(name, extent, 1024).at(0);
+        if (cross == std::string::npos) break;
+        start = cross + 1;
+      }
+      if (d < 2) throw UsageError("--param tileShape takes shapes XxY[xZ], found '" + io::shown(item) + "'");
+      o.tileShapes.push_back(shape);
+    }
   } else if (name == "vector") {
     o.vectorWidths = positiveList(name, values, 16);
     for (int64_t w : o.vectorWidths)
@@ -133,7 +151,7 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
     }
   } else {
     throw UsageError("--param: unknown parameter '" + io::shown(name) +
-                     "' (tile, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
+                     "' (tile, tileShape, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
                      "specialise, fastMath)");
   }
 }

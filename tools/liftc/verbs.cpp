@@ -31,7 +31,7 @@ std::vector<Verb> allVerbs() {
        "generate an OpenCL C or CUDA C kernel from a low-level program",
        "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
-       "                     [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
+       "                     [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
        "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W]\n"
        "                     [--ptx FILE.ptx [--arch sm_90]]\n"
        "                     [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]]\n"
@@ -46,9 +46,10 @@ std::vector<Verb> allVerbs() {
        "configuration (arguments, NDRange as expressions of the sizes) as JSON.\n"
        "--opt plain|tiled|local|coarsened|stream lowers a high-level program first\n"
        "with that recipe (tiled, local and coarsened need --size; --tile K outputs per\n"
-       "tile and dimension, default 8). coarsened: each work-item computes\n"
-       "--coarsen X[,Y[,Z]] outputs along x, y, z (default 8,1,1; they must divide\n"
-       "the output extents), reading its window from a private copy (--window\n"
+       "tile and dimension, default 8, or --tile X,Y[,Z] per dimension, x first).\n"
+       "Tiles need not divide the extents: the last one is partial (guarded\n"
+       "writes). coarsened: each work-item computes --coarsen X[,Y[,Z]] outputs\n"
+       "along x, y, z (default 8,1,1), reading its window from a private copy (--window\n"
        "private, the default) or from global memory (--window global). stream\n"
        "marches the outermost dimension of a 2D/3D stencil with slideSeq, the\n"
        "window in registers. --vector W (2, 4, 8 or 16; plain and coarsened)\n"
@@ -85,7 +86,7 @@ std::vector<Verb> allVerbs() {
       {"run",
        "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
-       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
+       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
        "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--target opencl|cuda]\n"
        "                 [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]] [--strategy TEXT]\n"
        "                 [--fast-math none|mad|relaxed] [--div-to-mul]\n"
@@ -159,7 +160,8 @@ std::vector<Verb> allVerbs() {
        "kernel and launch. --space prints each family's parameters, programs and\n"
        "distinct kernels and the total, and measures nothing. --families keeps\n"
        "only the listed families, --exclude-families drops some; --param sets a\n"
-       "parameter range: tile, coarsen, wg (work-group extents), window\n"
+       "parameter range: tile, tileShape (e.g. 32x4,16x8x2 or none), coarsen, wg\n"
+       "(work-group extents), window\n"
        "(private,global), coarsenShapes, vector (widths), mapped (recipes the mapping family\n"
        "remaps), mapping (e.g. yx,y), mappingShapes, specialise (off,on),\n"
        "fastMath. Each record stores its strategy ('liftc compile --strategy').\n",
@@ -169,7 +171,7 @@ std::vector<Verb> allVerbs() {
        runExplore},
       {"tune",
        "measure one variant of a program and record it",
-       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
+       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
        "                  [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name "
        "NAME]\n"
@@ -195,7 +197,7 @@ std::vector<Verb> allVerbs() {
        "write C host code (OpenCL and CUDA) that builds and launches a kernel, for applications",
        "usage: liftc export BEST_DIR --out DIR [--name NAME]\n"
        "       liftc export PROGRAM.json --size N=...,M=... --out DIR [--target opencl|cuda|both]\n"
-       "                    [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
+       "                    [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
        "                    [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--local X[,Y[,Z]]]\n"
        "                    [--name NAME]\n"
        "\n"
