@@ -166,7 +166,11 @@ TEST_CASE("timeout: a time budget ends an exploration within it even when a kern
   double seconds = secondsSince(start);
   MESSAGE("a 2 s budget ended after ", seconds, " s");
   CHECK(seconds >= 2);
-  CHECK(seconds < 4);
+  // The kernel would run for an hour: ending within seconds of the budget
+  // shows it was abandoned. The margin covers what follows the deadline on a
+  // loaded machine (rebuilding the PoCL context took 4 s at a load of 2 under
+  // ASan; CI failed this at a bound of 4 s).
+  CHECK(seconds < 2 + 28);
   // The evaluation the budget cut is unfinished: not recorded, measured by a later run.
   CHECK(result.evaluations.empty());
   CHECK(tuner::ResultStore(result.storePath).records().empty());
