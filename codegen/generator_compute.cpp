@@ -21,14 +21,16 @@ bool writableLayout(const Expr &e) { return e.info().has(opflag::LayoutOnly) || 
 bool isLayoutOnlyFunction(const Expr &f) {
   if (!f.is(ExprKind::Lambda) || f.params().size() != 1) return false;
   const Expr *e = &f.body();
-  while (e->is(ExprKind::Prim)) {
-    if (writableLayout(*e) || (e->isPrim(Op::Map) && isLayoutOnlyFunction(funOf(*e)))) {
+  while (!e->is(ExprKind::Param)) {
+    if (e->is(ExprKind::Prim) && (writableLayout(*e) || (e->isPrim(Op::Map) && isLayoutOnlyFunction(funOf(*e))))) {
       e = &inputOf(*e);
-      continue;
+    } else if (e->is(ExprKind::Apply) && e->args().size() == 1 && isLayoutOnlyFunction(e->fun())) {
+      e = &e->args().front(); // (\q. layout(q))(inner), as partial tiles leave around a result
+    } else {
+      return false;
     }
-    return false;
   }
-  return e->is(ExprKind::Param) && e->sameNode(f.params().front());
+  return e->sameNode(f.params().front());
 }
 
 AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where,
@@ -40,6 +42,9 @@ AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::st
 AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const std::string &where,
                         std::vector<WriteBound> &bounds, std::optional<int> lane = std::nullopt) {
   if (body.is(ExprKind::Param)) return pathOnParam;
+  if (body.is(ExprKind::Apply)) // a layout-only lambda applied to a layout of the parameter
+    return pathOnResult(body.fun().body(), pathOnResult(body.args().front(), pathOnParam, where, bounds, lane), where,
+                        bounds, lane);
   return forwardStep(body, pathOnResult(inputOf(body), pathOnParam, where, bounds, lane), where, bounds, lane);
 }
 
@@ -92,8 +97,11 @@ bool isCompute(const Expr &e) {
 
 bool producesData(const Expr &e) {
   if (isCompute(e)) return true;
-  if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda) && e.args().size() == 1)
-    return isLayoutOnlyFunction(e.fun()) && producesData(e.args().front());
+  // (\p. layout(p))(computed), or a lambda whose body computes (e.g.
+  // (\x. map(join, mapSeq(f, x)))(view), which map fission leaves inside a tile).
+  if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda))
+    return (e.args().size() == 1 && isLayoutOnlyFunction(e.fun()) && producesData(e.args().front())) ||
+           producesData(e.fun().body());
   if (!e.is(ExprKind::Prim)) return false;
   if (writableLayout(e)) return producesData(inputOf(e));
   return e.isPrim(Op::Map) && isLayoutOnlyFunction(funOf(e)) && producesData(inputOf(e));
