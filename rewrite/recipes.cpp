@@ -6,6 +6,7 @@
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
+#include "rewrite/apply.h"
 #include "rewrite/nd_patterns.h"
 #include "rewrite/stages.h"
 
@@ -311,10 +312,39 @@ Program streamStencil(const Program &typed) {
       "size and step (and step 1 when other inputs are zipped with the neighbourhoods); use --opt plain");
 }
 
-Program unrollAll(Program program) {
-  program = normalizeProgram(program, reduceSeqToUnroll());
-  return normalizeProgram(program, mapSeqToUnroll());
+/// At most this many copies of a loop body after unrolling a loop nest:
+/// unrolling every constant-length loop made kernels of tens of thousands of
+/// statements from partial tiles far wider than the output (a 32^3 tile of
+/// an 8^3 grid), taking minutes to generate. The recipes' own loops (e.g.
+/// 8 x 8 x 8 coarsening, 5 x 5 windows) stay far below it.
+constexpr int64_t unrollBudget = 4096;
+
+/// Unrolls mapSeq and reduceSeq of constant length, innermost first, while
+/// the copies of the innermost body stay within unrollBudget; returns the
+/// expression and its number of copies.
+std::pair<Expr, int64_t> unrollWithin(const Expr &e) {
+  const bool loop = e.isPrim(Op::MapSeq) || e.isPrim(Op::ReduceSeq);
+  // Copies of the loop body (its function, run per iteration) and of the
+  // rest (the operands, evaluated once).
+  int64_t body = 1, rest = 1;
+  Expr rebuilt = mapChildren(e, [&](const Expr &child) {
+    auto [unrolled, copies] = unrollWithin(child);
+    bool perIteration = loop && std::any_of(e.funs().begin(), e.funs().end(),
+                                            [&](const Expr &f) { return f.sameNode(child); });
+    (perIteration ? body : rest) = std::max(perIteration ? body : rest, copies);
+    return unrolled;
+  });
+  if (!loop) return {rebuilt, std::max(body, rest)};
+  // The original node is typed (rebuilt ones are not): its input's length.
+  const Type &in = inputOf(e).typeOrThrow();
+  int64_t length = in.isArray() && in.arrayLength().isConstant() ? in.arrayLength().constant() : 0;
+  if (length < 1 || length > unrollBudget / body) return {rebuilt, std::max(body, rest)};
+  Op unrolled = e.isPrim(Op::MapSeq) ? Op::MapSeqUnroll : Op::ReduceSeqUnroll;
+  return {Expr::prim(unrolled, {rebuilt.sizes(), 0, rebuilt.padMode(), rebuilt.funs(), rebuilt.args()}),
+          std::max(body * length, rest)};
 }
+
+Program unrollAll(const Program &program) { return typeCheck(withBody(program, unrollWithin(program.body()).first)); }
 
 } // namespace
 
