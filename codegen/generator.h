@@ -119,9 +119,10 @@ private:
   /// The vector at `path` of asVector(w, in): one vloadN where its lanes are
   /// consecutive elements of one buffer, else the lanes gathered.
   std::string readVector(const Expr &asVector, const Env &env, const AccessPath &path, const std::string &where);
-  /// The lvalue of the vector at `path` of the argument of a layout containing
-  /// asScalar: its lanes, `laneTarget(l)` for each lane l.
-  Lvalue vectorLvalue(const Expr &layout, const AccessPath &path, const std::function<Lvalue(int)> &laneTarget,
+  /// The lvalue of the vector at `path` of `argument` (the type of the
+  /// argument of a layout containing asScalar): its lanes, `laneTarget(l)`
+  /// for each lane l.
+  Lvalue vectorLvalue(const Type &argument, const AccessPath &path, const std::function<Lvalue(int)> &laneTarget,
                       const std::string &where);
   /// Emits `lvalue = value;` under the lvalue's guard (for a vector: one
   /// vstoreN where its lanes are consecutive and unguarded, else one store

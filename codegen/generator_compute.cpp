@@ -83,6 +83,14 @@ AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::st
   }
 }
 
+/// asScalar in a layout (itself, or inside a layout map or lambda) and not
+/// in the argument written through it: each vector of the argument lands on
+/// `width` scalars of the result, so the argument is written lane by lane.
+bool spreadsVectors(const Expr &layout, const Expr &argument) {
+  auto asScalar = [](const Expr &x) { return x.isPrim(Op::AsScalar); };
+  return containsNode(layout, asScalar) && !containsNode(argument, asScalar);
+}
+
 } // namespace
 
 bool isCompute(const Expr &e) {
@@ -118,7 +126,20 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
         AccessPath q = pathOnResult(body, p, where, bounds);
         return guarded(target(q), bounds);
       };
-      gen(e.args().front(), env, inner, scope, where + "/args/0");
+      const Expr &argument = e.args().front();
+      if (spreadsVectors(body, argument)) {
+        inner = [this, target, body, argument, where](const AccessPath &p) {
+          return vectorLvalue(
+              argument.typeOrThrow(), p,
+              [&](int lane) {
+                std::vector<WriteBound> bounds;
+                AccessPath q = pathOnResult(body, p, where, bounds, lane);
+                return guarded(target(q), bounds);
+              },
+              where);
+        };
+      }
+      gen(argument, env, inner, scope, where + "/args/0");
       return;
     }
     Env inner = env;
@@ -196,13 +217,10 @@ void Generator::genLayoutWrite(const Expr &e, const Env &env, const WriteTarget 
     AccessPath q = forwardStep(e, p, where, bounds);
     return guarded(target(q), bounds);
   };
-  if (containsNode(e, [](const Expr &x) { return x.isPrim(Op::AsScalar); }) &&
-      !containsNode(inputOf(e), [](const Expr &x) { return x.isPrim(Op::AsScalar); })) {
-    // asScalar in this layout (itself, or inside a layout map): each vector
-    // of the argument lands on `width` scalars of the result.
+  if (spreadsVectors(e, inputOf(e))) {
     inner = [this, target, e, where](const AccessPath &p) {
       return vectorLvalue(
-          e, p,
+          inputOf(e).typeOrThrow(), p,
           [&](int lane) {
             std::vector<WriteBound> bounds;
             AccessPath q = forwardStep(e, p, where, bounds, lane);

@@ -68,10 +68,10 @@ std::string Generator::readVector(const Expr &asVector, const Env &env, const Ac
   return dialect_.vectorOf(vector.scalarKind(), lanes);
 }
 
-Lvalue Generator::vectorLvalue(const Expr &layout, const AccessPath &path, const std::function<Lvalue(int)> &laneTarget,
-                               const std::string &where) {
+Lvalue Generator::vectorLvalue(const Type &argument, const AccessPath &path,
+                               const std::function<Lvalue(int)> &laneTarget, const std::string &where) {
   // The type of the value at `path` of the layout's argument: a vector.
-  Type t = inputOf(layout).typeOrThrow();
+  Type t = argument;
   for (const PathStep &step : path) {
     if (step.isTuple || !t.isArray()) throw InternalError(where, "asScalar: a vector is written whole");
     t = t.arrayElement();

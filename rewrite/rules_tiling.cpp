@@ -110,6 +110,10 @@ Rule overlappedTiling(const std::vector<int64_t> &extents) {
                 extents = *constant;
                 for (int d = 0; d < dims; ++d) {
                   int64_t k = outerFirst[static_cast<size_t>(d)], n = extents[static_cast<size_t>(d)];
+                  // A tile wider than the whole output would be one partial
+                  // tile computing mostly surplus outputs: never a useful
+                  // choice, and its window may not fit in private memory.
+                  if (k > n) return std::nullopt;
                   rounded.push_back((n + k - 1) / k * k);
                   extraOutputs.push_back(arith::Expr(rounded.back() - n));
                 }
