@@ -94,8 +94,8 @@ void Generator::store(const Lvalue &lvalue, const std::string &value) {
     return;
   }
   std::vector<std::optional<Lvalue>> cells(lvalue.lanes.begin(), lvalue.lanes.end());
-  bool guardedLanes = std::any_of(lvalue.lanes.begin(), lvalue.lanes.end(),
-                                  [](const Lvalue &lane) { return !lane.guard.empty(); });
+  bool guardedLanes =
+      std::any_of(lvalue.lanes.begin(), lvalue.lanes.end(), [](const Lvalue &lane) { return !lane.guard.empty(); });
   if (dialect_.hasVectorLoads() && consecutive(cells) && !guardedLanes) {
     body_.line("vstore" + std::to_string(lvalue.lanes.size()) + "(" + value + ", 0, " + lvalue.lanes[0].buffer +
                " + (" + index(*lvalue.lanes[0].offset) + "));");
@@ -120,7 +120,8 @@ std::string Generator::useVectorUserFun(const cfun::Function &f, int width) {
 }
 
 void Generator::recordVectorSources() {
-  for (const auto &[kind, width] : vectorTypes_) parts_.vectorTypes.push_back(dialect_.vectorTypeDefinition(kind, width));
+  for (const auto &[kind, width] : vectorTypes_)
+    parts_.vectorTypes.push_back(dialect_.vectorTypeDefinition(kind, width));
   for (const auto &key : vectorUserFunOrder_) {
     const auto &[scalarName, width] = key;
     const cfun::Function &f =

@@ -161,12 +161,12 @@ void expectArguments(const Step &s, size_t lo, size_t hi) {
     fail(s.position, s.name + " takes " +
                          (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
                          " argument(s), e.g. " +
-                         (s.name == "tile"       ? "tile(8) or tile(32,4)"
-                          : s.name == "wg"       ? "wg(32,4)"
-                          : s.name == "coarsen"  ? "coarsen(x=8)"
-                          : s.name == "fastMath" ? "fastMath(relaxed)"
+                         (s.name == "tile"        ? "tile(8) or tile(32,4)"
+                          : s.name == "wg"        ? "wg(32,4)"
+                          : s.name == "coarsen"   ? "coarsen(x=8)"
+                          : s.name == "fastMath"  ? "fastMath(relaxed)"
                           : s.name == "vectorize" ? "vectorize(4)"
-                                                 : s.name + "(x,y)"));
+                                                  : s.name + "(x,y)"));
 }
 
 rewrite::Mapping mappingOf(const Step &s, ParsedStrategy &parsed) {

@@ -329,8 +329,8 @@ std::pair<Expr, int64_t> unrollWithin(const Expr &e) {
   int64_t body = 1, rest = 1;
   Expr rebuilt = mapChildren(e, [&](const Expr &child) {
     auto [unrolled, copies] = unrollWithin(child);
-    bool perIteration = loop && std::any_of(e.funs().begin(), e.funs().end(),
-                                            [&](const Expr &f) { return f.sameNode(child); });
+    bool perIteration =
+        loop && std::any_of(e.funs().begin(), e.funs().end(), [&](const Expr &f) { return f.sameNode(child); });
     (perIteration ? body : rest) = std::max(perIteration ? body : rest, copies);
     return unrolled;
   });

@@ -151,8 +151,7 @@ TEST_CASE("strategy: printed strategies of known configurations") {
   shaped.tileShape = {32, 4, 1};
   CHECK(explore::strategyText(shaped, 2) == "tile(32,4,1) ; toLocal ; mapWrg(x,y)");
   CHECK(explore::parseStrategy("tile(32,4,1) ; toLocal ; mapWrg(x,y)").configuration == shaped);
-  CHECK(explore::parseStrategy("tile(32,4) ; mapWrg(x,y)").configuration.tileShape ==
-        std::array<int64_t, 3>{32, 4, 0});
+  CHECK(explore::parseStrategy("tile(32,4) ; mapWrg(x,y)").configuration.tileShape == std::array<int64_t, 3>{32, 4, 0});
   // Free whitespace, positional coarsening factors and an explicit default.
   explore::ParsedStrategy p =
       explore::parseStrategy("  coarsen( 2 , 4 );globalWindow;mapGlb(x,y) ;wg(8);fastMath(none)");

@@ -56,7 +56,8 @@ std::vector<std::string> familyList(const std::string &option, const std::string
   std::vector<std::string> families = splitList(text);
   for (const std::string &f : families)
     if (std::find(explore::familyNames().begin(), explore::familyNames().end(), f) == explore::familyNames().end())
-      throw UsageError("--" + option + " takes families plain, stream, tiled, local, coarsened, vector and mapping, found '" +
+      throw UsageError("--" + option +
+                       " takes families plain, stream, tiled, local, coarsened, vector and mapping, found '" +
                        io::shown(f) + "'");
   return families;
 }
@@ -167,8 +168,8 @@ rewrite::Mapping parseMappingOption(const CommandLine &cl) {
 std::optional<explore::Variant> strategyVariant(const CommandLine &cl, const Program &typed, codegen::Target target) {
   auto text = cl.value("strategy");
   if (!text) return std::nullopt;
-  for (const char *option : {"opt", "tile", "coarsen", "window", "vector", "mapping", "local",
-                             "specialise-boundaries", "noinline-border", "fast-math", "div-to-mul", "kernel-name"})
+  for (const char *option : {"opt", "tile", "coarsen", "window", "vector", "mapping", "local", "specialise-boundaries",
+                             "noinline-border", "fast-math", "div-to-mul", "kernel-name"})
     if (cl.has(option))
       throw UsageError(std::string("--strategy gives the whole variant; it cannot be combined with --") + option);
   try {
