@@ -157,11 +157,19 @@ TEST_CASE("explore/trust: a record is reused only for its program and kernel; st
   CHECK(after[1] == lines[1]);
   REQUIRE(resumed.best);
   CHECK(resumed.evaluations[*resumed.best].record.medianNs > 1.0);
-  // The best-kernel entry is the kernel its record timed.
+  // The best-kernel entry is the kernel its record timed: this run's best,
+  // unless an earlier run of the same program recorded a faster kernel there
+  // (an entry is replaced only by a faster one; e.g. the first run's best was
+  // the record made stale above, re-measured slower now).
   auto launch = nlohmann::json::parse(test::readFile(std::filesystem::path(resumed.bestKernelDir) / "launch.json"));
   const tuner::Record &best = resumed.evaluations[*resumed.best].record;
-  CHECK(launch.at("kernelHash") == best.kernelHash);
-  CHECK(launch.at("medianNs").get<double>() == best.medianNs);
+  CHECK(launch.at("medianNs").get<double>() <= best.medianNs);
+  bool timedByARun = false;
+  for (const ExploreResult *run : {&first, &same, &resumed})
+    for (const auto &e : run->evaluations)
+      timedByARun = timedByARun || (!e.fromStore && launch.at("kernelHash") == e.record.kernelHash &&
+                                    launch.at("medianNs").get<double>() == e.record.medianNs);
+  CHECK(timedByARun);
   CHECK(launch.at("kernelSourceHash") ==
         explore::stableHash(test::readFile(std::filesystem::path(resumed.bestKernelDir) / "kernel.cl")));
 

@@ -113,8 +113,7 @@ private:
   /// folded; the Double flag was already raised when the constant was made.
   const ir::Expr *convert(const ir::Expr *e, ScalarKind to) {
     if (e->type == to) return e;
-    if (to == ScalarKind::Int && (e->type == ScalarKind::Float || e->type == ScalarKind::Double))
-      prog_->convertsFloatingToInt = true;
+    if (to == ScalarKind::Int && isFloating(e->type)) prog_->convertsFloatingToInt = true;
     if (e->kind == ir::ExprKind::Const) {
       ir::Expr *c = newExpr(ir::ExprKind::Const, to, e->pos);
       c->value = convertScalar(e->value, to);

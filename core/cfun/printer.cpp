@@ -117,8 +117,7 @@ private:
     case ir::ExprKind::Conditional: return "(" + expr(*e.a) + " ? " + expr(*e.b) + " : " + expr(*e.c) + ")";
     case ir::ExprKind::Convert: {
       ScalarKind from = e.a->type;
-      if (e.type == ScalarKind::Int && (from == ScalarKind::Float || from == ScalarKind::Double))
-        return floatingToInt_(from, expr(*e.a));
+      if (e.type == ScalarKind::Int && isFloating(from)) return floatingToInt_(from, expr(*e.a));
       return "((" + std::string(scalarKindName(e.type)) + ")" + expr(*e.a) + ")";
     }
     case ir::ExprKind::Call: {
