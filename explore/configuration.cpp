@@ -26,13 +26,6 @@ rewrite::RecipeOptions Configuration::recipeOptions() const {
   return options;
 }
 
-int64_t Configuration::sizeMultiple() const {
-  // Tiled, local and coarsened variants have partial tiles at sizes their
-  // tiles do not divide, so they are verified at any size; vectors need
-  // extents along x that their width divides.
-  return vectorWidth > 0 ? vectorWidth : 0;
-}
-
 std::string Configuration::key() const {
   std::string k = rewrite::recipeName(recipe);
   // Plain and stream have no tile: their keys are the recipe's name.

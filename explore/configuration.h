@@ -49,10 +49,6 @@ struct Configuration {
 
   /// The recipe's options for this configuration.
   rewrite::RecipeOptions recipeOptions() const;
-  /// Every size of a verification run is a multiple of this, 0 when any size
-  /// will do: always 0 now that tiles may be partial (rewrite::overlappedTiling).
-  int64_t sizeMultiple() const;
-
   /// Stable identifier, e.g. "local tile=8 wg=8x8x1" or "coarsened k=8x1x1 wg=32x4x1"
   /// (the result store key).
   std::string key() const;

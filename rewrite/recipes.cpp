@@ -281,8 +281,8 @@ Program vectorize(const Program &typed, int64_t width, const std::string &recipe
   if (!refusal.empty()) throw RewriteError(recipe + ": cannot vectorise by " + std::to_string(width) + ": " + refusal);
   throw RewriteError(recipe + ": no stencil to vectorise by " + std::to_string(width) +
                      ": needs mapN over slideN with step 1 of one float or double input (nothing zipped) and an "
-                     "innermost output extent divisible by " +
-                     std::to_string(width) + " (no partial last vector)");
+                     "innermost output extent that " +
+                     std::to_string(width) + " divides or that is a constant (a partial last vector)");
 }
 
 Program coarsen(const Program &typed, const RecipeOptions &options) {

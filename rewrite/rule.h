@@ -41,13 +41,19 @@ Rule reduceMapFusion();        ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f
 /// L, the extent is rounded up to whole tiles T: the inputs are extended at
 /// the end (pad(0, (T-L)*s, clamp), unslid inputs by T-L) and the result is
 /// take(L, untileN(...)), so the last tile's surplus writes are guarded.
-Rule overlappedTiling(int dims, int64_t outputs);
+/// With TileFit::WithinOutput (the catalogue's instances, which exploration
+/// and derivation searches enumerate) a tile wider than the output in some
+/// dimension does not match: one partial tile of mostly surplus outputs is
+/// never a useful choice. The recipes tile with what the user asked for, at
+/// any size (TileFit::AnySize).
+enum class TileFit { AnySize, WithinOutput };
+Rule overlappedTiling(int dims, int64_t outputs, TileFit fit = TileFit::AnySize);
 /// The same with one tile extent per dimension, innermost first (x, y, z; as
 /// `--local`); an extent of 1 leaves that dimension's tiles one output wide
 /// (coarsening along x by 8 in 2D is {8, 1}). Equal extents are exactly
 /// overlappedTiling(dims, k), name included; others are named
 /// "overlappedTiling2D(8,1)".
-Rule overlappedTiling(const std::vector<int64_t> &extents);
+Rule overlappedTiling(const std::vector<int64_t> &extents, TileFit fit = TileFit::AnySize);
 
 /// Slide widening: one slide becomes overlapping wide slides, each slid again:
 /// slide(n, s, x) -> join(map(\t. slide(n, s, t), slide(u, v, x))), v = k*s,

@@ -5,6 +5,7 @@
 #include "core/ir/operands.h"
 #include "primitives/api.h"
 #include "rewrite/nd_patterns.h"
+#include "rewrite/partial_extents.h"
 #include "rewrite/rule.h"
 
 #include <algorithm>
@@ -12,55 +13,11 @@
 
 namespace liftcc::rewrite {
 
-namespace {
-
-/// The constant number of outputs per dimension (outermost first) of a typed
-/// d-dimensional result, or nothing where a length is symbolic.
-std::optional<std::vector<int64_t>> constantExtents(Type t, int dims) {
-  std::vector<int64_t> extents;
-  for (int d = 0; d < dims; ++d) {
-    if (!t.isArray() || !t.arrayLength().isConstant()) return std::nullopt;
-    extents.push_back(t.arrayLength().constant());
-    t = t.arrayElement();
-  }
-  return extents;
+Rule overlappedTiling(int dims, int64_t outputs, TileFit fit) {
+  return overlappedTiling(std::vector<int64_t>(static_cast<size_t>(std::max(dims, 1)), outputs), fit);
 }
 
-/// f applied at array depth `depth` of `in` (0: to `in` itself).
-Expr atDepth(int depth, const std::function<Expr(Expr)> &f, Expr in) {
-  if (depth == 0) return f(std::move(in));
-  return api::mapN(depth, api::fn([&](Expr x) { return f(std::move(x)); }), std::move(in));
-}
-
-/// `in` extended at the end of dimension d by extra[d] elements (outermost
-/// first): clamped copies of the last one, so every read of the partial
-/// tile's surplus stays inside the input (the values computed from them are
-/// never written).
-Expr extendEnds(const std::vector<arith::Expr> &extra, Expr in) {
-  for (size_t d = 0; d < extra.size(); ++d)
-    if (!arith::provablyEqual(extra[d], arith::Expr(0)))
-      in = atDepth(
-          static_cast<int>(d), [&](Expr x) { return api::pad(arith::Expr(0), extra[d], PadMode::Clamp, std::move(x)); },
-          in);
-  return in;
-}
-
-/// The first extents[d] elements of every dimension d of `in`.
-Expr takeFirst(const std::vector<int64_t> &extents, const std::vector<int64_t> &rounded, Expr in) {
-  for (size_t d = 0; d < extents.size(); ++d)
-    if (extents[d] != rounded[d])
-      in = atDepth(
-          static_cast<int>(d), [&](Expr x) { return api::take(arith::Expr(extents[d]), std::move(x)); }, in);
-  return in;
-}
-
-} // namespace
-
-Rule overlappedTiling(int dims, int64_t outputs) {
-  return overlappedTiling(std::vector<int64_t>(static_cast<size_t>(std::max(dims, 1)), outputs));
-}
-
-Rule overlappedTiling(const std::vector<int64_t> &extents) {
+Rule overlappedTiling(const std::vector<int64_t> &extents, TileFit fit) {
   int dims = static_cast<int>(extents.size());
   if (dims < 1 || dims > 3) throw InternalError("overlappedTiling: 1 to 3 extents, found " + std::to_string(dims));
   // Equal extents keep the one-parameter name ("overlappedTiling2D(8)") that
@@ -75,7 +32,7 @@ Rule overlappedTiling(const std::vector<int64_t> &extents) {
           "mapN(f, slideN(n, s, x)) -> untileN(mapN(\\t. mapN(f, slideN(n, s, t)), slideN(u, v, x))), v = k*s, u - v = "
           "n - s "
           "(k per dimension)",
-          [dims, outerFirst, equal](const Expr &e) -> std::optional<Expr> {
+          [dims, outerFirst, equal, fit](const Expr &e) -> std::optional<Expr> {
             auto m = matchStencilN(e, dims);
             if (!m) return std::nullopt;
             // Per dimension (outermost first): tiles of k outputs advance by
@@ -110,10 +67,7 @@ Rule overlappedTiling(const std::vector<int64_t> &extents) {
                 extents = *constant;
                 for (int d = 0; d < dims; ++d) {
                   int64_t k = outerFirst[static_cast<size_t>(d)], n = extents[static_cast<size_t>(d)];
-                  // A tile wider than the whole output would be one partial
-                  // tile computing mostly surplus outputs: never a useful
-                  // choice, and its window may not fit in private memory.
-                  if (k > n) return std::nullopt;
+                  if (k > n && fit == TileFit::WithinOutput) return std::nullopt;
                   rounded.push_back((n + k - 1) / k * k);
                   extraOutputs.push_back(arith::Expr(rounded.back() - n));
                 }

@@ -10,6 +10,7 @@
 #include "core/types.h"
 #include "primitives/api.h"
 #include "rewrite/nd_patterns.h"
+#include "rewrite/partial_extents.h"
 #include "rewrite/rule.h"
 
 namespace liftcc::rewrite {
@@ -63,17 +64,29 @@ Rule vectorizeStencil(int dims, int64_t width) {
   if (!isVectorWidth(width)) throw InternalError("vectorizeStencil: width " + std::to_string(width));
   return {"vectorizeStencil" + std::to_string(dims) + "D(" + std::to_string(width) + ")",
           "mapN(f, slideN(n, 1, x)) -> mapN(dims-1, asScalar, mapN(f, mapN(dims-1, \\r. map(\\c. mapN(\\v. at(0, "
-          "asVector(w, v)), moveToBack(c)), split(w, r)), slideN(n, 1, x))))",
+          "asVector(w, v)), moveToBack(c)), split(w, r)), slideN(n, 1, x)))) (w not dividing a constant x extent L: "
+          "x extended at the end by clamping, take(L) of each row)",
           [dims, width](const Expr &e) -> std::optional<Expr> {
             auto m = matchStencilN(e, dims);
             if (!m || m->zipped || !m->slid[0] || !m->step.isConstant() || m->step.constant() != 1) return std::nullopt;
             if (!e.type()) return std::nullopt;
-            // The x extent (innermost output dimension) must split into vectors.
+            // The x extent (innermost output dimension) splits into vectors;
+            // where the width does not divide it (constant extents only), the
+            // last vector is partial: the input extended at the end of x by
+            // clamping, the surplus lanes dropped by take (guarded stores).
             Type t = *e.type();
             for (int d = 1; d < dims; ++d) t = t.isArray() ? t.arrayElement() : t;
-            if (!t.isArray() || !arith::provablyDivisible(t.arrayLength(), arith::Expr(width))) return std::nullopt;
+            if (!t.isArray()) return std::nullopt;
+            int64_t extent = 0, rounded = 0;
+            if (!arith::provablyDivisible(t.arrayLength(), arith::Expr(width))) {
+              if (!t.arrayLength().isConstant()) return std::nullopt;
+              extent = t.arrayLength().constant();
+              rounded = (extent + width - 1) / width * width;
+            }
             if (!m->inputs[0].type() || !isScalarWindow(*m->inputs[0].type(), dims)) return std::nullopt;
-            Expr windows = api::slideN(dims, m->size, m->step, m->inputs[0]);
+            std::vector<arith::Expr> extra(static_cast<size_t>(dims), arith::Expr(0));
+            extra.back() = arith::Expr(rounded - extent);
+            Expr windows = api::slideN(dims, m->size, m->step, extendEnds(extra, m->inputs[0]));
             // A row of windows along x -> its windows of vectors, `width` at a time.
             auto vectorRow = [dims, width](Expr row) {
               return api::map(api::fn([dims, width](Expr chunk) { return vectorWindow(dims, width, chunk); }, "chunk"),
@@ -82,8 +95,12 @@ Rule vectorizeStencil(int dims, int64_t width) {
             Expr vectorWindows =
                 dims == 1 ? vectorRow(windows) : api::mapN(dims - 1, api::fn(vectorRow, "row"), windows);
             Expr results = api::mapN(dims, withInferredParameters(m->f), vectorWindows);
-            if (dims == 1) return api::asScalar(results);
-            return api::mapN(dims - 1, api::fn([](Expr row) { return api::asScalar(row); }, "vectors"), results);
+            auto scalars = [extent, rounded](Expr row) {
+              Expr lanes = api::asScalar(std::move(row));
+              return rounded == extent ? lanes : api::take(arith::Expr(extent), lanes);
+            };
+            if (dims == 1) return scalars(results);
+            return api::mapN(dims - 1, api::fn(scalars, "vectors"), results);
           }};
 }
 

@@ -256,7 +256,6 @@ TEST_CASE("coarsening: configurations keep the other recipes' keys and JSON, and
   c.privateWindow = false;
   CHECK(c.key() == "coarsened k=1x4x1 window=global wg=32x2x1");
   CHECK(explore::Configuration::fromJson(c.toJson()) == c);
-  CHECK(c.sizeMultiple() == 0); // partial tiles: verified at any size
 
   const examples::Example &ex = examples::findExample("jacobi2d_5pt");
   Program typed = typeCheck(ex.build(), {{"N", 64}, {"M", 48}});

@@ -392,7 +392,6 @@ TEST_CASE("partial tiles: configurations with tile shapes, verification at any s
   explore::Configuration tiled{rewrite::Recipe::Tiled, 8, {8, 8, 1}};
   CHECK(tiled.key() == "tiled tile=8 wg=8x8x1");
   CHECK(tiled.toJson() == nlohmann::json{{"recipe", "tiled"}, {"tile", 8}, {"local", {8, 8, 1}}});
-  CHECK(tiled.sizeMultiple() == 0);
   explore::Configuration shaped = tiled;
   shaped.tileShape = {32, 4, 1};
   shaped.local = {32, 4, 1};
