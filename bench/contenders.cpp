@@ -34,8 +34,8 @@ std::string coarsenedName(const CoarsenedVariant &v) {
   std::string name = "coarsened";
   for (int d = 0; d < 3; ++d)
     if (v.factors[d] > 1) name += std::string(" ") + kDimensionNames[d] + std::to_string(v.factors[d]);
-  return name + (v.privateWindow ? "" : " global") + (v.specialise ? " spec" : "") +
-         (v.noinlineBorder ? " noinline-border" : "");
+  return name + (v.privateWindow ? "" : " global") + (v.vectorWidth > 0 ? " vec" + std::to_string(v.vectorWidth) : "") +
+         (v.specialise ? " spec" : "") + (v.noinlineBorder ? " noinline-border" : "");
 }
 
 /// A launch without bounds guards: work-groups of the widest power of two up
@@ -70,6 +70,7 @@ Contender coarsenedContender(const CoarsenedVariant &variant) {
             rewrite::RecipeOptions options;
             options.coarsen = variant.factors;
             options.privateWindow = variant.privateWindow;
+            options.vectorWidth = variant.vectorWidth;
             Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Coarsened, options);
             return generatedContenderKernel(lowered, target, variant.specialise, variant.noinlineBorder);
           }};
@@ -148,6 +149,15 @@ std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec) {
   if (text.size() > specialised.size() && text.ends_with(specialised)) {
     variant.specialise = true;
     text.resize(text.size() - specialised.size());
+  }
+  if (size_t vec = text.rfind(":vec"); vec != std::string::npos && vec > 0) {
+    std::string width = text.substr(vec + 4);
+    if (width.empty() || width.size() > 2 ||
+        !std::all_of(width.begin(), width.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        !isVectorWidth(std::stoll(width)))
+      return std::nullopt;
+    variant.vectorWidth = std::stoll(width);
+    text.resize(vec);
   }
   if (text.size() > global.size() && text.ends_with(global)) {
     variant.privateWindow = false;

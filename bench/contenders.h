@@ -57,11 +57,14 @@ struct CoarsenedVariant {
   bool specialise = false;
   /// With specialise: codegen::CodegenOptions::noinlineBorder.
   bool noinlineBorder = false;
+  /// Vector lanes along x (rewrite::RecipeOptions::vectorWidth), 0: scalar.
+  int64_t vectorWidth = 0;
 };
-/// "x8", "z4", "x8:global" (the window read from global memory), with an
-/// optional ":spec" last (boundary-specialised, guard-free launch), itself
-/// optionally followed by ":noinline" (CodegenOptions::noinlineBorder);
-/// nullopt when `spec` is not of that form (a factor from 1 to 64).
+/// "x8", "z4", "x8:global" (the window read from global memory), then
+/// optionally ":vec4" (vectors of 2, 4, 8 or 16 lanes along x) and ":spec"
+/// (boundary-specialised, guard-free launch), itself optionally followed by
+/// ":noinline" (CodegenOptions::noinlineBorder); nullopt when `spec` is not
+/// of that form (a factor from 1 to 64).
 std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec);
 
 struct ContenderOptions {

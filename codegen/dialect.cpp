@@ -103,6 +103,29 @@ std::string Dialect::localSize(int d, const std::string &type) const {
   return "(" + type + ")blockDim." + axis(d);
 }
 
+std::string Dialect::vectorType(ScalarKind kind, int width) const {
+  std::string name = std::string(scalarKindName(kind)) + std::to_string(width);
+  return target_ == Target::CUDA ? "liftcc_" + name : name;
+}
+
+std::string Dialect::vectorTypeDefinition(ScalarKind kind, int width) const {
+  if (target_ == Target::OpenCL) return "";
+  return "struct " + vectorType(kind, width) + " { " + std::string(scalarKindName(kind)) + " s[" +
+         std::to_string(width) + "]; };\n";
+}
+
+std::string Dialect::vectorOf(ScalarKind kind, const std::vector<std::string> &lanes) const {
+  std::string list;
+  for (size_t l = 0; l < lanes.size(); ++l) list += (l ? ", " : "") + lanes[l];
+  std::string type = vectorType(kind, static_cast<int>(lanes.size()));
+  return target_ == Target::CUDA ? type + "{{" + list + "}}" : "(" + type + ")(" + list + ")";
+}
+
+std::string Dialect::vectorLane(const std::string &vector, int lane) const {
+  if (target_ == Target::CUDA) return vector + ".s[" + std::to_string(lane) + "]";
+  return vector + ".s" + std::string(1, "0123456789abcdef"[lane]);
+}
+
 std::string Dialect::preamble(bool usesDouble) const {
   if (target_ == Target::OpenCL && usesDouble) return "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   return {};

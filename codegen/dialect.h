@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace liftcc::codegen {
 
@@ -54,6 +55,20 @@ public:
   std::string numGroups(int dim, const std::string &indexType = "int") const;
   std::string localId(int dim, const std::string &indexType = "int") const;
   std::string localSize(int dim, const std::string &indexType = "int") const;
+
+  // Vectors (float<4>): OpenCL C's vector types; CUDA has no vector
+  // arithmetic, so there a vector is a struct of lanes and code is per lane.
+  std::string vectorType(ScalarKind kind, int width) const; ///< "float4" / "liftcc_float4"
+  /// The definition of vectorType before any user code ("" in OpenCL C).
+  std::string vectorTypeDefinition(ScalarKind kind, int width) const;
+  /// A vector of the given lane expressions.
+  std::string vectorOf(ScalarKind kind, const std::vector<std::string> &lanes) const;
+  /// Lane `lane` of the vector `vector` (an lvalue or a name).
+  std::string vectorLane(const std::string &vector, int lane) const;
+  /// Whether the dialect loads and stores consecutive lanes at once (vloadN / vstoreN).
+  bool hasVectorLoads() const { return target_ == Target::OpenCL; }
+  /// Whether user functions can be emitted with vector types (OpenCL C overloads arithmetic on vectors).
+  bool hasVectorArithmetic() const { return target_ == Target::OpenCL; }
 
   /// Preamble before any user code (e.g. the fp64 pragma for OpenCL).
   std::string preamble(bool usesDouble) const;

@@ -8,15 +8,42 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_set>
 
 namespace liftcc::codegen {
 
+/// Where one computed scalar (or vector) goes, and the condition under which
+/// it is written: writing through take (the last, partial tile of a tiling)
+/// stores only the elements take keeps. An empty guard always writes.
+struct Lvalue {
+  std::string text;                  ///< a C lvalue; empty for a vector written through asScalar
+  std::string guard;                 ///< a C condition; empty: always written
+  std::string buffer;                ///< when `text` is `buffer[offset]`: the buffer ...
+  std::optional<arith::Expr> offset; ///< ... and the element's offset in it
+  std::vector<Lvalue> lanes;         ///< a vector's lanes, in order (asScalar) ...
+  std::string vectorType;            ///< ... and its C type
+};
+
+/// The lvalue `text` of element `offset` of `buffer`.
+inline Lvalue bufferElement(std::string text, std::string buffer, arith::Expr offset) {
+  Lvalue lvalue;
+  lvalue.text = std::move(text);
+  lvalue.buffer = std::move(buffer);
+  lvalue.offset = std::move(offset);
+  return lvalue;
+}
+
 /// Where the values computed by an expression go: maps the access path of
-/// each scalar of the value to a C lvalue. Writing through join, split,
-/// transpose and layout-only maps composes a new target.
-using WriteTarget = std::function<std::string(const AccessPath &)>;
+/// each scalar of the value to an lvalue. Writing through join, split,
+/// transpose, take and layout-only maps composes a new target.
+using WriteTarget = std::function<Lvalue(const AccessPath &)>;
+
+/// An index a write must stay below (take's count), else it is dropped.
+struct WriteBound {
+  arith::Expr index, count;
+};
 
 /// Which parallel maps enclose the code being generated; decides legality of
 /// nestings, where temporaries live and where barriers are uniform.
@@ -43,7 +70,12 @@ struct SourceParts {
   bool inlineUserFuns = false;
   bool borderUserFuns = false;          ///< also never-inlined border copies (CodegenOptions::noinlineBorder)
   std::vector<cfun::Function> userFuns; ///< as emitted (divisions rewritten where asked), in order of first use
-  std::string kernelFunction;           ///< from the kernel qualifier to its closing brace
+  /// Vector type definitions (the dialects without built-in vectors need them).
+  std::vector<std::string> vectorTypes;
+  /// Lane-wise user functions on vectors, signature and body without the
+  /// qualifier (assembleSource adds the one all user functions get).
+  std::vector<std::string> vectorUserFuns;
+  std::string kernelFunction; ///< from the kernel qualifier to its closing brace
 };
 
 /// The source of `kernels`: preamble, helpers, user functions, then each kernel function.
@@ -73,7 +105,8 @@ private:
   std::string read(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
   std::string readParam(const Expr &param, const Env &env, const AccessPath &path, const std::string &where);
   std::string readPrim(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
-  std::string callUserFun(const Expr &f, const std::vector<std::string> &args);
+  /// The call of user function `f`, lane-wise when `result` is a vector.
+  std::string callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result);
   /// Row-major offset of `path` in a buffer of `type`.
   arith::Expr linearize(const Type &type, const AccessPath &path, const std::string &where) const;
   /// The C text of an index expression; records whether the range analysis
@@ -81,6 +114,24 @@ private:
   std::string index(const arith::Expr &e);
   /// "int", or the dialect's 64-bit type for wide kernels.
   std::string indexType() const { return wideIndices_ ? dialect_.wideIndexType() : "int"; }
+
+  // ---- vectors (generator_vectors.cpp) ----
+  /// The vector at `path` of asVector(w, in): one vloadN where its lanes are
+  /// consecutive elements of one buffer, else the lanes gathered.
+  std::string readVector(const Expr &asVector, const Env &env, const AccessPath &path, const std::string &where);
+  /// The lvalue of the vector at `path` of `argument` (the type of the
+  /// argument of a layout containing asScalar): its lanes, `laneTarget(l)`
+  /// for each lane l.
+  Lvalue vectorLvalue(const Type &argument, const AccessPath &path, const std::function<Lvalue(int)> &laneTarget,
+                      const std::string &where);
+  /// Emits `lvalue = value;` under the lvalue's guard (for a vector: one
+  /// vstoreN where its lanes are consecutive and unguarded, else one store
+  /// per lane).
+  void store(const Lvalue &lvalue, const std::string &value);
+  /// The name of the lane-wise variant of `f` on vectors of `width`, registered for emission.
+  std::string useVectorUserFun(const cfun::Function &f, int width);
+  /// Records the vector types and lane-wise user functions used in parts_.
+  void recordVectorSources();
 
   // ---- computing into memory (generator_compute.cpp) ----
   void gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
@@ -96,6 +147,8 @@ private:
   static bool writesComponents(const Expr &e);
   void genComponents(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                      const std::string &where);
+  /// `target` restricted to the bounds (those the ranges do not prove).
+  Lvalue guarded(Lvalue target, const std::vector<WriteBound> &bounds);
   /// Binds the parameter of a unary function to `arg` (or, for a user
   /// function, returns false so the caller applies it to the read value).
   Env bindArgument(const Expr &f, const Env &env, Binding arg) const;
@@ -160,6 +213,13 @@ private:
   bool droppedGuard_ = false;                    ///< some bounds guard was dropped (guardFree)
   std::unordered_set<arith::Expr> provenNarrow_; ///< expressions proved within int
   bool usesDouble_ = false;
+  /// The last read of a buffer element (readParam), so that readVector can
+  /// tell consecutive lanes: its text, buffer and offset.
+  std::optional<Lvalue> lastMemoryRead_;
+  /// Lane-wise user functions: (name, width) -> emitted name, in order of use.
+  std::map<std::pair<std::string, int>, std::string> vectorUserFuns_;
+  std::vector<std::pair<std::string, int>> vectorUserFunOrder_;
+  std::set<std::pair<ScalarKind, int>> vectorTypes_; ///< vector types used (CUDA defines them)
   int64_t localBytes_ = 0;
   std::array<std::optional<arith::Expr>, 3> glbExtent_, wrgExtent_, lclExtent_;
   SourceParts parts_;

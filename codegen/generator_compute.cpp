@@ -4,6 +4,7 @@
 
 #include "codegen/generator.h"
 #include "core/ir/operands.h"
+#include "core/ir/transform.h"
 
 namespace liftcc::codegen {
 
@@ -11,34 +12,48 @@ namespace {
 
 [[noreturn]] void fail(const std::string &where, const std::string &message) { throw CodegenError(where, message); }
 
+/// Layout primitives that results can be written through: the bijective
+/// ones, and take, whose writes beyond its count are dropped (guarded).
+bool writableLayout(const Expr &e) { return e.info().has(opflag::LayoutOnly) || e.isPrim(Op::Take); }
+
 /// A lambda whose body only rearranges its parameter (join, split,
-/// transpose, nested layout maps): such maps can be written through.
+/// transpose, take, nested layout maps): such maps can be written through.
 bool isLayoutOnlyFunction(const Expr &f) {
   if (!f.is(ExprKind::Lambda) || f.params().size() != 1) return false;
   const Expr *e = &f.body();
-  while (e->is(ExprKind::Prim)) {
-    if (e->info().has(opflag::LayoutOnly) || (e->isPrim(Op::Map) && isLayoutOnlyFunction(funOf(*e)))) {
+  while (!e->is(ExprKind::Param)) {
+    if (e->is(ExprKind::Prim) && (writableLayout(*e) || (e->isPrim(Op::Map) && isLayoutOnlyFunction(funOf(*e))))) {
       e = &inputOf(*e);
-      continue;
+    } else if (e->is(ExprKind::Apply) && e->args().size() == 1 && isLayoutOnlyFunction(e->fun())) {
+      e = &e->args().front(); // (\q. layout(q))(inner), as partial tiles leave around a result
+    } else {
+      return false;
     }
-    return false;
   }
-  return e->is(ExprKind::Param) && e->sameNode(f.params().front());
+  return e->sameNode(f.params().front());
 }
 
-AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where);
+AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where,
+                       std::vector<WriteBound> &bounds, std::optional<int> lane = std::nullopt);
 
 /// Maps a path on the parameter of a layout-only lambda to the path of the
-/// same scalar in the lambda's result.
-AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const std::string &where) {
+/// same scalar in the lambda's result (of lane `lane` of the vector at the
+/// path, where asScalar spreads vectors out), and the bounds of the takes passed.
+AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const std::string &where,
+                        std::vector<WriteBound> &bounds, std::optional<int> lane = std::nullopt) {
   if (body.is(ExprKind::Param)) return pathOnParam;
-  return forwardStep(body, pathOnResult(inputOf(body), pathOnParam, where), where);
+  if (body.is(ExprKind::Apply)) // a layout-only lambda applied to a layout of the parameter
+    return pathOnResult(body.fun().body(), pathOnResult(body.args().front(), pathOnParam, where, bounds, lane), where,
+                        bounds, lane);
+  return forwardStep(body, pathOnResult(inputOf(body), pathOnParam, where, bounds, lane), where, bounds, lane);
 }
 
 /// Writing direction of a layout primitive: the path of a scalar of its
 /// argument -> the path of the same scalar in its result (the inverse of
-/// the reading direction in generator_views.cpp).
-AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where) {
+/// the reading direction in generator_views.cpp). Take keeps the path and
+/// adds the bound beyond which the scalar is not written.
+AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where,
+                       std::vector<WriteBound> &bounds, std::optional<int> lane) {
   auto step = [&](size_t i) -> const arith::Expr & {
     if (i >= path.size() || path[i].isTuple) throw InternalError(where, "partial write through a layout");
     return path[i].index;
@@ -54,12 +69,26 @@ AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::st
     return concat({PathStep::arrayIndex(step(0) / k), PathStep::arrayIndex(step(0) % k)}, rest(1));
   }
   case Op::Transpose: return concat({PathStep::arrayIndex(step(1)), PathStep::arrayIndex(step(0))}, rest(2));
+  case Op::Take: bounds.push_back({step(0), takeCount(layout)}); return path;
   case Op::Map: {
     const Expr &g = funOf(layout);
-    return prepend(PathStep::arrayIndex(step(0)), pathOnResult(g.body(), rest(1), where));
+    return prepend(PathStep::arrayIndex(step(0)), pathOnResult(g.body(), rest(1), where, bounds, lane));
+  }
+  case Op::AsScalar: {
+    if (!lane) throw InternalError(where, "asScalar: a vector is written lane by lane");
+    int64_t width = inputOf(layout).typeOrThrow().arrayElement().vectorWidth();
+    return prepend(PathStep::arrayIndex(step(0) * width + *lane), rest(1));
   }
   default: fail(where, "cannot write through " + std::string(layout.info().name));
   }
+}
+
+/// asScalar in a layout (itself, or inside a layout map or lambda) and not
+/// in the argument written through it: each vector of the argument lands on
+/// `width` scalars of the result, so the argument is written lane by lane.
+bool spreadsVectors(const Expr &layout, const Expr &argument) {
+  auto asScalar = [](const Expr &x) { return x.isPrim(Op::AsScalar); };
+  return containsNode(layout, asScalar) && !containsNode(argument, asScalar);
 }
 
 } // namespace
@@ -76,10 +105,13 @@ bool isCompute(const Expr &e) {
 
 bool producesData(const Expr &e) {
   if (isCompute(e)) return true;
-  if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda) && e.args().size() == 1)
-    return isLayoutOnlyFunction(e.fun()) && producesData(e.args().front());
+  // (\p. layout(p))(computed), or a lambda whose body computes (e.g.
+  // (\x. map(join, mapSeq(f, x)))(view), which map fission leaves inside a tile).
+  if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda))
+    return (e.args().size() == 1 && isLayoutOnlyFunction(e.fun()) && producesData(e.args().front())) ||
+           producesData(e.fun().body());
   if (!e.is(ExprKind::Prim)) return false;
-  if (e.info().has(opflag::LayoutOnly)) return producesData(inputOf(e));
+  if (writableLayout(e)) return producesData(inputOf(e));
   return e.isPrim(Op::Map) && isLayoutOnlyFunction(funOf(e)) && producesData(inputOf(e));
 }
 
@@ -89,8 +121,25 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
     if (e.args().size() == 1 && isLayoutOnlyFunction(e.fun()) && producesData(e.args().front())) {
       // (\p. layout(p))(computed): write the computed array through the layout.
       Expr body = e.fun().body();
-      WriteTarget inner = [target, body, where](const AccessPath &p) { return target(pathOnResult(body, p, where)); };
-      gen(e.args().front(), env, inner, scope, where + "/args/0");
+      WriteTarget inner = [this, target, body, where](const AccessPath &p) {
+        std::vector<WriteBound> bounds;
+        AccessPath q = pathOnResult(body, p, where, bounds);
+        return guarded(target(q), bounds);
+      };
+      const Expr &argument = e.args().front();
+      if (spreadsVectors(body, argument)) {
+        inner = [this, target, body, argument, where](const AccessPath &p) {
+          return vectorLvalue(
+              argument.typeOrThrow(), p,
+              [&](int lane) {
+                std::vector<WriteBound> bounds;
+                AccessPath q = pathOnResult(body, p, where, bounds, lane);
+                return guarded(target(q), bounds);
+              },
+              where);
+        };
+      }
+      gen(argument, env, inner, scope, where + "/args/0");
       return;
     }
     Env inner = env;
@@ -123,7 +172,7 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
       Env prepared = env;
       Expr in = prepare(inputOf(e), prepared, scope, where + "/in");
       if (f.is(ExprKind::UserFun)) {
-        body_.line(target({}) + " = " + callUserFun(f, {read(in, prepared, {}, where + "/in")}) + ";");
+        store(target({}), callUserFun(f, {read(in, prepared, {}, where + "/in")}, e.typeOrThrow()));
         return;
       }
       gen(f.body(), env.bind(f.params().front(), ViewBinding{in, share(prepared), {}}), target, scope,
@@ -148,7 +197,7 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
     return;
   }
   // A scalar computed by user functions (or copied from a view): one store.
-  if (!e.typeOrThrow().isScalar())
+  if (!e.typeOrThrow().isScalar() && !e.typeOrThrow().isVector())
     fail(where, "nothing computes this array of type " + e.typeOrThrow().str() +
                     "; apply a user function to its elements (e.g. mapSeq(id))");
   // Arrays computed inside the scalar expression (e.g. at(0, reduceSeq(...)))
@@ -156,14 +205,30 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
   Env prepared = env;
   Expr scalar = prepare(e, prepared, scope, where);
   std::string value = read(scalar, prepared, {}, where);
-  body_.line(target({}) + " = " + value + ";");
+  store(target({}), value);
 }
 
 void Generator::genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                                const std::string &where) {
   // The scalar at path p of the argument lands at forwardStep(e, p) of the
   // result, so the argument is generated into the composed target.
-  WriteTarget inner = [target, e, where](const AccessPath &p) { return target(forwardStep(e, p, where)); };
+  WriteTarget inner = [this, target, e, where](const AccessPath &p) {
+    std::vector<WriteBound> bounds;
+    AccessPath q = forwardStep(e, p, where, bounds);
+    return guarded(target(q), bounds);
+  };
+  if (spreadsVectors(e, inputOf(e))) {
+    inner = [this, target, e, where](const AccessPath &p) {
+      return vectorLvalue(
+          inputOf(e).typeOrThrow(), p,
+          [&](int lane) {
+            std::vector<WriteBound> bounds;
+            AccessPath q = forwardStep(e, p, where, bounds, lane);
+            return guarded(target(q), bounds);
+          },
+          where);
+    };
+  }
   gen(inputOf(e), env, inner, scope, where + "/in");
 }
 
@@ -190,6 +255,16 @@ void Generator::genComponents(const Expr &e, const Env &env, const WriteTarget &
     };
     gen(e.args()[k], env, inner, scope, where + "/in/" + std::to_string(k));
   }
+}
+
+Lvalue Generator::guarded(Lvalue target, const std::vector<WriteBound> &bounds) {
+  for (const WriteBound &b : bounds) {
+    // Where the tile divides the extent there is no take; where the ranges
+    // prove the index in bounds (e.g. a boundary-specialised interior), no guard.
+    if (arith::provablyLess(b.index, b.count)) continue;
+    target.guard += (target.guard.empty() ? "" : " && ") + index(b.index) + " < " + index(b.count);
+  }
+  return target;
 }
 
 } // namespace liftcc::codegen

@@ -179,7 +179,8 @@ Kernel Generator::run() {
     fail("/body",
          "the program computes nothing: apply a user function to the elements of its result (e.g. mapGlb(id))");
   WriteTarget target = [this, out, resultType](const AccessPath &path) {
-    return out + "[" + index(linearize(resultType, path, "/body")) + "]";
+    arith::Expr offset = linearize(resultType, path, "/body");
+    return bufferElement(out + "[" + index(offset) + "]", out, offset);
   };
   if (componentsTarget) target = *componentsTarget;
   gen(body, env, target, Scope{}, where);
@@ -245,6 +246,7 @@ Kernel Generator::run() {
   function += indentBody(kernelBody);
   function += "}\n";
   parts_.kernelFunction = function;
+  recordVectorSources();
   kernel.source = assembleSource(dialect_, {parts_});
   return kernel;
 }
@@ -280,6 +282,16 @@ std::string assembleSource(const Dialect &dialect, const std::vector<SourceParts
     source += "\n" + qualifier + f->signatureC() + " {\n" + indentBody(body) + "}\n";
     if (borderUserFuns) source += borderUserFunDefinition(*f, dialect);
   }
+  // Vector types and lane-wise functions after the scalar user functions
+  // they call; kernels sharing a source share them.
+  std::set<std::string> vectorDefined;
+  for (const SourceParts &k : kernels)
+    for (const std::string &t : k.vectorTypes)
+      if (vectorDefined.insert(t).second) source += t;
+  std::string qualifier = inlineUserFuns ? dialect.inlineUserFunQualifier() : dialect.userFunQualifier();
+  for (const SourceParts &k : kernels)
+    for (const std::string &f : k.vectorUserFuns)
+      if (vectorDefined.insert(f).second) source += "\n" + qualifier + f;
   for (const SourceParts &k : kernels) source += "\n" + k.kernelFunction;
   return source;
 }
@@ -310,7 +322,8 @@ WriteTarget Generator::outputComponents(const Type &resultType, Kernel &kernel, 
         type = type.arrayElement();
       }
     }
-    return names.at(component) + "[" + index(linearize(parts.at(component), indices, "/body")) + "]";
+    arith::Expr offset = linearize(parts.at(component), indices, "/body");
+    return bufferElement(names.at(component) + "[" + index(offset) + "]", names.at(component), offset);
   };
 }
 

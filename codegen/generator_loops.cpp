@@ -95,7 +95,8 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     };
     AccessPath element{PathStep::arrayIndex(i)};
     if (f.is(ExprKind::UserFun)) {
-      body_.line(elementTarget({}) + " = " + callUserFun(f, {read(in, prepared, element, where + "/in")}) + ";");
+      store(elementTarget({}),
+            callUserFun(f, {read(in, prepared, element, where + "/in")}, e.typeOrThrow().arrayElement()));
       return;
     }
     Env bodyEnv = prepared.bind(f.params()[0], ViewBinding{in, share(prepared), element});
@@ -170,7 +171,7 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
     AccessPath element{PathStep::arrayIndex(j)};
     std::string value;
     if (f.is(ExprKind::UserFun)) {
-      value = callUserFun(f, {acc, read(in, prepared, element, where + "/in")});
+      value = callUserFun(f, {acc, read(in, prepared, element, where + "/in")}, accType);
     } else {
       Env fe = prepared.bind(f.params()[0], ScalarBinding{acc})
                    .bind(f.params()[1], ViewBinding{in, share(prepared), element});
@@ -188,7 +189,7 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
     emitStep(arith::Expr::index(j, n));
     body_.close();
   }
-  body_.line(target({PathStep::arrayIndex(0)}) + " = " + acc + ";");
+  store(target({PathStep::arrayIndex(0)}), acc);
 }
 
 } // namespace liftcc::codegen

@@ -89,7 +89,8 @@ MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope 
 
   MemoryBinding memory{name, type, space};
   WriteTarget target = [this, memory, where](const AccessPath &path) {
-    return memory.name + "[" + index(linearize(memory.type, path, where)) + "]";
+    arith::Expr offset = linearize(memory.type, path, where);
+    return bufferElement(memory.name + "[" + index(offset) + "]", memory.name, offset);
   };
   gen(e, env, target, scope, where);
   if (space == AddressSpace::Local) {

@@ -145,7 +145,8 @@ void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &ta
     return target(prepend(PathStep::arrayIndex(step), p));
   };
   if (f.is(ExprKind::UserFun)) {
-    body_.line(elementTarget({}) + " = " + callUserFun(f, {read(window, windowEnv, {}, where + "/f")}) + ";");
+    store(elementTarget({}),
+          callUserFun(f, {read(window, windowEnv, {}, where + "/f")}, e.typeOrThrow().arrayElement()));
   } else {
     Env bodyEnv = windowEnv.bind(f.params()[0], ViewBinding{window, share(windowEnv), {}});
     gen(f.body(), bodyEnv, elementTarget, inner, where + "/f/body");

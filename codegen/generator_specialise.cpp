@@ -119,6 +119,9 @@ std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &gen
     if (interior.localDeclarations_ != localDeclarations_ || interior.localBytes_ != localBytes_) return std::nullopt;
     for (const std::string &name : interior.userFunOrder_)
       if (!userFuns_.count(name)) return std::nullopt;
+    // Lane-wise user functions are emitted once, from the general code's names.
+    for (const auto &[key, name] : interior.vectorUserFuns_)
+      if (auto it = vectorUserFuns_.find(key); it == vectorUserFuns_.end() || it->second != name) return std::nullopt;
     return interior.body_.text();
   };
 

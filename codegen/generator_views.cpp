@@ -50,7 +50,7 @@ std::string Generator::read(const Expr &e, const Env &env, const AccessPath &pat
       std::vector<std::string> args;
       for (size_t i = 0; i < e.args().size(); ++i)
         args.push_back(read(e.args()[i], env, {}, where + "/args/" + std::to_string(i)));
-      return callUserFun(f, args);
+      return callUserFun(f, args, e.typeOrThrow());
     }
     if (!f.is(ExprKind::Lambda)) fail(where + "/apply", "only lambdas and user functions can be applied");
     Env inner = env;
@@ -78,7 +78,10 @@ std::string Generator::readParam(const Expr &param, const Env &env, const Access
         if constexpr (std::is_same_v<B, ViewBinding>) {
           return read(binding.expr, *binding.env, concat(binding.prefix, path), where);
         } else if constexpr (std::is_same_v<B, MemoryBinding>) {
-          return binding.name + "[" + index(linearize(binding.type, path, where)) + "]";
+          arith::Expr offset = linearize(binding.type, path, where);
+          std::string text = binding.name + "[" + index(offset) + "]";
+          lastMemoryRead_ = bufferElement(text, binding.name, offset);
+          return text;
         } else if constexpr (std::is_same_v<B, ScalarBinding>) {
           if (!path.empty()) fail(where, "cannot index into the scalar '" + param.name() + "'");
           return binding.name;
@@ -103,7 +106,7 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     if (f.is(ExprKind::UserFun)) {
       if (path.size() != 1)
         fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
-      return callUserFun(f, {read(inputOf(e), env, {PathStep::arrayIndex(i)}, in)});
+      return callUserFun(f, {read(inputOf(e), env, {PathStep::arrayIndex(i)}, in)}, typeOf(e).arrayElement());
     }
     if (isCompute(f.body()))
       fail(where + "/f", "map computes an array here: lower it to mapGlb, mapWrg/mapLcl or mapSeq");
@@ -171,6 +174,7 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     AccessPath p = concat({PathStep::arrayIndex(j), PathStep::arrayIndex(i)}, dropFront(path, 2));
     return read(inputOf(e), env, p, in);
   }
+  case Op::Take: return read(inputOf(e), env, path, in); // the first elements, at the same indices
   case Op::Reverse: {
     const arith::Expr &i = arrayStep(path, 0, where, name);
     arith::Expr n = typeOf(inputOf(e)).arrayLength();
@@ -182,11 +186,15 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
     if (f.is(ExprKind::UserFun)) {
       if (path.size() != 1)
         fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
-      return callUserFun(f, {"(" + index(i) + ")"});
+      return callUserFun(f, {"(" + index(i) + ")"}, typeOf(e).arrayElement());
     }
     Env inner = env.bind(f.params().front(), IndexBinding{i});
     return read(f.body(), inner, dropFront(path, 1), where + "/f/body");
   }
+  case Op::AsVector: return readVector(e, env, path, where);
+  case Op::AsScalar:
+    fail(where, "asScalar: reading scalars out of vectors is not supported (write results through it, or read "
+                "the array before asVector)");
   case Op::SizeValue:
     if (!path.empty()) fail(where, "sizeValue is a scalar");
     return "(" + index(sizeValueOf(e)) + ")";
@@ -196,10 +204,13 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
                       "no view rule for primitive " + name + " (its table row says it is not a compute primitive)");
 }
 
-std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args) {
+std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result) {
   useUserFun(f.userFun());
-  const std::string &name = f.userFun().name();
-  std::string call = (borderCode_ ? borderUserFunName(name) : name) + "(";
+  // Lane-wise calls keep the vector variant in the border code as well.
+  const std::string &scalarName = f.userFun().name();
+  std::string name = result.isVector() ? useVectorUserFun(f.userFun(), result.vectorWidth())
+                                       : (borderCode_ ? borderUserFunName(scalarName) : scalarName);
+  std::string call = name + "(";
   for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
   return call + ")";
 }

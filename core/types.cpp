@@ -11,6 +11,7 @@ struct Type::Node {
   ScalarKind scalar = ScalarKind::Float;
   std::vector<Type> elements; // tuple elements, or the single array element
   arith::Expr length;
+  int width = 0; // vector lanes
   size_t hash = 0;
 };
 
@@ -45,11 +46,29 @@ Type Type::array(Type element, arith::Expr length) {
   return Type(std::move(n));
 }
 
+bool isVectorWidth(int64_t width) { return width == 2 || width == 4 || width == 8 || width == 16; }
+
+Type Type::vector(ScalarKind element, int width) {
+  if ((element != ScalarKind::Float && element != ScalarKind::Double) || !isVectorWidth(width))
+    throw InternalError("Type::vector of " + std::string(scalarKindName(element)) + " and width " +
+                        std::to_string(width));
+  auto n = std::make_shared<Node>();
+  n->kind = TypeKind::Vector;
+  n->scalar = element;
+  n->width = width;
+  n->hash = combine(combine(4, static_cast<size_t>(element)), static_cast<size_t>(width));
+  return Type(std::move(n));
+}
+
 TypeKind Type::kind() const { return node_->kind; }
 
 ScalarKind Type::scalarKind() const {
-  if (!isScalar()) throw InternalError("Type::scalarKind on " + str());
+  if (!isScalar() && !isVector()) throw InternalError("Type::scalarKind on " + str());
   return node_->scalar;
+}
+int Type::vectorWidth() const {
+  if (!isVector()) throw InternalError("Type::vectorWidth on " + str());
+  return node_->width;
 }
 const std::vector<Type> &Type::tupleElements() const {
   if (!isTuple()) throw InternalError("Type::tupleElements on " + str());
@@ -76,6 +95,7 @@ bool operator==(const Type &a, const Type &b) {
   case TypeKind::Scalar: return a.node_->scalar == b.node_->scalar;
   case TypeKind::Tuple: return a.node_->elements == b.node_->elements;
   case TypeKind::Array: return a.node_->length == b.node_->length && a.node_->elements == b.node_->elements;
+  case TypeKind::Vector: return a.node_->scalar == b.node_->scalar && a.node_->width == b.node_->width;
   }
   return false;
 }
@@ -83,6 +103,7 @@ bool operator==(const Type &a, const Type &b) {
 std::string Type::str() const {
   switch (kind()) {
   case TypeKind::Scalar: return std::string(scalarKindName(node_->scalar));
+  case TypeKind::Vector: return std::string(scalarKindName(node_->scalar)) + "<" + std::to_string(node_->width) + ">";
   case TypeKind::Tuple: {
     std::string s = "(";
     for (size_t i = 0; i < node_->elements.size(); ++i) s += (i ? ", " : "") + node_->elements[i].str();
@@ -104,7 +125,8 @@ Type array(Type element, const std::vector<arith::Expr> &lengths) {
 
 Type substitute(const Type &type, const std::map<std::string, arith::Expr> &bindings) {
   switch (type.kind()) {
-  case TypeKind::Scalar: return type;
+  case TypeKind::Scalar:
+  case TypeKind::Vector: return type;
   case TypeKind::Tuple: {
     std::vector<Type> elements;
     for (const Type &e : type.tupleElements()) elements.push_back(substitute(e, bindings));
@@ -127,6 +149,7 @@ int64_t scalarCount(const Type &type, const std::map<std::string, int64_t> &size
   };
   switch (type.kind()) {
   case TypeKind::Scalar: return 1;
+  case TypeKind::Vector: return type.vectorWidth();
   case TypeKind::Tuple: {
     int64_t n = 0;
     for (const Type &e : type.tupleElements()) n = checkedAdd(n, scalarCount(e, sizes));

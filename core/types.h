@@ -1,5 +1,5 @@
 #pragma once
-// Types of liftcc programs: scalars, tuples and arrays with symbolic length.
+// Types of liftcc programs: scalars, vectors of scalars, tuples and arrays with symbolic length.
 //
 // A Type is an immutable value (shared node, cached structural hash). Array
 // lengths are arith::Expr in canonical form, so structural equality already
@@ -14,20 +14,29 @@
 
 namespace liftcc {
 
-enum class TypeKind { Scalar, Tuple, Array };
+enum class TypeKind { Scalar, Tuple, Array, Vector };
+
+/// The widths a vector type may have (those of OpenCL C's vector types, except 3).
+bool isVectorWidth(int64_t width);
 
 class Type {
 public:
   static Type scalar(ScalarKind kind);
   static Type tuple(std::vector<Type> elements);
   static Type array(Type element, arith::Expr length);
+  /// `float<4>`: `width` lanes of a float or double scalar, computed on
+  /// lane-wise (OpenCL float4). Throws InternalError for other kinds or
+  /// widths (the type rules check them first and report the place).
+  static Type vector(ScalarKind element, int width);
 
   TypeKind kind() const;
   bool isScalar() const { return kind() == TypeKind::Scalar; }
   bool isTuple() const { return kind() == TypeKind::Tuple; }
   bool isArray() const { return kind() == TypeKind::Array; }
+  bool isVector() const { return kind() == TypeKind::Vector; }
 
-  ScalarKind scalarKind() const;                  ///< precondition: Scalar
+  ScalarKind scalarKind() const;                  ///< precondition: Scalar or Vector (the lanes' kind)
+  int vectorWidth() const;                        ///< precondition: Vector
   const std::vector<Type> &tupleElements() const; ///< precondition: Tuple
   const Type &arrayElement() const;               ///< precondition: Array
   const arith::Expr &arrayLength() const;         ///< precondition: Array
@@ -41,7 +50,7 @@ public:
   friend bool operator==(const Type &a, const Type &b);
   friend bool operator!=(const Type &a, const Type &b) { return !(a == b); }
 
-  /// Lift notation: float, (float, int), [[float]M]N.
+  /// Lift notation: float, float<4>, (float, int), [[float]M]N.
   std::string str() const;
 
 private:

@@ -8,6 +8,7 @@ namespace liftcc::explore {
 
 namespace {
 bool isCoarsened(const Configuration &c) { return c.recipe == rewrite::Recipe::Coarsened; }
+bool hasTileShape(const Configuration &c) { return c.tileShape != std::array<int64_t, 3>{0, 0, 0}; }
 std::string coarseningKey(const Configuration &c) {
   return " k=" + std::to_string(c.coarsen[0]) + "x" + std::to_string(c.coarsen[1]) + "x" +
          std::to_string(c.coarsen[2]) + (c.privateWindow ? "" : " window=global");
@@ -17,15 +18,12 @@ std::string coarseningKey(const Configuration &c) {
 rewrite::RecipeOptions Configuration::recipeOptions() const {
   rewrite::RecipeOptions options;
   options.tileOutputs = tile > 0 ? tile : 8;
+  options.tileExtents = tileShape;
   options.coarsen = coarsen;
   options.privateWindow = privateWindow;
+  options.vectorWidth = vectorWidth;
   options.mapping = mapping;
   return options;
-}
-
-int64_t Configuration::sizeMultiple() const {
-  if (isCoarsened(*this)) return std::lcm(std::lcm(coarsen[0], coarsen[1]), coarsen[2]);
-  return tile;
 }
 
 std::string Configuration::key() const {
@@ -33,8 +31,12 @@ std::string Configuration::key() const {
   // Plain and stream have no tile: their keys are the recipe's name.
   if (isCoarsened(*this))
     k += coarseningKey(*this);
+  else if (hasTileShape(*this))
+    k += " tile=" + std::to_string(tileShape[0]) + "x" + std::to_string(tileShape[1]) + "x" +
+         std::to_string(tileShape[2]);
   else if (recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local)
     k += " tile=" + std::to_string(tile);
+  if (vectorWidth > 0) k += " vec=" + std::to_string(vectorWidth);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
   if (specialise) k += " spec";
@@ -51,6 +53,8 @@ nlohmann::json Configuration::toJson() const {
     j["coarsen"] = coarsen;
     j["privateWindow"] = privateWindow;
   }
+  if (vectorWidth > 0) j["vector"] = vectorWidth;
+  if (hasTileShape(*this)) j["tileShape"] = tileShape;
   if (specialise) j["specialise"] = true;
   if (noinlineBorder) j["noinlineBorder"] = true;
   if (fastMath != codegen::FastMath::None) j["fastMath"] = codegen::fastMathName(fastMath);
@@ -68,6 +72,8 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   c.local = j.at("local").get<std::array<int64_t, 3>>();
   if (j.contains("coarsen")) c.coarsen = j.at("coarsen").get<std::array<int64_t, 3>>();
   if (j.contains("privateWindow")) c.privateWindow = j.at("privateWindow").get<bool>();
+  c.vectorWidth = j.value("vector", int64_t{0});
+  if (j.contains("tileShape")) c.tileShape = j.at("tileShape").get<std::array<int64_t, 3>>();
   c.specialise = j.value("specialise", false);
   c.noinlineBorder = j.value("noinlineBorder", false);
   if (j.contains("fastMath")) {
@@ -98,8 +104,9 @@ bool areNeighbours(const Configuration &a, const Configuration &b) {
   int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) +
                     (a.divToMul != b.divToMul) + (a.specialise != b.specialise) +
                     (a.noinlineBorder != b.noinlineBorder);
-  for (int d = 0; d < 3; ++d) differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]);
-  differences += a.privateWindow != b.privateWindow;
+  for (int d = 0; d < 3; ++d)
+    differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]) + (a.tileShape[d] != b.tileShape[d]);
+  differences += (a.privateWindow != b.privateWindow) + (a.vectorWidth != b.vectorWidth);
   differences += a.mapping != b.mapping;
   return differences == 1;
 }

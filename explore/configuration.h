@@ -34,17 +34,21 @@ struct Configuration {
   /// before these existed, so stored results stay valid.
   codegen::FastMath fastMath = codegen::FastMath::None;
   bool divToMul = false;
+  /// plain, coarsened: vector lanes along x (rewrite::RecipeOptions::
+  /// vectorWidth); 0, the default, is absent from key and JSON.
+  int64_t vectorWidth = 0;
   /// The mapping of the outermost map nest onto the NDRange (order,
   /// sequential dimensions; rewrite/mapping.h). The default leaves key() and
   /// toJson() as they were before mappings existed (key suffix " map=y,x").
   rewrite::Mapping mapping = {};
+  /// tiled, local: outputs per tile along x, y, z where they differ per
+  /// dimension (rewrite::RecipeOptions::tileExtents); key "tile=32x4x1" and
+  /// JSON "tileShape" only when set, so other records are unchanged. Last, so
+  /// that aggregate initialisers {recipe, tile, local} keep their meaning.
+  std::array<int64_t, 3> tileShape{0, 0, 0};
 
   /// The recipe's options for this configuration.
   rewrite::RecipeOptions recipeOptions() const;
-  /// Every size of a verification run is a multiple of this (the tile or the
-  /// coarsening factors), 0 when any size will do.
-  int64_t sizeMultiple() const;
-
   /// Stable identifier, e.g. "local tile=8 wg=8x8x1" or "coarsened k=8x1x1 wg=32x4x1"
   /// (the result store key).
   std::string key() const;

@@ -26,23 +26,23 @@ std::string firstLine(const std::string &text) { return text.substr(0, text.find
 /// Build logs beyond this are cut (a kernel with thousands of errors).
 constexpr size_t kMaxStoredBuildLog = 16 * 1024;
 
-/// Small sizes for checking a variant against the interpreter: a multiple of
-/// the tile size (tiling requires it), at least the declared minimum, and
-/// rounded up to a multiple of `factor` (see verificationSizeFactors).
+/// Small sizes for checking a variant against the interpreter: 13 (which no
+/// tile, factor or vector width divides, so partial tiles and vectors are
+/// verified), at least the declared minimum, wide enough for a specialised
+/// kernel's interior, and rounded up to a multiple of `factor` (see
+/// verificationSizeFactors).
 std::map<std::string, int64_t> verificationSizes(const Program &program, const Configuration &c, int64_t factor) {
   std::map<std::string, int64_t> sizes;
   for (const arith::Expr &var : program.sizes) {
     int64_t minimum = var.varRange().lo && var.varRange().lo->isConstant() ? var.varRange().lo->constant() : 1;
-    int64_t multiple = std::lcm(std::max<int64_t>(c.sizeMultiple(), 1), factor);
-    int64_t v = c.sizeMultiple() > 0 ? 2 * c.sizeMultiple() : 13;
-    v = std::max(v, minimum);
+    int64_t v = std::max<int64_t>(13, minimum);
     // A specialised kernel is verified where it has an interior (work-groups
     // of up to 32 along a dimension, margins of a few elements) as well as borders.
     if (c.specialise && c.tile > 0) v = std::max(v, 4 * c.tile);
     if (c.specialise && c.tile == 0)
       v = std::max(v, std::min<int64_t>(2 * std::max({c.local[0], c.local[1], c.local[2]}) + 5, 69));
-    // A multiple of what the recipe needs (a coarsened twin's factors) and of `factor`.
-    v = (v + multiple - 1) / multiple * multiple;
+    // A multiple of `factor` (what the program needs).
+    v = (v + factor - 1) / factor * factor;
     sizes[var.varName()] = v;
   }
   return sizes;

@@ -5,6 +5,7 @@
 #include "explore/strategy_text.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <set>
 
@@ -43,6 +44,22 @@ std::vector<std::array<int64_t, 3>> spreadSample(const std::vector<std::array<in
   return sample;
 }
 
+/// Whether every tile (or coarsening) extent of `c` fits in the output
+/// extent of its dimension: wider tiles would be partial everywhere, most
+/// of their work-items idle. Dividing extents always fit.
+bool tilesFitOutput(const Program &typed, const Configuration &c) {
+  std::array<int64_t, 3> extents = c.tileShape;
+  if (c.recipe == rewrite::Recipe::Coarsened) extents = c.coarsen;
+  if ((c.recipe == rewrite::Recipe::Tiled || c.recipe == rewrite::Recipe::Local) && extents == std::array<int64_t, 3>{})
+    extents = {c.tile, c.tile, c.tile};
+  std::vector<int64_t> output; // innermost first
+  for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement())
+    output.insert(output.begin(), t.arrayLength().isConstant() ? t.arrayLength().constant() : INT64_MAX);
+  for (size_t d = 0; d < output.size() && d < 3; ++d)
+    if (extents[d] > output[d]) return false;
+  return true;
+}
+
 /// Coarsened configurations: each factor along one dimension at a time.
 std::vector<Configuration> coarsenedConfigurations(const SpaceOptions &options) {
   std::vector<Configuration> configurations;
@@ -54,6 +71,30 @@ std::vector<Configuration> coarsenedConfigurations(const SpaceOptions &options) 
       c.coarsen[static_cast<size_t>(d)] = k;
       configurations.push_back(c);
     }
+  return configurations;
+}
+
+/// Vectorised configurations: for each width, plain and coarsened along x
+/// by each factor that is a multiple of it.
+std::vector<Configuration> vectorisedConfigurations(const SpaceOptions &options) {
+  std::vector<Configuration> configurations;
+  if (!options.includeVector) return configurations;
+  for (int64_t width : options.vectorWidths) {
+    Configuration plain;
+    plain.vectorWidth = width;
+    configurations.push_back(plain);
+    for (int64_t k : options.coarsenFactors) {
+      if (k % width != 0) continue;
+      for (bool window : options.coarsenWindows) {
+        Configuration c;
+        c.recipe = rewrite::Recipe::Coarsened;
+        c.coarsen = {k, 1, 1};
+        c.privateWindow = window;
+        c.vectorWidth = width;
+        configurations.push_back(c);
+      }
+    }
+  }
   return configurations;
 }
 
@@ -151,11 +192,24 @@ std::vector<FamilySummary> familySummaries(const SpaceOptions &options) {
   std::vector<FamilySummary> out;
   if (options.includePlain) out.push_back({"plain", with({}), 0, 0});
   if (options.includeStream) out.push_back({"stream", with({}), 0, 0});
-  if (options.includeTiled) out.push_back({"tiled", with({{"tile", listText(options.tileSizes)}}), 0, 0});
-  if (options.includeLocal) out.push_back({"local", with({{"tile", listText(options.tileSizes)}}), 0, 0});
+  std::string shapes;
+  for (const auto &shape : options.tileShapes)
+    shapes += (shapes.empty() ? "" : ",") + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
+              std::to_string(shape[2]);
+  std::vector<std::pair<std::string, std::string>> tiling{{"tile", listText(options.tileSizes)},
+                                                          {"tileShape", shapes.empty() ? "none" : shapes}};
+  if (options.includeTiled) out.push_back({"tiled", with(tiling), 0, 0});
+  if (options.includeLocal) out.push_back({"local", with(tiling), 0, 0});
   if (options.includeCoarsened)
     out.push_back({"coarsened",
                    with({{"coarsen", listText(options.coarsenFactors)},
+                         {"window", windows},
+                         {"coarsenShapes", std::to_string(options.coarsenedGroupShapes)}}),
+                   0, 0});
+  if (options.includeVector)
+    out.push_back({"vector",
+                   with({{"vector", listText(options.vectorWidths)},
+                         {"coarsen", listText(options.coarsenFactors)},
                          {"window", windows},
                          {"coarsenShapes", std::to_string(options.coarsenedGroupShapes)}}),
                    0, 0});
@@ -185,7 +239,7 @@ std::string kernelIdentity(const Variant &v) {
 } // namespace
 
 const std::vector<std::string> &familyNames() {
-  static const std::vector<std::string> names{"plain", "stream", "tiled", "local", "coarsened", "mapping"};
+  static const std::vector<std::string> names{"plain", "stream", "tiled", "local", "coarsened", "vector", "mapping"};
   return names;
 }
 
@@ -195,6 +249,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   std::vector<std::pair<Configuration, Program>> programs;
 
   auto addProgram = [&](Configuration c) -> std::optional<Program> {
+    if (!tilesFitOutput(typed, c)) return std::nullopt;
     try {
       Program lowered = rewrite::applyRecipe(typed, c.recipe, c.recipeOptions());
       if (seenPrograms.insert(lowered.body().hash()).second) programs.push_back({c, lowered});
@@ -228,11 +283,18 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     addBase({rewrite::Recipe::Tiled, tile, {0, 0, 0}}, options.includeTiled);
     addBase({rewrite::Recipe::Local, tile, {0, 0, 0}}, options.includeLocal);
   }
+  for (const auto &shape : options.tileShapes)
+    for (rewrite::Recipe recipe : {rewrite::Recipe::Tiled, rewrite::Recipe::Local}) {
+      Configuration c{recipe, 8, {0, 0, 0}};
+      c.tileShape = shape;
+      addBase(c, recipe == rewrite::Recipe::Tiled ? options.includeTiled : options.includeLocal);
+    }
   for (Configuration c : coarsenedConfigurations(options))
     for (bool window : options.coarsenWindows) {
       c.privateWindow = window;
       addBase(c, options.includeCoarsened);
     }
+  for (const Configuration &c : vectorisedConfigurations(options)) addProgram(c);
   size_t unmappedPrograms = programs.size();
   for (const auto &[base, lowered] : remappable) {
     std::vector<rewrite::Mapping> mappings = rewrite::alternativeMappings(ndrangeDimensions(lowered));
@@ -288,7 +350,8 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       // mapGlb kernels: the runtime's choice first, then explicit shapes.
       variants.push_back({config, lowered, base});
       std::vector<std::array<int64_t, 3>> shapes = groupShapes(base.dims, extents, limits, options);
-      if (config.recipe == rewrite::Recipe::Coarsened) shapes = spreadSample(shapes, options.coarsenedGroupShapes);
+      if (config.recipe == rewrite::Recipe::Coarsened || config.vectorWidth > 0)
+        shapes = spreadSample(shapes, options.coarsenedGroupShapes);
       if (p >= unmappedPrograms) shapes = spreadSample(shapes, options.mappedGroupShapes);
       for (const auto &shape : shapes) {
         Configuration c = config;

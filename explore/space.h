@@ -1,15 +1,17 @@
 #pragma once
 // The exploration space of a program: the union of strategy families (plain,
-// stream, tiled and local-memory tiling with each tile size, coarsened along
-// each dimension with each factor, and the mapping family: those programs
-// under other mappings of their map nest), each crossed with work-group
-// sizes, boundary specialisation and fast-math levels. Every variant is a
-// strategy (explore/strategy_text.h). Nothing is hand-written per program:
-// tile sizes are those the tiling rule accepts for the program's types (the
-// outputs must be divisible), mappings those its map nest has, and variants
-// whose kernels cannot run on the device (local memory, work-group size) are
-// dropped after generating them. Variants are deduplicated by their kernel
-// and launch (source, build options, NDRange, work-group shape).
+// stream, tiled and local-memory tiling with each tile size and tile shape,
+// coarsened along each dimension with each factor, vectorised plain and
+// coarsened, and the mapping family: those programs under other mappings of
+// their map nest), each crossed with work-group sizes, boundary
+// specialisation and fast-math levels. Every variant is a strategy
+// (explore/strategy_text.h). Nothing is hand-written per program: tile sizes
+// are those the tiling rule accepts for the program's types (a tile extent
+// that does not divide the output's gives a partial last tile; tiles wider
+// than the output are left out), mappings those its map nest has, and
+// variants whose kernels cannot run on the device (local memory, work-group
+// size) are dropped after generating them. Variants are deduplicated by their
+// kernel and launch (source, build options, NDRange, work-group shape).
 
 #include "codegen/kernel.h"
 #include "explore/configuration.h"
@@ -24,6 +26,9 @@ using tuner::DeviceLimits;
 
 struct SpaceOptions {
   std::vector<int64_t> tileSizes{4, 8, 16, 32};
+  /// Tiles with one extent per dimension (x first) for tiled and local, where
+  /// the output has that many dimensions (2D and 3D: 32 x 4 x 1).
+  std::vector<std::array<int64_t, 3>> tileShapes{{32, 4, 1}};
   std::vector<int64_t> groupExtents{1, 2, 4, 8, 16, 32, 64, 128, 256};
   bool includeTiled = true;
   bool includeLocal = true;
@@ -34,6 +39,13 @@ struct SpaceOptions {
   std::vector<int64_t> coarsenFactors{2, 4, 8};
   bool includeCoarsened = true;
   size_t coarsenedGroupShapes = 4;
+  /// The vector family: for each width (rewrite::RecipeOptions::vectorWidth),
+  /// plain and coarsened along x by each of `coarsenFactors` that is a
+  /// multiple of it (each of `coarsenWindows`), launched with
+  /// `coarsenedGroupShapes` of the mapGlb shapes; only where the width divides
+  /// the x extent and the user functions run lane-wise.
+  std::vector<int64_t> vectorWidths{4, 8};
+  bool includeVector = true;
   /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
   bool includeStream = true;
   /// A boundary-specialised twin of every variant (Configuration::specialise)
@@ -86,7 +98,7 @@ struct Space {
 };
 
 /// The families of the space, in enumeration order: plain, stream, tiled,
-/// local, coarsened, mapping.
+/// local, coarsened, vector, mapping.
 const std::vector<std::string> &familyNames();
 
 /// `typed` is the high-level program type-checked at `sizes`.

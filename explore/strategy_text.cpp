@@ -23,6 +23,15 @@ std::string coarsenText(const std::array<int64_t, 3> &k) {
   return "coarsen(" + (args.empty() ? std::string("x=1") : args) + ")";
 }
 
+/// tile(K), or tile(X,Y[,Z]) for a tile shape (its entries up to the last non-zero one).
+std::string tileText(const Configuration &c) {
+  if (c.tileShape == std::array<int64_t, 3>{0, 0, 0}) return "tile(" + std::to_string(c.tile) + ")";
+  int last = c.tileShape[2] != 0 ? 2 : 1;
+  std::string args;
+  for (int d = 0; d <= last; ++d) args += (d ? "," : "") + std::to_string(c.tileShape[static_cast<size_t>(d)]);
+  return "tile(" + args + ")";
+}
+
 std::string shapeText(const std::array<int64_t, 3> &shape) {
   int last = shape[2] != 1 ? 2 : shape[1] != 1 ? 1 : 0;
   std::string args;
@@ -152,11 +161,12 @@ void expectArguments(const Step &s, size_t lo, size_t hi) {
     fail(s.position, s.name + " takes " +
                          (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
                          " argument(s), e.g. " +
-                         (s.name == "tile"       ? "tile(8)"
-                          : s.name == "wg"       ? "wg(32,4)"
-                          : s.name == "coarsen"  ? "coarsen(x=8)"
-                          : s.name == "fastMath" ? "fastMath(relaxed)"
-                                                 : s.name + "(x,y)"));
+                         (s.name == "tile"        ? "tile(8) or tile(32,4)"
+                          : s.name == "wg"        ? "wg(32,4)"
+                          : s.name == "coarsen"   ? "coarsen(x=8)"
+                          : s.name == "fastMath"  ? "fastMath(relaxed)"
+                          : s.name == "vectorize" ? "vectorize(4)"
+                                                  : s.name + "(x,y)"));
 }
 
 rewrite::Mapping mappingOf(const Step &s, ParsedStrategy &parsed) {
@@ -178,15 +188,14 @@ rewrite::Mapping mappingOf(const Step &s, ParsedStrategy &parsed) {
 
 std::string strategyText(const Configuration &c, int kernelDims) {
   std::string text;
+  const std::string vectorize = c.vectorWidth > 0 ? "vectorize(" + std::to_string(c.vectorWidth) + ") ; " : "";
   switch (c.recipe) {
-  case Recipe::Plain: text = "mapGlb(" + mappingText(c, kernelDims) + ")"; break;
-  case Recipe::Tiled: text = "tile(" + std::to_string(c.tile) + ") ; mapWrg(" + mappingText(c, kernelDims) + ")"; break;
-  case Recipe::Local:
-    text = "tile(" + std::to_string(c.tile) + ") ; toLocal ; mapWrg(" + mappingText(c, kernelDims) + ")";
-    break;
+  case Recipe::Plain: text = vectorize + "mapGlb(" + mappingText(c, kernelDims) + ")"; break;
+  case Recipe::Tiled: text = tileText(c) + " ; mapWrg(" + mappingText(c, kernelDims) + ")"; break;
+  case Recipe::Local: text = tileText(c) + " ; toLocal ; mapWrg(" + mappingText(c, kernelDims) + ")"; break;
   case Recipe::Coarsened:
-    text = coarsenText(c.coarsen) + (c.privateWindow ? " ; privateWindow" : " ; globalWindow") + " ; mapGlb(" +
-           mappingText(c, kernelDims) + ")";
+    text = coarsenText(c.coarsen) + (c.privateWindow ? " ; privateWindow ; " : " ; globalWindow ; ") + vectorize +
+           "mapGlb(" + mappingText(c, kernelDims) + ")";
     break;
   case Recipe::Stream: text = "stream ; mapGlb(" + mappingText(c, kernelDims) + ")"; break;
   }
@@ -216,15 +225,36 @@ ParsedStrategy parseStrategy(const std::string &text) {
     return steps[i++];
   };
 
+  // vectorize(W): the innermost dimension as vectors of W lanes.
+  auto vectorWidthOf = [&](const Step &s) {
+    expectArguments(s, 1, 1);
+    if (!s.args[0].name.empty()) fail(s.args[0].position, "vectorize takes a plain number, e.g. vectorize(4)");
+    int64_t w = positiveNumber(s.args[0], "vectorize", 16);
+    if (w != 2 && w != 4 && w != 8 && w != 16)
+      fail(s.args[0].position, "expected a vector width 2, 4, 8 or 16 in vectorize, found '" + s.args[0].value + "'");
+    return w;
+  };
+
   // The lowering: one of the recipes' rule compositions.
   const Step &first = steps[i++];
-  if (first.name == "mapGlb") {
+  if (first.name == "vectorize") {
+    c.vectorWidth = vectorWidthOf(first);
+    c.recipe = Recipe::Plain;
+    c.mapping = mappingOf(expect("mapGlb", "vectorize"), parsed);
+  } else if (first.name == "mapGlb") {
     c.recipe = Recipe::Plain;
     c.mapping = mappingOf(first, parsed);
   } else if (first.name == "tile") {
-    expectArguments(first, 1, 1);
-    if (!first.args[0].name.empty()) fail(first.args[0].position, "tile takes a plain number, e.g. tile(8)");
-    c.tile = positiveNumber(first.args[0], "tile", 1024);
+    expectArguments(first, 1, 3);
+    for (const Argument &a : first.args)
+      if (!a.name.empty()) fail(a.position, "tile takes plain numbers, e.g. tile(8) or tile(32,4)");
+    if (first.args.size() == 1) {
+      c.tile = positiveNumber(first.args[0], "tile", 1024);
+    } else {
+      // One extent per dimension, x first (rewrite::RecipeOptions::tileExtents).
+      c.tile = rewrite::RecipeOptions{}.tileOutputs;
+      for (size_t d = 0; d < first.args.size(); ++d) c.tileShape[d] = positiveNumber(first.args[d], "tile", 1024);
+    }
     c.recipe = Recipe::Tiled;
     if (next("toLocal")) {
       noArguments(steps[i++]);
@@ -251,13 +281,15 @@ ParsedStrategy parseStrategy(const std::string &text) {
       fail(i < steps.size() ? steps[i].position : text.size() + 1,
            "expected 'privateWindow' or 'globalWindow' after coarsen");
     }
-    c.mapping = mappingOf(expect("mapGlb", "the window"), parsed);
+    if (next("vectorize")) c.vectorWidth = vectorWidthOf(steps[i++]);
+    c.mapping = mappingOf(expect("mapGlb", c.vectorWidth > 0 ? "vectorize" : "the window"), parsed);
   } else if (first.name == "stream") {
     noArguments(first);
     c.recipe = Recipe::Stream;
     c.mapping = mappingOf(expect("mapGlb", "stream"), parsed);
   } else {
-    fail(first.position, "expected a lowering (mapGlb, tile, coarsen or stream), found '" + shown(first.name) + "'");
+    fail(first.position,
+         "expected a lowering (mapGlb, vectorize, tile, coarsen or stream), found '" + shown(first.name) + "'");
   }
 
   // The launch and codegen choices, each at most once and in this order.
@@ -322,6 +354,7 @@ Variant variantFromStrategy(const Program &typed, const std::string &text, codeg
 
 std::string familyOf(const Configuration &configuration) {
   if (!configuration.mapping.isDefault()) return "mapping";
+  if (configuration.vectorWidth > 0) return "vector";
   return rewrite::recipeName(configuration.recipe);
 }
 

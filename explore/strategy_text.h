@@ -16,12 +16,17 @@
 //   lowering, exactly one of
 //     mapGlb(D..)                          plain: the map nest on global ids
 //     tile(K) ; mapWrg(D..)                tiled: overlapped tiles of K outputs per dimension on
-//                                          work-groups, their outputs on local ids (same order)
+//                                          work-groups, their outputs on local ids (same order);
+//                                          tile(X,Y[,Z]): X outputs along x, Y along y, ... (a
+//                                          tile that does not divide the output: partial last tile)
 //     tile(K) ; toLocal ; mapWrg(D..)      local: the same with each tile copied to local memory
 //     coarsen(x=X,y=Y,z=Z) ; privateWindow|globalWindow ; mapGlb(D..)
 //                                          coarsened: X*Y*Z outputs per work-item, window in
 //                                          private memory or read from global memory
 //     stream ; mapGlb(D..)                 2.5D streaming of the outermost dimension
+//     vectorize(W) ; mapGlb(D..)           plain with W consecutive outputs along x as one vector
+//     coarsen(..) ; privateWindow|globalWindow ; vectorize(W) ; mapGlb(D..)
+//                                          coarsened, the outputs along x as vectors of W lanes
 //   D.. lists nest dimensions (x innermost, y, z) in NDRange order: mapGlb(y,x) puts x on
 //   NDRange dimension 1; dimensions left out run sequentially in a work-item (the innermost
 //   ones only): mapGlb(y) is a 1D NDRange over rows (rewrite/mapping.h).
@@ -72,7 +77,8 @@ Variant variantFromStrategy(const Program &typed, const std::string &text,
                             codegen::Target target = codegen::Target::OpenCL);
 
 /// The family a configuration belongs to: plain, tiled, local, coarsened,
-/// stream, or mapping (a mapGlb recipe with another than the default mapping).
+/// stream, vector (vectorised plain or coarsened), or mapping (a recipe with
+/// another than the default mapping).
 std::string familyOf(const Configuration &configuration);
 
 } // namespace liftcc::explore

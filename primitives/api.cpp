@@ -15,7 +15,8 @@ Expr prim(Op op, std::vector<Size> sizes, std::vector<Expr> funs, std::vector<Ex
 
 void collectSizes(const Type &t, std::vector<Size> &out) {
   switch (t.kind()) {
-  case TypeKind::Scalar: return;
+  case TypeKind::Scalar:
+  case TypeKind::Vector: return;
   case TypeKind::Tuple:
     for (const Type &e : t.tupleElements()) collectSizes(e, out);
     return;
@@ -90,6 +91,7 @@ Expr reduce(Expr f, Expr init, Expr in) {
 }
 Expr zip(std::vector<Expr> ins) { return prim(Op::Zip, {}, {}, std::move(ins)); }
 Expr split(Size n, Expr in) { return prim(Op::Split, {std::move(n)}, {}, {std::move(in)}); }
+Expr take(Size n, Expr in) { return prim(Op::Take, {std::move(n)}, {}, {std::move(in)}); }
 Expr join(Expr in) { return prim(Op::Join, {}, {}, {std::move(in)}); }
 Expr slide(Size size, Size step, Expr in) {
   return prim(Op::Slide, {std::move(size), std::move(step)}, {}, {std::move(in)});
@@ -103,6 +105,8 @@ Expr padConstant(Size left, Size right, Expr value, Expr in) {
 Expr transpose(Expr in) { return prim(Op::Transpose, {}, {}, {std::move(in)}); }
 Expr iterate(Size n, Expr f, Expr in) { return prim(Op::Iterate, {std::move(n)}, {std::move(f)}, {std::move(in)}); }
 Expr at(Size index, Expr in) { return prim(Op::At, {std::move(index)}, {}, {std::move(in)}); }
+Expr asVector(Size width, Expr in) { return prim(Op::AsVector, {std::move(width)}, {}, {std::move(in)}); }
+Expr asScalar(Expr in) { return prim(Op::AsScalar, {}, {}, {std::move(in)}); }
 Expr get(int index, Expr in) { return prim(Op::Get, {}, {}, {std::move(in)}, index); }
 Expr tuple(std::vector<Expr> elements) { return prim(Op::Tuple, {}, {}, std::move(elements)); }
 Expr generate(Size n, Expr f) { return prim(Op::Generate, {std::move(n)}, {std::move(f)}, {}); }

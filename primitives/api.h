@@ -74,6 +74,8 @@ Expr reduce(Expr f, Expr init, Expr in);
 Expr zip(std::vector<Expr> ins);
 inline Expr zip(Expr a, Expr b) { return zip(std::vector<Expr>{std::move(a), std::move(b)}); }
 Expr split(Size n, Expr in);
+/// The first n elements of in (n at most its length).
+Expr take(Size n, Expr in);
 Expr join(Expr in);
 Expr slide(Size size, Size step, Expr in);
 Expr pad(Size left, Size right, PadMode mode, Expr in);
@@ -81,6 +83,9 @@ Expr padConstant(Size left, Size right, Expr value, Expr in);
 Expr transpose(Expr in);
 Expr iterate(Size n, Expr f, Expr in);
 Expr at(Size index, Expr in);
+/// [T]n -> [T<width>](n/width); asScalar is its inverse.
+Expr asVector(Size width, Expr in);
+Expr asScalar(Expr in);
 Expr get(int index, Expr in);
 Expr tuple(std::vector<Expr> elements);
 Expr generate(Size n, Expr f);

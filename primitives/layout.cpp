@@ -1,4 +1,4 @@
-// Data layout: split, join, slide, transpose, reverse and at only rearrange (or pick)
+// Data layout: split, join, slide, transpose, reverse, take and at only rearrange (or pick)
 // elements; codegen reads through them as views (codegen/generator_views.cpp).
 
 #include "primitives/rules.h"
@@ -117,6 +117,22 @@ Expr typeReverse(TypeContext &checker, const Expr &e, const std::string &path) {
 Value evalReverse(EvalContext &interpreter, const Expr &e) {
   Value in = interpreter.eval(inputOf(e));
   return Value::array({in.elements().rbegin(), in.elements().rend()});
+}
+
+Expr typeTake(TypeContext &checker, const Expr &e, const std::string &path) {
+  const std::string op(e.info().name);
+  Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
+  const Type &t = in.typeOrThrow();
+  const arith::Expr &n = takeCount(e);
+  checker.requirePositive(n, checker.field(path, "n"), "the count", e);
+  if (!arith::provablyLessEq(n, t.arrayLength()))
+    checker.fail(checker.field(path, "n"), op + "(" + n.str() + ") of " + t.str() + ": " + n.str() +
+                                               " is not provably at most the length " + t.arrayLength().str());
+  return checker.rebuild(e, {}, {in}, Type::array(t.arrayElement(), n));
+}
+
+Value evalTake(EvalContext &interpreter, const Expr &e) {
+  return subarray(interpreter.eval(inputOf(e)), 0, static_cast<size_t>(interpreter.size(takeCount(e))));
 }
 
 Expr typeAt(TypeContext &checker, const Expr &e, const std::string &path) {

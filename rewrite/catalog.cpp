@@ -7,14 +7,15 @@ std::vector<Rule> algorithmicCatalog() {
                           splitJoinCancel(), transposeTranspose(), reduceMapFusion()};
   for (int64_t n : {2, 4, 8, 16, 32, 64}) rules.push_back(splitJoin(arith::Expr(n)));
   for (int dims = 1; dims <= 3; ++dims)
-    for (int64_t k : {2, 4, 8, 16, 32}) rules.push_back(overlappedTiling(dims, k));
+    for (int64_t k : {2, 4, 8, 16, 32}) rules.push_back(overlappedTiling(dims, k, TileFit::WithinOutput));
   // Tiles one output wide in all but the innermost or the outermost
   // dimension: the coarsened recipe's tilings.
   for (std::vector<int64_t> extents : std::vector<std::vector<int64_t>>{{4, 1}, {1, 4}, {4, 1, 1}, {1, 1, 4}})
-    rules.push_back(overlappedTiling(extents));
+    rules.push_back(overlappedTiling(extents, TileFit::WithinOutput));
   for (int64_t k : {2, 4, 8}) rules.push_back(slideWidening(k));
   rules.push_back(slideSeqIntroduction());
   for (int dims = 2; dims <= 3; ++dims) rules.push_back(streamOuterDimension(dims));
+  for (int dims = 1; dims <= 3; ++dims) rules.push_back(vectorizeStencil(dims, 4));
   return rules;
 }
 

@@ -14,9 +14,9 @@ std::optional<MapNMatch> matchMapN(const Expr &e, int dims) {
 }
 
 std::optional<SlideNMatch> matchSlideN(const Expr &e, int dims) {
-  auto m = nd::matchSlideN(e, dims);
+  auto m = nd::matchSlideNPerDimension(e, dims);
   if (!m) return std::nullopt;
-  return SlideNMatch{m->size, m->step, m->in};
+  return SlideNMatch{m->sizes[0], m->steps[0], m->in, m->sizes, m->steps};
 }
 
 std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims) {
@@ -28,21 +28,7 @@ std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims) {
 Expr slideNPerDimension(std::vector<arith::Expr> sizes, std::vector<arith::Expr> steps, Expr in) {
   if (sizes.empty() || sizes.size() != steps.size())
     throw InternalError("slideNPerDimension: one size and step per dimension");
-  int dims = static_cast<int>(sizes.size());
-  if (dims == 1) return api::slide(sizes[0], steps[0], std::move(in));
-  // The shape of nd::slideN: slide the inner dimensions of every row, then the
-  // rows, then move the outer window extent past the inner window positions.
-  arith::Expr outerSize = sizes[0], outerStep = steps[0];
-  sizes.erase(sizes.begin());
-  steps.erase(steps.begin());
-  Expr rows = api::map(api::fn([&](Expr row) { return slideNPerDimension(sizes, steps, row); }), std::move(in));
-  Expr reorder = api::fn([dims](Expr window) {
-    for (int k = 0; k < dims - 1; ++k)
-      window =
-          k == 0 ? api::transpose(window) : api::mapN(k, api::fn([](Expr w) { return api::transpose(w); }), window);
-    return window;
-  });
-  return api::map(reorder, api::slide(outerSize, outerStep, rows));
+  return nd::slideN(std::move(sizes), std::move(steps), std::move(in));
 }
 
 Expr moveDimensionToFront(int from, Expr in) {
@@ -64,10 +50,16 @@ Expr untileN(int dims, Expr tiles) {
   return api::join(api::map(perTileRow, std::move(tiles)));
 }
 
+bool StencilMatch::square() const {
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (sizes[d] != size || steps[d] != step) return false;
+  return true;
+}
+
 std::optional<StencilMatch> matchStencilN(const Expr &e, int dims) {
   auto map = matchMapN(e, dims);
   if (!map) return std::nullopt;
-  StencilMatch m{map->f, {}, {}, false, arith::Expr(0), arith::Expr(0)};
+  StencilMatch m{map->f, {}, {}, false, arith::Expr(0), arith::Expr(0), {}, {}};
   std::vector<Expr> candidates{map->in};
   if (auto zipped = matchZipN(map->in, dims)) {
     candidates = *zipped;
@@ -76,8 +68,8 @@ std::optional<StencilMatch> matchStencilN(const Expr &e, int dims) {
   bool any = false;
   for (const Expr &c : candidates) {
     auto slide = matchSlideN(c, dims);
-    if (slide && (!any || (slide->size == m.size && slide->step == m.step))) {
-      if (!any) m.size = slide->size, m.step = slide->step;
+    if (slide && (!any || (slide->sizes == m.sizes && slide->steps == m.steps))) {
+      if (!any) m.size = slide->size, m.step = slide->step, m.sizes = slide->sizes, m.steps = slide->steps;
       any = true;
       m.inputs.push_back(slide->in);
       m.slid.push_back(true);

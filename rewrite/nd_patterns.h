@@ -18,9 +18,12 @@ struct MapNMatch {
 };
 std::optional<MapNMatch> matchMapN(const Expr &e, int dims);
 
+/// slideN, with one window size and step per dimension (outermost first);
+/// size and step are the outermost ones (all of them for square windows).
 struct SlideNMatch {
   arith::Expr size, step;
   Expr in;
+  std::vector<arith::Expr> sizes, steps;
 };
 std::optional<SlideNMatch> matchSlideN(const Expr &e, int dims);
 
@@ -29,14 +32,18 @@ std::optional<std::vector<Expr>> matchZipN(const Expr &e, int dims);
 
 /// A stencil: mapN(f, slideN(n, s, x)), or with inputs zipped beside the
 /// neighbourhoods, mapN(f, zipN(.., slideN(n, s, x), .., y, ..)) where every
-/// slid input has the same window size and step. inputs[i] is the i-th zipped
+/// slid input has the same window sizes and steps (which may differ per
+/// dimension: non-square windows). inputs[i] is the i-th zipped
 /// input (the one input when not zipped), seen through its slideN when slid[i].
 struct StencilMatch {
   Expr f;
   std::vector<Expr> inputs;
   std::vector<bool> slid;
   bool zipped = false;
-  arith::Expr size{0}, step{0};
+  arith::Expr size{0}, step{0};          ///< the outermost dimension's window
+  std::vector<arith::Expr> sizes, steps; ///< per dimension, outermost first
+  /// One window size and step in every dimension (slideN(dims, n, s, x)).
+  bool square() const;
 };
 std::optional<StencilMatch> matchStencilN(const Expr &e, int dims);
 

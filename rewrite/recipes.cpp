@@ -6,6 +6,7 @@
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
+#include "rewrite/apply.h"
 #include "rewrite/nd_patterns.h"
 #include "rewrite/stages.h"
 
@@ -79,12 +80,13 @@ Strategy lowerOnLevel(const std::vector<LevelRule> &levels, size_t level, const 
                            "map every dimension (" + defaultMappingText(depth) + " in some order)");
       return lowerNest(levels, level, depth - 1, mapping)(e);
     });
-    Strategy layout = seq(guard("isLayout",
-                                [](const Expr &e) {
-                                  return e.is(ExprKind::Prim) &&
-                                         (e.info().has(opflag::LayoutOnly) || (e.isPrim(Op::Map) && !mapComputes(e)));
-                                }),
-                          at("/in", self));
+    Strategy layout =
+        seq(guard("isLayout",
+                  [](const Expr &e) {
+                    return e.is(ExprKind::Prim) && (e.info().has(opflag::LayoutOnly) || e.isPrim(Op::Take) ||
+                                                    (e.isPrim(Op::Map) && !mapComputes(e)));
+                  }),
+            at("/in", self));
     Strategy iterate = seq(guard("isIterateOfLambda",
                                  [](const Expr &e) { return e.isPrim(Op::Iterate) && funOf(e).is(ExprKind::Lambda); }),
                            seq(at("/f/body", self), at("/in", sequential())));
@@ -102,6 +104,9 @@ Program lowerOnLevels(const Program &typed, const std::vector<LevelRule> &levels
   return *lowered;
 }
 
+int outputDimensions(const Program &typed);
+std::string extentsText(const std::array<int64_t, 3> &extents, int dims);
+
 /// Tiles the first stencil found, trying 3, 2 and then 1 dimensions.
 std::pair<Program, int> tileStencil(const Program &typed, int64_t outputs) {
   for (int dims = 3; dims >= 1; --dims) {
@@ -110,9 +115,31 @@ std::pair<Program, int> tileStencil(const Program &typed, int64_t outputs) {
     if (!locations.empty()) return {applyRule(typed, rule, locations.front()), dims};
   }
   throw RewriteError("no stencil to tile with " + std::to_string(outputs) +
-                     " outputs per tile: overlapped tiling needs mapN over slideN of an input with every tiled output "
-                     "extent divisible by the tile size (explicit split/join or other layouts around the stencil are "
-                     "not tiled)");
+                     " outputs per tile: overlapped tiling needs mapN over slideN of an input with constant output "
+                     "extents, or extents divisible by the tile size (explicit split/join or other layouts around the "
+                     "stencil are not tiled)");
+}
+
+/// Tiles the stencil with one extent per dimension of the output (x first).
+std::pair<Program, int> tileStencilPerDimension(const Program &typed, const std::array<int64_t, 3> &extents) {
+  int dims = outputDimensions(typed);
+  for (int d = 0; d < 3; ++d) {
+    int64_t k = extents[static_cast<size_t>(d)];
+    if (k < 0 || (d < dims && k < 1))
+      throw RewriteError("tile extents must be at least 1 in every dimension of the output, found " +
+                         extentsText(extents, 3));
+    if (d >= dims && k > 1)
+      throw RewriteError("tile extent " + std::to_string(k) + " along dimension " + std::to_string(d) +
+                         " but the output has " + std::to_string(dims) + " dimension(s)");
+  }
+  if (dims >= 1 && dims <= 3) {
+    Rule rule = overlappedTiling(std::vector<int64_t>(extents.begin(), extents.begin() + dims));
+    std::vector<std::string> locations = applicableLocations(typed, rule);
+    if (!locations.empty()) return {applyRule(typed, rule, locations.front()), dims};
+  }
+  throw RewriteError("no " + std::to_string(dims) + "D stencil to tile by " + extentsText(extents, std::max(dims, 1)) +
+                     " (x first): mapN over slideN must cover every output dimension, with constant output extents "
+                     "or extents divisible by the tile's");
 }
 
 /// Whether `lambda` is a per-tile function of overlapped tiling:
@@ -171,7 +198,7 @@ std::pair<Expr, int> copyTiles(const Program &tiled, int dims, const Rule &copy)
     auto copied = copy.apply(slide->in);
     if (!copied) return e;
     ++copies;
-    return api::slideN(dims, slide->size, slide->step, *copied);
+    return slideNPerDimension(slide->sizes, slide->steps, *copied);
   });
   return {body, copies};
 }
@@ -186,9 +213,9 @@ Program copyTilesToLocal(const Program &original, const Program &tiled, int dims
                        "D tiles found hold neighbourhoods, not input elements, so "
                        "there is no tile to copy to local memory (tiling covered " +
                        std::to_string(dims) + " of the " + std::to_string(std::max(dims, outputDimensions(original))) +
-                       " dimension(s): a tile size not dividing every output extent, a wrap/mirror boundary or a "
-                       "reduce over the window keeps the rest untiled); choose a tile size that divides every output "
-                       "dimension, or use --opt tiled or plain");
+                       " dimension(s): a symbolic output extent not divisible by the tile size, a wrap/mirror "
+                       "boundary or a reduce over the window keeps the rest untiled); give concrete sizes, or use "
+                       "--opt tiled or plain");
   return typeCheck(withBody(tiled, body));
 }
 
@@ -217,8 +244,8 @@ std::pair<Program, int> tileForCoarsening(const Program &typed, const std::array
   }
   throw RewriteError("coarsened: no " + std::to_string(outputDims) + "D stencil to coarsen by " +
                      extentsText(extents, std::max(outputDims, 1)) +
-                     " (x first): every output extent must be divisible by its factor (no partial tiles yet) and "
-                     "mapN over slideN must cover every output dimension");
+                     " (x first): mapN over slideN must cover every output dimension, with constant output extents "
+                     "(partial tiles) or extents divisible by the factors");
 }
 
 /// Copies the window of every coarsened work-item (the tile its neighbourhoods
@@ -231,11 +258,43 @@ Program copyWindowsToPrivate(const Program &tiled, int dims) {
   return typeCheck(withBody(tiled, body));
 }
 
+// ---- vectorisation of the innermost dimension ----------------------------------
+
+/// Vectorises the first stencil found (3D, 2D, then 1D; in a coarsened
+/// program, each work-item's tile) with vectors of `width` lanes.
+Program vectorize(const Program &typed, int64_t width, const std::string &recipe) {
+  if (!isVectorWidth(width))
+    throw RewriteError(recipe + ": --vector " + std::to_string(width) + ": the width must be 2, 4, 8 or 16");
+  std::string refusal;
+  for (int dims = 3; dims >= 1; --dims) {
+    Rule rule = vectorizeStencil(dims, width);
+    std::vector<std::string> locations = applicableLocations(typed, rule);
+    if (!locations.empty()) return applyRule(typed, rule, locations.front());
+    // A match that does not type-check (a user function that cannot run
+    // lane-wise) is reported with the type checker's reason.
+    try {
+      if (refusal.empty()) applyStrategy(typed, topDown(rule));
+    } catch (const TypeError &e) {
+      refusal = e.what();
+    }
+  }
+  if (!refusal.empty()) throw RewriteError(recipe + ": cannot vectorise by " + std::to_string(width) + ": " + refusal);
+  throw RewriteError(recipe + ": no stencil to vectorise by " + std::to_string(width) +
+                     ": needs mapN over slideN with step 1 of one float or double input (nothing zipped) and an "
+                     "innermost output extent that " +
+                     std::to_string(width) + " divides or that is a constant (a partial last vector)");
+}
+
 Program coarsen(const Program &typed, const RecipeOptions &options) {
   if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
     throw RewriteError("coarsened: programs with iterate are not coarsened yet; use --opt plain");
+  if (options.vectorWidth > 0 && options.coarsen[0] % options.vectorWidth != 0)
+    throw RewriteError("coarsened: --vector " + std::to_string(options.vectorWidth) +
+                       " needs a coarsening factor along x that is a multiple of it, found " +
+                       std::to_string(options.coarsen[0]));
   auto [tiled, dims] = tileForCoarsening(typed, options.coarsen);
   if (options.privateWindow) tiled = copyWindowsToPrivate(tiled, dims);
+  if (options.vectorWidth > 0) tiled = vectorize(tiled, options.vectorWidth, "coarsened");
   // The tiles on global work-items; inside a work-item everything is
   // sequential, so the per-tile map nest becomes mapSeq (mapSeqUnroll below).
   return lowerOnLevels(tiled, {mapToGlb}, options.mapping);
@@ -253,10 +312,39 @@ Program streamStencil(const Program &typed) {
       "size and step (and step 1 when other inputs are zipped with the neighbourhoods); use --opt plain");
 }
 
-Program unrollAll(Program program) {
-  program = normalizeProgram(program, reduceSeqToUnroll());
-  return normalizeProgram(program, mapSeqToUnroll());
+/// At most this many copies of a loop body after unrolling a loop nest:
+/// unrolling every constant-length loop made kernels of tens of thousands of
+/// statements from partial tiles far wider than the output (a 32^3 tile of
+/// an 8^3 grid), taking minutes to generate. The recipes' own loops (e.g.
+/// 8 x 8 x 8 coarsening, 5 x 5 windows) stay far below it.
+constexpr int64_t unrollBudget = 4096;
+
+/// Unrolls mapSeq and reduceSeq of constant length, innermost first, while
+/// the copies of the innermost body stay within unrollBudget; returns the
+/// expression and its number of copies.
+std::pair<Expr, int64_t> unrollWithin(const Expr &e) {
+  const bool loop = e.isPrim(Op::MapSeq) || e.isPrim(Op::ReduceSeq);
+  // Copies of the loop body (its function, run per iteration) and of the
+  // rest (the operands, evaluated once).
+  int64_t body = 1, rest = 1;
+  Expr rebuilt = mapChildren(e, [&](const Expr &child) {
+    auto [unrolled, copies] = unrollWithin(child);
+    bool perIteration =
+        loop && std::any_of(e.funs().begin(), e.funs().end(), [&](const Expr &f) { return f.sameNode(child); });
+    (perIteration ? body : rest) = std::max(perIteration ? body : rest, copies);
+    return unrolled;
+  });
+  if (!loop) return {rebuilt, std::max(body, rest)};
+  // The original node is typed (rebuilt ones are not): its input's length.
+  const Type &in = inputOf(e).typeOrThrow();
+  int64_t length = in.isArray() && in.arrayLength().isConstant() ? in.arrayLength().constant() : 0;
+  if (length < 1 || length > unrollBudget / body) return {rebuilt, std::max(body, rest)};
+  Op unrolled = e.isPrim(Op::MapSeq) ? Op::MapSeqUnroll : Op::ReduceSeqUnroll;
+  return {Expr::prim(unrolled, {rebuilt.sizes(), 0, rebuilt.padMode(), rebuilt.funs(), rebuilt.args()}),
+          std::max(body * length, rest)};
 }
+
+Program unrollAll(const Program &program) { return typeCheck(withBody(program, unrollWithin(program.body()).first)); }
 
 } // namespace
 
@@ -278,6 +366,8 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
 }
 
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
+  if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
+    throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
   // An intermediate array read by another computation is a kernel of its
   // own, each lowered by the recipe, or plain where the recipe does not
   // apply to it (rewrite/stages.h).
@@ -287,14 +377,19 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
         [&](const Program &stage) { return applyRecipe(stage, Recipe::Plain, options); });
   Program lowered = typed;
   switch (recipe) {
-  case Recipe::Plain: lowered = lowerOnLevels(typed, {mapToGlb}, options.mapping); break;
+  case Recipe::Plain:
+    lowered = lowerOnLevels(options.vectorWidth > 0 ? vectorize(typed, options.vectorWidth, "plain") : typed,
+                            {mapToGlb}, options.mapping);
+    break;
   case Recipe::Tiled:
   case Recipe::Local: {
     // The host iterates the kernel of iterate's function; tiling that
     // function is not implemented, so say so rather than fail later.
     if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
       throw RewriteError(recipeName(recipe) + ": programs with iterate are not tiled yet; use --opt plain");
-    auto [tiled, dims] = tileStencil(typed, options.tileOutputs);
+    bool perDimension = options.tileExtents != std::array<int64_t, 3>{0, 0, 0};
+    auto [tiled, dims] =
+        perDimension ? tileStencilPerDimension(typed, options.tileExtents) : tileStencil(typed, options.tileOutputs);
     if (recipe == Recipe::Local) tiled = copyTilesToLocal(typed, tiled, dims);
     lowered = lowerOnLevels(tiled, {mapToWrg, mapToLcl}, options.mapping);
     break;

@@ -42,11 +42,24 @@ struct RecipeOptions {
   /// sequential dimensions; rewrite/mapping.h). Work-group recipes (tiled,
   /// local) take orders only: every dimension on work-groups.
   Mapping mapping = {};
+  // (Fields added later come last, so that aggregate initialisation such as
+  // {8, true} keeps its meaning.)
+  /// plain, coarsened: vectorise the innermost dimension of the stencil with
+  /// vectors of this many lanes (2, 4, 8, 16; 0 = scalar code): a work-item
+  /// computes that many consecutive outputs along x as one vector (plain), or
+  /// its coarsened outputs along x as vectors (coarsened, factor along x a
+  /// multiple of the width). See vectorizeStencil in rewrite/rule.h.
+  int64_t vectorWidth = 0;
+  /// tiled, local: outputs per tile along x, y, z (innermost first, as
+  /// `--local`) where they differ per dimension, e.g. {32, 4, 0}; the stencil
+  /// is then tiled in every dimension of the output (entries beyond it must
+  /// be 0 or 1). All 0: every dimension by tileOutputs.
+  std::array<int64_t, 3> tileExtents{0, 0, 0};
 };
 
 /// `typed` is a type-checked high-level program; tiling needs its sizes to be
-/// provably divisible by the tile size, so specialise the sizes first
-/// (typeCheck(program, sizes)). Throws RewriteError when the recipe does not
+/// provably divisible by the tile size, or constant (partial tiles), so
+/// specialise the sizes first (typeCheck(program, sizes)). Throws RewriteError when the recipe does not
 /// apply (e.g. no stencil to tile).
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options = {});
 

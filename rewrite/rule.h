@@ -37,13 +37,23 @@ Rule reduceMapFusion();        ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f
 /// with v = outputs*s and u - v = n - s. Extra inputs zipped with the
 /// neighbourhoods (zipN(slideN(n, s, x), y, ...)) are tiled along with them,
 /// without overlap, so Hotspot/SRAD/Acoustic tile with the same rule.
-Rule overlappedTiling(int dims, int64_t outputs);
+/// Partial tiles: where `outputs` does not divide a constant output extent
+/// L, the extent is rounded up to whole tiles T: the inputs are extended at
+/// the end (pad(0, (T-L)*s, clamp), unslid inputs by T-L) and the result is
+/// take(L, untileN(...)), so the last tile's surplus writes are guarded.
+/// With TileFit::WithinOutput (the catalogue's instances, which exploration
+/// and derivation searches enumerate) a tile wider than the output in some
+/// dimension does not match: one partial tile of mostly surplus outputs is
+/// never a useful choice. The recipes tile with what the user asked for, at
+/// any size (TileFit::AnySize).
+enum class TileFit { AnySize, WithinOutput };
+Rule overlappedTiling(int dims, int64_t outputs, TileFit fit = TileFit::AnySize);
 /// The same with one tile extent per dimension, innermost first (x, y, z; as
 /// `--local`); an extent of 1 leaves that dimension's tiles one output wide
 /// (coarsening along x by 8 in 2D is {8, 1}). Equal extents are exactly
 /// overlappedTiling(dims, k), name included; others are named
 /// "overlappedTiling2D(8,1)".
-Rule overlappedTiling(const std::vector<int64_t> &extents);
+Rule overlappedTiling(const std::vector<int64_t> &extents, TileFit fit = TileFit::AnySize);
 
 /// Slide widening: one slide becomes overlapping wide slides, each slid again:
 /// slide(n, s, x) -> join(map(\t. slide(n, s, t), slide(u, v, x))), v = k*s,
@@ -62,6 +72,17 @@ Rule slideSeqIntroduction();
 /// result's dimensions moved back). Zipped plain inputs (Hotspot3D,
 /// Acoustic) ride along in the column when the step is 1.
 Rule streamOuterDimension(int dims);
+
+// ---- vectorisation (rules_vectors.cpp) ----------------------------------------
+/// Vectorises the innermost map of a `dims`-dimensional stencil with step 1:
+/// each element computes `width` consecutive outputs along x as one vector,
+/// every tap of the neighbourhood being the vector of `width` consecutive
+/// inputs and f applied lane-wise (Lift's asVector / vectorize):
+///   mapN(f, slideN(n, 1, x)) -> mapN(dims-1, asScalar, mapN(f, mapN(dims-1, vectorWindows(width), slideN(n, 1, x))))
+/// where vectorWindows(w, r) = map(\c. mapN(dims, \v. at(0, asVector(w, v)), moveToBack(c)), split(w, r)).
+/// The x extent must be provably divisible by `width`; the type checker
+/// refuses user functions that do not run lane-wise (conditions on lanes).
+Rule vectorizeStencil(int dims, int64_t width);
 
 // ---- lowering rules (rules_lowering.cpp) ------------------------------------
 /// True for a map whose function computes values (applies a user function

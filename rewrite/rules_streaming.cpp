@@ -58,6 +58,8 @@ std::optional<StencilMatch> matchStream(const Expr &e, int dims) {
   if (!match) return std::nullopt;
   const StencilMatch &m = *match;
   if (!constantPositive(m.size) || !constantPositive(m.step)) return std::nullopt;
+  // The streamed window is slideN's square one (non-square windows are not streamed).
+  if (!m.square()) return std::nullopt;
   // An input zipped without a window is read at the output's position: the
   // streamed column offers it at window slot size-1 only when the windows
   // advance by one element.

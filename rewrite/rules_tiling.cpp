@@ -5,19 +5,19 @@
 #include "core/ir/operands.h"
 #include "primitives/api.h"
 #include "rewrite/nd_patterns.h"
+#include "rewrite/partial_extents.h"
 #include "rewrite/rule.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace liftcc::rewrite {
 
-namespace {} // namespace
-
-Rule overlappedTiling(int dims, int64_t outputs) {
-  return overlappedTiling(std::vector<int64_t>(static_cast<size_t>(std::max(dims, 1)), outputs));
+Rule overlappedTiling(int dims, int64_t outputs, TileFit fit) {
+  return overlappedTiling(std::vector<int64_t>(static_cast<size_t>(std::max(dims, 1)), outputs), fit);
 }
 
-Rule overlappedTiling(const std::vector<int64_t> &extents) {
+Rule overlappedTiling(const std::vector<int64_t> &extents, TileFit fit) {
   int dims = static_cast<int>(extents.size());
   if (dims < 1 || dims > 3) throw InternalError("overlappedTiling: 1 to 3 extents, found " + std::to_string(dims));
   // Equal extents keep the one-parameter name ("overlappedTiling2D(8)") that
@@ -32,32 +32,61 @@ Rule overlappedTiling(const std::vector<int64_t> &extents) {
           "mapN(f, slideN(n, s, x)) -> untileN(mapN(\\t. mapN(f, slideN(n, s, t)), slideN(u, v, x))), v = k*s, u - v = "
           "n - s "
           "(k per dimension)",
-          [dims, outerFirst, equal](const Expr &e) -> std::optional<Expr> {
+          [dims, outerFirst, equal, fit](const Expr &e) -> std::optional<Expr> {
             auto m = matchStencilN(e, dims);
-            if (!m || !m->step.isConstant() || m->step.constant() <= 0) return std::nullopt;
+            if (!m) return std::nullopt;
+            // Per dimension (outermost first): tiles of k outputs advance by
+            // v = k*s and are u = v + n - s wide (windows may differ per dimension).
             std::vector<arith::Expr> u, v;
-            for (int64_t k : outerFirst) {
-              v.push_back(arith::Expr(k) * m->step);
-              u.push_back(v.back() + m->size - m->step);
+            for (size_t d = 0; d < outerFirst.size(); ++d) {
+              const arith::Expr &n = m->sizes[d], &s = m->steps[d];
+              if (!s.isConstant() || s.constant() <= 0) return std::nullopt;
+              v.push_back(arith::Expr(outerFirst[d]) * s);
+              u.push_back(v.back() + n - s);
             }
-            // The tiles must cover the output exactly: the number of outputs
-            // per dimension must be provably divisible by the tile extent. The
-            // type checker proves the rest (the lengths of the tiled result).
+            bool sameTiles = equal && m->square();
+            // Where the tile extent divides the number of outputs, the tiles
+            // cover the output exactly (the type checker proves the lengths
+            // of the tiled result). Elsewhere (partial tiles, constant sizes
+            // only) the outputs are rounded up to whole tiles: the inputs
+            // extended at the end (clamped), the surplus outputs dropped by
+            // take, so that the last tile's writes beyond the edge are guarded.
+            std::vector<int64_t> extents, rounded;
+            std::vector<arith::Expr> extraOutputs;
             if (e.type()) {
               Type t = *e.type();
+              bool divisible = true;
               for (int d = 0; d < dims; ++d) {
-                if (!t.isArray() || !arith::provablyDivisible(t.arrayLength(), arith::Expr(outerFirst[d])))
-                  return std::nullopt;
+                if (!t.isArray()) return std::nullopt;
+                divisible = divisible && arith::provablyDivisible(t.arrayLength(), arith::Expr(outerFirst[d]));
                 t = t.arrayElement();
               }
+              if (!divisible) {
+                auto constant = constantExtents(*e.type(), dims);
+                if (!constant) return std::nullopt;
+                extents = *constant;
+                for (int d = 0; d < dims; ++d) {
+                  int64_t k = outerFirst[static_cast<size_t>(d)], n = extents[static_cast<size_t>(d)];
+                  if (k > n && fit == TileFit::WithinOutput) return std::nullopt;
+                  rounded.push_back((n + k - 1) / k * k);
+                  extraOutputs.push_back(arith::Expr(rounded.back() - n));
+                }
+              }
             }
-            // Equal extents build exactly the IR of api::slideN.
+            auto extended = [&](const Expr &in, bool slid) {
+              if (extraOutputs.empty()) return in;
+              std::vector<arith::Expr> extra;
+              for (size_t d = 0; d < extraOutputs.size(); ++d)
+                extra.push_back(slid ? extraOutputs[d] * m->steps[d] : extraOutputs[d]);
+              return extendEnds(extra, in);
+            };
+            // Equal extents of square windows build exactly the IR of api::slideN.
             auto tilesOf = [&](const std::vector<arith::Expr> &sizes, const Expr &in) {
-              return equal ? api::slideN(dims, sizes[0], v[0], in) : slideNPerDimension(sizes, v, in);
+              return sameTiles ? api::slideN(dims, sizes[0], v[0], in) : slideNPerDimension(sizes, v, in);
             };
             std::vector<Expr> tiledInputs;
             for (size_t i = 0; i < m->inputs.size(); ++i)
-              tiledInputs.push_back(tilesOf(m->slid[i] ? u : v, m->inputs[i]));
+              tiledInputs.push_back(tilesOf(m->slid[i] ? u : v, extended(m->inputs[i], m->slid[i])));
             Expr tiles = m->zipped ? api::zipN(dims, tiledInputs) : tiledInputs[0];
             StencilMatch match = *m;
             Expr perTile = api::fn(
@@ -65,12 +94,14 @@ Rule overlappedTiling(const std::vector<int64_t> &extents) {
                   std::vector<Expr> parts;
                   for (size_t i = 0; i < match.inputs.size(); ++i) {
                     Expr component = match.zipped ? api::get(static_cast<int>(i), t) : t;
-                    parts.push_back(match.slid[i] ? api::slideN(dims, match.size, match.step, component) : component);
+                    parts.push_back(match.slid[i] ? slideNPerDimension(match.sizes, match.steps, component)
+                                                  : component);
                   }
                   return api::mapN(dims, match.f, match.zipped ? api::zipN(dims, parts) : parts[0]);
                 },
                 "tile");
-            return untileN(dims, api::mapN(dims, perTile, tiles));
+            Expr untiled = untileN(dims, api::mapN(dims, perTile, tiles));
+            return extraOutputs.empty() ? untiled : takeFirst(extents, rounded, untiled);
           }};
 }
 

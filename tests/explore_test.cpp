@@ -94,6 +94,8 @@ TEST_CASE("explore/space: jacobi2d_5pt has plain, streamed, tiled, local and coa
   once.tileSizes = {4, 8};
   twice.tileSizes = {4, 8, 4, 8};
   once.includeCoarsened = twice.includeCoarsened = false;
+  once.includeVector = twice.includeVector = false;
+  once.tileShapes = twice.tileShapes = {};
   once.includeMapping = twice.includeMapping = false;
   Space a = explore::enumerateSpace(typed, limits, once), b = explore::enumerateSpace(typed, limits, twice);
   CHECK(a.distinctPrograms == b.distinctPrograms);
@@ -302,6 +304,7 @@ TEST_CASE("explore: the paper's stencils stay within budget; the best is the fas
     options.space.groupExtents = {sizes.size() == 3 ? int64_t(4) : int64_t(16)};
     options.space.includeTiled = false; // plain and local tiling: the extremes
     options.space.includeCoarsened = false;
+    options.space.includeVector = false;
     options.budget.maxTime = std::chrono::seconds(60);
     auto start = std::chrono::steady_clock::now();
     ExploreResult result = explore::explore(examples::findExample(name).build(), sizes, backend, options);

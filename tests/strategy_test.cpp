@@ -68,7 +68,7 @@ void checkRoundTrips(const Space &space) {
 /// A mapGlb kernel that is not specialised takes its work-group shape at
 /// launch only, so one compilation per such program serves all its shapes
 /// (each shape's text still parses to its own configuration): under the
-/// sanitizers compiling each of the ~1,600 texts took 8 minutes.
+/// sanitizers compiling each of the ~2,000 texts took 8 minutes.
 size_t checkCompilesIdentically(const Program &typed, const Space &space) {
   size_t checked = 0;
   std::map<std::string, explore::Variant> launchedAlike;
@@ -135,6 +135,23 @@ TEST_CASE("strategy: printed strategies of known configurations") {
   streamed.mapping.ndrange = {1};
   streamed.divToMul = true;
   CHECK(explore::strategyText(streamed, 1) == "stream ; mapGlb(y) ; divToMul");
+  Configuration vectorised = c;
+  vectorised.vectorWidth = 4;
+  CHECK(explore::strategyText(vectorised, 2) ==
+        "coarsen(x=8) ; privateWindow ; vectorize(4) ; mapGlb(x,y) ; wg(32,4) ; specialise ; fastMath(relaxed)");
+  CHECK(explore::parseStrategy(explore::strategyText(vectorised, 2)).configuration == vectorised);
+  Configuration plainVector;
+  plainVector.vectorWidth = 8;
+  CHECK(explore::strategyText(plainVector, 2) == "vectorize(8) ; mapGlb(x,y)");
+  CHECK(explore::parseStrategy("vectorize(8) ; mapGlb(x,y)").configuration == plainVector);
+  CHECK(explore::familyOf(plainVector) == "vector");
+  Configuration shaped;
+  shaped.recipe = Recipe::Local;
+  shaped.tile = 8;
+  shaped.tileShape = {32, 4, 1};
+  CHECK(explore::strategyText(shaped, 2) == "tile(32,4,1) ; toLocal ; mapWrg(x,y)");
+  CHECK(explore::parseStrategy("tile(32,4,1) ; toLocal ; mapWrg(x,y)").configuration == shaped);
+  CHECK(explore::parseStrategy("tile(32,4) ; mapWrg(x,y)").configuration.tileShape == std::array<int64_t, 3>{32, 4, 0});
   // Free whitespace, positional coarsening factors and an explicit default.
   explore::ParsedStrategy p =
       explore::parseStrategy("  coarsen( 2 , 4 );globalWindow;mapGlb(x,y) ;wg(8);fastMath(none)");
@@ -154,7 +171,7 @@ TEST_CASE("strategy: malformed text is a one-line error naming the position and 
       {"", "at character 1: expected a step"},
       {"mapGlb(x,y) wg(8)", "at character 13: expected ';' between steps, found 'w'"},
       {"tiles(8) ; mapWrg(x,y)",
-       "at character 1: expected a lowering (mapGlb, tile, coarsen or stream), found 'tiles'"},
+       "at character 1: expected a lowering (mapGlb, vectorize, tile, coarsen or stream), found 'tiles'"},
       {"tile(0) ; mapWrg(x,y)", "at character 6: expected a number from 1 to 1024 in tile, found '0'"},
       {"tile(8) ; mapGlb(x,y)", "at character 11: expected 'mapWrg' after tile, found 'mapGlb'"},
       {"tile(8)", "at character 8: expected 'mapWrg' after tile, found the end of the text"},
@@ -170,6 +187,10 @@ TEST_CASE("strategy: malformed text is a one-line error naming the position and 
       {"mapGlb(x) ; wg(8,x)", "at character 18: expected a number from 1 to 4096 in wg, found 'x'"},
       {"mapGlb(x) ; wg()", "at character 13: wg takes 1 to 3 argument(s), e.g. wg(32,4)"},
       {"stream(2) ; mapGlb(x)", "at character 1: stream takes no arguments"},
+      {"vectorize(3) ; mapGlb(x)", "at character 11: expected a vector width 2, 4, 8 or 16 in vectorize, found '3'"},
+      {"vectorize ; mapGlb(x)", "at character 1: vectorize takes 1 argument(s), e.g. vectorize(4)"},
+      {"coarsen(x=8) ; privateWindow ; vectorize(4)",
+       "at character 44: expected 'mapGlb' after vectorize, found the end of the text"},
       {"mapGlb(x) ; divToMul ; ", "at character 24: expected a step name, found the end of the text"},
   };
   for (const Case &c : cases) {
@@ -244,7 +265,8 @@ TEST_CASE("strategy: the space is a union of families, chosen, excluded and narr
   CHECK(kernels.size() == all.variants.size());
 
   SpaceOptions chosen;
-  chosen.includeStream = chosen.includeTiled = chosen.includeLocal = chosen.includeMapping = false;
+  chosen.includeStream = chosen.includeTiled = chosen.includeLocal = chosen.includeMapping = chosen.includeVector =
+      false;
   chosen.coarsenFactors = {2, 4};
   Space some = explore::enumerateSpace(typed, roomyLimits(), chosen);
   std::set<std::string> families;
@@ -260,7 +282,7 @@ TEST_CASE("strategy: the space is a union of families, chosen, excluded and narr
   // the plain family is excluded): x on NDRange dimension 1, or rows sequential.
   SpaceOptions mappingOnly;
   mappingOnly.includePlain = mappingOnly.includeStream = mappingOnly.includeTiled = mappingOnly.includeLocal =
-      mappingOnly.includeCoarsened = false;
+      mappingOnly.includeCoarsened = mappingOnly.includeVector = false;
   mappingOnly.mappedRecipes = {Recipe::Plain};
   Space mapped = explore::enumerateSpace(typed, roomyLimits(), mappingOnly);
   std::set<std::string> mappings;
@@ -435,7 +457,8 @@ TEST_CASE("strategy: liftc compile --strategy rebuilds what explore printed; exp
   CHECK_FALSE(std::filesystem::exists(out));
   test::LiftcRun unknown = test::runLiftc("explore " + program + sizes + " --space --families plain,fancy");
   CHECK(unknown.status == 2);
-  CHECK(unknown.output.find("--families takes families plain, stream, tiled, local, coarsened and mapping, found "
+  CHECK(unknown.output.find("--families takes families plain, stream, tiled, local, coarsened, vector and mapping, "
+                            "found "
                             "'fancy'") != std::string::npos);
   test::LiftcRun badParam = test::runLiftc("explore " + program + sizes + " --space --param tiles=4");
   CHECK(badParam.status == 2);

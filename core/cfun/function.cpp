@@ -92,6 +92,64 @@ Function Function::divisionsAsMultiplications() const {
   return compile(impl_->name, impl_->params, impl_->result, body);
 }
 
+namespace {
+/// Why `e` (of a function computing on `kind`) does not vectorise lane-wise; empty when it does.
+std::string laneWiseRefusal(const ir::Expr &e, ScalarKind kind) {
+  auto at = [&](const std::string &what) {
+    return what + " at line " + std::to_string(e.pos.line) + ", column " + std::to_string(e.pos.column);
+  };
+  if (e.kind == ir::ExprKind::Convert && e.a->kind == ir::ExprKind::Const && e.type == kind) return "";
+  if (e.type != kind) return at(std::string("a value of type ") + std::string(scalarKindName(e.type)));
+  switch (e.kind) {
+  case ir::ExprKind::Const:
+  case ir::ExprKind::Load: return "";
+  case ir::ExprKind::Neg: return laneWiseRefusal(*e.a, kind);
+  case ir::ExprKind::Arith: {
+    if (e.arith == ir::ArithOp::Rem) return at("a remainder");
+    std::string a = laneWiseRefusal(*e.a, kind);
+    return a.empty() ? laneWiseRefusal(*e.b, kind) : a;
+  }
+  case ir::ExprKind::Call:
+    if (e.builtin == Builtin::Pow || e.builtin == Builtin::Min || e.builtin == Builtin::Max)
+      return at("a call of pow, min or max");
+    for (const ir::Expr *arg : e.args)
+      if (std::string why = laneWiseRefusal(*arg, kind); !why.empty()) return why;
+    return "";
+  case ir::ExprKind::Convert: return at("a conversion");
+  case ir::ExprKind::Not:
+  case ir::ExprKind::Compare:
+  case ir::ExprKind::And:
+  case ir::ExprKind::Or:
+  case ir::ExprKind::Conditional: return at("a condition on a lane");
+  }
+  return at("an unsupported expression");
+}
+
+std::string laneWiseRefusal(const ir::Stmt &s, ScalarKind kind) {
+  switch (s.kind) {
+  case ir::StmtKind::Store:
+  case ir::StmtKind::Return: return laneWiseRefusal(*s.value, kind);
+  case ir::StmtKind::If: return "an if statement (a condition on a lane)";
+  case ir::StmtKind::Block:
+    for (const ir::Stmt *inner : s.body)
+      if (std::string why = laneWiseRefusal(*inner, kind); !why.empty()) return why;
+    return "";
+  }
+  return "an unsupported statement";
+}
+} // namespace
+
+std::string Function::laneWiseRefusal() const {
+  const ScalarKind kind = impl_->result;
+  if (kind != ScalarKind::Float && kind != ScalarKind::Double)
+    return "its result is " + std::string(scalarKindName(kind)) + " (vectors hold float or double)";
+  for (const ScalarKind slot : impl_->program->slotTypes)
+    if (slot != kind)
+      return "it has a parameter or local of type " + std::string(scalarKindName(slot)) + " besides " +
+             std::string(scalarKindName(kind));
+  return cfun::laneWiseRefusal(*impl_->program->body, kind);
+}
+
 Scalar Function::call(std::span<const Scalar> args) const {
   const auto &params = impl_->params;
   if (args.size() != params.size())

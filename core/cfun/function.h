@@ -84,6 +84,14 @@ public:
   /// to rewrite, else a function compiled from the printed body.
   Function divisionsAsMultiplications() const;
 
+  /// Empty when the body means the same applied lane-wise to OpenCL vectors
+  /// of its kind (every parameter, local and the result float, or all
+  /// double; only arithmetic, literals and the math builtins that OpenCL C
+  /// overloads on vectors), so `vectorize` may emit it with `floatN` types;
+  /// otherwise why not, naming the construct (a condition on a lane, a
+  /// conversion, an int or bool value, pow).
+  std::string laneWiseRefusal() const;
+
   /// Evaluates with C semantics. args.size() must equal params().size()
   /// (std::invalid_argument otherwise); each argument is converted to its
   /// parameter's kind as C would. Throws CFunEvalError on integer division or

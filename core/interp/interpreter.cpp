@@ -61,6 +61,16 @@ private:
 } // namespace
 
 Value callUserFun(const Expr &f, const std::vector<Value> &args) {
+  if (!args.empty() && !args.front().isScalar()) {
+    // Lane-wise on vectors (the type checker allowed it): one call per lane.
+    std::vector<Value> lanes;
+    for (size_t l = 0; l < args.front().size(); ++l) {
+      std::vector<Value> laneArgs;
+      for (const Value &a : args) laneArgs.push_back(a[l]);
+      lanes.push_back(callUserFun(f, laneArgs));
+    }
+    return Value::array(std::move(lanes));
+  }
   std::vector<Scalar> scalars;
   for (const Value &a : args) scalars.push_back(a.scalar());
   try {

@@ -25,7 +25,7 @@ struct InterpreterError : Error {
 Value interpret(const Program &typedProgram, const std::map<std::string, int64_t> &sizes,
                 const std::vector<Value> &inputs);
 
-/// Applies user function `f` to scalar arguments, its run-time errors (e.g.
+/// Applies user function `f` to scalar arguments (lane by lane to vectors), its run-time errors (e.g.
 /// integer division by zero) as InterpreterError naming it. Shared by the
 /// whole-array and the point interpreter, so both report failures alike.
 Value callUserFun(const Expr &f, const std::vector<Value> &args);

@@ -45,6 +45,12 @@ Value build(const Type &type, const std::map<std::string, int64_t> &sizes, std::
     for (int64_t i = 0; i < n; ++i) elements.push_back(build(type.arrayElement(), sizes, flat, pos));
     return Value::array(std::move(elements));
   }
+  case TypeKind::Vector: { // the interpreter keeps a vector as the array of its lanes
+    std::vector<Value> lanes;
+    for (int l = 0; l < type.vectorWidth(); ++l)
+      lanes.push_back(build(Type::scalar(type.scalarKind()), sizes, flat, pos));
+    return Value::array(std::move(lanes));
+  }
   }
   return {};
 }
@@ -97,6 +103,11 @@ Value Value::random(const Type &type, const std::map<std::string, int64_t> &size
     for (int64_t i = 0; i < n; ++i) elements.push_back(random(type.arrayElement(), sizes, rng));
     return Value::array(std::move(elements));
   }
+  case TypeKind::Vector: {
+    std::vector<Value> lanes;
+    for (int l = 0; l < type.vectorWidth(); ++l) lanes.push_back(random(Type::scalar(type.scalarKind()), sizes, rng));
+    return Value::array(std::move(lanes));
+  }
   }
   return {};
 }
@@ -120,6 +131,11 @@ void Value::checkMatches(const Type &type, const std::map<std::string, int64_t> 
     for (const Value &e : elements()) e.checkMatches(type.arrayElement(), sizes);
     return;
   }
+  case TypeKind::Vector:
+    if (kind_ != Kind::Array || static_cast<int64_t>(size()) != type.vectorWidth())
+      throw std::invalid_argument("expected a vector of type " + type.str());
+    for (const Value &e : elements()) e.checkMatches(Type::scalar(type.scalarKind()), sizes);
+    return;
   }
 }
 

@@ -24,6 +24,7 @@ void kindsOf(const Type &t, const std::map<std::string, int64_t> &sizes, std::ve
     for (int64_t i = 0; i < n; ++i) out.insert(out.end(), element.begin(), element.end());
     return;
   }
+  case TypeKind::Vector: out.insert(out.end(), static_cast<size_t>(t.vectorWidth()), t.scalarKind()); return;
   }
 }
 
@@ -60,6 +61,7 @@ size_t byteCount(const Type &type, const std::map<std::string, int64_t> &sizes) 
   case TypeKind::Array:
     return static_cast<size_t>(std::max<int64_t>(arith::evaluate(type.arrayLength(), sizes), 0)) *
            byteCount(type.arrayElement(), sizes);
+  case TypeKind::Vector: return static_cast<size_t>(type.vectorWidth()) * scalarByteSize(type.scalarKind());
   }
   return 0;
 }
@@ -88,6 +90,9 @@ void appendRandom(const Type &type, const std::map<std::string, int64_t> &sizes,
     for (int64_t i = 0; i < n; ++i) appendRandom(type.arrayElement(), sizes, rng, out);
     return;
   }
+  case TypeKind::Vector:
+    for (int l = 0; l < type.vectorWidth(); ++l) appendRandom(Type::scalar(type.scalarKind()), sizes, rng, out);
+    return;
   }
 }
 } // namespace

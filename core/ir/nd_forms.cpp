@@ -69,6 +69,25 @@ Expr slideN(int dims, arith::Expr size, arith::Expr step, Expr in) {
   return map(reorder, slid);
 }
 
+Expr slideN(std::vector<arith::Expr> sizes, std::vector<arith::Expr> steps, Expr in) {
+  if (sizes.empty() || sizes.size() != steps.size())
+    throw std::invalid_argument("slideN: one window size and step per dimension");
+  int dims = static_cast<int>(sizes.size());
+  if (dims == 1) return slide(sizes[0], steps[0], std::move(in));
+  // The shape of slideN(dims, size, step, in) above, with each dimension's own window.
+  arith::Expr outerSize = sizes[0], outerStep = steps[0];
+  sizes.erase(sizes.begin());
+  steps.erase(steps.begin());
+  Expr slid =
+      slide(outerSize, outerStep, map(lambda([&](Expr row) { return slideN(sizes, steps, row); }), std::move(in)));
+  Expr reorder = lambda([&](Expr window) {
+    for (int k = 0; k < dims - 1; ++k)
+      window = k == 0 ? transpose(window) : mapN(k, lambda([](Expr w) { return transpose(w); }), window);
+    return window;
+  });
+  return map(reorder, slid);
+}
+
 Expr zipN(int dims, std::vector<Expr> ins) {
   if (dims < 1) throw std::invalid_argument("zipN: dims must be >= 1");
   if (dims == 1) return zip(std::move(ins));
@@ -139,6 +158,26 @@ std::optional<SlideNParts> matchSlideN(const Expr &e, int dims) {
   if (!inputOf(outer).isPrim(Op::Map)) return std::nullopt;
   SlideNParts m{dims, slideSize(outer), slideStep(outer), inputOf(inputOf(outer))};
   if (!(slideN(dims, m.size, m.step, m.in) == e)) return std::nullopt;
+  return m;
+}
+
+std::optional<SlideNPerDimensionParts> matchSlideNPerDimension(const Expr &e, int dims) {
+  if (dims < 1 || dims > kMaxRecognisedDims) return std::nullopt;
+  if (dims == 1) {
+    if (!e.isPrim(Op::Slide)) return std::nullopt;
+    return SlideNPerDimensionParts{{slideSize(e)}, {slideStep(e)}, inputOf(e)};
+  }
+  // map(reorder, slide(n0, s0, map(\row. slideN(rest, row), in)))
+  if (!e.isPrim(Op::Map) || !inputOf(e).isPrim(Op::Slide)) return std::nullopt;
+  const Expr &outer = inputOf(e);
+  const Expr &rows = inputOf(outer);
+  if (!rows.isPrim(Op::Map) || !isUnaryLambda(funOf(rows))) return std::nullopt;
+  auto inner = matchSlideNPerDimension(funOf(rows).body(), dims - 1);
+  if (!inner) return std::nullopt;
+  SlideNPerDimensionParts m{{slideSize(outer)}, {slideStep(outer)}, inputOf(rows)};
+  m.sizes.insert(m.sizes.end(), inner->sizes.begin(), inner->sizes.end());
+  m.steps.insert(m.steps.end(), inner->steps.begin(), inner->steps.end());
+  if (!(slideN(m.sizes, m.steps, m.in) == e)) return std::nullopt;
   return m;
 }
 

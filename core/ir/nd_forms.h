@@ -25,6 +25,11 @@ Expr padN(std::vector<arith::Expr> left, std::vector<arith::Expr> right, std::ve
 /// `step` points in every dimension, each window a d-dimensional array.
 Expr slideN(int dims, arith::Expr size, arith::Expr step, Expr in);
 
+/// slideN with one window size and step per dimension, outermost first
+/// (non-square windows, e.g. 3 rows by 5 columns); with equal entries exactly
+/// slideN(dims, size, step, in).
+Expr slideN(std::vector<arith::Expr> sizes, std::vector<arith::Expr> steps, Expr in);
+
 /// zipN(1, ins) = zip(ins); zipN(d, ins) = map(\t. zipN(d-1, get(0,t), ...), zip(ins)).
 Expr zipN(int dims, std::vector<Expr> ins);
 
@@ -53,6 +58,12 @@ struct SlideNParts {
 };
 std::optional<SlideNParts> matchSlideN(const Expr &e, int dims);
 std::optional<SlideNParts> largestSlideN(const Expr &e);
+/// The per-dimension form (which includes the equal one), `dims` dimensions.
+struct SlideNPerDimensionParts {
+  std::vector<arith::Expr> sizes, steps; ///< outermost first
+  Expr in;
+};
+std::optional<SlideNPerDimensionParts> matchSlideNPerDimension(const Expr &e, int dims);
 
 struct ZipNParts {
   int dims;

@@ -111,7 +111,14 @@ inline constexpr uint32_t Unrolled = 1u << 8;     ///< mapSeqUnroll / reduceSeqU
     false, "mapSeq(f, slide(size, step, in)) as a march over in, the window kept in private memory and rotated",       \
     "(size, step) -> ([T]size -> U) -> [T]n -> [U]((n-size+step)/step)")                                                \
   X(Reverse, "reverse", Reverse, opflag::View, (), None, false, (), ("in"), false, "the elements in reverse order",     \
-    "[T]n -> [T]n")
+    "[T]n -> [T]n")                                                                                                     \
+  X(AsVector, "asVector", AsVector, opflag::View, ("width"), None, false, (), ("in"), false,                            \
+    "groups width consecutive scalars into one vector (width 2, 4, 8 or 16; n provably divisible by it)",              \
+    "width -> [T]n -> [T<width>](n/width)")                                                                             \
+  X(AsScalar, "asScalar", AsScalar, opflag::View | opflag::LayoutOnly, (), None, false, (), ("in"), false,              \
+    "the lanes of the vectors, in order", "[T<w>]m -> [T](m*w)")                                                        \
+  X(Take, "take", Take, opflag::View, ("n"), None, false, (), ("in"), false,                                            \
+    "the first n elements (writing through it drops the rest: the guard of a partial tile)", "n -> [T]m -> [T]n")
 // clang-format on
 
 enum class Op {

@@ -56,6 +56,10 @@ const Expr &padValue(const Expr &padConstant) {
 }
 
 const arith::Expr &splitSize(const Expr &split) { return sizeField(split, "n", "splitSize", split.isPrim(Op::Split)); }
+const arith::Expr &vectorWidthOf(const Expr &asVector) {
+  return sizeField(asVector, "width", "vectorWidthOf", asVector.isPrim(Op::AsVector));
+}
+const arith::Expr &takeCount(const Expr &take) { return sizeField(take, "n", "takeCount", take.isPrim(Op::Take)); }
 const arith::Expr &slideSize(const Expr &slide) {
   return sizeField(slide, "size", "slideSize", slide.isPrim(Op::Slide) || slide.isPrim(Op::SlideSeq));
 }

@@ -26,6 +26,9 @@ const Expr &padValue(const Expr &padConstant);
 
 // ---- size and integer operands ---------------------------------------------------
 const arith::Expr &splitSize(const Expr &split);
+const arith::Expr &vectorWidthOf(const Expr &asVector);
+/// The number of elements take keeps.
+const arith::Expr &takeCount(const Expr &take);
 /// slide and slideSeq.
 const arith::Expr &slideSize(const Expr &slide);
 const arith::Expr &slideStep(const Expr &slide);

@@ -1,6 +1,7 @@
 // Parser for the Lift type notation used in JSON programs.
 #include "core/json/program_json.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace liftcc {
@@ -64,7 +65,16 @@ private:
       return Type::array(std::move(element), parseLength());
     }
     std::string name = word();
-    if (auto kind = parseScalarKind(name)) return Type::scalar(*kind);
+    if (auto kind = parseScalarKind(name)) {
+      if (!accept('<')) return Type::scalar(*kind);
+      std::string width = word();
+      expect('>');
+      if (*kind != ScalarKind::Float && *kind != ScalarKind::Double)
+        fail("vector lanes must be float or double, found " + name);
+      if (width.size() > 2 || !std::all_of(width.begin(), width.end(), ::isdigit) || !isVectorWidth(std::stoi(width)))
+        fail("vector width must be 2, 4, 8 or 16, found " + width);
+      return Type::vector(*kind, std::stoi(width));
+    }
     fail("unknown scalar type '" + name + "' (expected bool, int, float or double)");
   }
 

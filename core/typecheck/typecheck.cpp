@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "primitives/rules.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace liftcc {
@@ -67,6 +68,8 @@ public:
         fail(path, std::string(context) + ": user function '" + uf.name() + "' takes " +
                        std::to_string(uf.params().size()) + " argument(s) but receives " +
                        std::to_string(argTypes.size()));
+      if (std::any_of(argTypes.begin(), argTypes.end(), [](const Type &t) { return t.isVector(); }))
+        return checkLaneWise(f, argTypes, path, context);
       for (size_t i = 0; i < argTypes.size(); ++i) {
         Type expected = Type::scalar(uf.params()[i].kind);
         if (argTypes[i] != expected)
@@ -78,6 +81,28 @@ public:
     }
     default: fail(path, std::string(context) + ": expected a function (lambda or user function), found a value");
     }
+  }
+
+  /// A scalar user function applied to vectors of one width runs lane-wise
+  /// (Lift's vectorize): every argument is a vector of its parameter's kind,
+  /// and the body must mean the same on OpenCL vectors (no lane conditions).
+  rules::TypedFun checkLaneWise(const Expr &f, const std::vector<Type> &argTypes, const std::string &path,
+                                std::string_view context) {
+    const cfun::Function &uf = f.userFun();
+    const int width =
+        std::find_if(argTypes.begin(), argTypes.end(), [](const Type &t) { return t.isVector(); })->vectorWidth();
+    if (std::string why = uf.laneWiseRefusal(); !why.empty())
+      fail(path,
+           std::string(context) + ": user function '" + uf.name() + "' cannot be applied lane-wise to vectors: " + why);
+    for (size_t i = 0; i < argTypes.size(); ++i) {
+      Type expected = Type::vector(uf.params()[i].kind, width); // float or double: laneWiseRefusal checked
+      if (argTypes[i] != expected)
+        fail(path, std::string(context) + ": user function '" + uf.name() + "' applied lane-wise to vectors of width " +
+                       std::to_string(width) + ": parameter '" + uf.params()[i].name + "' expected " + expected.str() +
+                       ", found " + argTypes[i].str());
+    }
+    Type result = Type::vector(uf.result(), width);
+    return {f.withType(result), result};
   }
 
 private:

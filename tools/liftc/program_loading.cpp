@@ -168,6 +168,37 @@ void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recip
   }
 }
 
+void parseVectorWidth(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options) {
+  auto width = cl.value("vector");
+  if (!width) return;
+  if (recipe != rewrite::Recipe::Plain && recipe != rewrite::Recipe::Coarsened)
+    throw UsageError("--vector needs --opt plain or --opt coarsened");
+  uint64_t value = parseUnsigned("vector", *width);
+  if (!isVectorWidth(static_cast<int64_t>(std::min<uint64_t>(value, 64))))
+    throw UsageError("--vector must be 2, 4, 8 or 16 (vector lanes along x), found " + *width);
+  options.vectorWidth = static_cast<int64_t>(value);
+}
+
+void parseTile(const std::string &text, rewrite::RecipeOptions &options) {
+  // --tile K (every dimension) or --tile X,Y[,Z] (per dimension, x first).
+  std::array<int64_t, 3> extents{0, 0, 0};
+  size_t d = 0, start = 0;
+  for (;;) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (d >= 3) throw UsageError("--tile takes at most 3 extents (x,y,z)");
+    uint64_t k = parseUnsigned("tile", item);
+    if (k < 1 || k > 1024) throw UsageError("--tile extents must be between 1 and 1024, found " + item);
+    extents[d++] = static_cast<int64_t>(k);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (d == 1)
+    options.tileOutputs = extents[0];
+  else
+    options.tileExtents = extents;
+}
+
 std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl) {
   auto opt = cl.value("opt");
   if (!opt) return std::nullopt;
@@ -184,16 +215,14 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
     if (cl.value("mapping")) throw UsageError("--mapping needs --opt (it maps the recipe's map nest)");
     rewrite::RecipeOptions ignored;
     parseCoarsening(cl, std::nullopt, ignored); // refuses --coarsen and --window without --opt coarsened
+    parseVectorWidth(cl, std::nullopt, ignored);
     return typed;
   }
   auto recipe = parseRecipeOption(cl);
   rewrite::RecipeOptions options;
-  if (auto tile = cl.value("tile")) {
-    uint64_t k = parseUnsigned("tile", *tile);
-    if (k < 1 || k > 1024) throw UsageError("--tile must be between 1 and 1024");
-    options.tileOutputs = static_cast<int64_t>(k);
-  }
+  if (auto tile = cl.value("tile")) parseTile(*tile, options);
   parseCoarsening(cl, recipe, options);
+  parseVectorWidth(cl, recipe, options);
   options.mapping = parseMappingOption(cl);
   return rewrite::applyRecipe(typed, *recipe, options);
 }

@@ -37,10 +37,14 @@ void checkSizeBindings(const Program &program, const std::map<std::string, int64
 
 /// --opt RECIPE, or nullopt without --opt.
 std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl);
+/// --tile K (tileOutputs) or --tile X,Y[,Z] (tileExtents, x first).
+void parseTile(const std::string &text, rewrite::RecipeOptions &options);
 /// --coarsen X[,Y[,Z]] (outputs per work-item, innermost first; omitted ones
 /// 1) and --window private|global into `options`; refused unless `recipe` is
 /// coarsened.
 void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options);
+/// --vector W (2, 4, 8 or 16) into options.vectorWidth; only with --opt plain or coarsened.
+void parseVectorWidth(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options);
 
 /// With --opt RECIPE (and --tile K, --coarsen, --window), the typed program
 /// lowered by that recipe; otherwise `typed` itself.

@@ -56,7 +56,8 @@ std::vector<std::string> familyList(const std::string &option, const std::string
   std::vector<std::string> families = splitList(text);
   for (const std::string &f : families)
     if (std::find(explore::familyNames().begin(), explore::familyNames().end(), f) == explore::familyNames().end())
-      throw UsageError("--" + option + " takes families plain, stream, tiled, local, coarsened and mapping, found '" +
+      throw UsageError("--" + option +
+                       " takes families plain, stream, tiled, local, coarsened, vector and mapping, found '" +
                        io::shown(f) + "'");
   return families;
 }
@@ -67,6 +68,7 @@ void setFamily(explore::SpaceOptions &o, const std::string &family, bool on) {
   if (family == "tiled") o.includeTiled = on;
   if (family == "local") o.includeLocal = on;
   if (family == "coarsened") o.includeCoarsened = on;
+  if (family == "vector") o.includeVector = on;
   if (family == "mapping") o.includeMapping = on;
 }
 
@@ -81,6 +83,29 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
     o.coarsenFactors = positiveList(name, values, 64);
   } else if (name == "wg") {
     o.groupExtents = positiveList(name, values, 4096);
+  } else if (name == "tileShape") {
+    // Tile shapes XxY[xZ], x first, or none.
+    o.tileShapes.clear();
+    for (const std::string &item : splitList(values)) {
+      if (item == "none") continue;
+      std::array<int64_t, 3> shape{1, 1, 1};
+      size_t d = 0, start = 0;
+      for (;;) {
+        size_t cross = item.find('x', start);
+        std::string extent = item.substr(start, cross == std::string::npos ? std::string::npos : cross - start);
+        if (d >= 3) throw UsageError("--param tileShape takes shapes XxY[xZ], found '" + io::shown(item) + "'");
+        shape[d++] = positiveList(name, extent, 1024).at(0);
+        if (cross == std::string::npos) break;
+        start = cross + 1;
+      }
+      if (d < 2) throw UsageError("--param tileShape takes shapes XxY[xZ], found '" + io::shown(item) + "'");
+      o.tileShapes.push_back(shape);
+    }
+  } else if (name == "vector") {
+    o.vectorWidths = positiveList(name, values, 16);
+    for (int64_t w : o.vectorWidths)
+      if (w != 2 && w != 4 && w != 8 && w != 16)
+        throw UsageError("--param vector takes widths 2, 4, 8 and 16, found " + std::to_string(w));
   } else if (name == "coarsenShapes") {
     o.coarsenedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
   } else if (name == "mappingShapes") {
@@ -127,8 +152,8 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
     }
   } else {
     throw UsageError("--param: unknown parameter '" + io::shown(name) +
-                     "' (tile, coarsen, window, wg, coarsenShapes, mapped, mapping, mappingShapes, specialise, "
-                     "fastMath)");
+                     "' (tile, tileShape, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
+                     "specialise, fastMath)");
   }
 }
 
@@ -143,8 +168,8 @@ rewrite::Mapping parseMappingOption(const CommandLine &cl) {
 std::optional<explore::Variant> strategyVariant(const CommandLine &cl, const Program &typed, codegen::Target target) {
   auto text = cl.value("strategy");
   if (!text) return std::nullopt;
-  for (const char *option : {"opt", "tile", "coarsen", "window", "mapping", "local", "specialise-boundaries",
-                             "fast-math", "div-to-mul", "kernel-name"})
+  for (const char *option : {"opt", "tile", "coarsen", "window", "vector", "mapping", "local", "specialise-boundaries",
+                             "noinline-border", "fast-math", "div-to-mul", "kernel-name"})
     if (cl.has(option))
       throw UsageError(std::string("--strategy gives the whole variant; it cannot be combined with --") + option);
   try {

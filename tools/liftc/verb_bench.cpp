@@ -172,10 +172,10 @@ int runBench(const CommandLine &cl, std::ostream &out) {
     for (const std::string &spec : splitList("coarsened", *coarsened)) {
       auto variant = bench::parseCoarsenedVariant(spec);
       if (!variant)
-        throw UsageError(
-            "--coarsened takes x8, y4, z2, x8:global, x8:spec, x8:global:spec, x8:spec:noinline ... (a dimension and a "
-            "factor from 1 to 64), found '" +
-            io::shown(spec) + "'");
+        throw UsageError("--coarsened takes x8, y4, z2, x8:global, x8:vec4, x8:spec, x8:global:vec4:spec, "
+                         "x8:spec:noinline ... (a dimension and a factor from 1 to 64; vector widths 2, 4, 8, 16), "
+                         "found '" +
+                         io::shown(spec) + "'");
       options.contenders.coarsened->push_back(*variant);
     }
   }

@@ -129,8 +129,12 @@ explore::Configuration configurationOfOptions(const CommandLine &cl) {
   } else if (cl.value("coarsen") || cl.value("window")) {
     throw UsageError("--coarsen and --window need --opt coarsened");
   }
-  if (config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local)
-    config.tile = cl.value("tile") ? static_cast<int64_t>(parseUnsigned("tile", *cl.value("tile"))) : 8;
+  if (config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local) {
+    rewrite::RecipeOptions tiling;
+    if (cl.value("tile")) parseTile(*cl.value("tile"), tiling);
+    config.tile = tiling.tileOutputs;
+    config.tileShape = tiling.tileExtents;
+  }
   const codegen::CodegenOptions codegenOptions = parseCodegenOptions(cl);
   if (cl.value("local")) config.local = codegenOptions.localSize;
   config.specialise = codegenOptions.specialiseBoundaries;
@@ -138,6 +142,9 @@ explore::Configuration configurationOfOptions(const CommandLine &cl) {
   config.fastMath = codegenOptions.fastMath;
   config.divToMul = codegenOptions.divToMul;
   config.mapping = parseMappingOption(cl);
+  rewrite::RecipeOptions vector;
+  parseVectorWidth(cl, config.recipe, vector);
+  config.vectorWidth = vector.vectorWidth;
   return config;
 }
 

@@ -31,8 +31,9 @@ std::vector<Verb> allVerbs() {
        "generate an OpenCL C or CUDA C kernel from a low-level program",
        "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
-       "                     [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
-       "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--ptx FILE.ptx [--arch sm_90]]\n"
+       "                     [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
+       "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W]\n"
+       "                     [--ptx FILE.ptx [--arch sm_90]]\n"
        "                     [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]]\n"
        "                     [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "       liftc compile PROGRAM.json --size N=64,... --strategy \"TEXT\" [-o FILE] [--metadata FILE.json] ...\n"
@@ -45,12 +46,17 @@ std::vector<Verb> allVerbs() {
        "configuration (arguments, NDRange as expressions of the sizes) as JSON.\n"
        "--opt plain|tiled|local|coarsened|stream lowers a high-level program first\n"
        "with that recipe (tiled, local and coarsened need --size; --tile K outputs per\n"
-       "tile and dimension, default 8). coarsened: each work-item computes\n"
-       "--coarsen X[,Y[,Z]] outputs along x, y, z (default 8,1,1; they must divide\n"
-       "the output extents), reading its window from a private copy (--window\n"
+       "tile and dimension, default 8, or --tile X,Y[,Z] per dimension, x first).\n"
+       "Tiles need not divide the extents: the last one is partial (guarded\n"
+       "writes). coarsened: each work-item computes --coarsen X[,Y[,Z]] outputs\n"
+       "along x, y, z (default 8,1,1), reading its window from a private copy (--window\n"
        "private, the default) or from global memory (--window global). stream\n"
        "marches the outermost dimension of a 2D/3D stencil with slideSeq, the\n"
-       "window in registers. With --target cuda, --ptx also compiles the kernel\n"
+       "window in registers. --vector W (2, 4, 8 or 16; plain and coarsened)\n"
+       "vectorises the innermost dimension: W consecutive outputs along x as one\n"
+       "vector, each tap one vloadN where its lanes are consecutive in memory\n"
+       "(W must divide the x extent, and the x coarsening factor).\n"
+       "With --target cuda, --ptx also compiles the kernel\n"
        "with NVRTC for --arch (default sm_90) and writes the PTX.\n"
        "--specialise-boundaries gives work-groups away from the borders code\n"
        "without bounds guard and without clamp/mirror/wrap/constant-pad\n"
@@ -73,15 +79,15 @@ std::vector<Verb> allVerbs() {
        "privateWindow ; mapGlb(x,y) ; wg(32,4) ; specialise ; fastMath(relaxed)\",\n"
        "grammar in the README); it replaces --opt and the other variant options,\n"
        "and --metadata then also records the strategy and its work-group shape.\n",
-       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "ptx",
-         "arch", "fast-math", "strategy", "mapping"},
+       {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "vector",
+         "ptx", "arch", "fast-math", "strategy", "mapping"},
         {"div-to-mul", "specialise-boundaries", "noinline-border"}},
        runCompile},
       {"run",
        "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
-       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
-       "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--target opencl|cuda]\n"
+       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
+       "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--target opencl|cuda]\n"
        "                 [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]] [--strategy TEXT]\n"
        "                 [--fast-math none|mad|relaxed] [--div-to-mul]\n"
        "\n"
@@ -93,10 +99,10 @@ std::vector<Verb> allVerbs() {
        "compiles the CUDA kernel with NVRTC and runs it through the CUDA driver\n"
        "(loaded at run time; --device is then the CUDA device index).\n"
        "--fast-math and --div-to-mul as for compile; --check then allows the error\n"
-       "they permit (README, Fast math). --mapping and --strategy as for compile\n"
-       "(the strategy's wg(...) is the launch's work-group shape).\n",
-       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "target", "fast-math",
-         "strategy", "mapping"},
+       "they permit (README, Fast math). --vector, --mapping and --strategy as for\n"
+       "compile (the strategy's wg(...) is the launch's work-group shape).\n",
+       {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "vector", "target",
+         "fast-math", "strategy", "mapping"},
         {"check", "div-to-mul", "specialise-boundaries", "noinline-border"}},
        runRun},
       {"rewrite",
@@ -148,13 +154,15 @@ std::vector<Verb> allVerbs() {
        "fast-math level of --fast-math (a list of none, mad, relaxed; default\n"
        "none,relaxed), each verified with the tolerance its level permits.\n"
        "The space is the union of strategy families: plain, stream, tiled, local,\n"
-       "coarsened and mapping (those programs with other orders of the NDRange\n"
-       "dimensions, or inner dimensions sequential); variants are deduplicated by\n"
+       "coarsened, vector (plain and coarsened along x with vectors) and mapping\n"
+       "(those programs with other orders of the NDRange dimensions, or inner\n"
+       "dimensions sequential); variants are deduplicated by\n"
        "kernel and launch. --space prints each family's parameters, programs and\n"
        "distinct kernels and the total, and measures nothing. --families keeps\n"
        "only the listed families, --exclude-families drops some; --param sets a\n"
-       "parameter range: tile, coarsen, wg (work-group extents), window\n"
-       "(private,global), coarsenShapes, mapped (recipes the mapping family\n"
+       "parameter range: tile, tileShape (e.g. 32x4,16x8x2 or none), coarsen, wg\n"
+       "(work-group extents), window\n"
+       "(private,global), coarsenShapes, vector (widths), mapped (recipes the mapping family\n"
        "remaps), mapping (e.g. yx,y), mappingShapes, specialise (off,on),\n"
        "fastMath. Each record stores its strategy ('liftc compile --strategy').\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
@@ -163,18 +171,18 @@ std::vector<Verb> allVerbs() {
        runExplore},
       {"tune",
        "measure one variant of a program and record it",
-       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
-       "                  [--coarsen X[,Y[,Z]]] [--window private|global] [--local X[,Y[,Z]]]\n"
+       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
+       "                  [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name "
        "NAME]\n"
-       "                  [--fast-math none|mad|relaxed] [--div-to-mul] [--specialise-boundaries]\n"
+       "                  [--fast-math none|mad|relaxed] [--div-to-mul] [--specialise-boundaries [--noinline-border]]\n"
        "                  [--mapping D[,D[,D]]] [--strategy TEXT]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
-       "records it in the same result store (--specialise-boundaries, --mapping and\n"
-       "--strategy: see compile).\n",
-       {{"size", "opt", "tile", "coarsen", "window", "local", "target", "device", "out", "runs", "timeout", "name",
-         "fast-math", "strategy", "mapping"},
+       "records it in the same result store (--specialise-boundaries, --noinline-border,\n"
+       "--vector, --mapping and --strategy: see compile).\n",
+       {{"size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "device", "out", "runs", "timeout",
+         "name", "fast-math", "strategy", "mapping"},
         {"div-to-mul", "specialise-boundaries", "noinline-border"}},
        runTune},
       {"best",
@@ -189,8 +197,9 @@ std::vector<Verb> allVerbs() {
        "write C host code (OpenCL and CUDA) that builds and launches a kernel, for applications",
        "usage: liftc export BEST_DIR --out DIR [--name NAME]\n"
        "       liftc export PROGRAM.json --size N=...,M=... --out DIR [--target opencl|cuda|both]\n"
-       "                    [--opt plain|tiled|local|coarsened|stream] [--tile K]\n"
-       "                    [--coarsen X[,Y[,Z]]] [--window private|global] [--local X[,Y[,Z]]] [--name NAME]\n"
+       "                    [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
+       "                    [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--local X[,Y[,Z]]]\n"
+       "                    [--name NAME]\n"
        "\n"
        "Writes NAME_opencl.h/.c and/or NAME_cuda.h/.c into DIR: C99 code that\n"
        "embeds the kernel source, builds it once per OpenCL context and device\n"
@@ -206,7 +215,7 @@ std::vector<Verb> allVerbs() {
        "(lowered by --opt, see 'liftc compile') for --target (default both);\n"
        "--local sets the work-group size. NAME (default: the program name) is the\n"
        "prefix of every exported symbol and file.\n",
-       {{"out", "name", "size", "opt", "tile", "coarsen", "window", "local", "target"}, {}},
+       {{"out", "name", "size", "opt", "tile", "coarsen", "window", "vector", "local", "target"}, {}},
        runExport},
       {"variants",
        "count the programs and kernels a depth-limited derivation search reaches",
@@ -244,7 +253,7 @@ std::vector<Verb> allVerbs() {
        "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|jacobi2d_5pt,...] [--sizes "
        "paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
-       "                   [--coarsened x8[,z8,x8:global,x8:spec...]]\n"
+       "                   [--coarsened x8[,z8,x8:global,x8:vec4,x8:spec...]]\n"
        "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] "
        "[--quiet]\n"
        "                   [--kernel-tuner full|quick|off] [--copy-mib 128]\n"
@@ -254,7 +263,8 @@ std::vector<Verb> allVerbs() {
        "recipe, the stream recipe (2D and 3D examples), the tiled and local recipes\n"
        "(one of each per --tiles size, default 8), the coarsened recipe per\n"
        "--coarsened variant (a dimension x, y or z and the outputs per work-item\n"
-       "along it, ':global' for the window read from global memory, ':spec' last for\n"
+       "along it, ':global' for the window read from global memory, ':vec4' for\n"
+       "vectors of 4 lanes along x (2, 4, 8, 16; dividing the factor), ':spec' last for\n"
        "boundary specialisation with a guard-free launch, ':spec:noinline' with\n"
        "--noinline-border as well (see compile); default x8 and\n"
        "the outermost dimension by 8), the best kernel 'liftc explore' recorded for the device\n"

@@ -1,0 +1,107 @@
+// Vectorisation of the innermost dimension of a stencil (Lift's asVector and
+// vectorize): a work-item computes `width` consecutive outputs along x as one
+// vector. Only layout changes: codegen turns each tap into one vloadN where
+// its lanes are consecutive in memory (the clamp-free interior) and gathers
+// them elsewhere (the border), and writes each result with one vstoreN.
+
+#include "core/error.h"
+#include "core/ir/operands.h"
+#include "core/ir/transform.h"
+#include "core/types.h"
+#include "primitives/api.h"
+#include "rewrite/nd_patterns.h"
+#include "rewrite/partial_extents.h"
+#include "rewrite/rule.h"
+
+namespace liftcc::rewrite {
+
+namespace {
+
+/// Moves the outermost array dimension to depth `to` (the inverse of moveDimensionToFront).
+Expr moveFrontDimensionTo(int to, Expr in) {
+  for (int j = 0; j < to; ++j)
+    in = j == 0 ? api::transpose(in) : api::mapN(j, api::fn([](Expr x) { return api::transpose(x); }), in);
+  return in;
+}
+
+/// [W]width of `dims`-dimensional windows of scalars -> one window of vectors:
+/// the lane dimension moved innermost, then each lane array made one vector.
+Expr vectorWindow(int dims, int64_t width, Expr chunk) {
+  Expr lanesInnermost = moveFrontDimensionTo(dims, std::move(chunk));
+  return api::mapN(dims, api::fn([width](Expr lanes) { return api::at(0, api::asVector(width, lanes)); }, "lanes"),
+                   lanesInnermost);
+}
+
+/// Whether `t` is an array of `dims` dimensions of float or double scalars.
+bool isScalarWindow(Type t, int dims) {
+  for (int d = 0; d < dims; ++d) {
+    if (!t.isArray()) return false;
+    t = t.arrayElement();
+  }
+  return t.isScalar() && (t.scalarKind() == ScalarKind::Float || t.scalarKind() == ScalarKind::Double);
+}
+
+/// `f` with its parameters' declared types dropped (JSON lambdas declare
+/// them): its neighbourhood parameter now receives vectors, which the type
+/// checker infers.
+Expr withInferredParameters(const Expr &f) {
+  if (!f.is(ExprKind::Lambda)) return f;
+  std::vector<Expr> fresh;
+  for (const Expr &p : f.params()) fresh.push_back(Expr::param(p.name()));
+  Expr body = transformBottomUp(f.body(), [&](const Expr &e) -> Expr {
+    if (e.is(ExprKind::Param))
+      for (size_t i = 0; i < fresh.size(); ++i)
+        if (e.sameNode(f.params()[i])) return fresh[i];
+    return e;
+  });
+  return Expr::lambda(std::move(fresh), std::move(body));
+}
+
+} // namespace
+
+Rule vectorizeStencil(int dims, int64_t width) {
+  if (dims < 1 || dims > 3) throw InternalError("vectorizeStencil: 1 to 3 dimensions, found " + std::to_string(dims));
+  if (!isVectorWidth(width)) throw InternalError("vectorizeStencil: width " + std::to_string(width));
+  return {"vectorizeStencil" + std::to_string(dims) + "D(" + std::to_string(width) + ")",
+          "mapN(f, slideN(n, 1, x)) -> mapN(dims-1, asScalar, mapN(f, mapN(dims-1, \\r. map(\\c. mapN(\\v. at(0, "
+          "asVector(w, v)), moveToBack(c)), split(w, r)), slideN(n, 1, x)))) (w not dividing a constant x extent L: "
+          "x extended at the end by clamping, take(L) of each row)",
+          [dims, width](const Expr &e) -> std::optional<Expr> {
+            auto m = matchStencilN(e, dims);
+            if (!m || m->zipped || !m->slid[0] || !m->step.isConstant() || m->step.constant() != 1) return std::nullopt;
+            if (!e.type()) return std::nullopt;
+            // The x extent (innermost output dimension) splits into vectors;
+            // where the width does not divide it (constant extents only), the
+            // last vector is partial: the input extended at the end of x by
+            // clamping, the surplus lanes dropped by take (guarded stores).
+            Type t = *e.type();
+            for (int d = 1; d < dims; ++d) t = t.isArray() ? t.arrayElement() : t;
+            if (!t.isArray()) return std::nullopt;
+            int64_t extent = 0, rounded = 0;
+            if (!arith::provablyDivisible(t.arrayLength(), arith::Expr(width))) {
+              if (!t.arrayLength().isConstant()) return std::nullopt;
+              extent = t.arrayLength().constant();
+              rounded = (extent + width - 1) / width * width;
+            }
+            if (!m->inputs[0].type() || !isScalarWindow(*m->inputs[0].type(), dims)) return std::nullopt;
+            std::vector<arith::Expr> extra(static_cast<size_t>(dims), arith::Expr(0));
+            extra.back() = arith::Expr(rounded - extent);
+            Expr windows = api::slideN(dims, m->size, m->step, extendEnds(extra, m->inputs[0]));
+            // A row of windows along x -> its windows of vectors, `width` at a time.
+            auto vectorRow = [dims, width](Expr row) {
+              return api::map(api::fn([dims, width](Expr chunk) { return vectorWindow(dims, width, chunk); }, "chunk"),
+                              api::split(width, row));
+            };
+            Expr vectorWindows =
+                dims == 1 ? vectorRow(windows) : api::mapN(dims - 1, api::fn(vectorRow, "row"), windows);
+            Expr results = api::mapN(dims, withInferredParameters(m->f), vectorWindows);
+            auto scalars = [extent, rounded](Expr row) {
+              Expr lanes = api::asScalar(std::move(row));
+              return rounded == extent ? lanes : api::take(arith::Expr(extent), lanes);
+            };
+            if (dims == 1) return scalars(results);
+            return api::mapN(dims - 1, api::fn(scalars, "vectors"), results);
+          }};
+}
+
+} // namespace liftcc::rewrite
