@@ -143,6 +143,15 @@ private:
                    const std::string &where);
   void genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                       const std::string &where);
+  /// Where a layout's result is written: the path on its result of the
+  /// scalar at a path of its argument (of lane `lane` of the vector there,
+  /// where asScalar spreads vectors out), adding the bounds of takes passed.
+  using LayoutPath = std::function<AccessPath(const AccessPath &, std::vector<WriteBound> &, std::optional<int> lane)>;
+  /// The target of `argument`, written through `layout` into `target`: each
+  /// scalar at its place in the result, guarded by the takes' bounds; lane
+  /// by lane where the layout spreads the argument's vectors (asScalar).
+  WriteTarget throughLayout(const WriteTarget &target, const Expr &layout, const Expr &argument,
+                            const LayoutPath &onResult, const std::string &where);
   /// A tuple, or a zip of computed arrays: each component written on its own.
   static bool writesComponents(const Expr &e);
   void genComponents(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,

@@ -120,26 +120,12 @@ void Generator::gen(const Expr &e, const Env &env, const WriteTarget &target, co
   if (e.is(ExprKind::Apply) && e.fun().is(ExprKind::Lambda)) {
     if (e.args().size() == 1 && isLayoutOnlyFunction(e.fun()) && producesData(e.args().front())) {
       // (\p. layout(p))(computed): write the computed array through the layout.
-      Expr body = e.fun().body();
-      WriteTarget inner = [this, target, body, where](const AccessPath &p) {
-        std::vector<WriteBound> bounds;
-        AccessPath q = pathOnResult(body, p, where, bounds);
-        return guarded(target(q), bounds);
+      const Expr &body = e.fun().body(), &argument = e.args().front();
+      LayoutPath onResult = [body, where](const AccessPath &p, std::vector<WriteBound> &bounds,
+                                          std::optional<int> lane) {
+        return pathOnResult(body, p, where, bounds, lane);
       };
-      const Expr &argument = e.args().front();
-      if (spreadsVectors(body, argument)) {
-        inner = [this, target, body, argument, where](const AccessPath &p) {
-          return vectorLvalue(
-              argument.typeOrThrow(), p,
-              [&](int lane) {
-                std::vector<WriteBound> bounds;
-                AccessPath q = pathOnResult(body, p, where, bounds, lane);
-                return guarded(target(q), bounds);
-              },
-              where);
-        };
-      }
-      gen(argument, env, inner, scope, where + "/args/0");
+      gen(argument, env, throughLayout(target, body, argument, onResult, where), scope, where + "/args/0");
       return;
     }
     Env inner = env;
@@ -212,24 +198,32 @@ void Generator::genLayoutWrite(const Expr &e, const Env &env, const WriteTarget 
                                const std::string &where) {
   // The scalar at path p of the argument lands at forwardStep(e, p) of the
   // result, so the argument is generated into the composed target.
-  WriteTarget inner = [this, target, e, where](const AccessPath &p) {
-    std::vector<WriteBound> bounds;
-    AccessPath q = forwardStep(e, p, where, bounds);
-    return guarded(target(q), bounds);
+  LayoutPath onResult = [e, where](const AccessPath &p, std::vector<WriteBound> &bounds, std::optional<int> lane) {
+    return forwardStep(e, p, where, bounds, lane);
   };
-  if (spreadsVectors(e, inputOf(e))) {
-    inner = [this, target, e, where](const AccessPath &p) {
-      return vectorLvalue(
-          inputOf(e).typeOrThrow(), p,
-          [&](int lane) {
-            std::vector<WriteBound> bounds;
-            AccessPath q = forwardStep(e, p, where, bounds, lane);
-            return guarded(target(q), bounds);
-          },
-          where);
+  gen(inputOf(e), env, throughLayout(target, e, inputOf(e), onResult, where), scope, where + "/in");
+}
+
+WriteTarget Generator::throughLayout(const WriteTarget &target, const Expr &layout, const Expr &argument,
+                                     const LayoutPath &onResult, const std::string &where) {
+  if (!spreadsVectors(layout, argument)) {
+    return [this, target, onResult](const AccessPath &p) {
+      std::vector<WriteBound> bounds;
+      AccessPath q = onResult(p, bounds, std::nullopt);
+      return guarded(target(q), bounds);
     };
   }
-  gen(inputOf(e), env, inner, scope, where + "/in");
+  Type vectors = argument.typeOrThrow();
+  return [this, target, onResult, vectors, where](const AccessPath &p) {
+    return vectorLvalue(
+        vectors, p,
+        [&](int lane) {
+          std::vector<WriteBound> bounds;
+          AccessPath q = onResult(p, bounds, lane);
+          return guarded(target(q), bounds);
+        },
+        where);
+  };
 }
 
 bool Generator::writesComponents(const Expr &e) {

@@ -331,7 +331,8 @@ std::pair<Expr, int64_t> unrollWithin(const Expr &e) {
     auto [unrolled, copies] = unrollWithin(child);
     bool perIteration =
         loop && std::any_of(e.funs().begin(), e.funs().end(), [&](const Expr &f) { return f.sameNode(child); });
-    (perIteration ? body : rest) = std::max(perIteration ? body : rest, copies);
+    int64_t &most = perIteration ? body : rest;
+    most = std::max(most, copies);
     return unrolled;
   });
   if (!loop) return {rebuilt, std::max(body, rest)};
@@ -340,8 +341,7 @@ std::pair<Expr, int64_t> unrollWithin(const Expr &e) {
   int64_t length = in.isArray() && in.arrayLength().isConstant() ? in.arrayLength().constant() : 0;
   if (length < 1 || length > unrollBudget / body) return {rebuilt, std::max(body, rest)};
   Op unrolled = e.isPrim(Op::MapSeq) ? Op::MapSeqUnroll : Op::ReduceSeqUnroll;
-  return {Expr::prim(unrolled, {rebuilt.sizes(), 0, rebuilt.padMode(), rebuilt.funs(), rebuilt.args()}),
-          std::max(body * length, rest)};
+  return {withOp(rebuilt, unrolled), std::max(body * length, rest)};
 }
 
 Program unrollAll(const Program &program) { return typeCheck(withBody(program, unrollWithin(program.body()).first)); }

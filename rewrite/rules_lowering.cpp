@@ -21,11 +21,6 @@ bool computesValues(const Expr &e) {
   });
 }
 
-/// `e` as primitive `op` (same operands), e.g. map -> mapGlb(dim).
-Expr withOp(const Expr &e, Op op, int attr = 0) {
-  return Expr::prim(op, {e.sizes(), attr, e.padMode(), e.funs(), e.args()});
-}
-
 Rule retarget(std::string name, std::string summary, Op from, Op to, int attr, bool needsComputingMap) {
   return {std::move(name), std::move(summary),
           [from, to, attr, needsComputingMap](const Expr &e) -> std::optional<Expr> {

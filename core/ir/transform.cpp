@@ -19,6 +19,10 @@ Expr transformBottomUp(const Expr &e, const std::function<Expr(const Expr &)> &f
   return f(mapChildren(e, [&](const Expr &c) { return transformBottomUp(c, f); }));
 }
 
+Expr withOp(const Expr &e, Op op, int attr) {
+  return Expr::prim(op, {e.sizes(), attr, e.padMode(), e.funs(), e.args()});
+}
+
 bool containsNode(const Expr &e, const std::function<bool(const Expr &)> &pred) {
   if (pred(e)) return true;
   for (const Child &c : e.children())

@@ -16,6 +16,10 @@ Expr mapChildren(const Expr &e, const std::function<Expr(const Expr &)> &f);
 /// Rebuilds bottom-up: children first, then f on the rebuilt node.
 Expr transformBottomUp(const Expr &e, const std::function<Expr(const Expr &)> &f);
 
+/// `e` as primitive `op` with the same operands (e.g. map -> mapGlb(dim),
+/// mapSeq -> mapSeqUnroll); `attr` is the new primitive's attribute.
+Expr withOp(const Expr &e, Op op, int attr = 0);
+
 /// True when some subexpression satisfies `pred` (pre-order, stops early).
 bool containsNode(const Expr &e, const std::function<bool(const Expr &)> &pred);
 
