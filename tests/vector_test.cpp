@@ -56,6 +56,21 @@ codegen::Kernel vectorised(const Program &typed, const Variant &v, codegen::Targ
   return codegen::generateKernel(lowered, target, co);
 }
 
+/// Runs `kernel` on the device with poisoned outputs (an element no vector
+/// writes fails) and checks it against the interpreter on random inputs.
+void checkOnDevice(ocl::Context &context, const codegen::Kernel &kernel, const Program &typed,
+                   const std::map<std::string, int64_t> &sizes, uint64_t seed,
+                   std::optional<std::array<size_t, 3>> local = std::nullopt) {
+  tuner::OpenCLKernelRunner runner(context, kernel);
+  std::vector<Value> inputs = randomInputs(typed, sizes, seed);
+  tuner::LaunchConfig launch;
+  launch.localSize = local;
+  launch.poisonOutput = true;
+  auto mismatch = compareValues(interpret(typed, sizes, inputs),
+                                runner.run(sizes, inputs, typed.body().typeOrThrow(), launch).output, {1e-4, 1e-5});
+  CHECK_MESSAGE(!mismatch, *mismatch);
+}
+
 } // namespace
 
 TEST_CASE("vector: types print, hash, parse and hold lanes in the interpreter") {
@@ -205,14 +220,7 @@ TEST_CASE("vector: jacobi1d, jacobi2d, heat and gaussian vectorised match the in
       interiors += kernel.interior.has_value();
       if (!v.specialise) CHECK_FALSE(kernel.interior.has_value());
       if (!context) continue;
-      tuner::OpenCLKernelRunner runner(*context, kernel);
-      std::vector<Value> inputs = randomInputs(typed, sizes, 13);
-      Value expected = interpret(typed, sizes, inputs);
-      tuner::LaunchConfig launch;
-      launch.poisonOutput = true; // an element no vector writes fails
-      auto mismatch =
-          compareValues(expected, runner.run(sizes, inputs, typed.body().typeOrThrow(), launch).output, {1e-4, 1e-5});
-      CHECK_MESSAGE(!mismatch, *mismatch);
+      checkOnDevice(*context, kernel, typed, sizes, 13);
       ++ran;
     }
   }
@@ -232,16 +240,7 @@ TEST_CASE("vector: a work-group size dividing the extent drops every guard") {
   CAPTURE(kernel.source);
   CHECK(kernel.requiresLocalSize);
   CHECK(kernel.source.find("< 16") == std::string::npos); // no guard on the 16 vectors of a row
-  if (context) {
-    tuner::OpenCLKernelRunner runner(*context, kernel);
-    std::vector<Value> inputs = randomInputs(typed, sizes, 3);
-    tuner::LaunchConfig launch;
-    launch.localSize = std::array<size_t, 3>{4, 2, 1};
-    launch.poisonOutput = true;
-    auto mismatch = compareValues(interpret(typed, sizes, inputs),
-                                  runner.run(sizes, inputs, typed.body().typeOrThrow(), launch).output, {1e-4, 1e-5});
-    CHECK_MESSAGE(!mismatch, *mismatch);
-  }
+  if (context) checkOnDevice(*context, kernel, typed, sizes, 3, std::array<size_t, 3>{4, 2, 1});
 }
 
 TEST_CASE("vector: sizes no width divides end in a partial vector whose surplus lanes are not stored") {
@@ -265,13 +264,7 @@ TEST_CASE("vector: sizes no width divides end in a partial vector whose surplus 
       // The lanes beyond the last output are guarded, lane by lane.
       CHECK(kernel.source.find("< " + std::to_string(extents.back()) + ")") != std::string::npos);
       if (!context) continue;
-      tuner::OpenCLKernelRunner runner(*context, kernel);
-      std::vector<Value> inputs = randomInputs(typed, sizes, 17);
-      tuner::LaunchConfig launch;
-      launch.poisonOutput = true;
-      auto mismatch = compareValues(interpret(typed, sizes, inputs),
-                                    runner.run(sizes, inputs, typed.body().typeOrThrow(), launch).output, {1e-4, 1e-5});
-      CHECK_MESSAGE(!mismatch, *mismatch);
+      checkOnDevice(*context, kernel, typed, sizes, 17);
       ++ran;
     }
   }
