@@ -192,7 +192,7 @@ ExampleReport benchExample(tuner::Device &device, const examples::Example &examp
   Program typed = typeCheck(program, sizes);
   report.sizes = explore::sizesKey(program, sizes);
   report.outputElements = outputElements(typed, sizes);
-  report.bytesPerElement = bytesPerOutputElement(typed, sizes);
+  report.bytesPerElement = explore::compulsoryBytesPerOutput(typed, sizes);
   report.rooflineElementsPerSecond = bytesPerSecond / report.bytesPerElement;
   std::vector<Grid> grids = randomGrids(typed, sizes, options.seed);
 

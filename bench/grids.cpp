@@ -54,13 +54,4 @@ int64_t outputElements(const Program &typed, const Sizes &sizes) {
   return scalarCount(result, sizes);
 }
 
-double bytesPerOutputElement(const Program &typed, const Sizes &sizes) {
-  int64_t floats = outputElements(typed, sizes);
-  for (const Expr &input : typed.inputs()) {
-    requireFloats(input.typeOrThrow(), "input " + input.name());
-    floats += scalarCount(input.typeOrThrow(), sizes);
-  }
-  return static_cast<double>(floats) * sizeof(float) / static_cast<double>(outputElements(typed, sizes));
-}
-
 } // namespace liftcc::bench

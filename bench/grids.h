@@ -32,9 +32,4 @@ Value toValue(const Program &typed, const Sizes &sizes, const Grid &grid);
 /// unless the result is an array of floats.
 int64_t outputElements(const Program &typed, const Sizes &sizes);
 
-/// Compulsory memory traffic per output element: every input and the output
-/// read or written exactly once (4 bytes per float), as the copy kernel's
-/// bandwidth counts it.
-double bytesPerOutputElement(const Program &typed, const Sizes &sizes);
-
 } // namespace liftcc::bench

@@ -41,7 +41,7 @@ std::string kernelFileOf(const nlohmann::json &launch) {
 
 std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName,
                             const std::string &programName, const std::string &sizesKey, const Variant &variant,
-                            const tuner::Record &record, int64_t outputElements) {
+                            const tuner::Record &record, int64_t outputElements, const WinExplanation *why) {
   if (auto why = invalidProgramName(programName))
     throw std::invalid_argument("program name '" + programName + "' " + *why);
   if (sizesKey.empty() || sizesKey.find('/') != std::string::npos || sizesKey[0] == '.')
@@ -86,6 +86,7 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
                         {"elementsPerSecond", double(outputElements) / (record.medianNs * 1e-9)},
                         {"kernel", codegen::kernelMetadata(variant.kernel)},
                         {"measured", record.timestamp}};
+  if (why) launch["why"] = why->toJson();
   io::writeFile(launchPath.string(), launch.dump(2) + "\n", fs::path(resultsDir));
   return dir.string();
 }

@@ -5,6 +5,7 @@
 // A later exploration replaces an entry only with a faster kernel.
 
 #include "explore/space.h"
+#include "explore/win_explanation.h"
 #include "tuner/result_store.h"
 
 #include <optional>
@@ -22,9 +23,10 @@ std::string kernelFileName(codegen::Target target);
 std::string kernelFileOf(const nlohmann::json &launch);
 
 /// Writes the entry unless an existing one is faster; returns its directory.
+/// `why`, when given, goes to launch.json as "why".
 std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName,
                             const std::string &programName, const std::string &sizesKey, const Variant &variant,
-                            const tuner::Record &record, int64_t outputElements);
+                            const tuner::Record &record, int64_t outputElements, const WinExplanation *why = nullptr);
 
 struct BestKernel {
   std::string directory;

@@ -367,9 +367,12 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   if (result.best) {
     // The kernel that record measured (its kernel hash is this variant's).
     const Evaluation &best = result.evaluations[*result.best];
-    result.bestKernelDir =
-        writeBestKernel(options.storeDir, device.resultsName(), options.programName, sizesKey(program, sizes),
-                        space.variants[evaluatedVariants[*result.best]], best.record, result.outputElements);
+    double bytesPerOutput = compulsoryBytesPerOutput(typed, sizes);
+    result.why = explainWin(result.evaluations, *result.best, bytesPerOutput, result.outputElements);
+    if (options.measureRoof) result.why->roof = measureRoof(device, bytesPerOutput, result.outputElements);
+    result.bestKernelDir = writeBestKernel(options.storeDir, device.resultsName(), options.programName,
+                                           sizesKey(program, sizes), space.variants[evaluatedVariants[*result.best]],
+                                           best.record, result.outputElements, &*result.why);
   }
   return result;
 }

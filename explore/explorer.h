@@ -7,6 +7,7 @@
 
 #include "explore/full_size_check.h"
 #include "explore/space.h"
+#include "explore/win_explanation.h"
 #include "tuner/device.h"
 #include "tuner/result_store.h"
 #include "tuner/run_plan.h"
@@ -40,6 +41,10 @@ struct ExploreOptions {
   std::chrono::duration<double> kernelTimeout = std::chrono::seconds(60);
   SpaceOptions space;
   std::function<void(const Progress &)> onProgress;
+  /// Measure the device's copy roof after the search (a few seconds), so that
+  /// the best kernel's explanation (explore/win_explanation.h) gives its
+  /// fraction of it. Off, the explanation has traffic and bandwidth only.
+  bool measureRoof = false;
 };
 
 struct Evaluation {
@@ -57,6 +62,8 @@ struct ExploreResult {
   std::string storePath;
   std::string bestKernelDir; ///< where the best kernel was written (if any)
   int64_t outputElements = 0;
+  /// Why the best won (set with `best`); also in the best kernel's launch.json.
+  std::optional<WinExplanation> why;
 };
 
 /// A file-name-safe rendering of a device name ("pthread-skylake-avx512-AMD EPYC" ->

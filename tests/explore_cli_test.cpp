@@ -149,6 +149,7 @@ TEST_CASE("explore/cli: a killed exploration resumes without measuring anything 
   CHECK(tuner::ResultStore(store.string()).records().size() == recorded + 8);
   test::checkNoBugs(tuner::ResultStore(store.string()).records());
   CHECK(resumed.output.find("best kernel: ") != std::string::npos);
+  CHECK_MESSAGE(resumed.output.find("of the copy roof") != std::string::npos, resumed.output);
 
   // Once more with --evals 1: everything recorded is reused, one is new.
   std::vector<std::string> oneMore = exploreArgs(results, {"--evals", "1"});
@@ -165,6 +166,7 @@ TEST_CASE("explore/cli: a killed exploration resumes without measuring anything 
   CHECK_MESSAGE(best.output.find("// program jacobi2d_5pt at N=16,M=16 on " + deviceName) != std::string::npos,
                 best.output);
   CHECK(best.output.find("kernel void") != std::string::npos);
+  CHECK_MESSAGE(best.output.find("// why it won: a ") != std::string::npos, best.output);
   Run anyDevice = liftc({"best", results.string()});
   CHECK_MESSAGE(anyDevice.status == 0, anyDevice.output);
   CHECK(anyDevice.output == best.output);
@@ -196,8 +198,9 @@ TEST_CASE("explore/cli: shards, merge and the T4 export") {
   fs::path a = dir.path() / "a", b = dir.path() / "b", merged = dir.path() / "merged", t4 = dir.path() / "a.t4.json";
   Run shard0 = liftc(exploreArgs(a, {"--shard", "0/2", "--evals", "3", "--t4", t4.string()}));
   REQUIRE_MESSAGE(shard0.status == 0, shard0.output);
-  Run shard1 = liftc(exploreArgs(b, {"--shard", "1/2", "--evals", "3"}));
+  Run shard1 = liftc(exploreArgs(b, {"--shard", "1/2", "--evals", "3", "--no-roofline"}));
   REQUIRE_MESSAGE(shard1.status == 0, shard1.output);
+  CHECK_MESSAGE(shard1.output.find("(no copy roof measured)") != std::string::npos, shard1.output);
   CHECK(evaluatedCounts(shard0.output) == std::pair<size_t, size_t>{3, 0});
 
   // Every shard has half of the candidates, and they are different ones.

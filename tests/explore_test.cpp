@@ -6,6 +6,8 @@
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "explore/explorer.h"
+#include "explore/strategy_text.h"
+#include "primitives/api.h"
 #include "tests/explore_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/opencl/opencl_backend.h"
@@ -215,6 +217,67 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   CHECK(third.evaluations.size() == 8);
   CHECK(fromStoreCount(third) == 6);
   CHECK(tuner::ResultStore(first.storePath).records().size() == 8);
+}
+
+TEST_CASE("explore/why: compulsory traffic counts every input once and the result once, in their scalars' bytes") {
+  // One float input, one float output: 8 bytes per output.
+  CHECK(explore::compulsoryBytesPerOutput(typedExample("jacobi2d_5pt", {{"N", 64}, {"M", 32}}),
+                                          {{"N", 64}, {"M", 32}}) == 8.0);
+  // Two float inputs (srad2: image and coefficients): 12.
+  CHECK(explore::compulsoryBytesPerOutput(typedExample("srad2", {{"N", 20}, {"M", 30}}), {{"N", 20}, {"M", 30}}) ==
+        12.0);
+  // Doubles count 8 bytes each.
+  using namespace api;
+  Expr a = input("A", array(f64(), size("N", 1)));
+  Expr twice = userFun("twice", {{"x", ScalarKind::Double}}, ScalarKind::Double, "return 2.0 * x;");
+  Program doubled = typeCheck(program({a}, map([&](Expr x) { return apply(twice, {x}); }, a)), {{"N", 10}});
+  CHECK(explore::compulsoryBytesPerOutput(doubled, {{"N", 10}}) == 16.0);
+}
+
+TEST_CASE("explore/why: the explanation names the winner's family, its lead over every other family, and its roof") {
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice backend(*device);
+  TempDir dir;
+  Program program = examples::findExample("jacobi2d_5pt").build();
+  Sizes sizes{{"N", 32}, {"M", 32}};
+  ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir.path());
+  options.strategy = tuner::SearchStrategy::Random;
+  options.budget.maxEvaluations = 16;
+  options.measureRoof = true;
+  ExploreResult result = explore::explore(program, sizes, backend, options);
+  test::checkNoBugs(result);
+  REQUIRE(result.best);
+  REQUIRE(result.why);
+  const explore::WinExplanation &why = *result.why;
+  const explore::Evaluation &best = result.evaluations[*result.best];
+  CHECK(why.family == explore::familyOf(best.configuration));
+  CHECK(why.medianNs == best.record.medianNs);
+  CHECK(why.bytesPerOutput == 8.0);
+  CHECK(why.achievedBytesPerSecond == doctest::Approx(8.0 * 32 * 32 / (best.record.medianNs * 1e-9)));
+  REQUIRE(why.roof);
+  CHECK(why.roof->bytesPerSecond > 0);
+  CHECK(why.roof->bufferBytes >= (size_t{1} << 20));
+  CHECK(*why.fractionOfRoof() > 0);
+  // One runner-up per other family that ran, fastest first, none faster than the winner.
+  std::set<std::string> familiesThatRan;
+  for (const auto &e : result.evaluations)
+    if (e.record.outcome == tuner::Outcome::Ok) familiesThatRan.insert(explore::familyOf(e.configuration));
+  CHECK(why.runnersUp.size() == familiesThatRan.size() - 1);
+  REQUIRE(familiesThatRan.size() > 1); // 16 random picks from 6 families
+  for (size_t i = 0; i < why.runnersUp.size(); ++i) {
+    CHECK(why.runnersUp[i].family != why.family);
+    CHECK(why.runnersUp[i].medianNs >= why.medianNs);
+    if (i > 0) CHECK(why.runnersUp[i].medianNs >= why.runnersUp[i - 1].medianNs);
+  }
+  // The best-kernel directory carries it, and it reads back as written.
+  auto launch = nlohmann::json::parse(test::readFile(std::filesystem::path(result.bestKernelDir) / "launch.json"));
+  REQUIRE(launch.contains("why"));
+  CHECK(launch.at("why").at("fractionOfRoof").get<double>() == *why.fractionOfRoof());
+  CHECK(explore::WinExplanation::fromJson(launch.at("why")).toJson() == why.toJson());
+  CHECK(why.summary().find("of the copy roof") != std::string::npos);
+  CHECK_THROWS_WITH_AS(explore::WinExplanation::fromJson(nlohmann::json{{"family", "plain"}}),
+                       doctest::Contains("why: no 'medianNs'"), std::invalid_argument);
 }
 
 TEST_CASE("explore: shards cover the space disjointly and merge to the union") {

@@ -31,6 +31,8 @@ int runBest(const CommandLine &cl, std::ostream &out) {
     if (!k.launch.value("verified", "").empty())
       out << "// verified against the interpreter: " << k.launch.value("verified", "") << "\n";
     if (k.launch.contains("strategy")) out << "// strategy " << k.launch.value("strategy", "?") << "\n";
+    if (k.launch.contains("why"))
+      out << "// why it won: " << explore::WinExplanation::fromJson(k.launch["why"]).summary() << "\n";
     out << "// launch: " << k.launch["kernel"].dump() << "\n";
     out << k.source << "\n";
   }

@@ -186,6 +186,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
       throw UsageError("--shard i/n needs 0 <= i < n, found '" + io::shown(*shard) + "'");
   }
+  options.measureRoof = !cl.has("no-roofline");
   bool quiet = cl.has("quiet");
   options.onProgress = [quiet](const explore::Progress &p) {
     if (quiet) return;
@@ -229,6 +230,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
         << " ms, " << std::setprecision(1) << result.outputElements / (best.record.medianNs * 1e-9) / 1e6
         << " M elements/s\n";
     out << "strategy: " << best.record.strategy << "\n";
+    if (result.why) out << "why it won: " << result.why->summary() << "\n";
     out << "best kernel: " << result.bestKernelDir << "/" << explore::kernelFileName(device->target()) << "\n";
   } else {
     out << "no variant ran successfully\n";
@@ -285,8 +287,13 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
   out << std::fixed << std::setprecision(3) << "median: " << record.medianNs / 1e6 << " ms, " << std::setprecision(1)
       << elements / (record.medianNs * 1e-9) / 1e6 << " M elements/s\n";
+  explore::WinExplanation why;
+  why.family = explore::familyOf(variant.configuration);
+  why.medianNs = record.medianNs;
+  why.bytesPerOutput = explore::compulsoryBytesPerOutput(typed, sizes);
+  why.achievedBytesPerSecond = why.bytesPerOutput * double(elements) / (record.medianNs * 1e-9);
   explore::writeBestKernel(options.storeDir, device->resultsName(), options.programName,
-                           explore::sizesKey(program, sizes), variant, record, elements);
+                           explore::sizesKey(program, sizes), variant, record, elements, &why);
   return exitNowIfAbandoned(*device, 0, out);
 }
 

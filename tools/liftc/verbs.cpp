@@ -130,7 +130,7 @@ std::vector<Verb> allVerbs() {
        "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy exhaustive|random|annealing]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
        "                     [--fast-math none,relaxed] [--space] [--families F,...] [--exclude-families F,...]\n"
-       "                     [--param NAME=V1,V2,...]...\n"
+       "                     [--param NAME=V1,V2,...]... [--no-roofline]\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
@@ -164,10 +164,14 @@ std::vector<Verb> allVerbs() {
        "(work-group extents), window\n"
        "(private,global), coarsenShapes, vector (widths), mapped (recipes the mapping family\n"
        "remaps), mapping (e.g. yx,y), mappingShapes, specialise (off,on),\n"
-       "fastMath. Each record stores its strategy ('liftc compile --strategy').\n",
+       "fastMath. Each record stores its strategy ('liftc compile --strategy').\n"
+       "The best kernel's launch.json says why it won ('why'; also printed): the\n"
+       "bytes each output must move, the bandwidth that reached, its fraction of\n"
+       "the device's copy roof (measured after the search at the problem's size;\n"
+       "--no-roofline skips it) and its lead over the best of each other family.\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
          "t4", "fast-math", "families", "exclude-families", "param"},
-        {"quiet", "space"}},
+        {"quiet", "space", "no-roofline"}},
        runExplore},
       {"tune",
        "measure one variant of a program and record it",
