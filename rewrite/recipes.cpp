@@ -319,32 +319,59 @@ Program streamStencil(const Program &typed) {
 /// 8 x 8 x 8 coarsening, 5 x 5 windows) stay far below it.
 constexpr int64_t unrollBudget = 4096;
 
+/// At most this many private scalars (toPrivate) in the unrolled copies of a
+/// loop: each copy declares its own array. Unrolling the sequential x loop of
+/// a coarsened Jacobi2D row (mapGlb(y) with x sequential, 128 blocks of a
+/// 30-float window at 1024^2) gave 3840 floats per work-item, and PoCL
+/// overflowed its stack with the runtime's 512-work-item groups, killing the
+/// whole exploration. A 3D coarsened window (8+2) x 3 x 3 = 90 stays unrolled.
+constexpr int64_t unrolledPrivateBudget = 1024;
+
+/// What unrollWithin returns for a subexpression.
+struct Unrolled {
+  Expr expr;
+  int64_t copies = 1;         ///< copies of the innermost body
+  int64_t privateScalars = 0; ///< scalars of the toPrivate arrays it declares (unrolled copies counted)
+};
+
+/// Scalars of a toPrivate node's value when its type is concrete, else 0.
+int64_t privateScalarsOf(const Expr &e) {
+  if (!e.isPrim(Op::ToPrivate) || !e.type()) return 0;
+  try {
+    return scalarCount(*e.type(), {});
+  } catch (const std::exception &) {
+    return 0; // a symbolic length: the code generator bounds it (kMaxPrivateScalars)
+  }
+}
+
 /// Unrolls mapSeq and reduceSeq of constant length, innermost first, while
-/// the copies of the innermost body stay within unrollBudget; returns the
-/// expression and its number of copies.
-std::pair<Expr, int64_t> unrollWithin(const Expr &e) {
+/// the copies of the innermost body stay within unrollBudget and their
+/// private arrays within unrolledPrivateBudget.
+Unrolled unrollWithin(const Expr &e) {
   const bool loop = e.isPrim(Op::MapSeq) || e.isPrim(Op::ReduceSeq);
-  // Copies of the loop body (its function, run per iteration) and of the
-  // rest (the operands, evaluated once).
-  int64_t body = 1, rest = 1;
+  // Copies and private scalars of the loop body (its function, run per
+  // iteration) and of the rest (the operands, evaluated once).
+  int64_t body = 1, rest = 1, bodyPrivate = 0, restPrivate = privateScalarsOf(e);
   Expr rebuilt = mapChildren(e, [&](const Expr &child) {
-    auto [unrolled, copies] = unrollWithin(child);
+    Unrolled unrolled = unrollWithin(child);
     bool perIteration =
         loop && std::any_of(e.funs().begin(), e.funs().end(), [&](const Expr &f) { return f.sameNode(child); });
     int64_t &most = perIteration ? body : rest;
-    most = std::max(most, copies);
-    return unrolled;
+    most = std::max(most, unrolled.copies);
+    (perIteration ? bodyPrivate : restPrivate) += unrolled.privateScalars;
+    return unrolled.expr;
   });
-  if (!loop) return {rebuilt, std::max(body, rest)};
+  if (!loop) return {rebuilt, std::max(body, rest), bodyPrivate + restPrivate};
   // The original node is typed (rebuilt ones are not): its input's length.
   const Type &in = inputOf(e).typeOrThrow();
   int64_t length = in.isArray() && in.arrayLength().isConstant() ? in.arrayLength().constant() : 0;
-  if (length < 1 || length > unrollBudget / body) return {rebuilt, std::max(body, rest)};
+  if (length < 1 || length > unrollBudget / body || length * bodyPrivate > unrolledPrivateBudget)
+    return {rebuilt, std::max(body, rest), bodyPrivate + restPrivate};
   Op unrolled = e.isPrim(Op::MapSeq) ? Op::MapSeqUnroll : Op::ReduceSeqUnroll;
-  return {withOp(rebuilt, unrolled), std::max(body * length, rest)};
+  return {withOp(rebuilt, unrolled), std::max(body * length, rest), length * bodyPrivate + restPrivate};
 }
 
-Program unrollAll(const Program &program) { return typeCheck(withBody(program, unrollWithin(program.body()).first)); }
+Program unrollAll(const Program &program) { return typeCheck(withBody(program, unrollWithin(program.body()).expr)); }
 
 } // namespace
 

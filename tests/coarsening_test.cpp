@@ -11,6 +11,7 @@
 #include "examples/example.h"
 #include "explore/configuration.h"
 #include "explore/space.h"
+#include "explore/strategy_text.h"
 #include "primitives/api.h"
 #include "rewrite/apply.h"
 #include "rewrite/catalog.h"
@@ -179,6 +180,35 @@ TEST_CASE("coarsening: every example coarsened along each dimension, with and wi
   MESSAGE(variants, " coarsened variants generated, ", ran, " run on the device");
   CHECK(variants == 4 + 14 * 8); // one 1D example (2 choices), fourteen 2D/3D ones (4 choices)
   if (context) CHECK(ran == variants);
+}
+
+TEST_CASE("coarsening: a sequential dimension of coarsened blocks stays a loop rather than multiplying private windows") {
+  // mapGlb(y) leaves x sequential: at 1024^2 a work-item walks 128 blocks of
+  // 8 outputs, each with a 30-float private window. Unrolled, that was 128
+  // arrays (3840 floats) per work-item, and PoCL crashed the exploration with
+  // a stack overflow at its runtime's 512-work-item groups.
+  std::map<std::string, int64_t> sizes{{"N", 1024}, {"M", 1024}};
+  Program typed = typeCheck(examples::findExample("jacobi2d_5pt").build(), sizes);
+  explore::Variant v =
+      explore::variantFromStrategy(typed, "coarsen(x=8) ; privateWindow ; mapGlb(y)", codegen::Target::OpenCL);
+  CAPTURE(v.kernel.source);
+  CHECK(v.kernel.source.find("< 128; ") != std::string::npos);
+  size_t arrays = 0;
+  for (size_t at = v.kernel.source.find("float priv_"); at != std::string::npos;
+       at = v.kernel.source.find("float priv_", at + 1))
+    ++arrays;
+  CHECK(arrays == 1);
+  CHECK(v.kernel.source.size() < 8000);
+  // The window of one block is still unrolled (its 8 outputs and 30 loads).
+  CHECK(containsOp(v.lowered.body(), Op::MapSeqUnroll));
+
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  if (!context) return;
+  tuner::OpenCLKernelRunner runner(*context, v.kernel);
+  std::vector<Value> inputs = randomInputs(typed, sizes, 9);
+  auto mismatch = compareValues(interpret(typed, sizes, inputs),
+                                runner.run(sizes, inputs, typed.body().typeOrThrow()).output, {1e-4, 1e-5});
+  CHECK_MESSAGE(!mismatch, *mismatch);
 }
 
 TEST_CASE("coarsening: the private window copy is the rule privateCopy2D at the tile") {
