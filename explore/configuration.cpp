@@ -1,5 +1,7 @@
 #include "explore/configuration.h"
 
+#include <sstream>
+
 #include "core/error.h"
 
 #include <numeric>
@@ -45,6 +47,20 @@ std::string Configuration::key() const {
   if (divToMul) k += " div-to-mul";
   if (!mapping.isDefault()) k += " map=" + mapping.text();
   return k;
+}
+
+std::vector<std::string> searchFeatures(const Configuration &configuration) {
+  std::vector<std::string> features;
+  std::istringstream tokens(configuration.key());
+  for (std::string token; tokens >> token;) features.push_back(token);
+  if (configuration.local == std::array<int64_t, 3>{0, 0, 0}) {
+    features.push_back("wg=runtime");
+  } else {
+    for (size_t d = 0; d < 3; ++d)
+      features.push_back(std::string("wg.") + "xyz"[d] + "=" + std::to_string(configuration.local[d]));
+  }
+  if (configuration.mapping.isDefault()) features.push_back("map=default");
+  return features;
 }
 
 nlohmann::json Configuration::toJson() const {

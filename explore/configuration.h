@@ -62,6 +62,12 @@ void applyFastMath(const Configuration &configuration, codegen::CodegenOptions &
 /// The codegen options of its boundary specialisation (specialise, noinlineBorder).
 void applySpecialisation(const Configuration &configuration, codegen::CodegenOptions &options);
 
+/// The configuration's parameter values as categorical features for model
+/// search (tuner/search_model.h): the recipe first, then each token of key()
+/// ("k=8x1x1", "spec", ...), the work-group also per dimension ("wg.x=32"),
+/// and explicit defaults ("wg=runtime", "map=default") so that they have effects too.
+std::vector<std::string> searchFeatures(const Configuration &configuration);
+
 /// Parameters differing in exactly one of recipe, tile, one coarsening
 /// factor, the window copy, one work-group extent, the fast-math level,
 /// division by multiplication or the mapping.

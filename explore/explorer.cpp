@@ -352,12 +352,14 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     if (!ok) return std::nullopt;
     return evaluation.record.medianNs;
   };
-  tuner::SearchSpace searchSpace{mine.size(), [&](size_t k) {
+  tuner::SearchSpace searchSpace{mine.size(),
+                                 [&](size_t k) {
                                    std::vector<size_t> out;
                                    for (size_t n : allNeighbours[mine[k]])
                                      if (auto it = local.find(n); it != local.end()) out.push_back(it->second);
                                    return out;
-                                 }};
+                                 },
+                                 [&](size_t k) { return searchFeatures(space.variants[mine[k]].configuration); }};
   tuner::SearchBudget budget = options.budget;
   // Records from the store cost nothing: --evals counts new measurements.
   budget.free = [&](size_t k) { return store.find(identities[mine[k]]) != nullptr; };

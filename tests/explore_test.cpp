@@ -280,6 +280,26 @@ TEST_CASE("explore/why: the explanation names the winner's family, its lead over
                        doctest::Contains("why: no 'medianNs'"), std::invalid_argument);
 }
 
+TEST_CASE("explore: the model strategy searches the space through the configurations' features") {
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice backend(*device);
+  TempDir dir;
+  ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir.path());
+  options.strategy = tuner::SearchStrategy::Model;
+  options.budget.maxEvaluations = 12; // past its random start of 8
+  ExploreResult result =
+      explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 16}, {"M", 16}}, backend, options);
+  test::checkNoBugs(result);
+  CHECK(result.evaluations.size() == 12);
+  CHECK(keysOf(result).size() == 12);
+  CHECK(result.best);
+  // The features name the parameters, the recipe first.
+  std::vector<std::string> features = explore::searchFeatures(result.evaluations.front().configuration);
+  REQUIRE(!features.empty());
+  CHECK(features.front() == rewrite::recipeName(result.evaluations.front().configuration.recipe));
+}
+
 TEST_CASE("explore: shards cover the space disjointly and merge to the union") {
   auto device = ocl::test::testDevice();
   if (!device) return;

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <thread>
@@ -27,7 +28,8 @@ struct Grid {
   std::vector<std::optional<double>> costs;
 
   SearchSpace space() const {
-    return {costs.size(), [w = width, h = height](size_t i) {
+    return {costs.size(),
+            [w = width, h = height](size_t i) {
               std::vector<size_t> out;
               size_t x = i % w, y = i / w;
               for (size_t x2 = 0; x2 < w; ++x2)
@@ -35,7 +37,8 @@ struct Grid {
               for (size_t y2 = 0; y2 < h; ++y2)
                 if (y2 != y) out.push_back(y2 * w + x);
               return out;
-            }};
+            },
+            {}};
   }
   size_t optimum() const {
     size_t best = SIZE_MAX;
@@ -94,7 +97,8 @@ void checkConsistent(const SearchResult &result, const Grid &grid) {
 } // namespace
 
 TEST_CASE("explore/search: strategy names") {
-  for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing})
+  for (SearchStrategy s :
+       {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing, SearchStrategy::Model})
     CHECK(tuner::parseStrategy(tuner::strategyName(s)) == s);
   CHECK(!tuner::parseStrategy("genetic"));
 }
@@ -151,7 +155,8 @@ TEST_CASE("explore/search: a space of only invalid points has no best") {
     CHECK(result.evaluated.size() == 16); // it keeps looking, and then stops
     CHECK(counting.noneTwice());
   }
-  SearchResult empty = tuner::runSearch(SearchStrategy::Annealing, SearchSpace{0, {}}, [](size_t) { return 1.0; }, {});
+  SearchResult empty =
+      tuner::runSearch(SearchStrategy::Annealing, SearchSpace{0, {}, {}}, [](size_t) { return 1.0; }, {});
   CHECK(empty.evaluated.empty());
   CHECK(!empty.best);
 }
@@ -245,6 +250,82 @@ TEST_CASE("explore/search: annealing visits the whole space when the budget allo
   REQUIRE(result.best);
   CHECK(result.bestCost == 0);
   checkConsistent(result, grid);
+}
+
+/// A space of three categorical parameters (8 x 8 x 8 = 512 points) whose
+/// log time is additive in them, as the model assumes, with a few invalid
+/// points; the features name each parameter value, as explore's do.
+struct Categorical {
+  std::vector<std::optional<double>> costs;
+  SearchSpace space() const {
+    SearchSpace s{costs.size(), [](size_t) { return std::vector<size_t>{}; }, {}};
+    s.features = [](size_t i) {
+      return std::vector<std::string>{"a=" + std::to_string(i % 8), "b=" + std::to_string(i / 8 % 8),
+                                      "c=" + std::to_string(i / 64)};
+    };
+    return s;
+  }
+};
+
+Categorical additiveSpace(uint64_t shuffle) {
+  Categorical space;
+  // Effects in a scrambled order, so neighbouring values say nothing.
+  auto effect = [&](size_t value, size_t parameter) {
+    return double((value * 5 + parameter * 3 + shuffle) % 8) * (0.15 + 0.1 * double(parameter));
+  };
+  for (size_t i = 0; i < 512; ++i) {
+    bool invalid = i % 37 == 5;
+    space.costs.push_back(
+        invalid ? std::nullopt
+                : std::optional<double>(1e6 * std::exp(effect(i % 8, 0) + effect(i / 8 % 8, 1) + effect(i / 64, 2))));
+  }
+  return space;
+}
+
+TEST_CASE("explore/search: model search finds the optimum of an additive space in a fraction of random search's "
+          "evaluations") {
+  double modelTotal = 0, randomTotal = 0;
+  const uint64_t seeds = 10;
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
+    CAPTURE(seed);
+    Categorical space = additiveSpace(seed);
+    Grid asGrid{512, 1, space.costs};
+    for (SearchStrategy strategy : {SearchStrategy::Model, SearchStrategy::Random}) {
+      CountingCost counting{asGrid, {}};
+      SearchBudget budget;
+      budget.maxEvaluations = 256;
+      SearchResult result = tuner::runSearch(strategy, space.space(), counting.function(), budget, seed);
+      CHECK(counting.noneTwice());
+      CHECK(result.evaluated.size() <= budget.maxEvaluations);
+      checkConsistent(result, asGrid);
+      REQUIRE(result.best);
+      bool found = *result.best == asGrid.optimum();
+      (strategy == SearchStrategy::Model ? modelTotal : randomTotal) +=
+          double(found ? result.evaluationsToBest : budget.maxEvaluations + 1);
+    }
+  }
+  MESSAGE("evaluations to the optimum of 512: model " << modelTotal / seeds << ", random " << randomTotal / seeds);
+  CHECK(modelTotal / seeds < 64);
+  CHECK(modelTotal < randomTotal / 2);
+}
+
+TEST_CASE("explore/search: model search without features, or with every point invalid, still visits each point once") {
+  Grid grid = bowl(6, 6, 2, 3, 4); // its space has no features: the model strategy searches at random
+  CountingCost counting{grid, {}};
+  SearchResult result = tuner::runSearch(SearchStrategy::Model, grid.space(), counting.function(), {}, 3);
+  CHECK(result.evaluated.size() == 36);
+  CHECK(counting.noneTwice());
+  REQUIRE(result.best);
+  CHECK(*result.best == grid.optimum());
+
+  Categorical invalid = additiveSpace(1);
+  std::fill(invalid.costs.begin(), invalid.costs.end(), std::nullopt);
+  Grid none{512, 1, invalid.costs};
+  CountingCost noneCounting{none, {}};
+  SearchResult nothing = tuner::runSearch(SearchStrategy::Model, invalid.space(), noneCounting.function(), {}, 3);
+  CHECK(nothing.evaluated.size() == 512);
+  CHECK(noneCounting.noneTwice());
+  CHECK(!nothing.best);
 }
 
 } // namespace liftcc

@@ -1,5 +1,7 @@
 #include "tuner/search.h"
 
+#include "tuner/search_model.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -13,12 +15,14 @@ std::string strategyName(SearchStrategy strategy) {
   case SearchStrategy::Exhaustive: return "exhaustive";
   case SearchStrategy::Random: return "random";
   case SearchStrategy::Annealing: return "annealing";
+  case SearchStrategy::Model: return "model";
   }
   return "?";
 }
 
 std::optional<SearchStrategy> parseStrategy(const std::string &name) {
-  for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing})
+  for (SearchStrategy s :
+       {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing, SearchStrategy::Model})
     if (strategyName(s) == name) return s;
   return std::nullopt;
 }
@@ -129,6 +133,11 @@ SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const 
     break;
   }
   case SearchStrategy::Annealing: annealing(space, eval, rng); break;
+  case SearchStrategy::Model:
+    modelSearch(
+        space, [&] { return eval.exhausted(); }, [&](size_t i) { return eval.seen(i); },
+        [&](size_t i) { return eval.evaluate(i); }, rng);
+    break;
   }
   return eval.result();
 }

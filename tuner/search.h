@@ -13,7 +13,9 @@
 
 namespace liftcc::tuner {
 
-enum class SearchStrategy { Exhaustive, Random, Annealing };
+/// model: a surrogate model of the cost over the configurations' features
+/// (tuner/search_model.h), refitted after every measurement, picks the next.
+enum class SearchStrategy { Exhaustive, Random, Annealing, Model };
 std::string strategyName(SearchStrategy strategy);
 std::optional<SearchStrategy> parseStrategy(const std::string &name);
 
@@ -21,6 +23,10 @@ struct SearchSpace {
   size_t size = 0;
   /// Configurations that differ from `index` in one parameter (annealing moves).
   std::function<std::vector<size_t>(size_t index)> neighbours;
+  /// The configuration's parameter values as categorical features, e.g.
+  /// {"coarsened", "k=8x1x1", "wg.x=32", "spec"} (model search). May be
+  /// empty: the model strategy then searches at random.
+  std::function<std::vector<std::string>(size_t index)> features;
 };
 
 struct SearchBudget {

@@ -57,7 +57,10 @@ Replay load(const std::string &path) {
 tuner::SearchSpace searchSpace(const Replay &replay) {
   // The same neighbourhoods as explore() gives its search over the space.
   std::vector<std::vector<size_t>> neighbours = explore::neighbourLists(replay.configurations);
-  return {neighbours.size(), [neighbours](size_t i) { return neighbours[i]; }};
+  std::vector<std::vector<std::string>> features;
+  for (const explore::Configuration &c : replay.configurations) features.push_back(explore::searchFeatures(c));
+  return {neighbours.size(), [neighbours](size_t i) { return neighbours[i]; },
+          [features](size_t i) { return features[i]; }};
 }
 
 /// Evaluations (1-based) until a cost <= target was first seen, for one run.
@@ -77,9 +80,11 @@ RunStats replayOnce(tuner::SearchStrategy strategy, const Replay &replay, const 
     if (c && *c <= replay.optimum && !stats.toOptimum) stats.toOptimum = evaluations;
     return c;
   };
-  // No budget: the run goes on until the space is exhausted, so both
-  // numbers are always found; budgets are applied afterwards.
-  tuner::runSearch(strategy, space, cost, {}, seed);
+  // No budget: the run goes on until both numbers are found (at worst the
+  // whole space); budgets are applied afterwards.
+  tuner::SearchBudget untilFound;
+  untilFound.stop = [&] { return stats.toWithin && stats.toOptimum; };
+  tuner::runSearch(strategy, space, cost, untilFound, seed);
   return stats;
 }
 
@@ -137,7 +142,8 @@ int run(int argc, char **argv) {
   // Exhaustive search is deterministic: the store's order is the order it ran in.
   RunStats exhaustive = replayOnce(tuner::SearchStrategy::Exhaustive, replay, space, target, 1);
   row("exhaustive", {exhaustive.toWithin}, {exhaustive.toOptimum});
-  for (tuner::SearchStrategy strategy : {tuner::SearchStrategy::Random, tuner::SearchStrategy::Annealing}) {
+  for (tuner::SearchStrategy strategy :
+       {tuner::SearchStrategy::Random, tuner::SearchStrategy::Annealing, tuner::SearchStrategy::Model}) {
     std::vector<size_t> toWithin, toOptimum;
     for (uint64_t seed = 1; seed <= seeds; ++seed) {
       RunStats s = replayOnce(strategy, replay, space, target, seed);

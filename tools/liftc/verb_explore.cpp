@@ -167,7 +167,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (auto s = cl.value("strategy")) {
     auto strategy = tuner::parseStrategy(*s);
     if (!strategy)
-      throw UsageError("--strategy must be exhaustive, random or annealing, found '" + io::shown(*s) + "'");
+      throw UsageError("--strategy must be exhaustive, random, annealing or model, found '" + io::shown(*s) + "'");
     options.strategy = *strategy;
   }
   if (auto b = cl.value("budget")) options.budget.maxTime = std::chrono::duration<double>(parseDuration("budget", *b));

@@ -127,7 +127,7 @@ std::vector<Verb> allVerbs() {
        "explore and tune the low-level variants of a program on an OpenCL device or CUDA GPU",
        "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--target opencl|cuda] [--device SPEC] [--out "
        "results/]\n"
-       "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy exhaustive|random|annealing]\n"
+       "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy exhaustive|random|annealing|model]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
        "                     [--fast-math none,relaxed] [--space] [--families F,...] [--exclude-families F,...]\n"
        "                     [--param NAME=V1,V2,...]... [--no-roofline]\n"
@@ -168,7 +168,9 @@ std::vector<Verb> allVerbs() {
        "The best kernel's launch.json says why it won ('why'; also printed): the\n"
        "bytes each output must move, the bandwidth that reached, its fraction of\n"
        "the device's copy roof (measured after the search at the problem's size;\n"
-       "--no-roofline skips it) and its lead over the best of each other family.\n",
+       "--no-roofline skips it) and its lead over the best of each other family.\n"
+       "--strategy model fits a surrogate model of the time over the parameters\n"
+       "to every measurement and measures the most promising variant next.\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
          "t4", "fast-math", "families", "exclude-families", "param"},
         {"quiet", "space", "no-roofline"}},

@@ -1,0 +1,156 @@
+#include "tuner/search_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+
+namespace liftcc::tuner {
+
+namespace {
+
+/// Tuning of the strategy (chosen on the replayed stores, bench/search/).
+constexpr double kRidge = 1.0;          ///< shrinks rarely measured feature effects towards 0
+constexpr double kExploration = 0.3;    ///< log-time bonus of a never measured feature value
+constexpr double kRandomPick = 0.1;     ///< share of uniformly random picks
+constexpr double kFailurePenalty = 1.0; ///< failures fit at log(slowest success) + this
+constexpr int kSweeps = 4;              ///< backfitting sweeps per refit (warm-started)
+
+/// The space's features as dense ids: features[i] lists configuration i's.
+struct FeatureTable {
+  std::vector<std::vector<size_t>> features;
+  size_t count = 0;
+};
+
+FeatureTable featureTable(const SearchSpace &space) {
+  FeatureTable table;
+  std::map<std::string, size_t> ids;
+  table.features.resize(space.size);
+  for (size_t i = 0; i < space.size; ++i) {
+    std::vector<std::string> names = space.features(i);
+    // Each value alone, and paired with the first (the strategy family).
+    std::vector<std::string> all = names;
+    for (size_t k = 1; k < names.size(); ++k) all.push_back(names[0] + "|" + names[k]);
+    for (const std::string &name : all) {
+      auto [it, inserted] = ids.emplace(name, ids.size());
+      table.features[i].push_back(it->second);
+    }
+  }
+  table.count = ids.size();
+  return table;
+}
+
+/// The additive model: log time = intercept + sum of the features' effects.
+class AdditiveModel {
+public:
+  explicit AdditiveModel(size_t features) : effect_(features, 0.0), measured_(features, 0) {}
+
+  /// Ridge least squares by coordinate descent (exact per effect, so every
+  /// step lowers the penalised error: it converges, unlike a simultaneous
+  /// update with correlated features), warm-started from the last fit.
+  void fit(const FeatureTable &table, const std::vector<size_t> &points, const std::vector<double> &targets) {
+    std::vector<std::vector<size_t>> pointsWith(effect_.size());
+    for (size_t k = 0; k < points.size(); ++k)
+      for (size_t f : table.features[points[k]]) pointsWith[f].push_back(k);
+    for (size_t f = 0; f < effect_.size(); ++f) measured_[f] = pointsWith[f].size();
+    intercept_ = std::accumulate(targets.begin(), targets.end(), 0.0) / double(targets.size());
+    std::vector<double> residual(points.size());
+    for (size_t k = 0; k < points.size(); ++k) residual[k] = targets[k] - predict(table, points[k]);
+    for (int sweep = 0; sweep < kSweeps; ++sweep)
+      for (size_t f = 0; f < effect_.size(); ++f) {
+        if (pointsWith[f].empty()) continue;
+        double sum = 0;
+        for (size_t k : pointsWith[f]) sum += residual[k] + effect_[f];
+        double updated = sum / (double(pointsWith[f].size()) + kRidge);
+        for (size_t k : pointsWith[f]) residual[k] -= updated - effect_[f];
+        effect_[f] = updated;
+      }
+  }
+
+  double predict(const FeatureTable &table, size_t point) const {
+    double y = intercept_;
+    for (size_t f : table.features[point]) y += effect_[f];
+    return y;
+  }
+
+  /// Lower confidence bound: the prediction less a bonus for features measured rarely.
+  double optimistic(const FeatureTable &table, size_t point) const {
+    double bonus = 0;
+    for (size_t f : table.features[point]) bonus += 1.0 / std::sqrt(1.0 + double(measured_[f]));
+    return predict(table, point) - kExploration * bonus / double(std::max<size_t>(1, table.features[point].size()));
+  }
+
+private:
+  double intercept_ = 0;
+  std::vector<double> effect_;
+  std::vector<size_t> measured_;
+};
+
+} // namespace
+
+void modelSearch(const SearchSpace &space, const std::function<bool()> &exhausted,
+                 const std::function<bool(size_t)> &seen, const std::function<std::optional<double>(size_t)> &evaluate,
+                 std::mt19937_64 &rng) {
+  std::vector<size_t> order(space.size);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  if (!space.features) {
+    for (size_t i : order)
+      if (!exhausted()) evaluate(i);
+    return;
+  }
+  FeatureTable table = featureTable(space);
+  AdditiveModel model(table.count);
+  std::vector<size_t> okPoints, failedPoints;
+  std::vector<double> okLogs;
+  auto measure = [&](size_t i) {
+    std::optional<double> cost = evaluate(i);
+    if (cost && *cost > 0) {
+      okPoints.push_back(i);
+      okLogs.push_back(std::log(*cost));
+    } else {
+      failedPoints.push_back(i);
+    }
+  };
+  // A random start: about 2% of the space, 8 to 32 configurations.
+  const size_t initial = std::clamp<size_t>(space.size / 50, 8, 32);
+  size_t next = 0; ///< into `order`, for random picks
+  auto randomUnseen = [&]() -> std::optional<size_t> {
+    while (next < order.size() && seen(order[next])) ++next;
+    if (next == order.size()) return std::nullopt;
+    return order[next];
+  };
+  for (size_t k = 0; k < initial && !exhausted(); ++k) {
+    auto i = randomUnseen();
+    if (!i) return;
+    measure(*i);
+  }
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  while (!exhausted()) {
+    std::optional<size_t> pick;
+    if (okPoints.empty() || unit(rng) < kRandomPick) {
+      pick = randomUnseen();
+    } else {
+      std::vector<size_t> points = okPoints;
+      std::vector<double> targets = okLogs;
+      double slowest = *std::max_element(okLogs.begin(), okLogs.end());
+      for (size_t f : failedPoints) {
+        points.push_back(f);
+        targets.push_back(slowest + kFailurePenalty);
+      }
+      model.fit(table, points, targets);
+      double bestScore = std::numeric_limits<double>::infinity();
+      for (size_t i = 0; i < space.size; ++i) {
+        if (seen(i)) continue;
+        double score = model.optimistic(table, i);
+        if (score < bestScore) bestScore = score, pick = i;
+      }
+    }
+    if (!pick) pick = randomUnseen(); // (no finite score)
+    if (!pick) return;                // every configuration measured
+    measure(*pick);
+  }
+}
+
+} // namespace liftcc::tuner

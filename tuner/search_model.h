@@ -1,0 +1,29 @@
+#pragma once
+// Model-based search: an additive surrogate of log(time) over the
+// configurations' categorical features (each parameter value, and each value
+// paired with the strategy family, since a work-group shape that suits one
+// family need not suit another), fitted by ridge-regularised backfitting to
+// every measurement so far. The next configuration is the unmeasured one
+// with the lowest predicted log time minus an exploration bonus for rarely
+// measured feature values (a lower confidence bound); one pick in ten is
+// uniformly random, so a wrong model cannot trap the search. Failed
+// configurations are fitted as slower than the slowest success, steering the
+// search away from their features. Starts from a random sample.
+//
+// Measured on recorded exhaustive explorations (bench/search/search_replay).
+
+#include "tuner/search.h"
+
+#include <functional>
+#include <optional>
+#include <random>
+
+namespace liftcc::tuner {
+
+/// `exhausted`, `seen` and `evaluate` are the search's bookkeeping
+/// (budget, memoisation); `evaluate` returns nullopt for a failed configuration.
+void modelSearch(const SearchSpace &space, const std::function<bool()> &exhausted,
+                 const std::function<bool(size_t)> &seen, const std::function<std::optional<double>(size_t)> &evaluate,
+                 std::mt19937_64 &rng);
+
+} // namespace liftcc::tuner
