@@ -182,7 +182,8 @@ TEST_CASE("coarsening: every example coarsened along each dimension, with and wi
   if (context) CHECK(ran == variants);
 }
 
-TEST_CASE("coarsening: a sequential dimension of coarsened blocks stays a loop rather than multiplying private windows") {
+TEST_CASE(
+    "coarsening: a sequential dimension of coarsened blocks stays a loop rather than multiplying private windows") {
   // mapGlb(y) leaves x sequential: at 1024^2 a work-item walks 128 blocks of
   // 8 outputs, each with a 30-float private window. Unrolled, that was 128
   // arrays (3840 floats) per work-item, and PoCL crashed the exploration with

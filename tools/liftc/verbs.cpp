@@ -127,7 +127,8 @@ std::vector<Verb> allVerbs() {
        "explore and tune the low-level variants of a program on an OpenCL device or CUDA GPU",
        "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--target opencl|cuda] [--device SPEC] [--out "
        "results/]\n"
-       "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy exhaustive|random|annealing|model]\n"
+       "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy "
+       "exhaustive|random|annealing|model]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
        "                     [--fast-math none,relaxed] [--space] [--families F,...] [--exclude-families F,...]\n"
        "                     [--param NAME=V1,V2,...]... [--no-roofline]\n"
