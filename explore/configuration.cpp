@@ -1,10 +1,9 @@
 #include "explore/configuration.h"
 
-#include <sstream>
-
 #include "core/error.h"
 
 #include <numeric>
+#include <sstream>
 
 namespace liftcc::explore {
 

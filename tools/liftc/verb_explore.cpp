@@ -287,11 +287,9 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
   out << std::fixed << std::setprecision(3) << "median: " << record.medianNs / 1e6 << " ms, " << std::setprecision(1)
       << elements / (record.medianNs * 1e-9) / 1e6 << " M elements/s\n";
-  explore::WinExplanation why;
-  why.family = explore::familyOf(variant.configuration);
-  why.medianNs = record.medianNs;
-  why.bytesPerOutput = explore::compulsoryBytesPerOutput(typed, sizes);
-  why.achievedBytesPerSecond = why.bytesPerOutput * double(elements) / (record.medianNs * 1e-9);
+  // The explanation of a single measurement: traffic and bandwidth, no roof, no runners-up.
+  explore::WinExplanation why = explore::explainWin({{variant.configuration, record, false}}, 0,
+                                                    explore::compulsoryBytesPerOutput(typed, sizes), elements);
   explore::writeBestKernel(options.storeDir, device->resultsName(), options.programName,
                            explore::sizesKey(program, sizes), variant, record, elements, &why);
   return exitNowIfAbandoned(*device, 0, out);
