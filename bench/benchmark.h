@@ -16,6 +16,7 @@
 #include "tuner/device.h"
 #include "tuner/opencl/opencl_timing.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>

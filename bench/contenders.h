@@ -15,6 +15,7 @@
 #include "explore/best_kernels.h"
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>

@@ -5,6 +5,7 @@
 #include "bench/grids.h"
 #include "examples/example.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 

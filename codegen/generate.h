@@ -16,6 +16,7 @@
 #include "core/ir/expr.h"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>

@@ -6,6 +6,7 @@
 #include "codegen/env.h"
 #include "codegen/generate.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>

@@ -7,6 +7,7 @@
 #include "core/arith/expr.h"
 #include "core/scalar.h"
 
+#include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 
 #include <array>

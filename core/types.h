@@ -8,6 +8,7 @@
 #include "core/arith/expr.h"
 #include "core/scalar.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>

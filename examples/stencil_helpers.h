@@ -13,6 +13,7 @@
 
 #include "primitives/api.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 

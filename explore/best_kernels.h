@@ -8,6 +8,7 @@
 #include "explore/win_explanation.h"
 #include "tuner/result_store.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 

@@ -6,6 +6,7 @@
 #include "codegen/generate.h"
 #include "rewrite/recipes.h"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include <array>

@@ -8,6 +8,7 @@
 #include "core/ir/expr.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace liftcc::explore {

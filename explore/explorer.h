@@ -14,6 +14,7 @@
 #include "tuner/search.h"
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>

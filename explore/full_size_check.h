@@ -11,6 +11,7 @@
 #include "core/interp/value_compare.h"
 #include "tuner/launch.h"
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>

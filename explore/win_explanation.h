@@ -9,6 +9,7 @@
 #include "core/ir/expr.h"
 #include "tuner/device.h"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include <map>

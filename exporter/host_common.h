@@ -5,6 +5,7 @@
 
 #include "exporter/export_plan.h"
 
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>

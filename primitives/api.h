@@ -16,6 +16,7 @@
 #include "core/types.h"
 
 #include <concepts>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>

@@ -11,6 +11,7 @@
 #include "core/ir/operands.h"
 #include "core/typecheck/type_error.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>

@@ -8,6 +8,7 @@
 #include "core/ir/expr.h"
 #include "core/types.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <vector>

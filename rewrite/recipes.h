@@ -18,6 +18,7 @@
 #include "rewrite/mapping.h"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 

@@ -9,6 +9,7 @@
 
 #include "core/ir/expr.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>

@@ -5,6 +5,7 @@
 
 #include "core/arith/node.h"
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>

@@ -11,6 +11,7 @@
 #include "core/types.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <span>
 #include <string>

@@ -7,6 +7,7 @@
 #include "core/ir/expr.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>

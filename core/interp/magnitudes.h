@@ -19,6 +19,7 @@
 #include "core/interp/value_compare.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <span>

@@ -6,6 +6,7 @@
 #include "core/scalar.h"
 #include "core/types.h"
 
+#include <cstdint>
 #include <memory>
 #include <random>
 #include <span>

@@ -8,6 +8,7 @@
 #include "core/interp/value.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <span>
 #include <string>

@@ -8,6 +8,7 @@
 #include "core/ir/expr.h"
 #include "core/typecheck/type_error.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 

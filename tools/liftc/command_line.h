@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>

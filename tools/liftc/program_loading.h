@@ -6,6 +6,7 @@
 #include "rewrite/recipes.h"
 #include "tools/liftc/command_line.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 

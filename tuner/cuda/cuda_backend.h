@@ -8,6 +8,8 @@
 #include "tuner/device.h"
 #include "tuner/run_plan.h"
 
+#include <cstdint>
+
 namespace liftcc::tuner {
 
 /// A kernel compiled for one CUDA context.

@@ -7,6 +7,7 @@
 #include "tuner/opencl/opencl_runtime.h"
 #include "tuner/run_plan.h"
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
