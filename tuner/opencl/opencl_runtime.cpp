@@ -283,6 +283,12 @@ void Kernel::setArg(cl_uint index, const Scalar &value) {
                               ": OpenCL kernel parameters cannot be bool");
 }
 void Kernel::setLocalArg(cl_uint index, std::size_t bytes) {
+  // The standard makes an empty __local allocation CL_INVALID_ARG_SIZE, but
+  // not every implementation checks it (NVIDIA's accepts it): reject it
+  // here, so that every device reports it alike.
+  if (bytes == 0)
+    throw OpenCLError(CL_INVALID_ARG_SIZE, "clSetKernelArg",
+                      "argument " + std::to_string(index) + " (0 bytes of __local memory) of kernel " + name_);
   // A null value with a size is how OpenCL allocates __local memory.
   setRaw(index, bytes, nullptr);
 }
