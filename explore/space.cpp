@@ -2,6 +2,7 @@
 
 #include "codegen/generate.h"
 #include "core/ir/transform.h"
+#include "explore/parallel_map.h"
 #include "explore/strategy_text.h"
 
 #include <algorithm>
@@ -309,14 +310,21 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   }
   space.distinctPrograms = programs.size();
 
-  // Per program: its variants, the kernel's default launch first.
-  std::vector<std::vector<Variant>> perProgram;
-  for (size_t p = 0; p < programs.size(); ++p) {
-    auto &[config, lowered] = programs[p];
+  // Per program: its variants, the kernel's default launch first, then its
+  // specialised twins. Generating them is most of the enumeration's time
+  // (thousands of kernels for a 3D stencil) and independent per program, so
+  // it runs on SpaceOptions::threads threads; the order stays the programs'.
+  struct ProgramVariants {
+    std::vector<std::vector<Variant>> lists;
+    size_t dropped = 0;
+  };
+  auto variantsOf = [&](size_t p) {
+    ProgramVariants result;
+    const auto &[config, lowered] = programs[p];
     codegen::Kernel base = codegen::generateKernel(lowered, options.target);
     if (base.localMemoryBytes > limits.localMemoryBytes) {
-      ++space.dropped;
-      continue;
+      ++result.dropped;
+      return result;
     }
     std::vector<Variant> variants;
     std::array<int64_t, 3> extents{1, 1, 1};
@@ -337,7 +345,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
         }
       for (const auto &shape : shapes) {
         if (shape[0] * shape[1] * shape[2] > limits.maxWorkGroupSize) {
-          ++space.dropped;
+          ++result.dropped;
           continue;
         }
         Configuration c = config;
@@ -359,13 +367,21 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
         variants.push_back({c, lowered, base});
       }
     }
-    if (!variants.empty()) perProgram.push_back(std::move(variants));
-    if (options.includeSpecialised && !perProgram.empty())
-      if (std::vector<Variant> twins = specialisedTwins(perProgram.back(), options.target); !twins.empty()) {
-        std::vector<Variant> noinline = noinlineBorderTwins(twins, options.target);
-        perProgram.push_back(std::move(twins));
-        if (!noinline.empty()) perProgram.push_back(std::move(noinline));
-      }
+    if (variants.empty()) return result;
+    std::vector<Variant> twins;
+    if (options.includeSpecialised) twins = specialisedTwins(variants, options.target);
+    result.lists.push_back(std::move(variants));
+    if (!twins.empty()) {
+      std::vector<Variant> noinline = noinlineBorderTwins(twins, options.target);
+      result.lists.push_back(std::move(twins));
+      if (!noinline.empty()) result.lists.push_back(std::move(noinline));
+    }
+    return result;
+  };
+  std::vector<std::vector<Variant>> perProgram;
+  for (ProgramVariants &pv : parallelMap(programs.size(), options.threads, variantsOf)) {
+    space.dropped += pv.dropped;
+    for (std::vector<Variant> &list : pv.lists) perProgram.push_back(std::move(list));
   }
   // Round-robin over the programs, so that a budget cut short still covers
   // every low-level variant before it varies work-group sizes.

@@ -17,6 +17,7 @@
 #include "explore/configuration.h"
 #include "tuner/device.h"
 
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -72,6 +73,9 @@ struct SpaceOptions {
                                              rewrite::Recipe::Local, rewrite::Recipe::Stream};
   std::vector<rewrite::Mapping> mappings;
   size_t mappedGroupShapes = 64;
+  /// Threads that generate the variants' kernels (0: one per hardware
+  /// thread). The space is the same for any count.
+  size_t threads = 0;
 };
 
 /// One strategy family of a space: its parameters (name, values as text) and
