@@ -13,6 +13,7 @@
 #include "tuner/backend_error.h"
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <numeric>
 #include <sstream>
@@ -32,15 +33,23 @@ constexpr size_t kMaxStoredBuildLog = 16 * 1024;
 /// kernel's interior, and rounded up to a multiple of `factor` (see
 /// verificationSizeFactors).
 std::map<std::string, int64_t> verificationSizes(const Program &program, const Configuration &c, int64_t factor) {
+  // The interior of a specialised kernel needs a few tiles or work-groups per
+  // dimension, but the interpreter checks every point: in 3D, 4 x 32 per
+  // dimension is 2 million points (a minute of interpretation on a slow host
+  // core, for one variant). The interior rule stops at this many points; the
+  // sampled check of the timed full-size run covers the interior beyond it.
+  constexpr double kMaxSpecialisedPoints = 1 << 19;
+  const auto interiorCap =
+      int64_t(std::pow(kMaxSpecialisedPoints, 1.0 / double(std::max<size_t>(1, program.sizes.size()))));
   std::map<std::string, int64_t> sizes;
   for (const arith::Expr &var : program.sizes) {
     int64_t minimum = var.varRange().lo && var.varRange().lo->isConstant() ? var.varRange().lo->constant() : 1;
     int64_t v = std::max<int64_t>(13, minimum);
     // A specialised kernel is verified where it has an interior (work-groups
     // of up to 32 along a dimension, margins of a few elements) as well as borders.
-    if (c.specialise && c.tile > 0) v = std::max(v, 4 * c.tile);
+    if (c.specialise && c.tile > 0) v = std::max(v, std::min(4 * c.tile, interiorCap));
     if (c.specialise && c.tile == 0)
-      v = std::max(v, std::min<int64_t>(2 * std::max({c.local[0], c.local[1], c.local[2]}) + 5, 69));
+      v = std::max(v, std::min<int64_t>({2 * std::max({c.local[0], c.local[1], c.local[2]}) + 5, 69, interiorCap}));
     // A multiple of `factor` (what the program needs).
     v = (v + factor - 1) / factor * factor;
     sizes[var.varName()] = v;

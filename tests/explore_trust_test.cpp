@@ -240,6 +240,34 @@ TEST_CASE("explore/trust: verification sizes are those the program accepts (spli
   }
 }
 
+TEST_CASE("explore/trust: a specialised 3D tile is verified at a bounded size, where it still has an interior") {
+  // 4 tiles of 32 per dimension would be 128^3 points for the interpreter (a
+  // minute per variant on a slow host core); the cap is 2^19 points, 80^3.
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice backend(*device);
+  TempDir dir;
+  ExploreOptions options = test::tinyExploreOptions("heat", dir.path());
+  options.space.tileSizes = {32};
+  options.space.tileShapes = {};
+  options.space.includePlain = options.space.includeStream = options.space.includeLocal = false;
+  options.space.includeCoarsened = options.space.includeVector = false;
+  options.budget.maxEvaluations = 2; // the tiled variant, then its specialised twin
+  ExploreResult result =
+      explore::explore(examples::findExample("heat").build(), {{"O", 96}, {"N", 96}, {"M", 96}}, backend, options);
+  bool sawSpecialised = false;
+  for (const auto &e : result.evaluations) {
+    CAPTURE(e.record.key);
+    CHECK_MESSAGE(e.record.outcome == tuner::Outcome::Ok, e.record.error);
+    if (!e.configuration.specialise) continue;
+    sawSpecialised = true;
+    // 80 = 2.5 tiles of 32: the middle tile is interior, so the exhaustive
+    // check runs the specialised interior code as well as the borders.
+    CHECK(e.record.verified.find("all of O=80,N=80,M=80;") == 0);
+  }
+  CHECK(sawSpecialised);
+}
+
 TEST_CASE("explore/trust: the timed kernel's own full-size output is checked") {
   auto device = ocl::test::testDevice();
   if (!device) return;
