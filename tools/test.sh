@@ -15,4 +15,5 @@ cmake --build build-test -j "$(nproc)"
 export ASAN_OPTIONS=abort_on_error=1:intercept_tls_get_addr=0
 export LSAN_OPTIONS=suppressions=$PWD/tools/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir build-test --output-on-failure
+# One ctest entry per test file (tests/CMakeLists.txt), as many at once as cores.
+ctest --test-dir build-test --output-on-failure -j "$(nproc)"
