@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# The GPU check: on a machine with an NVIDIA GPU, its driver, CMake and nvcc
+# (no package registry needed), build liftcc, run the GPU tests, explore
+# Jacobi2D and Heat at the paper sizes with --target cuda and through NVIDIA's
+# OpenCL, and write the bench tables against the device-to-device copy
+# bandwidth.
+#
+#   tools/gpu-bundle.sh                  # once, on a Debian/Ubuntu machine with .ci/run's packages
+#   tools/gpu-check.sh --bundle .gpu-bundle --out gpu-check
+#
+# --bundle DIR    headers (nlohmann/json, doctest, CL/) and the OpenCL ICD loader
+#                 from tools/gpu-bundle.sh; without it the system's are used
+# --out DIR       where everything goes (default gpu-check/): stores in DIR/results
+#                 (a second run resumes them, measuring nothing twice), logs and
+#                 tables of this run in DIR/run-<UTC time>/ (never overwritten)
+# --phases LIST   any of build,test,explore,bench (default all of them, in that order)
+# --budget T      wall-time budget of each exploration (default 90s)
+# --examples L    the bench's examples (default all)
+# --build-dir D   the CMake build folder (default build-gpu)
+# --targets L    cuda,opencl (default both)
+# --programs L   the explored programs, at their paper sizes (default jacobi2d_5pt,heat)
+# --opencl-device SPEC  NVIDIA's OpenCL device for liftc's --device (default nvidia)
+# --deadline S    stop starting steps S seconds after the start (default none), and
+#                 cut each step's limit to what is left: for leases of a few minutes
+#
+# Every phase runs under a time limit and a failing one does not stop the
+# others; the last lines printed are a summary of each step and where its log is.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bundle=""
+out="gpu-check"
+phases="build,test,explore,bench"
+budget="90s"
+examples="all"
+build_dir="build-gpu"
+ocl_spec="nvidia"
+targets="cuda,opencl"
+programs="jacobi2d_5pt,heat"
+deadline=0
+while (($#)); do
+  case $1 in
+    --bundle) bundle=$(realpath "$2"); shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --phases) phases=$2; shift 2 ;;
+    --budget) budget=$2; shift 2 ;;
+    --examples) examples=$2; shift 2 ;;
+    --build-dir) build_dir=$2; shift 2 ;;
+    --opencl-device) ocl_spec=$2; shift 2 ;;
+    --targets) targets=$2; shift 2 ;;
+    --programs) programs=$2; shift 2 ;;
+    --deadline) deadline=$2; shift 2 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
+    *) echo "gpu-check: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+for phase in ${phases//,/ }; do
+  case $phase in build | test | explore | bench) ;;
+    *) echo "gpu-check: --phases: unknown phase '$phase' (expected build, test, explore or bench)" >&2; exit 2 ;;
+  esac
+done
+for target in ${targets//,/ }; do
+  case $target in cuda | opencl) ;;
+    *) echo "gpu-check: --targets: unknown target '$target' (expected cuda or opencl)" >&2; exit 2 ;;
+  esac
+done
+has_phase() { [[ ",$phases," == *",$1,"* ]]; }
+has_target() { [[ ",$targets," == *",$1,"* ]]; }
+
+mkdir -p "$out/results"
+out=$(realpath "$out")
+run_dir="$out/run-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir "$run_dir" || { echo "gpu-check: $run_dir already exists" >&2; exit 1; }
+summary="$run_dir/summary.txt"
+liftc="$build_dir/tools/liftc/liftc"
+
+# step NAME SECONDS COMMAND...: runs COMMAND with its output in NAME.log and a
+# line in the summary (ok, FAILED rc, or TIMEOUT).
+step() {
+  local name=$1 seconds=$2
+  shift 2
+  local log="$run_dir/$name.log" start=$SECONDS rc
+  if ((deadline > 0)); then
+    local left=$((deadline - SECONDS))
+    if ((left < 20)); then
+      printf '%-34s %-22s %5ds\n' "$name" "SKIPPED (deadline)" 0 | tee -a "$summary"
+      return 1
+    fi
+    ((seconds > left)) && seconds=$left
+  fi
+  echo "== $name: $*" | tee "$log"
+  timeout --kill-after=10 "$seconds" "$@" >>"$log" 2>&1
+  rc=$?
+  local verdict="ok"
+  ((rc == 124 || rc == 137)) && verdict="TIMEOUT after ${seconds}s"
+  ((rc != 0 && rc != 124 && rc != 137)) && verdict="FAILED (exit $rc)"
+  printf '%-34s %-22s %5ds  %s\n' "$name" "$verdict" $((SECONDS - start)) "$log" | tee -a "$summary"
+  return $rc
+}
+
+# --- The machine ------------------------------------------------------------
+{
+  echo "date: $(date -u)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1
+  command -v nvcc >/dev/null && nvcc --version | tail -2
+  cmake --version | head -1
+  c++ --version | head -1
+  echo "cores: $(nproc)"
+} >"$run_dir/machine.txt" 2>&1
+cat "$run_dir/machine.txt"
+
+# NVIDIA's OpenCL: an ICD loader (the system's, else the bundle's) and a
+# vendor file naming libnvidia-opencl.so.1 (containers often mount the driver's
+# libraries without /etc/OpenCL/vendors/nvidia.icd).
+if [[ -n $bundle ]]; then
+  export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$bundle/lib"
+  export CMAKE_PREFIX_PATH="$bundle${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+fi
+if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
+  nv_ocl=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1/ {found = $NF} END {print found}')
+  [[ -z $nv_ocl ]] && nv_ocl=$(find /usr/local/nvidia /usr/lib/x86_64-linux-gnu /usr/lib64 -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
+  if [[ -n $nv_ocl ]]; then
+    mkdir -p "$run_dir/icd"
+    echo "$nv_ocl" >"$run_dir/icd/nvidia.icd"
+    export OCL_ICD_VENDORS="$run_dir/icd" OCL_ICD_FILENAMES="$nv_ocl"
+    echo "OpenCL: NVIDIA's ICD at $nv_ocl (vendor file written to $run_dir/icd)" | tee -a "$run_dir/machine.txt"
+  else
+    echo "OpenCL: no NVIDIA vendor file and no libnvidia-opencl.so.1: the OpenCL steps will fail" | tee -a "$run_dir/machine.txt"
+  fi
+fi
+
+# --- Build --------------------------------------------------------------------
+if has_phase build; then
+  configure=(cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DLIFTCC_NVRTC=ON -DLIFTCC_WITH_HALIDE=OFF)
+  if [[ -n $bundle ]]; then
+    configure+=(-DOpenCL_INCLUDE_DIR="$bundle/include" -DOpenCL_LIBRARY="$bundle/lib/libOpenCL.so.1")
+  fi
+  step configure 300 "${configure[@]}" &&
+    step build 900 cmake --build "$build_dir" -j "$(nproc)" --target liftc liftcc_tests \
+      $([[ -f $build_dir/Makefile ]] && echo "-- -k") # every compile error in one log
+fi
+
+# --- GPU tests ------------------------------------------------------------------
+# The CUDA suites (driver, NVRTC, runtime, explore, export, codegen), then the
+# OpenCL suites that execute generated kernels against the interpreter, on
+# NVIDIA's OpenCL device. LIFTCC_REQUIRE_OPENCL=1: no device fails them.
+if has_phase test; then
+  tests="$build_dir/tests/liftcc_tests"
+  has_target cuda && step test-cuda 600 "$tests" -sf='*cuda*' --duration=true
+  has_target opencl && step test-opencl-kernels 900 env LIFTCC_REQUIRE_OPENCL=1 LIFTCC_OCL_DEVICE="$ocl_spec" "$tests" \
+    -sf='*example_kernels_test*,*opencl_runtime_test*,*vector_test*,*slide_seq_test*,*coarsening_test*,*partial_tiles_test*,*multistage_test*,*copy_roofline_test*' \
+    --duration=true
+fi
+
+# --- Explorations at the paper sizes -------------------------------------------
+# The CGO'18 paper's Table 1 sizes (examples/registry.cpp), as liftc --size.
+paper_sizes() {
+  case $1 in
+    jacobi2d_5pt | jacobi2d_9pt | gaussian | gradient | stencil2d) echo "N=4096,M=4096" ;;
+    heat | jacobi3d_7pt | jacobi3d_13pt | poisson) echo "O=256,N=256,M=256" ;;
+    *) return 1 ;;
+  esac
+}
+if has_phase explore; then
+  for target in ${targets//,/ }; do
+    device=(--device 0)
+    [[ $target == opencl ]] && device=(--device "$ocl_spec")
+    for name in ${programs//,/ }; do
+      sizes=$(paper_sizes "$name") || { echo "gpu-check: --programs: no paper sizes for '$name'" >&2; continue; }
+      step "explore-$target-$name" 900 "$liftc" explore "examples/json/$name.json" --size "$sizes" \
+        --target "$target" "${device[@]}" --strategy model --budget "$budget" --out "$out/results"
+    done
+  done
+  step best 60 "$liftc" best "$out/results"
+fi
+
+# --- Bench tables -----------------------------------------------------------------
+# Generated kernels, the explored best (from the stores above; an example
+# without one is explored with 16 variants first), the hand-written CUDA C or
+# OpenCL C kernel, and the roofline: the best verified copy, cuMemcpyDtoD or
+# clEnqueueCopyBuffer among them.
+if has_phase bench; then
+  for target in ${targets//,/ }; do
+    device=(--device 0)
+    [[ $target == opencl ]] && device=(--device "$ocl_spec")
+    step "bench-$target" 900 "$liftc" bench --target "$target" "${device[@]}" --sizes paper \
+      --examples "$examples" --results "$out/results" --kernel-tuner off \
+      --markdown "$run_dir/bench-$target.md" --csv "$run_dir/bench-$target.csv" --json "$run_dir/bench-$target.json"
+  done
+fi
+
+echo
+echo "gpu-check summary ($run_dir):"
+cat "$summary"
+! grep -q "FAILED\|TIMEOUT\|SKIPPED" "$summary"
