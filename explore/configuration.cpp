@@ -126,4 +126,12 @@ bool areNeighbours(const Configuration &a, const Configuration &b) {
   return differences == 1;
 }
 
+std::string programGroupKey(const Configuration &configuration) {
+  Configuration program = configuration;
+  program.local = {0, 0, 0};
+  program.specialise = program.noinlineBorder = program.divToMul = false;
+  program.fastMath = codegen::FastMath::None;
+  return program.key();
+}
+
 } // namespace liftcc::explore

@@ -69,6 +69,11 @@ void applySpecialisation(const Configuration &configuration, codegen::CodegenOpt
 /// and explicit defaults ("wg=runtime", "map=default") so that they have effects too.
 std::vector<std::string> searchFeatures(const Configuration &configuration);
 
+/// The low-level program a configuration launches (its key without the
+/// work-group shape, boundary specialisation and build choices): the group
+/// that search pruning (tuner::Pruning) judges as a whole.
+std::string programGroupKey(const Configuration &configuration);
+
 /// Parameters differing in exactly one of recipe, tile, one coarsening
 /// factor, the window copy, one work-group extent, the fast-math level,
 /// division by multiplication or the mapping.

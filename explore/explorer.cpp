@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -370,10 +371,19 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
                                  },
                                  [&](size_t k) { return searchFeatures(space.variants[mine[k]].configuration); }};
   tuner::SearchBudget budget = options.budget;
+  // Pruning judges each low-level program by its variants measured so far.
+  std::vector<size_t> programGroups;
+  if (budget.pruning.slowerThan > 0) {
+    std::map<std::string, size_t> ids;
+    for (size_t index : mine)
+      programGroups.push_back(
+          ids.emplace(programGroupKey(space.variants[index].configuration), ids.size()).first->second);
+    budget.pruning.group = [&](size_t k) { return programGroups[k]; };
+  }
   // Records from the store cost nothing: --evals counts new measurements.
   budget.free = [&](size_t k) { return store.find(identities[mine[k]]) != nullptr; };
   budget.stop = [&] { return cutByBudget || (options.budget.stop && options.budget.stop()); };
-  tuner::runSearch(options.strategy, searchSpace, cost, budget, options.seed);
+  result.pruned = tuner::runSearch(options.strategy, searchSpace, cost, budget, options.seed).pruned;
 
   if (result.best) {
     // The kernel that record measured (its kernel hash is this variant's).

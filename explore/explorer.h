@@ -58,6 +58,7 @@ struct Evaluation {
 
 struct ExploreResult {
   size_t spaceSize = 0, distinctPrograms = 0, dropped = 0, candidates = 0;
+  size_t pruned = 0;                   ///< variants skipped by budget.pruning (tuner::Pruning)
   std::vector<Evaluation> evaluations; ///< in evaluation order
   std::optional<size_t> best;          ///< index into evaluations
   std::string storePath;

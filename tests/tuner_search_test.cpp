@@ -328,4 +328,90 @@ TEST_CASE("explore/search: model search without features, or with every point in
   CHECK(!nothing.best);
 }
 
+namespace {
+
+/// Two groups of ten (tuner::Pruning::group = index / 10): the first fast,
+/// the second ten times slower; `costs` may be changed per entry.
+struct TwoGroups {
+  std::vector<std::optional<double>> costs;
+  TwoGroups() {
+    for (size_t i = 0; i < 20; ++i) costs.push_back(i < 10 ? 100.0 + double(i) : 1000.0 + double(i));
+  }
+  SearchSpace space() const {
+    return {costs.size(), [](size_t) { return std::vector<size_t>{}; }, {}};
+  }
+  static tuner::Pruning pruning(double slowerThan) {
+    tuner::Pruning p;
+    p.group = [](size_t i) { return i / 10; };
+    p.slowerThan = slowerThan;
+    return p;
+  }
+};
+
+} // namespace
+
+TEST_CASE("search/pruning: a group slower than the best is skipped once two of its variants ran") {
+  TwoGroups g;
+  std::vector<size_t> measured;
+  CostFunction cost = [&](size_t i) {
+    measured.push_back(i);
+    return g.costs[i];
+  };
+  SearchBudget budget;
+  budget.pruning = TwoGroups::pruning(3);
+  SearchResult r = tuner::runSearch(SearchStrategy::Exhaustive, g.space(), cost, budget);
+  // The fast group, then two of the slow one: 1010 > 3 x 100, the other 8 skipped.
+  CHECK(measured.size() == 12);
+  CHECK(r.evaluated.size() == 12);
+  CHECK(r.pruned == 8);
+  CHECK(r.best == size_t(0));
+
+  // Within the factor nothing is skipped; off by default.
+  measured.clear();
+  budget.pruning = TwoGroups::pruning(20);
+  CHECK(tuner::runSearch(SearchStrategy::Exhaustive, g.space(), cost, budget).pruned == 0);
+  CHECK(measured.size() == 20);
+  measured.clear();
+  CHECK(tuner::runSearch(SearchStrategy::Exhaustive, g.space(), cost, {}).pruned == 0);
+  CHECK(measured.size() == 20);
+}
+
+TEST_CASE("search/pruning: a group that only fails is skipped; stored results are read anyway") {
+  TwoGroups g;
+  for (size_t i = 10; i < 20; ++i) g.costs[i] = std::nullopt;
+  size_t calls = 0;
+  CostFunction cost = [&](size_t i) {
+    ++calls;
+    return g.costs[i];
+  };
+  SearchBudget budget;
+  budget.pruning = TwoGroups::pruning(3);
+  budget.free = [](size_t i) { return i == 19; }; // in the store: costs nothing, so not skipped
+  SearchResult r = tuner::runSearch(SearchStrategy::Exhaustive, g.space(), cost, budget);
+  CHECK(calls == 13);
+  CHECK(r.pruned == 7);
+  CHECK(std::count(r.evaluated.begin(), r.evaluated.end(), size_t(19)) == 1);
+}
+
+TEST_CASE("search/pruning: every strategy still finds the optimum and never measures a variant twice") {
+  TwoGroups g;
+  for (SearchStrategy strategy :
+       {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing, SearchStrategy::Model})
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      CAPTURE(tuner::strategyName(strategy));
+      CAPTURE(seed);
+      std::map<size_t, int> measured;
+      CostFunction cost = [&](size_t i) {
+        ++measured[i];
+        return g.costs[i];
+      };
+      SearchBudget budget;
+      budget.pruning = TwoGroups::pruning(3);
+      SearchResult r = tuner::runSearch(strategy, g.space(), cost, budget, seed);
+      CHECK(r.best == size_t(0));
+      for (const auto &[index, times] : measured) CHECK(times == 1);
+      CHECK(measured.size() + r.pruned <= 20);
+    }
+}
+
 } // namespace liftcc

@@ -45,6 +45,13 @@ public:
   std::optional<double> evaluate(size_t i) {
     if (auto it = costs_.find(i); it != costs_.end()) return it->second;
     bool free = budget_.free && budget_.free(i);
+    if (!free && pruned(i)) {
+      // Seen from now on (no strategy picks it again), as a failure; a free
+      // one (a stored record) is read anyway, it costs nothing.
+      costs_.emplace(i, std::nullopt);
+      ++result_.pruned;
+      return std::nullopt;
+    }
     if (!free && charged_ >= budget_.maxEvaluations) {
       refused_ = true; // the budget is spent: this one is not evaluated, and the search ends
       return std::nullopt;
@@ -53,6 +60,11 @@ public:
     std::optional<double> c = cost_(i);
     costs_.emplace(i, c);
     result_.evaluated.push_back(i);
+    if (budget_.pruning.active()) {
+      Group &g = groups_[budget_.pruning.group(i)];
+      ++g.evaluated;
+      if (c && (!g.best || *c < *g.best)) g.best = *c;
+    }
     if (c && (!result_.best || *c < result_.bestCost)) {
       result_.best = i;
       result_.bestCost = *c;
@@ -64,12 +76,26 @@ public:
   SearchResult result() const { return result_; }
 
 private:
+  struct Group {
+    size_t evaluated = 0;
+    std::optional<double> best;
+  };
+
+  bool pruned(size_t i) const {
+    const Pruning &p = budget_.pruning;
+    if (!p.active() || !result_.best) return false;
+    auto it = groups_.find(p.group(i));
+    if (it == groups_.end() || it->second.evaluated < p.after) return false;
+    return !it->second.best || *it->second.best > p.slowerThan * result_.bestCost;
+  }
+
   const CostFunction &cost_;
   SearchBudget budget_;
   std::chrono::steady_clock::time_point start_;
   std::map<size_t, std::optional<double>> costs_;
   size_t charged_ = 0;
   bool refused_ = false;
+  std::map<size_t, Group> groups_;
   SearchResult result_;
 };
 

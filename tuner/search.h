@@ -29,6 +29,20 @@ struct SearchSpace {
   std::function<std::vector<std::string>(size_t index)> features;
 };
 
+/// Pruning of slow groups, measured on the replayed stores
+/// (bench/search/search_replay --prune): once `after` variants of a group
+/// (`group`: e.g. one low-level program, its work-group shapes and build
+/// choices being the variants) have been evaluated, the group's remaining
+/// variants are skipped (neither measured nor charged) while its best is more
+/// than `slowerThan` times the best so far, or it has no success. Off while
+/// slowerThan is 0 or group is empty.
+struct Pruning {
+  std::function<size_t(size_t index)> group;
+  double slowerThan = 0;
+  size_t after = 2;
+  bool active() const { return slowerThan > 0 && bool(group); }
+};
+
 struct SearchBudget {
   size_t maxEvaluations = SIZE_MAX;
   std::chrono::duration<double> maxTime = std::chrono::duration<double>::max();
@@ -39,6 +53,7 @@ struct SearchBudget {
   /// Checked before every evaluation with the limits above; true ends the
   /// search. May be empty.
   std::function<bool()> stop;
+  Pruning pruning;
 };
 
 using CostFunction = std::function<std::optional<double>(size_t index)>;
@@ -49,6 +64,8 @@ struct SearchResult {
   double bestCost = 0;
   /// Number of evaluations after which the best was first found.
   size_t evaluationsToBest = 0;
+  /// Variants skipped by SearchBudget::pruning (not in `evaluated`).
+  size_t pruned = 0;
 };
 
 SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const CostFunction &cost,

@@ -4,13 +4,16 @@
 // exhaustive exploration instead: the result store holds the time of every
 // point of the space, and the cost function just looks it up.
 //
-//   search_replay STORE.jsonl [--seeds N] [--within 0.05]
+//   search_replay STORE.jsonl [--seeds N] [--within 0.05] [--prune 2,3,5]
 //
 // For random search and simulated annealing (and exhaustive search in the
 // store's order, as the baseline) it reports, over N seeds, how many
 // evaluations it takes to reach a variant within 5% of the exhaustive optimum
 // and to reach the optimum itself, and how often a budget of a fixed fraction
-// of the space suffices.
+// of the space suffices. --prune F,... adds rows with each strategy pruned
+// (tuner::Pruning: a low-level program is skipped once 2 of its variants ran
+// and its best is more than F times the best so far): the evaluations it
+// saves, the variants it skipped, and how often it lost the 5% target.
 //
 // The store must hold the whole space (an exhaustive `liftc explore` without
 // --evals/--budget/--shard); search strategies see exactly the points and
@@ -27,7 +30,9 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,6 +43,7 @@ using namespace liftcc;
 struct Replay {
   std::vector<explore::Configuration> configurations;
   std::vector<std::optional<double>> costs; ///< median ns, nullopt for failed variants
+  std::vector<size_t> programGroups;        ///< each variant's low-level program (explore::programGroupKey)
   double optimum = 0;
 };
 
@@ -48,6 +54,9 @@ Replay load(const std::string &path) {
     replay.configurations.push_back(explore::Configuration::fromJson(r.configuration));
     replay.costs.push_back(r.outcome == tuner::Outcome::Ok ? std::optional<double>(r.medianNs) : std::nullopt);
   }
+  std::map<std::string, size_t> ids;
+  for (const explore::Configuration &c : replay.configurations)
+    replay.programGroups.push_back(ids.emplace(explore::programGroupKey(c), ids.size()).first->second);
   const tuner::Record *best = store.best();
   if (!best) throw Error(path + ": no successful record");
   replay.optimum = best->medianNs;
@@ -67,10 +76,11 @@ tuner::SearchSpace searchSpace(const Replay &replay) {
 struct RunStats {
   size_t toWithin = 0;  ///< 0: never
   size_t toOptimum = 0; ///< 0: never
+  size_t pruned = 0;    ///< variants skipped by pruning before the run stopped
 };
 
 RunStats replayOnce(tuner::SearchStrategy strategy, const Replay &replay, const tuner::SearchSpace &space,
-                    double target, uint64_t seed) {
+                    double target, uint64_t seed, double pruneSlowerThan = 0) {
   RunStats stats;
   size_t evaluations = 0;
   tuner::CostFunction cost = [&](size_t i) {
@@ -84,8 +94,22 @@ RunStats replayOnce(tuner::SearchStrategy strategy, const Replay &replay, const 
   // whole space); budgets are applied afterwards.
   tuner::SearchBudget untilFound;
   untilFound.stop = [&] { return stats.toWithin && stats.toOptimum; };
-  tuner::runSearch(strategy, space, cost, untilFound, seed);
+  if (pruneSlowerThan > 0) {
+    // Pruned runs stop at the 5% target: the optimum may have been pruned,
+    // and searching the rest of the space for it would only add time.
+    untilFound.stop = [&] { return stats.toWithin != 0; };
+    untilFound.pruning.slowerThan = pruneSlowerThan;
+    untilFound.pruning.group = [&](size_t i) { return replay.programGroups[i]; };
+  }
+  stats.pruned = tuner::runSearch(strategy, space, cost, untilFound, seed).pruned;
   return stats;
+}
+
+/// Never (0) counts as the whole space: a search that misses pays for all of it.
+std::vector<size_t> neverAsAll(std::vector<size_t> v, size_t all) {
+  for (size_t &x : v)
+    if (x == 0) x = all;
+  return v;
 }
 
 double mean(const std::vector<size_t> &v) {
@@ -101,18 +125,26 @@ int run(int argc, char **argv) {
   std::string path;
   uint64_t seeds = 1000;
   double within = 0.05;
+  std::vector<double> prunings;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--seeds" && i + 1 < args.size())
       seeds = std::stoull(args[++i]);
-    else if (args[i] == "--within" && i + 1 < args.size())
+    else if (args[i] == "--prune" && i + 1 < args.size()) {
+      std::string list = args[++i];
+      for (size_t start = 0; start <= list.size();) {
+        size_t comma = std::min(list.find(',', start), list.size());
+        prunings.push_back(std::stod(list.substr(start, comma - start)));
+        start = comma + 1;
+      }
+    } else if (args[i] == "--within" && i + 1 < args.size())
       within = std::stod(args[++i]);
     else if (path.empty() && args[i].rfind("--", 0) != 0)
       path = args[i];
     else
-      throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05]");
+      throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05] [--prune F,...]");
   }
   if (path.empty() || seeds == 0)
-    throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05]");
+    throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05] [--prune F,...]");
 
   Replay replay = load(path);
   tuner::SearchSpace space = searchSpace(replay);
@@ -129,32 +161,50 @@ int run(int argc, char **argv) {
             << "seeds: " << seeds << "\n\n";
   std::cout << std::left << std::setw(12) << "strategy" << std::right << std::setw(12) << "mean to 5%" << std::setw(12)
             << "median" << std::setw(12) << "% of space" << std::setw(14) << "mean to opt" << std::setw(12) << "ok@10%"
-            << std::setw(12) << "ok@25%"
+            << std::setw(12) << "ok@25%" << std::setw(10) << "lost" << std::setw(10) << "skipped"
             << "\n";
-  auto row = [&](const std::string &name, const std::vector<size_t> &toWithin, const std::vector<size_t> &toOptimum) {
+  auto row = [&](const std::string &name, const std::vector<size_t> &reached, const std::vector<size_t> &toOptimum,
+                 const std::vector<size_t> &pruned) {
+    const std::vector<size_t> toWithin = neverAsAll(reached, n);
+    const double lost = double(std::count(reached.begin(), reached.end(), size_t(0))) / double(reached.size());
     std::cout << std::left << std::setw(12) << name << std::right << std::setprecision(1) << std::setw(12)
               << mean(toWithin) << std::setw(12) << tuner::median(toWithin) << std::setw(11)
-              << 100 * mean(toWithin) / double(n) << "%" << std::setw(14) << mean(toOptimum) << std::setprecision(0)
-              << std::setw(11) << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 10)) << "%" << std::setw(11)
-              << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 4)) << "%\n";
+              << 100 * mean(toWithin) / double(n) << "%" << std::setw(14);
+    if (pruned.empty())
+      std::cout << mean(neverAsAll(toOptimum, n));
+    else
+      std::cout << "-";
+    std::cout << std::setprecision(0) << std::setw(11) << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 10))
+              << "%" << std::setw(11) << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 4)) << "%"
+              << std::setw(9) << 100 * lost << "%" << std::setw(10) << std::setprecision(1)
+              << (pruned.empty() ? 0.0 : mean(pruned)) << "\n";
   };
 
   // Exhaustive search is deterministic: the store's order is the order it ran in.
   RunStats exhaustive = replayOnce(tuner::SearchStrategy::Exhaustive, replay, space, target, 1);
-  row("exhaustive", {exhaustive.toWithin}, {exhaustive.toOptimum});
-  for (tuner::SearchStrategy strategy :
-       {tuner::SearchStrategy::Random, tuner::SearchStrategy::Annealing, tuner::SearchStrategy::Model}) {
-    std::vector<size_t> toWithin, toOptimum;
-    for (uint64_t seed = 1; seed <= seeds; ++seed) {
-      RunStats s = replayOnce(strategy, replay, space, target, seed);
-      toWithin.push_back(s.toWithin);
-      toOptimum.push_back(s.toOptimum);
+  row("exhaustive", {exhaustive.toWithin}, {exhaustive.toOptimum}, {});
+  std::vector<double> pruneLevels{0};
+  pruneLevels.insert(pruneLevels.end(), prunings.begin(), prunings.end());
+  for (double prune : pruneLevels)
+    for (tuner::SearchStrategy strategy :
+         {tuner::SearchStrategy::Random, tuner::SearchStrategy::Annealing, tuner::SearchStrategy::Model}) {
+      std::vector<size_t> toWithin, toOptimum, pruned;
+      for (uint64_t seed = 1; seed <= seeds; ++seed) {
+        RunStats s = replayOnce(strategy, replay, space, target, seed, prune);
+        toWithin.push_back(s.toWithin);
+        toOptimum.push_back(s.toOptimum);
+        if (prune > 0) pruned.push_back(s.pruned);
+      }
+      std::ostringstream name;
+      name << tuner::strategyName(strategy);
+      if (prune > 0) name << " p" << prune;
+      row(name.str(), toWithin, toOptimum, pruned);
     }
-    row(tuner::strategyName(strategy), toWithin, toOptimum);
-  }
   std::cout << "\n'mean to 5%'/'median': evaluations until a variant within " << std::setprecision(0) << within * 100
-            << "% of the optimum was measured;\n'ok@10%'/'ok@25%': share of seeds that got there within a budget of "
-               "10%/25% of the space.\n";
+            << "% of the optimum was measured (never: the whole space);\n'ok@10%'/'ok@25%': share of seeds that got "
+               "there within a budget of 10%/25% of the space;\n'lost': seeds that never got there; 'skipped': "
+               "variants pruned (rows 'pN': a program is skipped once 2 of its\nvariants ran and its best is more than "
+               "N times the best so far).\n";
   return 0;
 }
 

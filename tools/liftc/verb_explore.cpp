@@ -43,6 +43,20 @@ double parseDuration(const std::string &option, const std::string &text) {
   }
 }
 
+/// --prune F: a factor above 1 (pruning a program only when its best is
+/// slower than the best so far); "off" or absent: no pruning.
+double parsePruneFactor(const std::string &text) {
+  if (text == "off") return 0;
+  size_t used = 0;
+  double factor = 0;
+  try {
+    factor = std::stod(text, &used);
+  } catch (const std::exception &) {}
+  if (used != text.size() || !(factor > 1) || factor > 1e6)
+    throw UsageError("--prune expects a factor above 1 (e.g. 3) or 'off', found '" + io::shown(text) + "'");
+  return factor;
+}
+
 std::string clock(double seconds) {
   int s = static_cast<int>(seconds + 0.5);
   std::ostringstream out;
@@ -174,6 +188,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (auto t = cl.value("timeout")) options.kernelTimeout = std::chrono::duration<double>(parseDuration("timeout", *t));
   if (auto n = cl.value("evals")) options.budget.maxEvaluations = std::max<uint64_t>(1, parseUnsigned("evals", *n));
   if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
+  if (auto prune = cl.value("prune")) options.budget.pruning.slowerThan = parsePruneFactor(*prune);
   options.space.fastMathLevels = fastMathLevelsOf(cl);
   applySpaceSelection(cl, options.space);
   if (auto runs = cl.value("runs"))
@@ -223,6 +238,9 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   for (const auto &e : result.evaluations) reused += e.fromStore;
   out << "evaluated: " << result.evaluations.size() << " (" << reused << " from the result store " << result.storePath
       << ")\n";
+  if (options.budget.pruning.slowerThan > 0)
+    out << "pruned: " << result.pruned << " variants of programs more than " << options.budget.pruning.slowerThan
+        << "x slower than the best\n";
   printTable(result, out, 10);
   if (result.best) {
     const auto &best = result.evaluations[*result.best];
