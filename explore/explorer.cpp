@@ -36,9 +36,10 @@ constexpr size_t kMaxStoredBuildLog = 16 * 1024;
 std::map<std::string, int64_t> verificationSizes(const Program &program, const Configuration &c, int64_t factor) {
   // The interior of a specialised kernel needs a few tiles or work-groups per
   // dimension, but the interpreter checks every point: in 3D, 4 x 32 per
-  // dimension is 2 million points (a minute of interpretation on a slow host
-  // core, for one variant). The interior rule stops at this many points; the
-  // sampled check of the timed full-size run covers the interior beyond it.
+  // dimension is 2 million points (14 s per variant on this project's
+  // machine, more on slower host cores). The interior rule stops at this
+  // many points; the sampled check of the timed full-size run covers the
+  // interior beyond it.
   constexpr double kMaxSpecialisedPoints = 1 << 19;
   const auto interiorCap =
       int64_t(std::pow(kMaxSpecialisedPoints, 1.0 / double(std::max<size_t>(1, program.sizes.size()))));
