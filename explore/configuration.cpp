@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -132,6 +133,14 @@ std::string programGroupKey(const Configuration &configuration) {
   program.specialise = program.noinlineBorder = program.divToMul = false;
   program.fastMath = codegen::FastMath::None;
   return program.key();
+}
+
+std::vector<size_t> programGroupIds(const std::vector<Configuration> &configurations) {
+  std::map<std::string, size_t> ids;
+  std::vector<size_t> groups;
+  for (const Configuration &c : configurations)
+    groups.push_back(ids.emplace(programGroupKey(c), ids.size()).first->second);
+  return groups;
 }
 
 } // namespace liftcc::explore

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 namespace liftcc::explore {
 
@@ -73,6 +74,10 @@ std::vector<std::string> searchFeatures(const Configuration &configuration);
 /// work-group shape, boundary specialisation and build choices): the group
 /// that search pruning (tuner::Pruning) judges as a whole.
 std::string programGroupKey(const Configuration &configuration);
+
+/// Each configuration's low-level program as a dense id (equal ids: equal
+/// programGroupKey), numbered in order of first appearance.
+std::vector<size_t> programGroupIds(const std::vector<Configuration> &configurations);
 
 /// Parameters differing in exactly one of recipe, tile, one coarsening
 /// factor, the window copy, one work-group extent, the fast-math level,

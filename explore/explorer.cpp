@@ -375,10 +375,9 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   // Pruning judges each low-level program by its variants measured so far.
   std::vector<size_t> programGroups;
   if (budget.pruning.slowerThan > 0) {
-    std::map<std::string, size_t> ids;
-    for (size_t index : mine)
-      programGroups.push_back(
-          ids.emplace(programGroupKey(space.variants[index].configuration), ids.size()).first->second);
+    std::vector<Configuration> configurations;
+    for (size_t index : mine) configurations.push_back(space.variants[index].configuration);
+    programGroups = programGroupIds(configurations);
     budget.pruning.group = [&](size_t k) { return programGroups[k]; };
   }
   // Records from the store cost nothing: --evals counts new measurements.

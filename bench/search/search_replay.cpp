@@ -30,7 +30,6 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -43,7 +42,7 @@ using namespace liftcc;
 struct Replay {
   std::vector<explore::Configuration> configurations;
   std::vector<std::optional<double>> costs; ///< median ns, nullopt for failed variants
-  std::vector<size_t> programGroups;        ///< each variant's low-level program (explore::programGroupKey)
+  std::vector<size_t> programGroups;        ///< each variant's low-level program (explore::programGroupIds)
   double optimum = 0;
 };
 
@@ -54,9 +53,7 @@ Replay load(const std::string &path) {
     replay.configurations.push_back(explore::Configuration::fromJson(r.configuration));
     replay.costs.push_back(r.outcome == tuner::Outcome::Ok ? std::optional<double>(r.medianNs) : std::nullopt);
   }
-  std::map<std::string, size_t> ids;
-  for (const explore::Configuration &c : replay.configurations)
-    replay.programGroups.push_back(ids.emplace(explore::programGroupKey(c), ids.size()).first->second);
+  replay.programGroups = explore::programGroupIds(replay.configurations);
   const tuner::Record *best = store.best();
   if (!best) throw Error(path + ": no successful record");
   replay.optimum = best->medianNs;
