@@ -1,10 +1,14 @@
 #include "bench/contenders.h"
 
 #include "bench/reference_kernels.h"
+#include "bench/reference_stages.h"
 #include "codegen/generate.h"
+#include "core/ir/operands.h"
+#include "core/typecheck/typecheck.h"
 #include "explore/configuration.h"
 #include "explore/space.h"
 #include "rewrite/recipes.h"
+#include "rewrite/stages.h"
 
 #include <algorithm>
 #include <cstring>
@@ -117,6 +121,47 @@ Contender plainFastMathContender() {
           codegen::fastMathTolerance(codegen::FastMath::Relaxed, true)};
 }
 
+/// A recipe with options of a multi-stage program (fusion, time tiles),
+/// as generated.
+Contender optionsContender(std::string name, rewrite::Recipe recipe, const rewrite::RecipeOptions &options,
+                           int64_t sizeMultiple) {
+  return {std::move(name), ContenderKind::Generated, sizeMultiple,
+          [recipe, options](const Program &typed, const Sizes &, codegen::Target target) {
+            Program lowered = rewrite::applyRecipe(typed, recipe, options);
+            return ContenderKernel{codegen::generateKernel(lowered, target), std::nullopt};
+          }};
+}
+
+/// Multi-stage programs: with every fusible intermediate recomputed by its
+/// readers (plain, local t=8, coarsened by 8 along x), or, for iterate, time
+/// tiles of 2 and 4 steps per kernel dividing the count (plain and coarsened).
+std::vector<Contender> multiStageContenders(const examples::Example &example) {
+  std::vector<Contender> out;
+  Program program = example.build();
+  rewrite::RecipeOptions coarsened;
+  coarsened.coarsen = {8, 1, 1};
+  if (program.body().isPrim(Op::Iterate)) {
+    const arith::Expr &steps = iterateCount(program.body());
+    for (int64_t t : {2, 4}) {
+      if (!steps.isConstant() || steps.constant() % t != 0) continue;
+      rewrite::RecipeOptions plain;
+      plain.timeTile = coarsened.timeTile = t;
+      out.push_back(optionsContender("plain time=" + std::to_string(t), rewrite::Recipe::Plain, plain, 1));
+      out.push_back(
+          optionsContender("coarsened x8 time=" + std::to_string(t), rewrite::Recipe::Coarsened, coarsened, 8));
+    }
+    return out;
+  }
+  if (!rewrite::hasFusibleStage(typeCheck(program, example.paperSizes))) return out;
+  rewrite::RecipeOptions plain, local;
+  plain.fusion = local.fusion = coarsened.fusion = rewrite::Fusion::Inline;
+  local.tileOutputs = 8;
+  out.push_back(optionsContender("plain fused", rewrite::Recipe::Plain, plain, 1));
+  out.push_back(optionsContender("local t=8 fused", rewrite::Recipe::Local, local, 8));
+  out.push_back(optionsContender("coarsened x8 fused", rewrite::Recipe::Coarsened, coarsened, 8));
+  return out;
+}
+
 Contender exploredContender(const explore::BestKernel &best) {
   explore::Configuration configuration = explore::Configuration::fromJson(best.launch.at("configuration"));
   // Where the exploration ran at other sizes than the benchmark, say so.
@@ -194,7 +239,14 @@ std::vector<Contender> contendersFor(const examples::Example &example, const Con
   }
   for (const explore::BestKernel &best : options.explored)
     if (best.launch.value("program", "") == example.name) out.push_back(exploredContender(best));
-  if (std::optional<ReferenceKernel> reference = findReferenceKernel(example.name, target))
+  for (Contender &c : multiStageContenders(example)) out.push_back(std::move(c));
+  if (std::optional<ReferenceSchedule> schedule = referenceSchedule(example.name))
+    out.push_back(
+        {"hand-written", ContenderKind::Reference, 1,
+         [example, schedule = *schedule](const Program &typed, const Sizes &sizes, codegen::Target target) {
+           return ContenderKernel{scheduledReferenceKernel(example, schedule, target, typed, sizes), std::nullopt};
+         }});
+  else if (std::optional<ReferenceKernel> reference = findReferenceKernel(example.name, target))
     out.push_back(
         {"hand-written", ContenderKind::Reference, 1,
          [example, source = reference->source](const Program &typed, const Sizes &sizes, codegen::Target target) {

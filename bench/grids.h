@@ -25,11 +25,12 @@ std::vector<Grid> randomGrids(const Program &typed, const Sizes &sizes, uint64_t
 
 /// The grids as the interpreter's input values.
 std::vector<Value> toValues(const Program &typed, const Sizes &sizes, const std::vector<Grid> &grids);
-/// A grid as a value of the program's result type.
+/// A grid as a value of the program's result type (a result of several
+/// grids: its components one after another, as kernels write them).
 Value toValue(const Program &typed, const Sizes &sizes, const Grid &grid);
 
-/// Scalars of the program's result at `sizes`; throws std::invalid_argument
-/// unless the result is an array of floats.
+/// Scalars of the program's result at `sizes` (of all its grids); throws
+/// unless every component of the result is an array of floats.
 int64_t outputElements(const Program &typed, const Sizes &sizes);
 
 } // namespace liftcc::bench

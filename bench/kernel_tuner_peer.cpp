@@ -1,4 +1,5 @@
 #include "bench/kernel_tuner_peer.h"
+#include "bench/reference_stages.h"
 
 #include "bench/reference_kernels.h"
 
@@ -140,6 +141,8 @@ std::optional<KernelTunerSetup> findKernelTuner(std::string &whyNot) {
 
 std::optional<Peer> kernelTunerPeer(const KernelTunerSetup &setup, const examples::Example &example,
                                     const ocl::DeviceInfo &device) {
+  // Kernel Tuner tunes one kernel with one output: not the multi-stage references.
+  if (referenceSchedule(example.name)) return std::nullopt;
   std::optional<ReferenceKernel> reference = findReferenceKernel(example.name, codegen::Target::OpenCL);
   if (!reference || example.sizeNames.empty() || example.sizeNames.size() > 3) return std::nullopt;
   Peer peer;

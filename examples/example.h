@@ -30,7 +30,14 @@ struct Example {
 /// every call (no global mutable state).
 std::vector<Example> allExamples();
 
-/// The example called `name`; throws std::invalid_argument listing the valid
+/// The multi-stage programs (examples/multistage_examples.h): SRAD's two
+/// kernels as one program, a 2D wave step with two time levels, a 3D
+/// radius-2 chain with two results, the 2D Jacobi iterated 16 and 64 times.
+/// `points` is the widest stage's. Not in allExamples(), whose programs are
+/// single stencils.
+std::vector<Example> multiStageExamples();
+
+/// The example called `name`, of either list; throws std::invalid_argument listing the valid
 /// names otherwise.
 const Example &findExample(const std::string &name);
 

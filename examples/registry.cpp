@@ -4,6 +4,7 @@
 // lists two, e.g. 4096^2 of "4096^2 / 8192^2"). Sizes are named outermost
 // dimension first: N (1D), N x M (2D), O x N x M (3D, O planes).
 #include "examples/example.h"
+#include "examples/multistage_examples.h"
 #include "examples/stencils.h"
 
 #include <stdexcept>
@@ -38,9 +39,23 @@ std::vector<Example> allExamples() {
   };
 }
 
+std::vector<Example> multiStageExamples() {
+  return {
+      {"srad_two_stage", 2, 5, k2D, Sizes{{"N", 504}, {"M", 458}}, sradTwoStage},
+      {"wave2d", 2, 5, k2D, Sizes{{"N", 4096}, {"M", 4096}}, wave2d},
+      {"chain3d_radius2", 3, 13, k3D, Sizes{{"O", 256}, {"N", 256}, {"M", 256}}, chain3dRadius2},
+      {"jacobi2d_5pt_iter16", 2, 5, k2D, Sizes{{"N", 4096}, {"M", 4096}}, [] { return jacobi2d5ptIterated(16); }},
+      {"jacobi2d_5pt_iter64", 2, 5, k2D, Sizes{{"N", 4096}, {"M", 4096}}, [] { return jacobi2d5ptIterated(64); }},
+  };
+}
+
 const Example &findExample(const std::string &name) {
   // Built once and never modified: a constant, not mutable global state.
-  static const std::vector<Example> examples = allExamples();
+  static const std::vector<Example> examples = [] {
+    std::vector<Example> all = allExamples();
+    for (Example &e : multiStageExamples()) all.push_back(std::move(e));
+    return all;
+  }();
   std::string valid;
   for (const Example &e : examples) {
     if (e.name == name) return e;

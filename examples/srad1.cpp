@@ -8,6 +8,7 @@
 // which is pad(clamp). Rodinia recomputes q0sqr from a region of interest in
 // every iteration; like Lift we inline a constant (q0sqr = 0.053787220).
 // All literals are float: the benchmark is single precision.
+#include "examples/stages.h"
 #include "examples/stencil_helpers.h"
 #include "examples/stencils.h"
 
@@ -15,9 +16,7 @@ namespace liftcc::examples {
 
 using namespace api;
 
-Program srad1() {
-  std::vector<Size> sizes = gridSizes(2, 3);
-  Expr J = gridInput("J", sizes);
+Expr sradCoefficients(const Expr &J) {
   Expr coefficient = userFun("sradCoefficient", floatParams({"jc", "jn", "js", "jw", "je"}), ScalarKind::Float,
                              "const float q0sqr = 0.053787220f;\n"
                              "float dN = jn - jc;\n"
@@ -39,7 +38,12 @@ Program srad1() {
         return apply(coefficient, neighbours(nbh, 1, {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}}));
       },
       "nbh");
-  return program({J}, mapN(2, f, clampNeighbourhoods(2, 1, J)));
+  return mapN(2, f, clampNeighbourhoods(2, 1, J));
+}
+
+Program srad1() {
+  Expr J = gridInput("J", gridSizes(2, 3));
+  return program({J}, sradCoefficients(J));
 }
 
 } // namespace liftcc::examples

@@ -7,6 +7,7 @@
 //   zipN(2, {slideN(2, 3, 1, padN(2, 1, 1, clamp, J)), slideN(2, 3, 1, padN(2, 1, 1, clamp, C))})
 // Clamp boundaries as Rodinia's iS/jE index arrays; lambda = 0.5 (Rodinia's
 // default), all literals float.
+#include "examples/stages.h"
 #include "examples/stencil_helpers.h"
 #include "examples/stencils.h"
 
@@ -14,10 +15,7 @@ namespace liftcc::examples {
 
 using namespace api;
 
-Program srad2() {
-  std::vector<Size> sizes = gridSizes(2, 3);
-  Expr J = gridInput("J", sizes);
-  Expr C = gridInput("C", sizes);
+Expr sradUpdate(const Expr &J, const Expr &C) {
   Expr update = userFun("sradUpdate", floatParams({"jc", "jn", "js", "jw", "je", "cc", "cs", "ce"}), ScalarKind::Float,
                         "const float lambda = 0.5f;\n"
                         "float dN = jn - jc;\n"
@@ -33,7 +31,14 @@ Program srad2() {
         return apply(update, args);
       },
       "m");
-  return program({J, C}, mapN(2, f, zipN(2, {clampNeighbourhoods(2, 1, J), clampNeighbourhoods(2, 1, C)})));
+  return mapN(2, f, zipN(2, {clampNeighbourhoods(2, 1, J), clampNeighbourhoods(2, 1, C)}));
+}
+
+Program srad2() {
+  std::vector<Size> sizes = gridSizes(2, 3);
+  Expr J = gridInput("J", sizes);
+  Expr C = gridInput("C", sizes);
+  return program({J, C}, sradUpdate(J, C));
 }
 
 } // namespace liftcc::examples

@@ -25,6 +25,8 @@ rewrite::RecipeOptions Configuration::recipeOptions() const {
   options.privateWindow = privateWindow;
   options.vectorWidth = vectorWidth;
   options.mapping = mapping;
+  options.fusion = fuse ? rewrite::Fusion::Inline : rewrite::Fusion::Separate;
+  options.timeTile = timeTile;
   return options;
 }
 
@@ -46,6 +48,8 @@ std::string Configuration::key() const {
   if (fastMath != codegen::FastMath::None) k += " fast-math=" + codegen::fastMathName(fastMath);
   if (divToMul) k += " div-to-mul";
   if (!mapping.isDefault()) k += " map=" + mapping.text();
+  if (fuse) k += " fused";
+  if (timeTile > 1) k += " time=" + std::to_string(timeTile);
   return k;
 }
 
@@ -76,6 +80,8 @@ nlohmann::json Configuration::toJson() const {
   if (fastMath != codegen::FastMath::None) j["fastMath"] = codegen::fastMathName(fastMath);
   if (divToMul) j["divToMul"] = true;
   if (!mapping.isDefault()) j["mapping"] = mapping.ndrange;
+  if (fuse) j["fuse"] = true;
+  if (timeTile > 1) j["timeTile"] = timeTile;
   return j;
 }
 
@@ -98,6 +104,9 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
     c.fastMath = *level;
   }
   if (j.contains("divToMul")) c.divToMul = j.at("divToMul").get<bool>();
+  c.fuse = j.value("fuse", false);
+  c.timeTile = j.value("timeTile", int64_t{1});
+  if (c.timeTile < 1) throw std::invalid_argument("timeTile must be at least 1, found " + std::to_string(c.timeTile));
   if (j.contains("mapping")) {
     c.mapping.ndrange = j.at("mapping").get<std::vector<int>>();
     for (int d : c.mapping.ndrange)
@@ -123,7 +132,7 @@ bool areNeighbours(const Configuration &a, const Configuration &b) {
   for (int d = 0; d < 3; ++d)
     differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]) + (a.tileShape[d] != b.tileShape[d]);
   differences += (a.privateWindow != b.privateWindow) + (a.vectorWidth != b.vectorWidth);
-  differences += a.mapping != b.mapping;
+  differences += (a.mapping != b.mapping) + (a.fuse != b.fuse) + (a.timeTile != b.timeTile);
   return differences == 1;
 }
 

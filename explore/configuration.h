@@ -48,6 +48,13 @@ struct Configuration {
   /// JSON "tileShape" only when set, so other records are unchanged. Last, so
   /// that aggregate initialisers {recipe, tile, local} keep their meaning.
   std::array<int64_t, 3> tileShape{0, 0, 0};
+  /// Multi-kernel programs: fusible intermediates recomputed by the kernels
+  /// reading them instead of kernels of their own (rewrite::Fusion::Inline);
+  /// key suffix " fused" and JSON "fuse" only when set.
+  bool fuse = false;
+  /// Programs iterate(n, f, A): steps per kernel (rewrite::RecipeOptions::
+  /// timeTile); key suffix " time=T" and JSON "timeTile" only above 1.
+  int64_t timeTile = 1;
 
   /// The recipe's options for this configuration.
   rewrite::RecipeOptions recipeOptions() const;

@@ -389,7 +389,10 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     // The kernel that record measured (its kernel hash is this variant's).
     const Evaluation &best = result.evaluations[*result.best];
     double bytesPerOutput = compulsoryBytesPerOutput(typed, sizes);
-    result.why = explainWin(result.evaluations, *result.best, bytesPerOutput, result.outputElements);
+    int64_t outputScalars = scalarCount(typed.body().typeOrThrow(), sizes);
+    result.why = explainWin(result.evaluations, *result.best, bytesPerOutput, result.outputElements, [&](size_t i) {
+      return modelledBytesPerOutput(space.variants[evaluatedVariants[i]].kernel, bytesPerOutput, sizes, outputScalars);
+    });
     if (options.measureRoof) result.why->roof = measureRoof(device, bytesPerOutput, result.outputElements);
     result.bestKernelDir = writeBestKernel(options.storeDir, device.resultsName(), options.programName,
                                            sizesKey(program, sizes), space.variants[evaluatedVariants[*result.best]],

@@ -1,9 +1,11 @@
 #include "explore/space.h"
 
 #include "codegen/generate.h"
+#include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "explore/parallel_map.h"
 #include "explore/strategy_text.h"
+#include "rewrite/stages.h"
 
 #include <algorithm>
 #include <climits>
@@ -224,7 +226,21 @@ std::vector<FamilySummary> familySummaries(const SpaceOptions &options) {
                          {"mappingShapes", std::to_string(options.mappedGroupShapes)}}),
                    0, 0});
   }
+  if (options.includeFused) out.push_back({"fused", with({{"fuse", "every fusible intermediate"}}), 0, 0});
+  if (options.includeTimeTiled) out.push_back({"timeTiled", with({{"timeTile", listText(options.timeTiles)}}), 0, 0});
   return out;
+}
+
+/// The time tiles of options.timeTiles (above 1) dividing the iteration
+/// count of a program iterate(n, f, input); none for other programs.
+std::vector<int64_t> dividingTimeTiles(const Program &typed, const SpaceOptions &options) {
+  const Expr &body = typed.body();
+  if (!options.includeTimeTiled || !body.isPrim(Op::Iterate)) return {};
+  const arith::Expr &n = iterateCount(body);
+  std::vector<int64_t> tiles;
+  for (int64_t t : options.timeTiles)
+    if (t > 1 && n.isConstant() && n.constant() % t == 0) tiles.push_back(t);
+  return tiles;
 }
 
 /// The kernel and its launch, as a deduplication key.
@@ -240,7 +256,8 @@ std::string kernelIdentity(const Variant &v) {
 } // namespace
 
 const std::vector<std::string> &familyNames() {
-  static const std::vector<std::string> names{"plain", "stream", "tiled", "local", "coarsened", "vector", "mapping"};
+  static const std::vector<std::string> names{"plain",  "stream",  "tiled", "local",    "coarsened",
+                                              "vector", "mapping", "fused", "timeTiled"};
   return names;
 }
 
@@ -308,6 +325,29 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       addProgram(c);
     }
   }
+  // The fused family: the programs above (not the remapped ones) again with
+  // the intermediates fused into their readers, where some can be.
+  const bool fusedFamily = options.includeFused && rewrite::hasFusibleStage(typed);
+  if (fusedFamily) {
+    std::vector<Configuration> separate;
+    for (size_t p = 0; p < unmappedPrograms; ++p) separate.push_back(programs[p].first);
+    for (Configuration c : separate) {
+      c.fuse = true;
+      addProgram(c);
+    }
+  }
+  // The timeTiled family: the same programs again computing several steps
+  // of an iterate per kernel.
+  const std::vector<int64_t> timeTiles = dividingTimeTiles(typed, options);
+  if (!timeTiles.empty()) {
+    std::vector<Configuration> oneStep;
+    for (size_t p = 0; p < unmappedPrograms; ++p) oneStep.push_back(programs[p].first);
+    for (int64_t t : timeTiles)
+      for (Configuration c : oneStep) {
+        c.timeTile = t;
+        addProgram(c);
+      }
+  }
   space.distinctPrograms = programs.size();
 
   // Per program: its variants, the kernel's default launch first, then its
@@ -360,7 +400,8 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       std::vector<std::array<int64_t, 3>> shapes = groupShapes(base.dims, extents, limits, options);
       if (config.recipe == rewrite::Recipe::Coarsened || config.vectorWidth > 0)
         shapes = spreadSample(shapes, options.coarsenedGroupShapes);
-      if (p >= unmappedPrograms) shapes = spreadSample(shapes, options.mappedGroupShapes);
+      if (p >= unmappedPrograms && !config.mapping.isDefault())
+        shapes = spreadSample(shapes, options.mappedGroupShapes);
       for (const auto &shape : shapes) {
         Configuration c = config;
         c.local = shape;
@@ -400,6 +441,9 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   // Distinct kernels only: two strategies that generate the same kernel and
   // launch it alike are one variant (the first, so the simpler family keeps it).
   space.families = familySummaries(options);
+  // Single-kernel programs have no fused family at all (rather than an empty one).
+  if (!fusedFamily) std::erase_if(space.families, [](const FamilySummary &f) { return f.name == "fused"; });
+  if (timeTiles.empty()) std::erase_if(space.families, [](const FamilySummary &f) { return f.name == "timeTiled"; });
   std::map<std::string, FamilySummary *> byName;
   for (FamilySummary &f : space.families) byName[f.name] = &f;
   for (const auto &[config, lowered] : programs)

@@ -3,7 +3,9 @@
 // stream, tiled and local-memory tiling with each tile size and tile shape,
 // coarsened along each dimension with each factor, vectorised plain and
 // coarsened, and the mapping family: those programs under other mappings of
-// their map nest), each crossed with work-group sizes, boundary
+// their map nest; and for multi-kernel programs the fused family: those
+// programs with the intermediates recomputed by their readers), each crossed
+// with work-group sizes, boundary
 // specialisation and fast-math levels. Every variant is a strategy
 // (explore/strategy_text.h). Nothing is hand-written per program: tile sizes
 // are those the tiling rule accepts for the program's types (a tile extent
@@ -73,6 +75,18 @@ struct SpaceOptions {
                                              rewrite::Recipe::Local, rewrite::Recipe::Stream};
   std::vector<rewrite::Mapping> mappings;
   size_t mappedGroupShapes = 64;
+  /// The fused family: for a multi-kernel program with an intermediate that
+  /// can be recomputed per element (rewrite/stages.h), every program of the
+  /// other families but mapping again with it fused into its readers
+  /// (Configuration::fuse); none for single-kernel programs.
+  bool includeFused = true;
+  /// The timeTiled family: for a program iterate(n, f, A), every program of
+  /// the other families but mapping again with each of these time tiles
+  /// (deeper tiles recompute exponentially more with plain and tiled, and
+  /// their specialised twins take long to generate: --param timeTile=2,4)
+  /// that divides n (Configuration::timeTile); none for other programs.
+  std::vector<int64_t> timeTiles{2};
+  bool includeTimeTiled = true;
   /// Threads that generate the variants' kernels (0: one per hardware
   /// thread). The space is the same for any count.
   size_t threads = 0;
@@ -95,14 +109,16 @@ struct Variant {
 
 struct Space {
   std::vector<Variant> variants;
-  size_t distinctPrograms = 0;         ///< low-level programs before crossing with work-group sizes
-  size_t dropped = 0;                  ///< variants that do not fit the device
-  size_t duplicates = 0;               ///< variants left out because an earlier one has the same kernel and launch
-  std::vector<FamilySummary> families; ///< the selected families, in enumeration order
+  size_t distinctPrograms = 0; ///< low-level programs before crossing with work-group sizes
+  size_t dropped = 0;          ///< variants that do not fit the device
+  size_t duplicates = 0;       ///< variants left out because an earlier one has the same kernel and launch
+  /// The selected families, in enumeration order (fused only for programs
+  /// with an intermediate to fuse).
+  std::vector<FamilySummary> families;
 };
 
 /// The families of the space, in enumeration order: plain, stream, tiled,
-/// local, coarsened, vector, mapping.
+/// local, coarsened, vector, mapping, fused, timeTiled.
 const std::vector<std::string> &familyNames();
 
 /// `typed` is the high-level program type-checked at `sizes`.

@@ -166,6 +166,7 @@ void expectArguments(const Step &s, size_t lo, size_t hi) {
                           : s.name == "coarsen"   ? "coarsen(x=8)"
                           : s.name == "fastMath"  ? "fastMath(relaxed)"
                           : s.name == "vectorize" ? "vectorize(4)"
+                          : s.name == "timeTile"  ? "timeTile(4)"
                                                   : s.name + "(x,y)"));
 }
 
@@ -199,6 +200,8 @@ std::string strategyText(const Configuration &c, int kernelDims) {
     break;
   case Recipe::Stream: text = "stream ; mapGlb(" + mappingText(c, kernelDims) + ")"; break;
   }
+  if (c.timeTile > 1) text = "timeTile(" + std::to_string(c.timeTile) + ") ; " + text;
+  if (c.fuse) text = "fuse ; " + text;
   if (c.local != std::array<int64_t, 3>{0, 0, 0}) text += " ; " + shapeText(c.local);
   if (c.specialise) text += " ; specialise";
   if (c.noinlineBorder) text += " ; noinlineBorder";
@@ -235,6 +238,20 @@ ParsedStrategy parseStrategy(const std::string &text) {
     return w;
   };
 
+  // Fusion of a multi-kernel program's intermediates into their readers.
+  if (next("fuse")) {
+    noArguments(steps[i++]);
+    c.fuse = true;
+    if (i >= steps.size()) fail(text.size() + 1, "expected a lowering after fuse, found the end of the text");
+  }
+  // Time tiling of iterate: steps per kernel.
+  if (next("timeTile")) {
+    const Step &s = steps[i++];
+    expectArguments(s, 1, 1);
+    if (!s.args[0].name.empty()) fail(s.args[0].position, "timeTile takes a plain number, e.g. timeTile(4)");
+    c.timeTile = positiveNumber(s.args[0], "timeTile", 64);
+    if (i >= steps.size()) fail(text.size() + 1, "expected a lowering after timeTile, found the end of the text");
+  }
   // The lowering: one of the recipes' rule compositions.
   const Step &first = steps[i++];
   if (first.name == "vectorize") {
@@ -353,6 +370,8 @@ Variant variantFromStrategy(const Program &typed, const std::string &text, codeg
 }
 
 std::string familyOf(const Configuration &configuration) {
+  if (configuration.timeTile > 1) return "timeTiled";
+  if (configuration.fuse) return "fused";
   if (!configuration.mapping.isDefault()) return "mapping";
   if (configuration.vectorWidth > 0) return "vector";
   return rewrite::recipeName(configuration.recipe);

@@ -13,6 +13,10 @@
 //   arg      := WORD | WORD "=" WORD
 //
 // Steps, in this order:
+//   fuse                                 (optional) multi-kernel programs: every intermediate
+//                                        computable per element recomputed by its readers
+//                                        instead of a kernel of its own (rewrite/stages.h)
+//   timeTile(T)                          (optional) iterate(n, f, A): T steps per kernel, n/T launches
 //   lowering, exactly one of
 //     mapGlb(D..)                          plain: the map nest on global ids
 //     tile(K) ; mapWrg(D..)                tiled: overlapped tiles of K outputs per dimension on

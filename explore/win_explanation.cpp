@@ -20,6 +20,20 @@ double compulsoryBytesPerOutput(const Program &typed, const std::map<std::string
   return double(bytes) / double(outputs);
 }
 
+double modelledBytesPerOutput(const codegen::Kernel &kernel, double compulsoryBytesPerOutput,
+                              const std::map<std::string, int64_t> &sizes, int64_t outputScalars) {
+  if (outputScalars <= 0) throw std::invalid_argument("modelledBytesPerOutput: the result has no scalars");
+  double temporaries = 0;
+  for (const codegen::KernelArg &t : kernel.temporaries) {
+    double scalarBytes = t.kind == ScalarKind::Double ? 8 : t.kind == ScalarKind::Bool ? 1 : 4;
+    temporaries += 2 * scalarBytes * double(arith::evaluate(t.count, sizes)); // written once, read once
+  }
+  // The host loop of an iterated kernel moves the compulsory bytes once per
+  // launch: a time tile of t steps launches n / t times.
+  double launches = kernel.iteration ? double(arith::evaluate(kernel.iteration->count, sizes)) : 1.0;
+  return launches * (compulsoryBytesPerOutput + temporaries / double(outputScalars));
+}
+
 size_t roofBufferBytes(double bytesPerOutput, int64_t outputElements) {
   constexpr double kAtLeast = double(size_t{1} << 20);
   double half = bytesPerOutput * double(outputElements) / 2;
@@ -42,9 +56,12 @@ nlohmann::json WinExplanation::toJson() const {
     j["fractionOfRoof"] = *fractionOfRoof();
   }
   nlohmann::json others = nlohmann::json::array();
-  for (const FamilyRunnerUp &r : runnersUp)
+  for (const FamilyRunnerUp &r : runnersUp) {
     others.push_back({{"family", r.family}, {"key", r.key}, {"medianNs", r.medianNs}});
+    if (r.modelledBytesPerOutput > 0) others.back()["modelledBytesPerOutput"] = r.modelledBytesPerOutput;
+  }
   j["bestOfOtherFamilies"] = others;
+  if (modelledBytesPerOutput > 0) j["modelledBytesPerOutput"] = modelledBytesPerOutput;
   return j;
 }
 
@@ -67,7 +84,8 @@ WinExplanation WinExplanation::fromJson(const nlohmann::json &j) {
     }
     for (const nlohmann::json &o : field(j, "bestOfOtherFamilies"))
       w.runnersUp.push_back({field(o, "family").get<std::string>(), field(o, "key").get<std::string>(),
-                             field(o, "medianNs").get<double>()});
+                             field(o, "medianNs").get<double>(), o.value("modelledBytesPerOutput", 0.0)});
+    w.modelledBytesPerOutput = j.value("modelledBytesPerOutput", 0.0);
     return w;
   } catch (const nlohmann::json::exception &e) {
     throw std::invalid_argument(std::string("why: ") + e.what());
@@ -84,19 +102,30 @@ std::string WinExplanation::summary() const {
       << std::setprecision(0) << double(roof->bufferBytes) / double(1 << 20) << " MiB buffers)";
   else
     s << " (no copy roof measured)";
+  // Where a kernel moves more than the compulsory bytes by the model (the
+  // temporaries of separate kernels), say so: it is why fusing wins or not.
+  auto traffic = [&](double modelled) {
+    if (modelled > bytesPerOutput * (1 + 1e-9))
+      s << std::setprecision(1) << ", modelled " << modelled << " bytes/output with its temporaries";
+  };
+  traffic(modelledBytesPerOutput);
   if (runnersUp.empty()) {
     s << "; no other family ran";
   } else {
     s << "; ahead of the best ";
-    for (size_t i = 0; i < runnersUp.size(); ++i)
+    for (size_t i = 0; i < runnersUp.size(); ++i) {
       s << (i ? ", " : "") << runnersUp[i].family << " " << std::setprecision(2)
-        << runnersUp[i].medianNs / std::max(medianNs, 1e-9) << "x (" << runnersUp[i].key << ")";
+        << runnersUp[i].medianNs / std::max(medianNs, 1e-9) << "x (" << runnersUp[i].key;
+      traffic(runnersUp[i].modelledBytesPerOutput);
+      s << ")";
+    }
   }
   return s.str();
 }
 
 WinExplanation explainWin(const std::vector<Evaluation> &evaluations, size_t best, double bytesPerOutput,
-                          int64_t outputElements) {
+                          int64_t outputElements, const std::function<double(size_t)> &modelledBytes) {
+  auto modelled = [&](size_t i) { return modelledBytes ? modelledBytes(i) : 0.0; };
   const Evaluation &winner = evaluations.at(best);
   if (winner.record.outcome != tuner::Outcome::Ok || winner.record.medianNs <= 0)
     throw std::invalid_argument("explainWin: the best evaluation did not run successfully");
@@ -105,14 +134,16 @@ WinExplanation explainWin(const std::vector<Evaluation> &evaluations, size_t bes
   w.medianNs = winner.record.medianNs;
   w.bytesPerOutput = bytesPerOutput;
   w.achievedBytesPerSecond = bytesPerOutput * double(outputElements) / (winner.record.medianNs * 1e-9);
+  w.modelledBytesPerOutput = modelled(best);
   std::map<std::string, FamilyRunnerUp> bestOf;
-  for (const Evaluation &e : evaluations) {
+  for (size_t i = 0; i < evaluations.size(); ++i) {
+    const Evaluation &e = evaluations[i];
     if (e.record.outcome != tuner::Outcome::Ok) continue;
     std::string family = familyOf(e.configuration);
     if (family == w.family) continue;
     auto it = bestOf.find(family);
     if (it == bestOf.end() || e.record.medianNs < it->second.medianNs)
-      bestOf[family] = {family, e.record.key, e.record.medianNs};
+      bestOf[family] = {family, e.record.key, e.record.medianNs, modelled(i)};
   }
   for (auto &[family, runnerUp] : bestOf) w.runnersUp.push_back(runnerUp);
   std::sort(w.runnersUp.begin(), w.runnersUp.end(),

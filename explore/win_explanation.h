@@ -6,12 +6,14 @@
 // the best-kernel directory's launch.json ("why") and shown by `liftc explore`
 // and `liftc best`.
 
+#include "codegen/kernel.h"
 #include "core/ir/expr.h"
 #include "tuner/device.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -26,6 +28,15 @@ struct Evaluation;
 /// divided by the result's scalars. A stencil that moves only that is at the
 /// copy roof.
 double compulsoryBytesPerOutput(const Program &typed, const std::map<std::string, int64_t> &sizes);
+
+/// Modelled global-memory traffic per output element of a kernel: the
+/// compulsory bytes plus, for a multi-kernel program, every global temporary
+/// written once and read once (codegen::Kernel::temporaries), all of it once
+/// per launch of an iterated kernel's host loop. Fusing an intermediate into
+/// its readers removes its share (and recomputes it); a time tile of t steps
+/// divides the launches by t.
+double modelledBytesPerOutput(const codegen::Kernel &kernel, double compulsoryBytesPerOutput,
+                              const std::map<std::string, int64_t> &sizes, int64_t outputScalars);
 
 /// The copy roof an exploration measured for its explanation.
 struct MeasuredRoof {
@@ -44,12 +55,16 @@ struct FamilyRunnerUp {
   std::string family;
   std::string key;
   double medianNs = 0;
+  double modelledBytesPerOutput = 0; ///< modelledBytesPerOutput of its kernel; 0: not known
 };
 
 struct WinExplanation {
   std::string family;        ///< the winner's strategy family (explore/strategy_text.h familyOf)
   double medianNs = 0;       ///< the winner's time
   double bytesPerOutput = 0; ///< compulsoryBytesPerOutput
+  /// modelledBytesPerOutput of the winner's kernel (above the compulsory
+  /// bytes for separate kernels of a multi-kernel program); 0: not known.
+  double modelledBytesPerOutput = 0;
   double achievedBytesPerSecond = 0;
   std::optional<MeasuredRoof> roof;
   /// The best of every other family that ran successfully, fastest first.
@@ -64,8 +79,9 @@ struct WinExplanation {
 };
 
 /// The explanation of `evaluations[best]` (which must have run successfully).
+/// `modelledBytes` (optional): modelledBytesPerOutput of evaluation i's kernel.
 WinExplanation explainWin(const std::vector<Evaluation> &evaluations, size_t best, double bytesPerOutput,
-                          int64_t outputElements);
+                          int64_t outputElements, const std::function<double(size_t)> &modelledBytes = {});
 
 /// Measures the device's copy roof at roofBufferBytes (one warm-up, three runs each copy).
 MeasuredRoof measureRoof(tuner::Device &device, double bytesPerOutput, int64_t outputElements);

@@ -373,6 +373,53 @@ Unrolled unrollWithin(const Expr &e) {
 
 Program unrollAll(const Program &program) { return typeCheck(withBody(program, unrollWithin(program.body()).expr)); }
 
+/// f's body with its parameter replaced by `argument` (by node identity).
+Expr applyBody(const Expr &f, const Expr &argument) {
+  const Expr &param = f.params().front();
+  return transformBottomUp(f.body(),
+                           [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param) ? argument : n; });
+}
+
+/// iterate(n, \x. B, A) over a program input: B lowered by the recipe as a
+/// program over x and the program's inputs, whose intermediates (those of a
+/// time tile's composed steps, or of B itself) are fused, since the host loop
+/// launches one kernel; with a time tile t, B is composed t times and the
+/// host iterates n / t times.
+Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &options) {
+  const Expr &body = typed.body();
+  const Expr &f = funOf(body);
+  const arith::Expr &count = iterateCount(body);
+  int64_t t = options.timeTile;
+  if (t < 1) throw RewriteError("time tile " + std::to_string(t) + ": must be at least 1");
+  if (t > 1 && !(count.isConstant() && count.constant() % t == 0))
+    throw RewriteError("time tile " + std::to_string(t) + " does not divide the iteration count " + count.str());
+  Expr step = f.body();
+  for (int64_t k = 1; k < t; ++k) step = applyBody(f, step);
+  std::vector<Expr> inputs{f.params().front()};
+  for (const Expr &in : typed.inputs()) inputs.push_back(in);
+  RecipeOptions stepOptions = options;
+  stepOptions.fusion = Fusion::Inline;
+  stepOptions.timeTile = 1;
+  Program lowered = applyRecipe(typeCheck(Program{typed.sizes, Expr::lambda(inputs, step)}), recipe, stepOptions);
+  if (containsNode(lowered.body(), [](const Expr &e) { return e.isPrim(Op::ToGlobal); }))
+    throw RewriteError(recipeName(recipe) + ": iterate's function has an intermediate array that cannot be "
+                                            "recomputed per element (a reduction), so it needs kernels of its own; "
+                                            "iterate over several kernels is not supported yet");
+  // The lowered step over a fresh parameter, the program's inputs as they were.
+  Expr state = Expr::param(f.params().front().name());
+  std::unordered_map<std::string, Expr> byName{{lowered.inputs().front().name(), state}};
+  for (const Expr &in : typed.inputs()) byName.emplace(in.name(), in);
+  Expr loweredStep = transformBottomUp(lowered.body(), [&](const Expr &n) {
+    if (!n.is(ExprKind::Param)) return n;
+    for (const Expr &in : lowered.inputs())
+      if (n.sameNode(in)) return byName.at(in.name());
+    return n;
+  });
+  Expr loop = api::iterate(t > 1 ? arith::Expr(count.constant() / t) : count, Expr::lambda({state}, loweredStep),
+                           inputOf(body));
+  return typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)});
+}
+
 } // namespace
 
 std::string recipeName(Recipe recipe) {
@@ -395,13 +442,19 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
     throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
+  const bool iterated = typed.body().isPrim(Op::Iterate) && funOf(typed.body()).is(ExprKind::Lambda) &&
+                        inputOf(typed.body()).is(ExprKind::Param);
+  if (iterated) return lowerIterate(typed, recipe, options);
+  if (options.timeTile != 1)
+    throw RewriteError("time tile " + std::to_string(options.timeTile) +
+                       ": only a program iterate(n, f, input) is time-tiled");
   // An intermediate array read by another computation is a kernel of its
   // own, each lowered by the recipe, or plain where the recipe does not
   // apply to it (rewrite/stages.h).
   if (std::optional<StagedProgram> staged = splitStages(typed))
     return lowerStages(
         typed, *staged, [&](const Program &stage) { return applyRecipe(stage, recipe, options); },
-        [&](const Program &stage) { return applyRecipe(stage, Recipe::Plain, options); });
+        [&](const Program &stage) { return applyRecipe(stage, Recipe::Plain, options); }, options.fusion);
   Program lowered = typed;
   switch (recipe) {
   case Recipe::Plain:

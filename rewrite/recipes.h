@@ -12,10 +12,14 @@
 //          each tile's window copied to private memory once (toPrivate)
 //   stream 2.5D streaming: the outermost stencil dimension marched by slideSeq
 //          (window in registers), the inner dimensions on global work-items
+// A program iterate(n, f, A) is lowered by lowering f's body with the
+// recipe as a program of its own (its intermediates fused: the host loop
+// launches one kernel), optionally time-tiled (RecipeOptions::timeTile).
 // All unroll reductions and maps of constant length.
 
 #include "rewrite/apply.h"
 #include "rewrite/mapping.h"
+#include "rewrite/stages.h"
 
 #include <array>
 #include <cstdint>
@@ -56,6 +60,15 @@ struct RecipeOptions {
   /// is then tiled in every dimension of the output (entries beyond it must
   /// be 0 or 1). All 0: every dimension by tileOutputs.
   std::array<int64_t, 3> tileExtents{0, 0, 0};
+  /// Multi-kernel programs: a kernel per intermediate array (Separate), or
+  /// each intermediate computable per element recomputed by the kernels
+  /// reading it (Inline; rewrite/stages.h). Single-kernel programs ignore it.
+  Fusion fusion = Fusion::Separate;
+  /// Programs `iterate(n, f, A)`: time tiling, one kernel computing this
+  /// many steps (f composed with itself, the intermediate steps fused into
+  /// the last, so their halos are recomputed per tile), launched n / timeTile
+  /// times by the host; it must divide n. 1: one step per launch.
+  int64_t timeTile = 1;
 };
 
 /// `typed` is a type-checked high-level program; tiling needs its sizes to be

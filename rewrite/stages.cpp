@@ -7,6 +7,7 @@
 #include "rewrite/apply.h"
 #include "rewrite/rule.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -138,6 +139,14 @@ Expr substitute(const Expr &e, const std::unordered_map<const void *, Expr> &by)
 
 } // namespace
 
+bool fusible(const StagedProgram::Stage &stage) {
+  // The code generator reads a high-level map as a view (f applied to the
+  // element read, nested maps included) but never a reduction or anything
+  // else that must be computed into memory.
+  return !containsNode(stage.program.body(),
+                       [](const Expr &e) { return e.is(ExprKind::Prim) && e.info().has(opflag::Compute); });
+}
+
 std::optional<StagedProgram> splitStages(const Program &typed) {
   if (typed.inputs().empty()) return std::nullopt;
   if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); })) return std::nullopt;
@@ -148,14 +157,46 @@ std::optional<StagedProgram> splitStages(const Program &typed) {
   return StagedProgram{std::move(splitter.stages), lastProgram};
 }
 
+bool hasFusibleStage(const Program &typed) {
+  std::optional<StagedProgram> staged = splitStages(typed);
+  return staged && std::any_of(staged->stages.begin(), staged->stages.end(), fusible);
+}
+
 Program lowerStages(const Program &typed, const StagedProgram &staged,
                     const std::function<Program(const Program &)> &lower,
-                    const std::function<Program(const Program &)> &fallback) {
+                    const std::function<Program(const Program &)> &fallback, Fusion fusion) {
   // What each input and temporary stands for in the joined program.
   std::map<std::string, Expr> byName;
   for (const Expr &in : typed.inputs()) byName.emplace(in.name(), in);
-  size_t kernels = staged.stages.size() + (containsNode(staged.last.body(), computes) ? 1 : 0), lowered = 0;
+  // A stage the last program only gathers (a component of a tuple result)
+  // writes output buffers: a kernel of its own whatever the fusion.
+  const bool lastComputes = containsNode(staged.last.body(), computes);
+  std::set<std::string> gathered;
+  if (!lastComputes)
+    containsNode(staged.last.body(), [&](const Expr &e) {
+      if (e.is(ExprKind::Param)) gathered.insert(e.name());
+      return false;
+    });
+  auto fused = [&](const StagedProgram::Stage &stage) {
+    return fusion == Fusion::Inline && fusible(stage) && !gathered.count(stage.temporary.name());
+  };
+  size_t kernels = static_cast<size_t>(std::count_if(staged.stages.begin(), staged.stages.end(),
+                                                     [&](const auto &s) { return !fused(s); })) +
+                   (lastComputes ? 1 : 0),
+         lowered = 0, kernelIndex = 0;
   std::optional<RewriteError> firstError;
+  // The expressions standing for the inputs of a stage program, matched by
+  // name: type checking makes new parameter nodes, and names are unique
+  // (temporaries get fresh ones).
+  auto inputsOf = [&](const Program &stage) {
+    std::unordered_map<const void *, Expr> by;
+    for (const Expr &in : stage.inputs()) {
+      auto it = byName.find(in.name());
+      if (it == byName.end()) throw InternalError("stage input " + in.name() + " is neither an input nor a temporary");
+      by.emplace(in.id(), it->second);
+    }
+    return by;
+  };
   auto lowerStage = [&](const Program &stage, size_t index) {
     // A last program that only gathers the stages' results (a tuple or zip
     // of them) computes nothing to lower.
@@ -174,20 +215,15 @@ Program lowerStages(const Program &typed, const StagedProgram &staged,
         low = fallback(stage);
       }
     }
-    // Type checking makes new parameter nodes, so the inputs are matched by
-    // name (unique: temporaries get fresh ones) to the original inputs and
-    // to the temporaries' toGlobal.
-    std::unordered_map<const void *, Expr> by;
-    for (const Expr &in : low.inputs()) {
-      auto it = byName.find(in.name());
-      if (it == byName.end()) throw InternalError("stage input " + in.name() + " is neither an input nor a temporary");
-      by.emplace(in.id(), it->second);
-    }
-    return substitute(low.body(), by);
+    return substitute(low.body(), inputsOf(low));
   };
-  for (size_t i = 0; i < staged.stages.size(); ++i) {
-    const StagedProgram::Stage &stage = staged.stages[i];
-    Expr body = lowerStage(stage.program, i);
+  for (const StagedProgram::Stage &stage : staged.stages) {
+    if (fused(stage)) {
+      // Its readers recompute it: the high-level computation itself.
+      byName.emplace(stage.temporary.name(), substitute(stage.program.body(), inputsOf(stage.program)));
+      continue;
+    }
+    Expr body = lowerStage(stage.program, kernelIndex++);
     // toGlobal(f, x) is f(x) written to global memory; the body is closed,
     // so f ignores its parameter and x is any input.
     Expr unused = Expr::param("unused");
@@ -195,7 +231,7 @@ Program lowerStages(const Program &typed, const StagedProgram &staged,
         stage.temporary.name(),
         Expr::prim(Op::ToGlobal, {{}, 0, PadMode::Clamp, {Expr::lambda({unused}, body)}, {typed.inputs().front()}}));
   }
-  Expr body = lowerStage(staged.last, staged.stages.size());
+  Expr body = lowerStage(staged.last, kernelIndex);
   if (lowered == 0 && firstError) throw *firstError;
   return typeCheck(programOf(typed.sizes, typed.inputs(), body));
 }

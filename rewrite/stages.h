@@ -39,12 +39,37 @@ struct StagedProgram {
 /// (map(transpose), map(slide)) are views.
 std::optional<StagedProgram> splitStages(const Program &typed);
 
+/// Whether a stage can be fused into the stages reading it: its result is
+/// computable element by element where it is read (maps of scalar functions
+/// over views, no reduction), so a reader can recompute each element it
+/// needs instead of loading it from a temporary.
+bool fusible(const StagedProgram::Stage &stage);
+
+/// Whether `typed` is a multi-kernel program with a fusible stage (what
+/// Fusion::Inline changes).
+bool hasFusibleStage(const Program &typed);
+
+/// How the stages of a multi-kernel program become kernels.
+enum class Fusion {
+  /// Every stage its own kernel writing a global temporary.
+  Separate,
+  /// Every fusible stage is inlined into its readers: each reader lowered
+  /// with the temporary as an input, which is then replaced by the stage's
+  /// high-level (unlowered) computation, so the code generator recomputes
+  /// each element where it is read. What the reader's recipe does with its
+  /// input decides where the recomputed halo lives: re-read per use (plain,
+  /// tiled), once per tile in local memory (local), once per work-item's
+  /// window in private memory (coarsened with a private window).
+  Inline,
+};
+
 /// Lowers every stage with `lower` and joins them into one typed low-level
 /// program (see above). A stage `lower` refuses (RewriteError: e.g. tiling a
 /// pointwise map) is lowered by `fallback`; when `lower` refuses every
-/// stage, its first error is thrown, naming the kernel.
+/// stage, its first error is thrown, naming the kernel. With Fusion::Inline,
+/// fusible stages are not kernels but recomputed by their readers.
 Program lowerStages(const Program &typed, const StagedProgram &staged,
                     const std::function<Program(const Program &)> &lower,
-                    const std::function<Program(const Program &)> &fallback);
+                    const std::function<Program(const Program &)> &fallback, Fusion fusion = Fusion::Separate);
 
 } // namespace liftcc::rewrite

@@ -6,6 +6,7 @@
 
 #include "bench/contenders.h"
 #include "bench/reference_kernels.h"
+#include "bench/reference_stages.h"
 #include "bench/sizes.h"
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
@@ -80,6 +81,50 @@ TEST_CASE("bench/reference: every CUDA reference kernel compiles with NVRTC with
     ++compiled;
   }
   CHECK(compiled == 15);
+}
+
+TEST_CASE("bench/reference: every multi-stage reference (kernels in order, temporaries, host loop) matches the "
+          "interpreter on the device, and its CUDA C compiles with NVRTC") {
+  std::optional<ocl::DeviceInfo> device = ocl::test::testDevice();
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  size_t ran = 0;
+  for (const examples::Example &ex : examples::multiStageExamples()) {
+    CAPTURE(ex.name);
+    std::optional<bench::ReferenceSchedule> schedule = bench::referenceSchedule(ex.name);
+    REQUIRE(schedule);
+    bench::Sizes sizes;
+    for (size_t d = 0; d < ex.sizeNames.size(); ++d)
+      sizes[ex.sizeNames[d]] = ex.dims == 3 ? int64_t(5 + 2 * d) : int64_t(13 + 8 * d);
+    Program typed = typeCheck(ex.build(), sizes);
+    codegen::Kernel kernel = bench::scheduledReferenceKernel(ex, *schedule, codegen::Target::OpenCL, typed, sizes);
+    CHECK(kernel.stages.size() == (schedule->stages.size() > 1 ? schedule->stages.size() : 0));
+    CHECK(kernel.iteration.has_value() == ex.name.starts_with("jacobi2d_5pt_iter"));
+    if (strict) {
+      codegen::Kernel cu = bench::scheduledReferenceKernel(ex, *schedule, codegen::Target::CUDA, typed, sizes);
+      cuda::PtxResult ptx = cuda::compileToPtx(cu.source, *strict, ex.name + ".cu");
+      CHECK(ptx.warnings.empty());
+      for (const bench::ReferenceStage &stage : schedule->stages)
+        CHECK(ptx.ptx.find(".entry " + stage.kernel + "(") != std::string::npos);
+    }
+    if (!device) continue;
+    tuner::OpenCLDevice opencl(*device);
+    std::vector<bench::Grid> grids = bench::randomGrids(typed, sizes, 3);
+    // SRAD divides by the image intensity, which Rodinia keeps in [1, e].
+    if (ex.name == "srad_two_stage")
+      for (float &x : grids[0]) x = 1.5f + 0.5f * x;
+    Value expected = interpret(typed, sizes, bench::toValues(typed, sizes, grids));
+    tuner::InputViews inputs;
+    for (const bench::Grid &g : grids) inputs.push_back(std::as_bytes(std::span(g)));
+    tuner::LaunchConfig config;
+    config.poisonOutput = true;
+    tuner::RawRun run = opencl.compile(kernel)->runViews(sizes, inputs, config);
+    bench::Grid output(run.output.size() / sizeof(float));
+    std::memcpy(output.data(), run.output.data(), output.size() * sizeof(float));
+    auto mismatch = compareValues(expected, bench::toValue(typed, sizes, output), {1e-4, 1e-5});
+    CHECK_MESSAGE(!mismatch, *mismatch);
+    ++ran;
+  }
+  if (device) CHECK(ran == 5);
 }
 
 TEST_CASE("liftc bench --target cuda: runs on a GPU, or fails with one line saying why there is none") {

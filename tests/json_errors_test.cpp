@@ -92,6 +92,9 @@ TEST_CASE("json: bad expressions") {
                   "missing field \"step\""});
   checkJsonError({"unknown field", programWith(R"({"op": "join", "in": {"param": "B"}, "n": 2})"), "/body/n",
                   "unknown field \"n\" for join"});
+  // A key with a newline: the pointer keeps it, the one-line message escapes it.
+  checkJsonError({"unknown field with a newline", programWith(R"({"op": "join", "in": {"param": "B"}, "i\ndex": 2})"),
+                  "/body/i\ndex", "/body/i\\ndex: unknown field"});
   checkJsonError({"pad mode",
                   programWith(R"({"op": "pad", "left": 1, "right": 1, "mode": "edge", "in": {"param": "A"}})"),
                   "/body/mode", "unknown pad mode \"edge\""});

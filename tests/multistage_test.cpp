@@ -8,9 +8,13 @@
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 #include "core/interp/value_io.h"
+#include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
+#include "explore/space.h"
+#include "explore/strategy_text.h"
+#include "explore/win_explanation.h"
 #include "exporter/export_plan.h"
 #include "primitives/api.h"
 #include "rewrite/apply.h"
@@ -30,6 +34,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <set>
 
 namespace liftcc {
 namespace {
@@ -148,7 +153,9 @@ std::string withoutNumbers(const std::string &source) {
 /// sources per recipe.
 std::map<std::string, std::string> checkStencilOfStencil(const Program &program,
                                                          const std::map<std::string, int64_t> &sizes,
-                                                         std::optional<ocl::Context> &context, bool stream) {
+                                                         std::optional<ocl::Context> &context, bool stream,
+                                                         rewrite::Fusion fusion = rewrite::Fusion::Separate) {
+  const bool fused = fusion == rewrite::Fusion::Inline;
   Program typed = typeCheck(program, sizes);
   std::vector<int64_t> extents;
   for (const auto &[name, value] : sizes) extents.push_back(value);
@@ -159,24 +166,35 @@ std::map<std::string, std::string> checkStencilOfStencil(const Program &program,
   for (const Variant &v : recipesFor(extents, stream)) {
     std::string name = rewrite::recipeName(v.recipe);
     CAPTURE(name);
-    Program lowered = rewrite::applyRecipe(typed, v.recipe, v.options);
-    CHECK(countOps(lowered.body(), Op::ToGlobal) == 1);
-    CHECK(countOps(lowered.body(), recipeMark(v.recipe)) >= 2);
+    rewrite::RecipeOptions options = v.options;
+    options.fusion = fusion;
+    Program lowered = rewrite::applyRecipe(typed, v.recipe, options);
+    CHECK(countOps(lowered.body(), Op::ToGlobal) == (fused ? 0 : 1));
+    CHECK(countOps(lowered.body(), recipeMark(v.recipe)) >= (fused ? 1 : 2));
     codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
     CAPTURE(kernel.source);
-    REQUIRE(kernel.stages.size() == 2);
-    REQUIRE(kernel.temporaries.size() == 1);
-    CHECK(kernel.temporaries[0].name == "tmp0");
-    CHECK(kernel.stages[0].name == "liftcc_kernel_stage0");
-    CHECK(kernel.stages[1].name == "liftcc_kernel");
-    // Never a private array of the problem's size: the temporary is global.
-    CHECK(kernel.temporaries[0].count.isConstant());
-    CHECK(kernel.source.size() < 16384);
-    nlohmann::json meta = codegen::kernelMetadata(kernel);
-    CHECK(meta["stages"].size() == 2);
-    CHECK(meta["stages"][0]["args"][1]["name"] == "tmp0");
-    CHECK(meta["stages"][1]["args"][0]["name"] == "tmp0");
-    CHECK(meta["temporaries"][0]["name"] == "tmp0");
+    if (fused) {
+      // One kernel recomputing the intermediate where it reads it: both
+      // user functions in it, no temporary.
+      CHECK(kernel.stages.empty());
+      CHECK(kernel.temporaries.empty());
+      CHECK(countOps(lowered.body(), Op::Map) >= 1);
+      CHECK(kernel.source.size() < 16384);
+    } else {
+      REQUIRE(kernel.stages.size() == 2);
+      REQUIRE(kernel.temporaries.size() == 1);
+      CHECK(kernel.temporaries[0].name == "tmp0");
+      CHECK(kernel.stages[0].name == "liftcc_kernel_stage0");
+      CHECK(kernel.stages[1].name == "liftcc_kernel");
+      // Never a private array of the problem's size: the temporary is global.
+      CHECK(kernel.temporaries[0].count.isConstant());
+      CHECK(kernel.source.size() < 16384);
+      nlohmann::json meta = codegen::kernelMetadata(kernel);
+      CHECK(meta["stages"].size() == 2);
+      CHECK(meta["stages"][0]["args"][1]["name"] == "tmp0");
+      CHECK(meta["stages"][1]["args"][0]["name"] == "tmp0");
+      CHECK(meta["temporaries"][0]["name"] == "tmp0");
+    }
     sources[name] = kernel.source;
     if (!context) continue;
     tuner::OpenCLKernelRunner runner(*context, kernel);
@@ -242,6 +260,86 @@ TEST_CASE("multistage: 2D stencil of a stencil with every recipe on the device")
     CAPTURE(recipe);
     CHECK(withoutNumbers(large[recipe]) == withoutNumbers(source));
   }
+}
+
+TEST_CASE("multistage: fused (the intermediate recomputed where read) is one kernel with every recipe, at every "
+          "size, on the device") {
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  std::map<int64_t, std::map<std::string, std::string>> sources;
+  for (int64_t n : {int64_t(1), int64_t(2), int64_t(1000), int64_t(4096), int64_t(1000000)}) {
+    CAPTURE(n);
+    sources[n] = checkStencilOfStencil(stencilOfStencil1D(), {{"N", n}}, context, false, rewrite::Fusion::Inline);
+  }
+  for (const auto &[recipe, source] : sources[1000]) {
+    CAPTURE(recipe);
+    CHECK(withoutNumbers(sources[1000000][recipe]) == withoutNumbers(source));
+  }
+  for (std::pair<int64_t, int64_t> nm : {std::pair<int64_t, int64_t>{1, 1}, {2, 3}, {24, 40}, {200, 256}}) {
+    CAPTURE(nm.first);
+    CAPTURE(nm.second);
+    checkStencilOfStencil(stencilOfStencil2D(), {{"N", nm.first}, {"M", nm.second}}, context, true,
+                          rewrite::Fusion::Inline);
+  }
+}
+
+TEST_CASE("multistage: the fused family of the space: every recipe's program fused, each one kernel matching the "
+          "interpreter on the device; its strategy re-applies; the traffic model counts the temporaries") {
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  std::map<std::string, int64_t> sizes{{"N", 24}, {"M", 40}};
+  Program typed = typeCheck(stencilOfStencil2D(), sizes);
+  explore::SpaceOptions options;
+  options.groupExtents = {8};
+  options.includeMapping = false;
+  explore::Space space = explore::enumerateSpace(typed, explore::DeviceLimits{}, options);
+  const explore::FamilySummary &fusedFamily = space.families.back();
+  REQUIRE(fusedFamily.name == "fused");
+  CHECK(fusedFamily.programs >= 5); // plain, stream, tiled, local, coarsened at least
+  std::vector<Value> inputs = randomInputs(typed, sizes, 5);
+  std::optional<Value> expected;
+  if (context) expected = interpret(typed, sizes, inputs);
+  double compulsory = explore::compulsoryBytesPerOutput(typed, sizes);
+  CHECK(compulsory == doctest::Approx(8.0));
+  std::set<std::string> fusedRecipes;
+  size_t separate = 0;
+  for (const explore::Variant &v : space.variants) {
+    CAPTURE(v.configuration.key());
+    double modelled = explore::modelledBytesPerOutput(v.kernel, compulsory, sizes, 24 * 40);
+    if (!v.configuration.fuse) {
+      // Two kernels: the float temporary written once and read once.
+      CHECK(v.kernel.temporaries.size() == 1);
+      CHECK(modelled == doctest::Approx(16.0));
+      ++separate;
+      continue;
+    }
+    CHECK(explore::familyOf(v.configuration) == "fused");
+    CHECK(v.kernel.stages.empty());
+    CHECK(modelled == doctest::Approx(compulsory));
+    std::string strategy = explore::strategyText(v);
+    CHECK(strategy.rfind("fuse ; ", 0) == 0);
+    CHECK(explore::variantFromStrategy(typed, strategy).kernel.source == v.kernel.source);
+    if (!fusedRecipes.insert(rewrite::recipeName(v.configuration.recipe) + (v.configuration.specialise ? " spec" : ""))
+             .second ||
+        !context)
+      continue;
+    // One variant per recipe (and specialised twin) on the device.
+    tuner::OpenCLKernelRunner runner(*context, v.kernel);
+    tuner::LaunchConfig config;
+    config.poisonOutput = true;
+    if (v.configuration.local != std::array<int64_t, 3>{0, 0, 0})
+      config.localSize = {size_t(v.configuration.local[0]), size_t(v.configuration.local[1]),
+                          size_t(v.configuration.local[2])};
+    auto mismatch =
+        compareValues(*expected, runner.run(sizes, inputs, typed.body().typeOrThrow(), config).output, {1e-4, 1e-5});
+    CHECK_MESSAGE(!mismatch, *mismatch);
+  }
+  CHECK(separate > 0);
+  CHECK(fusedRecipes.size() >= 8);
+  // A single-kernel program has nothing to fuse: no fused family.
+  Expr a = input("A", array(f32(), size("N"), size("M")));
+  explore::Space single = explore::enumerateSpace(typeCheck(program({a}, stencil2D(jacobi5(), a)), sizes),
+                                                  explore::DeviceLimits{}, options);
+  for (const explore::FamilySummary &f : single.families) CHECK(f.name != "fused");
+  for (const explore::Variant &v : single.variants) CHECK_FALSE(v.configuration.fuse);
 }
 
 TEST_CASE("multistage: an array of tuples from one map is one kernel writing one buffer per component") {
@@ -397,16 +495,85 @@ TEST_CASE("multistage: the CUDA C of every variant compiles with NVRTC, one entr
   }
 }
 
+TEST_CASE("multistage: iterate with every recipe, one step or a time tile of 2 and 4 steps per kernel, on the "
+          "device") {
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  auto check = [&](const Program &program, const std::map<std::string, int64_t> &sizes, bool stream) {
+    Program typed = typeCheck(program, sizes);
+    std::vector<int64_t> extents;
+    for (const auto &[name, value] : sizes) extents.push_back(value);
+    std::vector<Value> inputs = randomInputs(typed, sizes, 17);
+    std::optional<Value> expected;
+    if (context) expected = interpret(typed, sizes, inputs);
+    for (const Variant &v : recipesFor(extents, stream))
+      for (int64_t t : {1, 2, 4}) {
+        CAPTURE(rewrite::recipeName(v.recipe));
+        CAPTURE(t);
+        rewrite::RecipeOptions options = v.options;
+        options.timeTile = t;
+        Program lowered = rewrite::applyRecipe(typed, v.recipe, options);
+        REQUIRE(lowered.body().isPrim(Op::Iterate));
+        CHECK(iterateCount(lowered.body()).constant() == 4 / t);
+        CHECK(countOps(lowered.body(), recipeMark(v.recipe)) >= 1);
+        // The earlier steps of a tile are recomputed by the last: t - 1
+        // high-level maps left in it for the code generator to read.
+        CHECK(countOps(lowered.body(), Op::Map) >= size_t(t - 1));
+        codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+        CAPTURE(kernel.source);
+        REQUIRE(kernel.iteration);
+        CHECK(kernel.iteration->count.constant() == 4 / t);
+        CHECK(kernel.stages.empty());
+        // The traffic model: the compulsory bytes once per launch.
+        double compulsory = explore::compulsoryBytesPerOutput(typed, sizes);
+        CHECK(compulsory == doctest::Approx(8.0));
+        CHECK(explore::modelledBytesPerOutput(kernel, compulsory, sizes,
+                                              scalarCount(typed.body().typeOrThrow(), sizes)) ==
+              doctest::Approx(8.0 * double(4 / t)));
+        if (!context) continue;
+        tuner::OpenCLKernelRunner runner(*context, kernel);
+        tuner::LaunchConfig config;
+        config.poisonOutput = true;
+        auto mismatch = compareValues(*expected, runner.run(sizes, inputs, typed.body().typeOrThrow(), config).output,
+                                      {1e-4, 1e-5});
+        CHECK_MESSAGE(!mismatch, *mismatch);
+      }
+  };
+  Expr a = input("A", array(f32(), size("N")));
+  for (int64_t n : {int64_t(1), int64_t(2), int64_t(1000)}) {
+    CAPTURE(n);
+    check(program({a}, iterate(4, fn([](Expr x) { return stencil1D(avg3(), x); }), a)), {{"N", n}}, false);
+  }
+  Expr b = input("B", array(f32(), size("N"), size("M")));
+  check(program({b}, iterate(4, fn([](Expr x) { return stencil2D(jacobi5(), x); }), b)), {{"N", 24}, {"M", 40}}, true);
+}
+
 TEST_CASE("multistage: what is not supported is a clear error") {
-  // An intermediate inside a per-element function (here iterate's) cannot be
-  // a kernel of its own; at a problem size it is refused, not put in private memory.
+  // A stencil of a stencil inside iterate is one kernel (the intermediate
+  // fused); a reduction as the intermediate is refused, never put in private
+  // memory per work-item.
   Expr a = input("A", array(f32(), size("N")));
   Program iterated =
       program({a}, iterate(2, fn([](Expr x) { return stencil1D(laplace3(), stencil1D(avg3(), x)); }), a));
   Program typed = typeCheck(iterated, {{"N", 8192}});
-  Program lowered = rewrite::applyRecipe(typed, Recipe::Plain);
-  CHECK_THROWS_WITH_AS(codegen::generateKernel(lowered, codegen::Target::OpenCL),
-                       doctest::Contains("more than a work-item's private memory holds"), codegen::CodegenError);
+  codegen::Kernel fusedStep =
+      codegen::generateKernel(rewrite::applyRecipe(typed, Recipe::Plain), codegen::Target::OpenCL);
+  CHECK(fusedStep.source.size() < 4096);
+  Expr add = userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
+  Program summed =
+      program({a}, iterate(2, fn([add](Expr x) {
+                             return stencil1D(avg3(), join(map(fn([add](Expr w) { return reduce(add, lit(0.0f), w); }),
+                                                               slide(3, 1, pad(1, 1, clamp, x)))));
+                           }),
+                           a));
+  CHECK_THROWS_WITH_AS(rewrite::applyRecipe(typeCheck(summed, {{"N", 64}}), Recipe::Plain),
+                       doctest::Contains("iterate over several kernels is not supported yet"), rewrite::RewriteError);
+  // Time tiles must divide the iteration count, and need an iterate.
+  rewrite::RecipeOptions three;
+  three.timeTile = 3;
+  CHECK_THROWS_WITH_AS(rewrite::applyRecipe(typed, Recipe::Plain, three),
+                       doctest::Contains("time tile 3 does not divide the iteration count 2"), rewrite::RewriteError);
+  CHECK_THROWS_WITH_AS(rewrite::applyRecipe(typeCheck(stencilOfStencil1D(), {{"N", 64}}), Recipe::Plain, three),
+                       doctest::Contains("only a program iterate(n, f, input) is time-tiled"), rewrite::RewriteError);
   // Export of several kernels.
   Program staged = typeCheck(stencilOfStencil1D(), {{"N", 64}});
   codegen::Kernel kernel =
@@ -436,6 +603,25 @@ TEST_CASE("multistage: liftc run --check and compile --metadata of a JSON stenci
     CAPTURE(run.output);
     CHECK(run.status == 0);
   }
+  // --fuse: one kernel recomputing the intermediate; it needs a recipe.
+  if (device) {
+    for (const char *opt : {"plain", "local --tile 8", "coarsened --coarsen 4"}) {
+      test::LiftcRun run = test::runLiftc("run " + test::shellQuote(twoStage) + " --opt " + opt +
+                                          " --fuse --size N=4096 --check --repeat 1");
+      CAPTURE(run.output);
+      CHECK(run.status == 0);
+      CHECK(run.output.find("check: the kernel agrees with the interpreter") != std::string::npos);
+    }
+  }
+  test::LiftcRun fusedMeta = test::runLiftc(
+      "compile " + test::shellQuote(twoStage) + " --opt plain --fuse --size N=1000 --metadata " +
+      test::shellQuote((dir / "fused.json").string()) + " -o " + test::shellQuote((dir / "fused.cl").string()));
+  CAPTURE(fusedMeta.output);
+  REQUIRE(fusedMeta.status == 0);
+  CHECK_FALSE(nlohmann::json::parse(std::ifstream(dir / "fused.json")).contains("temporaries"));
+  test::LiftcRun noRecipe = test::runLiftc("compile " + test::shellQuote(twoStage) + " --fuse --size N=1000");
+  CHECK(noRecipe.status != 0);
+  CHECK(noRecipe.output.find("--fuse needs --opt") != std::string::npos);
   std::string meta = (dir / "k.json").string(), source = (dir / "k.cl").string();
   test::LiftcRun compile = test::runLiftc("compile " + test::shellQuote(twoStage) + " --opt plain --size N=1000 -o " +
                                           test::shellQuote(source) + " --metadata " + test::shellQuote(meta));

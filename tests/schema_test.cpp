@@ -76,4 +76,45 @@ TEST_CASE("schemas: a T4 export and a best-kernel launch.json validate, broken c
   CHECK_MESSAGE(run.output.find("'liftcc' is a required property") != std::string::npos, run.output);
 }
 
+TEST_CASE("schemas: the launch.json of a multi-kernel best kernel validates, with the fused and time-tile fields") {
+  if (!ocl::test::testDevice()) return;
+  test::TempDir dir;
+  fs::path results = dir.path() / "results";
+  // SRAD's two stages, separate kernels only: the best has stages and a temporary.
+  test::LiftcRun explored = test::runLiftc(test::quoteArgs(
+      {"explore", (test::sourceDir() / "examples" / "json" / "srad_two_stage.json").string(), "--size", "N=16,M=16",
+       "--families", "plain", "--out", results.string(), "--evals", "3", "--runs", "1", "--quiet"}));
+  REQUIRE_MESSAGE(explored.status == 0, explored.output);
+  fs::path launch;
+  for (const auto &entry : fs::recursive_directory_iterator(results / "best"))
+    if (entry.path().filename() == "launch.json") launch = entry.path();
+  REQUIRE(!launch.empty());
+  test::ShellRun run = validate("launch.schema.json", launch);
+  CHECK_MESSAGE(run.status == 0, run.output);
+  nlohmann::json doc = nlohmann::json::parse(test::readFile(launch));
+  CHECK(doc["kernel"]["stages"].size() == 2);
+  CHECK(doc["kernel"]["temporaries"].size() == 1);
+
+  // What a fused or time-tiled winner adds (Configuration::toJson) validates;
+  // a time tile of 1 (never written) and stages without temporaries do not.
+  doc["configuration"]["fuse"] = true;
+  doc["configuration"]["timeTile"] = 2;
+  doc["why"]["modelledBytesPerOutput"] = 12.0;
+  writeJson(dir.path() / "fused.json", doc);
+  run = validate("launch.schema.json", dir.path() / "fused.json");
+  CHECK_MESSAGE(run.status == 0, run.output);
+  nlohmann::json bad = doc;
+  bad["configuration"]["timeTile"] = 1;
+  writeJson(dir.path() / "bad_time_tile.json", bad);
+  run = validate("launch.schema.json", dir.path() / "bad_time_tile.json");
+  CHECK(run.status == 1);
+  CHECK_MESSAGE(run.output.find("/configuration/timeTile") != std::string::npos, run.output);
+  bad = doc;
+  bad["kernel"].erase("temporaries");
+  writeJson(dir.path() / "bad_stages.json", bad);
+  run = validate("launch.schema.json", dir.path() / "bad_stages.json");
+  CHECK(run.status == 1);
+  CHECK_MESSAGE(run.output.find("temporaries") != std::string::npos, run.output);
+}
+
 } // namespace liftcc

@@ -161,6 +161,25 @@ TEST_CASE("strategy: printed strategies of known configurations") {
   CHECK(p.mappedDimensions == 2);
   CHECK(p.configuration.local == std::array<int64_t, 3>{8, 1, 1});
   CHECK(p.configuration.fastMath == codegen::FastMath::None);
+  // Fusion of a multi-kernel program's intermediates comes first.
+  Configuration fused = local;
+  fused.fuse = true;
+  CHECK(explore::strategyText(fused, 2) == "fuse ; tile(16) ; toLocal ; mapWrg(y,x) ; wg(16,16)");
+  CHECK(explore::parseStrategy(explore::strategyText(fused, 2)).configuration == fused);
+  CHECK(fused.key() == "local tile=16 wg=16x16x1 map=y,x fused");
+  CHECK(fused.toJson()["fuse"] == true);
+  CHECK(Configuration::fromJson(fused.toJson()) == fused);
+  CHECK_FALSE(local.toJson().contains("fuse"));
+  CHECK(explore::familyOf(fused) == "fused");
+  Configuration timeTiled;
+  timeTiled.recipe = Recipe::Coarsened;
+  timeTiled.coarsen = {8, 1, 1};
+  timeTiled.timeTile = 4;
+  CHECK(explore::strategyText(timeTiled, 2) == "timeTile(4) ; coarsen(x=8) ; privateWindow ; mapGlb(x,y)");
+  CHECK(explore::parseStrategy(explore::strategyText(timeTiled, 2)).configuration == timeTiled);
+  CHECK(timeTiled.key() == "coarsened k=8x1x1 time=4");
+  CHECK(Configuration::fromJson(timeTiled.toJson()) == timeTiled);
+  CHECK(explore::familyOf(timeTiled) == "timeTiled");
 }
 
 TEST_CASE("strategy: malformed text is a one-line error naming the position and what was expected") {
@@ -192,6 +211,14 @@ TEST_CASE("strategy: malformed text is a one-line error naming the position and 
       {"coarsen(x=8) ; privateWindow ; vectorize(4)",
        "at character 44: expected 'mapGlb' after vectorize, found the end of the text"},
       {"mapGlb(x) ; divToMul ; ", "at character 24: expected a step name, found the end of the text"},
+      {"fuse", "at character 5: expected a lowering after fuse, found the end of the text"},
+      {"fuse(2) ; mapGlb(x)", "at character 1: fuse takes no arguments"},
+      {"fuse ; fuse ; mapGlb(x)", "at character 8: expected a lowering (mapGlb, vectorize, tile, coarsen or stream), "
+                                  "found 'fuse'"},
+      {"mapGlb(x) ; fuse", "at character 13: expected wg, specialise"},
+      {"timeTile(0) ; mapGlb(x)", "at character 10: expected a number from 1 to 64 in timeTile, found '0'"},
+      {"timeTile(2)", "at character 12: expected a lowering after timeTile, found the end of the text"},
+      {"timeTile ; mapGlb(x)", "at character 1: timeTile takes 1 argument(s), e.g. timeTile(4)"},
   };
   for (const Case &c : cases) {
     CAPTURE(c.text);
@@ -252,7 +279,10 @@ TEST_CASE("strategy: the space is a union of families, chosen, excluded and narr
     CHECK(f.variants > 0);
     CHECK(f.programs > 0);
   }
-  CHECK(names == explore::familyNames());
+  // Every family but fused, which only programs with intermediate arrays have,
+  std::vector<std::string> expected = explore::familyNames();
+  expected.resize(expected.size() - 2); // nor timeTiled, which only programs iterate(n, f, A) have
+  CHECK(names == expected);
   CHECK(sum == all.variants.size());
   // Deduplicated by kernel and launch, not by configuration.
   std::set<std::string> kernels;
@@ -457,9 +487,13 @@ TEST_CASE("strategy: liftc compile --strategy rebuilds what explore printed; exp
   CHECK_FALSE(std::filesystem::exists(out));
   test::LiftcRun unknown = test::runLiftc("explore " + program + sizes + " --space --families plain,fancy");
   CHECK(unknown.status == 2);
-  CHECK(unknown.output.find("--families takes families plain, stream, tiled, local, coarsened, vector and mapping, "
-                            "found "
-                            "'fancy'") != std::string::npos);
+  CHECK(unknown.output.find("--families takes families plain, stream, tiled, local, coarsened, vector, mapping, "
+                            "fused and timeTiled, found 'fancy'") != std::string::npos);
+  test::LiftcRun derivedOnly = test::runLiftc("explore " + program + sizes + " --space --families fused,timeTiled");
+  CHECK(derivedOnly.status == 2);
+  CHECK_MESSAGE(derivedOnly.output.find("--families: fused and timeTiled re-apply the other selected families") !=
+                    std::string::npos,
+                derivedOnly.output);
   test::LiftcRun badParam = test::runLiftc("explore " + program + sizes + " --space --param tiles=4");
   CHECK(badParam.status == 2);
   CHECK(badParam.output.find("--param: unknown parameter 'tiles'") != std::string::npos);

@@ -18,10 +18,11 @@ inline constexpr int kProgramFormatVersion = 1;
 
 class JsonError : public Error {
 public:
-  /// Control characters in the message (e.g. from a quoted user string) are
-  /// escaped, so the error always fits on one line.
+  /// Control characters in the message and the pointer (a quoted user
+  /// string, a key with a newline) are escaped in what(), so the error always
+  /// fits on one line; pointer() stays the exact JSON pointer.
   JsonError(std::string pointer, const std::string &message)
-      : Error((pointer.empty() ? std::string("(document)") : cutQuoted(pointer, '/')) + ": " +
+      : Error((pointer.empty() ? std::string("(document)") : oneLine(cutQuoted(pointer, '/'))) + ": " +
                   oneLine(cutQuoted(message, '"')),
               pointer),
         pointer_(std::move(pointer)) {}

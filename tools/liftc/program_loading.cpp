@@ -199,6 +199,14 @@ void parseTile(const std::string &text, rewrite::RecipeOptions &options) {
     options.tileExtents = extents;
 }
 
+int64_t parseTimeTile(const CommandLine &cl) {
+  auto text = cl.value("time-tile");
+  if (!text) return 1;
+  uint64_t t = parseUnsigned("time-tile", *text);
+  if (t < 1 || t > 64) throw UsageError("--time-tile must be between 1 and 64 (steps per kernel), found " + *text);
+  return static_cast<int64_t>(t);
+}
+
 std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl) {
   auto opt = cl.value("opt");
   if (!opt) return std::nullopt;
@@ -213,6 +221,8 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
   if (!opt) {
     if (cl.value("tile")) throw UsageError("--tile needs --opt tiled or --opt local");
     if (cl.value("mapping")) throw UsageError("--mapping needs --opt (it maps the recipe's map nest)");
+    if (cl.has("fuse")) throw UsageError("--fuse needs --opt (it chooses how the recipe lowers intermediates)");
+    if (cl.value("time-tile")) throw UsageError("--time-tile needs --opt (the recipe lowers each time tile)");
     rewrite::RecipeOptions ignored;
     parseCoarsening(cl, std::nullopt, ignored); // refuses --coarsen and --window without --opt coarsened
     parseVectorWidth(cl, std::nullopt, ignored);
@@ -224,6 +234,8 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
   parseCoarsening(cl, recipe, options);
   parseVectorWidth(cl, recipe, options);
   options.mapping = parseMappingOption(cl);
+  options.fusion = cl.has("fuse") ? rewrite::Fusion::Inline : rewrite::Fusion::Separate;
+  options.timeTile = parseTimeTile(cl);
   return rewrite::applyRecipe(typed, *recipe, options);
 }
 

@@ -38,6 +38,8 @@ void checkSizeBindings(const Program &program, const std::map<std::string, int64
 
 /// --opt RECIPE, or nullopt without --opt.
 std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl);
+/// --time-tile T (1 to 64; default 1): steps of an iterate per kernel.
+int64_t parseTimeTile(const CommandLine &cl);
 /// --tile K (tileOutputs) or --tile X,Y[,Z] (tileExtents, x first).
 void parseTile(const std::string &text, rewrite::RecipeOptions &options);
 /// --coarsen X[,Y[,Z]] (outputs per work-item, innermost first; omitted ones

@@ -56,9 +56,10 @@ std::vector<std::string> familyList(const std::string &option, const std::string
   std::vector<std::string> families = splitList(text);
   for (const std::string &f : families)
     if (std::find(explore::familyNames().begin(), explore::familyNames().end(), f) == explore::familyNames().end())
-      throw UsageError("--" + option +
-                       " takes families plain, stream, tiled, local, coarsened, vector and mapping, found '" +
-                       io::shown(f) + "'");
+      throw UsageError(
+          "--" + option +
+          " takes families plain, stream, tiled, local, coarsened, vector, mapping, fused and timeTiled, found '" +
+          io::shown(f) + "'");
   return families;
 }
 
@@ -70,6 +71,8 @@ void setFamily(explore::SpaceOptions &o, const std::string &family, bool on) {
   if (family == "coarsened") o.includeCoarsened = on;
   if (family == "vector") o.includeVector = on;
   if (family == "mapping") o.includeMapping = on;
+  if (family == "fused") o.includeFused = on;
+  if (family == "timeTiled") o.includeTimeTiled = on;
 }
 
 void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
@@ -106,6 +109,8 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
     for (int64_t w : o.vectorWidths)
       if (w != 2 && w != 4 && w != 8 && w != 16)
         throw UsageError("--param vector takes widths 2, 4, 8 and 16, found " + std::to_string(w));
+  } else if (name == "timeTile") {
+    o.timeTiles = positiveList(name, values, 64);
   } else if (name == "coarsenShapes") {
     o.coarsenedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
   } else if (name == "mappingShapes") {
@@ -153,7 +158,7 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
   } else {
     throw UsageError("--param: unknown parameter '" + io::shown(name) +
                      "' (tile, tileShape, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
-                     "specialise, fastMath)");
+                     "timeTile, specialise, fastMath)");
   }
 }
 
@@ -168,8 +173,8 @@ rewrite::Mapping parseMappingOption(const CommandLine &cl) {
 std::optional<explore::Variant> strategyVariant(const CommandLine &cl, const Program &typed, codegen::Target target) {
   auto text = cl.value("strategy");
   if (!text) return std::nullopt;
-  for (const char *option : {"opt", "tile", "coarsen", "window", "vector", "mapping", "local", "specialise-boundaries",
-                             "noinline-border", "fast-math", "div-to-mul", "kernel-name"})
+  for (const char *option : {"opt", "tile", "coarsen", "window", "vector", "mapping", "fuse", "time-tile", "local",
+                             "specialise-boundaries", "noinline-border", "fast-math", "div-to-mul", "kernel-name"})
     if (cl.has(option))
       throw UsageError(std::string("--strategy gives the whole variant; it cannot be combined with --") + option);
   try {
@@ -182,7 +187,16 @@ std::optional<explore::Variant> strategyVariant(const CommandLine &cl, const Pro
 void applySpaceSelection(const CommandLine &cl, explore::SpaceOptions &options) {
   if (auto chosen = cl.value("families")) {
     for (const std::string &f : explore::familyNames()) setFamily(options, f, false);
-    for (const std::string &f : familyList("families", *chosen)) setFamily(options, f, true);
+    std::vector<std::string> families = familyList("families", *chosen);
+    for (const std::string &f : families) setFamily(options, f, true);
+    // fused and timeTiled re-apply the other selected families (except
+    // mapping) with fusion or time tiles: alone they would select nothing.
+    if (std::all_of(families.begin(), families.end(),
+                    [](const std::string &f) { return f == "fused" || f == "timeTiled" || f == "mapping"; }) &&
+        std::any_of(families.begin(), families.end(),
+                    [](const std::string &f) { return f == "fused" || f == "timeTiled"; }))
+      throw UsageError("--families: fused and timeTiled re-apply the other selected families; name one of plain, "
+                       "stream, tiled, local, coarsened or vector with them, e.g. plain,fused");
   }
   if (auto excluded = cl.value("exclude-families"))
     for (const std::string &f : familyList("exclude-families", *excluded)) setFamily(options, f, false);

@@ -136,6 +136,9 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   if (list == "all") {
     options.examples.clear();
     for (const examples::Example &e : examples::allExamples()) options.examples.push_back(e.name);
+  } else if (list == "multistage") {
+    options.examples.clear();
+    for (const examples::Example &e : examples::multiStageExamples()) options.examples.push_back(e.name);
   } else {
     options.examples = splitList("examples", list);
     for (const std::string &name : options.examples) examples::findExample(name); // unknown names fail here

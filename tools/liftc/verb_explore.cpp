@@ -156,6 +156,8 @@ explore::Configuration configurationOfOptions(const CommandLine &cl) {
   config.fastMath = codegenOptions.fastMath;
   config.divToMul = codegenOptions.divToMul;
   config.mapping = parseMappingOption(cl);
+  config.fuse = cl.has("fuse");
+  config.timeTile = parseTimeTile(cl);
   rewrite::RecipeOptions vector;
   parseVectorWidth(cl, config.recipe, vector);
   config.vectorWidth = vector.vectorWidth;

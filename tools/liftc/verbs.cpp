@@ -35,7 +35,7 @@ std::vector<Verb> allVerbs() {
        "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W]\n"
        "                     [--ptx FILE.ptx [--arch sm_90]]\n"
        "                     [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]]\n"
-       "                     [--fast-math none|mad|relaxed] [--div-to-mul]\n"
+       "                     [--fast-math none|mad|relaxed] [--div-to-mul] [--fuse] [--time-tile T]\n"
        "       liftc compile PROGRAM.json --size N=64,... --strategy \"TEXT\" [-o FILE] [--metadata FILE.json] ...\n"
        "\n"
        "The program must be low-level: maps lowered to mapGlb, mapWrg/mapLcl or\n"
@@ -74,14 +74,21 @@ std::vector<Verb> allVerbs() {
        "--mapping lists the recipe's map-nest dimensions (x innermost, y, z) in\n"
        "NDRange order: y,x puts x on NDRange dimension 1; dimensions left out run\n"
        "sequentially in each work-item (inner ones only: y alone is a 1D NDRange\n"
-       "over rows). --strategy TEXT rebuilds exactly the kernel of a strategy as\n"
+       "over rows). --fuse (a program with intermediate arrays, which are kernels\n"
+       "of their own writing global temporaries): every intermediate computed by\n"
+       "maps of scalar functions is recomputed by the kernels reading it instead\n"
+       "(with --opt local into each tile's local memory, with --opt coarsened into\n"
+       "each work-item's private window). --time-tile T (a program iterate(n, f, A)):\n"
+       "one kernel computes T steps, f composed T times with the intermediate steps\n"
+       "fused (their halos recomputed), launched n/T times; T must divide n.\n"
+       "--strategy TEXT rebuilds exactly the kernel of a strategy as\n"
        "'liftc explore' and 'liftc best' print it (e.g. \"coarsen(x=8) ;\n"
        "privateWindow ; mapGlb(x,y) ; wg(32,4) ; specialise ; fastMath(relaxed)\",\n"
        "grammar in the README); it replaces --opt and the other variant options,\n"
        "and --metadata then also records the strategy and its work-group shape.\n",
        {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "vector",
-         "ptx", "arch", "fast-math", "strategy", "mapping"},
-        {"div-to-mul", "specialise-boundaries", "noinline-border"}},
+         "ptx", "arch", "fast-math", "strategy", "mapping", "time-tile"},
+        {"div-to-mul", "specialise-boundaries", "noinline-border", "fuse"}},
        runCompile},
       {"run",
        "run a low-level program's kernel on an OpenCL device or CUDA GPU",
@@ -89,7 +96,7 @@ std::vector<Verb> allVerbs() {
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
        "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--target opencl|cuda]\n"
        "                 [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]] [--strategy TEXT]\n"
-       "                 [--fast-math none|mad|relaxed] [--div-to-mul]\n"
+       "                 [--fast-math none|mad|relaxed] [--div-to-mul] [--fuse] [--time-tile T]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
        "median kernel time (profiling events, after one warm-up run). --device\n"
@@ -99,11 +106,11 @@ std::vector<Verb> allVerbs() {
        "compiles the CUDA kernel with NVRTC and runs it through the CUDA driver\n"
        "(loaded at run time; --device is then the CUDA device index).\n"
        "--fast-math and --div-to-mul as for compile; --check then allows the error\n"
-       "they permit (README, Fast math). --vector, --mapping and --strategy as for\n"
+       "they permit (README, Fast math). --vector, --mapping, --fuse, --time-tile and --strategy as for\n"
        "compile (the strategy's wg(...) is the launch's work-group shape).\n",
        {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "vector", "target",
-         "fast-math", "strategy", "mapping"},
-        {"check", "div-to-mul", "specialise-boundaries", "noinline-border"}},
+         "fast-math", "strategy", "mapping", "time-tile"},
+        {"check", "div-to-mul", "specialise-boundaries", "noinline-border", "fuse"}},
        runRun},
       {"rewrite",
        "apply a rewrite rule at a location, or list where rules apply",
@@ -157,7 +164,11 @@ std::vector<Verb> allVerbs() {
        "The space is the union of strategy families: plain, stream, tiled, local,\n"
        "coarsened, vector (plain and coarsened along x with vectors) and mapping\n"
        "(those programs with other orders of the NDRange dimensions, or inner\n"
-       "dimensions sequential); variants are deduplicated by\n"
+       "dimensions sequential), and for programs with intermediate arrays fused\n"
+       "(the programs of the others but mapping with the intermediates recomputed\n"
+       "by their readers, see compile --fuse), and for programs iterate(n, f, A)\n"
+       "timeTiled (those programs computing several steps per kernel, see compile\n"
+       "--time-tile; --param timeTile=2,4); variants are deduplicated by\n"
        "kernel and launch. --space prints each family's parameters, programs and\n"
        "distinct kernels and the total, and measures nothing. --families keeps\n"
        "only the listed families, --exclude-families drops some; --param sets a\n"
@@ -188,14 +199,14 @@ std::vector<Verb> allVerbs() {
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name "
        "NAME]\n"
        "                  [--fast-math none|mad|relaxed] [--div-to-mul] [--specialise-boundaries [--noinline-border]]\n"
-       "                  [--mapping D[,D[,D]]] [--strategy TEXT]\n"
+       "                  [--mapping D[,D[,D]]] [--fuse] [--time-tile T] [--strategy TEXT]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
        "records it in the same result store (--specialise-boundaries, --noinline-border,\n"
-       "--vector, --mapping and --strategy: see compile).\n",
+       "--vector, --mapping, --fuse, --time-tile and --strategy: see compile).\n",
        {{"size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "device", "out", "runs", "timeout",
-         "name", "fast-math", "strategy", "mapping"},
-        {"div-to-mul", "specialise-boundaries", "noinline-border"}},
+         "name", "fast-math", "strategy", "mapping", "time-tile"},
+        {"div-to-mul", "specialise-boundaries", "noinline-border", "fuse"}},
        runTune},
       {"best",
        "print the best kernels recorded in a results directory",
@@ -262,7 +273,8 @@ std::vector<Verb> allVerbs() {
        runMerge},
       {"bench",
        "compare generated kernels with hand-written ones and the copy-bandwidth roofline",
-       "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|jacobi2d_5pt,...] [--sizes "
+       "usage: liftc bench [--target opencl|cuda] [--device SPEC] [--examples all|multistage|jacobi2d_5pt,...] "
+       "[--sizes "
        "paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
        "                   [--coarsened x8[,z8,x8:global,x8:vec4,x8:spec...]]\n"
@@ -302,7 +314,11 @@ std::vector<Verb> allVerbs() {
        "--csv, --markdown and --json also write the report to files; --png draws it as a bar\n"
        "chart relative to the hand-written kernels with bench/plot.py (python3 and\n"
        "matplotlib; without them it prints the command to run). --examples names\n"
-       "the examples (default: all). When python3 has kernel_tuner and pyopencl,\n"
+       "the examples (default: all, the 15 single stencils; multistage: SRAD's two\n"
+       "stages, wave2d, chain3d_radius2 and the 2D Jacobi iterated 16 and 64 times,\n"
+       "which add rows with every intermediate fused (plain, local t=8, coarsened x8)\n"
+       "or time tiles of 2 and 4 steps per kernel, against a hand-written reference\n"
+       "of several kernels or its host loop). When python3 has kernel_tuner and pyopencl,\n"
        "Kernel Tuner tunes each hand-written kernel over work-group shape and\n"
        "coarsening on the same device (row 'kernel tuner', with its tuning time next\n"
        "to the on-the-spot exploration's; --kernel-tuner quick: a small space, off:\n"
