@@ -1,6 +1,9 @@
 #include "explore/full_size_check.h"
 
+#include "core/interp/components.h"
 #include "core/interp/value_io.h"
+#include "core/typecheck/typecheck.h"
+#include "primitives/api.h"
 
 #include <sstream>
 
@@ -20,6 +23,51 @@ bool containsIterate(const Expr &e) {
 /// would cost what interpreting everything costs.
 constexpr int64_t kMaxIteratedReferenceValues = int64_t(1) << 18;
 
+/// Component `c` of an expression of type `type` (core/interp/components.h):
+/// every tuple replaced by its element holding scalar position c, through
+/// maps and gets, which the point interpreter indexes through without
+/// evaluating the other components.
+Expr projectComponent(const Expr &e, const Type &type, size_t c) {
+  switch (type.kind()) {
+  case TypeKind::Array: {
+    Type element = type.arrayElement();
+    return api::map(api::fn([element, c](Expr x) { return projectComponent(x, element, c); }), e);
+  }
+  case TypeKind::Tuple: {
+    const std::vector<Type> &elements = type.tupleElements();
+    for (size_t j = 0; j < elements.size(); ++j) {
+      size_t count = componentCount(elements[j]);
+      if (c < count) return projectComponent(api::get(static_cast<int>(j), e), elements[j], c);
+      c -= count;
+    }
+    throw InternalError("projectComponent: no component " + std::to_string(c) + " in " + type.str());
+  }
+  case TypeKind::Scalar:
+  case TypeKind::Vector: return e;
+  }
+  throw InternalError("projectComponent: unknown type kind");
+}
+
+/// Samples `points` of the typed program's result and interprets them (and
+/// their magnitudes) into `reference`.
+void samplePointsOf(const Program &typed, const std::map<std::string, int64_t> &sizes,
+                    const tuner::InputBytes &inputs, uint64_t seed, FullSizeReference &reference) {
+  std::vector<ResultPoint> points = samplePoints(typed.body().typeOrThrow(), sizes, kRandomCheckPoints, seed);
+  std::vector<std::span<const std::byte>> views(inputs.begin(), inputs.end());
+  std::vector<Value> expected = interpretPoints(typed, sizes, views, points);
+  if (std::optional<Program> twin = magnitudeProgram(typed, sizes)) {
+    std::vector<std::vector<std::byte>> absolute;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      absolute.push_back(absoluteBytes(inputs[i], typed.inputs()[i].typeOrThrow(), sizes));
+    std::vector<std::span<const std::byte>> absoluteViews(absolute.begin(), absolute.end());
+    std::vector<Value> magnitudes = interpretPoints(*twin, sizes, absoluteViews, points);
+    if (!reference.magnitudes) reference.magnitudes.emplace();
+    reference.magnitudes->insert(reference.magnitudes->end(), magnitudes.begin(), magnitudes.end());
+  }
+  reference.points.insert(reference.points.end(), points.begin(), points.end());
+  reference.expected.insert(reference.expected.end(), expected.begin(), expected.end());
+}
+
 } // namespace
 
 FullSizeReference fullSizeReference(const Program &typed, const std::map<std::string, int64_t> &sizes,
@@ -30,17 +78,25 @@ FullSizeReference fullSizeReference(const Program &typed, const std::map<std::st
     reference.unavailable = "an iterated program of more than 2^18 values is not interpreted at full size";
     return reference;
   }
-  reference.points = samplePoints(resultType, sizes, kRandomCheckPoints, 0x5eed);
-  std::vector<std::span<const std::byte>> views(inputs.begin(), inputs.end());
   try {
-    reference.expected = interpretPoints(typed, sizes, views, reference.points);
-    if (std::optional<Program> twin = magnitudeProgram(typed, sizes)) {
-      std::vector<std::vector<std::byte>> absolute;
-      for (size_t i = 0; i < inputs.size(); ++i)
-        absolute.push_back(absoluteBytes(inputs[i], typed.inputs()[i].typeOrThrow(), sizes));
-      std::vector<std::span<const std::byte>> absoluteViews(absolute.begin(), absolute.end());
-      reference.magnitudes = interpretPoints(*twin, sizes, absoluteViews, reference.points);
+    if (!hasTuple(resultType)) {
+      samplePointsOf(typed, sizes, inputs, 0x5eed, reference);
+    } else {
+      // Each component on its own: the program projected onto it.
+      size_t offset = 0;
+      for (size_t c = 0; c < componentCount(resultType); ++c) {
+        Program component =
+            typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), projectComponent(typed.body(), resultType, c))},
+                      sizes);
+        samplePointsOf(component, sizes, inputs, 0x5eed + c, reference);
+        reference.pointComponent.resize(reference.points.size(), c);
+        reference.componentTypes.push_back(component.body().typeOrThrow());
+        reference.componentOffsets.push_back(offset);
+        offset += byteCount(reference.componentTypes.back(), sizes);
+      }
     }
+    // Magnitudes exist for every point or for none.
+    if (reference.magnitudes && reference.magnitudes->size() != reference.points.size()) reference.magnitudes.reset();
   } catch (const InternalError &e) {
     reference.bug = std::string("full-size reference: ") + e.what();
   } catch (const Error &e) {
@@ -57,8 +113,13 @@ std::optional<std::string> checkFullSizeOutput(const FullSizeReference &referenc
                                                const std::map<std::string, int64_t> &sizes,
                                                std::span<const std::byte> output, const Tolerance &tolerance) {
   std::vector<Value> found;
-  for (const ResultPoint &point : reference.points) {
-    PointLocation location = locatePoint(resultType, sizes, point);
+  for (size_t i = 0; i < reference.points.size(); ++i) {
+    const ResultPoint &point = reference.points[i];
+    const bool byComponent = !reference.pointComponent.empty();
+    const size_t component = byComponent ? reference.pointComponent[i] : 0;
+    PointLocation location =
+        locatePoint(byComponent ? reference.componentTypes[component] : resultType, sizes, point);
+    if (byComponent) location.byteOffset += reference.componentOffsets[component];
     size_t bytes = byteCount(location.type, sizes);
     if (location.byteOffset + bytes > output.size())
       return "the output holds " + std::to_string(output.size()) + " bytes, too few for the result";
@@ -75,7 +136,9 @@ std::optional<std::string> checkFullSizeOutput(const FullSizeReference &referenc
     const Value *magnitude = reference.magnitudes ? &(*reference.magnitudes)[i] : nullptr;
     if (auto here = compareWithMagnitudes(reference.expected[i], found[i], magnitude, tolerance)) {
       std::ostringstream where;
-      where << "at full size, element [";
+      where << "at full size, ";
+      if (!reference.pointComponent.empty()) where << "component " << reference.pointComponent[i] << " ";
+      where << "element [";
       for (size_t d = 0; d < reference.points[i].size(); ++d) where << (d ? "," : "") << reference.points[i][d];
       where << "]: " << *here << " (" << *mismatch << " among the " << found.size() << " points checked)";
       return where.str();

@@ -21,6 +21,14 @@ namespace liftcc::explore {
 struct FullSizeReference {
   std::vector<ResultPoint> points;
   std::vector<Value> expected; ///< the interpreter's element at each point
+  /// A result with tuples is written as a structure of arrays (one buffer per
+  /// component, core/interp/components.h, concatenated in the downloaded
+  /// output): then each point is a point of one component, pointComponent[i],
+  /// whose type and byte offset in the output are componentTypes[c] and
+  /// componentOffsets[c]. All three are empty for a result without tuples.
+  std::vector<size_t> pointComponent;
+  std::vector<Type> componentTypes;
+  std::vector<size_t> componentOffsets;
   /// Their magnitudes (core/interp/magnitudes.h), when the program has a twin.
   std::optional<std::vector<Value>> magnitudes;
   /// Why there is no reference (empty when there is one), e.g. an iterated

@@ -311,6 +311,48 @@ TEST_CASE("explore/trust: the timed kernel's own full-size output is checked") {
   }
 }
 
+TEST_CASE("explore/trust: a result of several grids is checked component by component at full size") {
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice backend(*device);
+  TempDir dir;
+  ExploreOptions options = test::tinyExploreOptions("several", dir.path());
+  options.budget.maxEvaluations = 3;
+  // Two grids per point (the wave step's two time levels) and a pair of
+  // grids (the 3D chain's smoothed grid and its Laplacian).
+  for (const auto &[name, sizes] : {std::pair<std::string, Sizes>{"wave2d", {{"N", 40}, {"M", 48}}},
+                                    std::pair<std::string, Sizes>{"chain3d_radius2", {{"O", 8}, {"N", 9}, {"M", 10}}}}) {
+    CAPTURE(name);
+    options.programName = name;
+    ExploreResult result = explore::explore(examples::findExample(name).build(), sizes, backend, options);
+    test::checkNoBugs(result);
+    REQUIRE(result.evaluations.size() == 3);
+    for (const auto &e : result.evaluations) {
+      CAPTURE(e.record.key);
+      CHECK_MESSAGE(e.record.outcome == tuner::Outcome::Ok, e.record.error);
+    }
+  }
+  // The second component's last element off by a little: caught, and named.
+  Sizes sizes{{"N", 40}, {"M", 48}};
+  FaultyDevice faulty(backend, nullptr, [&](const Sizes &runSizes, tuner::RawRun &run) {
+    if (runSizes != sizes || run.output.empty()) return;
+    float value;
+    size_t offset = run.output.size() - sizeof(float);
+    std::memcpy(&value, run.output.data() + offset, sizeof value);
+    value += 0.01f;
+    std::memcpy(run.output.data() + offset, &value, sizeof value);
+  });
+  options.programName = "wave2d_faulty";
+  ExploreResult result = explore::explore(examples::findExample("wave2d").build(), sizes, faulty, options);
+  REQUIRE(result.evaluations.size() == 3);
+  for (const auto &e : result.evaluations) {
+    CAPTURE(e.record.key);
+    CHECK(e.record.outcome == tuner::Outcome::Correctness);
+    CHECK_MESSAGE(e.record.error.find("at full size, component 1 element [39,47]") != std::string::npos,
+                  e.record.error);
+  }
+}
+
 TEST_CASE("interpreter/points: every point of every example equals the full interpretation") {
   for (const examples::Example &example : examples::allExamples()) {
     CAPTURE(example.name);
