@@ -11,12 +11,14 @@ namespace liftcc::bench {
 
 std::optional<ReferenceSchedule> referenceSchedule(const std::string &example) {
   // Rodinia's two SRAD kernels with the coefficients in a temporary grid.
-  if (example == "srad_two_stage") return ReferenceSchedule{{"srad1", "srad2"}, {{"srad1", {"J"}, {"C"}}, {"srad2", {"J", "C"}, {"out"}}}};
+  if (example == "srad_two_stage")
+    return ReferenceSchedule{{"srad1", "srad2"}, {{"srad1", {"J"}, {"C"}}, {"srad2", {"J", "C"}, {"out"}}}};
   if (example == "wave2d") return ReferenceSchedule{{"wave2d"}, {{"wave2d", {"U", "Uprev"}, {"out_0", "out_1"}}}};
   // The smoothed grid is the first result and the Laplacian's input.
   if (example == "chain3d_radius2")
-    return ReferenceSchedule{{"chain3d_radius2"},
-                             {{"chain3d_radius2_smooth", {"A"}, {"out_0"}}, {"chain3d_radius2_laplacian", {"out_0"}, {"out_1"}}}};
+    return ReferenceSchedule{
+        {"chain3d_radius2"},
+        {{"chain3d_radius2_smooth", {"A"}, {"out_0"}}, {"chain3d_radius2_laplacian", {"out_0"}, {"out_1"}}}};
   if (example == "jacobi2d_5pt_iter16" || example == "jacobi2d_5pt_iter64")
     return ReferenceSchedule{{"jacobi2d_5pt"}, {{"jacobi2d_5pt", {"A"}, {"out"}}}};
   return std::nullopt;
@@ -79,12 +81,14 @@ codegen::Kernel scheduledReferenceKernel(const examples::Example &example, const
     codegen::Kernel stage;
     stage.target = target;
     stage.name = s.kernel;
-    for (const std::string &name : s.reads) stage.args.push_back({name, KernelArg::Role::Input, ScalarKind::Float, grid});
+    for (const std::string &name : s.reads)
+      stage.args.push_back({name, KernelArg::Role::Input, ScalarKind::Float, grid});
     for (const std::string &name : s.writes) {
       stage.args.push_back({name, KernelArg::Role::Output, ScalarKind::Float, grid});
       bool listed = std::any_of(kernel.temporaries.begin(), kernel.temporaries.end(),
                                 [&](const KernelArg &t) { return t.name == name; });
-      if (!known(name) && !listed) kernel.temporaries.push_back({name, KernelArg::Role::Output, ScalarKind::Float, grid});
+      if (!known(name) && !listed)
+        kernel.temporaries.push_back({name, KernelArg::Role::Output, ScalarKind::Float, grid});
     }
     addGrid(stage, example, sizes);
     kernel.stages.push_back(std::move(stage));

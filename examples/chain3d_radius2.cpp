@@ -23,10 +23,9 @@ Program chain3dRadius2() {
       "nbh");
   Expr laplacian = fn(
       [](Expr nbh) {
-        return weightedSum("laplacian4", nbh, 2,
-                           {{"-7.5f", {centre(3)}},
-                            {"1.3333334f", axisOffsets(3, 1)},
-                            {"-0.083333336f", axisOffsets(3, 2)}});
+        return weightedSum(
+            "laplacian4", nbh, 2,
+            {{"-7.5f", {centre(3)}}, {"1.3333334f", axisOffsets(3, 1)}, {"-0.083333336f", axisOffsets(3, 2)}});
       },
       "nbh");
   Expr B = mapN(3, smooth, clampNeighbourhoods(3, 2, A));

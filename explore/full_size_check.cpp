@@ -50,8 +50,8 @@ Expr projectComponent(const Expr &e, const Type &type, size_t c) {
 
 /// Samples `points` of the typed program's result and interprets them (and
 /// their magnitudes) into `reference`.
-void samplePointsOf(const Program &typed, const std::map<std::string, int64_t> &sizes,
-                    const tuner::InputBytes &inputs, uint64_t seed, FullSizeReference &reference) {
+void samplePointsOf(const Program &typed, const std::map<std::string, int64_t> &sizes, const tuner::InputBytes &inputs,
+                    uint64_t seed, FullSizeReference &reference) {
   std::vector<ResultPoint> points = samplePoints(typed.body().typeOrThrow(), sizes, kRandomCheckPoints, seed);
   std::vector<std::span<const std::byte>> views(inputs.begin(), inputs.end());
   std::vector<Value> expected = interpretPoints(typed, sizes, views, points);
@@ -85,9 +85,8 @@ FullSizeReference fullSizeReference(const Program &typed, const std::map<std::st
       // Each component on its own: the program projected onto it.
       size_t offset = 0;
       for (size_t c = 0; c < componentCount(resultType); ++c) {
-        Program component =
-            typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), projectComponent(typed.body(), resultType, c))},
-                      sizes);
+        Program component = typeCheck(
+            Program{typed.sizes, Expr::lambda(typed.inputs(), projectComponent(typed.body(), resultType, c))}, sizes);
         samplePointsOf(component, sizes, inputs, 0x5eed + c, reference);
         reference.pointComponent.resize(reference.points.size(), c);
         reference.componentTypes.push_back(component.body().typeOrThrow());
@@ -117,8 +116,7 @@ std::optional<std::string> checkFullSizeOutput(const FullSizeReference &referenc
     const ResultPoint &point = reference.points[i];
     const bool byComponent = !reference.pointComponent.empty();
     const size_t component = byComponent ? reference.pointComponent[i] : 0;
-    PointLocation location =
-        locatePoint(byComponent ? reference.componentTypes[component] : resultType, sizes, point);
+    PointLocation location = locatePoint(byComponent ? reference.componentTypes[component] : resultType, sizes, point);
     if (byComponent) location.byteOffset += reference.componentOffsets[component];
     size_t bytes = byteCount(location.type, sizes);
     if (location.byteOffset + bytes > output.size())

@@ -320,8 +320,9 @@ TEST_CASE("explore/trust: a result of several grids is checked component by comp
   options.budget.maxEvaluations = 3;
   // Two grids per point (the wave step's two time levels) and a pair of
   // grids (the 3D chain's smoothed grid and its Laplacian).
-  for (const auto &[name, sizes] : {std::pair<std::string, Sizes>{"wave2d", {{"N", 40}, {"M", 48}}},
-                                    std::pair<std::string, Sizes>{"chain3d_radius2", {{"O", 8}, {"N", 9}, {"M", 10}}}}) {
+  for (const auto &[name, sizes] :
+       {std::pair<std::string, Sizes>{"wave2d", {{"N", 40}, {"M", 48}}},
+        std::pair<std::string, Sizes>{"chain3d_radius2", {{"O", 8}, {"N", 9}, {"M", 10}}}}) {
     CAPTURE(name);
     options.programName = name;
     ExploreResult result = explore::explore(examples::findExample(name).build(), sizes, backend, options);

@@ -8,7 +8,8 @@ namespace liftcc {
 
 TEST_SUITE("multistage examples") {
 
-TEST_CASE("multistage examples: every low-level program of the 3D radius-2 chain with two results on the device and through NVRTC") {
+TEST_CASE("multistage examples: every low-level program of the 3D radius-2 chain with two results on the device and "
+          "through NVRTC") {
   test::checkEveryProgram("chain3d_radius2", 66);
 }
 

@@ -8,7 +8,8 @@ namespace liftcc {
 
 TEST_SUITE("multistage examples") {
 
-TEST_CASE("multistage examples: every low-level program of the iterated 2D Jacobi (host loop and time tiles) on the device and through NVRTC") {
+TEST_CASE("multistage examples: every low-level program of the iterated 2D Jacobi (host loop and time tiles) on the "
+          "device and through NVRTC") {
   test::checkEveryProgram("jacobi2d_5pt_iter16", 67);
   test::checkEveryProgram("jacobi2d_5pt_iter64", 68);
 }
