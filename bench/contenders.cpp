@@ -152,9 +152,15 @@ std::vector<Contender> multiStageContenders(const examples::Example &example) {
     }
     return out;
   }
-  if (!rewrite::hasFusibleStage(typeCheck(program, example.paperSizes))) return out;
+  // Only where fusing changes the program: an intermediate that is also a
+  // result stays a kernel of its own, so fused rows would repeat the others.
+  Program typed = typeCheck(program, example.paperSizes);
   rewrite::RecipeOptions plain, local;
-  plain.fusion = local.fusion = coarsened.fusion = rewrite::Fusion::Inline;
+  plain.fusion = rewrite::Fusion::Inline;
+  if (!rewrite::hasFusibleStage(typed) || rewrite::applyRecipe(typed, rewrite::Recipe::Plain, plain).body().hash() ==
+                                              rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}).body().hash())
+    return out;
+  local.fusion = coarsened.fusion = rewrite::Fusion::Inline;
   local.tileOutputs = 8;
   out.push_back(optionsContender("plain fused", rewrite::Recipe::Plain, plain, 1));
   out.push_back(optionsContender("local t=8 fused", rewrite::Recipe::Local, local, 8));

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 namespace liftcc {
 
@@ -125,6 +126,26 @@ TEST_CASE("bench/reference: every multi-stage reference (kernels in order, tempo
     ++ran;
   }
   if (device) CHECK(ran == 5);
+}
+
+TEST_CASE("bench: the multi-stage rows: fused where fusing changes the program, time tiles for iterate") {
+  auto variants = [](const std::string &name) {
+    std::set<std::string> out;
+    for (const bench::Contender &c : bench::contendersFor(examples::findExample(name), {}, codegen::Target::OpenCL))
+      out.insert(c.variant);
+    return out;
+  };
+  std::set<std::string> srad = variants("srad_two_stage");
+  CHECK(srad.count("plain fused") == 1);
+  CHECK(srad.count("coarsened x8 fused") == 1);
+  CHECK(srad.count("hand-written") == 1);
+  // The chain's intermediate is also a result: fusing it changes nothing.
+  CHECK(variants("chain3d_radius2").count("plain fused") == 0);
+  std::set<std::string> iterated = variants("jacobi2d_5pt_iter64");
+  CHECK(iterated.count("plain time=2") == 1);
+  CHECK(iterated.count("coarsened x8 time=4") == 1);
+  CHECK(iterated.count("plain fused") == 0);
+  CHECK(variants("jacobi2d_5pt").count("plain time=2") == 0);
 }
 
 TEST_CASE("liftc bench --target cuda: runs on a GPU, or fails with one line saying why there is none") {
