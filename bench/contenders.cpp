@@ -152,15 +152,11 @@ std::vector<Contender> multiStageContenders(const examples::Example &example) {
     }
     return out;
   }
-  // Only where fusing changes the program: an intermediate that is also a
-  // result stays a kernel of its own, so fused rows would repeat the others.
-  Program typed = typeCheck(program, example.paperSizes);
+  // Only where fusing changes the program (an intermediate that is also a
+  // result stays a kernel): elsewhere fused rows would repeat the others.
+  if (!rewrite::hasFusibleStage(typeCheck(program, example.paperSizes))) return out;
   rewrite::RecipeOptions plain, local;
-  plain.fusion = rewrite::Fusion::Inline;
-  if (!rewrite::hasFusibleStage(typed) || rewrite::applyRecipe(typed, rewrite::Recipe::Plain, plain).body().hash() ==
-                                              rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}).body().hash())
-    return out;
-  local.fusion = coarsened.fusion = rewrite::Fusion::Inline;
+  plain.fusion = local.fusion = coarsened.fusion = rewrite::Fusion::Inline;
   local.tileOutputs = 8;
   out.push_back(optionsContender("plain fused", rewrite::Recipe::Plain, plain, 1));
   out.push_back(optionsContender("local t=8 fused", rewrite::Recipe::Local, local, 8));
@@ -272,17 +268,7 @@ codegen::Kernel referenceKernel(const examples::Example &example, std::string_vi
                            arith::Expr(scalarCount(input.typeOrThrow(), sizes))});
   kernel.args.push_back(
       {"out", codegen::KernelArg::Role::Output, ScalarKind::Float, arith::Expr(outputElements(typed, sizes))});
-  const size_t dims = example.sizeNames.size();
-  if (dims < 1 || dims > 3) throw std::invalid_argument("reference kernels are 1D to 3D");
-  kernel.dims = static_cast<int>(dims);
-  for (size_t d = 0; d < dims; ++d) {
-    const std::string &name = example.sizeNames[d];
-    auto it = sizes.find(name);
-    if (it == sizes.end()) throw std::invalid_argument("no value for size " + name);
-    kernel.args.push_back({name, codegen::KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
-    // Sizes are outermost first, NDRange dimensions innermost first.
-    kernel.globalSize[dims - 1 - d] = arith::Expr(it->second);
-  }
+  addReferenceGrid(kernel, example, sizes);
   return kernel;
 }
 

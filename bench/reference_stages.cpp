@@ -24,25 +24,22 @@ std::optional<ReferenceSchedule> referenceSchedule(const std::string &example) {
   return std::nullopt;
 }
 
-namespace {
-
 using codegen::KernelArg;
 
-/// Sizes as int arguments (outermost first) and the NDRange of one
-/// work-item per grid point (innermost first).
-void addGrid(codegen::Kernel &kernel, const examples::Example &example, const std::map<std::string, int64_t> &sizes) {
+void addReferenceGrid(codegen::Kernel &kernel, const examples::Example &example,
+                      const std::map<std::string, int64_t> &sizes) {
   const size_t dims = example.sizeNames.size();
+  if (dims < 1 || dims > 3) throw std::invalid_argument("reference kernels are 1D to 3D");
   kernel.dims = static_cast<int>(dims);
   for (size_t d = 0; d < dims; ++d) {
     const std::string &name = example.sizeNames[d];
     auto it = sizes.find(name);
     if (it == sizes.end()) throw std::invalid_argument("no value for size " + name);
     kernel.args.push_back({name, KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
+    // Sizes are outermost first, NDRange dimensions innermost first.
     kernel.globalSize[dims - 1 - d] = arith::Expr(it->second);
   }
 }
-
-} // namespace
 
 codegen::Kernel scheduledReferenceKernel(const examples::Example &example, const ReferenceSchedule &schedule,
                                          codegen::Target target, const Program &typed,
@@ -66,7 +63,7 @@ codegen::Kernel scheduledReferenceKernel(const examples::Example &example, const
   for (const std::string &name : inputs) kernel.args.push_back({name, KernelArg::Role::Input, ScalarKind::Float, grid});
   for (const std::string &name : outputs)
     kernel.args.push_back({name, KernelArg::Role::Output, ScalarKind::Float, grid});
-  addGrid(kernel, example, sizes);
+  addReferenceGrid(kernel, example, sizes);
 
   if (schedule.stages.size() == 1) {
     // One kernel; an iterated program runs it once per step.
@@ -90,7 +87,7 @@ codegen::Kernel scheduledReferenceKernel(const examples::Example &example, const
       if (!known(name) && !listed)
         kernel.temporaries.push_back({name, KernelArg::Role::Output, ScalarKind::Float, grid});
     }
-    addGrid(stage, example, sizes);
+    addReferenceGrid(stage, example, sizes);
     kernel.stages.push_back(std::move(stage));
   }
   return kernel;

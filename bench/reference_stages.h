@@ -36,6 +36,12 @@ struct ReferenceSchedule {
 /// single-kernel examples (whose reference is bench/reference/<name>).
 std::optional<ReferenceSchedule> referenceSchedule(const std::string &example);
 
+/// Appends the sizes as int arguments (outermost first) and sets the
+/// NDRange of one work-item per point of the example's grid (innermost
+/// first): the launch of every reference kernel (bench/reference/README.md).
+void addReferenceGrid(codegen::Kernel &kernel, const examples::Example &example,
+                      const std::map<std::string, int64_t> &sizes);
+
 /// The reference of `example` as one launchable kernel (stages, temporaries
 /// and the iteration of the convention above) at concrete sizes, from
 /// `schedule` and the embedded sources; every stage runs one work-item per

@@ -327,27 +327,23 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   }
   // The fused family: the programs above (not the remapped ones) again with
   // the intermediates fused into their readers, where some can be.
+  // (A copy: addProgram appends to `programs`.)
+  std::vector<Configuration> unmapped;
+  for (size_t p = 0; p < unmappedPrograms; ++p) unmapped.push_back(programs[p].first);
   const bool fusedFamily = options.includeFused && rewrite::hasFusibleStage(typed);
-  if (fusedFamily) {
-    std::vector<Configuration> separate;
-    for (size_t p = 0; p < unmappedPrograms; ++p) separate.push_back(programs[p].first);
-    for (Configuration c : separate) {
+  if (fusedFamily)
+    for (Configuration c : unmapped) {
       c.fuse = true;
       addProgram(c);
     }
-  }
   // The timeTiled family: the same programs again computing several steps
   // of an iterate per kernel.
   const std::vector<int64_t> timeTiles = dividingTimeTiles(typed, options);
-  if (!timeTiles.empty()) {
-    std::vector<Configuration> oneStep;
-    for (size_t p = 0; p < unmappedPrograms; ++p) oneStep.push_back(programs[p].first);
-    for (int64_t t : timeTiles)
-      for (Configuration c : oneStep) {
-        c.timeTile = t;
-        addProgram(c);
-      }
-  }
+  for (int64_t t : timeTiles)
+    for (Configuration c : unmapped) {
+      c.timeTile = t;
+      addProgram(c);
+    }
   space.distinctPrograms = programs.size();
 
   // Per program: its variants, the kernel's default launch first, then its

@@ -25,7 +25,7 @@ double modelledBytesPerOutput(const codegen::Kernel &kernel, double compulsoryBy
   if (outputScalars <= 0) throw std::invalid_argument("modelledBytesPerOutput: the result has no scalars");
   double temporaries = 0;
   for (const codegen::KernelArg &t : kernel.temporaries) {
-    double scalarBytes = t.kind == ScalarKind::Double ? 8 : t.kind == ScalarKind::Bool ? 1 : 4;
+    double scalarBytes = double(byteCount(Type::scalar(t.kind), sizes));
     temporaries += 2 * scalarBytes * double(arith::evaluate(t.count, sizes)); // written once, read once
   }
   // The host loop of an iterated kernel moves the compulsory bytes once per

@@ -157,9 +157,29 @@ std::optional<StagedProgram> splitStages(const Program &typed) {
   return StagedProgram{std::move(splitter.stages), lastProgram};
 }
 
+namespace {
+
+/// The temporaries of stages that a last program computing nothing only
+/// gathers (the components of a tuple result): they write output buffers,
+/// so they are kernels of their own whatever the fusion.
+std::set<std::string> gatheredTemporaries(const StagedProgram &staged) {
+  std::set<std::string> gathered;
+  if (!containsNode(staged.last.body(), computes))
+    containsNode(staged.last.body(), [&](const Expr &e) {
+      if (e.is(ExprKind::Param)) gathered.insert(e.name());
+      return false;
+    });
+  return gathered;
+}
+
+} // namespace
+
 bool hasFusibleStage(const Program &typed) {
   std::optional<StagedProgram> staged = splitStages(typed);
-  return staged && std::any_of(staged->stages.begin(), staged->stages.end(), fusible);
+  if (!staged) return false;
+  std::set<std::string> gathered = gatheredTemporaries(*staged);
+  return std::any_of(staged->stages.begin(), staged->stages.end(),
+                     [&](const StagedProgram::Stage &s) { return fusible(s) && !gathered.count(s.temporary.name()); });
 }
 
 Program lowerStages(const Program &typed, const StagedProgram &staged,
@@ -168,15 +188,8 @@ Program lowerStages(const Program &typed, const StagedProgram &staged,
   // What each input and temporary stands for in the joined program.
   std::map<std::string, Expr> byName;
   for (const Expr &in : typed.inputs()) byName.emplace(in.name(), in);
-  // A stage the last program only gathers (a component of a tuple result)
-  // writes output buffers: a kernel of its own whatever the fusion.
   const bool lastComputes = containsNode(staged.last.body(), computes);
-  std::set<std::string> gathered;
-  if (!lastComputes)
-    containsNode(staged.last.body(), [&](const Expr &e) {
-      if (e.is(ExprKind::Param)) gathered.insert(e.name());
-      return false;
-    });
+  const std::set<std::string> gathered = gatheredTemporaries(staged);
   auto fused = [&](const StagedProgram::Stage &stage) {
     return fusion == Fusion::Inline && fusible(stage) && !gathered.count(stage.temporary.name());
   };

@@ -45,8 +45,9 @@ std::optional<StagedProgram> splitStages(const Program &typed);
 /// needs instead of loading it from a temporary.
 bool fusible(const StagedProgram::Stage &stage);
 
-/// Whether `typed` is a multi-kernel program with a fusible stage (what
-/// Fusion::Inline changes).
+/// Whether Fusion::Inline changes `typed`: a multi-kernel program with a
+/// fusible stage that is not also a component of its result (one that is
+/// writes an output buffer, so it stays a kernel).
 bool hasFusibleStage(const Program &typed);
 
 /// How the stages of a multi-kernel program become kernels.

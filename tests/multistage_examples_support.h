@@ -15,16 +15,15 @@
 #include "tests/multistage_references.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
+#include "tests/test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
 
-#include <fstream>
 #include <map>
 #include <random>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -86,13 +85,6 @@ inline Inputs randomGrids(const Program &typed, const Example &example, const Si
     out.grids.push_back(std::move(grid));
   }
   return out;
-}
-
-inline std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 /// The space of the tests: small work-groups, two tile and coarsening

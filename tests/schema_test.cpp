@@ -30,6 +30,14 @@ test::ShellRun validate(const std::string &schema, const fs::path &document) {
   return run;
 }
 
+/// The launch.json an exploration wrote under results/best (empty: none).
+fs::path bestLaunchJson(const fs::path &results) {
+  fs::path launch;
+  for (const auto &entry : fs::recursive_directory_iterator(results / "best"))
+    if (entry.path().filename() == "launch.json") launch = entry.path();
+  return launch;
+}
+
 void writeJson(const fs::path &path, const nlohmann::json &json) { std::ofstream(path) << json.dump(2); }
 
 } // namespace
@@ -42,9 +50,7 @@ TEST_CASE("schemas: a T4 export and a best-kernel launch.json validate, broken c
       {"explore", (test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json").string(), "--size", "N=16,M=16",
        "--out", results.string(), "--evals", "3", "--runs", "1", "--t4", t4.string(), "--quiet"}));
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
-  fs::path launch;
-  for (const auto &entry : fs::recursive_directory_iterator(results / "best"))
-    if (entry.path().filename() == "launch.json") launch = entry.path();
+  fs::path launch = bestLaunchJson(results);
   REQUIRE(!launch.empty());
 
   test::ShellRun run = validate("t4-results.schema.json", t4);
@@ -85,9 +91,7 @@ TEST_CASE("schemas: the launch.json of a multi-kernel best kernel validates, wit
       {"explore", (test::sourceDir() / "examples" / "json" / "srad_two_stage.json").string(), "--size", "N=16,M=16",
        "--families", "plain", "--out", results.string(), "--evals", "3", "--runs", "1", "--quiet"}));
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
-  fs::path launch;
-  for (const auto &entry : fs::recursive_directory_iterator(results / "best"))
-    if (entry.path().filename() == "launch.json") launch = entry.path();
+  fs::path launch = bestLaunchJson(results);
   REQUIRE(!launch.empty());
   test::ShellRun run = validate("launch.schema.json", launch);
   CHECK_MESSAGE(run.status == 0, run.output);
