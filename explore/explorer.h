@@ -46,7 +46,19 @@ struct ExploreOptions {
   /// the best kernel's explanation (explore/win_explanation.h) gives its
   /// fraction of it. Off, the explanation has traffic and bandwidth only.
   bool measureRoof = false;
+  /// Worker threads that compile variants and prepare their verification
+  /// (explore/variant_evaluation.h) ahead of the one thread that measures:
+  /// 0 prepares each variant just before measuring it. nullopt chooses
+  /// (preparationThreads): none on a device that computes on the host's
+  /// cores, else the host's hardware threads less one, at most kMaxPreparationThreads.
+  std::optional<size_t> prepareThreads;
 };
+
+constexpr size_t kMaxPreparationThreads = 8;
+/// Variants queued, being prepared or ready per worker thread.
+constexpr size_t kPreparedAheadPerThread = 2;
+/// The worker threads an exploration with these options uses on `device`.
+size_t preparationThreads(const ExploreOptions &options, const tuner::Device &device);
 
 struct Evaluation {
   Configuration configuration;
@@ -58,7 +70,12 @@ struct Evaluation {
 
 struct ExploreResult {
   size_t spaceSize = 0, distinctPrograms = 0, dropped = 0, candidates = 0;
-  size_t pruned = 0;                   ///< variants skipped by budget.pruning (tuner::Pruning)
+  size_t pruned = 0;             ///< variants skipped by budget.pruning (tuner::Pruning)
+  size_t preparationThreads = 0; ///< worker threads that prepared variants ahead (ExploreOptions::prepareThreads)
+  size_t preparedAhead = 0;      ///< measured variants whose preparation a worker had done
+  /// Seconds the measuring thread spent obtaining prepared variants (preparing
+  /// them itself, or waiting for a worker), and measuring them.
+  double preparationWaitSeconds = 0, measureSeconds = 0;
   std::vector<Evaluation> evaluations; ///< in evaluation order
   std::optional<size_t> best;          ///< index into evaluations
   std::string storePath;

@@ -28,17 +28,18 @@ struct Grid {
   std::vector<std::optional<double>> costs;
 
   SearchSpace space() const {
-    return {costs.size(),
-            [w = width, h = height](size_t i) {
-              std::vector<size_t> out;
-              size_t x = i % w, y = i / w;
-              for (size_t x2 = 0; x2 < w; ++x2)
-                if (x2 != x) out.push_back(y * w + x2);
-              for (size_t y2 = 0; y2 < h; ++y2)
-                if (y2 != y) out.push_back(y2 * w + x);
-              return out;
-            },
-            {}};
+    SearchSpace space;
+    space.size = costs.size();
+    space.neighbours = [w = width, h = height](size_t i) {
+      std::vector<size_t> out;
+      size_t x = i % w, y = i / w;
+      for (size_t x2 = 0; x2 < w; ++x2)
+        if (x2 != x) out.push_back(y * w + x2);
+      for (size_t y2 = 0; y2 < h; ++y2)
+        if (y2 != y) out.push_back(y2 * w + x);
+      return out;
+    };
+    return space;
   }
   size_t optimum() const {
     size_t best = SIZE_MAX;
@@ -155,8 +156,7 @@ TEST_CASE("explore/search: a space of only invalid points has no best") {
     CHECK(result.evaluated.size() == 16); // it keeps looking, and then stops
     CHECK(counting.noneTwice());
   }
-  SearchResult empty =
-      tuner::runSearch(SearchStrategy::Annealing, SearchSpace{0, {}, {}}, [](size_t) { return 1.0; }, {});
+  SearchResult empty = tuner::runSearch(SearchStrategy::Annealing, SearchSpace{}, [](size_t) { return 1.0; }, {});
   CHECK(empty.evaluated.empty());
   CHECK(!empty.best);
 }
@@ -258,7 +258,9 @@ TEST_CASE("explore/search: annealing visits the whole space when the budget allo
 struct Categorical {
   std::vector<std::optional<double>> costs;
   SearchSpace space() const {
-    SearchSpace s{costs.size(), [](size_t) { return std::vector<size_t>{}; }, {}};
+    SearchSpace s;
+    s.size = costs.size();
+    s.neighbours = [](size_t) { return std::vector<size_t>{}; };
     s.features = [](size_t i) {
       return std::vector<std::string>{"a=" + std::to_string(i % 8), "b=" + std::to_string(i / 8 % 8),
                                       "c=" + std::to_string(i / 64)};
@@ -338,7 +340,10 @@ struct TwoGroups {
     for (size_t i = 0; i < 20; ++i) costs.push_back(i < 10 ? 100.0 + double(i) : 1000.0 + double(i));
   }
   SearchSpace space() const {
-    return {costs.size(), [](size_t) { return std::vector<size_t>{}; }, {}};
+    SearchSpace space;
+    space.size = costs.size();
+    space.neighbours = [](size_t) { return std::vector<size_t>{}; };
+    return space;
   }
   static tuner::Pruning pruning(double slowerThan) {
     tuner::Pruning p;

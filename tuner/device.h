@@ -105,8 +105,13 @@ public:
   /// through CUDA gets two entries ("cuda " is prefixed for CUDA).
   virtual std::string resultsName() const = 0;
   virtual DeviceLimits limits() const = 0;
-  /// Throws KernelBuildError with the compiler's log.
+  /// Throws KernelBuildError with the compiler's log. Safe to call from
+  /// several threads at once, and while another thread runs kernels or calls
+  /// rebuild() (the explorer compiles ahead on worker threads).
   virtual std::unique_ptr<CompiledKernel> compile(const codegen::Kernel &kernel) = 0;
+  /// Whether the device computes on the host's own cores (an OpenCL CPU
+  /// device): work on other host threads then slows the kernels it times.
+  virtual bool runsOnHostCores() const { return false; }
   /// After a KernelTimeoutError: abandons the context the kernel may still
   /// run in (without waiting for it) and starts a fresh one, which later
   /// compile() calls use. Kernels compiled before stay usable but keep

@@ -75,6 +75,25 @@ public:
 
   SearchResult result() const { return result_; }
 
+  /// Passes `pick` and the first `space.lookahead` unseen of `candidates` to space.upcoming.
+  void hint(const SearchSpace &space, size_t pick, const std::vector<size_t> &candidates) const {
+    if (!space.upcoming || space.lookahead == 0) return;
+    std::vector<size_t> next{pick};
+    for (size_t i : candidates) {
+      if (next.size() > space.lookahead) break;
+      if (!seen(i) && i != pick) next.push_back(i);
+    }
+    space.upcoming(next);
+  }
+  /// The same with the configurations after position `from` of a fixed order.
+  void hintInOrder(const SearchSpace &space, size_t pick, const std::vector<size_t> &order, size_t from) const {
+    if (!space.upcoming || space.lookahead == 0) return;
+    std::vector<size_t> next{pick};
+    for (size_t k = from; k < order.size() && next.size() <= space.lookahead; ++k)
+      if (!seen(order[k]) && order[k] != pick) next.push_back(order[k]);
+    space.upcoming(next);
+  }
+
 private:
   struct Group {
     size_t evaluated = 0;
@@ -118,6 +137,7 @@ void annealing(const SearchSpace &space, Evaluator &eval, std::mt19937_64 &rng) 
     if (!current) {
       auto start = freshStart();
       if (!start) return;
+      eval.hintInOrder(space, *start, order, nextFresh + 1);
       auto c = eval.evaluate(*start);
       if (c) current = *start, currentCost = *c;
       continue;
@@ -130,6 +150,12 @@ void annealing(const SearchSpace &space, Evaluator &eval, std::mt19937_64 &rng) 
       continue;
     }
     size_t next = candidates[rng() % candidates.size()];
+    // Likely next: another neighbour of the current configuration (this one
+    // is rejected more often than not as the temperature falls).
+    std::vector<size_t> others;
+    for (size_t n : candidates)
+      if (n != next) others.push_back(n);
+    eval.hint(space, next, others);
     auto c = eval.evaluate(next);
     if (!c) continue;
     double worse = (*c - currentCost) / std::max(currentCost, 1e-12);
@@ -145,16 +171,23 @@ SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const 
   Evaluator eval(cost, budget);
   std::mt19937_64 rng(seed);
   switch (strategy) {
-  case SearchStrategy::Exhaustive:
-    for (size_t i = 0; i < space.size && !eval.exhausted(); ++i) eval.evaluate(i);
+  case SearchStrategy::Exhaustive: {
+    std::vector<size_t> order(space.size);
+    std::iota(order.begin(), order.end(), 0);
+    for (size_t i = 0; i < space.size && !eval.exhausted(); ++i) {
+      eval.hintInOrder(space, i, order, i + 1);
+      eval.evaluate(i);
+    }
     break;
+  }
   case SearchStrategy::Random: {
     std::vector<size_t> order(space.size);
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), rng);
-    for (size_t i : order) {
+    for (size_t k = 0; k < order.size(); ++k) {
       if (eval.exhausted()) break;
-      eval.evaluate(i);
+      eval.hintInOrder(space, order[k], order, k + 1);
+      eval.evaluate(order[k]);
     }
     break;
   }
@@ -162,7 +195,8 @@ SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const 
   case SearchStrategy::Model:
     modelSearch(
         space, [&] { return eval.exhausted(); }, [&](size_t i) { return eval.seen(i); },
-        [&](size_t i) { return eval.evaluate(i); }, rng);
+        [&](size_t i) { return eval.evaluate(i); },
+        [&](size_t pick, const std::vector<size_t> &next) { eval.hint(space, pick, next); }, rng);
     break;
   }
   return eval.result();

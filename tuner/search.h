@@ -27,6 +27,14 @@ struct SearchSpace {
   /// {"coarsened", "k=8x1x1", "wg.x=32", "spec"} (model search). May be
   /// empty: the model strategy then searches at random.
   std::function<std::vector<std::string>(size_t index)> features;
+  /// Told, before each evaluation, the configuration about to be evaluated
+  /// and then at most `lookahead` unevaluated ones the strategy expects to
+  /// evaluate after it, most likely first: a hint for a cost function that
+  /// prepares work ahead (the explorer compiles them on worker threads).
+  /// Strategies whose next choice depends on this evaluation's result guess.
+  /// May be empty.
+  std::function<void(const std::vector<size_t> &upcoming)> upcoming;
+  size_t lookahead = 0;
 };
 
 /// Pruning of slow groups, measured on the replayed stores

@@ -91,13 +91,22 @@ private:
 
 void modelSearch(const SearchSpace &space, const std::function<bool()> &exhausted,
                  const std::function<bool(size_t)> &seen, const std::function<std::optional<double>(size_t)> &evaluate,
-                 std::mt19937_64 &rng) {
+                 const std::function<void(size_t pick, const std::vector<size_t> &next)> &hint, std::mt19937_64 &rng) {
+  // The next unseen configurations of a random order, for the hint.
+  auto unseenAfter = [&](const std::vector<size_t> &order, size_t from) {
+    std::vector<size_t> next;
+    for (size_t k = from; k < order.size() && next.size() < space.lookahead; ++k)
+      if (!seen(order[k])) next.push_back(order[k]);
+    return next;
+  };
   std::vector<size_t> order(space.size);
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), rng);
   if (!space.features) {
-    for (size_t i : order)
-      if (!exhausted()) evaluate(i);
+    for (size_t k = 0; k < order.size() && !exhausted(); ++k) {
+      hint(order[k], unseenAfter(order, k + 1));
+      evaluate(order[k]);
+    }
     return;
   }
   FeatureTable table = featureTable(space);
@@ -124,13 +133,16 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
   for (size_t k = 0; k < initial && !exhausted(); ++k) {
     auto i = randomUnseen();
     if (!i) return;
+    hint(*i, unseenAfter(order, next + 1));
     measure(*i);
   }
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   while (!exhausted()) {
     std::optional<size_t> pick;
+    std::vector<size_t> upcoming; ///< what the model would pick after `pick`
     if (okPoints.empty() || unit(rng) < kRandomPick) {
       pick = randomUnseen();
+      if (pick) upcoming = unseenAfter(order, next + 1);
     } else {
       std::vector<size_t> points = okPoints;
       std::vector<double> targets = okLogs;
@@ -141,14 +153,22 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
       }
       model.fit(table, points, targets);
       double bestScore = std::numeric_limits<double>::infinity();
+      std::vector<std::pair<double, size_t>> runnersUp; ///< the best scores after the pick's, when hinted
       for (size_t i = 0; i < space.size; ++i) {
         if (seen(i)) continue;
         double score = model.optimistic(table, i);
+        if (space.lookahead > 0) runnersUp.emplace_back(score, i);
         if (score < bestScore) bestScore = score, pick = i;
       }
+      size_t keep = std::min(runnersUp.size(), space.lookahead + 1);
+      std::partial_sort(runnersUp.begin(), runnersUp.begin() + ptrdiff_t(keep), runnersUp.end());
+      for (size_t k = 0; k < keep; ++k)
+        if (runnersUp[k].second != pick) upcoming.push_back(runnersUp[k].second);
     }
     if (!pick) pick = randomUnseen(); // (no finite score)
     if (!pick) return;                // every configuration measured
+    if (upcoming.size() > space.lookahead) upcoming.resize(space.lookahead);
+    hint(*pick, upcoming);
     measure(*pick);
   }
 }

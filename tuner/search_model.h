@@ -22,8 +22,11 @@ namespace liftcc::tuner {
 
 /// `exhausted`, `seen` and `evaluate` are the search's bookkeeping
 /// (budget, memoisation); `evaluate` returns nullopt for a failed configuration.
+/// `hint` is told, before each evaluation, the configuration picked and those
+/// the model would pick after it (SearchSpace::upcoming): the next best
+/// scores, or the next of the random order while the search samples at random.
 void modelSearch(const SearchSpace &space, const std::function<bool()> &exhausted,
                  const std::function<bool(size_t)> &seen, const std::function<std::optional<double>(size_t)> &evaluate,
-                 std::mt19937_64 &rng);
+                 const std::function<void(size_t pick, const std::vector<size_t> &next)> &hint, std::mt19937_64 &rng);
 
 } // namespace liftcc::tuner

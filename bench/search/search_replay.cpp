@@ -65,8 +65,11 @@ tuner::SearchSpace searchSpace(const Replay &replay) {
   std::vector<std::vector<size_t>> neighbours = explore::neighbourLists(replay.configurations);
   std::vector<std::vector<std::string>> features;
   for (const explore::Configuration &c : replay.configurations) features.push_back(explore::searchFeatures(c));
-  return {neighbours.size(), [neighbours](size_t i) { return neighbours[i]; },
-          [features](size_t i) { return features[i]; }};
+  tuner::SearchSpace space;
+  space.size = neighbours.size();
+  space.neighbours = [neighbours](size_t i) { return neighbours[i]; };
+  space.features = [features](size_t i) { return features[i]; };
+  return space;
 }
 
 /// Evaluations (1-based) until a cost <= target was first seen, for one run.

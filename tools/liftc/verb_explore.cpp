@@ -191,6 +191,11 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (auto n = cl.value("evals")) options.budget.maxEvaluations = std::max<uint64_t>(1, parseUnsigned("evals", *n));
   if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
   if (auto prune = cl.value("prune")) options.budget.pruning.slowerThan = parsePruneFactor(*prune);
+  if (auto threads = cl.value("prepare-threads"); threads && *threads != "auto") {
+    uint64_t n = parseUnsigned("prepare-threads", *threads);
+    if (n > 64) throw UsageError("--prepare-threads expects 0 to 64 or 'auto', found '" + io::shown(*threads) + "'");
+    options.prepareThreads = n;
+  }
   options.space.fastMathLevels = fastMathLevelsOf(cl);
   applySpaceSelection(cl, options.space);
   if (auto runs = cl.value("runs"))
@@ -240,6 +245,15 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   for (const auto &e : result.evaluations) reused += e.fromStore;
   out << "evaluated: " << result.evaluations.size() << " (" << reused << " from the result store " << result.storePath
       << ")\n";
+  size_t measured = result.evaluations.size() - reused;
+  if (measured > 0) {
+    out << "measuring thread: " << std::fixed << std::setprecision(1) << result.preparationWaitSeconds
+        << " s preparing or waiting for prepared variants, " << result.measureSeconds << " s verifying and timing";
+    if (result.preparationThreads > 0)
+      out << "; prepared ahead: " << result.preparedAhead << " of " << measured << ", on " << result.preparationThreads
+          << " worker thread" << (result.preparationThreads == 1 ? "" : "s");
+    out << "\n" << std::defaultfloat;
+  }
   if (options.budget.pruning.slowerThan > 0)
     out << "pruned: " << result.pruned << " variants of programs more than " << options.budget.pruning.slowerThan
         << "x slower than the best\n";

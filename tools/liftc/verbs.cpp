@@ -138,7 +138,7 @@ std::vector<Verb> allVerbs() {
        "exhaustive|random|annealing|model]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
        "                     [--fast-math none,relaxed] [--space] [--families F,...] [--exclude-families F,...]\n"
-       "                     [--param NAME=V1,V2,...]... [--no-roofline] [--prune F]\n"
+       "                     [--param NAME=V1,V2,...]... [--no-roofline] [--prune F] [--prepare-threads N|auto]\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
@@ -187,9 +187,14 @@ std::vector<Verb> allVerbs() {
        "of its variants ran and its best is more than F times the best so far\n"
        "(measured on recorded explorations: F=3 halves random and annealing\n"
        "searches on Jacobi2D; on a Heat store it missed the best variant in 2-4%\n"
-       "of the runs). Off by default.\n",
+       "of the runs). Off by default.\n"
+       "--prepare-threads N compiles the variants the search will measure next\n"
+       "and computes their small-size references on N worker threads while one\n"
+       "thread verifies and times on the device (never two kernels at once).\n"
+       "auto (default): none on a CPU device, whose cores the kernels use, else\n"
+       "the host's hardware threads less one, at most 8; 0: none.\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
-         "t4", "fast-math", "families", "exclude-families", "param", "prune"},
+         "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads"},
         {"quiet", "space", "no-roofline"}},
        runExplore},
       {"tune",

@@ -132,12 +132,24 @@ RawRun CudaKernelRunner::runViews(const std::map<std::string, int64_t> &sizes, c
 
 CudaDevice::CudaDevice(cuda::DriverApi api, int deviceIndex) : context_(std::move(api), deviceIndex) {}
 
-void CudaDevice::rebuild() { context_ = cuda::Context(context_.api(), context_.device().index); }
+void CudaDevice::rebuild() {
+  cuda::Context fresh(context_.api(), context_.device().index);
+  std::lock_guard lock(contextMutex_);
+  context_ = std::move(fresh);
+}
+
+cuda::Context CudaDevice::currentContext() const {
+  std::lock_guard lock(contextMutex_);
+  return context_;
+}
 
 DeviceLimits CudaDevice::limits() const { return limitsOf(context_.device()); }
 
 std::unique_ptr<CompiledKernel> CudaDevice::compile(const codegen::Kernel &kernel) {
-  return std::make_unique<CudaKernelRunner>(context_, kernel);
+  // NVRTC is thread-safe, and loading a module makes the context current on
+  // the calling thread first (cuda::Context::loadModule).
+  cuda::Context context = currentContext();
+  return std::make_unique<CudaKernelRunner>(context, kernel);
 }
 
 CopyBandwidth CudaDevice::measureCopyBandwidth(int warmups, int runs, size_t bufferBytes) {

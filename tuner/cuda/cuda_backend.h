@@ -9,6 +9,7 @@
 #include "tuner/run_plan.h"
 
 #include <cstdint>
+#include <mutex>
 
 namespace liftcc::tuner {
 
@@ -48,6 +49,10 @@ public:
   CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes = kCopyBufferBytes) override;
 
 private:
+  /// The context of the kernels compiled from now on: copied under the lock,
+  /// since compile() may run on worker threads while rebuild() replaces it.
+  cuda::Context currentContext() const;
+  mutable std::mutex contextMutex_;
   cuda::Context context_;
 };
 

@@ -118,8 +118,10 @@ OpenCLDevice::~OpenCLDevice() {
 }
 
 void OpenCLDevice::rebuild() {
+  auto fresh = std::make_unique<ocl::Context>(context_->device());
+  std::lock_guard lock(contextMutex_);
   abandoned_.push_back(std::move(context_));
-  context_ = std::make_unique<ocl::Context>(abandoned_.back()->device());
+  context_ = std::move(fresh);
 }
 
 bool OpenCLDevice::abandonedKernelRunning() const {
@@ -130,8 +132,15 @@ bool OpenCLDevice::abandonedKernelRunning() const {
 DeviceLimits OpenCLDevice::limits() const { return limitsOf(context_->device()); }
 
 std::unique_ptr<CompiledKernel> OpenCLDevice::compile(const codegen::Kernel &kernel) {
+  // OpenCL's API is thread-safe apart from setting the arguments of one
+  // kernel object, which each runner owns.
+  ocl::Context *context = nullptr;
+  {
+    std::lock_guard lock(contextMutex_);
+    context = context_.get();
+  }
   try {
-    return std::make_unique<OpenCLKernelRunner>(*context_, kernel);
+    return std::make_unique<OpenCLKernelRunner>(*context, kernel);
   } catch (const ocl::OpenCLError &e) {
     throw KernelLaunchError(e.what());
   }

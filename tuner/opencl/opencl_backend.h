@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace liftcc::tuner {
@@ -55,8 +56,13 @@ public:
   CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes = kCopyBufferBytes) override;
 
   ocl::Context &context() { return *context_; }
+  bool runsOnHostCores() const override { return context_->device().type == ocl::DeviceType::Cpu; }
 
 private:
+  /// compile() may run on worker threads while rebuild() replaces the
+  /// context: it reads context_ under this lock (contexts are never
+  /// destroyed before the device, see abandoned_).
+  std::mutex contextMutex_;
   std::unique_ptr<ocl::Context> context_;
   /// Contexts a timed-out kernel may still run in: kept, not used again.
   /// Releasing one waits for its kernel (clReleaseCommandQueue finishes the

@@ -1,0 +1,70 @@
+#pragma once
+// One variant's evaluation in two halves, so that the first can run on a
+// worker thread while the device times another variant (explore/prefetch_pool.h):
+//
+//   prepareVariant          (any thread; never runs a kernel)
+//     lowers the variant at a small size the program accepts, computes the
+//     interpreter's reference there, generates the small kernel and compiles
+//     it and the full-size kernel for the device;
+//   measurePreparedVariant  (the one thread that uses the device)
+//     runs the small kernel and compares it with the reference, times the
+//     full-size kernel and checks the timed run's output at sampled points.
+//
+// Failures are outcomes of the record, never exceptions (see evaluateVariant
+// in explore/explorer.h); a failure while preparing is carried to the
+// measurement, which records it without touching the device.
+
+#include "core/interp/magnitudes.h"
+#include "core/interp/value_compare.h"
+#include "core/ir/expr.h"
+#include "explore/full_size_check.h"
+#include "explore/space.h"
+#include "tuner/device.h"
+#include "tuner/result_store.h"
+
+#include <exception>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace liftcc::explore {
+
+struct ExploreOptions;
+
+/// What measuring a variant needs that does not touch the device.
+struct PreparedVariant {
+  /// Set when preparing failed: the record (outcome and error) is final.
+  std::optional<tuner::Record> failure;
+  /// The small problem the variant is verified at.
+  std::map<std::string, int64_t> smallSizes;
+  std::optional<Type> smallResultType;
+  std::vector<Value> smallInputs;
+  std::optional<Reference> smallReference;
+  Tolerance tolerance;
+  /// The small kernel (checked against smallReference) and the full-size one (timed).
+  std::unique_ptr<tuner::CompiledKernel> checker, runner;
+};
+
+/// The record's identity fields (key, configuration, hashes, strategy) of `variant`.
+tuner::Record recordIdentity(const Program &program, const Variant &variant,
+                             const std::map<std::string, int64_t> &sizes);
+
+/// The first half. Thread-safe as long as `device.compile` is (tuner/device.h).
+PreparedVariant prepareVariant(const Program &program, const Variant &variant,
+                               const std::map<std::string, int64_t> &sizes, tuner::Device &device) noexcept;
+
+/// The second half; `reference` is fullSizeReference of `fullSizeInputs` (computed here when null).
+/// Throws only tuner::KernelTimeoutError, for a launch cut by `deadline` (after rebuilding the device).
+tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &program, const Variant &variant,
+                                     const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                                     const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
+                                     std::optional<tuner::Deadline> deadline, const FullSizeReference *reference);
+
+/// Fills the record's outcome and error from an exception a variant's
+/// evaluation threw: compile, runtime, constraints (the program's or the
+/// recipe's limits) or bug (liftcc's own failures, and anything unexpected).
+void recordFailure(tuner::Record &record, const std::exception_ptr &error);
+
+} // namespace liftcc::explore
