@@ -64,6 +64,21 @@ std::vector<std::string> searchFeatures(const Configuration &configuration) {
       features.push_back(std::string("wg.") + "xyz"[d] + "=" + std::to_string(configuration.local[d]));
   }
   if (configuration.mapping.isDefault()) features.push_back("map=default");
+  // The outputs one work-item computes per dimension, whichever rule made it
+  // compute several (coarsening, vectors): with the work-group shape it fixes
+  // the outputs of a work-group, which families share (a coarsened k=8x1x1
+  // and a plain vec=8 kernel in 16x2x16 groups ran within 10% of each other
+  // on the Heat store of bench/search/data).
+  std::array<int64_t, 3> work = configuration.coarsen;
+  work[0] *= std::max<int64_t>(1, configuration.vectorWidth);
+  const std::string workFeature =
+      "work=" + std::to_string(work[0]) + "x" + std::to_string(work[1]) + "x" + std::to_string(work[2]);
+  features.push_back(workFeature);
+  features.push_back(workFeature + "|" +
+                     (configuration.local == std::array<int64_t, 3>{0, 0, 0}
+                          ? std::string("wg=runtime")
+                          : "wg=" + std::to_string(configuration.local[0]) + "x" +
+                                std::to_string(configuration.local[1]) + "x" + std::to_string(configuration.local[2])));
   return features;
 }
 

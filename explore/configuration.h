@@ -74,7 +74,9 @@ void applySpecialisation(const Configuration &configuration, codegen::CodegenOpt
 /// The configuration's parameter values as categorical features for model
 /// search (tuner/search_model.h): the recipe first, then each token of key()
 /// ("k=8x1x1", "spec", ...), the work-group also per dimension ("wg.x=32"),
-/// and explicit defaults ("wg=runtime", "map=default") so that they have effects too.
+/// and explicit defaults ("wg=runtime", "map=default") so that they have effects too;
+/// last the outputs per work-item ("work=8x1x1": coarsening times vector
+/// width) alone and paired with the work-group shape ("work=8x1x1|wg=16x2x16").
 std::vector<std::string> searchFeatures(const Configuration &configuration);
 
 /// The low-level program a configuration launches (its key without the

@@ -3,7 +3,8 @@
 // compiles, verifies (against the interpreter, at a small size), times them
 // and checks the timed kernel's output at sampled points of the full size, on a device (OpenCL or CUDA, through
 // tuner::Device) in the order a search strategy chooses, within a budget. Every evaluation goes to the result store
-// first, so an interrupted run resumes where it stopped.
+// first, so an interrupted run resumes where it stopped. Worker threads compile and prepare the variants the search
+// names next (explore/variant_evaluation.h, explore/prefetch_pool.h); only the calling thread runs kernels.
 
 #include "explore/full_size_check.h"
 #include "explore/space.h"

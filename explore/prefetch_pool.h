@@ -71,7 +71,8 @@ public:
         queue_.push_back(i);
       }
       // Most wanted first, whatever was queued before.
-      std::stable_sort(queue_.begin(), queue_.end(), [&](size_t a, size_t b) { return rank(wished, a) < rank(wished, b); });
+      std::stable_sort(queue_.begin(), queue_.end(),
+                       [&](size_t a, size_t b) { return rank(wished, a) < rank(wished, b); });
     }
     wake_.notify_all();
   }

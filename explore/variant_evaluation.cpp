@@ -153,8 +153,8 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
   tuner::LaunchConfig launch = launchOf(variant, options, deadline);
   try {
     // 1. Verify at a small size with the same configuration.
-    Value actual = prepared.checker->run(prepared.smallSizes, prepared.smallInputs, *prepared.smallResultType, launch)
-                       .output;
+    Value actual =
+        prepared.checker->run(prepared.smallSizes, prepared.smallInputs, *prepared.smallResultType, launch).output;
     if (auto mismatch = compareWithReference(*prepared.smallReference, actual, prepared.tolerance)) {
       record.outcome = tuner::Outcome::Correctness;
       record.error = "at sizes " + sizesKey(program, prepared.smallSizes) + ": " + *mismatch;

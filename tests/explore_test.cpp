@@ -300,6 +300,27 @@ TEST_CASE("explore: the model strategy searches the space through the configurat
   CHECK(features.front() == rewrite::recipeName(result.evaluations.front().configuration.recipe));
 }
 
+TEST_CASE("explore/search features: the outputs per work-item are shared by coarsening and vectors") {
+  // Coarsening by 8 along x and 8-wide vectors make a work-item compute the
+  // same outputs; with the same work-group, their kernels cover the same tiles.
+  explore::Configuration coarsened;
+  coarsened.recipe = rewrite::Recipe::Coarsened;
+  coarsened.coarsen = {8, 1, 1};
+  coarsened.local = {16, 2, 16};
+  explore::Configuration vectors;
+  vectors.vectorWidth = 8;
+  vectors.local = {16, 2, 16};
+  explore::Configuration plain;
+  for (const explore::Configuration &c : {coarsened, vectors}) {
+    std::vector<std::string> features = explore::searchFeatures(c);
+    CHECK(std::count(features.begin(), features.end(), "work=8x1x1") == 1);
+    CHECK(std::count(features.begin(), features.end(), "work=8x1x1|wg=16x2x16") == 1);
+  }
+  std::vector<std::string> features = explore::searchFeatures(plain);
+  CHECK(std::count(features.begin(), features.end(), "work=1x1x1") == 1);
+  CHECK(std::count(features.begin(), features.end(), "work=1x1x1|wg=runtime") == 1);
+}
+
 TEST_CASE("explore: shards cover the space disjointly and merge to the union") {
   auto device = ocl::test::testDevice();
   if (!device) return;

@@ -12,7 +12,7 @@ namespace {
 
 /// Tuning of the strategy (chosen on the replayed stores, bench/search/).
 constexpr double kRidge = 1.0;          ///< shrinks rarely measured feature effects towards 0
-constexpr double kExploration = 0.3;    ///< log-time bonus of a never measured feature value
+constexpr double kExploration = 2.0;    ///< log-time bonus of a never measured feature value
 constexpr double kRandomPick = 0.1;     ///< share of uniformly random picks
 constexpr double kFailurePenalty = 1.0; ///< failures fit at log(slowest success) + this
 constexpr int kSweeps = 4;              ///< backfitting sweeps per refit (warm-started)
