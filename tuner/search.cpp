@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <span>
 
 namespace liftcc::tuner {
 
@@ -76,7 +77,7 @@ public:
   SearchResult result() const { return result_; }
 
   /// Passes `pick` and the first `space.lookahead` unseen of `candidates` to space.upcoming.
-  void hint(const SearchSpace &space, size_t pick, const std::vector<size_t> &candidates) const {
+  void hint(const SearchSpace &space, size_t pick, std::span<const size_t> candidates) const {
     if (!space.upcoming || space.lookahead == 0) return;
     std::vector<size_t> next{pick};
     for (size_t i : candidates) {
@@ -87,11 +88,7 @@ public:
   }
   /// The same with the configurations after position `from` of a fixed order.
   void hintInOrder(const SearchSpace &space, size_t pick, const std::vector<size_t> &order, size_t from) const {
-    if (!space.upcoming || space.lookahead == 0) return;
-    std::vector<size_t> next{pick};
-    for (size_t k = from; k < order.size() && next.size() <= space.lookahead; ++k)
-      if (!seen(order[k]) && order[k] != pick) next.push_back(order[k]);
-    space.upcoming(next);
+    hint(space, pick, std::span<const size_t>(order).subspan(std::min(from, order.size())));
   }
 
 private:
