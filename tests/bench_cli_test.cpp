@@ -81,7 +81,7 @@ TEST_CASE("liftc bench: an example without a recorded best is explored on the sp
     test::LiftcRun run = test::runLiftc(command);
     REQUIRE_MESSAGE(run.status == 0, run.output);
     // The first run explores; the second finds the best kernel it stored.
-    CHECK((run.output.find("jacobi2d_5pt: exploring 3 random variants") != std::string::npos) == (pass == 0));
+    CHECK((run.output.find("jacobi2d_5pt: exploring 3 variants (random)") != std::string::npos) == (pass == 0));
     CHECK((run.output.find("explored on the spot: 1 example(s) in ") != std::string::npos) == (pass == 0));
     int explored = 0;
     for (const std::vector<std::string> &f : readCsv(csv))
@@ -90,6 +90,42 @@ TEST_CASE("liftc bench: an example without a recorded best is explored on the sp
         ++explored;
       }
     CHECK(explored == 1);
+  }
+}
+
+TEST_CASE("liftc bench: --explore-budget bounds each on-the-spot exploration in time, with the chosen strategy") {
+  if (!ocl::test::testDevice()) return;
+  test::TempDir dir;
+  std::filesystem::path csv = dir.path() / "bench.csv";
+  test::LiftcRun run = test::runLiftc(
+      "bench --copy-mib 4 --examples jacobi1d_3pt,jacobi2d_5pt --sizes default --size-scale 0.02 --runs 1 --warmups 0 "
+      "--explore-budget 3s --explore-strategy model --kernel-tuner off --results " +
+      shellQuote((dir.path() / "results").string()) + " --csv " + shellQuote(csv.string()));
+  REQUIRE_MESSAGE(run.status == 0, run.output);
+  for (const char *name : {"jacobi1d_3pt", "jacobi2d_5pt"}) {
+    CAPTURE(name);
+    CHECK_MESSAGE(run.output.find(std::string(name) + ": exploring variants (model) for at most 3 s") !=
+                      std::string::npos,
+                  run.output);
+  }
+  CHECK(run.output.find("explored on the spot: 2 example(s) in ") != std::string::npos);
+  int explored = 0;
+  for (const std::vector<std::string> &f : readCsv(csv))
+    if (f.size() > 4 && f[3].starts_with("explored ")) {
+      CHECK(f[4] == "ok");
+      ++explored;
+    }
+  CHECK(explored == 2);
+}
+
+TEST_CASE("liftc bench: the on-the-spot exploration's options are checked before any measuring") {
+  for (const char *options : {"--explore 0 --explore-budget 3m", "--explore 0 --explore-strategy model",
+                              "--explore-strategy sideways", "--explore-budget soon", "--explore-budget 0s"}) {
+    CAPTURE(options);
+    test::LiftcRun run = test::runLiftc(std::string("bench --examples jacobi1d_3pt ") + options);
+    CHECK(run.status == 2);
+    CHECK(run.output.find("--explore") != std::string::npos);
+    CHECK(run.output.find("measuring") == std::string::npos);
   }
 }
 
@@ -115,7 +151,7 @@ TEST_CASE("liftc bench: a CUDA best of the same GPU does not stand in for the Op
                      "--warmups 0 --explore 2 --kernel-tuner off --results " +
                      shellQuote((dir.path() / "results").string()));
   REQUIRE_MESSAGE(run.status == 0, run.output);
-  CHECK_MESSAGE(run.output.find("jacobi2d_5pt: exploring 2 random variants") != std::string::npos, run.output);
+  CHECK_MESSAGE(run.output.find("jacobi2d_5pt: exploring 2 variants (random)") != std::string::npos, run.output);
 }
 
 } // namespace liftcc

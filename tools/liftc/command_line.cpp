@@ -65,6 +65,22 @@ uint64_t parseUnsigned(const std::string &option, const std::string &text) {
   return value;
 }
 
+double parseDuration(const std::string &option, const std::string &text) {
+  if (text.empty()) throw UsageError("--" + option + " expects a duration such as 10m, 90s or 1h");
+  char unit = text.back();
+  double scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
+  std::string number = scale == 0 ? text : text.substr(0, text.size() - 1);
+  if (scale == 0) scale = 1;
+  try {
+    size_t used = 0;
+    double value = std::stod(number, &used);
+    if (used != number.size() || value <= 0) throw std::invalid_argument(text);
+    return value * scale;
+  } catch (const std::logic_error &) {
+    throw UsageError("--" + option + " expects a duration such as 10m, 90s or 1h, found '" + io::shown(text) + "'");
+  }
+}
+
 std::map<std::string, int64_t> parseSizeBindings(const std::string &text) {
   std::map<std::string, int64_t> sizes;
   size_t start = 0;

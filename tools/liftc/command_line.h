@@ -55,4 +55,8 @@ std::map<std::string, int64_t> parseSizeBindings(const std::string &text);
 /// Parses a non-negative integer option value, naming the option on error.
 uint64_t parseUnsigned(const std::string &option, const std::string &text);
 
+/// Parses a positive duration, "10m", "90s", "1h" or plain seconds, naming
+/// the option on error. Returns seconds.
+double parseDuration(const std::string &option, const std::string &text);
+
 } // namespace liftcc::cli

@@ -11,13 +11,16 @@
 
 #include "examples/example.h"
 #include "explore/explorer.h"
+#include "tuner/search.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace liftcc::cli {
@@ -92,13 +95,48 @@ bool hasBestAt(const std::vector<explore::BestKernel> &bests, const std::string 
   });
 }
 
+/// How the bench explores an example that has no best kernel recorded at its
+/// benchmark sizes: `--explore N` evaluations, `--explore-budget` time per
+/// example, with `--explore-strategy`.
+struct OnTheSpotExploration {
+  size_t evaluations = 16; ///< 0: never explore
+  std::optional<double> secondsPerExample;
+  tuner::SearchStrategy strategy = tuner::SearchStrategy::Random;
+
+  bool enabled() const { return evaluations > 0; }
+  std::string describe() const {
+    std::string what = evaluations == SIZE_MAX ? std::string("variants") : std::to_string(evaluations) + " variants";
+    std::string text = "exploring " + what + " (" + tuner::strategyName(strategy) + ")";
+    if (secondsPerExample) text += " for at most " + std::to_string(static_cast<long long>(*secondsPerExample)) + " s";
+    return text;
+  }
+};
+
+OnTheSpotExploration parseExploration(const CommandLine &cl) {
+  OnTheSpotExploration exploration;
+  if (auto budget = cl.value("explore-budget")) {
+    exploration.secondsPerExample = parseDuration("explore-budget", *budget);
+    exploration.evaluations = SIZE_MAX; // the time bounds it unless --explore says otherwise
+  }
+  if (auto n = cl.value("explore")) exploration.evaluations = parseUnsigned("explore", *n);
+  if (auto s = cl.value("explore-strategy")) {
+    auto strategy = tuner::parseStrategy(*s);
+    if (!strategy)
+      throw UsageError("--explore-strategy must be exhaustive, random, annealing or model, found '" + io::shown(*s) +
+                       "'");
+    exploration.strategy = *strategy;
+  }
+  if (!exploration.enabled() && (cl.value("explore-budget") || cl.value("explore-strategy")))
+    throw UsageError("--explore 0 never explores; --explore-budget and --explore-strategy need exploring");
+  return exploration;
+}
+
 /// Explores on the spot every benchmarked example that has no best kernel
-/// recorded at its benchmark sizes: `evaluations` random configurations each
-/// (the same driver, checks and store as `liftc explore`), so the bench can
-/// show an explored row; a later bench reuses what was stored.
-/// Returns how many examples were explored.
+/// recorded at its benchmark sizes (the same driver, checks and store as
+/// `liftc explore`), so the bench can show an explored row; a later bench
+/// reuses what was stored. Returns how many examples were explored.
 size_t exploreMissing(bench::BenchOptions &options, tuner::Device &device, const std::string &results,
-                      size_t evaluations) {
+                      const OnTheSpotExploration &exploration) {
   size_t explored = 0;
   std::vector<explore::BestKernel> known = bestKernelsFor(results, device);
   for (const std::string &name : options.examples) {
@@ -109,15 +147,20 @@ size_t exploreMissing(bench::BenchOptions &options, tuner::Device &device, const
     explore::ExploreOptions explore;
     explore.programName = name;
     explore.storeDir = results;
-    explore.strategy = tuner::SearchStrategy::Random;
-    explore.budget.maxEvaluations = evaluations;
+    explore.strategy = exploration.strategy;
+    explore.budget.maxEvaluations = exploration.evaluations;
+    if (exploration.secondsPerExample)
+      explore.budget.maxTime = std::chrono::duration<double>(*exploration.secondsPerExample);
     explore.seed = options.seed;
-    if (options.log) options.log(name + ": exploring " + std::to_string(evaluations) + " random variants");
+    if (options.log) options.log(name + ": " + exploration.describe());
     auto start = std::chrono::steady_clock::now();
     explore::ExploreResult result = explore::explore(program, sizes, device, explore);
     options.exploreSeconds[name] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++explored;
-    if (options.log && !result.best) options.log(name + ": no explored variant ran");
+    if (options.log)
+      options.log(name + ": " + std::to_string(result.evaluations.size()) + " evaluated" +
+                  (result.best ? ", best " + result.evaluations[*result.best].record.key
+                               : std::string(", no explored variant ran")));
   }
   return explored;
 }
@@ -184,16 +227,16 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   }
   if (!cl.has("quiet")) options.log = [](const std::string &line) { std::cerr << "bench: " << line << "\n"; };
 
+  OnTheSpotExploration exploration = parseExploration(cl);
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
   // Explored bests are optional: the default directory is used when present,
   // an explicitly named one must exist.
   std::string results = cl.value("results").value_or("results");
-  size_t evaluations = cl.value("explore") ? parseUnsigned("explore", *cl.value("explore")) : 16;
   // Exploring creates the directory; only reading needs it to exist.
-  if (evaluations == 0 && cl.value("results") && !std::filesystem::is_directory(results))
+  if (!exploration.enabled() && cl.value("results") && !std::filesystem::is_directory(results))
     throw std::runtime_error("no results directory '" + results + "'");
   auto exploreStart = std::chrono::steady_clock::now();
-  size_t explored = evaluations > 0 ? exploreMissing(options, *device, results, evaluations) : 0;
+  size_t explored = exploration.enabled() ? exploreMissing(options, *device, results, exploration) : 0;
   double exploreSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - exploreStart).count();
   if (std::filesystem::is_directory(results)) options.contenders.explored = bestKernelsFor(results, *device);
 

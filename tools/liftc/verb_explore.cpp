@@ -26,23 +26,6 @@ namespace liftcc::cli {
 
 namespace {
 
-/// "10m", "90s", "1h", or plain seconds, of the option --`option`.
-double parseDuration(const std::string &option, const std::string &text) {
-  if (text.empty()) throw UsageError("--" + option + " expects a duration such as 10m, 90s or 1h");
-  char unit = text.back();
-  double scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
-  std::string number = scale == 0 ? text : text.substr(0, text.size() - 1);
-  if (scale == 0) scale = 1;
-  try {
-    size_t used = 0;
-    double value = std::stod(number, &used);
-    if (used != number.size() || value <= 0) throw std::invalid_argument(text);
-    return value * scale;
-  } catch (const std::logic_error &) {
-    throw UsageError("--" + option + " expects a duration such as 10m, 90s or 1h, found '" + io::shown(text) + "'");
-  }
-}
-
 /// --prune F: a factor above 1 (pruning a program only when its best is
 /// slower than the best so far); "off" or absent: no pruning.
 double parsePruneFactor(const std::string &text) {

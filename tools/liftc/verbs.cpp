@@ -283,7 +283,8 @@ std::vector<Verb> allVerbs() {
        "paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
        "                   [--coarsened x8[,z8,x8:global,x8:vec4,x8:spec...]]\n"
-       "                   [--results DIR] [--explore N] [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] "
+       "                   [--results DIR] [--explore N] [--explore-budget 3m] [--explore-strategy random|model|...]\n"
+       "                   [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] "
        "[--quiet]\n"
        "                   [--kernel-tuner full|quick|off] [--copy-mib 128]\n"
        "\n"
@@ -301,8 +302,10 @@ std::vector<Verb> allVerbs() {
        "of bench/reference/ (.cl, or .cu for CUDA; and Halide pipelines where the\n"
        "build found Halide, on OpenCL only).\n"
        "An example without a best kernel recorded at its benchmark sizes is first\n"
-       "explored on the spot: --explore N random variants (default 16, 0: never),\n"
-       "stored under --results like 'liftc explore'. The memory bandwidth is the best\n"
+       "explored on the spot: --explore N variants (default 16, 0: never), or as many as\n"
+       "--explore-budget allows per example (e.g. 3m), chosen by --explore-strategy\n"
+       "(default random; exhaustive, annealing, model as in explore), stored under\n"
+       "--results like 'liftc explore'. The memory bandwidth is the best\n"
        "of several verified copies (guarded, guard-free, float4 and float8 copy\n"
        "kernels, each with several work-group sizes, and the runtime's buffer copy;\n"
        "all are listed, with the host's memcpy on CPU devices); the roofline bound is\n"
@@ -329,8 +332,9 @@ std::vector<Verb> allVerbs() {
        "to the on-the-spot exploration's; --kernel-tuner quick: a small space, off:\n"
        "no such rows; OpenCL only). Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
-       {{"target", "device", "examples", "sizes", "size-scale", "runs", "warmups", "tiles", "seed", "results",
-         "explore", "csv", "markdown", "json", "png", "kernel-tuner", "copy-mib", "coarsened"},
+       {{"target", "device",       "examples", "sizes",          "size-scale",       "runs", "warmups",  "tiles",
+         "seed",   "results",      "explore",  "explore-budget", "explore-strategy", "csv",  "markdown", "json",
+         "png",    "kernel-tuner", "copy-mib", "coarsened"},
         {"quiet"}},
        runBench},
   };
