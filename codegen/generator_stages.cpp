@@ -6,6 +6,7 @@
 // (Kernel::stages, tuner/launch_plan.h).
 
 #include "codegen/generator.h"
+#include "core/ir/nd_forms.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
@@ -83,7 +84,7 @@ Expr stageBody(const Expr &f, const Expr &in) {
                            [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param) ? in : n; });
 }
 
-bool reads(const Expr &body, const Expr &param) {
+bool readsParam(const Expr &body, const Expr &param) {
   return containsNode(body, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
 }
 
@@ -94,6 +95,38 @@ ScalarKind scalarElement(const Type &type, const std::string &what) {
     fail("/body", what + " of type " + type.str() +
                       " is not an array of scalars: intermediate arrays of tuples are not supported yet");
   return t.scalarKind();
+}
+
+/// A stage's result as the stages after it see it. An array of scalars is
+/// one global buffer, read as the parameter itself; an array of flat tuples
+/// of scalars is stored as a structure of arrays (one buffer per component,
+/// core/interp/components.h) and read as the zip of its components, a view.
+struct Temporary {
+  Expr read;                 ///< what readers read in place of the stage
+  std::vector<Expr> buffers; ///< typed parameters, each an array of scalars
+};
+
+/// `fresh` gives an unused name for a buffer from a base name.
+Temporary temporaryFor(const std::string &name, const Type &type,
+                       const std::function<std::string(const std::string &)> &fresh) {
+  if (!hasTuple(type)) {
+    Expr buffer = Expr::param(fresh(name), type);
+    return {buffer, {buffer}};
+  }
+  int dims = 0;
+  Type element = type;
+  for (; element.isArray(); element = element.arrayElement()) ++dims;
+  bool flat = dims > 0 && element.isTuple() &&
+              std::all_of(element.tupleElements().begin(), element.tupleElements().end(),
+                          [](const Type &t) { return t.isScalar(); });
+  if (!flat)
+    fail("/body", "the intermediate array " + name + " of type " + type.str() +
+                      " is not an array of scalars or of tuples of scalars: not supported yet");
+  std::vector<Expr> buffers;
+  std::vector<Type> parts = components(type);
+  for (size_t k = 0; k < parts.size(); ++k)
+    buffers.push_back(Expr::param(fresh(name + "_" + std::to_string(k)), parts[k]));
+  return {nd::zipN(dims, buffers), buffers};
 }
 
 arith::Expr scalarCount(const Type &type) {
@@ -151,10 +184,13 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
   };
 
   // Temporaries first: the stages read them by name.
-  std::vector<Expr> temporaries;
-  for (size_t i = 0; i < stages.size(); ++i)
-    temporaries.push_back(Expr::param(fresh("tmp" + std::to_string(i)), stages[i].typeOrThrow()));
-  Expr last = replaceStages(typedProgram.body(), stages, temporaries, stages.size());
+  std::vector<Temporary> temporaries;
+  std::vector<Expr> reads; // what replaces each stage in the stages after it
+  for (size_t i = 0; i < stages.size(); ++i) {
+    temporaries.push_back(temporaryFor("tmp" + std::to_string(i), stages[i].typeOrThrow(), fresh));
+    reads.push_back(temporaries.back().read);
+  }
+  Expr last = replaceStages(typedProgram.body(), stages, reads, stages.size());
 
   // The program's outputs: one buffer per component of its result
   // (core/interp/components.h). A result that is only a tuple or zip of
@@ -191,9 +227,10 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
   auto generateStage = [&](const Expr &body, const std::string &kernelName, const std::vector<std::string> &writes) {
     std::vector<Expr> inputs;
     for (const Expr &in : typedProgram.inputs())
-      if (reads(body, in)) inputs.push_back(in);
-    for (const Expr &t : temporaries)
-      if (reads(body, t)) inputs.push_back(t);
+      if (readsParam(body, in)) inputs.push_back(in);
+    for (const Temporary &t : temporaries)
+      for (const Expr &buffer : t.buffers)
+        if (readsParam(body, buffer)) inputs.push_back(buffer);
     // A kernel needs an input parameter; a stage computing from generate
     // alone gets the first input, unused.
     if (inputs.empty()) inputs.push_back(typedProgram.inputs().front());
@@ -220,19 +257,24 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
 
   for (size_t i = 0; i < stages.size(); ++i) {
     const Expr &s = stages[i];
-    const std::string &name = temporaries[i].name();
-    Expr body =
-        stageBody(replaceStages(funOf(s), stages, temporaries, i), replaceStages(inputOf(s), stages, temporaries, i));
-    auto output = bufferName.find(name);
+    const std::vector<Expr> &buffers = temporaries[i].buffers;
+    Expr body = stageBody(replaceStages(funOf(s), stages, reads, i), replaceStages(inputOf(s), stages, reads, i));
+    // A stage that is a component of the result writes that output buffer
+    // (only arrays of scalars are: see bufferName above).
+    auto output = buffers.size() == 1 ? bufferName.find(buffers.front().name()) : bufferName.end();
+    std::vector<std::string> writes;
+    for (const Expr &buffer : buffers) writes.push_back(buffer.name());
+    if (output != bufferName.end()) writes = {output->second};
     // Without a last kernel, the last stage has the program's kernel name
     // (the entry point a runner looks up first).
     bool entry = !lastKernel && i + 1 == stages.size();
-    generateStage(body, entry ? options.kernelName : fresh(options.kernelName + "_stage" + std::to_string(i)),
-                  {output == bufferName.end() ? name : output->second});
+    generateStage(body, entry ? options.kernelName : fresh(options.kernelName + "_stage" + std::to_string(i)), writes);
     if (output != bufferName.end()) continue;
-    const Type &type = s.typeOrThrow();
-    result.temporaries.push_back(
-        {name, KernelArg::Role::Output, scalarElement(type, "the intermediate array " + name), scalarCount(type)});
+    for (const Expr &buffer : buffers) {
+      const Type &type = buffer.typeOrThrow();
+      result.temporaries.push_back({buffer.name(), KernelArg::Role::Output,
+                                    scalarElement(type, "the intermediate array " + buffer.name()), scalarCount(type)});
+    }
   }
   if (lastKernel) generateStage(last, options.kernelName, outputs);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/interp/components.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
@@ -252,6 +253,10 @@ std::pair<Program, int> tileForCoarsening(const Program &typed, const std::array
 /// are slid from) to private memory, so each element is loaded once.
 Program copyWindowsToPrivate(const Program &tiled, int dims) {
   auto [body, copies] = copyTiles(tiled, dims, privateCopy(dims));
+  std::vector<Expr> tiles = tileParameters(tiled.body(), dims);
+  if (copies == 0 && std::any_of(tiles.begin(), tiles.end(), [](const Expr &t) { return hasTuple(t.typeOrThrow()); }))
+    throw RewriteError("coarsened: the windows hold tuples (an intermediate array of tuples), which are not copied to "
+                       "private memory yet; use --window global");
   if (copies == 0)
     throw InternalError("coarsened: the " + std::to_string(dims) +
                         "D tiles hold no array of scalars to copy to private memory");

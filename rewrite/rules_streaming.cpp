@@ -2,6 +2,7 @@
 // slide becomes slideSeq, which keeps the window in private memory and loads
 // each element once (Lift's mapSeqSlide, TACO 2019; RISE's slideSeq).
 
+#include "core/interp/components.h"
 #include "core/ir/operands.h"
 #include "primitives/api.h"
 #include "rewrite/nd_patterns.h"
@@ -67,6 +68,18 @@ std::optional<StencilMatch> matchStream(const Expr &e, int dims) {
   return m;
 }
 
+/// Whether slideSeq can hold the streamed window of a `dims`-dimensional
+/// input in registers: a window of a slid input is an array nest of its
+/// elements (so they must not be tuples: no arrays of tuples in a window),
+/// and zipped inputs make a tuple of the parts (so no tuples inside).
+bool streamable(const Expr &input, int dims, bool slid, bool zipped) {
+  if (!input.type()) return true; // untyped rewriting: the type checker has the last word
+  Type element = *input.type();
+  for (int d = 0; d < dims && element.isArray(); ++d) element = element.arrayElement();
+  if ((slid && dims > 1) || zipped) return !hasTuple(element);
+  return true;
+}
+
 } // namespace
 
 Rule slideSeqIntroduction() {
@@ -90,6 +103,8 @@ Rule streamOuterDimension(int dims) {
         if (dims < 2) return std::nullopt;
         auto m = matchStream(e, dims);
         if (!m) return std::nullopt;
+        for (size_t i = 0; i < m->inputs.size(); ++i)
+          if (!streamable(m->inputs[i], dims, m->slid[i], m->zipped)) return std::nullopt;
         const int inner = dims - 1;
         // Each input as a column per position of the inner dimensions,
         // running along the streamed (outer) dimension: a neighbourhood

@@ -40,8 +40,12 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
 
   for (const codegen::Kernel &stage : kernel.stages) {
     // Each stage's NDRange, work-group size and int parameters as for a
-    // kernel of its own; its buffers are the program's, found by name.
-    LaunchPlan own = planLaunch(stage, sizes, requestedLocal, defaultLocal);
+    // kernel of its own; its buffers are the program's, found by name. A
+    // stage generated for its own work-group size (mapWrg: one group per
+    // element) keeps it; the requested size is for the others (a recipe's
+    // fallback can leave a mapWrg stage before a mapGlb last one).
+    bool ownSize = stage.localSize && !stage.requiresLocalSize;
+    LaunchPlan own = planLaunch(stage, sizes, ownSize ? std::nullopt : requestedLocal, defaultLocal);
     LaunchPlan::Stage launch{stage.name, own.dims, {}, own.global, own.local};
     for (const PlanParam &p : own.params) {
       const auto *b = std::get_if<BufferParam>(&p);
