@@ -247,6 +247,12 @@ bool hasStages(const Program &typedProgram);
 /// A multi-kernel program: one kernel per closed toGlobal, then the rest
 /// (generator_stages.cpp, Kernel::stages).
 Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options);
+/// Whether the program is iterate(n, \x. B, A) whose step B has an
+/// intermediate computed by a kernel of its own (a toGlobal).
+bool iteratesStages(const Program &typedProgram);
+/// Its kernels: B's stages over A, launched in order n times by the host with
+/// A's buffer and the output swapped between steps (Kernel::iteration).
+Kernel generateIteratedStages(const Program &typedProgram, Target target, const CodegenOptions &options);
 
 bool isCompute(const Expr &e);
 /// True when writing `e` writes memory (a compute node, possibly seen through

@@ -360,6 +360,7 @@ std::string Generator::index(const arith::Expr &e) {
 
 Kernel generateKernel(const Program &typedProgram, Target target, const CodegenOptions &options) {
   if (hasStages(typedProgram)) return generateStages(typedProgram, target, options);
+  if (iteratesStages(typedProgram)) return generateIteratedStages(typedProgram, target, options);
   return generateOneKernel(typedProgram, target, options, nullptr);
 }
 

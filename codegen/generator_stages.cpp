@@ -300,4 +300,38 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
   return result;
 }
 
+bool iteratesStages(const Program &typedProgram) {
+  const Expr &body = typedProgram.body();
+  if (!body.isPrim(Op::Iterate)) return false;
+  const Expr &f = funOf(body);
+  return f.is(ExprKind::Lambda) && f.params().size() == 1 &&
+         containsNode(f.body(), [](const Expr &e) { return e.isPrim(Op::ToGlobal); });
+}
+
+Kernel generateIteratedStages(const Program &typedProgram, Target target, const CodegenOptions &options) {
+  const Expr &body = typedProgram.body();
+  const Expr &over = inputOf(body);
+  auto iterated = std::find_if(typedProgram.inputs().begin(), typedProgram.inputs().end(),
+                               [&](const Expr &in) { return over.is(ExprKind::Param) && over.sameNode(in); });
+  if (iterated == typedProgram.inputs().end())
+    fail("/body/in", "iterate is supported over a program input (the host swaps its buffer with the output)");
+  // One step reads the state from A's buffer, as the single-kernel host loop
+  // does: the step is B with x replaced by A, a program of several kernels
+  // over the inputs.
+  Program step =
+      typeCheck(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), stageBody(funOf(body), over))});
+  Kernel kernel = generateStages(step, target, options);
+  size_t outputs = 0;
+  std::optional<size_t> input;
+  for (size_t i = 0; i < kernel.args.size(); ++i) {
+    outputs += kernel.args[i].role == KernelArg::Role::Output;
+    if (kernel.args[i].role == KernelArg::Role::Input && kernel.args[i].name == over.name()) input = i;
+  }
+  if (!input || outputs != 1)
+    throw InternalError("the iterated step over " + over.name() + " has " + std::to_string(outputs) + " outputs and " +
+                        (input ? "" : "no ") + "input " + over.name());
+  kernel.iteration = Kernel::Iteration{iterateCount(body), *input};
+  return kernel;
+}
+
 } // namespace liftcc::codegen

@@ -386,10 +386,11 @@ Expr applyBody(const Expr &f, const Expr &argument) {
 }
 
 /// iterate(n, \x. B, A) over a program input: B lowered by the recipe as a
-/// program over x and the program's inputs, whose intermediates (those of a
-/// time tile's composed steps, or of B itself) are fused, since the host loop
-/// launches one kernel; with a time tile t, B is composed t times and the
-/// host iterates n / t times.
+/// program over x and the program's inputs, whose fusible intermediates
+/// (those of a time tile's composed steps, or of B itself) are fused, so the
+/// host loop launches one kernel per step; the others are kernels of their
+/// own, launched in order in every step. With a time tile t, B is composed t
+/// times and the host iterates n / t times.
 Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   const Expr &body = typed.body();
   const Expr &f = funOf(body);
@@ -405,11 +406,10 @@ Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &o
   RecipeOptions stepOptions = options;
   stepOptions.fusion = Fusion::Inline;
   stepOptions.timeTile = 1;
+  // An intermediate that cannot be recomputed per element (a reduction)
+  // stays a stage of its own (toGlobal): the host then launches the step's
+  // kernels in order, n / t times (codegen/generator_stages.cpp).
   Program lowered = applyRecipe(typeCheck(Program{typed.sizes, Expr::lambda(inputs, step)}), recipe, stepOptions);
-  if (containsNode(lowered.body(), [](const Expr &e) { return e.isPrim(Op::ToGlobal); }))
-    throw RewriteError(recipeName(recipe) + ": iterate's function has an intermediate array that cannot be "
-                                            "recomputed per element (a reduction), so it needs kernels of its own; "
-                                            "iterate over several kernels is not supported yet");
   // The lowered step over a fresh parameter, the program's inputs as they were.
   Expr state = Expr::param(f.params().front().name());
   std::unordered_map<std::string, Expr> byName{{lowered.inputs().front().name(), state}};

@@ -11,6 +11,7 @@
 #include "examples/example.h"
 #include "explore/explorer.h"
 #include "explore/record_identity.h"
+#include "primitives/api.h"
 #include "tests/explore_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/opencl/opencl_backend.h"
@@ -385,6 +386,24 @@ TEST_CASE("interpreter/points: every point of every example equals the full inte
       }
     }
   }
+}
+
+TEST_CASE("interpreter/points: an element of generate is f at its index, never the whole generated array") {
+  // 2^30 generated elements: building them (as the acoustic example's room
+  // grid was built again for every sampled point) would not finish.
+  Expr a = api::input("A", api::array(api::f32(), api::size("N")));
+  Expr twice = api::userFun("twice", {{"i", ScalarKind::Int}}, ScalarKind::Int, "return 2 * i;");
+  Expr inner = api::generate(api::size("M"), api::fn([twice](Expr i) { return api::apply(twice, {i}); }, "i"));
+  Program typed = typeCheck(api::program({a}, api::map(api::fn([](Expr x) { return x; }, "x"), inner)),
+                            Sizes{{"N", 1}, {"M", int64_t(1) << 30}});
+  std::vector<std::byte> bytes(4);
+  std::vector<std::span<const std::byte>> views{bytes};
+  std::vector<Value> values =
+      interpretPoints(typed, Sizes{{"N", 1}, {"M", int64_t(1) << 30}}, views, {{0}, {12345}, {(int64_t(1) << 30) - 1}});
+  REQUIRE(values.size() == 3);
+  CHECK(values[0].scalar().asInt() == 0);
+  CHECK(values[1].scalar().asInt() == 24690);
+  CHECK(values[2].scalar().asInt() == int32_t((int64_t(1) << 31) - 2));
 }
 
 } // namespace liftcc

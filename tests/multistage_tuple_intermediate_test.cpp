@@ -12,8 +12,8 @@
 #include "explore/space.h"
 #include "primitives/api.h"
 #include "rewrite/apply.h"
-#include "rewrite/rule.h"
 #include "rewrite/recipes.h"
+#include "rewrite/rule.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
@@ -208,5 +208,5 @@ TEST_CASE("multistage: a stage generated for its own work-group size keeps it wh
   CHECK_MESSAGE(!mismatch, *mismatch);
 }
 
-} // TEST_SUITE
+} // TEST_SUITE("multistage")
 } // namespace liftcc

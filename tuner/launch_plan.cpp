@@ -9,7 +9,13 @@
 
 namespace liftcc::tuner {
 
-std::vector<std::optional<size_t>> LaunchPlan::buffersOfLaunch(int64_t k) const {
+std::vector<std::optional<size_t>> LaunchPlan::buffersOfLaunch(int64_t k) const { return swappedBuffers(params, k); }
+
+std::vector<std::optional<size_t>> LaunchPlan::buffersOfStageLaunch(size_t stage, int64_t k) const {
+  return swappedBuffers(stages.at(stage).params, k);
+}
+
+std::vector<std::optional<size_t>> LaunchPlan::swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const {
   std::vector<std::optional<size_t>> out;
   out.reserve(params.size());
   // Odd launches of an iterated kernel read what the even ones wrote.

@@ -56,8 +56,8 @@ struct LaunchPlan {
   std::array<size_t, 3> global{1, 1, 1};
   /// Work-group size; nullopt lets the OpenCL runtime choose.
   std::optional<std::array<size_t, 3>> local;
-  /// `iterate(count, f, A)`: one kernel launched `count` times with A's buffer
-  /// and the output swapped between launches (a global barrier between
+  /// `iterate(count, f, A)`: one kernel (or every stage, in order) launched
+  /// `count` times with A's buffer and the output swapped between launches (a global barrier between
   /// iterations cannot be had inside one kernel). A repetition is the whole
   /// sequence; zero launches leave the input as the result.
   struct Iteration {
@@ -83,8 +83,15 @@ struct LaunchPlan {
   /// The buffer of each parameter in launch `k` of a repetition (nullopt for
   /// int parameters): iterated kernels read what the previous launch wrote.
   std::vector<std::optional<size_t>> buffersOfLaunch(int64_t k) const;
+  /// The same for stage `stage` of an iterated multi-kernel program: in odd
+  /// steps every stage has the iterated input's and the output's buffers
+  /// exchanged (temporaries are written and read within one step).
+  std::vector<std::optional<size_t>> buffersOfStageLaunch(size_t stage, int64_t k) const;
   /// The buffer that holds the result after a repetition.
   size_t resultBuffer() const;
+
+private:
+  std::vector<std::optional<size_t>> swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const;
 };
 
 /// The plan of a generated kernel at concrete sizes: `config.localSize`, else

@@ -13,7 +13,10 @@ namespace liftcc::tuner {
 LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
                       const std::optional<std::array<size_t, 3>> &requestedLocal,
                       const std::optional<std::array<size_t, 3>> &defaultLocal) {
-  if (kernel.iteration) throw InternalError("kernel " + kernel.name + " iterates a program of several kernels");
+  // An iterated program's input is written too: every other step's kernels
+  // read the output buffer and write the input's (LaunchPlan::buffersOfStageLaunch).
+  std::optional<std::string> iterated;
+  if (kernel.iteration) iterated = kernel.args.at(kernel.iteration->inputArg).name;
   LaunchPlan plan;
   plan.kernelName = kernel.name;
   std::map<std::string, size_t> bufferOf;
@@ -23,8 +26,8 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
     if (arg.role == codegen::KernelArg::Role::Size) continue;
     bool input = arg.role == codegen::KernelArg::Role::Input;
     // An output may be read by a later stage too (never write-only).
-    plan.buffers.push_back(
-        {arg.name, bufferBytes(arg, sizes), input ? std::optional<size_t>(inputs++) : std::nullopt, input, false});
+    plan.buffers.push_back({arg.name, bufferBytes(arg, sizes), input ? std::optional<size_t>(inputs++) : std::nullopt,
+                            input && arg.name != iterated, false});
     bufferOf[arg.name] = plan.buffers.size() - 1;
     if (input) continue;
     if (!output) output = plan.buffers.size() - 1;
@@ -61,6 +64,8 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
     }
     plan.stages.push_back(std::move(launch));
   }
+  if (iterated)
+    plan.iteration = LaunchPlan::Iteration{bufferOf.at(*iterated), arith::evaluate(kernel.iteration->count, sizes)};
   const LaunchPlan::Stage &last = plan.stages.back();
   plan.dims = last.dims;
   plan.params = last.params;

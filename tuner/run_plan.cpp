@@ -88,17 +88,25 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
 
   // Buffers are rebound only where an iterated kernel swaps them.
   std::vector<std::optional<size_t>> bound = plan.buffersOfLaunch(0);
+  std::vector<std::vector<std::optional<size_t>>> boundStages;
+  for (size_t s = 0; s < plan.stages.size(); ++s) boundStages.push_back(plan.buffersOfStageLaunch(s, 0));
   auto repetition = [&](bool first) -> uint64_t {
     // Every repetition of an iterated kernel starts from the original input
     // (the first one has it already).
     if (plan.iteration && !first) uploadInputs(true);
     uint64_t total = 0;
     for (int64_t k = 0; k < plan.launches(); ++k) {
-      if (plan.iteration) {
+      if (plan.iteration && plan.stages.empty()) {
         std::vector<std::optional<size_t>> buffers = plan.buffersOfLaunch(k);
         for (size_t i = 0; i < buffers.size(); ++i)
           if (buffers[i] != bound[i]) backend.bind(i, BufferParam{*buffers[i]});
         bound = std::move(buffers);
+      }
+      for (size_t s = 0; plan.iteration && s < plan.stages.size(); ++s) {
+        std::vector<std::optional<size_t>> buffers = plan.buffersOfStageLaunch(s, k);
+        for (size_t i = 0; i < buffers.size(); ++i)
+          if (buffers[i] != boundStages[s][i]) backend.bindStage(s, i, BufferParam{*buffers[i]});
+        boundStages[s] = std::move(buffers);
       }
       auto deadline = [&config] {
         std::optional<Deadline> deadline = config.deadline;

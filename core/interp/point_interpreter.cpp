@@ -170,6 +170,15 @@ private:
       return select(call(f, {element(inputOf(e), {{false, k}})}), rest);
     }
     switch (op) {
+    case Op::Generate: {
+      // Element k is f(k): never the whole generated array (a 3D
+      // coefficient grid would be built again for every point).
+      const Expr &f = funOf(e);
+      Value index = Scalar::ofInt(static_cast<int32_t>(k));
+      Path rest(path.begin() + 1, path.end());
+      if (f.is(ExprKind::Lambda) && f.params().size() == 1) return withBindings(f, {Binding(std::move(index))}, rest);
+      return select(call(f, {std::move(index)}), rest);
+    }
     case Op::Zip: {
       const std::vector<Expr> &ins = inputsOf(e);
       if (deeper && path[1].component) return element(ins.at(size_t(path[1].index)), prepend({{false, k}}, path, 2));

@@ -7,10 +7,11 @@
 // The program is the one the interpreter evaluates; the inputs stay raw bytes
 // (toBytes layout) and only the elements a point needs are decoded. Indexing
 // is pushed through the primitives that only rearrange or pick elements, and
-// through map (element k of map(f, x) is f(element k of x)):
-//   map, at, get, zip, tuple, slide, pad, padConstant, split, join,
+// through map (element k of map(f, x) is f(element k of x)) and generate
+// (element k of generate(n, f) is f(k)):
+//   map, generate, at, get, zip, tuple, slide, pad, padConstant, split, join,
 //   transpose, reverse.
-// Every other primitive (reduce, iterate, generate, ...) and every whole value
+// Every other primitive (reduce, iterate, ...) and every whole value
 // a user function needs (a window) is evaluated by the interpreter's own
 // family rules (primitives/), so the semantics stay those of the interpreter;
 // a test compares every point with the full interpretation.
