@@ -247,6 +247,9 @@ bool hasStages(const Program &typedProgram);
 /// A multi-kernel program: one kernel per closed toGlobal, then the rest
 /// (generator_stages.cpp, Kernel::stages).
 Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options);
+/// The index of the program input A that the program's iterate(n, f, A)
+/// iterates; a CodegenError at /body/in when A is not an input.
+size_t iteratedInput(const Program &typedProgram);
 /// Whether the program is iterate(n, \x. B, A) whose step B has an
 /// intermediate computed by a kernel of its own (a toGlobal).
 bool iteratesStages(const Program &typedProgram);

@@ -162,12 +162,7 @@ Kernel Generator::run() {
   if (body.isPrim(Op::Iterate)) {
     // One kernel for f; the host iterates (see Kernel::Iteration).
     const Expr &over = inputOf(body);
-    std::optional<size_t> input;
-    for (size_t i = 0; i < program_.inputs().size(); ++i)
-      if (over.is(ExprKind::Param) && over.sameNode(program_.inputs()[i])) input = i;
-    if (!input)
-      fail("/body/in", "iterate is supported over a program input (the host swaps its buffer with the output)");
-    kernel.iteration = Kernel::Iteration{iterateCount(body), *input};
+    kernel.iteration = Kernel::Iteration{iterateCount(body), iteratedInput(program_)};
     body = Expr::apply(funOf(body), {over}).withType(resultType);
     where = "/body/f";
   }
@@ -356,6 +351,13 @@ std::string Generator::index(const arith::Expr &e) {
     if (!fits(s)) needsWide_ = true;
   }
   return s.str();
+}
+
+size_t iteratedInput(const Program &typedProgram) {
+  const Expr &over = inputOf(typedProgram.body());
+  for (size_t i = 0; i < typedProgram.inputs().size(); ++i)
+    if (over.is(ExprKind::Param) && over.sameNode(typedProgram.inputs()[i])) return i;
+  fail("/body/in", "iterate is supported over a program input (the host swaps its buffer with the output)");
 }
 
 Kernel generateKernel(const Program &typedProgram, Target target, const CodegenOptions &options) {

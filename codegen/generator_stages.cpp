@@ -310,11 +310,7 @@ bool iteratesStages(const Program &typedProgram) {
 
 Kernel generateIteratedStages(const Program &typedProgram, Target target, const CodegenOptions &options) {
   const Expr &body = typedProgram.body();
-  const Expr &over = inputOf(body);
-  auto iterated = std::find_if(typedProgram.inputs().begin(), typedProgram.inputs().end(),
-                               [&](const Expr &in) { return over.is(ExprKind::Param) && over.sameNode(in); });
-  if (iterated == typedProgram.inputs().end())
-    fail("/body/in", "iterate is supported over a program input (the host swaps its buffer with the output)");
+  const Expr &over = typedProgram.inputs()[iteratedInput(typedProgram)];
   // One step reads the state from A's buffer, as the single-kernel host loop
   // does: the step is B with x replaced by A, a program of several kernels
   // over the inputs.

@@ -253,13 +253,14 @@ std::pair<Program, int> tileForCoarsening(const Program &typed, const std::array
 /// are slid from) to private memory, so each element is loaded once.
 Program copyWindowsToPrivate(const Program &tiled, int dims) {
   auto [body, copies] = copyTiles(tiled, dims, privateCopy(dims));
-  std::vector<Expr> tiles = tileParameters(tiled.body(), dims);
-  if (copies == 0 && std::any_of(tiles.begin(), tiles.end(), [](const Expr &t) { return hasTuple(t.typeOrThrow()); }))
-    throw RewriteError("coarsened: the windows hold tuples (an intermediate array of tuples), which are not copied to "
-                       "private memory yet; use --window global");
-  if (copies == 0)
+  if (copies == 0) {
+    std::vector<Expr> tiles = tileParameters(tiled.body(), dims);
+    if (std::any_of(tiles.begin(), tiles.end(), [](const Expr &t) { return hasTuple(t.typeOrThrow()); }))
+      throw RewriteError("coarsened: the windows hold tuples (an intermediate array of tuples), which are not copied "
+                         "to private memory yet; use --window global");
     throw InternalError("coarsened: the " + std::to_string(dims) +
                         "D tiles hold no array of scalars to copy to private memory");
+  }
   return typeCheck(withBody(tiled, body));
 }
 

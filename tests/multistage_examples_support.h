@@ -12,12 +12,12 @@
 #include "examples/example.h"
 #include "explore/space.h"
 #include "explore/strategy_text.h"
+#include "tests/device_check_support.h"
 #include "tests/multistage_references.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tests/test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
-#include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
 
@@ -146,14 +146,8 @@ inline void checkEveryProgram(const std::string &name, uint64_t seed) {
     std::string strategy = explore::strategyText(*v);
     CAPTURE(strategy);
     if (context) {
-      tuner::OpenCLKernelRunner runner(*context, v->kernel);
-      tuner::LaunchConfig config;
-      config.poisonOutput = true;
-      if (v->configuration.local != std::array<int64_t, 3>{0, 0, 0})
-        config.localSize = {size_t(v->configuration.local[0]), size_t(v->configuration.local[1]),
-                            size_t(v->configuration.local[2])};
-      tuner::KernelRun run = runner.run(sizes, inputs.values, typed.body().typeOrThrow(), config);
-      auto mismatch = compareValues(*expected, run.output, {1e-4, 1e-5});
+      auto mismatch = test::deviceMismatch(*context, v->kernel, sizes, inputs.values, typed.body().typeOrThrow(),
+                                           *expected, {1e-4, 1e-5}, test::launchLocalSize(v->configuration.local));
       CHECK_MESSAGE(!mismatch, *mismatch);
       ++ran;
     }

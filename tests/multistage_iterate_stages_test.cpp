@@ -12,11 +12,11 @@
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
 #include "rewrite/recipes.h"
+#include "tests/device_check_support.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/launch_plan.h"
-#include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
 
@@ -37,9 +37,12 @@ Expr avg3() {
 /// One step: the sum of each 3-window (a reduction, so an intermediate that
 /// is not recomputed where read), then a 3-point average of those sums.
 Expr step(const Expr &x) {
-  Expr sums =
-      join(map(fn([](Expr w) { return reduce(add(), lit(0.0f), w); }, "w"), slide(3, 1, pad(1, 1, clamp, x))));
-  return map(fn([](Expr w) { return apply(avg3(), {at(0, w), at(1, w), at(2, w)}); }, "v"),
+  Expr sums = join(map(fn([](Expr w) { return reduce(add(), lit(0.0f), w); }, "w"), slide(3, 1, pad(1, 1, clamp, x))));
+  return map(fn(
+                 [](Expr w) {
+                   return apply(avg3(), {at(0, w), at(1, w), at(2, w)});
+                 },
+                 "v"),
              slide(3, 1, pad(1, 1, clamp, sums)));
 }
 
@@ -102,12 +105,9 @@ TEST_CASE("multistage: iterate over a step of several kernels, with every recipe
           REQUIRE(plan.iteration);
           CHECK_FALSE(plan.buffers[plan.iteration->inputBuffer].readOnly); // written in odd steps
           if (!context) continue;
-          tuner::OpenCLKernelRunner runner(*context, kernel);
-          tuner::LaunchConfig config;
-          config.poisonOutput = true;
-          config.repetitions = 2; // the second starts from the input again
-          auto mismatch = compareValues(*expected, runner.run(sizes, inputs, typed.body().typeOrThrow(), config).output,
-                                        {1e-4, 1e-5});
+          // Two repetitions: the second starts from the input again.
+          auto mismatch = test::deviceMismatch(*context, kernel, sizes, inputs, typed.body().typeOrThrow(), *expected,
+                                               {1e-4, 1e-5}, std::nullopt, 2);
           CHECK_MESSAGE(!mismatch, *mismatch);
         }
     }
@@ -117,8 +117,7 @@ TEST_CASE("multistage: the launch plan of an iterated step of several kernels ex
           "buffers of every stage in odd steps") {
   std::map<std::string, int64_t> sizes{{"N", 64}};
   Program typed = typeCheck(iterated(3), sizes);
-  codegen::Kernel kernel =
-      codegen::generateKernel(rewrite::applyRecipe(typed, Recipe::Plain), codegen::Target::OpenCL);
+  codegen::Kernel kernel = codegen::generateKernel(rewrite::applyRecipe(typed, Recipe::Plain), codegen::Target::OpenCL);
   tuner::LaunchPlan plan = tuner::planLaunch(kernel, sizes, std::nullopt, std::nullopt);
   REQUIRE(plan.iteration);
   CHECK(plan.launches() == 3);
@@ -154,8 +153,8 @@ TEST_CASE("multistage: the CUDA C of an iterated step of several kernels compile
   Program typed = typeCheck(iterated(4), sizes);
   for (const Variant &v : variants(4096)) {
     CAPTURE(v.name);
-    codegen::Kernel kernel = codegen::generateKernel(rewrite::applyRecipe(typed, v.recipe, v.options),
-                                                     codegen::Target::CUDA);
+    codegen::Kernel kernel =
+        codegen::generateKernel(rewrite::applyRecipe(typed, v.recipe, v.options), codegen::Target::CUDA);
     CAPTURE(kernel.source);
     REQUIRE(kernel.iteration);
     if (!options) continue;
@@ -165,5 +164,5 @@ TEST_CASE("multistage: the CUDA C of an iterated step of several kernels compile
   }
 }
 
-} // TEST_SUITE
+} // TEST_SUITE("multistage")
 } // namespace liftcc

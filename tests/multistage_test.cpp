@@ -20,12 +20,12 @@
 #include "rewrite/apply.h"
 #include "rewrite/recipes.h"
 #include "rewrite/stages.h"
+#include "tests/device_check_support.h"
 #include "tests/liftc_process.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/launch_plan.h"
-#include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -197,11 +197,8 @@ std::map<std::string, std::string> checkStencilOfStencil(const Program &program,
     }
     sources[name] = kernel.source;
     if (!context) continue;
-    tuner::OpenCLKernelRunner runner(*context, kernel);
-    tuner::LaunchConfig config;
-    config.poisonOutput = true;
     auto mismatch =
-        compareValues(*expected, runner.run(sizes, inputs, typed.body().typeOrThrow(), config).output, {1e-4, 1e-5});
+        test::deviceMismatch(*context, kernel, sizes, inputs, typed.body().typeOrThrow(), *expected, {1e-4, 1e-5});
     CHECK_MESSAGE(!mismatch, *mismatch);
   }
   return sources;
@@ -322,14 +319,8 @@ TEST_CASE("multistage: the fused family of the space: every recipe's program fus
         !context)
       continue;
     // One variant per recipe (and specialised twin) on the device.
-    tuner::OpenCLKernelRunner runner(*context, v.kernel);
-    tuner::LaunchConfig config;
-    config.poisonOutput = true;
-    if (v.configuration.local != std::array<int64_t, 3>{0, 0, 0})
-      config.localSize = {size_t(v.configuration.local[0]), size_t(v.configuration.local[1]),
-                          size_t(v.configuration.local[2])};
-    auto mismatch =
-        compareValues(*expected, runner.run(sizes, inputs, typed.body().typeOrThrow(), config).output, {1e-4, 1e-5});
+    auto mismatch = test::deviceMismatch(*context, v.kernel, sizes, inputs, typed.body().typeOrThrow(), *expected,
+                                         {1e-4, 1e-5}, test::launchLocalSize(v.configuration.local));
     CHECK_MESSAGE(!mismatch, *mismatch);
   }
   CHECK(separate > 0);
@@ -367,10 +358,7 @@ TEST_CASE("multistage: an array of tuples from one map is one kernel writing one
     CHECK(outputs == std::vector<std::string>{"out_0", "out_1"});
     CHECK(tuner::planLaunch(kernel, sizes, std::nullopt, std::nullopt).outputBuffers.size() == 2);
     if (!context) continue;
-    tuner::OpenCLKernelRunner runner(*context, kernel);
-    tuner::LaunchConfig config;
-    config.poisonOutput = true;
-    auto mismatch = compareValues(expected, runner.run(sizes, inputs, typed.body().typeOrThrow(), config).output);
+    auto mismatch = test::deviceMismatch(*context, kernel, sizes, inputs, typed.body().typeOrThrow(), expected, {});
     CHECK_MESSAGE(!mismatch, *mismatch);
   }
 }
@@ -407,10 +395,7 @@ TEST_CASE("multistage: a tuple of arrays and a zip of stencils are one kernel pe
         if (arg.role == codegen::KernelArg::Role::Output) outputs.push_back(arg.name);
       CHECK(outputs == std::vector<std::string>{"out_0", "out_1"});
       if (!context) continue;
-      tuner::OpenCLKernelRunner runner(*context, kernel);
-      tuner::LaunchConfig config;
-      config.poisonOutput = true;
-      auto mismatch = compareValues(expected, runner.run(sizes, inputs, typed.body().typeOrThrow(), config).output);
+      auto mismatch = test::deviceMismatch(*context, kernel, sizes, inputs, typed.body().typeOrThrow(), expected, {});
       CHECK_MESSAGE(!mismatch, *mismatch);
       ++ran;
     }
@@ -530,11 +515,8 @@ TEST_CASE("multistage: iterate with every recipe, one step or a time tile of 2 a
                                               scalarCount(typed.body().typeOrThrow(), sizes)) ==
               doctest::Approx(8.0 * double(4 / t)));
         if (!context) continue;
-        tuner::OpenCLKernelRunner runner(*context, kernel);
-        tuner::LaunchConfig config;
-        config.poisonOutput = true;
-        auto mismatch = compareValues(*expected, runner.run(sizes, inputs, typed.body().typeOrThrow(), config).output,
-                                      {1e-4, 1e-5});
+        auto mismatch =
+            test::deviceMismatch(*context, kernel, sizes, inputs, typed.body().typeOrThrow(), *expected, {1e-4, 1e-5});
         CHECK_MESSAGE(!mismatch, *mismatch);
       }
   };

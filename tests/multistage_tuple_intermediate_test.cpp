@@ -14,11 +14,11 @@
 #include "rewrite/apply.h"
 #include "rewrite/recipes.h"
 #include "rewrite/rule.h"
+#include "tests/device_check_support.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/launch_plan.h"
-#include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
 
@@ -121,11 +121,8 @@ TEST_CASE("multistage: an intermediate array of tuples is one temporary per comp
         CHECK(plan.buffers[2].bytes == static_cast<size_t>(4 * nm.first * nm.second));
       }
       if (!context) continue;
-      tuner::OpenCLKernelRunner runner(*context, kernel);
-      tuner::LaunchConfig config;
-      config.poisonOutput = true;
       auto mismatch =
-          compareValues(*expected, runner.run(sizes, inputs, typed.body().typeOrThrow(), config).output, {1e-4, 1e-5});
+          test::deviceMismatch(*context, kernel, sizes, inputs, typed.body().typeOrThrow(), *expected, {1e-4, 1e-5});
       CHECK_MESSAGE(!mismatch, *mismatch);
     }
   }
@@ -199,12 +196,8 @@ TEST_CASE("multistage: a stage generated for its own work-group size keeps it wh
   std::optional<ocl::Context> context = ocl::test::testContext();
   if (!context) return;
   std::vector<Value> inputs = randomInputs(typed, sizes, 4);
-  tuner::OpenCLKernelRunner runner(*context, kernel);
-  tuner::LaunchConfig config;
-  config.localSize = requested;
-  config.poisonOutput = true;
-  auto mismatch = compareValues(interpret(typed, sizes, inputs),
-                                runner.run(sizes, inputs, typed.body().typeOrThrow(), config).output, {1e-4, 1e-5});
+  auto mismatch = test::deviceMismatch(*context, kernel, sizes, inputs, typed.body().typeOrThrow(),
+                                       interpret(typed, sizes, inputs), {1e-4, 1e-5}, requested);
   CHECK_MESSAGE(!mismatch, *mismatch);
 }
 

@@ -57,9 +57,10 @@ struct LaunchPlan {
   /// Work-group size; nullopt lets the OpenCL runtime choose.
   std::optional<std::array<size_t, 3>> local;
   /// `iterate(count, f, A)`: one kernel (or every stage, in order) launched
-  /// `count` times with A's buffer and the output swapped between launches (a global barrier between
-  /// iterations cannot be had inside one kernel). A repetition is the whole
-  /// sequence; zero launches leave the input as the result.
+  /// `count` times with A's buffer and the output swapped between launches
+  /// (a global barrier between iterations cannot be had inside one kernel).
+  /// A repetition is the whole sequence; zero launches leave the input as the
+  /// result.
   struct Iteration {
     size_t inputBuffer;
     int64_t count;

@@ -87,6 +87,12 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
     for (size_t i = 0; i < plan.stages[s].params.size(); ++i) backend.bindStage(s, i, plan.stages[s].params[i]);
 
   // Buffers are rebound only where an iterated kernel swaps them.
+  auto rebind = [](std::vector<std::optional<size_t>> &bound, std::vector<std::optional<size_t>> buffers,
+                   const auto &bindBuffer) {
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (buffers[i] != bound[i]) bindBuffer(i, *buffers[i]);
+    bound = std::move(buffers);
+  };
   std::vector<std::optional<size_t>> bound = plan.buffersOfLaunch(0);
   std::vector<std::vector<std::optional<size_t>>> boundStages;
   for (size_t s = 0; s < plan.stages.size(); ++s) boundStages.push_back(plan.buffersOfStageLaunch(s, 0));
@@ -96,18 +102,11 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
     if (plan.iteration && !first) uploadInputs(true);
     uint64_t total = 0;
     for (int64_t k = 0; k < plan.launches(); ++k) {
-      if (plan.iteration && plan.stages.empty()) {
-        std::vector<std::optional<size_t>> buffers = plan.buffersOfLaunch(k);
-        for (size_t i = 0; i < buffers.size(); ++i)
-          if (buffers[i] != bound[i]) backend.bind(i, BufferParam{*buffers[i]});
-        bound = std::move(buffers);
-      }
-      for (size_t s = 0; plan.iteration && s < plan.stages.size(); ++s) {
-        std::vector<std::optional<size_t>> buffers = plan.buffersOfStageLaunch(s, k);
-        for (size_t i = 0; i < buffers.size(); ++i)
-          if (buffers[i] != boundStages[s][i]) backend.bindStage(s, i, BufferParam{*buffers[i]});
-        boundStages[s] = std::move(buffers);
-      }
+      if (plan.iteration && plan.stages.empty())
+        rebind(bound, plan.buffersOfLaunch(k), [&](size_t i, size_t b) { backend.bind(i, BufferParam{b}); });
+      for (size_t s = 0; plan.iteration && s < plan.stages.size(); ++s)
+        rebind(boundStages[s], plan.buffersOfStageLaunch(s, k),
+               [&](size_t i, size_t b) { backend.bindStage(s, i, BufferParam{b}); });
       auto deadline = [&config] {
         std::optional<Deadline> deadline = config.deadline;
         if (config.launchTimeout) {
