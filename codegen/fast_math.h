@@ -3,10 +3,18 @@
 // IEEE arithmetic when it builds a kernel, and the verification tolerance
 // that departure needs.
 //
-//   level    OpenCL build option      NVRTC option
-//   none     (none)                   (none; NVRTC contracts a*b+c by default, --fmad=true)
-//   mad      -cl-mad-enable           --fmad=true (the same as none)
-//   relaxed  -cl-fast-relaxed-math   --use_fast_math
+//   level        OpenCL build option     NVRTC option
+//   none         (none)                  (none; NVRTC contracts a*b+c by default, --fmad=true)
+//   mad          -cl-mad-enable          --fmad=true (the same as none)
+//   reassociate  (none)                  (none)
+//   relaxed      -cl-fast-relaxed-math   --use_fast_math
+//
+// reassociate is liftcc's own relaxation, not the device compiler's: the user
+// functions' long sums are regrouped into chains the compiler can overlap
+// (cfun::Function::regroupedSums), and the kernel is built exactly. Under
+// relaxed, which permits the compiler any reassociation, PoCL turned
+// regrouped (and balanced-tree) sums into code 4-5x slower than C's order
+// (README, Fast math), so the two are separate levels.
 //
 // The option travels with the kernel (codegen::Kernel::buildOptions and the
 // metadata's "buildOptions"), so the tuner, liftc run, a stored best kernel
@@ -21,11 +29,14 @@
 
 namespace liftcc::codegen {
 
-enum class FastMath { None, Mad, Relaxed };
+enum class FastMath { None, Mad, Reassociate, Relaxed };
 
-/// "none", "mad", "relaxed".
+/// "none", "mad", "reassociate", "relaxed".
 std::string fastMathName(FastMath level);
 std::optional<FastMath> parseFastMath(std::string_view text);
+/// Every level's name, for messages: "none, mad, reassociate or relaxed"
+/// with conjunction "or".
+std::string fastMathNames(const std::string &conjunction);
 
 /// The device compiler's options for `level` (empty for none).
 std::string buildOptionsFor(FastMath level, Target target);
@@ -38,8 +49,8 @@ std::string buildOptionsFor(FastMath level, Target target);
 /// terms of magnitude up to M changes by a few units in the last place of M
 /// per operation, however small the sum itself (cancellation), so a bound
 /// relative to each value alone would reject correct kernels. The factors
-/// (README, "Fast math"): 2^-13 of the magnitude for mad and division by
-/// multiplication, 2^-11 for relaxed, i.e. about 64 and 256 roundings of
+/// (README, "Fast math"): 2^-13 of the magnitude for mad, reassociate and
+/// division by multiplication, 2^-11 for relaxed, i.e. about 64 and 256 roundings of
 /// 2^-24 each: room for the longest stencils (Poisson's 27 and Gaussian's 25
 /// points, a few operations each), far below any real bug's error.
 Tolerance fastMathTolerance(FastMath level, bool divToMul);

@@ -133,6 +133,10 @@ private:
   std::string useVectorUserFun(const cfun::Function &f, int width);
   /// Records the vector types and lane-wise user functions used in parts_.
   void recordVectorSources();
+  /// User function `name` as the kernel defines it: its divisions by
+  /// constants as multiplications (CodegenOptions::divToMul) and, at fast-math
+  /// level reassociate, its long sums regrouped (cfun::Function::regroupedSums).
+  cfun::Function emittedUserFun(const std::string &name) const;
 
   // ---- computing into memory (generator_compute.cpp) ----
   void gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);

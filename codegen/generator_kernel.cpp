@@ -226,8 +226,7 @@ Kernel Generator::run() {
   parts_.wideIndices = wideIndices_;
   parts_.inlineUserFuns = inlineUserFuns;
   parts_.borderUserFuns = borderUserFuns;
-  for (const std::string &name : userFunOrder_)
-    parts_.userFuns.push_back(options_.divToMul ? userFuns_.at(name).divisionsAsMultiplications() : userFuns_.at(name));
+  for (const std::string &name : userFunOrder_) parts_.userFuns.push_back(emittedUserFun(name));
   std::optional<std::array<int64_t, 3>> required;
   if (kernel.requiresLocalSize) required = kernel.localSize;
   std::string function = dialect_.kernelQualifier(required) + " " + kernel.name + "(";
@@ -351,6 +350,13 @@ std::string Generator::index(const arith::Expr &e) {
     if (!fits(s)) needsWide_ = true;
   }
   return s.str();
+}
+
+cfun::Function Generator::emittedUserFun(const std::string &name) const {
+  cfun::Function f = userFuns_.at(name);
+  if (options_.divToMul) f = f.divisionsAsMultiplications();
+  if (options_.fastMath == FastMath::Reassociate) f = f.regroupedSums();
+  return f;
 }
 
 size_t iteratedInput(const Program &typedProgram) {

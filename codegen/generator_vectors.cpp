@@ -124,8 +124,7 @@ void Generator::recordVectorSources() {
     parts_.vectorTypes.push_back(dialect_.vectorTypeDefinition(kind, width));
   for (const auto &key : vectorUserFunOrder_) {
     const auto &[scalarName, width] = key;
-    const cfun::Function &f =
-        options_.divToMul ? userFuns_.at(scalarName).divisionsAsMultiplications() : userFuns_.at(scalarName);
+    const cfun::Function f = emittedUserFun(scalarName);
     // The type checker accepted it lane-wise (cfun::Function::laneWiseRefusal):
     // every parameter, local and the result have the kind of the lanes.
     const std::string scalar(scalarKindName(f.result()));

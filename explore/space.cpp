@@ -47,6 +47,24 @@ std::vector<std::array<int64_t, 3>> spreadSample(const std::vector<std::array<in
   return sample;
 }
 
+/// The shapes of `shapes` whose rows of consecutive work-items span whole
+/// runs of consecutive addresses: x at least 32 work-items (a warp; the
+/// whole extent where that is narrower) and at most 256 work-items in all
+/// (or all shapes, when none is left). The coarsened and vector families
+/// sample only a few shapes per program; spread over every shape, those
+/// were mostly columns such as 1x32x8 or 8x2x256, and heat's coarsened
+/// programs never met the 32-wide shapes that run them 1.6-2x faster on
+/// PoCL (README, Families) and coalesce on GPUs.
+std::vector<std::array<int64_t, 3>> wideRowShapes(const std::vector<std::array<int64_t, 3>> &shapes,
+                                                  const std::array<int64_t, 3> &extents) {
+  int64_t minimumRow = 1;
+  while (minimumRow < std::min<int64_t>(32, extents[0])) minimumRow *= 2;
+  std::vector<std::array<int64_t, 3>> wide;
+  for (const auto &shape : shapes)
+    if (shape[0] >= minimumRow && shape[0] * shape[1] * shape[2] <= 256) wide.push_back(shape);
+  return wide.empty() ? shapes : wide;
+}
+
 /// Whether every tile (or coarsening) extent of `c` fits in the output
 /// extent of its dimension: wider tiles would be partial everywhere, most
 /// of their work-items idle. Dividing extents always fit.
@@ -144,18 +162,57 @@ std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, code
   return out;
 }
 
+/// Whether some user function of `program` has a sum that the reassociate
+/// level regroups (cfun::Function::regroupedSums).
+bool hasRegroupableSum(const Program &program) {
+  return containsNode(program.body(), [](const Expr &e) {
+    return e.is(ExprKind::UserFun) && e.userFun().regroupedSums().body() != e.userFun().body();
+  });
+}
+
 /// Every variant at every level of `levels`, interleaved (a variant's levels
 /// next to each other), so that a budget cut short still sees each level.
-/// Only the build options differ, which is all generateKernel changes for a level.
+/// Only the build options differ, which is all generateKernel changes for a
+/// level, except reassociate, whose kernels are generated again (their user
+/// functions differ; on `threads` threads) and left out where they would
+/// equal the exact ones.
 std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants,
-                                       const std::vector<codegen::FastMath> &levels, codegen::Target target) {
+                                       const std::vector<codegen::FastMath> &levels, codegen::Target target,
+                                       size_t threads) {
   if (levels.size() == 1 && levels.front() == codegen::FastMath::None) return variants;
+  // The regrouped kernel of each variant, once per distinct exact kernel (the
+  // unspecialised variants of a mapGlb program share one: the launch shape
+  // is not in it); none for programs without a regroupable sum.
+  std::vector<std::optional<size_t>> regroupedOf(variants.size());
+  std::vector<codegen::Kernel> regrouped;
+  if (std::find(levels.begin(), levels.end(), codegen::FastMath::Reassociate) != levels.end()) {
+    std::map<size_t, bool> regroupable; // by the lowered program's hash
+    std::map<std::pair<size_t, std::string>, size_t> distinct;
+    std::vector<size_t> representatives;
+    for (size_t i = 0; i < variants.size(); ++i) {
+      size_t hash = variants[i].lowered.body().hash();
+      if (!regroupable.count(hash)) regroupable[hash] = hasRegroupableSum(variants[i].lowered);
+      if (!regroupable[hash]) continue;
+      auto [it, added] = distinct.emplace(std::make_pair(hash, variants[i].kernel.source), representatives.size());
+      if (added) representatives.push_back(i);
+      regroupedOf[i] = it->second;
+    }
+    regrouped = parallelMap(representatives.size(), threads, [&](size_t k) {
+      Configuration c = variants[representatives[k]].configuration;
+      c.fastMath = codegen::FastMath::Reassociate;
+      return variantKernel(variants[representatives[k]].lowered, c, target);
+    });
+  }
   std::vector<Variant> crossed;
-  for (const Variant &v : variants)
+  for (size_t i = 0; i < variants.size(); ++i)
     for (codegen::FastMath level : levels) {
-      Variant w = v;
+      if (level == codegen::FastMath::Reassociate && !regroupedOf[i]) continue;
+      Variant w = variants[i];
       w.configuration.fastMath = level;
-      w.kernel.buildOptions = codegen::buildOptionsFor(level, target);
+      if (level == codegen::FastMath::Reassociate)
+        w.kernel = regrouped[*regroupedOf[i]];
+      else
+        w.kernel.buildOptions = codegen::buildOptionsFor(level, target);
       crossed.push_back(std::move(w));
     }
   return crossed;
@@ -395,7 +452,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       variants.push_back({config, lowered, base});
       std::vector<std::array<int64_t, 3>> shapes = groupShapes(base.dims, extents, limits, options);
       if (config.recipe == rewrite::Recipe::Coarsened || config.vectorWidth > 0)
-        shapes = spreadSample(shapes, options.coarsenedGroupShapes);
+        shapes = spreadSample(wideRowShapes(shapes, extents), options.coarsenedGroupShapes);
       if (p >= unmappedPrograms && !config.mapping.isDefault())
         shapes = spreadSample(shapes, options.mappedGroupShapes);
       for (const auto &shape : shapes) {
@@ -432,7 +489,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       }
     if (!any) break;
   }
-  ordered = crossWithFastMath(ordered, options.fastMathLevels, options.target);
+  ordered = crossWithFastMath(ordered, options.fastMathLevels, options.target, options.threads);
 
   // Distinct kernels only: two strategies that generate the same kernel and
   // launch it alike are one variant (the first, so the simpler family keeps it).
@@ -456,8 +513,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   return space;
 }
 
-Variant makeVariant(const Program &typed, const Configuration &configuration, codegen::Target target) {
-  Program lowered = rewrite::applyRecipe(typed, configuration.recipe, configuration.recipeOptions());
+codegen::Kernel variantKernel(const Program &lowered, const Configuration &configuration, codegen::Target target) {
   codegen::CodegenOptions co;
   // Work-group recipes fix their shape in the kernel; mapGlb kernels (plain,
   // coarsened, stream) take it at launch, unless specialised (the interior
@@ -467,7 +523,12 @@ Variant makeVariant(const Program &typed, const Configuration &configuration, co
     co.localSize = configuration.local;
   applySpecialisation(configuration, co);
   applyFastMath(configuration, co);
-  return {configuration, lowered, codegen::generateKernel(lowered, target, co)};
+  return codegen::generateKernel(lowered, target, co);
+}
+
+Variant makeVariant(const Program &typed, const Configuration &configuration, codegen::Target target) {
+  Program lowered = rewrite::applyRecipe(typed, configuration.recipe, configuration.recipeOptions());
+  return {configuration, lowered, variantKernel(lowered, configuration, target)};
 }
 
 std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration> &configurations) {

@@ -37,8 +37,8 @@ struct SpaceOptions {
   bool includeLocal = true;
   /// Coarsened variants: each factor along one dimension at a time (where it
   /// divides the extent), window in private memory, launched with
-  /// `coarsenedGroupShapes` of the mapGlb shapes (fewer than plain's, so the
-  /// space stays within about twice its size without them).
+  /// `coarsenedGroupShapes` of the mapGlb shapes with wide rows (fewer than
+  /// plain's, so the space stays within about twice its size without them).
   std::vector<int64_t> coarsenFactors{2, 4, 8};
   bool includeCoarsened = true;
   size_t coarsenedGroupShapes = 4;
@@ -123,6 +123,11 @@ const std::vector<std::string> &familyNames();
 
 /// `typed` is the high-level program type-checked at `sizes`.
 Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options = {});
+
+/// The kernel of `lowered` (the program of `configuration`'s recipe) under
+/// the configuration's launch shape, specialisation and fast-math choices.
+codegen::Kernel variantKernel(const Program &lowered, const Configuration &configuration,
+                              codegen::Target target = codegen::Target::OpenCL);
 
 /// The variant of one configuration (which need not be part of the
 /// enumerated space, e.g. a work-group size chosen by hand). Throws

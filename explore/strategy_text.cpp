@@ -344,7 +344,8 @@ ParsedStrategy parseStrategy(const std::string &text) {
       expectArguments(s, 1, 1);
       auto level = codegen::parseFastMath(s.args[0].value);
       if (!level || !s.args[0].name.empty())
-        fail(s.args[0].position, "expected none, mad or relaxed in fastMath, found '" + shown(s.args[0].value) + "'");
+        fail(s.args[0].position,
+             "expected " + codegen::fastMathNames("or") + " in fastMath, found '" + shown(s.args[0].value) + "'");
       c.fastMath = *level;
     } else {
       noArguments(s);

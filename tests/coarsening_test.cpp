@@ -316,6 +316,32 @@ TEST_CASE("coarsening: configurations keep the other recipes' keys and JSON, and
   CHECK(space.distinctPrograms == base.distinctPrograms + 6);
 }
 
+TEST_CASE("coarsening: the explorer launches coarsened programs with wide rows") {
+  // Heat at 64^3, coarsened along x by 8: 8 work-items per row, so rows of 8
+  // (the whole extent); by 2: 32 of them, rows of 32. At most 256 in all.
+  const examples::Example &ex = examples::findExample("heat");
+  Program typed = typeCheck(ex.build(), {{"O", 64}, {"N", 64}, {"M", 64}});
+  tuner::DeviceLimits limits;
+  limits.maxWorkGroupSize = 4096;
+  limits.maxWorkItemSizes = {4096, 4096, 4096};
+  explore::SpaceOptions options;
+  options.includePlain = options.includeStream = options.includeTiled = options.includeLocal = false;
+  options.includeVector = options.includeMapping = options.includeSpecialised = false;
+  explore::Space space = explore::enumerateSpace(typed, limits, options);
+  size_t explicitShapes = 0;
+  for (const explore::Variant &v : space.variants) {
+    const std::array<int64_t, 3> &wg = v.configuration.local;
+    if (wg == std::array<int64_t, 3>{0, 0, 0}) continue; // the runtime's choice
+    CAPTURE(v.configuration.key());
+    ++explicitShapes;
+    int64_t rowOutputs = v.kernel.globalSize[0].constant();
+    CHECK(wg[0] >= std::min<int64_t>(32, rowOutputs));
+    CHECK(wg[0] * wg[1] * wg[2] <= 256);
+  }
+  CHECK(explicitShapes == space.variants.size() - space.distinctPrograms);
+  CHECK(explicitShapes > 0);
+}
+
 TEST_CASE("coarsening: liftc compile --opt coarsened and its errors") {
   const std::string program = test::shellQuote(std::string(LIFTCC_SOURCE_DIR) + "/examples/json/jacobi2d_5pt.json");
   test::LiftcRun ok = test::runLiftc("compile " + program + " --opt coarsened --coarsen 8 --size N=32,M=64");

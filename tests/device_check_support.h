@@ -20,12 +20,10 @@ namespace liftcc::test {
 /// fails. `local`: the work-group size (nullopt: the kernel's own or the
 /// runtime's); `repetitions` runs (an iterated kernel starts each from its
 /// input again).
-inline std::optional<std::string> deviceMismatch(ocl::Context &context, const codegen::Kernel &kernel,
-                                                 const std::map<std::string, int64_t> &sizes,
-                                                 const std::vector<Value> &inputs, const Type &resultType,
-                                                 const Value &expected, Tolerance tolerance,
-                                                 std::optional<std::array<size_t, 3>> local = std::nullopt,
-                                                 int repetitions = 1) {
+inline std::optional<std::string>
+deviceMismatch(ocl::Context &context, const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
+               const std::vector<Value> &inputs, const Type &resultType, const Value &expected, Tolerance tolerance,
+               std::optional<std::array<size_t, 3>> local = std::nullopt, int repetitions = 1) {
   tuner::OpenCLKernelRunner runner(context, kernel);
   tuner::LaunchConfig config;
   config.poisonOutput = true;

@@ -10,6 +10,8 @@
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "explore/configuration.h"
+#include "explore/space.h"
+#include "explore/strategy_text.h"
 #include "exporter/export_plan.h"
 #include "exporter/opencl_host.h"
 #include "rewrite/recipes.h"
@@ -83,7 +85,8 @@ TEST_CASE("fast math: the magnitude tolerance accepts cancellation error, never 
 TEST_CASE("fast math: every example's plain kernel passes verification at every level on PoCL") {
   auto context = ocl::test::testContext();
   for (const examples::Example &ex : examples::allExamples())
-    for (codegen::FastMath level : {codegen::FastMath::None, codegen::FastMath::Mad, codegen::FastMath::Relaxed})
+    for (codegen::FastMath level :
+         {codegen::FastMath::None, codegen::FastMath::Mad, codegen::FastMath::Reassociate, codegen::FastMath::Relaxed})
       for (bool divToMul : {false, true}) {
         if (level != codegen::FastMath::Relaxed && divToMul) continue; // mad + div-to-mul adds nothing new here
         CAPTURE(ex.name);
@@ -93,7 +96,9 @@ TEST_CASE("fast math: every example's plain kernel passes verification at every 
         Program typed = typeCheck(ex.build(), sizes);
         codegen::Kernel kernel = plainKernel(typed, codegen::Target::OpenCL, level, divToMul);
         CHECK(kernel.buildOptions == codegen::buildOptionsFor(level, codegen::Target::OpenCL));
-        CHECK(codegen::kernelMetadata(kernel).contains("buildOptions") == (level != codegen::FastMath::None));
+        // reassociate changes the source, not the build: no buildOptions.
+        CHECK(codegen::kernelMetadata(kernel).contains("buildOptions") ==
+              (level == codegen::FastMath::Mad || level == codegen::FastMath::Relaxed));
         if (!context) continue;
         tuner::OpenCLKernelRunner runner(*context, kernel);
         std::vector<Value> inputs = randomInputs(typed, sizes, 5);
@@ -153,6 +158,115 @@ TEST_CASE("fast math: division by a constant as multiplication keeps the value w
   }
 }
 
+TEST_CASE("fast math: reassociate regroups long sums into chains, keeping their terms and signs") {
+  using cfun::Function;
+  auto floats = [](int n) {
+    std::vector<cfun::Param> params;
+    for (int i = 0; i < n; ++i) params.push_back({"v" + std::to_string(i), ScalarKind::Float});
+    return params;
+  };
+  // A weighted chain as the examples write it, with subtractions, a nested
+  // sum inside a product, and an int sum that must stay as C evaluates it.
+  Function f = Function::compile("f", floats(6), ScalarKind::Float,
+                                 "int k = 1 + 2 + 3 + 4;\n"
+                                 "return 0.25f * v0 - v1 + 2.0f * (v2 + v3 + v4 + v5) - v3 + v4 - v5 + (float)k;");
+  Function g = f.regroupedSums();
+  REQUIRE(g.body() != f.body());
+  // 7 terms: chains of 3, 3 and 1; the second starts with a subtraction, so
+  // it is summed with flipped signs and subtracted. The nested 4-term sum:
+  // two chains of two.
+  CHECK(g.body().find("(((((0.25f) * v0) - v1) + ((2.0f) * ((v2 + v3) + (v4 + v5)))) - ((v3 - v4) + v5)) + ") !=
+        std::string::npos);
+  CHECK(g.body().find("(((1) + (2)) + (3)) + (4)") != std::string::npos); // the int sum keeps C's order
+  // Three terms or fewer: the very same function.
+  Function h = Function::compile("h", floats(3), ScalarKind::Float, "return v0 + v1 - v2;");
+  CHECK(h.regroupedSums().body() == h.body());
+
+  // Property: on random terms the regrouped sum differs from C's left to
+  // right one by at most 2 (n - 1) roundings of the sum of the terms'
+  // magnitudes, and not at all when every partial sum is exact (small
+  // integers); the interpreter and the kernels use the same function.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> value(-100.0f, 100.0f);
+  std::uniform_int_distribution<int> small(-1000, 1000), coin(0, 1);
+  for (int trial = 0; trial < 200; ++trial) {
+    int n = 4 + trial % 29;
+    std::string body = "return ";
+    for (int i = 0; i < n; ++i)
+      body += (i == 0 ? "" : coin(rng) ? " - " : " + ") + std::string("v") + std::to_string(i);
+    body += ";";
+    CAPTURE(body);
+    Function original = Function::compile("s", floats(n), ScalarKind::Float, body);
+    Function regrouped = original.regroupedSums();
+    REQUIRE(regrouped.body() != original.body());
+    bool integers = trial % 2 == 0;
+    std::vector<Scalar> args;
+    double magnitude = 0;
+    for (int i = 0; i < n; ++i) {
+      float v = integers ? static_cast<float>(small(rng)) : value(rng);
+      args.push_back(Scalar::ofFloat(v));
+      magnitude += std::fabs(v);
+    }
+    float a = scalarOf(original.call(args)), b = scalarOf(regrouped.call(args));
+    if (integers)
+      CHECK(a == b);
+    else
+      CHECK(std::fabs(a - b) <= 2.0 * (n - 1) * std::ldexp(1.0, -24) * magnitude);
+  }
+}
+
+TEST_CASE("fast math: reassociate sums Gaussian's 25 taps as five row sums, built exactly") {
+  const examples::Example &gaussian = examples::findExample("gaussian");
+  auto sizes = smallSizes(gaussian);
+  Program typed = typeCheck(gaussian.build(), sizes);
+  for (codegen::Target target : {codegen::Target::OpenCL, codegen::Target::CUDA}) {
+    codegen::Kernel regrouped = plainKernel(typed, target, codegen::FastMath::Reassociate, false);
+    CHECK(regrouped.buildOptions.empty());
+    // The first row's chain, then the second row's chain added to it.
+    CHECK(regrouped.source.find("(((((0.00390625f) * v0) + ((0.015625f) * v1)) + ((0.0234375f) * v2)) + "
+                                "((0.015625f) * v3)) + ((0.00390625f) * v4)) + ((((((0.015625f) * v5) + ") !=
+          std::string::npos);
+    // Other levels keep the verbatim body.
+    for (codegen::FastMath level : {codegen::FastMath::None, codegen::FastMath::Mad, codegen::FastMath::Relaxed})
+      CHECK(plainKernel(typed, target, level, false).source.find("(0.00390625f) * v0") == std::string::npos);
+  }
+  CHECK(codegen::fastMathTolerance(codegen::FastMath::Reassociate, false).magnitude ==
+        codegen::fastMathTolerance(codegen::FastMath::Mad, false).magnitude);
+}
+
+TEST_CASE("fast math: the space has a reassociate twin exactly where it changes the kernel, rebuilt by its strategy") {
+  size_t examplesWithTwins = 0;
+  for (const examples::Example &ex : examples::allExamples()) {
+    CAPTURE(ex.name);
+    auto sizes = smallSizes(ex);
+    Program typed = typeCheck(ex.build(), sizes);
+    explore::SpaceOptions options;
+    options.includeStream = options.includeTiled = options.includeLocal = options.includeCoarsened =
+        options.includeVector = options.includeMapping = options.includeFused = options.includeTimeTiled = false;
+    options.groupExtents = {32};
+    options.fastMathLevels = {codegen::FastMath::None, codegen::FastMath::Reassociate};
+    explore::Space space = explore::enumerateSpace(typed, {}, options);
+    size_t exact = 0, twins = 0;
+    for (const explore::Variant &v : space.variants) {
+      if (v.configuration.fastMath == codegen::FastMath::None) {
+        ++exact;
+        continue;
+      }
+      ++twins;
+      CHECK(v.kernel.buildOptions.empty());
+      // The strategy it prints rebuilds this very kernel.
+      explore::Variant rebuilt = explore::variantFromStrategy(typed, explore::strategyText(v));
+      CHECK(rebuilt.kernel.source == v.kernel.source);
+      CHECK(v.configuration.key().find("fast-math=reassociate") != std::string::npos);
+    }
+    // Every exact variant has its twin, or none has (no sum of 4 terms).
+    CHECK((twins == 0 || twins == exact));
+    examplesWithTwins += twins > 0;
+    if (ex.name == "gaussian") CHECK(twins > 0);
+  }
+  CHECK(examplesWithTwins < examples::allExamples().size());
+}
+
 TEST_CASE("fast math: the configuration keeps default keys and JSON, and names non-default choices") {
   explore::Configuration c;
   c.local = {32, 4, 1};
@@ -201,7 +315,7 @@ TEST_CASE("fast math: liftc compile and run take --fast-math and --div-to-mul") 
   std::string program = std::string(LIFTCC_SOURCE_DIR) + "/examples/json/gaussian.json";
   test::LiftcRun bad = test::runLiftc("compile " + test::shellQuote(program) + " --opt plain --fast-math fast");
   CHECK(bad.status == 2);
-  CHECK(bad.output.find("--fast-math must be none, mad or relaxed") != std::string::npos);
+  CHECK(bad.output.find("--fast-math must be none, mad, reassociate or relaxed") != std::string::npos);
   if (!ocl::test::testDevice()) return;
   test::LiftcRun run = test::runLiftc("run " + test::shellQuote(program) +
                                       " --opt plain --size N=40,M=33 --fast-math relaxed --div-to-mul --check");

@@ -84,11 +84,20 @@ Function Function::divisionsAsMultiplications() const {
   bool any = false;
   for (const ir::Expr &e : impl_->program->exprs) any = any || inverseOfConstantDivisor(e).has_value();
   if (!any) return *this;
+  return reprinted(PrintRewrites{.divisionsAsMultiplications = true});
+}
+
+Function Function::regroupedSums() const {
+  if (longestFloatingSum(*impl_->program) < kRegroupedSumTerms) return *this;
+  return reprinted(PrintRewrites{.regroupSums = true});
+}
+
+Function Function::reprinted(const PrintRewrites &rewrites) const {
   // Printed with plain C casts: compiling the text again restores the
   // checked form, saturating float -> int conversions included.
   std::string body = printBody(
       *impl_->program, impl_->params, [](ScalarKind, const std::string &operand) { return "((int)" + operand + ")"; },
-      true);
+      rewrites);
   return compile(impl_->name, impl_->params, impl_->result, body);
 }
 

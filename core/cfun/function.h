@@ -39,6 +39,7 @@ struct Param {
 namespace ir {
 struct Program;
 }
+struct PrintRewrites;
 
 class Function {
 public:
@@ -84,6 +85,16 @@ public:
   /// to rewrite, else a function compiled from the printed body.
   Function divisionsAsMultiplications() const;
 
+  /// The same function with every sum of four or more floating terms
+  /// (`t0 + t1 - t2 + ...`, which C evaluates left to right, n - 1 dependent
+  /// additions) regrouped into chains of ceil(sqrt(n)) consecutive terms whose
+  /// sums are added: Gaussian's 25 weighted taps become five row sums of
+  /// five. The same terms and signs; the device compiler, which keeps C's
+  /// order without fast math, can overlap the chains. A reassociation: each
+  /// sum may differ by a few units in the last place of its largest partial
+  /// sum (README of core/cfun). Returns *this when there is no such sum.
+  Function regroupedSums() const;
+
   /// Empty when the body means the same applied lane-wise to OpenCL vectors
   /// of its kind (every parameter, local and the result float, or all
   /// double; only arithmetic, literals and the math builtins that OpenCL C
@@ -103,6 +114,8 @@ public:
 
 private:
   struct Impl;
+  /// Compiled again from the body printed with `rewrites`.
+  Function reprinted(const PrintRewrites &rewrites) const;
   explicit Function(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<const Impl> impl_;
 };

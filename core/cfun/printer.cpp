@@ -1,5 +1,6 @@
 #include "core/cfun/printer.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -8,12 +9,23 @@ namespace liftcc::cfun {
 
 namespace {
 
+bool isFloatingSum(const ir::Expr &e) {
+  return e.kind == ir::ExprKind::Arith && (e.arith == ir::ArithOp::Add || e.arith == ir::ArithOp::Sub) &&
+         isFloating(e.type);
+}
+
+/// The number of terms of the sum rooted at `e` (1 for any other expression).
+size_t sumTerms(const ir::Expr &e) {
+  if (!isFloatingSum(e)) return 1;
+  auto operandTerms = [&](const ir::Expr &operand) { return operand.type == e.type ? sumTerms(operand) : 1; };
+  return operandTerms(*e.a) + operandTerms(*e.b);
+}
+
 class Printer {
 public:
   Printer(const ir::Program &program, const std::vector<Param> &params,
-          const std::function<std::string(ScalarKind, const std::string &)> &floatingToInt,
-          bool divisionsAsMultiplications)
-      : program_(program), floatingToInt_(floatingToInt), divisionsAsMultiplications_(divisionsAsMultiplications) {
+          const std::function<std::string(ScalarKind, const std::string &)> &floatingToInt, PrintRewrites rewrites)
+      : program_(program), floatingToInt_(floatingToInt), rewrites_(rewrites) {
     for (const Param &p : params) names_.push_back(p.name);
     // Locals get fresh names that no parameter has (parameters are
     // identifiers, so a trailing underscore keeps them apart).
@@ -107,7 +119,12 @@ private:
     case ir::ExprKind::Neg: return "(-" + expr(*e.a) + ")";
     case ir::ExprKind::Not: return "(!" + expr(*e.a) + ")";
     case ir::ExprKind::Arith:
-      if (divisionsAsMultiplications_ && e.arith == ir::ArithOp::Div)
+      if (rewrites_.regroupSums && isFloatingSum(e) && sumTerms(e) >= kRegroupedSumTerms) {
+        std::vector<SignedTerm> terms;
+        collectTerms(e, false, terms);
+        return regrouped(terms);
+      }
+      if (rewrites_.divisionsAsMultiplications && e.arith == ir::ArithOp::Div)
         if (std::optional<Scalar> inverse = inverseOfConstantDivisor(e))
           return "(" + expr(*e.a) + " * " + constant(*inverse) + ")";
       return "(" + expr(*e.a) + arithOp(e.arith) + expr(*e.b) + ")";
@@ -127,6 +144,59 @@ private:
     }
     }
     return "0";
+  }
+
+  /// A term of a sum: `negated` when it is subtracted.
+  struct SignedTerm {
+    const ir::Expr *expr;
+    bool negated;
+  };
+
+  /// The terms of the chain of additions and subtractions of e's type
+  /// rooted at `e`, left to right, with their signs.
+  static void collectTerms(const ir::Expr &e, bool negated, std::vector<SignedTerm> &terms) {
+    if (!isFloatingSum(e)) {
+      terms.push_back({&e, negated});
+      return;
+    }
+    auto sameSum = [&](const ir::Expr &operand) { return isFloatingSum(operand) && operand.type == e.type; };
+    bool rightNegated = negated != (e.arith == ir::ArithOp::Sub);
+    if (sameSum(*e.a))
+      collectTerms(*e.a, negated, terms);
+    else
+      terms.push_back({e.a, negated});
+    if (sameSum(*e.b))
+      collectTerms(*e.b, rightNegated, terms);
+    else
+      terms.push_back({e.b, rightNegated});
+  }
+
+  /// The terms as left-to-right chains of ceil(sqrt(n)) consecutive terms,
+  /// the chains' sums added left to right (25 terms: five chains of five). A
+  /// chain that starts with a subtracted term is summed with its signs
+  /// flipped and subtracted, so no negation is printed for a sum that had
+  /// none.
+  std::string regrouped(std::vector<SignedTerm> &terms) {
+    const size_t n = terms.size();
+    size_t chains = 1;
+    while (chains * chains < n) ++chains;
+    const size_t length = (n + chains - 1) / chains;
+    std::string sum;
+    for (size_t begin = 0; begin < n; begin += length) {
+      const size_t end = std::min(n, begin + length);
+      const bool subtracted = begin > 0 && terms[begin].negated;
+      std::string chain;
+      for (size_t i = begin; i < end; ++i) {
+        bool negated = terms[i].negated != subtracted;
+        std::string term = expr(*terms[i].expr);
+        if (i == begin)
+          chain = negated ? "(-" + term + ")" : term;
+        else
+          chain = "(" + chain + (negated ? " - " : " + ") + term + ")";
+      }
+      sum = sum.empty() ? chain : "(" + sum + (subtracted ? " - " : " + ") + chain + ")";
+    }
+    return sum;
   }
 
   std::string stmt(const ir::Stmt &s, const std::string &indent) {
@@ -149,7 +219,7 @@ private:
 
   const ir::Program &program_;
   const std::function<std::string(ScalarKind, const std::string &)> &floatingToInt_;
-  bool divisionsAsMultiplications_;
+  PrintRewrites rewrites_;
   std::vector<std::string> names_;
   size_t paramCount_ = 0;
 };
@@ -158,8 +228,14 @@ private:
 
 std::string printBody(const ir::Program &program, const std::vector<Param> &params,
                       const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt,
-                      bool divisionsAsMultiplications) {
-  return Printer(program, params, floatingToInt, divisionsAsMultiplications).body();
+                      PrintRewrites rewrites) {
+  return Printer(program, params, floatingToInt, rewrites).body();
+}
+
+size_t longestFloatingSum(const ir::Program &program) {
+  size_t longest = 1;
+  for (const ir::Expr &e : program.exprs) longest = std::max(longest, sumTerms(e));
+  return longest;
 }
 
 std::optional<Scalar> inverseOfConstantDivisor(const ir::Expr &division) {

@@ -14,12 +14,28 @@
 
 namespace liftcc::cfun {
 
-/// With `divisionsAsMultiplications`, every floating division by a constant
-/// whose inverse is a normal number is printed as a multiplication by that
-/// inverse, folded to a literal (Function::divisionsAsMultiplications).
+/// Rewrites printBody may apply, each a relaxation of C's evaluation.
+struct PrintRewrites {
+  /// Every floating division by a constant whose inverse is a normal number
+  /// is printed as a multiplication by that inverse, folded to a literal
+  /// (Function::divisionsAsMultiplications).
+  bool divisionsAsMultiplications = false;
+  /// Every sum of at least kRegroupedSumTerms floating terms is printed as
+  /// chains of about sqrt(n) terms whose sums are added
+  /// (Function::regroupedSums).
+  bool regroupSums = false;
+};
+
+/// Shorter sums gain nothing from regrouping.
+constexpr size_t kRegroupedSumTerms = 4;
+
 std::string printBody(const ir::Program &program, const std::vector<Param> &params,
                       const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt,
-                      bool divisionsAsMultiplications = false);
+                      PrintRewrites rewrites = {});
+
+/// The number of terms of the longest chain of floating additions and
+/// subtractions in `program` (1 when it has none).
+size_t longestFloatingSum(const ir::Program &program);
 
 /// The inverse of the divisor of `division` (an Arith Div node) in its
 /// floating type, when the divisor is a constant (possibly converted from an

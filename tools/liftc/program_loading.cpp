@@ -301,7 +301,8 @@ codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl) {
 void applyFastMathOptions(const CommandLine &cl, codegen::CodegenOptions &options) {
   if (auto level = cl.value("fast-math")) {
     auto parsed = codegen::parseFastMath(*level);
-    if (!parsed) throw UsageError("--fast-math must be none, mad or relaxed, found '" + io::shown(*level) + "'");
+    if (!parsed)
+      throw UsageError("--fast-math must be " + codegen::fastMathNames("or") + ", found '" + io::shown(*level) + "'");
     options.fastMath = *parsed;
   }
   options.divToMul = cl.has("div-to-mul");

@@ -134,7 +134,8 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
     o.fastMathLevels.clear();
     for (const std::string &v : splitList(values)) {
       auto level = codegen::parseFastMath(v);
-      if (!level) throw UsageError("--param fastMath takes none, mad and relaxed, found '" + io::shown(v) + "'");
+      if (!level)
+        throw UsageError("--param fastMath takes " + codegen::fastMathNames("and") + ", found '" + io::shown(v) + "'");
       if (std::find(o.fastMathLevels.begin(), o.fastMathLevels.end(), *level) == o.fastMathLevels.end())
         o.fastMathLevels.push_back(*level);
     }
@@ -182,6 +183,24 @@ std::optional<explore::Variant> strategyVariant(const CommandLine &cl, const Pro
   } catch (const explore::StrategyError &e) {
     throw UsageError(std::string("--strategy: ") + e.what());
   }
+}
+
+std::vector<codegen::FastMath> fastMathLevelsOf(const CommandLine &cl) {
+  return parseFastMathLevels(cl.value("fast-math").value_or(kDefaultFastMathLevels));
+}
+
+std::vector<codegen::FastMath> parseFastMathLevels(const std::string &list) {
+  std::vector<codegen::FastMath> levels;
+  std::istringstream items(list);
+  for (std::string item; std::getline(items, item, ',');) {
+    auto level = codegen::parseFastMath(item);
+    if (!level)
+      throw UsageError("--fast-math takes a list of " + codegen::fastMathNames("and") + ", found '" + io::shown(item) +
+                       "'");
+    if (std::find(levels.begin(), levels.end(), *level) == levels.end()) levels.push_back(*level);
+  }
+  if (levels.empty()) throw UsageError("--fast-math needs at least one of " + codegen::fastMathNames("and"));
+  return levels;
 }
 
 void applySpaceSelection(const CommandLine &cl, explore::SpaceOptions &options) {

@@ -22,6 +22,17 @@ rewrite::Mapping parseMappingOption(const CommandLine &cl);
 /// --fast-math, --div-to-mul, --kernel-name).
 std::optional<explore::Variant> strategyVariant(const CommandLine &cl, const Program &typed, codegen::Target target);
 
+/// The fast-math levels an exploration crosses every variant with unless
+/// told otherwise (liftc explore --fast-math, and liftc bench's on-the-spot
+/// explorations); mad differs from none only on some devices.
+inline constexpr const char *kDefaultFastMathLevels = "none,reassociate,relaxed";
+
+/// --fast-math LIST of explore (kDefaultFastMathLevels when absent).
+std::vector<codegen::FastMath> fastMathLevelsOf(const CommandLine &cl);
+/// A comma-separated list of fast-math level names, each once (UsageError
+/// naming --fast-math otherwise).
+std::vector<codegen::FastMath> parseFastMathLevels(const std::string &list);
+
 /// --families, --exclude-families and --param of explore into `options`.
 void applySpaceSelection(const CommandLine &cl, explore::SpaceOptions &options);
 

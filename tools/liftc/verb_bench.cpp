@@ -7,6 +7,7 @@
 #include "core/io/safe_file.h"
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
+#include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
 
 #include "examples/example.h"
@@ -148,6 +149,8 @@ size_t exploreMissing(bench::BenchOptions &options, tuner::Device &device, const
     explore.programName = name;
     explore.storeDir = results;
     explore.strategy = exploration.strategy;
+    // The space of liftc explore without options, fast-math levels included.
+    explore.space.fastMathLevels = parseFastMathLevels(kDefaultFastMathLevels);
     explore.budget.maxEvaluations = exploration.evaluations;
     if (exploration.secondsPerExample)
       explore.budget.maxTime = std::chrono::duration<double>(*exploration.secondsPerExample);

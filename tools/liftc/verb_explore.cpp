@@ -99,20 +99,6 @@ int exitNowIfAbandoned(const tuner::Device &device, int status, std::ostream &ou
   std::_Exit(status);
 }
 
-/// --fast-math LIST of explore: the levels every variant is crossed with
-/// (default none and relaxed; mad differs from none only on some devices).
-std::vector<codegen::FastMath> fastMathLevelsOf(const CommandLine &cl) {
-  std::vector<codegen::FastMath> levels;
-  std::istringstream items(cl.value("fast-math").value_or("none,relaxed"));
-  for (std::string item; std::getline(items, item, ',');) {
-    auto level = codegen::parseFastMath(item);
-    if (!level) throw UsageError("--fast-math takes a list of none, mad and relaxed, found '" + io::shown(item) + "'");
-    if (std::find(levels.begin(), levels.end(), *level) == levels.end()) levels.push_back(*level);
-  }
-  if (levels.empty()) throw UsageError("--fast-math needs at least one of none, mad and relaxed");
-  return levels;
-}
-
 /// The configuration tune measures without --strategy: --opt, --tile,
 /// --coarsen, --window, --local, --mapping and the codegen options.
 explore::Configuration configurationOfOptions(const CommandLine &cl) {
