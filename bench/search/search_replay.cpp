@@ -19,12 +19,8 @@
 // --evals/--budget/--shard); search strategies see exactly the points and
 // neighbourhoods `liftc explore` would give them.
 
-#include "core/error.h"
-#include "explore/configuration.h"
-#include "explore/space.h"
+#include "bench/search/store_replay.h"
 #include "tuner/median.h"
-#include "tuner/result_store.h"
-#include "tuner/search.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -38,72 +34,6 @@
 namespace {
 
 using namespace liftcc;
-
-struct Replay {
-  std::vector<explore::Configuration> configurations;
-  std::vector<std::optional<double>> costs; ///< median ns, nullopt for failed variants
-  std::vector<size_t> programGroups;        ///< each variant's low-level program (explore::programGroupIds)
-  double optimum = 0;
-};
-
-Replay load(const std::string &path) {
-  tuner::ResultStore store(path, tuner::ResultStore::Access::Read);
-  Replay replay;
-  for (const tuner::Record &r : store.records()) {
-    replay.configurations.push_back(explore::Configuration::fromJson(r.configuration));
-    replay.costs.push_back(r.outcome == tuner::Outcome::Ok ? std::optional<double>(r.medianNs) : std::nullopt);
-  }
-  replay.programGroups = explore::programGroupIds(replay.configurations);
-  const tuner::Record *best = store.best();
-  if (!best) throw Error(path + ": no successful record");
-  replay.optimum = best->medianNs;
-  return replay;
-}
-
-tuner::SearchSpace searchSpace(const Replay &replay) {
-  // The same neighbourhoods as explore() gives its search over the space.
-  std::vector<std::vector<size_t>> neighbours = explore::neighbourLists(replay.configurations);
-  std::vector<std::vector<std::string>> features;
-  for (const explore::Configuration &c : replay.configurations) features.push_back(explore::searchFeatures(c));
-  tuner::SearchSpace space;
-  space.size = neighbours.size();
-  space.neighbours = [neighbours](size_t i) { return neighbours[i]; };
-  space.features = [features](size_t i) { return features[i]; };
-  return space;
-}
-
-/// Evaluations (1-based) until a cost <= target was first seen, for one run.
-struct RunStats {
-  size_t toWithin = 0;  ///< 0: never
-  size_t toOptimum = 0; ///< 0: never
-  size_t pruned = 0;    ///< variants skipped by pruning before the run stopped
-};
-
-RunStats replayOnce(tuner::SearchStrategy strategy, const Replay &replay, const tuner::SearchSpace &space,
-                    double target, uint64_t seed, double pruneSlowerThan = 0) {
-  RunStats stats;
-  size_t evaluations = 0;
-  tuner::CostFunction cost = [&](size_t i) {
-    ++evaluations;
-    const std::optional<double> &c = replay.costs[i];
-    if (c && *c <= target && !stats.toWithin) stats.toWithin = evaluations;
-    if (c && *c <= replay.optimum && !stats.toOptimum) stats.toOptimum = evaluations;
-    return c;
-  };
-  // No budget: the run goes on until both numbers are found (at worst the
-  // whole space); budgets are applied afterwards.
-  tuner::SearchBudget untilFound;
-  untilFound.stop = [&] { return stats.toWithin && stats.toOptimum; };
-  if (pruneSlowerThan > 0) {
-    // Pruned runs stop at the 5% target: the optimum may have been pruned,
-    // and searching the rest of the space for it would only add time.
-    untilFound.stop = [&] { return stats.toWithin != 0; };
-    untilFound.pruning.slowerThan = pruneSlowerThan;
-    untilFound.pruning.group = [&](size_t i) { return replay.programGroups[i]; };
-  }
-  stats.pruned = tuner::runSearch(strategy, space, cost, untilFound, seed).pruned;
-  return stats;
-}
 
 /// Never (0) counts as the whole space: a search that misses pays for all of it.
 std::vector<size_t> neverAsAll(std::vector<size_t> v, size_t all) {
@@ -146,8 +76,7 @@ int run(int argc, char **argv) {
   if (path.empty() || seeds == 0)
     throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05] [--prune F,...]");
 
-  Replay replay = load(path);
-  tuner::SearchSpace space = searchSpace(replay);
+  bench::StoreReplay replay = bench::loadStoreReplay(path);
   size_t n = replay.costs.size();
   double target = replay.optimum * (1 + within);
   size_t valid = size_t(std::count_if(replay.costs.begin(), replay.costs.end(), [](auto &c) { return c.has_value(); }));
@@ -181,7 +110,7 @@ int run(int argc, char **argv) {
   };
 
   // Exhaustive search is deterministic: the store's order is the order it ran in.
-  RunStats exhaustive = replayOnce(tuner::SearchStrategy::Exhaustive, replay, space, target, 1);
+  bench::ReplayRun exhaustive = bench::replaySearch(tuner::SearchStrategy::Exhaustive, replay, target, 1);
   row("exhaustive", {exhaustive.toWithin}, {exhaustive.toOptimum}, {});
   std::vector<double> pruneLevels{0};
   pruneLevels.insert(pruneLevels.end(), prunings.begin(), prunings.end());
@@ -190,7 +119,7 @@ int run(int argc, char **argv) {
          {tuner::SearchStrategy::Random, tuner::SearchStrategy::Annealing, tuner::SearchStrategy::Model}) {
       std::vector<size_t> toWithin, toOptimum, pruned;
       for (uint64_t seed = 1; seed <= seeds; ++seed) {
-        RunStats s = replayOnce(strategy, replay, space, target, seed, prune);
+        bench::ReplayRun s = bench::replaySearch(strategy, replay, target, seed, prune);
         toWithin.push_back(s.toWithin);
         toOptimum.push_back(s.toOptimum);
         if (prune > 0) pruned.push_back(s.pruned);

@@ -1,0 +1,44 @@
+#pragma once
+// Replaying search strategies against a recorded exhaustive exploration (a
+// result store holding the time of every variant of a space): the cost
+// function looks the time up instead of measuring it, so a strategy's
+// evaluations-to-target can be averaged over many seeds in seconds. Used by
+// the search_replay tool and by the tests that hold the search to the
+// figures the README reports.
+
+#include "tuner/search.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace liftcc::bench {
+
+struct StoreReplay {
+  std::vector<std::optional<double>> costs; ///< median ns, nullopt for failed variants
+  std::vector<size_t> programGroups;        ///< each variant's low-level program (explore::programGroupIds)
+  double optimum = 0;                       ///< the fastest median ns
+  /// The neighbourhoods and features liftc explore gives its search over
+  /// the same configurations.
+  tuner::SearchSpace space;
+};
+
+/// The store at `path` (every record one variant, e.g. an exhaustive
+/// `liftc explore`). Throws liftcc::Error when it has no successful record.
+StoreReplay loadStoreReplay(const std::string &path);
+
+/// Evaluations (1-based) of one replayed search; 0 means never.
+struct ReplayRun {
+  size_t toWithin = 0;  ///< until a variant within the target was measured
+  size_t toOptimum = 0; ///< until the optimum was measured
+  size_t pruned = 0;    ///< variants skipped by pruning before the run stopped
+};
+
+/// Replays `strategy` with `seed` until it has measured a variant of cost
+/// <= `target` and the optimum (or, with pruning by `pruneSlowerThan` > 0,
+/// only the target, since the optimum may be pruned), at worst the whole
+/// space.
+ReplayRun replaySearch(tuner::SearchStrategy strategy, const StoreReplay &replay, double target, uint64_t seed,
+                       double pruneSlowerThan = 0);
+
+} // namespace liftcc::bench
