@@ -5,6 +5,7 @@
 #include "codegen/fast_math.h"
 #include "codegen/generate.h"
 #include "core/cfun/function.h"
+#include "core/cfun/printer.h"
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
@@ -166,20 +167,34 @@ TEST_CASE("fast math: reassociate regroups long sums into chains, keeping their 
     return params;
   };
   // A weighted chain as the examples write it, with subtractions, a nested
-  // sum inside a product, and an int sum that must stay as C evaluates it.
+  // sum inside a product, a parenthesised sum of the same type (one sum with
+  // the rest: a reassociation), and an int sum that must stay as C
+  // evaluates it.
   Function f = Function::compile("f", floats(6), ScalarKind::Float,
-                                 "int k = 1 + 2 + 3 + 4;\n"
-                                 "return 0.25f * v0 - v1 + 2.0f * (v2 + v3 + v4 + v5) - v3 + v4 - v5 + (float)k;");
+                                 "int k = 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10;\n"
+                                 "return 0.25f * v0 - v1 + 2.0f * (v2 + v3 + v4 + v5 + v0 + v1 + v2 + v3 + v4 + v5)"
+                                 " - v3 + v4 - v5 + v0 - v1 + v2 + v3 - v4 + (float)k + (v0 + v1 + v2 + v3);");
   Function g = f.regroupedSums();
   REQUIRE(g.body() != f.body());
-  // 7 terms: chains of 3, 3 and 1; the second starts with a subtraction, so
-  // it is summed with flipped signs and subtracted. The nested 4-term sum:
-  // two chains of two.
-  CHECK(g.body().find("(((((0.25f) * v0) - v1) + ((2.0f) * ((v2 + v3) + (v4 + v5)))) - ((v3 - v4) + v5)) + ") !=
+  // 16 terms: four chains of four; the second starts with a term that is
+  // added and has subtractions inside. The nested 10-term sum: chains of 3,
+  // 3, 3 and 1.
+  CHECK(g.body().find("((2.0f) * (((((v2 + v3) + v4) + ((v5 + v0) + v1)) + ((v2 + v3) + v4)) + v5))) - v3) + "
+                      "(((v4 - v5) + v0) - v1)) + (((v2 + v3) - v4) + ((float)") != std::string::npos);
+  CHECK(g.body().find("(((v0 + v1) + v2) + v3))") != std::string::npos);
+  // The int sum keeps C's order.
+  CHECK(g.body().find("(((((((((1) + (2)) + (3)) + (4)) + (5)) + (6)) + (7)) + (8)) + (9)) + (10)") !=
         std::string::npos);
-  CHECK(g.body().find("(((1) + (2)) + (3)) + (4)") != std::string::npos); // the int sum keeps C's order
-  // Three terms or fewer: the very same function.
-  Function h = Function::compile("h", floats(3), ScalarKind::Float, "return v0 + v1 - v2;");
+  // A chain starting with a subtracted term is summed with flipped signs
+  // and subtracted: no negation is added.
+  Function m =
+      Function::compile("m", floats(6), ScalarKind::Float, "return v0 + v1 + v2 + v3 - v4 + v5 - v0 + v1 + v2 + v3;");
+  CHECK(m.regroupedSums().body().find("+ ((v3 - v4) + v5)) - ((v0 - v1) - v2)) + v3") != std::string::npos);
+  CHECK(m.regroupedSums().body().find("(-") == std::string::npos);
+  // Nine terms or fewer: the very same function (regrouping them gained
+  // nothing measurable, cfun::kRegroupedSumTerms).
+  Function h =
+      Function::compile("h", floats(6), ScalarKind::Float, "return v0 + v1 - v2 + v3 + v4 + v5 + v0 + v1 + v2;");
   CHECK(h.regroupedSums().body() == h.body());
 
   // Property: on random terms the regrouped sum differs from C's left to
@@ -190,7 +205,7 @@ TEST_CASE("fast math: reassociate regroups long sums into chains, keeping their 
   std::uniform_real_distribution<float> value(-100.0f, 100.0f);
   std::uniform_int_distribution<int> small(-1000, 1000), coin(0, 1);
   for (int trial = 0; trial < 200; ++trial) {
-    int n = 4 + trial % 29;
+    int n = int(cfun::kRegroupedSumTerms) + trial % 23;
     std::string body = "return ";
     for (int i = 0; i < n; ++i)
       body += (i == 0 ? "" : coin(rng) ? " - " : " + ") + std::string("v") + std::to_string(i);

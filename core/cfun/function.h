@@ -85,7 +85,7 @@ public:
   /// to rewrite, else a function compiled from the printed body.
   Function divisionsAsMultiplications() const;
 
-  /// The same function with every sum of four or more floating terms
+  /// The same function with every sum of ten or more floating terms
   /// (`t0 + t1 - t2 + ...`, which C evaluates left to right, n - 1 dependent
   /// additions) regrouped into chains of ceil(sqrt(n)) consecutive terms whose
   /// sums are added: Gaussian's 25 weighted taps become five row sums of
