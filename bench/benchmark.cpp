@@ -167,8 +167,15 @@ std::vector<BenchRow> benchPeers(const ocl::DeviceInfo &device, const examples::
   return rows;
 }
 
-ExampleReport benchExample(tuner::Device &device, const examples::Example &example, double bytesPerSecond,
-                           const BenchOptions &options) {
+/// A copy roof of the run: its index in BenchReport::bandwidths and its figure.
+struct Roof {
+  size_t index;
+  double bytesPerSecond;
+};
+
+/// `roofFor(bufferBytes)`: the run's copy roof with buffers of that size.
+ExampleReport benchExample(tuner::Device &device, const examples::Example &example,
+                           const std::function<Roof(size_t bufferBytes)> &roofFor, const BenchOptions &options) {
   Program program = example.build();
   std::vector<Contender> contenders = contendersFor(example, options.contenders, device.target());
   std::vector<Candidate> candidates;
@@ -193,7 +200,10 @@ ExampleReport benchExample(tuner::Device &device, const examples::Example &examp
   report.sizes = explore::sizesKey(program, sizes);
   report.outputElements = outputElements(typed, sizes);
   report.bytesPerElement = explore::compulsoryBytesPerOutput(typed, sizes);
-  report.rooflineElementsPerSecond = bytesPerSecond / report.bytesPerElement;
+  Roof roof =
+      roofFor(options.copyBytes.value_or(explore::roofBufferBytes(report.bytesPerElement, report.outputElements)));
+  report.roof = roof.index;
+  report.rooflineElementsPerSecond = roof.bytesPerSecond / report.bytesPerElement;
   std::vector<Grid> grids = randomGrids(typed, sizes, options.seed);
 
   std::optional<Grid> baseline;
@@ -259,11 +269,21 @@ BenchReport runBench(tuner::Device &device, const BenchOptions &options) {
 
   BenchReport report;
   report.device = device.resultsName();
-  log(options, "measuring copy bandwidth");
-  report.bandwidth = device.measureCopyBandwidth(static_cast<int>(options.timing.warmupRuns),
-                                                 static_cast<int>(options.timing.timedRuns), options.copyBytes);
-  for (const examples::Example *example : selected)
-    report.examples.push_back(benchExample(device, *example, report.bandwidth.bytesPerSecond, options));
+  // Each buffer size's roof is measured once, when an example first needs it.
+  std::map<size_t, size_t> roofOfSize;
+  auto roofFor = [&](size_t bufferBytes) {
+    auto [it, added] = roofOfSize.emplace(bufferBytes, report.bandwidths.size());
+    if (added) {
+      log(options, "measuring copy bandwidth at " + std::to_string(bufferBytes >> 20) + " MiB per buffer");
+      report.bandwidths.push_back(device.measureCopyBandwidth(static_cast<int>(options.timing.warmupRuns),
+                                                              static_cast<int>(options.timing.timedRuns), bufferBytes));
+    }
+    return Roof{it->second, report.bandwidths[it->second].bytesPerSecond};
+  };
+  for (const examples::Example *example : selected) {
+    ExampleReport e = benchExample(device, *example, roofFor, options);
+    report.examples.push_back(std::move(e));
+  }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

@@ -34,8 +34,12 @@ struct BenchOptions {
   /// least 20 runs) of the peers.
   ocl::TimingOptions timing{.warmupRuns = 2, .timedRuns = 20};
   uint64_t seed = 1;
-  /// Bytes of each of the two buffers of the copy roofline.
-  size_t copyBytes = tuner::Device::kCopyBufferBytes;
+  /// Bytes of each of the two buffers of the copy roofline. Absent: each
+  /// example's roof is the copy of buffers as large as half its compulsory
+  /// traffic (explore::roofBufferBytes, as liftc explore measures it: 1 to
+  /// 128 MiB), so the copy sees the caches the stencil sees; a grid that
+  /// fits a cache is no longer compared with a copy that does not.
+  std::optional<size_t> copyBytes;
   /// The Kernel Tuner peer (bench/kernel_tuner_peer.h); absent: no such rows.
   std::optional<KernelTunerSetup> kernelTuner;
   /// Wall time of exploring each example on the spot in this run (by name),
@@ -72,13 +76,16 @@ struct ExampleReport {
   std::string verifiedAt; ///< the small sizes of the verification
   int64_t outputElements = 0;
   double bytesPerElement = 0; ///< compulsory traffic: each grid read or written once
+  size_t roof = 0;            ///< its copy roof: index into BenchReport::bandwidths
   double rooflineElementsPerSecond = 0;
   std::vector<BenchRow> rows;
 };
 
 struct BenchReport {
   std::string device;
-  tuner::CopyBandwidth bandwidth;
+  /// The copy roofs measured, one per buffer size, in the order the
+  /// examples first needed them.
+  std::vector<tuner::CopyBandwidth> bandwidths;
   std::vector<ExampleReport> examples;
   double seconds = 0; ///< wall time of the measurements (runBench)
   /// Wall time spent exploring examples without a recorded best before the

@@ -47,22 +47,29 @@ std::string roofLabel(const tuner::CopyBandwidth &bandwidth) {
   return bandwidth.candidates.empty() ? std::string("?") : bandwidth.candidates[bandwidth.roof].label();
 }
 
+/// "64 MiB" (or bytes below a MiB).
+std::string bufferSize(size_t bytes) {
+  return bytes >= (size_t{1} << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " B";
+}
+
 std::string summary(const BenchReport &report) {
   std::ostringstream s;
-  const tuner::CopyBandwidth &bw = report.bandwidth;
-  s << "device: " << report.device << "\n"
-    << "copy bandwidth (roof): " << fixed(bw.bytesPerSecond / 1e9, 2) << " GB/s, " << roofLabel(bw) << ", the best of "
-    << bw.candidates.size() << " copies (median of " << bw.runs << " each, " << bw.bufferBytes / (1 << 20)
-    << " MiB per buffer, read + write bytes)\n";
-  for (size_t i = 0; i < bw.candidates.size(); ++i) s << "  copy " << copyLine(bw, i) << "\n";
-  if (bw.hostMemcpyBytesPerSecond) {
-    s << "host memcpy: " << fixed(*bw.hostMemcpyBytesPerSecond / 1e9, 2) << " GB/s";
-    if (auto note = tuner::hostMemcpyNote(bw)) s << "; NOTE: " << *note;
-    s << "\n";
+  s << "device: " << report.device << "\n";
+  for (const tuner::CopyBandwidth &bw : report.bandwidths) {
+    s << "copy bandwidth (roof) at " << bufferSize(bw.bufferBytes)
+      << " per buffer: " << fixed(bw.bytesPerSecond / 1e9, 2) << " GB/s, " << roofLabel(bw) << ", the best of "
+      << bw.candidates.size() << " copies (median of " << bw.runs << " each, read + write bytes)\n";
+    for (size_t i = 0; i < bw.candidates.size(); ++i) s << "  copy " << copyLine(bw, i) << "\n";
+    if (bw.hostMemcpyBytesPerSecond) {
+      s << "  host memcpy: " << fixed(*bw.hostMemcpyBytesPerSecond / 1e9, 2) << " GB/s";
+      if (auto note = tuner::hostMemcpyNote(bw)) s << "; NOTE: " << *note;
+      s << "\n";
+    }
   }
   for (const ExampleReport &e : report.examples)
     s << e.example << ": " << e.sizes << ", " << fixed(e.bytesPerElement, 0) << " B/element, roofline "
-      << fixed(e.rooflineElementsPerSecond / 1e9, 3) << " G elem/s; verified at " << e.verifiedAt << "\n";
+      << fixed(e.rooflineElementsPerSecond / 1e9, 3) << " G elem/s (the copy of "
+      << bufferSize(report.bandwidths.at(e.roof).bufferBytes) << " buffers); verified at " << e.verifiedAt << "\n";
   if (report.explored > 0)
     s << "explored on the spot: " << report.explored << " example(s) in " << fixed(report.exploreSeconds, 1) << " s\n";
   s << "measurements: " << fixed(report.seconds, 1)
@@ -80,8 +87,7 @@ std::string csvField(const std::string &text) {
 /// The copy candidates and the host memcpy as rows of kind "copy" (example
 /// "(copy)", the buffer size as sizes, the figure in copy_bytes_per_s, "roof"
 /// in detail for the roof); bench/plot.py skips them.
-void writeCopyCsvRows(std::ostream &out, const BenchReport &report) {
-  const tuner::CopyBandwidth &bw = report.bandwidth;
+void writeCopyCsvRows(std::ostream &out, const BenchReport &report, const tuner::CopyBandwidth &bw) {
   const std::string sizes = std::to_string(bw.bufferBytes) + " B";
   auto row = [&](const std::string &variant, bool ok, double bytesPerSecond, const std::string &message,
                  const std::string &detail) {
@@ -132,10 +138,10 @@ void writeCsv(std::ostream &out, const BenchReport &report) {
           << ',' << statusName(r.status) << ',' << (ok ? fixed(r.medianNs / 1e6, 6) : "") << ','
           << (ok ? fixed(r.elementsPerSecond, 0) : "") << ',' << (ok && r.vsReference ? fixed(*r.vsReference, 4) : "")
           << ',' << (ok ? fixed(r.vsRoofline, 4) : "") << ',' << fixed(e.rooflineElementsPerSecond, 0) << ','
-          << fixed(report.bandwidth.bytesPerSecond, 0) << ',' << csvField(r.message) << ','
+          << fixed(report.bandwidths.at(e.roof).bytesPerSecond, 0) << ',' << csvField(r.message) << ','
           << (r.tuningSeconds ? fixed(*r.tuningSeconds, 3) : "") << ',' << csvField(r.detail) << ",variant\n";
     }
-  writeCopyCsvRows(out, report);
+  for (const tuner::CopyBandwidth &bw : report.bandwidths) writeCopyCsvRows(out, report, bw);
 }
 
 void writeMarkdown(std::ostream &out, const BenchReport &report) {
@@ -157,8 +163,9 @@ void writeMarkdown(std::ostream &out, const BenchReport &report) {
     }
 }
 
-void writeJson(std::ostream &out, const BenchReport &report) {
-  const tuner::CopyBandwidth &bw = report.bandwidth;
+namespace {
+
+nlohmann::json bandwidthJson(const tuner::CopyBandwidth &bw) {
   nlohmann::json copies = nlohmann::json::array();
   for (size_t i = 0; i < bw.candidates.size(); ++i) {
     const tuner::CopyCandidate &c = bw.candidates[i];
@@ -178,6 +185,14 @@ void writeJson(std::ostream &out, const BenchReport &report) {
     bandwidth["hostMemcpyBytesPerSecond"] = *bw.hostMemcpyBytesPerSecond;
     if (auto note = tuner::hostMemcpyNote(bw)) bandwidth["hostMemcpyNote"] = *note;
   }
+  return bandwidth;
+}
+
+} // namespace
+
+void writeJson(std::ostream &out, const BenchReport &report) {
+  nlohmann::json bandwidths = nlohmann::json::array();
+  for (const tuner::CopyBandwidth &bw : report.bandwidths) bandwidths.push_back(bandwidthJson(bw));
   nlohmann::json examples = nlohmann::json::array();
   for (const ExampleReport &e : report.examples) {
     nlohmann::json rows = nlohmann::json::array();
@@ -199,11 +214,12 @@ void writeJson(std::ostream &out, const BenchReport &report) {
                         {"verifiedAt", e.verifiedAt},
                         {"outputElements", e.outputElements},
                         {"bytesPerElement", e.bytesPerElement},
+                        {"roofBufferBytes", report.bandwidths.at(e.roof).bufferBytes},
                         {"rooflineElementsPerSecond", e.rooflineElementsPerSecond},
                         {"rows", rows}});
   }
   nlohmann::json j{{"device", report.device},
-                   {"copyBandwidth", bandwidth},
+                   {"copyBandwidths", bandwidths},
                    {"examples", examples},
                    {"seconds", report.seconds},
                    {"exploreSeconds", report.exploreSeconds},

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 namespace liftcc {
 
@@ -134,7 +135,11 @@ TEST_CASE("copy roofline: liftc bench lists every candidate and the roof in text
                                       test::shellQuote(csv.string()) + " --json " + test::shellQuote(json.string()));
   REQUIRE_MESSAGE(run.status == 0, run.output);
   nlohmann::json report = nlohmann::json::parse(std::ifstream(json));
-  const nlohmann::json &bw = report.at("copyBandwidth");
+  // --copy-mib: one roof for every example.
+  REQUIRE(report.at("copyBandwidths").size() == 1);
+  const nlohmann::json &bw = report.at("copyBandwidths").at(0);
+  CHECK(bw.at("bufferBytes") == size_t{1} << 20);
+  CHECK(report.at("examples").at(0).at("roofBufferBytes") == size_t{1} << 20);
   REQUIRE(bw.at("candidates").size() >= 5);
   double best = 0;
   int roofs = 0;
@@ -151,7 +156,7 @@ TEST_CASE("copy roofline: liftc bench lists every candidate and the roof in text
   }
   CHECK(roofs == 1);
   CHECK(bw.at("bytesPerSecond").get<double>() == best);
-  CHECK(run.output.find("copy bandwidth (roof): ") != std::string::npos);
+  CHECK(run.output.find("copy bandwidth (roof) at 1 MiB per buffer: ") != std::string::npos);
   std::ifstream in(csv);
   size_t copyRows = 0, roofRows = 0;
   for (std::string line; std::getline(in, line);)
@@ -161,6 +166,36 @@ TEST_CASE("copy roofline: liftc bench lists every candidate and the roof in text
     }
   CHECK(copyRows == bw.at("candidates").size() + (bw.contains("hostMemcpyBytesPerSecond") ? 1 : 0));
   CHECK(roofRows == 1);
+}
+
+TEST_CASE("copy roofline: liftc bench measures each example's roof at its own traffic, once per buffer size") {
+  if (!ocl::test::testDevice()) return;
+  test::TempDir dir;
+  std::filesystem::path json = dir.path() / "bench.json";
+  // Half the compulsory traffic of each: Jacobi 2D and Gaussian at 1024^2
+  // move 8 MiB, so 4 MiB buffers; Heat at 64^3 moves 2 MiB, so 1 MiB.
+  test::LiftcRun run = test::runLiftc("bench --examples jacobi2d_5pt,heat,gaussian --sizes default --size-scale 0.5 "
+                                      "--runs 1 --warmups 0 --explore 0 --kernel-tuner off --tiles 8 --quiet --json " +
+                                      test::shellQuote(json.string()));
+  REQUIRE_MESSAGE(run.status == 0, run.output);
+  nlohmann::json report = nlohmann::json::parse(std::ifstream(json));
+  const nlohmann::json &roofs = report.at("copyBandwidths");
+  REQUIRE(roofs.size() == 2);
+  CHECK(roofs.at(0).at("bufferBytes") == size_t{4} << 20);
+  CHECK(roofs.at(1).at("bufferBytes") == size_t{1} << 20);
+  std::map<std::string, size_t> roofOf;
+  for (const nlohmann::json &e : report.at("examples")) {
+    size_t bytes = e.at("roofBufferBytes").get<size_t>();
+    roofOf[e.at("example").get<std::string>()] = bytes;
+    // The example's bound is its roof's bandwidth over its bytes per element.
+    const nlohmann::json &roof = roofs.at(bytes == roofs.at(0).at("bufferBytes") ? 0 : 1);
+    CHECK(e.at("rooflineElementsPerSecond").get<double>() ==
+          doctest::Approx(roof.at("bytesPerSecond").get<double>() / e.at("bytesPerElement").get<double>()));
+  }
+  CHECK(roofOf == std::map<std::string, size_t>{
+                      {"jacobi2d_5pt", size_t{4} << 20}, {"heat", size_t{1} << 20}, {"gaussian", size_t{4} << 20}});
+  CHECK(run.output.find("copy bandwidth (roof) at 4 MiB per buffer: ") != std::string::npos);
+  CHECK(run.output.find("copy bandwidth (roof) at 1 MiB per buffer: ") != std::string::npos);
 }
 } // TEST_SUITE("copy roofline")
 
