@@ -67,10 +67,11 @@ struct ContenderRun {
 
 /// Builds the contender's kernel at `sizes` for the device and runs it on
 /// `grids` through the launch plan: `timing.warmupRuns` + `timing.timedRuns`
-/// runs, the output buffer starting as NaN so that elements a kernel never
-/// writes fail verification.
+/// runs, more while the timed ones add up to less than `minTimedSeconds`,
+/// the output buffer starting as NaN so that elements a kernel never writes
+/// fail verification.
 ContenderRun runContender(tuner::Device &device, const Contender &contender, const Program &typed, const Sizes &sizes,
-                          const std::vector<Grid> &grids, const ocl::TimingOptions &timing) {
+                          const std::vector<Grid> &grids, const ocl::TimingOptions &timing, double minTimedSeconds) {
   ContenderKernel k = contender.kernelAt(typed, sizes, device.target());
   std::unique_ptr<tuner::CompiledKernel> compiled = device.compile(k.kernel);
   tuner::InputViews inputs;
@@ -79,6 +80,7 @@ ContenderRun runContender(tuner::Device &device, const Contender &contender, con
   config.localSize = k.local;
   config.warmups = static_cast<int>(timing.warmupRuns);
   config.repetitions = static_cast<int>(timing.timedRuns);
+  config.minTimedSeconds = minTimedSeconds;
   config.poisonOutput = true;
   tuner::RawRun raw = compiled->runViews(sizes, inputs, config);
   const auto elements = static_cast<size_t>(outputElements(typed, sizes));
@@ -99,7 +101,7 @@ void verify(tuner::Device &device, const Program &program, const Sizes &small, s
   Reference expected = interpretReference(typed, small, toValues(typed, small, grids));
   for (Candidate &c : candidates) {
     try {
-      ContenderRun r = runContender(device, *c.contender, typed, small, grids, {.warmupRuns = 0, .timedRuns = 1});
+      ContenderRun r = runContender(device, *c.contender, typed, small, grids, {.warmupRuns = 0, .timedRuns = 1}, 0);
       if (auto mismatch = compareWithReference(expected, toValue(typed, small, r.output), c.contender->tolerance)) {
         c.row.status = Status::Wrong;
         c.row.message = "vs interpreter: " + *mismatch;
@@ -212,7 +214,7 @@ ExampleReport benchExample(tuner::Device &device, const examples::Example &examp
     if (!c.verified) continue;
     log(options, example.name + ": timing " + c.row.variant + " at " + report.sizes);
     try {
-      ContenderRun r = runContender(device, *c.contender, typed, sizes, grids, options.timing);
+      ContenderRun r = runContender(device, *c.contender, typed, sizes, grids, options.timing, options.minTimedSeconds);
       if (!baseline) {
         baseline = std::move(r.output);
         baselineName = c.row.variant;

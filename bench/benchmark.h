@@ -33,6 +33,11 @@ struct BenchOptions {
   /// Warm-ups and timed runs of every kernel, of the copy kernel and (at
   /// least 20 runs) of the peers.
   ocl::TimingOptions timing{.warmupRuns = 2, .timedRuns = 20};
+  /// Every generated and hand-written kernel is timed for at least
+  /// `timing.timedRuns` runs and at least this many seconds of kernel time
+  /// (tuner::LaunchConfig::minTimedSeconds), so that sub-millisecond kernels
+  /// get a median of hundreds of runs.
+  double minTimedSeconds = 0.2;
   uint64_t seed = 1;
   /// Bytes of each of the two buffers of the copy roofline. Absent: each
   /// example's roof is the copy of buffers as large as half its compulsory

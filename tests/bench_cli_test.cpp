@@ -145,6 +145,16 @@ TEST_CASE("liftc bench: the on-the-spot exploration's options are checked before
   }
 }
 
+TEST_CASE("liftc bench: --min-time takes a duration or 0, checked before any measuring") {
+  for (const char *options : {"--min-time soon", "--min-time -1", "--min-time 2h"}) {
+    CAPTURE(options);
+    test::LiftcRun run = test::runLiftc(std::string("bench --examples jacobi1d_3pt ") + options);
+    CHECK(run.status == 2);
+    CHECK(run.output.find("--min-time") != std::string::npos);
+    CHECK(run.output.find("measuring") == std::string::npos);
+  }
+}
+
 TEST_CASE("liftc bench: a CUDA best of the same GPU does not stand in for the OpenCL one") {
   if (!ocl::test::testDevice()) return;
   // liftc's default device, whichever LIFTCC_OCL_DEVICE names.

@@ -185,6 +185,28 @@ TEST_CASE("runPlan: warm-ups, repetitions from the original input, the sum of la
                        doctest::Contains("input B has 8 bytes, expected 4"), std::invalid_argument);
 }
 
+TEST_CASE("runPlan: a minimum of timed seconds adds repetitions until their times add up to it, at most 1000") {
+  LaunchPlan plan = tuner::planLaunch(kernelOver(std::nullopt), {{"N", 1}}, std::nullopt, std::nullopt);
+  RecordingBackend backend;
+  backend.times = {100};
+  tuner::InputBytes inputs{floats({7}), floats({0})};
+  tuner::LaunchConfig config;
+  config.warmups = 2;
+  config.repetitions = 3;
+  // 100 ns a launch: 1.05 us needs 11 timed repetitions (the 3 asked for, then 8 more).
+  config.minTimedSeconds = 1.05e-6;
+  tuner::RawRun run = tuner::runPlan(backend, plan, tuner::inputViews(inputs), config);
+  CHECK(run.timesNs.size() == 11);
+  CHECK(backend.launches == 2 + 11);
+  // Already reached by the repetitions asked for: no more.
+  config.minTimedSeconds = 2e-7;
+  CHECK(tuner::runPlan(backend, plan, tuner::inputViews(inputs), config).timesNs.size() == 3);
+  // Never reached: kMaxRepetitions in all.
+  config.minTimedSeconds = 1;
+  CHECK(tuner::runPlan(backend, plan, tuner::inputViews(inputs), config).timesNs.size() ==
+        size_t(tuner::LaunchConfig::kMaxRepetitions));
+}
+
 TEST_CASE("runPlan: every launch gets the earlier of its own timeout and the overall deadline") {
   LaunchPlan plan = tuner::planLaunch(kernelOver(std::nullopt), {{"N", 1}}, std::nullopt, std::nullopt);
   RecordingBackend backend;

@@ -23,6 +23,13 @@ struct LaunchConfig {
   std::optional<std::array<size_t, 3>> localSize;
   int warmups = 0;
   int repetitions = 1;
+  /// Timed repetitions go on past `repetitions` until their kernel times add
+  /// up to this many seconds, at most kMaxRepetitions in all: a median of
+  /// twenty 0.2 ms launches on a shared machine can land in a slow phase of
+  /// a few milliseconds (liftc bench: srad1's explored kernel timed 0.275 ms
+  /// in one run, 0.134-0.164 ms with 50 runs in three more).
+  double minTimedSeconds = 0;
+  static constexpr int kMaxRepetitions = 1000;
   /// False for timing-only runs: the output stays on the device.
   bool downloadOutput = true;
   /// Fill the output buffer with NaN before the runs (float outputs), so that

@@ -127,7 +127,14 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
   RawRun result;
   bool first = true;
   for (int i = 0; i < config.warmups; ++i, first = false) repetition(first);
-  for (int i = 0; i < std::max(1, config.repetitions); ++i, first = false) result.timesNs.push_back(repetition(first));
+  uint64_t timedNs = 0;
+  const auto minimumNs = static_cast<uint64_t>(std::max(0.0, config.minTimedSeconds) * 1e9);
+  for (int i = 0; i < std::max(1, config.repetitions) ||
+                  (timedNs < minimumNs && i < std::max(config.repetitions, LaunchConfig::kMaxRepetitions));
+       ++i, first = false) {
+    result.timesNs.push_back(repetition(first));
+    timedNs += result.timesNs.back();
+  }
   result.medianNs = median(result.timesNs);
   if (config.downloadOutput && plan.outputBuffers.size() > 1) {
     // One buffer per component of the result, one after another.

@@ -53,7 +53,9 @@ using InputViews = std::vector<std::span<const std::byte>>;
 InputViews inputViews(const InputBytes &inputs);
 
 /// Runs `plan`: config.warmups untimed repetitions, then max(1,
-/// config.repetitions) timed ones; RawRun::medianNs is their median. Every
+/// config.repetitions) timed ones, and more while their times add up to less
+/// than config.minTimedSeconds (LaunchConfig::kMaxRepetitions at most);
+/// RawRun::medianNs is their median. Every
 /// launch must end before config.launchTimeout from its start and before
 /// config.deadline, else KernelTimeoutError. Throws std::invalid_argument when
 /// an input is missing or its byte count is not the buffer's.

@@ -199,9 +199,15 @@ int runBench(const CommandLine &cl, std::ostream &out) {
     uint64_t n = parseUnsigned("runs", *runs);
     if (n < 1 || n > 10000) throw UsageError("--runs must be between 1 and 10000");
     options.timing.timedRuns = static_cast<unsigned>(n);
+    options.minTimedSeconds = 0; // exactly that many, unless --min-time says more
   }
   if (auto warmups = cl.value("warmups"))
     options.timing.warmupRuns = static_cast<unsigned>(std::min<uint64_t>(parseUnsigned("warmups", *warmups), 1000));
+  if (auto seconds = cl.value("min-time")) {
+    // 0: exactly --runs runs; otherwise a duration such as 0.5, 2s or 1m.
+    options.minTimedSeconds = *seconds == "0" ? 0 : parseDuration("min-time", *seconds);
+    if (options.minTimedSeconds > 3600) throw UsageError("--min-time must be at most 1h");
+  }
   if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
   if (auto mib = cl.value("copy-mib")) {
     uint64_t n = parseUnsigned("copy-mib", *mib);

@@ -292,7 +292,7 @@ std::vector<Verb> allVerbs() {
        "                   [--results DIR] [--explore N] [--explore-budget 3m] [--explore-strategy random|model|...]\n"
        "                   [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] "
        "[--quiet]\n"
-       "                   [--kernel-tuner full|quick|off] [--copy-mib N]\n"
+       "                   [--kernel-tuner full|quick|off] [--copy-mib N] [--min-time 0.2s]\n"
        "\n"
        "For each example, in one run on one OpenCL device (or CUDA GPU with --target\n"
        "cuda; --device is then its index): the generated kernels of the plain\n"
@@ -315,7 +315,7 @@ std::vector<Verb> allVerbs() {
        "of several verified copies (guarded, guard-free, float4 and float8 copy\n"
        "kernels, each with several work-group sizes, and the runtime's buffer copy;\n"
        "all are listed, with the host's memcpy on CPU devices); the roofline bound is\n"
-       "bandwidth / (bytes of every grid read or written once per output element);\n"
+       "bandwidth / (bytes of every grid read or written once per output element).\n"
        "Each example's copy buffers are as large as half its compulsory traffic\n"
        "(1 to 128 MiB, as liftc explore measures its roof), so the copy sees the\n"
        "caches the stencil sees; --copy-mib N uses N MiB for every example.\n"
@@ -325,8 +325,10 @@ std::vector<Verb> allVerbs() {
        "is reported WRONG and not timed. The rest are timed at the benchmark size\n"
        "(--sizes paper, the default: CGO'18 Table 1; default: 2048^2 in 2D, 128^3 in 3D;\n"
        "--size-scale multiplies every extent, rounded to a multiple of 32): median\n"
-       "of --runs profiled kernel times after --warmups runs, as output elements\n"
-       "per second, with ratios to the hand-written kernel and to the roofline.\n"
+       "of --runs profiled kernel times after --warmups runs (without --runs: 20\n"
+       "runs and more until they add up to --min-time, default 0.2 s, at most 1000),\n"
+       "as output elements per second, with ratios to the hand-written kernel and\n"
+       "to the roofline.\n"
        "--csv, --markdown and --json also write the report to files; --png draws it as a bar\n"
        "chart relative to the hand-written kernels with bench/plot.py (python3 and\n"
        "matplotlib; without them it prints the command to run). --examples names\n"
@@ -342,7 +344,7 @@ std::vector<Verb> allVerbs() {
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
        {{"target", "device",       "examples", "sizes",          "size-scale",       "runs", "warmups",  "tiles",
          "seed",   "results",      "explore",  "explore-budget", "explore-strategy", "csv",  "markdown", "json",
-         "png",    "kernel-tuner", "copy-mib", "coarsened"},
+         "png",    "kernel-tuner", "copy-mib", "coarsened",      "min-time"},
         {"quiet"}},
        runBench},
   };
