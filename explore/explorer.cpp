@@ -174,7 +174,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
             std::chrono::duration<double>(std::chrono::steady_clock::now() - waitStart).count();
         auto measureStart = std::chrono::steady_clock::now();
         evaluation.record = measurePreparedVariant(std::move(prepared), program, variant, sizes, device, options,
-                                                   *fullSizeInputs, deadline, &*fullReference);
+                                                   *fullSizeInputs, deadline, &*fullReference, progress.bestNs);
         result.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - measureStart).count();
       } catch (const tuner::KernelTimeoutError &) {
         // Cut by the budget: unfinished, so not recorded (a later run measures it).

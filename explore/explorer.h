@@ -37,6 +37,10 @@ struct ExploreOptions {
   uint64_t seed = 1;
   size_t shardIndex = 0, shardCount = 1; ///< evaluate candidates i with i % count == index
   int warmups = 1, timedRuns = 5;
+  /// A variant whose first timed run is this many times slower than the
+  /// best variant measured so far is timed once, not timedRuns times
+  /// (tuner::LaunchConfig::stopAboveNs); 0: always timedRuns.
+  double timeOnceWhenSlowerThan = 10;
   /// A kernel launch that runs longer is abandoned and recorded as `timeout`
   /// (the device's context is rebuilt). The time budget also bounds every
   /// launch: an evaluation cut short by it is not recorded.

@@ -141,7 +141,8 @@ PreparedVariant prepareVariant(const Program &program, const Variant &variant,
 tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &program, const Variant &variant,
                                      const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                                      const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
-                                     std::optional<tuner::Deadline> deadline, const FullSizeReference *reference) {
+                                     std::optional<tuner::Deadline> deadline, const FullSizeReference *reference,
+                                     std::optional<double> bestNs) {
   tuner::Record record = recordIdentity(program, variant, sizes);
   record.timestamp = tuner::isoTimestamp();
   if (prepared.failure) {
@@ -164,6 +165,7 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
     // timed runs is downloaded once after them (not timed) and checked.
     launch.warmups = options.warmups;
     launch.repetitions = options.timedRuns;
+    if (bestNs && options.timeOnceWhenSlowerThan > 0) launch.stopAboveNs = *bestNs * options.timeOnceWhenSlowerThan;
     launch.downloadOutput = true;
     launch.poisonOutput = true; // elements the kernel never writes are NaN, and fail
     tuner::RawRun run = prepared.runner->runBytes(sizes, fullSizeInputs, launch);

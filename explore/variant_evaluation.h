@@ -56,11 +56,14 @@ PreparedVariant prepareVariant(const Program &program, const Variant &variant,
                                const std::map<std::string, int64_t> &sizes, tuner::Device &device) noexcept;
 
 /// The second half; `reference` is fullSizeReference of `fullSizeInputs` (computed here when null).
+/// `bestNs`, the fastest median of the search so far: a variant whose first
+/// timed run is options.timeOnceWhenSlowerThan times slower is timed once.
 /// Throws only tuner::KernelTimeoutError, for a launch cut by `deadline` (after rebuilding the device).
 tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &program, const Variant &variant,
                                      const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                                      const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
-                                     std::optional<tuner::Deadline> deadline, const FullSizeReference *reference);
+                                     std::optional<tuner::Deadline> deadline, const FullSizeReference *reference,
+                                     std::optional<double> bestNs = std::nullopt);
 
 /// Fills the record's outcome and error from an exception a variant's
 /// evaluation threw: compile, runtime, constraints (the program's or the

@@ -219,6 +219,36 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   CHECK(tuner::ResultStore(first.storePath).records().size() == 8);
 }
 
+TEST_CASE("explore: a variant far slower than the best so far is timed once, every other one timedRuns times") {
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice backend(*device);
+  TempDir dir;
+  Program program = examples::findExample("jacobi2d_5pt").build();
+  Sizes sizes{{"N", 128}, {"M", 128}};
+  ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir.path());
+  options.strategy = tuner::SearchStrategy::Random;
+  options.budget.maxEvaluations = 30;
+  options.timedRuns = 4;
+  options.timeOnceWhenSlowerThan = 2; // low, so that a few of 30 variants qualify
+  ExploreResult result = explore::explore(program, sizes, backend, options);
+  test::checkNoBugs(result);
+  std::optional<double> best;
+  size_t once = 0, full = 0;
+  for (const explore::Evaluation &e : result.evaluations) {
+    if (e.record.outcome != tuner::Outcome::Ok) continue;
+    CAPTURE(e.record.key);
+    REQUIRE(!e.record.samplesNs.empty());
+    // Timed once exactly when its first run was over twice the best before it.
+    bool slow = best && double(e.record.samplesNs.front()) > 2 * *best;
+    CHECK(e.record.samplesNs.size() == (slow ? 1u : 4u));
+    (slow ? once : full) += 1;
+    best = std::min(best.value_or(e.record.medianNs), e.record.medianNs);
+  }
+  CHECK(once > 0);
+  CHECK(full > 0);
+}
+
 TEST_CASE("explore/why: compulsory traffic counts every input once and the result once, in their scalars' bytes") {
   // One float input, one float output: 8 bytes per output.
   CHECK(explore::compulsoryBytesPerOutput(typedExample("jacobi2d_5pt", {{"N", 64}, {"M", 32}}),

@@ -207,6 +207,24 @@ TEST_CASE("runPlan: a minimum of timed seconds adds repetitions until their time
         size_t(tuner::LaunchConfig::kMaxRepetitions));
 }
 
+TEST_CASE("runPlan: a first timed repetition slower than stopAboveNs is the only one") {
+  LaunchPlan plan = tuner::planLaunch(kernelOver(std::nullopt), {{"N", 1}}, std::nullopt, std::nullopt);
+  RecordingBackend backend;
+  backend.times = {500};
+  tuner::InputBytes inputs{floats({7}), floats({0})};
+  tuner::LaunchConfig config;
+  config.warmups = 1;
+  config.repetitions = 5;
+  config.stopAboveNs = 400;
+  tuner::RawRun run = tuner::runPlan(backend, plan, tuner::inputViews(inputs), config);
+  CHECK(run.timesNs == std::vector<uint64_t>{500});
+  CHECK(run.medianNs == 500);
+  CHECK(backend.launches == 2);
+  CHECK(firstFloat(run.output) == 8); // the output of the last run is downloaded
+  config.stopAboveNs = 600;
+  CHECK(tuner::runPlan(backend, plan, tuner::inputViews(inputs), config).timesNs.size() == 5);
+}
+
 TEST_CASE("runPlan: every launch gets the earlier of its own timeout and the overall deadline") {
   LaunchPlan plan = tuner::planLaunch(kernelOver(std::nullopt), {{"N", 1}}, std::nullopt, std::nullopt);
   RecordingBackend backend;

@@ -30,6 +30,12 @@ struct LaunchConfig {
   /// in one run, 0.134-0.164 ms with 50 runs in three more).
   double minTimedSeconds = 0;
   static constexpr int kMaxRepetitions = 1000;
+  /// When the first timed repetition takes longer than this, no more are
+  /// run: a search times a variant far slower than its best so far once,
+  /// which ranks it, instead of `repetitions` times (3D explorations spent
+  /// most of their budget on such variants: acoustic at 404x512x512 measured
+  /// 10 variants in 3 minutes, kernels of 0.5 to 3 s timed 6 times each).
+  std::optional<double> stopAboveNs;
   /// False for timing-only runs: the output stays on the device.
   bool downloadOutput = true;
   /// Fill the output buffer with NaN before the runs (float outputs), so that

@@ -134,6 +134,7 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
        ++i, first = false) {
     result.timesNs.push_back(repetition(first));
     timedNs += result.timesNs.back();
+    if (i == 0 && config.stopAboveNs && double(result.timesNs.back()) > *config.stopAboveNs) break;
   }
   result.medianNs = median(result.timesNs);
   if (config.downloadOutput && plan.outputBuffers.size() > 1) {

@@ -54,8 +54,9 @@ InputViews inputViews(const InputBytes &inputs);
 
 /// Runs `plan`: config.warmups untimed repetitions, then max(1,
 /// config.repetitions) timed ones, and more while their times add up to less
-/// than config.minTimedSeconds (LaunchConfig::kMaxRepetitions at most);
-/// RawRun::medianNs is their median. Every
+/// than config.minTimedSeconds (LaunchConfig::kMaxRepetitions at most), or
+/// only one when it took longer than config.stopAboveNs; RawRun::medianNs is
+/// their median. Every
 /// launch must end before config.launchTimeout from its start and before
 /// config.deadline, else KernelTimeoutError. Throws std::invalid_argument when
 /// an input is missing or its byte count is not the buffer's.
