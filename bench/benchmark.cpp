@@ -1,6 +1,7 @@
 #include "bench/benchmark.h"
 
 #include "bench/peers.h"
+#include "bench/report.h"
 
 #include "core/interp/interpreter.h"
 #include "core/interp/magnitudes.h"
@@ -276,7 +277,7 @@ BenchReport runBench(tuner::Device &device, const BenchOptions &options) {
   auto roofFor = [&](size_t bufferBytes) {
     auto [it, added] = roofOfSize.emplace(bufferBytes, report.bandwidths.size());
     if (added) {
-      log(options, "measuring copy bandwidth at " + std::to_string(bufferBytes >> 20) + " MiB per buffer");
+      log(options, "measuring copy bandwidth at " + bufferSizeText(bufferBytes) + " per buffer");
       report.bandwidths.push_back(device.measureCopyBandwidth(static_cast<int>(options.timing.warmupRuns),
                                                               static_cast<int>(options.timing.timedRuns), bufferBytes));
     }

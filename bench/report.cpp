@@ -47,16 +47,11 @@ std::string roofLabel(const tuner::CopyBandwidth &bandwidth) {
   return bandwidth.candidates.empty() ? std::string("?") : bandwidth.candidates[bandwidth.roof].label();
 }
 
-/// "64 MiB" (or bytes below a MiB).
-std::string bufferSize(size_t bytes) {
-  return bytes >= (size_t{1} << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " B";
-}
-
 std::string summary(const BenchReport &report) {
   std::ostringstream s;
   s << "device: " << report.device << "\n";
   for (const tuner::CopyBandwidth &bw : report.bandwidths) {
-    s << "copy bandwidth (roof) at " << bufferSize(bw.bufferBytes)
+    s << "copy bandwidth (roof) at " << bufferSizeText(bw.bufferBytes)
       << " per buffer: " << fixed(bw.bytesPerSecond / 1e9, 2) << " GB/s, " << roofLabel(bw) << ", the best of "
       << bw.candidates.size() << " copies (median of " << bw.runs << " each, read + write bytes)\n";
     for (size_t i = 0; i < bw.candidates.size(); ++i) s << "  copy " << copyLine(bw, i) << "\n";
@@ -69,7 +64,7 @@ std::string summary(const BenchReport &report) {
   for (const ExampleReport &e : report.examples)
     s << e.example << ": " << e.sizes << ", " << fixed(e.bytesPerElement, 0) << " B/element, roofline "
       << fixed(e.rooflineElementsPerSecond / 1e9, 3) << " G elem/s (the copy of "
-      << bufferSize(report.bandwidths.at(e.roof).bufferBytes) << " buffers); verified at " << e.verifiedAt << "\n";
+      << bufferSizeText(report.bandwidths.at(e.roof).bufferBytes) << " buffers); verified at " << e.verifiedAt << "\n";
   if (report.explored > 0)
     s << "explored on the spot: " << report.explored << " example(s) in " << fixed(report.exploreSeconds, 1) << " s\n";
   s << "measurements: " << fixed(report.seconds, 1)
@@ -104,6 +99,13 @@ void writeCopyCsvRows(std::ostream &out, const BenchReport &report, const tuner:
 }
 
 } // namespace
+
+std::string bufferSizeText(size_t bytes) {
+  constexpr size_t kMiB = size_t{1} << 20, kKiB = size_t{1} << 10;
+  if (bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+  if (bytes >= kMiB) return fixed(double(bytes) / double(kMiB), 1) + " MiB";
+  return fixed(double(bytes) / double(kKiB), 0) + " KiB";
+}
 
 void printTable(std::ostream &out, const BenchReport &report) {
   std::vector<std::vector<std::string>> rows{kHeader};

@@ -6,16 +6,21 @@
 
 #include "bench/benchmark.h"
 
+#include <cstddef>
 #include <iosfwd>
+#include <string>
 
 namespace liftcc::bench {
 
 void printTable(std::ostream &out, const BenchReport &report);
 void writeCsv(std::ostream &out, const BenchReport &report);
 void writeMarkdown(std::ostream &out, const BenchReport &report);
-/// The whole report as one JSON object: device, the copy roofline (every
-/// candidate, the roof, the host memcpy and its note), and per example its
-/// sizes, roofline bound and rows.
+/// The whole report as one JSON object: device, the copy roofs (every
+/// candidate, the roof, the host memcpy and its note, per buffer size), and
+/// per example its sizes, roof buffer size, roofline bound and rows.
 void writeJson(std::ostream &out, const BenchReport &report);
+
+/// A copy buffer's size for people: "64 MiB", "1.3 MiB", "512 KiB".
+std::string bufferSizeText(size_t bytes);
 
 } // namespace liftcc::bench

@@ -2,6 +2,7 @@
 // the roof is the fastest, the host memcpy cross-check and its note, the CUDA
 // copy kernels compile with NVRTC, and `liftc bench` lists every candidate.
 
+#include "bench/report.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
 #include "tests/nvrtc_test_support.h"
@@ -166,6 +167,13 @@ TEST_CASE("copy roofline: liftc bench lists every candidate and the roof in text
     }
   CHECK(copyRows == bw.at("candidates").size() + (bw.contains("hostMemcpyBytesPerSecond") ? 1 : 0));
   CHECK(roofRows == 1);
+}
+
+TEST_CASE("copy roofline: buffer sizes for people tell two roofs of about a MiB apart") {
+  CHECK(bench::bufferSizeText(size_t{64} << 20) == "64 MiB");
+  CHECK(bench::bufferSizeText(size_t{1} << 20) == "1 MiB");
+  CHECK(bench::bufferSizeText(1384992) == "1.3 MiB"); // SRAD2's 504x458 grid of 12 B/element, halved
+  CHECK(bench::bufferSizeText(size_t{512} << 10) == "512 KiB");
 }
 
 TEST_CASE("copy roofline: liftc bench measures each example's roof at its own traffic, once per buffer size") {
