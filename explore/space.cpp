@@ -81,6 +81,27 @@ bool tilesFitOutput(const Program &typed, const Configuration &c) {
   return true;
 }
 
+/// The number of array dimensions of the program's result (at most 3).
+size_t outputRank(const Program &typed) {
+  size_t rank = 0;
+  for (Type t = typed.body().typeOrThrow(); t.isArray() && rank < 3; t = t.arrayElement()) ++rank;
+  return rank;
+}
+
+/// The timeTiled family's configurations coarsened in every dimension of
+/// the output (SpaceOptions::timeTileCoarsenings), without their time tile.
+std::vector<Configuration> everyDimensionCoarsened(const Program &typed, const SpaceOptions &options) {
+  std::vector<Configuration> configurations;
+  const size_t rank = outputRank(typed);
+  for (const std::array<int64_t, 3> &extents : options.timeTileCoarsenings) {
+    Configuration c;
+    c.recipe = rewrite::Recipe::Coarsened;
+    for (size_t d = 0; d < rank; ++d) c.coarsen[d] = extents[d];
+    configurations.push_back(c);
+  }
+  return configurations;
+}
+
 /// Coarsened configurations: each factor along one dimension at a time.
 std::vector<Configuration> coarsenedConfigurations(const SpaceOptions &options) {
   std::vector<Configuration> configurations;
@@ -252,12 +273,15 @@ std::vector<FamilySummary> familySummaries(const SpaceOptions &options) {
   std::vector<FamilySummary> out;
   if (options.includePlain) out.push_back({"plain", with({}), 0, 0});
   if (options.includeStream) out.push_back({"stream", with({}), 0, 0});
-  std::string shapes;
-  for (const auto &shape : options.tileShapes)
-    shapes += (shapes.empty() ? "" : ",") + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
+  auto shapesText = [](const std::vector<std::array<int64_t, 3>> &list) {
+    std::string text;
+    for (const auto &shape : list)
+      text += (text.empty() ? "" : ",") + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
               std::to_string(shape[2]);
-  std::vector<std::pair<std::string, std::string>> tiling{{"tile", listText(options.tileSizes)},
-                                                          {"tileShape", shapes.empty() ? "none" : shapes}};
+    return text.empty() ? std::string("none") : text;
+  };
+  std::string shapes = shapesText(options.tileShapes);
+  std::vector<std::pair<std::string, std::string>> tiling{{"tile", listText(options.tileSizes)}, {"tileShape", shapes}};
   if (options.includeTiled) out.push_back({"tiled", with(tiling), 0, 0});
   if (options.includeLocal) out.push_back({"local", with(tiling), 0, 0});
   if (options.includeCoarsened)
@@ -284,7 +308,12 @@ std::vector<FamilySummary> familySummaries(const SpaceOptions &options) {
                    0, 0});
   }
   if (options.includeFused) out.push_back({"fused", with({{"fuse", "every fusible intermediate"}}), 0, 0});
-  if (options.includeTimeTiled) out.push_back({"timeTiled", with({{"timeTile", listText(options.timeTiles)}}), 0, 0});
+  if (options.includeTimeTiled)
+    out.push_back({"timeTiled",
+                   with({{"timeTile", listText(options.timeTiles)},
+                         {"timeTileCoarsen", shapesText(options.timeTileCoarsenings)},
+                         {"timeTiledShapes", std::to_string(options.timeTiledGroupShapes)}}),
+                   0, 0});
   return out;
 }
 
@@ -396,11 +425,19 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   // The timeTiled family: the same programs again computing several steps
   // of an iterate per kernel.
   const std::vector<int64_t> timeTiles = dividingTimeTiles(typed, options);
-  for (int64_t t : timeTiles)
+  std::set<size_t> everyDimension; ///< programs coarsened in every dimension for time tiles
+  for (int64_t t : timeTiles) {
     for (Configuration c : unmapped) {
       c.timeTile = t;
       addProgram(c);
     }
+    for (Configuration c : everyDimensionCoarsened(typed, options)) {
+      c.timeTile = t;
+      size_t before = programs.size();
+      addProgram(c);
+      if (programs.size() > before) everyDimension.insert(before);
+    }
+  }
   space.distinctPrograms = programs.size();
 
   // Per program: its variants, the kernel's default launch first, then its
@@ -451,7 +488,9 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       // mapGlb kernels: the runtime's choice first, then explicit shapes.
       variants.push_back({config, lowered, base});
       std::vector<std::array<int64_t, 3>> shapes = groupShapes(base.dims, extents, limits, options);
-      if (config.recipe == rewrite::Recipe::Coarsened || config.vectorWidth > 0)
+      if (everyDimension.count(p))
+        shapes = spreadSample(shapes, options.timeTiledGroupShapes);
+      else if (config.recipe == rewrite::Recipe::Coarsened || config.vectorWidth > 0)
         shapes = spreadSample(wideRowShapes(shapes, extents), options.coarsenedGroupShapes);
       if (p >= unmappedPrograms && !config.mapping.isDefault())
         shapes = spreadSample(shapes, options.mappedGroupShapes);

@@ -529,6 +529,62 @@ TEST_CASE("multistage: iterate with every recipe, one step or a time tile of 2 a
   check(program({b}, iterate(4, fn([](Expr x) { return stencil2D(jacobi5(), x); }), b)), {{"N", 24}, {"M", 40}}, true);
 }
 
+TEST_CASE("multistage: the timeTiled family coarsens every dimension at once, launched beyond wide rows, and "
+          "matches the interpreter") {
+  Expr b = input("B", array(f32(), size("N"), size("M")));
+  Program iterated = program({b}, iterate(4, fn([](Expr x) { return stencil2D(jacobi5(), x); }), b));
+  explore::SpaceOptions options;
+  options.includePlain = options.includeStream = options.includeTiled = options.includeLocal = false;
+  options.includeCoarsened = options.includeVector = options.includeMapping = options.includeSpecialised = false;
+  options.timeTiles = {2, 4};
+  tuner::DeviceLimits limits;
+  limits.maxWorkGroupSize = 1024;
+  limits.maxWorkItemSizes = {1024, 1024, 1024};
+  Program typed = typeCheck(iterated, {{"N", 64}, {"M", 512}});
+  explore::Space space = explore::enumerateSpace(typed, limits, options);
+  std::set<std::pair<std::array<int64_t, 3>, int64_t>> programs; // coarsening, time tile
+  bool narrowRows = false;
+  for (const explore::Variant &v : space.variants) {
+    CAPTURE(v.configuration.key());
+    CHECK(explore::familyOf(v.configuration) == "timeTiled");
+    CHECK(v.configuration.recipe == Recipe::Coarsened);
+    programs.insert({v.configuration.coarsen, v.configuration.timeTile});
+    // 32 or 16 work-items per row of outputs: wide-row shapes only would
+    // keep x >= 16.
+    if (v.configuration.local[0] > 0 && v.configuration.local[0] < 16) narrowRows = true;
+  }
+  using Coarsening = std::array<int64_t, 3>;
+  CHECK(programs == std::set<std::pair<Coarsening, int64_t>>{{Coarsening{16, 8, 1}, 2},
+                                                             {Coarsening{32, 8, 1}, 2},
+                                                             {Coarsening{16, 8, 1}, 4},
+                                                             {Coarsening{32, 8, 1}, 4}});
+  CHECK(narrowRows);
+  CHECK(space.variants.size() <= 4 * (1 + options.timeTiledGroupShapes));
+
+  // Each, at sizes the coarsening divides and does not, against the interpreter.
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  if (!context) return;
+  for (const std::map<std::string, int64_t> &sizes :
+       {std::map<std::string, int64_t>{{"N", 40}, {"M", 64}}, std::map<std::string, int64_t>{{"N", 37}, {"M", 53}}}) {
+    Program small = typeCheck(iterated, sizes);
+    std::vector<Value> inputs = randomInputs(small, sizes, 5);
+    Value expected = interpret(small, sizes, inputs);
+    for (const auto &[coarsening, t] : programs) {
+      CAPTURE(sizes.at("M"));
+      CAPTURE(coarsening[0]);
+      CAPTURE(t);
+      explore::Configuration c;
+      c.recipe = Recipe::Coarsened;
+      c.coarsen = coarsening;
+      c.timeTile = t;
+      codegen::Kernel kernel = explore::makeVariant(small, c).kernel;
+      auto mismatch =
+          test::deviceMismatch(*context, kernel, sizes, inputs, small.body().typeOrThrow(), expected, {1e-4, 1e-5});
+      CHECK_MESSAGE(!mismatch, *mismatch);
+    }
+  }
+}
+
 TEST_CASE("multistage: what is not supported is a clear error") {
   // A stencil of a stencil inside iterate is one kernel (the intermediate
   // fused); a reduction as the intermediate is a kernel of its own

@@ -498,6 +498,20 @@ TEST_CASE("strategy: liftc compile --strategy rebuilds what explore printed; exp
   test::LiftcRun badParam = test::runLiftc("explore " + program + sizes + " --space --param tiles=4");
   CHECK(badParam.status == 2);
   CHECK(badParam.output.find("--param: unknown parameter 'tiles'") != std::string::npos);
+  test::LiftcRun badShape = test::runLiftc("explore " + program + sizes + " --space --param timeTileCoarsen=16x8x8x2");
+  CHECK(badShape.status == 2);
+  CHECK_MESSAGE(badShape.output.find("--param timeTileCoarsen takes shapes X[xY[xZ]], found '16x8x8x2'") !=
+                    std::string::npos,
+                badShape.output);
+  // An iterated program: the timeTiled family with its parameters.
+  const std::string iterated =
+      test::shellQuote(std::string(LIFTCC_SOURCE_DIR) + "/examples/json/jacobi2d_5pt_iter16.json");
+  test::LiftcRun timeTiled = test::runLiftc("explore " + iterated + sizes +
+                                            " --space --families plain,timeTiled --param timeTileCoarsen=8x4 "
+                                            "--param timeTiledShapes=3");
+  CHECK_MESSAGE(timeTiled.status == 0, timeTiled.output);
+  CHECK_MESSAGE(timeTiled.output.find("timeTileCoarsen=8x4x1") != std::string::npos, timeTiled.output);
+  CHECK(timeTiled.output.find("timeTiledShapes=3") != std::string::npos);
 
   // A short exploration stores each record's strategy; the printed best
   // strategy compiles to the best kernel.

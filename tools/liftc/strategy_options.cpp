@@ -75,6 +75,31 @@ void setFamily(explore::SpaceOptions &o, const std::string &family, bool on) {
   if (family == "timeTiled") o.includeTimeTiled = on;
 }
 
+/// Shapes X[xY[xZ]], x first, with at least `minimumDimensions` extents
+/// (missing ones are 1), or none.
+std::vector<std::array<int64_t, 3>> shapeList(const std::string &name, const std::string &values,
+                                              size_t minimumDimensions) {
+  const std::string form = minimumDimensions >= 2 ? "XxY[xZ]" : "X[xY[xZ]]";
+  std::vector<std::array<int64_t, 3>> shapes;
+  for (const std::string &item : splitList(values)) {
+    if (item == "none") continue;
+    std::array<int64_t, 3> shape{1, 1, 1};
+    size_t d = 0, start = 0;
+    for (;;) {
+      size_t cross = item.find('x', start);
+      std::string extent = item.substr(start, cross == std::string::npos ? std::string::npos : cross - start);
+      if (d >= 3) throw UsageError("--param " + name + " takes shapes " + form + ", found '" + io::shown(item) + "'");
+      shape[d++] = positiveList(name, extent, 1024).at(0);
+      if (cross == std::string::npos) break;
+      start = cross + 1;
+    }
+    if (d < minimumDimensions)
+      throw UsageError("--param " + name + " takes shapes " + form + ", found '" + io::shown(item) + "'");
+    shapes.push_back(shape);
+  }
+  return shapes;
+}
+
 void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
   size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == assignment.size())
@@ -87,23 +112,11 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
   } else if (name == "wg") {
     o.groupExtents = positiveList(name, values, 4096);
   } else if (name == "tileShape") {
-    // Tile shapes XxY[xZ], x first, or none.
-    o.tileShapes.clear();
-    for (const std::string &item : splitList(values)) {
-      if (item == "none") continue;
-      std::array<int64_t, 3> shape{1, 1, 1};
-      size_t d = 0, start = 0;
-      for (;;) {
-        size_t cross = item.find('x', start);
-        std::string extent = item.substr(start, cross == std::string::npos ? std::string::npos : cross - start);
-        if (d >= 3) throw UsageError("--param tileShape takes shapes XxY[xZ], found '" + io::shown(item) + "'");
-        shape[d++] = positiveList(name, extent, 1024).at(0);
-        if (cross == std::string::npos) break;
-        start = cross + 1;
-      }
-      if (d < 2) throw UsageError("--param tileShape takes shapes XxY[xZ], found '" + io::shown(item) + "'");
-      o.tileShapes.push_back(shape);
-    }
+    o.tileShapes = shapeList(name, values, 2);
+  } else if (name == "timeTileCoarsen") {
+    o.timeTileCoarsenings = shapeList(name, values, 1);
+  } else if (name == "timeTiledShapes") {
+    o.timeTiledGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
   } else if (name == "vector") {
     o.vectorWidths = positiveList(name, values, 16);
     for (int64_t w : o.vectorWidths)
@@ -159,7 +172,7 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
   } else {
     throw UsageError("--param: unknown parameter '" + io::shown(name) +
                      "' (tile, tileShape, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
-                     "timeTile, specialise, fastMath)");
+                     "timeTile, timeTileCoarsen, timeTiledShapes, specialise, fastMath)");
   }
 }
 
