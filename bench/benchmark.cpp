@@ -8,6 +8,7 @@
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/explorer.h"
+#include "tuner/median.h"
 #include "tuner/opencl/opencl_backend.h"
 
 #include <algorithm>
@@ -62,33 +63,48 @@ struct Candidate {
 };
 
 struct ContenderRun {
-  Grid output;
+  Grid output; ///< empty unless downloaded
   double medianNs = 0;
 };
 
-/// Builds the contender's kernel at `sizes` for the device and runs it on
-/// `grids` through the launch plan: `timing.warmupRuns` + `timing.timedRuns`
-/// runs, more while the timed ones add up to less than `minTimedSeconds`,
-/// the output buffer starting as NaN so that elements a kernel never writes
-/// fail verification.
-ContenderRun runContender(tuner::Device &device, const Contender &contender, const Program &typed, const Sizes &sizes,
-                          const std::vector<Grid> &grids, const ocl::TimingOptions &timing, double minTimedSeconds) {
+/// A contender's kernel built once for the sizes it is timed at, so that each
+/// round of the timing launches the same compiled kernel.
+struct BuiltContender {
+  ContenderKernel kernel;
+  std::unique_ptr<tuner::CompiledKernel> compiled;
+};
+
+BuiltContender build(tuner::Device &device, const Contender &contender, const Program &typed, const Sizes &sizes) {
   ContenderKernel k = contender.kernelAt(typed, sizes, device.target());
   std::unique_ptr<tuner::CompiledKernel> compiled = device.compile(k.kernel);
+  return {std::move(k), std::move(compiled)};
+}
+
+/// Runs the built contender on `grids` through the launch plan:
+/// `timing.warmupRuns` + `timing.timedRuns` runs, more while the timed ones
+/// add up to less than `minTimedSeconds`. With `download`, the output buffer
+/// starts as NaN, so that elements a kernel never writes fail verification,
+/// and comes back.
+ContenderRun runBuilt(const BuiltContender &built, const Program &typed, const Sizes &sizes,
+                      const std::vector<Grid> &grids, const ocl::TimingOptions &timing, double minTimedSeconds,
+                      bool download) {
   tuner::InputViews inputs;
   for (const Grid &grid : grids) inputs.push_back(std::as_bytes(std::span(grid)));
   tuner::LaunchConfig config;
-  config.localSize = k.local;
+  config.localSize = built.kernel.local;
   config.warmups = static_cast<int>(timing.warmupRuns);
   config.repetitions = static_cast<int>(timing.timedRuns);
   config.minTimedSeconds = minTimedSeconds;
-  config.poisonOutput = true;
-  tuner::RawRun raw = compiled->runViews(sizes, inputs, config);
+  config.poisonOutput = download;
+  config.downloadOutput = download;
+  tuner::RawRun raw = built.compiled->runViews(sizes, inputs, config);
+  ContenderRun run{Grid(), raw.medianNs};
+  if (!download) return run;
   const auto elements = static_cast<size_t>(outputElements(typed, sizes));
   if (raw.output.size() < elements * sizeof(float))
     throw std::logic_error("the kernel's output buffer has " + std::to_string(raw.output.size()) +
                            " bytes, the result needs " + std::to_string(elements * sizeof(float)));
-  ContenderRun run{Grid(elements), raw.medianNs};
+  run.output.resize(elements);
   std::memcpy(run.output.data(), raw.output.data(), elements * sizeof(float));
   return run;
 }
@@ -102,7 +118,8 @@ void verify(tuner::Device &device, const Program &program, const Sizes &small, s
   Reference expected = interpretReference(typed, small, toValues(typed, small, grids));
   for (Candidate &c : candidates) {
     try {
-      ContenderRun r = runContender(device, *c.contender, typed, small, grids, {.warmupRuns = 0, .timedRuns = 1}, 0);
+      BuiltContender built = build(device, *c.contender, typed, small);
+      ContenderRun r = runBuilt(built, typed, small, grids, {.warmupRuns = 0, .timedRuns = 1}, 0, true);
       if (auto mismatch = compareWithReference(expected, toValue(typed, small, r.output), c.contender->tolerance)) {
         c.row.status = Status::Wrong;
         c.row.message = "vs interpreter: " + *mismatch;
@@ -116,58 +133,124 @@ void verify(tuner::Device &device, const Program &program, const Sizes &small, s
   }
 }
 
-/// The rows of the example's peers (bench/peers.h): each verified against the
-/// interpreter at `small` (a wrong peer is reported, not timed), then timed at
-/// `sizes` (median of at least 20 runs) and compared with `baseline`, the
-/// first verified OpenCL kernel's output there.
-std::vector<BenchRow> benchPeers(const ocl::DeviceInfo &device, const examples::Example &example,
-                                 const Program &program, const Sizes &small, const Sizes &sizes,
-                                 const std::vector<Grid> &grids, const std::optional<Grid> &baseline,
-                                 const std::string &baselineName, ExampleReport &report, const BenchOptions &options) {
-  std::vector<BenchRow> rows;
+/// A peer of the example and its row: verified against the interpreter at
+/// `small` (a wrong peer is reported, not timed).
+struct PeerCandidate {
+  Peer peer;
+  BenchRow row;
+  bool verified = false;
+};
+
+std::vector<PeerCandidate> verifyPeers(const ocl::DeviceInfo &device, const examples::Example &example,
+                                       const Program &program, const Sizes &small, const ExampleReport &report,
+                                       const BenchOptions &options) {
+  std::vector<PeerCandidate> candidates;
   std::vector<Peer> peers = peersFor(example, device);
   if (options.kernelTuner)
     if (auto peer = kernelTunerPeer(*options.kernelTuner, example, device)) peers.push_back(std::move(*peer));
-  if (peers.empty()) return rows;
+  if (peers.empty()) return candidates;
   Program smallTyped = typeCheck(program, small);
   std::vector<Grid> smallGrids = randomGrids(smallTyped, small, options.seed);
   Reference expected = interpretReference(smallTyped, small, toValues(smallTyped, small, smallGrids));
-  for (const Peer &peer : peers) {
-    BenchRow row;
-    row.variant = peer.variant;
-    row.kind = ContenderKind::Peer;
+  for (Peer &peer : peers) {
+    PeerCandidate c{std::move(peer), BenchRow{}, false};
+    c.row.variant = c.peer.variant;
+    c.row.kind = ContenderKind::Peer;
     try {
-      log(options, example.name + ": verifying " + peer.variant + " at " + report.verifiedAt);
-      PeerRun check = peer.run(smallGrids, small, {.warmupRuns = 0, .timedRuns = 1});
+      log(options, example.name + ": verifying " + c.peer.variant + " at " + report.verifiedAt);
+      PeerRun check = c.peer.run(smallGrids, small, {.warmupRuns = 0, .timedRuns = 1});
       if (auto mismatch = compareWithReference(expected, toValue(smallTyped, small, check.output), kTolerance)) {
-        row.status = Status::Wrong;
-        row.message = "vs interpreter: " + *mismatch;
+        c.row.status = Status::Wrong;
+        c.row.message = "vs interpreter: " + *mismatch;
       } else {
-        log(options, example.name + ": timing " + peer.variant + " at " + report.sizes);
-        ocl::TimingOptions timing = options.timing;
-        timing.timedRuns = std::max(timing.timedRuns, 20u);
-        PeerRun r = peer.run(grids, sizes, timing);
-        std::optional<std::string> differs;
-        if (baseline) differs = compareGrids(*baseline, r.output);
-        if (differs) {
-          row.status = Status::Wrong;
-          row.message = "vs " + baselineName + " at " + report.sizes + ": " + *differs;
-        } else {
-          row.status = Status::Ok;
-          row.medianNs = r.medianNs;
-          row.tuningSeconds = r.tuningSeconds;
-          row.detail = r.detail;
-          row.elementsPerSecond = static_cast<double>(report.outputElements) / (r.medianNs * 1e-9);
-          row.vsRoofline = row.elementsPerSecond / report.rooflineElementsPerSecond;
-        }
+        c.verified = true;
       }
     } catch (const std::exception &e) {
-      row.status = Status::Failed;
-      row.message = firstLine(e.what());
+      c.row.status = Status::Failed;
+      c.row.message = firstLine(e.what());
     }
-    rows.push_back(std::move(row));
+    candidates.push_back(std::move(c));
   }
-  return rows;
+  return candidates;
+}
+
+/// One row timed in the rounds: a verified contender's kernel built for the
+/// benchmark size, or a verified peer.
+struct TimedRow {
+  BenchRow *row;
+  std::optional<BuiltContender> built;
+  const Peer *peer = nullptr;
+  Tolerance tolerance = kTolerance;
+  std::vector<double> roundMediansNs;
+  bool dropped = false; ///< Wrong or Failed in an earlier round
+};
+
+/// Times every row in `options.rounds` rounds, one row after the other in
+/// each, starting one row further on in each round. A row's time is the
+/// median of its round medians: on a shared machine a slow phase shorter than
+/// a round then slows one sample of every row it meets, instead of every
+/// sample of the rows timed during it (one kernel's median moved 2x between
+/// runs a minute apart on a 2-core cloud VM). The first round downloads each
+/// output and compares it with the first contender's (the baseline).
+void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Sizes &sizes,
+                  const std::vector<Grid> &grids, const std::string &example, const ExampleReport &report,
+                  const BenchOptions &options) {
+  std::optional<Grid> baseline;
+  std::string baselineName;
+  const unsigned rounds = std::max(1u, options.rounds);
+  for (unsigned round = 0; round < rounds; ++round) {
+    for (size_t n = 0; n < timed.size(); ++n) {
+      TimedRow &t = timed[(n + round) % timed.size()];
+      if (t.dropped) continue;
+      const bool first = round == 0;
+      log(options,
+          example + ": timing " + t.row->variant + " at " + report.sizes +
+              (rounds > 1 ? " (round " + std::to_string(round + 1) + " of " + std::to_string(rounds) + ")" : ""));
+      try {
+        Grid output;
+        double ns = 0;
+        if (t.peer) {
+          ocl::TimingOptions timing = options.timing;
+          timing.timedRuns = std::max(timing.timedRuns, 20u);
+          PeerRun r = t.peer->run(grids, sizes, timing);
+          ns = r.medianNs;
+          if (first) {
+            output = std::move(r.output);
+            t.row->tuningSeconds = r.tuningSeconds;
+            t.row->detail = r.detail;
+          }
+        } else {
+          ContenderRun r = runBuilt(*t.built, typed, sizes, grids, options.timing, options.minTimedSeconds, first);
+          ns = r.medianNs;
+          output = std::move(r.output);
+        }
+        if (first && !baseline && !t.peer) {
+          baseline = std::move(output);
+          baselineName = t.row->variant;
+        } else if (first && baseline) {
+          if (auto mismatch = compareGrids(*baseline, output, t.tolerance)) {
+            t.row->status = Status::Wrong;
+            t.row->message = "vs " + baselineName + " at " + report.sizes + ": " + *mismatch;
+            t.dropped = true;
+            continue;
+          }
+        }
+        t.roundMediansNs.push_back(ns);
+      } catch (const std::exception &e) {
+        t.row->status = Status::Failed;
+        t.row->message = firstLine(e.what());
+        t.dropped = true;
+      }
+    }
+  }
+  for (TimedRow &t : timed) {
+    if (t.dropped || t.roundMediansNs.empty()) continue;
+    t.row->status = Status::Ok;
+    t.row->medianNs = tuner::median(t.roundMediansNs);
+    t.row->roundMediansNs = t.roundMediansNs;
+    t.row->elementsPerSecond = static_cast<double>(report.outputElements) / (t.row->medianNs * 1e-9);
+    t.row->vsRoofline = t.row->elementsPerSecond / report.rooflineElementsPerSecond;
+  }
 }
 
 /// A copy roof of the run: its index in BenchReport::bandwidths and its figure.
@@ -209,41 +292,31 @@ ExampleReport benchExample(tuner::Device &device, const examples::Example &examp
   report.rooflineElementsPerSecond = roof.bytesPerSecond / report.bytesPerElement;
   std::vector<Grid> grids = randomGrids(typed, sizes, options.seed);
 
-  std::optional<Grid> baseline;
-  std::string baselineName;
+  // The peers' OpenCL targets need the OpenCL device itself.
+  std::vector<PeerCandidate> peers;
+  if (auto *opencl = dynamic_cast<tuner::OpenCLDevice *>(&device))
+    peers = verifyPeers(opencl->context().device(), example, program, small, report, options);
+
+  std::vector<TimedRow> timed;
   for (Candidate &c : candidates) {
     if (!c.verified) continue;
-    log(options, example.name + ": timing " + c.row.variant + " at " + report.sizes);
     try {
-      ContenderRun r = runContender(device, *c.contender, typed, sizes, grids, options.timing, options.minTimedSeconds);
-      if (!baseline) {
-        baseline = std::move(r.output);
-        baselineName = c.row.variant;
-      } else if (auto mismatch = compareGrids(*baseline, r.output, c.contender->tolerance)) {
-        c.row.status = Status::Wrong;
-        c.row.message = "vs " + baselineName + " at " + report.sizes + ": " + *mismatch;
-        continue;
-      }
-      c.row.status = Status::Ok;
-      c.row.medianNs = r.medianNs;
-      c.row.elementsPerSecond = static_cast<double>(report.outputElements) / (r.medianNs * 1e-9);
-      c.row.vsRoofline = c.row.elementsPerSecond / report.rooflineElementsPerSecond;
+      timed.push_back({&c.row, build(device, *c.contender, typed, sizes), nullptr, c.contender->tolerance, {}, false});
     } catch (const std::exception &e) {
       c.row.status = Status::Failed;
       c.row.message = firstLine(e.what());
     }
   }
+  for (PeerCandidate &p : peers)
+    if (p.verified) timed.push_back({&p.row, std::nullopt, &p.peer, kTolerance, {}, false});
+  timeInRounds(timed, typed, sizes, grids, example.name, report, options);
 
   for (Candidate &c : candidates) {
     if (c.row.kind == ContenderKind::Explored && options.exploreSeconds.count(example.name))
       c.row.tuningSeconds = options.exploreSeconds.at(example.name);
     report.rows.push_back(std::move(c.row));
   }
-  // The peers' OpenCL targets need the OpenCL device itself.
-  if (auto *opencl = dynamic_cast<tuner::OpenCLDevice *>(&device))
-    for (BenchRow &row : benchPeers(opencl->context().device(), example, program, small, sizes, grids, baseline,
-                                    baselineName, report, options))
-      report.rows.push_back(std::move(row));
+  for (PeerCandidate &p : peers) report.rows.push_back(std::move(p.row));
 
   std::optional<double> reference;
   for (const BenchRow &row : report.rows)
@@ -272,6 +345,7 @@ BenchReport runBench(tuner::Device &device, const BenchOptions &options) {
 
   BenchReport report;
   report.device = device.resultsName();
+  report.rounds = std::max(1u, options.rounds);
   // Each buffer size's roof is measured once, when an example first needs it.
   std::map<size_t, size_t> roofOfSize;
   auto roofFor = [&](size_t bufferBytes) {

@@ -38,6 +38,11 @@ struct BenchOptions {
   /// (tuner::LaunchConfig::minTimedSeconds), so that sub-millisecond kernels
   /// get a median of hundreds of runs.
   double minTimedSeconds = 0.2;
+  /// Every verified kernel and peer of an example is timed this many times,
+  /// in rounds that take each in turn; a row's time is the median of its
+  /// round medians (see BenchRow::roundMediansNs). Same-run ratios then
+  /// survive a slow phase of a shared machine that lasts less than a round.
+  unsigned rounds = 3;
   uint64_t seed = 1;
   /// Bytes of each of the two buffers of the copy roofline. Absent: each
   /// example's roof is the copy of buffers as large as half its compulsory
@@ -65,7 +70,9 @@ struct BenchRow {
   ContenderKind kind;
   Status status = Status::Failed;
   std::string message; ///< why a row is Wrong or Failed
-  double medianNs = 0;
+  double medianNs = 0; ///< the median of roundMediansNs
+  /// The median time of each round (BenchOptions::rounds), in timing order.
+  std::vector<double> roundMediansNs;
   double elementsPerSecond = 0;
   std::optional<double> vsReference; ///< elementsPerSecond / the hand-written kernel's
   double vsRoofline = 0;             ///< elementsPerSecond / roofline bound
@@ -92,7 +99,8 @@ struct BenchReport {
   /// examples first needed them.
   std::vector<tuner::CopyBandwidth> bandwidths;
   std::vector<ExampleReport> examples;
-  double seconds = 0; ///< wall time of the measurements (runBench)
+  unsigned rounds = 1; ///< BenchOptions::rounds
+  double seconds = 0;  ///< wall time of the measurements (runBench)
   /// Wall time spent exploring examples without a recorded best before the
   /// measurements (`liftc bench --explore`), and how many were explored.
   double exploreSeconds = 0;

@@ -19,12 +19,27 @@ std::string fixed(double value, int digits) {
   return s.str();
 }
 
+/// "4.812-5.310": the fastest and slowest round median, empty for one round.
+std::string roundRange(const BenchRow &r) {
+  if (r.roundMediansNs.size() < 2) return "";
+  auto [lo, hi] = std::minmax_element(r.roundMediansNs.begin(), r.roundMediansNs.end());
+  return fixed(*lo / 1e6, 3) + "-" + fixed(*hi / 1e6, 3);
+}
+
+/// The round medians in ms, in timing order, separated by ';'.
+std::string roundList(const BenchRow &r) {
+  std::string list;
+  for (double ns : r.roundMediansNs) list += (list.empty() ? "" : ";") + fixed(ns / 1e6, 6);
+  return list;
+}
+
 /// The cells of one row, in column order; empty where not measured.
 std::vector<std::string> cells(const ExampleReport &e, const BenchRow &r) {
   bool ok = r.status == Status::Ok;
   return {e.example,
           r.variant,
           ok ? fixed(r.medianNs / 1e6, 3) : "",
+          ok ? roundRange(r) : "",
           ok ? fixed(r.elementsPerSecond / 1e9, 3) : "",
           ok && r.vsReference ? fixed(*r.vsReference, 2) : "",
           ok ? fixed(r.vsRoofline, 2) : "",
@@ -33,7 +48,7 @@ std::vector<std::string> cells(const ExampleReport &e, const BenchRow &r) {
               (r.detail.empty() ? "" : " (" + r.detail + ")")};
 }
 
-const std::vector<std::string> kHeader{"example",         "variant",     "median ms", "G elem/s",
+const std::vector<std::string> kHeader{"example",         "variant",     "median ms", "rounds ms", "G elem/s",
                                        "vs hand-written", "vs roofline", "tuning s",  "status"};
 
 /// "float8 wg=256: 61.20 GB/s (roof)", "guarded wg=1024: failed: ...".
@@ -67,6 +82,8 @@ std::string summary(const BenchReport &report) {
       << bufferSizeText(report.bandwidths.at(e.roof).bufferBytes) << " buffers); verified at " << e.verifiedAt << "\n";
   if (report.explored > 0)
     s << "explored on the spot: " << report.explored << " example(s) in " << fixed(report.exploreSeconds, 1) << " s\n";
+  if (report.rounds > 1)
+    s << "each row: the median of its " << report.rounds << " round medians (the rounds time every row in turn)\n";
   s << "measurements: " << fixed(report.seconds, 1)
     << " s; total time: " << fixed(report.seconds + report.exploreSeconds, 1) << " s\n";
   return s.str();
@@ -87,7 +104,7 @@ void writeCopyCsvRows(std::ostream &out, const BenchReport &report, const tuner:
   auto row = [&](const std::string &variant, bool ok, double bytesPerSecond, const std::string &message,
                  const std::string &detail) {
     out << csvField(report.device) << ",(copy)," << csvField(sizes) << ',' << csvField(variant) << ','
-        << (ok ? "ok" : "failed") << ",,,,,," << (ok ? fixed(bytesPerSecond, 0) : "") << ',' << csvField(message)
+        << (ok ? "ok" : "failed") << ",,,,,,," << (ok ? fixed(bytesPerSecond, 0) : "") << ',' << csvField(message)
         << ",," << csvField(detail) << ",copy\n";
   };
   for (size_t i = 0; i < bw.candidates.size(); ++i) {
@@ -130,7 +147,8 @@ void printTable(std::ostream &out, const BenchReport &report) {
 }
 
 void writeCsv(std::ostream &out, const BenchReport &report) {
-  out << "device,example,sizes,variant,status,median_ms,elements_per_s,vs_hand_written,vs_roofline,roofline_elements_"
+  out << "device,example,sizes,variant,status,median_ms,round_medians_ms,elements_per_s,vs_hand_written,vs_roofline,"
+         "roofline_elements_"
          "per_s,"
          "copy_bytes_per_s,message,tuning_s,detail,row_kind\n";
   for (const ExampleReport &e : report.examples)
@@ -138,10 +156,11 @@ void writeCsv(std::ostream &out, const BenchReport &report) {
       bool ok = r.status == Status::Ok;
       out << csvField(report.device) << ',' << e.example << ',' << csvField(e.sizes) << ',' << csvField(r.variant)
           << ',' << statusName(r.status) << ',' << (ok ? fixed(r.medianNs / 1e6, 6) : "") << ','
-          << (ok ? fixed(r.elementsPerSecond, 0) : "") << ',' << (ok && r.vsReference ? fixed(*r.vsReference, 4) : "")
-          << ',' << (ok ? fixed(r.vsRoofline, 4) : "") << ',' << fixed(e.rooflineElementsPerSecond, 0) << ','
-          << fixed(report.bandwidths.at(e.roof).bytesPerSecond, 0) << ',' << csvField(r.message) << ','
-          << (r.tuningSeconds ? fixed(*r.tuningSeconds, 3) : "") << ',' << csvField(r.detail) << ",variant\n";
+          << (ok ? roundList(r) : "") << ',' << (ok ? fixed(r.elementsPerSecond, 0) : "") << ','
+          << (ok && r.vsReference ? fixed(*r.vsReference, 4) : "") << ',' << (ok ? fixed(r.vsRoofline, 4) : "") << ','
+          << fixed(e.rooflineElementsPerSecond, 0) << ',' << fixed(report.bandwidths.at(e.roof).bytesPerSecond, 0)
+          << ',' << csvField(r.message) << ',' << (r.tuningSeconds ? fixed(*r.tuningSeconds, 3) : "") << ','
+          << csvField(r.detail) << ",variant\n";
     }
   for (const tuner::CopyBandwidth &bw : report.bandwidths) writeCopyCsvRows(out, report, bw);
 }
@@ -203,6 +222,7 @@ void writeJson(std::ostream &out, const BenchReport &report) {
       if (!r.message.empty()) row["message"] = r.message;
       if (r.status == Status::Ok) {
         row["medianNs"] = r.medianNs;
+        row["roundMediansNs"] = r.roundMediansNs;
         row["elementsPerSecond"] = r.elementsPerSecond;
         row["vsRoofline"] = r.vsRoofline;
         if (r.vsReference) row["vsHandWritten"] = *r.vsReference;
@@ -220,11 +240,9 @@ void writeJson(std::ostream &out, const BenchReport &report) {
                         {"rooflineElementsPerSecond", e.rooflineElementsPerSecond},
                         {"rows", rows}});
   }
-  nlohmann::json j{{"device", report.device},
-                   {"copyBandwidths", bandwidths},
-                   {"examples", examples},
-                   {"seconds", report.seconds},
-                   {"exploreSeconds", report.exploreSeconds},
+  nlohmann::json j{{"device", report.device},    {"copyBandwidths", bandwidths},
+                   {"examples", examples},       {"rounds", report.rounds},
+                   {"seconds", report.seconds},  {"exploreSeconds", report.exploreSeconds},
                    {"explored", report.explored}};
   out << j.dump(2) << "\n";
 }

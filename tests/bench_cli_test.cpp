@@ -12,6 +12,9 @@
 #include "tuner/opencl/opencl_device.h"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -151,6 +154,49 @@ TEST_CASE("liftc bench: --min-time takes a duration or 0, checked before any mea
     test::LiftcRun run = test::runLiftc(std::string("bench --examples jacobi1d_3pt ") + options);
     CHECK(run.status == 2);
     CHECK(run.output.find("--min-time") != std::string::npos);
+    CHECK(run.output.find("measuring") == std::string::npos);
+  }
+}
+
+TEST_CASE("liftc bench: --rounds times every row in turn, each row's time the median of its round medians") {
+  if (!ocl::test::testDevice()) return;
+  test::TempDir dir;
+  std::filesystem::path json = dir.path() / "bench.json";
+  test::LiftcRun run =
+      test::runLiftc("bench --copy-mib 4 --examples jacobi1d_3pt --sizes default --size-scale 0.02 --runs 2 "
+                     "--warmups 0 --explore 0 --kernel-tuner off --rounds 3 --json " +
+                     shellQuote(json.string()));
+  REQUIRE_MESSAGE(run.status == 0, run.output);
+  // Interleaved: the last row of round 1 is timed before the first of round 2.
+  const std::string &log = run.output;
+  size_t roundOneEnds = log.rfind("(round 1 of 3)"), roundTwoStarts = log.find("(round 2 of 3)");
+  REQUIRE(roundOneEnds != std::string::npos);
+  REQUIRE(roundTwoStarts != std::string::npos);
+  CHECK(roundOneEnds < roundTwoStarts);
+  CHECK(log.find("(round 3 of 3)") != std::string::npos);
+
+  std::ifstream in(json);
+  nlohmann::json report = nlohmann::json::parse(in);
+  CHECK(report["rounds"] == 3);
+  size_t okRows = 0;
+  for (const nlohmann::json &row : report["examples"][0]["rows"]) {
+    if (row["status"] != "ok") continue;
+    ++okRows;
+    CAPTURE(row["variant"]);
+    std::vector<double> rounds = row["roundMediansNs"].get<std::vector<double>>();
+    REQUIRE(rounds.size() == 3);
+    std::sort(rounds.begin(), rounds.end());
+    CHECK(row["medianNs"].get<double>() == doctest::Approx(rounds[1]));
+  }
+  CHECK(okRows >= 3); // the recipes and the hand-written kernel at least
+}
+
+TEST_CASE("liftc bench: --rounds is checked before any measuring") {
+  for (const char *options : {"--rounds 0", "--rounds 101", "--rounds some"}) {
+    CAPTURE(options);
+    test::LiftcRun run = test::runLiftc(std::string("bench --examples jacobi1d_3pt ") + options);
+    CHECK(run.status == 2);
+    CHECK(run.output.find("--rounds") != std::string::npos);
     CHECK(run.output.find("measuring") == std::string::npos);
   }
 }

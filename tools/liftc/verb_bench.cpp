@@ -203,6 +203,11 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   }
   if (auto warmups = cl.value("warmups"))
     options.timing.warmupRuns = static_cast<unsigned>(std::min<uint64_t>(parseUnsigned("warmups", *warmups), 1000));
+  if (auto rounds = cl.value("rounds")) {
+    uint64_t n = parseUnsigned("rounds", *rounds);
+    if (n < 1 || n > 100) throw UsageError("--rounds must be between 1 and 100");
+    options.rounds = static_cast<unsigned>(n);
+  }
   if (auto seconds = cl.value("min-time")) {
     // 0: exactly --runs runs; otherwise a duration such as 0.5, 2s or 1m.
     options.minTimedSeconds = *seconds == "0" ? 0 : parseDuration("min-time", *seconds);

@@ -295,6 +295,7 @@ std::vector<Verb> allVerbs() {
        "                   [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] "
        "[--quiet]\n"
        "                   [--kernel-tuner full|quick|off] [--copy-mib N] [--min-time 0.2s]\n"
+       "                   [--rounds 3]\n"
        "\n"
        "For each example, in one run on one OpenCL device (or CUDA GPU with --target\n"
        "cuda; --device is then its index): the generated kernels of the plain\n"
@@ -330,7 +331,10 @@ std::vector<Verb> allVerbs() {
        "of --runs profiled kernel times after --warmups runs (without --runs: 20\n"
        "runs and more until they add up to --min-time, default 0.2 s, at most 1000),\n"
        "as output elements per second, with ratios to the hand-written kernel and\n"
-       "to the roofline.\n"
+       "to the roofline. Each example's kernels and peers are timed in --rounds rounds\n"
+       "(default 3, 1 to 100) that take each in turn; a row's time is the median of\n"
+       "its round medians, so that a slow phase of a shared machine slows one sample\n"
+       "of every row rather than every sample of one row.\n"
        "--csv, --markdown and --json also write the report to files; --png draws it as a bar\n"
        "chart relative to the hand-written kernels with bench/plot.py (python3 and\n"
        "matplotlib; without them it prints the command to run). --examples names\n"
@@ -344,9 +348,9 @@ std::vector<Verb> allVerbs() {
        "to the on-the-spot exploration's; --kernel-tuner quick: a small space, off:\n"
        "no such rows; OpenCL only). Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
-       {{"target", "device",       "examples", "sizes",          "size-scale",       "runs", "warmups",  "tiles",
-         "seed",   "results",      "explore",  "explore-budget", "explore-strategy", "csv",  "markdown", "json",
-         "png",    "kernel-tuner", "copy-mib", "coarsened",      "min-time"},
+       {{"target", "device",       "examples", "sizes",          "size-scale",       "runs",  "warmups",  "tiles",
+         "seed",   "results",      "explore",  "explore-budget", "explore-strategy", "csv",   "markdown", "json",
+         "png",    "kernel-tuner", "copy-mib", "coarsened",      "min-time",         "rounds"},
         {"quiet"}},
        runBench},
   };
