@@ -191,7 +191,8 @@ struct TimedRow {
 /// a round then slows one sample of every row it meets, instead of every
 /// sample of the rows timed during it (one kernel's median moved 2x between
 /// runs a minute apart on a 2-core cloud VM). The first round downloads each
-/// output and compares it with the first contender's (the baseline).
+/// output and compares it with the first contender's (the baseline). A peer
+/// that tunes itself on every call (Peer::timedOnce) takes the first round only.
 void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Sizes &sizes,
                   const std::vector<Grid> &grids, const std::string &example, const ExampleReport &report,
                   const BenchOptions &options) {
@@ -201,8 +202,8 @@ void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Size
   for (unsigned round = 0; round < rounds; ++round) {
     for (size_t n = 0; n < timed.size(); ++n) {
       TimedRow &t = timed[(n + round) % timed.size()];
-      if (t.dropped) continue;
       const bool first = round == 0;
+      if (t.dropped || (!first && t.peer && t.peer->timedOnce)) continue;
       log(options,
           example + ": timing " + t.row->variant + " at " + report.sizes +
               (rounds > 1 ? " (round " + std::to_string(round + 1) + " of " + std::to_string(rounds) + ")" : ""));

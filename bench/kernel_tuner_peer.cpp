@@ -147,6 +147,7 @@ std::optional<Peer> kernelTunerPeer(const KernelTunerSetup &setup, const example
   if (!reference || example.sizeNames.empty() || example.sizeNames.size() > 3) return std::nullopt;
   Peer peer;
   peer.variant = "kernel tuner";
+  peer.timedOnce = true;
   peer.run = [setup, example, source = reference->source, device](const std::vector<Grid> &inputs, const Sizes &sizes,
                                                                   const ocl::TimingOptions &timing) {
     return runKernelTuner(setup, example, source, device, inputs, sizes, timing);

@@ -40,6 +40,9 @@ struct Peer {
   /// Runs the peer on row-major input grids (the example's inputs in order)
   /// at `sizes`: timing.warmupRuns untimed runs, then timing.timedRuns timed.
   std::function<PeerRun(const std::vector<Grid> &inputs, const Sizes &sizes, const ocl::TimingOptions &timing)> run;
+  /// Each call tunes from scratch in a process of its own (Kernel Tuner:
+  /// tens of seconds): timed in the first of the bench's rounds only.
+  bool timedOnce = false;
 };
 
 /// The peers of an example (none without Halide or for other examples);

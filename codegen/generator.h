@@ -239,6 +239,10 @@ private:
   SourceParts parts_;
 };
 
+/// The longest expression (one user function's call with its inlined
+/// arguments) a kernel may contain; longer is a CodegenError.
+constexpr size_t kMaxExpressionBytes = size_t{1} << 20;
+
 /// The name of the non-inlined copy of user function `name` that the border
 /// code of a specialised OpenCL kernel calls (Dialect::separateBorderUserFuns).
 std::string borderUserFunName(const std::string &name);

@@ -212,6 +212,14 @@ std::string Generator::callUserFun(const Expr &f, const std::vector<std::string>
                                        : (borderCode_ ? borderUserFunName(scalarName) : scalarName);
   std::string call = name + "(";
   for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
+  // Fusion and time tiles inline a producer at every read of its result, so
+  // each fused step multiplies the expression by the taps of its window:
+  // 5 steps of a 5-point stencil made one 39 MB line (and a PoCL build that
+  // never ended). Refuse long before that, while the text is still small.
+  if (call.size() > kMaxExpressionBytes)
+    throw CodegenError("", "one output's expression exceeds " + std::to_string(kMaxExpressionBytes >> 10) +
+                               " KiB of C source (fused steps recompute their producer at every read); fuse fewer "
+                               "steps (a smaller time tile)");
   return call + ")";
 }
 

@@ -448,7 +448,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     std::vector<std::vector<Variant>> lists;
     size_t dropped = 0;
   };
-  auto variantsOf = [&](size_t p) {
+  auto variantsOfProgram = [&](size_t p) {
     ProgramVariants result;
     const auto &[config, lowered] = programs[p];
     codegen::Kernel base = codegen::generateKernel(lowered, options.target);
@@ -510,6 +510,18 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       if (!noinline.empty()) result.lists.push_back(std::move(noinline));
     }
     return result;
+  };
+  // A program codegen refuses (a time tile whose recomputation makes one
+  // expression too long: codegen::kMaxExpressionBytes) is dropped, not an
+  // error of the whole exploration.
+  auto variantsOf = [&](size_t p) {
+    try {
+      return variantsOfProgram(p);
+    } catch (const codegen::CodegenError &) {
+      ProgramVariants none;
+      none.dropped = 1;
+      return none;
+    }
   };
   std::vector<std::vector<Variant>> perProgram;
   for (ProgramVariants &pv : parallelMap(programs.size(), options.threads, variantsOf)) {

@@ -64,11 +64,14 @@ Rule vectorizeStencil(int dims, int64_t width) {
   if (!isVectorWidth(width)) throw InternalError("vectorizeStencil: width " + std::to_string(width));
   return {"vectorizeStencil" + std::to_string(dims) + "D(" + std::to_string(width) + ")",
           "mapN(f, slideN(n, 1, x)) -> mapN(dims-1, asScalar, mapN(f, mapN(dims-1, \\r. map(\\c. mapN(\\v. at(0, "
-          "asVector(w, v)), moveToBack(c)), split(w, r)), slideN(n, 1, x)))) (w not dividing a constant x extent L: "
+          "asVector(w, v)), moveToBack(c)), split(w, r)), slideN(n, 1, x)))) (n per dimension; w not dividing a "
+          "constant x extent L: "
           "x extended at the end by clamping, take(L) of each row)",
           [dims, width](const Expr &e) -> std::optional<Expr> {
             auto m = matchStencilN(e, dims);
-            if (!m || m->zipped || !m->slid[0] || !m->step.isConstant() || m->step.constant() != 1) return std::nullopt;
+            if (!m || m->zipped || !m->slid[0]) return std::nullopt;
+            for (const arith::Expr &step : m->steps)
+              if (!step.isConstant() || step.constant() != 1) return std::nullopt;
             if (!e.type()) return std::nullopt;
             // The x extent (innermost output dimension) splits into vectors;
             // where the width does not divide it (constant extents only), the
@@ -86,7 +89,8 @@ Rule vectorizeStencil(int dims, int64_t width) {
             if (!m->inputs[0].type() || !isScalarWindow(*m->inputs[0].type(), dims)) return std::nullopt;
             std::vector<arith::Expr> extra(static_cast<size_t>(dims), arith::Expr(0));
             extra.back() = arith::Expr(rounded - extent);
-            Expr windows = api::slideN(dims, m->size, m->step, extendEnds(extra, m->inputs[0]));
+            // Each dimension's own window (3x5, 5x1 and 1x3 windows are not square).
+            Expr windows = slideNPerDimension(m->sizes, m->steps, extendEnds(extra, m->inputs[0]));
             // A row of windows along x -> its windows of vectors, `width` at a time.
             auto vectorRow = [dims, width](Expr row) {
               return api::map(api::fn([dims, width](Expr chunk) { return vectorWindow(dims, width, chunk); }, "chunk"),

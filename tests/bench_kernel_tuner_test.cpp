@@ -46,6 +46,7 @@ TEST_CASE("bench kernel tuner: the tuned hand-written kernels agree with the int
     auto peer = bench::kernelTunerPeer(*setup, example, *device);
     REQUIRE(peer.has_value());
     CHECK(peer->variant == "kernel tuner");
+    CHECK(peer->timedOnce);
     Program program = example.build();
     bench::Sizes sizes;
     for (const arith::Expr &var : program.sizes) sizes[var.varName()] = 37 + static_cast<int64_t>(sizes.size()) * 6;
@@ -106,10 +107,13 @@ TEST_CASE("bench kernel tuner: liftc bench shows Kernel Tuner's best and tuning 
     if (line.find(",kernel tuner,ok,") != std::string::npos) {
       kernelTuner = true;
       CHECK_MESSAGE(line.find("block_size_x=") != std::string::npos, line);
+      // Each call tunes anew: timed in the first round only, one round median.
+      CHECK_MESSAGE(line.find(';') == std::string::npos, line);
     }
     // The variant names the sizes, with a comma: the field is quoted.
     if (line.find(",\"explored ") != std::string::npos && line.find(",ok,") != std::string::npos) {
       explored = true;
+      CHECK_MESSAGE(line.find(';') != std::string::npos, line); // its round medians, "a;b;c"
       // The exploration's tuning time: the third field from the end (before detail and row_kind) is a number.
       auto kind = line.rfind(','), last = line.rfind(',', kind - 1), before = line.rfind(',', last - 1);
       CHECK_MESSAGE(last > before + 1, line);

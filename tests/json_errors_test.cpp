@@ -64,9 +64,17 @@ TEST_CASE("json: malformed documents") {
   checkJsonError({"missing body", R"({"liftcc": 1, "inputs": []})", "", "missing field \"body\""});
   checkJsonError({"unknown top-level field", R"({"liftcc": 1, "inputs": [], "body": {}, "boddy": 1})", "/boddy",
                   "unknown field \"boddy\""});
+  // A repeated key would otherwise silently replace the earlier value.
+  checkJsonError({"duplicate top-level key", R"({"liftcc": 1, "inputs": [], "body": {}, "body": {"param": "A"}})",
+                  "/body", "duplicate key 'body' in one object"});
+  checkJsonError({"duplicate nested key", programWith(R"({"op": "map", "op": "zip", "in": {"param": "A"}})"),
+                  "/body/op", "duplicate key 'op'"});
 }
 
 TEST_CASE("json: bad declarations") {
+  checkJsonError({"size minimum below 1",
+                  R"({"liftcc": 1, "sizes": [{"name": "N", "min": -5}], "inputs": [], "body": {}})", "/sizes/0/min",
+                  "expected at least 1 (a size is an array length), found -5"});
   checkJsonError(
       {"size name", R"({"liftcc": 1, "sizes": ["1N"], "inputs": [], "body": {}})", "/sizes/0", "not an identifier"});
   checkJsonError(

@@ -615,6 +615,27 @@ TEST_CASE("multistage: what is not supported is a clear error") {
                        doctest::Contains("time tile 3 does not divide the iteration count 2"), rewrite::RewriteError);
   CHECK_THROWS_WITH_AS(rewrite::applyRecipe(typeCheck(stencilOfStencil1D(), {{"N", 64}}), Recipe::Plain, three),
                        doctest::Contains("only a program iterate(n, f, input) is time-tiled"), rewrite::RewriteError);
+  // Fused steps recompute their producer at every read, so a time tile's
+  // expression grows as 3^t here: 12 steps are refused while the text is
+  // still small (5 steps of a 5-point stencil once made a 39 MB line).
+  Program deep = program({a}, iterate(12, fn([](Expr x) { return stencil1D(avg3(), x); }), a));
+  rewrite::RecipeOptions twelve;
+  twelve.timeTile = 12;
+  Program deepTile = rewrite::applyRecipe(typeCheck(deep, {{"N", 64}}), Recipe::Plain, twelve);
+  CHECK_THROWS_WITH_AS(codegen::generateKernel(deepTile, codegen::Target::OpenCL),
+                       doctest::Contains("/body: one output's expression exceeds 1024 KiB of C source"),
+                       codegen::CodegenError);
+  // The exploration drops such a time tile and keeps the others.
+  explore::SpaceOptions deepSpace;
+  deepSpace.timeTiles = {2, 12};
+  tuner::DeviceLimits limits;
+  limits.maxWorkGroupSize = 1024;
+  limits.maxWorkItemSizes = {1024, 1024, 1024};
+  explore::Space space = explore::enumerateSpace(typeCheck(deep, {{"N", 64}}), limits, deepSpace);
+  CHECK(space.dropped >= 1);
+  std::set<int64_t> timeTiles;
+  for (const explore::Variant &v : space.variants) timeTiles.insert(v.configuration.timeTile);
+  CHECK(timeTiles.count(2) == 1);
   // Export of several kernels.
   Program staged = typeCheck(stencilOfStencil1D(), {{"N", 64}});
   codegen::Kernel kernel =

@@ -339,6 +339,49 @@ TEST_CASE("partial tiles: non-square windows 3x5, 1x3 and 3x1 tile into multi-wo
   if (context) CHECK(ran == 3 * 4 * 5);
 }
 
+TEST_CASE("partial tiles: non-square windows 3x5, 1x3, 3x1 and 5x1 vectorise with each dimension's own window") {
+  // vectorizeStencil once rebuilt the windows square from the outer window's
+  // size: a 3x1 window's vectors then covered 6 of 8 columns (a kernel for the
+  // wrong output shape, the explorer's variants recorded as bugs).
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  int ran = 0, generated = 0;
+  for (auto [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{3, 5}, {1, 3}, {3, 1}, {5, 1}}) {
+    Program program = nonSquareStencil(rows, cols);
+    for (const Sizes &sizes : std::vector<Sizes>{{{"N", 4}, {"M", 8}}, {{"N", 13}, {"M", 37}}, {{"N", 2}, {"M", 3}}}) {
+      Program typed = typeCheck(program, sizes);
+      for (auto [width, recipe] : std::vector<std::pair<int64_t, rewrite::Recipe>>{
+               {2, rewrite::Recipe::Plain}, {4, rewrite::Recipe::Plain}, {4, rewrite::Recipe::Coarsened}}) {
+        CAPTURE(rows);
+        CAPTURE(cols);
+        CAPTURE(sizes);
+        CAPTURE(width);
+        rewrite::RecipeOptions options;
+        options.vectorWidth = width;
+        options.coarsen = {8, 1, 1};
+        Program lowered = rewrite::applyRecipe(typed, recipe, options);
+        CHECK(lowered.body().typeOrThrow() == typed.body().typeOrThrow());
+        codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+        CAPTURE(kernel.source);
+        ++generated;
+        // The rule applied: results are vectors (stored whole, or lane by lane in a partial last vector).
+        CHECK(kernel.source.find("float" + std::to_string(width) + " ") != std::string::npos);
+        if (!context) continue;
+        tuner::OpenCLKernelRunner runner(*context, kernel);
+        std::vector<Value> inputs = randomInputs(typed, sizes, 23);
+        tuner::LaunchConfig launch;
+        launch.poisonOutput = true; // an element no vector writes fails
+        auto mismatch =
+            compareValues(interpret(typed, sizes, inputs),
+                          runner.run(sizes, inputs, typed.body().typeOrThrow(), launch).output, {1e-4, 1e-5});
+        CHECK_MESSAGE(!mismatch, *mismatch);
+        ++ran;
+      }
+    }
+  }
+  CHECK(generated == 4 * 3 * 3);
+  if (context) CHECK(ran == generated);
+}
+
 TEST_CASE("partial tiles: per-dimension tile extents are refused clearly where they do not fit the output") {
   Program typed = typeCheck(examples::findExample("jacobi2d_5pt").build(), {{"N", 37}, {"M", 53}});
   rewrite::RecipeOptions options;

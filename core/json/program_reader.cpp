@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <set>
 
 namespace liftcc {
 
@@ -101,6 +102,8 @@ private:
         if (auto m = s.find("min"); m != s.end()) {
           if (!m->is_number_integer()) fail(p + "/min", "expected an integer");
           minimum = m->get<int64_t>();
+          // Sizes are array lengths, at least 1 already: a lower minimum says nothing.
+          if (minimum < 1) fail(p + "/min", "expected at least 1 (a size is an array length), found " + m->dump());
         }
       }
       if (!isIdentifier(name)) fail(p, "size name \"" + name + "\" is not an identifier");
@@ -408,10 +411,17 @@ public:
   bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json &parsed) {
     using Event = nlohmann::json::parse_event_t;
     switch (event) {
-    case Event::object_start: frames_.push_back({false, 0, ""}); break;
-    case Event::array_start: frames_.push_back({true, 0, ""}); break;
+    case Event::object_start: frames_.push_back({false, 0, "", {}}); break;
+    case Event::array_start: frames_.push_back({true, 0, "", {}}); break;
     case Event::key:
-      if (!frames_.empty()) frames_.back().key = parsed.is_string() ? parsed.get<std::string>() : std::string();
+      if (!frames_.empty()) {
+        Frame &object = frames_.back();
+        object.key = parsed.is_string() ? parsed.get<std::string>() : std::string();
+        // JSON parsers keep the last of repeated keys: a pasted or mistyped
+        // second "body" would silently replace the first.
+        if (!object.keys.insert(object.key).second)
+          throw JsonError(pointer(), "duplicate key '" + object.key + "' in one object");
+      }
       break;
     case Event::object_end:
     case Event::array_end:
@@ -440,6 +450,7 @@ private:
     bool isArray;
     size_t index;
     std::string key;
+    std::set<std::string> keys; ///< of an object, so far
   };
   void advance() {
     if (!frames_.empty() && frames_.back().isArray) ++frames_.back().index;

@@ -26,7 +26,8 @@ Json closedObject(const Json &properties, const std::vector<std::string> &requir
 }
 
 Json documentSchema() {
-  Json sizeDecl = closedObject(Json{{"name", identifier()}, {"min", Json{{"type", "integer"}}}}, {"name"});
+  Json sizeDecl =
+      closedObject(Json{{"name", identifier()}, {"min", Json{{"type", "integer"}, {"minimum", 1}}}}, {"name"});
   Json param = closedObject(Json{{"name", identifier()}, {"type", scalarTypeName()}}, {"name", "type"});
   Json userFun = closedObject(Json{{"params", Json{{"type", "array"}, {"items", param}}},
                                    {"returns", scalarTypeName()},
