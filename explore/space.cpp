@@ -191,6 +191,15 @@ bool hasRegroupableSum(const Program &program) {
   });
 }
 
+/// A kernel's source with the launch it was generated for.
+std::string launchedSource(const codegen::Kernel &kernel) {
+  std::string text = kernel.source + "\n// global";
+  for (const arith::Expr &g : kernel.globalSize) text += " " + g.str();
+  if (kernel.localSize)
+    for (int64_t l : *kernel.localSize) text += " local " + std::to_string(l);
+  return text + (kernel.requiresLocalSize ? " exact" : "");
+}
+
 /// Every variant at every level of `levels`, interleaved (a variant's levels
 /// next to each other), so that a budget cut short still sees each level.
 /// Only the build options differ, which is all generateKernel changes for a
@@ -201,9 +210,11 @@ std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants,
                                        const std::vector<codegen::FastMath> &levels, codegen::Target target,
                                        size_t threads) {
   if (levels.size() == 1 && levels.front() == codegen::FastMath::None) return variants;
-  // The regrouped kernel of each variant, once per distinct exact kernel (the
-  // unspecialised variants of a mapGlb program share one: the launch shape
-  // is not in it); none for programs without a regroupable sum.
+  // The regrouped kernel of each variant, once per distinct exact kernel and
+  // launch (the unspecialised variants of a mapGlb program share one; a
+  // mapWrg kernel is generated for its work-group, which its source need not
+  // show: tiled 8x8 and 4x8 work-groups once shared a kernel made for 8x8);
+  // none for programs without a regroupable sum.
   std::vector<std::optional<size_t>> regroupedOf(variants.size());
   std::vector<codegen::Kernel> regrouped;
   if (std::find(levels.begin(), levels.end(), codegen::FastMath::Reassociate) != levels.end()) {
@@ -214,7 +225,8 @@ std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants,
       size_t hash = variants[i].lowered.body().hash();
       if (!regroupable.count(hash)) regroupable[hash] = hasRegroupableSum(variants[i].lowered);
       if (!regroupable[hash]) continue;
-      auto [it, added] = distinct.emplace(std::make_pair(hash, variants[i].kernel.source), representatives.size());
+      auto [it, added] =
+          distinct.emplace(std::make_pair(hash, launchedSource(variants[i].kernel)), representatives.size());
       if (added) representatives.push_back(i);
       regroupedOf[i] = it->second;
     }

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
 
 namespace liftcc {
 namespace {
@@ -280,6 +281,28 @@ TEST_CASE("fast math: the space has a reassociate twin exactly where it changes 
     if (ex.name == "gaussian") CHECK(twins > 0);
   }
   CHECK(examplesWithTwins < examples::allExamples().size());
+}
+
+TEST_CASE("fast math: each work-group shape of a tiled or local program gets a reassociate kernel made for it") {
+  // The twins were once built once per distinct source: a mapWrg kernel made
+  // for 8x8 work-groups then stood in for the 4x8 and 8x4 shapes, whose
+  // launches runPlan refused.
+  const examples::Example &ex = examples::findExample("gaussian");
+  Program typed = typeCheck(ex.build(), {{"N", 37}, {"M", 53}});
+  explore::SpaceOptions options;
+  options.includePlain = options.includeStream = options.includeCoarsened = options.includeVector =
+      options.includeMapping = options.includeFused = options.includeTimeTiled = options.includeSpecialised = false;
+  options.fastMathLevels = {codegen::FastMath::None, codegen::FastMath::Reassociate};
+  explore::Space space = explore::enumerateSpace(typed, {}, options);
+  std::set<std::array<int64_t, 3>> shapes;
+  for (const explore::Variant &v : space.variants) {
+    if (v.configuration.fastMath != codegen::FastMath::Reassociate) continue;
+    CAPTURE(v.configuration.key());
+    REQUIRE(v.kernel.localSize.has_value());
+    CHECK(*v.kernel.localSize == v.configuration.local);
+    shapes.insert(v.configuration.local);
+  }
+  CHECK(shapes.size() >= 4); // the tiles' own shapes and their halved ones
 }
 
 TEST_CASE("fast math: the configuration keeps default keys and JSON, and names non-default choices") {
