@@ -174,6 +174,9 @@ std::vector<PeerCandidate> verifyPeers(const ocl::DeviceInfo &device, const exam
   return candidates;
 }
 
+/// BenchOptions::rounds, at least one.
+unsigned roundCount(const BenchOptions &options) { return std::max(1u, options.rounds); }
+
 /// One row timed in the rounds: a verified contender's kernel built for the
 /// benchmark size, or a verified peer.
 struct TimedRow {
@@ -181,7 +184,6 @@ struct TimedRow {
   std::optional<BuiltContender> built;
   const Peer *peer = nullptr;
   Tolerance tolerance = kTolerance;
-  std::vector<double> roundMediansNs;
   bool dropped = false; ///< Wrong or Failed in an earlier round
 };
 
@@ -198,11 +200,11 @@ void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Size
                   const BenchOptions &options) {
   std::optional<Grid> baseline;
   std::string baselineName;
-  const unsigned rounds = std::max(1u, options.rounds);
+  const unsigned rounds = roundCount(options);
   for (unsigned round = 0; round < rounds; ++round) {
+    const bool first = round == 0;
     for (size_t n = 0; n < timed.size(); ++n) {
       TimedRow &t = timed[(n + round) % timed.size()];
-      const bool first = round == 0;
       if (t.dropped || (!first && t.peer && t.peer->timedOnce)) continue;
       log(options,
           example + ": timing " + t.row->variant + " at " + report.sizes +
@@ -236,7 +238,7 @@ void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Size
             continue;
           }
         }
-        t.roundMediansNs.push_back(ns);
+        t.row->roundMediansNs.push_back(ns);
       } catch (const std::exception &e) {
         t.row->status = Status::Failed;
         t.row->message = firstLine(e.what());
@@ -245,10 +247,9 @@ void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Size
     }
   }
   for (TimedRow &t : timed) {
-    if (t.dropped || t.roundMediansNs.empty()) continue;
+    if (t.dropped || t.row->roundMediansNs.empty()) continue;
     t.row->status = Status::Ok;
-    t.row->medianNs = tuner::median(t.roundMediansNs);
-    t.row->roundMediansNs = t.roundMediansNs;
+    t.row->medianNs = tuner::median(t.row->roundMediansNs);
     t.row->elementsPerSecond = static_cast<double>(report.outputElements) / (t.row->medianNs * 1e-9);
     t.row->vsRoofline = t.row->elementsPerSecond / report.rooflineElementsPerSecond;
   }
@@ -302,14 +303,14 @@ ExampleReport benchExample(tuner::Device &device, const examples::Example &examp
   for (Candidate &c : candidates) {
     if (!c.verified) continue;
     try {
-      timed.push_back({&c.row, build(device, *c.contender, typed, sizes), nullptr, c.contender->tolerance, {}, false});
+      timed.push_back({&c.row, build(device, *c.contender, typed, sizes), nullptr, c.contender->tolerance, false});
     } catch (const std::exception &e) {
       c.row.status = Status::Failed;
       c.row.message = firstLine(e.what());
     }
   }
   for (PeerCandidate &p : peers)
-    if (p.verified) timed.push_back({&p.row, std::nullopt, &p.peer, kTolerance, {}, false});
+    if (p.verified) timed.push_back({&p.row, std::nullopt, &p.peer, kTolerance, false});
   timeInRounds(timed, typed, sizes, grids, example.name, report, options);
 
   for (Candidate &c : candidates) {
@@ -346,7 +347,7 @@ BenchReport runBench(tuner::Device &device, const BenchOptions &options) {
 
   BenchReport report;
   report.device = device.resultsName();
-  report.rounds = std::max(1u, options.rounds);
+  report.rounds = roundCount(options);
   // Each buffer size's roof is measured once, when an example first needs it.
   std::map<size_t, size_t> roofOfSize;
   auto roofFor = [&](size_t bufferBytes) {

@@ -15,7 +15,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-
 #include <filesystem>
 #include <fstream>
 #include <set>
