@@ -7,6 +7,8 @@
 #   LIFTCC_STENCIL=heat LIFTCC_SIZES=N=128,M=128,O=128 ./tools/main-job.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Installs missing Debian packages as root, else names them and exits 2.
+tools/install-deps.sh main
 stencil=${LIFTCC_STENCIL:-jacobi2d_5pt}
 sizes=${LIFTCC_SIZES:-N=2048,M=2048}
 budget=${LIFTCC_BUDGET:-5m}

@@ -4,6 +4,8 @@
 # on the CPU). This is the README's test command and what CI runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Installs missing Debian packages as root, else names them and exits 2.
+tools/install-deps.sh test
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIFTCC_WERROR=ON -DLIFTCC_SANITIZE=ON >/dev/null
 cmake --build build-test -j "$(nproc)"
 # PoCL keeps an LLVM context alive until exit when it compiles an uncached
