@@ -14,7 +14,7 @@
 // (cfun::Function::regroupedSums), and the kernel is built exactly. Under
 // relaxed, which permits the compiler any reassociation, PoCL turned
 // regrouped (and balanced-tree) sums into code 4-5x slower than C's order
-// (README, Fast math), so the two are separate levels.
+// (docs/codegen.md, Fast math), so the two are separate levels.
 //
 // The option travels with the kernel (codegen::Kernel::buildOptions and the
 // metadata's "buildOptions"), so the tuner, liftc run, a stored best kernel
@@ -49,7 +49,7 @@ std::string buildOptionsFor(FastMath level, Target target);
 /// terms of magnitude up to M changes by a few units in the last place of M
 /// per operation, however small the sum itself (cancellation), so a bound
 /// relative to each value alone would reject correct kernels. The factors
-/// (README, "Fast math"): 2^-13 of the magnitude for mad, reassociate and
+/// (docs/codegen.md, "Fast math"): 2^-13 of the magnitude for mad, reassociate and
 /// division by multiplication, 2^-11 for relaxed, i.e. about 64 and 256 roundings of
 /// 2^-24 each: room for the longest stencils (Poisson's 27 and Gaussian's 25
 /// points, a few operations each), far below any real bug's error.

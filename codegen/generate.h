@@ -42,8 +42,8 @@ struct CodegenOptions {
   /// the device compiler merge the two into one whose every load is a gather
   /// (LLVM sinks the common arithmetic below the branch), which costs most for
   /// stencils with many loads per output; the copies keep the interior a
-  /// loop of its own, at the price of a call per border element (README,
-  /// Boundary specialisation). No effect on CUDA or unspecialised kernels.
+  /// loop of its own, at the price of a call per border element
+  /// (docs/codegen.md, Boundary specialisation). No effect on CUDA or unspecialised kernels.
   bool noinlineBorder = false;
   /// How the device compiler may relax floating point (codegen/fast_math.h);
   /// recorded in Kernel::buildOptions.

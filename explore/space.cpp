@@ -54,7 +54,7 @@ std::vector<std::array<int64_t, 3>> spreadSample(const std::vector<std::array<in
 /// sample only a few shapes per program; spread over every shape, those
 /// were mostly columns such as 1x32x8 or 8x2x256, and heat's coarsened
 /// programs never met the 32-wide shapes that run them 1.6-2x faster on
-/// PoCL (README, Families) and coalesce on GPUs.
+/// PoCL (docs/rewriting.md, Families) and coalesce on GPUs.
 std::vector<std::array<int64_t, 3>> wideRowShapes(const std::vector<std::array<int64_t, 3>> &shapes,
                                                   const std::array<int64_t, 3> &extents) {
   int64_t minimumRow = 1;
@@ -169,8 +169,8 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, code
 
 /// The twins of the specialised `twins` whose OpenCL border code calls
 /// never-inlined copies of the user functions (noinlineBorder): which of the
-/// two border codes is faster depends on the stencil (README, Boundary
-/// specialisation). Only kernels with an interior have a border code.
+/// two border codes is faster depends on the stencil (docs/codegen.md,
+/// Boundary specialisation). Only kernels with an interior have a border code.
 std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, codegen::Target target) {
   std::vector<Variant> out;
   if (target != codegen::Target::OpenCL) return out;

@@ -1,6 +1,6 @@
 #pragma once
 // liftcc's version and the versions of the JSON formats it reads and writes
-// (see README, "Versions"). The top-level CMakeLists.txt reads the project
+// (see docs/formats.md, "Versions and formats"). The top-level CMakeLists.txt reads the project
 // VERSION from the three numbers below: change them here only.
 
 #define LIFTCC_VERSION_MAJOR 0

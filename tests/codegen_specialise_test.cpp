@@ -100,7 +100,7 @@ bool calls(const std::string &code, const std::string &name) {
 /// The user functions of a specialised OpenCL kernel (`static inline`) are
 /// called by the interior only; the border code calls their never-inlined
 /// copies, so that the compiler cannot merge the two codes into one that
-/// selects its addresses (README, Boundary specialisation).
+/// selects its addresses (docs/codegen.md, Boundary specialisation).
 void checkUserFunCopies(const codegen::Kernel &kernel) {
   std::string interior = interiorCode(kernel), border = borderCode(kernel);
   const std::string inlined = "static inline ";

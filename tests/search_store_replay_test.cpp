@@ -1,7 +1,7 @@
 // The search strategies replayed on the recorded exhaustive explorations of
 // bench/search/data (times measured on PoCL, read from the stores, so these
 // are exact and need no device): holds the model search to the figure the
-// README reports and issue #15 asks for, within 5% of the optimum in at most
+// docs/exploration.md reports and issue #15 asks for, within 5% of the optimum in at most
 // 10% of the evaluations.
 
 #include "bench/search/store_replay.h"
@@ -34,7 +34,7 @@ TEST_CASE("search/replay: model search reaches within 5% of the optimum in at mo
     CAPTURE(store);
     bench::StoreReplay replay = bench::loadStoreReplay(data + store);
     REQUIRE(replay.costs.size() >= 299);
-    // The README's seeds (search_replay --seeds 200); random needs fewer
+    // The seeds of docs/exploration.md (search_replay --seeds 200); random needs fewer
     // to show that it is far behind.
     double model = meanToWithin5(tuner::SearchStrategy::Model, replay, 200);
     double random = meanToWithin5(tuner::SearchStrategy::Random, replay, 40);

@@ -4,7 +4,7 @@
 // function looks the time up instead of measuring it, so a strategy's
 // evaluations-to-target can be averaged over many seeds in seconds. Used by
 // the search_replay tool and by the tests that hold the search to the
-// figures the README reports.
+// figures docs/exploration.md reports.
 
 #include "tuner/search.h"
 

@@ -29,8 +29,8 @@ struct PrintRewrites {
 /// Shorter sums gain nothing measurable from regrouping: on PoCL the
 /// 9-term sum of Jacobi 2D 9-point and the 4- and 5-term ones of Heat and
 /// Jacobi 2D 5-point ran within noise of C's order, while Poisson's 12-term
-/// sum ran 1.3x faster and Gaussian's 25-term one 1.3-1.8x (README, Fast
-/// math). Regrouping them would only grow the exploration space.
+/// sum ran 1.3x faster and Gaussian's 25-term one 1.3-1.8x (docs/codegen.md,
+/// Fast math). Regrouping them would only grow the exploration space.
 constexpr size_t kRegroupedSumTerms = 10;
 
 std::string printBody(const ir::Program &program, const std::vector<Param> &params,

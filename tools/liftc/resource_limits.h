@@ -1,7 +1,7 @@
 #pragma once
 // Limits checked before anything runs, so a too-large request is a one-line
 // error naming the limit instead of an abort in the OpenCL runtime, the OOM
-// killer or a run that never ends. The values are in README.md ("Limits and
+// killer or a run that never ends. The values are in docs/limits.md ("Limits and
 // guarantees").
 
 #include "codegen/kernel.h"

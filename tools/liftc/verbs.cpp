@@ -65,7 +65,7 @@ std::vector<Verb> allVerbs() {
        "requires that work-group size (reqd_work_group_size). --noinline-border\n"
        "(OpenCL): the border code calls never-inlined copies of the user\n"
        "functions, so that the device compiler cannot merge it with the interior\n"
-       "code into one whose loads are all gathers (README, Boundary specialisation).\n"
+       "code into one whose loads are all gathers (docs/codegen.md, Boundary specialisation).\n"
        "--fast-math mad|relaxed builds the kernel with -cl-mad-enable or\n"
        "-cl-fast-relaxed-math (CUDA: --fmad=true or --use_fast_math), recorded as\n"
        "buildOptions in the metadata; --fast-math reassociate builds it exactly\n"
@@ -86,7 +86,7 @@ std::vector<Verb> allVerbs() {
        "--strategy TEXT rebuilds exactly the kernel of a strategy as\n"
        "'liftc explore' and 'liftc best' print it (e.g. \"coarsen(x=8) ;\n"
        "privateWindow ; mapGlb(x,y) ; wg(32,4) ; specialise ; fastMath(relaxed)\",\n"
-       "grammar in the README); it replaces --opt and the other variant options,\n"
+       "grammar in docs/rewriting.md); it replaces --opt and the other variant options,\n"
        "and --metadata then also records the strategy and its work-group shape.\n",
        {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "vector",
          "ptx", "arch", "fast-math", "strategy", "mapping", "time-tile"},
@@ -108,7 +108,7 @@ std::vector<Verb> allVerbs() {
        "compiles the CUDA kernel with NVRTC and runs it through the CUDA driver\n"
        "(loaded at run time; --device is then the CUDA device index).\n"
        "--fast-math and --div-to-mul as for compile; --check then allows the error\n"
-       "they permit (README, Fast math). --vector, --mapping, --fuse, --time-tile and --strategy as for\n"
+       "they permit (docs/codegen.md, Fast math). --vector, --mapping, --fuse, --time-tile and --strategy as for\n"
        "compile (the strategy's wg(...) is the launch's work-group shape).\n",
        {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "vector", "target",
          "fast-math", "strategy", "mapping", "time-tile"},
