@@ -167,8 +167,8 @@ TEST_CASE("nesting: every accepted deep expression goes through the type checker
   // The deepest accepted size expressions reach every recursive pass (the
   // simplifier, the range analysis, the printer) without exhausting the stack.
   json p = withIndex(parens(199));
-  std::string selects; // N < 4 ? 1 : N < 5 ? 1 : ... : 1, which no simplification removes
-  for (int i = 0; i < 120; ++i) selects += "N<" + std::to_string(i + 4) + "?1:";
+  std::string selects; // N < 4 ? 4 : N < 5 ? 5 : ... : 1, which no simplification removes
+  for (int i = 4; i < 120; ++i) selects += "N<" + std::to_string(i) + "?" + std::to_string(i) + ":";
   p["body"]["in"]["in"]["left"] = selects + "1";
   Program typed = typeCheck(readProgram(p.dump()), {{"N", 64}});
   CHECK_NOTHROW(codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL));
