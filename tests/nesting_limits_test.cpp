@@ -147,6 +147,16 @@ TEST_CASE("nesting: a program 600 levels deep is refused, and the message says w
   CHECK_NOTHROW(readProgram(deepProgram(200).dump()));
 }
 
+TEST_CASE("nesting: the deepest accepted program goes through every pass") {
+  // 512 levels: the type checker, the rewrites and the generator recurse
+  // through all of them without exhausting the stack.
+  Program typed = typeCheck(readProgram(deepProgram(limits::kMaxProgramNesting).dump()), {{"N", 64}});
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL);
+  CHECK(kernel.source.find("copy(") != std::string::npos);
+  CHECK_FALSE(writeProgram(typed).empty());
+}
+
 TEST_CASE("nesting: JSON nested 100,000 levels is refused while it is parsed") {
   std::string body = repeat("[", 100000) + repeat("]", 100000);
   json p = stencil();

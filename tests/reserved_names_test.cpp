@@ -20,7 +20,6 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
-#include <regex>
 
 namespace liftcc {
 namespace {
@@ -126,8 +125,8 @@ TEST_CASE("reserved: names the generator draws fresh stay free for the program's
     Program typed = typeCheck(program, {{"N", 64}, {"out", 64}});
     codegen::Kernel kernel;
     CHECK_NOTHROW(kernel = codegen::generateKernel(rewrite::applyRecipe(typed, recipe), codegen::Target::OpenCL));
-    // Every name the program gave is declared once: as the parameter or the function it is.
-    CHECK(std::regex_search(kernel.source, std::regex(R"(\bgid0_0\b)")));
+    // The input keeps its name; the generator's own index is another.
+    CHECK(kernel.source.find("restrict gid0_0") != std::string::npos);
   }
 }
 

@@ -217,7 +217,7 @@ private:
 
   Expr readExpr(const json &j, const std::string &p, int depth) {
     if (depth > limits::kMaxProgramNesting)
-      fail(p, "the program's expressions are " + limits::nestedDeeperThan(limits::kMaxProgramNesting));
+      fail(p, "expression " + limits::nestedDeeperThan(limits::kMaxProgramNesting));
     requireObject(j, p);
     if (j.contains("param")) {
       allowOnly(j, p, {"param"});
@@ -430,7 +430,7 @@ public:
     case Event::array_start:
       // Refused before the document is built: every later pass over it recurses.
       if (frames_.size() >= size_t(limits::kMaxJsonNesting))
-        throw JsonError(pointer(), "JSON objects and arrays " + limits::nestedDeeperThan(limits::kMaxJsonNesting));
+        throw JsonError(pointer(), "JSON " + limits::nestedDeeperThan(limits::kMaxJsonNesting));
       frames_.push_back({event == Event::array_start, 0, "", {}});
       break;
     case Event::key:
