@@ -51,7 +51,7 @@ int64_t defaultLocalSize(const std::optional<arith::Expr> &extent, int dim) {
 /// The name of a size's int parameter in a 64-bit kernel, whose body
 /// declares the size itself in the wide type. The liftcc_ prefix is reserved
 /// for generated names (as liftcc_min/liftcc_max).
-std::string wideSizeParameter(const std::string &size) { return "liftcc_size_" + size; }
+std::string wideSizeParameter(const std::string &size) { return std::string(cfun::kGeneratedPrefix) + "size_" + size; }
 
 /// The border code's copy of user function `f`: a wrapper calling it, which
 /// the compiler inlines into and never inlines anywhere.
@@ -73,10 +73,9 @@ Generator::Generator(const Program &program, Target target, const CodegenOptions
   // so every name that becomes an identifier of the kernel is checked here.
   if (auto why = invalidKernelName(options.kernelName)) fail("", "kernel name '" + options.kernelName + "' " + *why);
   auto parameter = [&](const std::string &name, const std::string &what) {
+    // reservedVariableName includes the names liftcc generates (cfun::generatedName).
     if (auto why = cfun::reservedVariableName(name)) fail("", what + " name " + *why);
     if (auto why = cfun::reservedFunctionName(name)) fail("", what + " name " + *why);
-    if (name.rfind("liftcc_", 0) == 0)
-      fail("", what + " name '" + name + "' uses the prefix liftcc_, reserved for generated names");
     if (!takenNames_.insert(name).second) fail("", what + " '" + name + "' has the name of another input or size");
   };
   for (const arith::Expr &s : program.sizes) parameter(s.varName(), "size");
@@ -90,7 +89,9 @@ Generator::Generator(const Program &program, Target target, const CodegenOptions
     return false;
   });
   for (const std::string &name : userFunNames) {
-    if (name.rfind("liftcc_", 0) == 0)
+    // Not cfun::generatedName: the identity functions the rewrites insert are
+    // user functions here; a different one of that name fails in useUserFun.
+    if (name.starts_with(cfun::kGeneratedPrefix))
       fail("", "the user function name '" + name + "' uses the prefix liftcc_, reserved for generated names");
     if (name == options.kernelName)
       fail("", "the user function '" + name + "' has the kernel's name: choose another kernel name (--kernel-name)");
@@ -114,8 +115,10 @@ void Generator::useUserFun(const cfun::Function &f) {
     return;
   }
   const cfun::Function &known = it->second;
-  if (known.signatureC() != f.signatureC() || known.body() != f.body())
+  if (known.signatureC() != f.signatureC() || known.body() != f.body()) {
+    if (auto why = cfun::generatedName(f.name())) fail("", "a user function is named '" + f.name() + "': " + *why);
     fail("", "two different user functions are both named '" + f.name() + "'");
+  }
 }
 
 Kernel Generator::run() {

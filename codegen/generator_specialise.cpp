@@ -6,6 +6,7 @@
 // and counting the boundary operations that remain.
 
 #include "codegen/generator.h"
+#include "core/cfun/reserved.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 
@@ -38,7 +39,9 @@ std::optional<int64_t> padReach(const Expr &body) {
 
 // The liftcc_ prefix is reserved for generated names, so this cannot take a
 // user's name.
-std::string borderUserFunName(const std::string &name) { return "liftcc_border_" + name; }
+std::string borderUserFunName(const std::string &name) {
+  return std::string(cfun::kGeneratedPrefix) + "border_" + name;
+}
 
 std::string Generator::borderCode() const {
   Generator border(program_, dialect_.target(), options_, wideIndices_);

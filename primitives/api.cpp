@@ -1,5 +1,6 @@
 #include "primitives/api.h"
 
+#include "core/cfun/reserved.h"
 #include "core/ir/nd_forms.h"
 
 #include <algorithm>
@@ -160,8 +161,9 @@ Expr slideSeq(Size size, Size step, Expr f, Expr in) {
 }
 
 Expr id(ScalarKind kind) {
-  std::string name = "id_" + std::string(scalarKindName(kind));
-  return userFun(name, {{"x", kind}}, kind, "return x;");
+  // Its name is reserved (core/cfun/reserved.h), so it never meets a user's.
+  return userFun(cfun::identityFunctionName(kind), {{std::string(cfun::kIdentityParameter), kind}}, kind,
+                 std::string(cfun::kIdentityBody));
 }
 
 } // namespace liftcc::api

@@ -6,8 +6,13 @@
 //   unary          := '-' unary | '+' unary | primary
 //   primary        := integer | identifier | ('min' | 'max') '(' ternary ',' ternary ')'
 //                   | '(' ternary ')'
+//
+// The text's length and its nesting are capped (core/input_limits.h) before
+// anything recurses, so hostile input ends in a ParseError, never in a stack
+// overflow here or in the passes that recurse over the result.
 
 #include "core/arith/internal.h"
+#include "core/input_limits.h"
 
 #include <cctype>
 #include <string_view>
@@ -21,6 +26,8 @@ public:
   Parser(const std::string &text, const std::map<std::string, Range> &ranges) : text_(text), ranges_(ranges) {}
 
   Expr parseAll() {
+    if (text_.size() > limits::kMaxSizeExpressionChars)
+      throw ParseError(limits::longerThan(limits::kMaxSizeExpressionChars, text_.size()));
     Expr e = ternary();
     skipSpace();
     if (pos_ != text_.size()) fail("unexpected '" + std::string(1, text_[pos_]) + "'");
@@ -29,8 +36,26 @@ public:
 
 private:
   [[noreturn]] void fail(const std::string &what) const {
-    throw ParseError("arith parse error at " + std::to_string(pos_) + " in '" + text_ + "': " + what);
+    // The text is echoed only in part: the message must stay one short line.
+    constexpr size_t kShown = 60;
+    std::string shown = text_.size() <= kShown ? text_ : text_.substr(0, kShown) + "...";
+    throw ParseError("arith parse error at " + std::to_string(pos_) + " in '" + shown + "': " + what);
   }
+
+  /// One level of nesting (a parenthesis, a min/max call, a unary operator,
+  /// a ?: branch) for as long as it lives; refuses more than the limit.
+  class Nest {
+  public:
+    explicit Nest(Parser &p) : p_(p) {
+      if (++p_.nesting_ > limits::kMaxTextNesting) p_.fail(limits::nestedDeeperThan(limits::kMaxTextNesting));
+    }
+    ~Nest() { --p_.nesting_; }
+    Nest(const Nest &) = delete;
+    Nest &operator=(const Nest &) = delete;
+
+  private:
+    Parser &p_;
+  };
 
   void skipSpace() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -64,6 +89,7 @@ private:
     if (!op) return lhs;
     Expr rhs = additive();
     expect("?");
+    Nest nest(*this);
     Expr then = ternary();
     expect(":");
     Expr otherwise = ternary();
@@ -84,21 +110,37 @@ private:
 
   Expr multiplicative() {
     Expr e = unary();
+    // Sums and products are flat, but each '/' and '%' of a chain such as
+    // x/y/y/y nests the chain so far one level deeper in the result, which
+    // later passes recurse over: it counts as a level of nesting.
+    int divisions = 0;
+    auto divisionLevel = [&] {
+      if (nesting_ + ++divisions > limits::kMaxTextNesting) fail(limits::nestedDeeperThan(limits::kMaxTextNesting));
+    };
     for (;;) {
-      if (accept("*"))
+      if (accept("*")) {
         e = mkMul(ctx_, e, unary());
-      else if (accept("/"))
+      } else if (accept("/")) {
+        divisionLevel();
         e = mkDiv(ctx_, e, unary());
-      else if (accept("%"))
+      } else if (accept("%")) {
+        divisionLevel();
         e = mkMod(ctx_, e, unary());
-      else
+      } else {
         return e;
+      }
     }
   }
 
   Expr unary() {
-    if (accept("-")) return mkNeg(ctx_, unary());
-    if (accept("+")) return unary();
+    if (accept("-")) {
+      Nest nest(*this);
+      return mkNeg(ctx_, unary());
+    }
+    if (accept("+")) {
+      Nest nest(*this);
+      return unary();
+    }
     return primary();
   }
 
@@ -110,6 +152,7 @@ private:
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       const std::string name = identifier();
       if ((name == "min" || name == "max") && accept("(")) {
+        Nest nest(*this);
         Expr a = ternary();
         expect(",");
         Expr b = ternary();
@@ -120,6 +163,7 @@ private:
       return Expr::var(name, it == ranges_.end() ? Range::unbounded() : it->second);
     }
     if (accept("(")) {
+      Nest nest(*this);
       Expr e = ternary();
       expect(")");
       return e;
@@ -149,6 +193,7 @@ private:
   const std::string &text_;
   const std::map<std::string, Range> &ranges_;
   size_t pos_ = 0;
+  int nesting_ = 0;
   Ctx ctx_;
 };
 

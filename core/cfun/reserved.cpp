@@ -257,8 +257,23 @@ bool isIdentifier(std::string_view name) {
   return std::all_of(name.begin(), name.end(), [&](char c) { return start(c) || (c >= '0' && c <= '9'); });
 }
 
+std::string identityFunctionName(ScalarKind kind) { return "id_" + std::string(scalarKindName(kind)); }
+
+std::optional<std::string> generatedName(std::string_view name) {
+  std::string q = "'" + std::string(name) + "'";
+  if (hasPrefix(name, kGeneratedPrefix))
+    return q + " uses the prefix " + std::string(kGeneratedPrefix) +
+           ", reserved for the names liftcc generates (liftcc_min, liftcc_size_N, ...)";
+  for (ScalarKind kind : {ScalarKind::Bool, ScalarKind::Int, ScalarKind::Float, ScalarKind::Double})
+    if (name == identityFunctionName(kind))
+      return q + " is reserved for the identity function liftcc generates to copy " +
+             std::string(scalarKindName(kind)) + " values into local or private memory";
+  return std::nullopt;
+}
+
 std::optional<std::string> reservedVariableName(std::string_view name) {
   if (auto why = reservedIdentifier(name)) return why;
+  if (auto why = generatedName(name)) return why;
   // A variable with the name of a callable builtin would hide it, so a later
   // call would be an error in C; refusing the name gives a clearer message.
   if (findBuiltin(name) || name == "abs" || floatSuffixedBuiltin(name))

@@ -4,6 +4,7 @@
 #include "core/json/program_json.h"
 
 #include "core/cfun/reserved.h"
+#include "core/input_limits.h"
 
 #include <nlohmann/json.hpp>
 
@@ -137,12 +138,23 @@ private:
       }
       ScalarKind result = scalarKind(field(def, p, "returns"), p + "/returns");
       std::string body = string(field(def, p, "body"), p + "/body");
+      // A name liftcc generates is refused, unless this is the generated
+      // function itself (a rewritten program written back by `liftc rewrite`).
+      if (auto why = cfun::generatedName(name); why && !isGeneratedIdentity(name, ps, result, body))
+        fail(p, "user function name " + *why);
       try {
         userFuns_.emplace(name, Expr::userFun(cfun::Function::compile(name, std::move(ps), result, body)));
       } catch (const cfun::CFunError &e) {
         fail(p + "/body", e.what());
       }
     }
+  }
+
+  /// The identity function the local and private memory rewrites insert.
+  static bool isGeneratedIdentity(const std::string &name, const std::vector<cfun::Param> &params, ScalarKind result,
+                                  const std::string &body) {
+    return name == cfun::identityFunctionName(result) && params.size() == 1 &&
+           params[0].name == cfun::kIdentityParameter && params[0].kind == result && body == cfun::kIdentityBody;
   }
 
   static ScalarKind scalarKind(const json &j, const std::string &p) {
@@ -204,7 +216,8 @@ private:
   }
 
   Expr readExpr(const json &j, const std::string &p, int depth) {
-    if (depth > 512) fail(p, "expression nested too deeply");
+    if (depth > limits::kMaxProgramNesting)
+      fail(p, "expression " + limits::nestedDeeperThan(limits::kMaxProgramNesting));
     requireObject(j, p);
     if (j.contains("param")) {
       allowOnly(j, p, {"param"});
@@ -346,30 +359,32 @@ private:
     if (dims < 1 || dims > kMaxDerivedDims)
       fail(p + "/dims", name + ": dims must be between 1 and " + std::to_string(kMaxDerivedDims) + ", found " +
                             std::to_string(dims));
+    // The form expands to up to two levels (a map and its lambda) per
+    // dimension, which every later pass recurses through: they count.
+    const int inner = depth + 2 * dims;
     switch (form) {
     case DerivedForm::MapN: {
-      Expr f = readExpr(field(j, p, "f"), p + "/f", depth + 1);
-      return nd::mapN(dims, std::move(f), readExpr(field(j, p, "in"), p + "/in", depth + 1));
+      Expr f = readExpr(field(j, p, "f"), p + "/f", inner);
+      return nd::mapN(dims, std::move(f), readExpr(field(j, p, "in"), p + "/in", inner));
     }
     case DerivedForm::SlideN: {
       arith::Expr n = size(field(j, p, "size"), p + "/size");
       arith::Expr step = size(field(j, p, "step"), p + "/step");
-      return nd::slideN(dims, std::move(n), std::move(step), readExpr(field(j, p, "in"), p + "/in", depth + 1));
+      return nd::slideN(dims, std::move(n), std::move(step), readExpr(field(j, p, "in"), p + "/in", inner));
     }
     case DerivedForm::PadN: {
       auto readSize = [&](const json &v, const std::string &vp) { return size(v, vp); };
       std::vector<arith::Expr> left = perDimension<arith::Expr>(j, p, "left", dims, readSize);
       std::vector<arith::Expr> right = perDimension<arith::Expr>(j, p, "right", dims, readSize);
       std::vector<PadMode> modes = perDimension<PadMode>(j, p, "mode", dims, padMode);
-      Expr in = readExpr(field(j, p, "in"), p + "/in", depth + 1);
+      Expr in = readExpr(field(j, p, "in"), p + "/in", inner);
       return nd::padN(std::move(left), std::move(right), std::move(modes), std::move(in));
     }
     case DerivedForm::ZipN: {
       const json &list = field(j, p, "in");
       if (!list.is_array() || list.empty()) fail(p + "/in", name + ": expected a non-empty array of inputs");
       std::vector<Expr> ins;
-      for (size_t i = 0; i < list.size(); ++i)
-        ins.push_back(readExpr(list[i], p + "/in/" + std::to_string(i), depth + 1));
+      for (size_t i = 0; i < list.size(); ++i) ins.push_back(readExpr(list[i], p + "/in/" + std::to_string(i), inner));
       return nd::zipN(dims, std::move(ins));
     }
     }
@@ -411,8 +426,13 @@ public:
   bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json &parsed) {
     using Event = nlohmann::json::parse_event_t;
     switch (event) {
-    case Event::object_start: frames_.push_back({false, 0, "", {}}); break;
-    case Event::array_start: frames_.push_back({true, 0, "", {}}); break;
+    case Event::object_start:
+    case Event::array_start:
+      // Refused before the document is built: every later pass over it recurses.
+      if (frames_.size() >= size_t(limits::kMaxJsonNesting))
+        throw JsonError(pointer(), "JSON " + limits::nestedDeeperThan(limits::kMaxJsonNesting));
+      frames_.push_back({event == Event::array_start, 0, "", {}});
+      break;
     case Event::key:
       if (!frames_.empty()) {
         Frame &object = frames_.back();

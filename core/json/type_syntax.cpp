@@ -1,4 +1,6 @@
-// Parser for the Lift type notation used in JSON programs.
+// Parser for the Lift type notation used in JSON programs. Its length and
+// nesting are capped (core/input_limits.h) before it recurses.
+#include "core/input_limits.h"
 #include "core/json/program_json.h"
 
 #include <algorithm>
@@ -7,21 +9,30 @@
 namespace liftcc {
 
 namespace {
+/// Echoed text is cut: the message must stay one short line.
+std::string cut(const std::string &text) {
+  constexpr size_t kShown = 60;
+  return text.size() <= kShown ? text : text.substr(0, kShown) + "...";
+}
+
 class TypeParser {
 public:
   TypeParser(const std::string &text, const std::map<std::string, arith::Range> &ranges)
       : text_(text), ranges_(ranges) {}
 
   Type parseAll() {
+    if (text_.size() > limits::kMaxTypeChars)
+      throw std::invalid_argument("type " + limits::longerThan(limits::kMaxTypeChars, text_.size()));
     Type t = parseType();
     skipSpace();
-    if (pos_ != text_.size()) fail("unexpected '" + text_.substr(pos_) + "'");
+    if (pos_ != text_.size()) fail("unexpected '" + cut(text_.substr(pos_)) + "'");
     return t;
   }
 
 private:
   [[noreturn]] void fail(const std::string &what) const {
-    throw std::invalid_argument("bad type \"" + text_ + "\" at character " + std::to_string(pos_ + 1) + ": " + what);
+    throw std::invalid_argument("bad type \"" + cut(text_) + "\" at character " + std::to_string(pos_ + 1) + ": " +
+                                what);
   }
   void skipSpace() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -46,7 +57,8 @@ private:
   }
 
   Type parseType() {
-    if (depth_++ > 64) fail("nested too deeply");
+    // The outermost type is level 0: only brackets and tuples nest.
+    if (depth_++ > limits::kMaxTextNesting) fail(limits::nestedDeeperThan(limits::kMaxTextNesting));
     Type result = parseTypeInner();
     --depth_;
     return result;
@@ -110,7 +122,7 @@ Type parseType(const std::string &text, const std::map<std::string, arith::Range
   try {
     return TypeParser(text, sizeRanges).parseAll();
   } catch (const arith::ParseError &e) {
-    throw std::invalid_argument("bad type \"" + text + "\": " + e.what());
+    throw std::invalid_argument("bad type \"" + cut(text) + "\": " + e.what());
   }
 }
 

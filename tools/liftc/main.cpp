@@ -90,14 +90,18 @@ int run(const std::vector<std::string> &args) {
 }
 
 /// The last guard of the one-line format: whatever a message carries (a
-/// compiler log, a value echoed by a library), the line stays one line of
-/// at most ~300 characters. Messages should already be short; the cut keeps
-/// their start, which names the file or option.
+/// compiler log, a value echoed by a library, the JSON pointer of a node
+/// 600 levels deep), the line stays one line of at most ~300 characters.
+/// Messages should already be short; the cut keeps their start, which names
+/// the file, option or node, and their end, which says what is wrong.
 std::string oneLine(const std::string &message) {
-  constexpr size_t kMaxMessage = 260;
+  constexpr size_t kMaxMessage = 240, kKeptEnd = 100;
+  std::string kept = message;
+  if (message.size() > kMaxMessage)
+    kept = message.substr(0, kMaxMessage - kKeptEnd) + " ...(" + std::to_string(message.size() - kMaxMessage) +
+           " characters cut)... " + message.substr(message.size() - kKeptEnd);
   std::string out;
-  for (char c : message.substr(0, kMaxMessage)) out += c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
-  if (message.size() > kMaxMessage) out += "... (cut)";
+  for (char c : kept) out += c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
   return out;
 }
 
