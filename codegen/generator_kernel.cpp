@@ -2,6 +2,7 @@
 // generated body and the launch configuration.
 
 #include "codegen/generator.h"
+#include "codegen/kernel_signature.h"
 #include "core/ir/operands.h"
 
 #include "core/cfun/reserved.h"
@@ -47,11 +48,6 @@ int64_t defaultLocalSize(const std::optional<arith::Expr> &extent, int dim) {
   if (extent->isConstant()) return std::clamp<int64_t>(extent->constant(), 1, cap);
   return cap;
 }
-
-/// The name of a size's int parameter in a 64-bit kernel, whose body
-/// declares the size itself in the wide type. The liftcc_ prefix is reserved
-/// for generated names (as liftcc_min/liftcc_max).
-std::string wideSizeParameter(const std::string &size) { return std::string(cfun::kGeneratedPrefix) + "size_" + size; }
 
 /// The border code's copy of user function `f`: a wrapper calling it, which
 /// the compiler inlines into and never inlines anywhere.

@@ -6,6 +6,7 @@
 // (Kernel::stages, tuner/launch_plan.h).
 
 #include "codegen/generator.h"
+#include "codegen/kernel_signature.h"
 #include "core/ir/nd_forms.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
@@ -135,6 +136,15 @@ arith::Expr scalarCount(const Type &type) {
   return count;
 }
 
+/// `kernel`, whose parameter list must be the one kernelSignature derives
+/// from its metadata: readers of best-kernel directories check kernel files
+/// against their launch.json with it.
+Kernel checkedSignature(Kernel kernel) {
+  if (kernel.source.find(" " + kernelSignature(kernel) + " {\n") == std::string::npos)
+    throw InternalError("kernel " + kernel.name + ": its parameter list is not " + kernelSignature(kernel));
+  return kernel;
+}
+
 } // namespace
 
 bool hasStages(const Program &typedProgram) {
@@ -151,13 +161,13 @@ Kernel generateOneKernel(const Program &typedProgram, Target target, const Codeg
   Kernel kernel = narrow.run();
   if (!narrow.needsWideIndices()) {
     if (parts) *parts = narrow.sourceParts();
-    return kernel;
+    return checkedSignature(std::move(kernel));
   }
   Generator wide(typedProgram, target, options, true);
   kernel = wide.run();
   kernel.indexBits = 64;
   if (parts) *parts = wide.sourceParts();
-  return kernel;
+  return checkedSignature(std::move(kernel));
 }
 
 Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options) {

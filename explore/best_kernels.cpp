@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/io/safe_file.h"
+#include "explore/best_kernel_trust.h"
 #include "explore/explorer.h"
 #include "explore/record_identity.h"
 #include "explore/strategy_text.h"
@@ -108,9 +109,8 @@ std::vector<BestKernel> findBestKernels(const std::string &resultsDir, const std
     k.kernelFile = kernelFileOf(k.launch);
     k.source = readText(entry.path().parent_path() / k.kernelFile);
     // A kernel file replaced after its launch.json was written no longer
-    // goes with that entry's time.
-    if (k.launch.contains("kernelSourceHash") && k.launch["kernelSourceHash"] != stableHash(k.source))
-      throw Error(k.directory + "/" + k.kernelFile + " is not the kernel its launch.json was measured with");
+    // goes with that entry's time, nor edited arguments with its kernel.
+    verifyBestKernel(k.launch, k.source, k.directory, EntryHashes::IfPresent);
     out.push_back(std::move(k));
   }
   std::sort(out.begin(), out.end(), [](const BestKernel &a, const BestKernel &b) { return a.directory < b.directory; });

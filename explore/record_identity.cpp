@@ -2,6 +2,8 @@
 
 #include "core/json/program_json.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 
 namespace liftcc::explore {
@@ -27,9 +29,14 @@ std::string kernelHash(const codegen::Kernel &kernel, const Configuration &confi
   // The metadata carries the target, NDRange, work-group, arguments and build
   // options; the launch's own work-group (mapGlb kernels take it at launch)
   // comes from the configuration.
-  std::string text = kernel.source + "\n" + codegen::kernelMetadata(kernel).dump() + "\nlaunch " +
-                     std::to_string(configuration.local[0]) + "x" + std::to_string(configuration.local[1]) + "x" +
-                     std::to_string(configuration.local[2]);
+  return kernelHash(kernel.source, codegen::kernelMetadata(kernel), configuration.local);
+}
+
+std::string kernelHash(std::string_view source, const nlohmann::json &metadata, const std::array<int64_t, 3> &local) {
+  // nlohmann::json keeps object members sorted: metadata read back from a
+  // launch.json prints as it did when written.
+  std::string text = std::string(source) + "\n" + metadata.dump() + "\nlaunch " + std::to_string(local[0]) + "x" +
+                     std::to_string(local[1]) + "x" + std::to_string(local[2]);
   return stableHash(text);
 }
 

@@ -14,6 +14,9 @@
 #include "core/ir/expr.h"
 #include "explore/configuration.h"
 
+#include <nlohmann/json_fwd.hpp>
+
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -26,5 +29,9 @@ std::string stableHash(std::string_view text);
 
 std::string programHash(const Program &program, const std::map<std::string, int64_t> &sizes);
 std::string kernelHash(const codegen::Kernel &kernel, const Configuration &configuration);
+/// The same from a kernel's source, its metadata (codegen::kernelMetadata, or
+/// as a launch.json holds it) and the launch's work-group: how a best-kernel
+/// entry's kernelHash is checked.
+std::string kernelHash(std::string_view source, const nlohmann::json &metadata, const std::array<int64_t, 3> &local);
 
 } // namespace liftcc::explore

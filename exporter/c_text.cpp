@@ -129,53 +129,57 @@ std::string upperCase(const std::string &identifier) {
   return up;
 }
 
-std::string cStringLiteral(const std::string &text, const std::string &indent) {
-  if (text.empty()) return indent + "\"\"";
+std::string escapeC(std::string_view text, CText where) {
   std::string out;
-  bool open = false;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (!open) {
-      if (!out.empty()) out += "\n";
-      out += indent + "\"";
-      open = true;
-    }
     unsigned char c = static_cast<unsigned char>(text[i]);
+    char previous = out.empty() ? '\0' : out.back();
     switch (c) {
-    case '\n': out += "\\n"; break;
-    case '\t': out += "\\t"; break;
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '?': out += "\\?"; break; // no trigraphs in old C compilers
-    default:
-      if (c >= 0x20 && c < 0x7f) {
-        out += static_cast<char>(c);
-      } else {
-        char octal[8];
-        std::snprintf(octal, sizeof octal, "\\%03o", c); // three digits: never merges with a following digit
-        out += octal;
-      }
+    case '\n': out += "\\n"; continue;
+    case '\t': out += "\\t"; continue;
+    case '\\': out += "\\\\"; continue;
+    case '"': out += where == CText::Literal ? "\\\"" : "\""; continue;
+    // No two '?' in a row: "??/" is a trigraph (a backslash) in C99.
+    case '?': out += where == CText::Literal || previous == '?' ? "\\?" : "?"; continue;
+    case '*':
+    case '/':
+      // Neither "/*" nor "*/" in a comment.
+      if (where == CText::Comment && ((c == '*' && previous == '/') || (c == '/' && previous == '*'))) out += '\\';
+      out += static_cast<char>(c);
+      continue;
+    default: break;
     }
-    if (c == '\n') {
-      out += "\"";
-      open = false;
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char octal[8];
+      std::snprintf(octal, sizeof octal, "\\%03o", c); // three digits: never merges with a following digit
+      out += octal;
     }
   }
-  if (open) out += "\"";
   return out;
 }
 
-std::string commentLines(const std::string &text) {
+std::string cStringLiteral(const std::string &text, const std::string &indent) {
+  if (text.empty()) return indent + "\"\"";
   std::string out;
-  size_t start = 0;
-  while (start < text.size()) {
+  for (size_t start = 0; start < text.size();) {
     size_t end = text.find('\n', start);
-    std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    for (size_t at; (at = line.find("*/")) != std::string::npos;) line.replace(at, 2, "* /");
-    out += line.empty() ? " *\n" : " * " + line + "\n";
-    if (end == std::string::npos) break;
-    start = end + 1;
+    end = end == std::string::npos ? text.size() : end + 1; // the newline ends this literal
+    if (!out.empty()) out += "\n";
+    out += indent + "\"" + escapeC(std::string_view(text).substr(start, end - start), CText::Literal) + "\"";
+    start = end;
   }
   return out;
+}
+
+std::string blockComment(const std::vector<std::string> &lines) {
+  std::string out = "/*\n";
+  for (const std::string &line : lines) {
+    std::string escaped = escapeC(line, CText::Comment);
+    out += escaped.empty() ? " *\n" : " * " + escaped + "\n";
+  }
+  return out + " */\n";
 }
 
 } // namespace liftcc::exporter

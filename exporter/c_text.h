@@ -2,6 +2,8 @@
 // Small pieces of C text for the exported host code.
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace liftcc::exporter {
 
@@ -15,13 +17,29 @@ std::string cIdentifierFrom(const std::string &text);
 /// The identifier in upper case, for macro and enum names.
 std::string upperCase(const std::string &identifier);
 
+/// Where escaped text goes in the exported C.
+enum class CText {
+  Literal, ///< inside "...": quotes escaped too
+  Comment, ///< inside /* ... */
+};
+
+/// `text` made safe for `where`, the one escaping of every string liftc puts
+/// into exported C (device names, keys, sizes, program names, paths, kernel
+/// sources): backslash, newline, tab and '?' after '?' (no trigraph) in C's
+/// escapes, every other control character and every byte that is not ASCII
+/// in three-digit octal ("\303\251" for an e with an acute accent); in a
+/// literal also '"' and every '?'; in a comment "/" + "*" and "*" + "/" get a
+/// backslash between them, so a comment can neither end early nor nest (a
+/// -Wcomment warning). The result is one line of printable ASCII.
+std::string escapeC(std::string_view text, CText where);
+
 /// `text` as a C string literal, split after each newline into adjacent
-/// literals (one source line per line of C), with every character that is
-/// not printable ASCII escaped in octal.
+/// literals (one source line per line of C), escaped by escapeC.
 std::string cStringLiteral(const std::string &text, const std::string &indent);
 
-/// Prefixes every line of `text` with " * " for a block comment, removing
-/// any "*/" so the comment cannot end early.
-std::string commentLines(const std::string &text);
+/// A block comment ("/*", a " * " line per entry of `lines`, " */"), each
+/// line escaped by escapeC: a newline inside one is shown as \n, so every
+/// entry stays one line whatever it holds.
+std::string blockComment(const std::vector<std::string> &lines);
 
 } // namespace liftcc::exporter

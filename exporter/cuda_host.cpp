@@ -15,7 +15,7 @@ namespace {
 std::string extraOptionLines(const std::vector<std::string> &options) {
   std::string lines;
   for (size_t i = 0; i < options.size(); ++i)
-    lines += "  options[" + std::to_string(3 + i) + "] = \"" + options[i] + "\";\n";
+    lines += "  options[" + std::to_string(3 + i) + "] = " + cStringLiteral(options[i], "") + ";\n";
   return lines;
 }
 
@@ -439,7 +439,7 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
       {"MACROS", sizeAndBufferMacros(plan, names)},
       {"PARAMS", launchParams(plan, names, "CUdeviceptr")},
       {"SOURCE", cStringLiteral(plan.source, "    ")},
-      {"KERNEL", plan.kernelName},
+      {"KERNEL", escapeC(plan.kernelName, CText::Literal)},
       {"OPTIONCOUNT", std::to_string(3 + extraOptions.size())},
       {"EXTRAOPTIONS", extraOptionLines(extraOptions)},
       {"BLOCK", cArray(block)},

@@ -1,7 +1,10 @@
 #include "exporter/export_plan.h"
 
+#include "codegen/launch_limits.h"
 #include "core/arith/expr.h"
 #include "core/error.h"
+#include "core/io/safe_file.h"
+#include "explore/best_kernel_trust.h"
 #include "explore/best_kernels.h"
 #include "tuner/launch_plan.h"
 
@@ -62,7 +65,7 @@ const json &field(const json &object, const std::string &name, const std::string
 std::string stringField(const json &object, const std::string &name, const std::string &where,
                         const std::string &pointer) {
   const json &value = field(object, name, where, pointer);
-  if (!value.is_string()) fail(where, pointer + "/" + name, "expected a string, found " + value.dump());
+  if (!value.is_string()) fail(where, pointer + "/" + name, "expected a string, found " + io::shown(value.dump()));
   return value.get<std::string>();
 }
 
@@ -78,9 +81,9 @@ int64_t constantOf(const json &value, const std::string &where, const std::strin
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || end != text.data() + text.size())
       fail(where, pointer,
-           "expected a constant, found '" + text + "' (export needs a kernel generated at concrete sizes)");
+           "expected a constant, found '" + io::shown(text) + "' (export needs a kernel generated at concrete sizes)");
   } else {
-    fail(where, pointer, "expected an integer, found " + value.dump());
+    fail(where, pointer, "expected an integer, found " + io::shown(value.dump()));
   }
   if (v < minimum)
     fail(where, pointer, "expected at least " + std::to_string(minimum) + ", found " + std::to_string(v));
@@ -97,16 +100,32 @@ std::vector<std::pair<std::string, int64_t>> parseSizesKey(const std::string &ke
     std::string item = key.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     size_t eq = item.find('=');
     int64_t value = 0;
-    if (eq == std::string::npos || eq == 0) fail(where, "/sizes", "expected NAME=VALUE[,...], found '" + key + "'");
+    if (eq == std::string::npos || eq == 0)
+      fail(where, "/sizes", "expected NAME=VALUE[,...], found '" + io::shown(key) + "'");
     auto [end, ec] = std::from_chars(item.data() + eq + 1, item.data() + item.size(), value);
     if (ec != std::errc() || end != item.data() + item.size() || value < 1)
-      fail(where, "/sizes", "expected a positive size in '" + item + "'");
+      fail(where, "/sizes", "expected a positive size in '" + io::shown(item) + "'");
+    if (value > codegen::kMaxSizeValue)
+      fail(where, "/sizes",
+           "size " + io::shown(item.substr(0, eq)) + " = " + std::to_string(value) + " is above liftc's limit 2^40");
     sizes.emplace_back(item.substr(0, eq), value);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   return sizes;
 }
+
+/// Runs a check of codegen/launch_limits.h, reporting its LimitError at `pointer`.
+template <typename Check> void withinLimits(const std::string &where, const std::string &pointer, const Check &check) {
+  try {
+    check();
+  } catch (const codegen::LimitError &e) {
+    fail(where, pointer, e.what());
+  }
+}
+
+/// NDRange extents are rounded up to a multiple of the work-group in int64_t.
+constexpr int64_t kMaxGlobalExtent = int64_t(1) << 62;
 
 std::optional<int64_t> sizeValue(const std::vector<std::pair<std::string, int64_t>> &sizes, const std::string &name) {
   for (const auto &[n, v] : sizes)
@@ -120,19 +139,24 @@ void validate(const ExportPlan &plan, const std::string &where) {
   for (const PlanArg &a : plan.args) {
     if (a.role == codegen::KernelArg::Role::Output) ++outputs;
     if (a.count > std::numeric_limits<int64_t>::max() / 8)
-      fail(where, "/kernel/args", "buffer " + a.name + " has too many elements (" + std::to_string(a.count) + ")");
+      fail(where, "/kernel/args",
+           "buffer " + io::shown(a.name) + " has too many elements (" + std::to_string(a.count) + ")");
     if (a.role == codegen::KernelArg::Role::Size) {
       auto value = sizeValue(plan.sizes, a.name);
-      if (!value) fail(where, "/kernel/args", "the kernel takes size " + a.name + ", which has no value");
+      if (!value) fail(where, "/kernel/args", "the kernel takes size " + io::shown(a.name) + ", which has no value");
       if (*value > std::numeric_limits<int32_t>::max())
-        fail(where, "/sizes", "size " + a.name + " does not fit the kernel's int arguments");
+        fail(where, "/sizes", "size " + io::shown(a.name) + " does not fit the kernel's int arguments");
     }
   }
   if (outputs != 1) fail(where, "/kernel/args", "expected one output argument, found " + std::to_string(outputs));
+  if (plan.localSize) withinLimits(where, "/kernel/localSize", [&] { codegen::checkWorkGroup(*plan.localSize); });
+  if (plan.iteration)
+    withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(plan.iteration->count); });
   if (plan.iteration) {
     const PlanArg &in = plan.args.at(plan.iteration->inputArg), &out = plan.args[plan.outputArg()];
     if (in.kind != out.kind || in.count != out.count)
-      fail(where, "/kernel/iterate", "the iterated input " + in.name + " and the output differ in type or length");
+      fail(where, "/kernel/iterate",
+           "the iterated input " + io::shown(in.name) + " and the output differ in type or length");
   }
 }
 
@@ -144,7 +168,8 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
   plan.programName = stringField(launch, "program", where, "");
   plan.sizes = parseSizesKey(stringField(launch, "sizes", where, ""), where);
   if (launch.contains("liftcc") && launch["liftcc"] != 1)
-    fail(where, "/liftcc", "unsupported launch.json format " + launch["liftcc"].dump() + " (this liftc reads 1)");
+    fail(where, "/liftcc",
+         "unsupported launch.json format " + io::shown(launch["liftcc"].dump()) + " (this liftc reads 1)");
 
   const json &kernel = field(launch, "kernel", where, "");
   if (kernel.contains("stages"))
@@ -155,7 +180,7 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
   else if (target == "cuda")
     plan.target = codegen::Target::CUDA;
   else
-    fail(where, "/kernel/target", "expected opencl or cuda, found '" + target + "'");
+    fail(where, "/kernel/target", "expected opencl or cuda, found '" + io::shown(target) + "'");
   plan.kernelName = stringField(kernel, "name", where, "/kernel");
 
   const json &args = field(kernel, "args", where, "/kernel");
@@ -167,7 +192,7 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     std::string role = stringField(args[i], "role", where, at);
     std::string type = stringField(args[i], "type", where, at);
     auto kind = parseScalarKind(type);
-    if (!kind) fail(where, at + "/type", "expected bool, int, float or double, found '" + type + "'");
+    if (!kind) fail(where, at + "/type", "expected bool, int, float or double, found '" + io::shown(type) + "'");
     arg.kind = *kind;
     if (role == "input" || role == "output") {
       arg.role = role == "input" ? codegen::KernelArg::Role::Input : codegen::KernelArg::Role::Output;
@@ -175,26 +200,32 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     } else if (role == "size") {
       arg.role = codegen::KernelArg::Role::Size;
     } else {
-      fail(where, at + "/role", "expected input, output or size, found '" + role + "'");
+      fail(where, at + "/role", "expected input, output or size, found '" + io::shown(role) + "'");
     }
     plan.args.push_back(arg);
   }
 
   const json &dims = field(kernel, "dims", where, "/kernel");
-  plan.dims = static_cast<int>(constantOf(dims, where, "/kernel/dims", 1));
-  if (plan.dims > 3) fail(where, "/kernel/dims", "expected 1, 2 or 3, found " + std::to_string(plan.dims));
+  int64_t dimCount = constantOf(dims, where, "/kernel/dims", 1);
+  if (dimCount > 3) fail(where, "/kernel/dims", "expected 1, 2 or 3, found " + std::to_string(dimCount));
+  plan.dims = static_cast<int>(dimCount);
   const json &global = field(kernel, "globalSize", where, "/kernel");
   if (!global.is_array() || global.size() != size_t(plan.dims))
     fail(where, "/kernel/globalSize", "expected an array of " + std::to_string(plan.dims) + " extents");
-  for (int d = 0; d < plan.dims; ++d)
-    plan.globalSize[d] = constantOf(global[d], where, "/kernel/globalSize/" + std::to_string(d), 1);
+  for (int d = 0; d < plan.dims; ++d) {
+    std::string at = "/kernel/globalSize/" + std::to_string(d);
+    plan.globalSize[d] = constantOf(global[d], where, at, 1);
+    // Rounded up to a work-group (at most kMaxWorkGroupItems) in int64_t.
+    if (plan.globalSize[d] > kMaxGlobalExtent)
+      fail(where, at, "expected at most 2^62 work-items, found " + std::to_string(plan.globalSize[d]));
+  }
   if (kernel.contains("buildOptions")) {
     plan.buildOptions = stringField(kernel, "buildOptions", where, "/kernel");
     // Pasted into a C string literal of the exported code: option words only.
     for (char c : plan.buildOptions)
       if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view(" -_=.").find(c) == std::string_view::npos)
         fail(where, "/kernel/buildOptions",
-             "expected compiler options (letters, digits, ' -_=.'), found '" + plan.buildOptions.substr(0, 60) + "'");
+             "expected compiler options (letters, digits, ' -_=.'), found '" + io::shown(plan.buildOptions) + "'");
   }
   if (kernel.contains("localMemoryBytes"))
     plan.localMemoryBytes = constantOf(kernel["localMemoryBytes"], where, "/kernel/localMemoryBytes", 0);
@@ -210,6 +241,7 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
       for (int d = 0; d < 3; ++d)
         if (l[d] < 1)
           fail(where, "/configuration/local/" + std::to_string(d), "expected at least 1 in a work-group size");
+      withinLimits(where, "/configuration/local", [&] { codegen::checkWorkGroup(l); });
       plan.localSize = l;
     }
   }
@@ -219,6 +251,7 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
       fail(where, "/kernel/localSize", "expected an array of " + std::to_string(plan.dims) + " sizes");
     std::array<int64_t, 3> l{1, 1, 1};
     for (int d = 0; d < plan.dims; ++d) l[d] = constantOf(local[d], where, "/kernel/localSize/" + std::to_string(d), 1);
+    withinLimits(where, "/kernel/localSize", [&] { codegen::checkWorkGroup(l); });
     plan.localSize = l;
   }
 
@@ -226,6 +259,7 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     const json &iterate = kernel["iterate"];
     ExportPlan::Iteration it;
     it.count = constantOf(field(iterate, "count", where, "/kernel/iterate"), where, "/kernel/iterate/count", 0);
+    withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(it.count); });
     std::string input = stringField(iterate, "input", where, "/kernel/iterate");
     bool found = false;
     for (size_t i = 0; i < plan.args.size(); ++i)
@@ -233,7 +267,7 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
         it.inputArg = i;
         found = true;
       }
-    if (!found) fail(where, "/kernel/iterate/input", "no input argument named '" + input + "'");
+    if (!found) fail(where, "/kernel/iterate/input", "no input argument named '" + io::shown(input) + "'");
     plan.iteration = it;
   }
 
@@ -256,16 +290,18 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
   return plan;
 }
 
+/// launch.json and kernel files are read whole: larger ones are refused.
+constexpr uint64_t kMaxBestKernelFileBytes = uint64_t(64) << 20;
+
 ExportPlan planFromBestKernel(const std::string &directory) {
   fs::path launchPath = fs::path(directory) / "launch.json";
   std::string where = launchPath.string();
-  std::ifstream in(launchPath, std::ios::binary);
-  if (!in) throw std::runtime_error(where + ": cannot read (is '" + directory + "' a best-kernel directory?)");
-  std::ostringstream text;
-  text << in.rdbuf();
+  if (!fs::exists(launchPath))
+    throw std::runtime_error(where + ": cannot read (is '" + directory + "' a best-kernel directory?)");
+  std::string text = io::readFileCapped(where, kMaxBestKernelFileBytes, "launch.json");
   json launch;
   try {
-    launch = json::parse(text.str());
+    launch = json::parse(text);
   } catch (const json::parse_error &e) {
     throw std::runtime_error(where + ": not JSON: " + e.what());
   }
@@ -277,11 +313,13 @@ ExportPlan planFromBestKernel(const std::string &directory) {
     fail(where, "/kernelFile", e.what());
   }
   fs::path kernelPath = fs::path(directory) / kernelFile;
-  std::ifstream kin(kernelPath, std::ios::binary);
-  if (!kin) throw std::runtime_error(kernelPath.string() + ": cannot read the kernel source");
-  std::ostringstream source;
-  source << kin.rdbuf();
-  ExportPlan plan = planFromLaunchJson(launch, source.str(), where);
+  if (!fs::exists(kernelPath)) throw std::runtime_error(kernelPath.string() + ": cannot read the kernel source");
+  std::string source = io::readFileCapped(kernelPath.string(), kMaxBestKernelFileBytes, "kernel source");
+  // What goes into an application must be the kernel that was measured,
+  // with the arguments it was measured with: the check liftc best applies,
+  // with every hash required.
+  explore::verifyBestKernel(launch, source, directory, explore::EntryHashes::Required);
+  ExportPlan plan = planFromLaunchJson(launch, source, where);
   if ((kernelFile == "kernel.cu") != (plan.target == codegen::Target::CUDA))
     fail(where, "/kernelFile", "'" + kernelFile + "' does not match the kernel target");
   plan.provenance.push_back("Exported from " + directory);

@@ -13,6 +13,7 @@
 #include "exporter/c_text.h"
 #include "exporter/export_plan.h"
 #include "rewrite/recipes.h"
+#include "tests/best_kernel_entry.h"
 #include "tests/explore_test_support.h"
 #include "tests/iterated_program.h"
 #include "tests/opencl_test_support.h"
@@ -104,7 +105,11 @@ TEST_CASE("export: C identifiers and string literals") {
                        "9",
                        "") == "\"a\\\"b\\\\c\\n\"\n\"\\td\\?\\?=\\0019\"");
   CHECK(cStringLiteral("", "  ") == "  \"\"");
-  CHECK(commentLines("x */ y\n\nz") == " * x * / y\n *\n * z\n");
+  // In a comment: no "*/", "/*", two '?' in a row, control character or non-ASCII byte,
+  // and a newline inside a line shown as \n.
+  CHECK(escapeC("x */ y /* z ?\?\?/ \"q\" \\ \x01\xc3\xa9\n", CText::Comment) ==
+        "x *\\/ y /\\* z ?\\?\\?/ \"q\" \\\\ \\001\\303\\251\\n");
+  CHECK(blockComment({"a */ b", "", "c\nd"}) == "/*\n * a *\\/ b\n *\n * c\\nd\n */\n");
 }
 
 TEST_CASE("export: a kernel's plan is the same whether generated here or read back from its launch.json") {
@@ -367,9 +372,15 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   // A high-level program needs a recipe: the code generator names the node.
   expectError({"export", jacobi, "--size", "N=16,M=16", "--out", out.string()}, 1, "/body");
 
-  // A best-kernel directory: its own sizes and target, and a checked launch.json.
+  // A best-kernel directory: its own sizes and target, and a checked launch.json
+  // (with the hashes explore writes: sealedLaunch).
   fs::path best = dir.path() / "best";
   fs::create_directories(best);
+  const std::string kernelSource = "kernel void k(const global float *restrict A, global float *restrict out, int N) "
+                                   "{\n  out[0] = A[N - 1];\n}\n";
+  auto writeLaunch = [&](const fs::path &entry, const nlohmann::json &launch, const std::string &source) {
+    writeFile(entry / "launch.json", test::sealedLaunch(launch, source).dump());
+  };
   nlohmann::json launch = {{"liftcc", 1},
                            {"program", "p"},
                            {"sizes", "N=8"},
@@ -383,27 +394,27 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
                              {"localMemoryBytes", 0},
                              {"args",
                               {{{"name", "A"}, {"type", "float"}, {"role", "input"}, {"count", "N"}},
-                               {{"name", "out"}, {"type", "float"}, {"role", "output"}, {"count", "8"}}}}}}};
-  writeFile(best / "kernel.cl",
-            "kernel void k(const global float *A, global float *out, int N) { out[0] = A[N - 1]; }\n");
-  writeFile(best / "launch.json", launch.dump());
+                               {{"name", "out"}, {"type", "float"}, {"role", "output"}, {"count", "8"}},
+                               {{"name", "N"}, {"type", "int"}, {"role", "size"}}}}}}};
+  writeFile(best / "kernel.cl", kernelSource);
+  writeLaunch(best, launch, kernelSource);
   expectError({"export", best.string(), "--out", out.string()}, 1,
               "launch.json: /kernel/args/0/count: expected a constant, found 'N'");
   expectError({"export", best.string(), "--size", "N=8", "--out", out.string()}, 2, "--size applies to a program file");
   launch["kernel"]["args"][0]["count"] = "8";
   launch["kernelFile"] = "../kernel.cl";
-  writeFile(best / "launch.json", launch.dump());
+  writeLaunch(best, launch, kernelSource);
   expectError({"export", best.string(), "--out", out.string()}, 1, "launch.json: /kernelFile: ");
   launch["kernelFile"] = "kernel.cu";
-  writeFile(best / "launch.json", launch.dump());
+  writeLaunch(best, launch, kernelSource);
   expectError({"export", best.string(), "--out", out.string()}, 1, "kernel.cu");
   launch["kernelFile"] = "kernel.cl";
   launch["liftcc"] = 2;
-  writeFile(best / "launch.json", launch.dump());
+  writeLaunch(best, launch, kernelSource);
   expectError({"export", best.string(), "--out", out.string()}, 1, "/liftcc: unsupported launch.json format 2");
   launch["liftcc"] = 1;
   launch["kernel"]["iterate"] = {{"count", "3"}, {"input", "B"}};
-  writeFile(best / "launch.json", launch.dump());
+  writeLaunch(best, launch, kernelSource);
   expectError({"export", best.string(), "--out", out.string()}, 1,
               "/kernel/iterate/input: no input argument named 'B'");
 
@@ -416,8 +427,7 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   // kernel taking its size as an argument, as one generated without sizes
   // would: the launch passes it on.)
   launch["kernel"].erase("iterate");
-  launch["kernel"]["args"].push_back({{"name", "N"}, {"type", "int"}, {"role", "size"}});
-  writeFile(best / "launch.json", launch.dump());
+  writeLaunch(best, launch, kernelSource);
   test::LiftcRun run = liftc({"export", best.string(), "--out", out.string(), "--name", "copy8"});
   REQUIRE_MESSAGE(run.status == 0, run.output);
   std::set<std::string> files;
@@ -429,9 +439,10 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   fs::create_directories(cudaBest);
   launch["kernelFile"] = "kernel.cu";
   launch["kernel"]["target"] = "cuda";
-  writeFile(cudaBest / "kernel.cu",
-            "extern \"C\" __global__ void k(const float *A, float *out, int N) { out[0] = A[N - 1]; }\n");
-  writeFile(cudaBest / "launch.json", launch.dump());
+  const std::string cudaSource = "extern \"C\" __global__ void k(const float *__restrict__ A, float *__restrict__ out, "
+                                 "int N) {\n  out[0] = A[N - 1];\n}\n";
+  writeFile(cudaBest / "kernel.cu", cudaSource);
+  writeLaunch(cudaBest, launch, cudaSource);
   run = liftc({"export", cudaBest.string(), "--out", cudaOut.string()});
   REQUIRE_MESSAGE(run.status == 0, run.output);
   files.clear();

@@ -5,8 +5,10 @@
 #include "core/typecheck/type_error.h"
 #include "core/typecheck/typecheck.h"
 #include "rewrite/recipes.h"
+#include "tools/liftc/resource_limits.h"
 #include "tools/liftc/strategy_options.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace liftcc::cli {
@@ -293,6 +295,9 @@ codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl) {
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
+    std::array<int64_t, 3> group{1, 1, 1};
+    for (size_t i = 0; i < 3; ++i) group[i] = std::max<int64_t>(options.localSize[i], 1);
+    checkWorkGroupLimit(group, "--local " + io::shown(*local));
   }
   applyFastMathOptions(cl, options);
   return options;

@@ -2,6 +2,7 @@
 // What several verbs share: reading a program file and binding its sizes.
 
 #include "codegen/generate.h"
+#include "codegen/launch_limits.h"
 #include "core/ir/expr.h"
 #include "rewrite/recipes.h"
 #include "tools/liftc/command_line.h"
@@ -17,7 +18,7 @@ inline constexpr uint64_t kMaxProgramFileBytes = uint64_t(16) << 20;
 /// Each size is at most 2^40, and every array of the program's inputs and
 /// result at most 2^60 scalars (so byte counts, 8 per scalar at most, fit
 /// int64): index arithmetic on larger values could wrap.
-inline constexpr int64_t kMaxSizeValue = int64_t(1) << 40;
+inline constexpr int64_t kMaxSizeValue = codegen::kMaxSizeValue;
 inline constexpr int64_t kMaxArrayScalars = int64_t(1) << 60;
 
 /// Reads and parses a JSON program; errors name the file and the JSON pointer.

@@ -14,13 +14,18 @@ namespace liftcc::cli {
 namespace {
 
 /// Product of the counts of all iterate nodes (an upper bound of the nested
-/// iterations), saturating above the limit.
+/// iterations), saturating above the limit; a count that is negative (a
+/// wrapped product of sizes) is above it too. Counts of sizes that `sizes`
+/// does not bind (compile without --size) are left to the launch.
 int64_t iterationProduct(const Program &typed, const std::map<std::string, int64_t> &sizes) {
   int64_t product = 1;
   containsNode(typed.body(), [&](const Expr &e) {
     if (!e.isPrim(Op::Iterate)) return false;
-    int64_t count = arith::evaluate(iterateCount(e), sizes);
-    if (count > kMaxIterations || product * std::max<int64_t>(count, 1) > kMaxIterations)
+    const arith::Expr &countExpr = iterateCount(e);
+    for (const std::string &var : arith::freeVariables(countExpr))
+      if (!sizes.count(var)) return false;
+    int64_t count = arith::evaluate(countExpr, sizes);
+    if (count < 0 || count > kMaxIterations || product * std::max<int64_t>(count, 1) > kMaxIterations)
       product = kMaxIterations + 1;
     else
       product *= std::max<int64_t>(count, 1);
@@ -60,9 +65,21 @@ void checkInterpretable(const Program &typed, const std::map<std::string, int64_
 }
 
 void checkIterationCount(const Program &typed, const std::map<std::string, int64_t> &sizes) {
-  if (iterationProduct(typed, sizes) > kMaxIterations)
-    throw UsageError("iterate repeats more than " + std::to_string(kMaxIterations) +
-                     " times, liftc's limit on iterations (each is a kernel launch or an interpreter pass)");
+  // The limit every kernel is held to (codegen/launch_limits.h), as a usage
+  // error: the same line and status in every verb.
+  try {
+    codegen::checkIterations(iterationProduct(typed, sizes));
+  } catch (const codegen::LimitError &e) {
+    throw UsageError(e.what());
+  }
+}
+
+void checkWorkGroupLimit(const std::array<int64_t, 3> &local, const std::string &what) {
+  try {
+    codegen::checkWorkGroup(local);
+  } catch (const codegen::LimitError &e) {
+    throw UsageError(what + ": " + e.what());
+  }
 }
 
 void checkDeviceLimits(const codegen::Kernel &kernel, const tuner::DeviceLimits &limits,

@@ -2,6 +2,7 @@
 
 #include "core/io/safe_file.h"
 #include "explore/strategy_text.h"
+#include "tools/liftc/resource_limits.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -191,11 +192,15 @@ std::optional<explore::Variant> strategyVariant(const CommandLine &cl, const Pro
                              "specialise-boundaries", "noinline-border", "fast-math", "div-to-mul", "kernel-name"})
     if (cl.has(option))
       throw UsageError(std::string("--strategy gives the whole variant; it cannot be combined with --") + option);
+  std::optional<explore::Variant> variant;
   try {
-    return explore::variantFromStrategy(typed, *text, target);
+    variant = explore::variantFromStrategy(typed, *text, target);
   } catch (const explore::StrategyError &e) {
     throw UsageError(std::string("--strategy: ") + e.what());
   }
+  if (variant->configuration.local != std::array<int64_t, 3>{0, 0, 0})
+    checkWorkGroupLimit(variant->configuration.local, "--strategy wg(...)");
+  return variant;
 }
 
 std::vector<codegen::FastMath> fastMathLevelsOf(const CommandLine &cl) {

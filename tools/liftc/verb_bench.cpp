@@ -5,8 +5,10 @@
 #include "bench/peers.h"
 #include "bench/report.h"
 #include "core/io/safe_file.h"
+#include "core/typecheck/typecheck.h"
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
+#include "tools/liftc/resource_limits.h"
 #include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
 
@@ -240,6 +242,12 @@ int runBench(const CommandLine &cl, std::ostream &out) {
     }
   }
   if (!cl.has("quiet")) options.log = [](const std::string &line) { std::cerr << "bench: " << line << "\n"; };
+  // The limits of every verb that produces kernels, at the benchmark's sizes.
+  for (const std::string &name : options.examples) {
+    const examples::Example &example = examples::findExample(name);
+    bench::Sizes sizes = bench::benchSizes(example, options.sizes, options.sizeScale);
+    checkIterationCount(typeCheck(example.build(), sizes), sizes);
+  }
 
   OnTheSpotExploration exploration = parseExploration(cl);
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));

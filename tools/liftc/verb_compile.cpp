@@ -5,6 +5,7 @@
 #include "core/typecheck/typecheck.h"
 #include "explore/strategy_text.h"
 #include "tools/liftc/program_loading.h"
+#include "tools/liftc/resource_limits.h"
 #include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
 #include "tuner/cuda/nvrtc_compiler.h"
@@ -24,7 +25,9 @@ static Program typedHighLevel(const CommandLine &cl) {
   Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   if (!sizes.empty()) checkSizeBindings(program, sizes);
-  return typeCheckFile(path, program, sizes);
+  Program typed = typeCheckFile(path, program, sizes);
+  checkIterationCount(typed, sizes);
+  return typed;
 }
 
 /// The same lowered by --opt when given.

@@ -6,6 +6,7 @@
 #include "exporter/c_text.h"
 #include "exporter/export.h"
 #include "tools/liftc/program_loading.h"
+#include "tools/liftc/resource_limits.h"
 #include "tools/liftc/verbs.h"
 
 #include <filesystem>
@@ -40,7 +41,9 @@ std::vector<exporter::ExportPlan> plansFromProgram(const CommandLine &cl, const 
   Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
-  Program lowered = lowerWithRecipe(cl, typeCheck(program, sizes));
+  Program typed = typeCheck(program, sizes);
+  checkIterationCount(typed, sizes);
+  Program lowered = lowerWithRecipe(cl, typed);
   codegen::CodegenOptions options = parseCodegenOptions(cl);
   options.kernelName = name;
   // --local is the launch's work-group size too (as in the explorer); the
