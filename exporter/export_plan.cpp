@@ -2,6 +2,8 @@
 
 #include "core/arith/expr.h"
 #include "core/error.h"
+#include "core/io/json_file.h"
+#include "core/io/safe_file.h"
 #include "explore/best_kernels.h"
 #include "tuner/launch_plan.h"
 
@@ -10,7 +12,6 @@
 #include <cctype>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -259,16 +260,11 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
 ExportPlan planFromBestKernel(const std::string &directory) {
   fs::path launchPath = fs::path(directory) / "launch.json";
   std::string where = launchPath.string();
-  std::ifstream in(launchPath, std::ios::binary);
-  if (!in) throw std::runtime_error(where + ": cannot read (is '" + directory + "' a best-kernel directory?)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  json launch;
-  try {
-    launch = json::parse(text.str());
-  } catch (const json::parse_error &e) {
-    throw std::runtime_error(where + ": not JSON: " + e.what());
-  }
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(launchPath, ec)))
+    throw std::runtime_error(where + ": cannot read (is '" + directory + "' a best-kernel directory?)");
+  // Regular files only, capped (a FIFO or /dev/zero is refused at once).
+  json launch = io::readJsonFile(where, io::kMaxResultsFileBytes, "launch.json");
   if (!launch.is_object()) fail(where, "", "expected an object, found " + std::string(launch.type_name()));
   std::string kernelFile;
   try {
@@ -277,11 +273,8 @@ ExportPlan planFromBestKernel(const std::string &directory) {
     fail(where, "/kernelFile", e.what());
   }
   fs::path kernelPath = fs::path(directory) / kernelFile;
-  std::ifstream kin(kernelPath, std::ios::binary);
-  if (!kin) throw std::runtime_error(kernelPath.string() + ": cannot read the kernel source");
-  std::ostringstream source;
-  source << kin.rdbuf();
-  ExportPlan plan = planFromLaunchJson(launch, source.str(), where);
+  std::string source = io::readFileCapped(kernelPath.string(), io::kMaxResultsFileBytes, "kernel file");
+  ExportPlan plan = planFromLaunchJson(launch, source, where);
   if ((kernelFile == "kernel.cu") != (plan.target == codegen::Target::CUDA))
     fail(where, "/kernelFile", "'" + kernelFile + "' does not match the kernel target");
   plan.provenance.push_back("Exported from " + directory);
