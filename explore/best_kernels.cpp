@@ -104,8 +104,8 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
       if (sameProgram && existing.launch.contains("medianNs") &&
           existing.launch["medianNs"].get<double>() <= record.medianNs)
         return dir.string();
-    } catch (const Error &) {
-      // An unreadable entry is replaced.
+    } catch (const std::exception &) {
+      // An unreadable entry (liftcc::Error, io::FileError) is replaced.
     }
   }
   std::string kernelFile = kernelFileName(variant.kernel.target);

@@ -43,8 +43,9 @@ struct BestKernel {
 
 /// Reads and checks one best-kernel directory: launch.json (a regular file,
 /// capped, valid JSON, every field liftc reads of the type it reads) and the
-/// kernel file it names, whose hash must match. Throws liftcc::Error with one
-/// line naming the file and, for a bad field, its JSON pointer
+/// kernel file it names, whose hash must match. Throws liftcc::Error (or
+/// io::FileError for a file that cannot be opened) with one line naming the
+/// file and, for a bad field, its JSON pointer
 /// ("<dir>/launch.json: /medianNs: expected a positive number, found \"x\"").
 BestKernel readBestKernel(const std::filesystem::path &directory);
 

@@ -192,6 +192,14 @@ TEST_CASE("results files: a best-kernel entry is replaced as a whole; temporarie
   CHECK(explore::readBestKernel(entry).launch["medianNs"] == 500);
   for (const auto &e : fs::directory_iterator(entry.parent_path()))
     CHECK_MESSAGE(e.path() == entry, e.path().string()); // no temporary left beside it
+  // A write failing after the first file (here a name that cannot be a file)
+  // leaves the old entry as it was, and no temporary.
+  std::string kernelBefore = test::readFile(entry / "kernel.cl");
+  CHECK_THROWS_WITH_AS(io::writeDirectory(dir.path(), entry, {{"kernel.cl", "new"}, {"a/b", "x"}}),
+                       doctest::Contains("cannot name a file"), io::FileError);
+  CHECK(test::readFile(entry / "kernel.cl") == kernelBefore);
+  CHECK(explore::readBestKernel(entry).launch["medianNs"] == 500);
+  CHECK(std::distance(fs::directory_iterator(entry.parent_path()), {}) == 1);
   // A crash's leftover temporary beside the entry is skipped by readers.
   fs::path leftover = entry.parent_path() / ("." + entry.filename().string() + ".liftc-new-abc123");
   fs::create_directories(leftover);
