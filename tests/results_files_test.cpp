@@ -117,7 +117,8 @@ TEST_CASE("results files: liftc best, export and explore fail in one line, quick
   makeFifo(store);
   test::ProcessRun explored = test::runLiftcWithin(
       60, "explore " + quote((test::sourceDir() / "examples" / "json" / "jacobi1d_3pt.json").string()) +
-              " --size N=64 --quiet --no-roofline --out " + quote((dir.path() / "r").string()));
+              " --size N=64 --families plain --fast-math none --quiet --no-roofline --out " +
+              quote((dir.path() / "r").string()));
   CHECK_MESSAGE(explored.status == 1, explored.output);
   CHECK_MESSAGE(test::isOneErrorLine(explored.output), explored.output);
   CHECK(explored.output.find("not a regular file") != std::string::npos);
@@ -294,7 +295,7 @@ TEST_CASE("results files: a successful record's time is positive, in the store a
   fs::create_directories(store.parent_path());
   write(store, test::okRecordOf("a", 100).toJson().dump() + "\n" + zero.dump() + "\n");
   std::string args = "explore " + quote(json.string()) +
-                     " --size N=64 --quiet --no-roofline --evals 1 --runs 1 --out " +
+                     " --size N=64 --families plain --fast-math none --quiet --no-roofline --evals 1 --runs 1 --out " +
                      quote((dir.path() / "r").string());
   test::ProcessRun refused = test::runLiftcWithin(60, args);
   CHECK(refused.status == 1);
