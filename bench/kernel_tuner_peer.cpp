@@ -2,6 +2,7 @@
 #include "bench/reference_stages.h"
 
 #include "bench/reference_kernels.h"
+#include "core/io/safe_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,11 +26,14 @@ std::string shellQuote(const std::string &s) {
   return out + "'";
 }
 
-std::string readText(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+/// The peer's stderr, for its last line; a file that cannot be read (or is
+/// absurdly long) leaves only the exit status to report.
+std::string readStderr(const fs::path &path) {
+  try {
+    return io::readFileCapped(path.string(), uint64_t(16) << 20, "kernel tuner log");
+  } catch (const io::FileError &) {
+    return {};
+  }
 }
 
 /// A private directory for one peer call's files, removed afterwards.
@@ -62,7 +66,7 @@ std::string runCommand(const std::string &command, const fs::path &stderrFile) {
   while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
   int status = ::pclose(pipe);
   if (status != 0) {
-    std::string err = readText(stderrFile);
+    std::string err = readStderr(stderrFile);
     while (!err.empty() && err.back() == '\n') err.pop_back();
     if (auto pos = err.rfind('\n'); pos != std::string::npos) err = err.substr(pos + 1);
     throw std::runtime_error("kernel tuner: " + (err.empty() ? "exit status " + std::to_string(status) : err));
@@ -105,7 +109,8 @@ PeerRun runKernelTuner(const KernelTunerSetup &setup, const examples::Example &e
   } catch (const nlohmann::json::exception &) {
     throw std::runtime_error("kernel tuner: unreadable result: " + out.substr(0, 200));
   }
-  std::string bytes = readText(output);
+  // Capped at the expected size: a wrong output is refused, never read on.
+  std::string bytes = io::readFileCapped(output.string(), uint64_t(count) * sizeof(float), "kernel tuner output");
   if (bytes.size() != static_cast<size_t>(count) * sizeof(float))
     throw std::runtime_error("kernel tuner: output has " + std::to_string(bytes.size()) + " bytes, expected " +
                              std::to_string(count * 4));

@@ -9,6 +9,7 @@
 #include "explore/strategy_text.h"
 #include "tuner/backend_error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -186,7 +187,9 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
       record.verified += "not the timed run: " + reference->unavailable;
     }
     record.samplesNs = run.timesNs;
-    record.medianNs = run.medianNs;
+    // A successful time is > 0 (Record::fromJson, explainWin): a kernel
+    // faster than the timer's resolution counts as 1 ns.
+    record.medianNs = std::max(run.medianNs, 1.0);
     record.outcome = tuner::Outcome::Ok;
   } catch (const tuner::KernelTimeoutError &e) {
     // The kernel may still be running in the device's context.

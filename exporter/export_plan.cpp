@@ -3,6 +3,7 @@
 #include "codegen/launch_limits.h"
 #include "core/arith/expr.h"
 #include "core/error.h"
+#include "core/io/json_file.h"
 #include "core/io/safe_file.h"
 #include "explore/best_kernel_trust.h"
 #include "explore/best_kernels.h"
@@ -13,7 +14,6 @@
 #include <cctype>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -290,21 +290,15 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
   return plan;
 }
 
-/// launch.json and kernel files are read whole: larger ones are refused.
-constexpr uint64_t kMaxBestKernelFileBytes = uint64_t(64) << 20;
 
 ExportPlan planFromBestKernel(const std::string &directory) {
   fs::path launchPath = fs::path(directory) / "launch.json";
   std::string where = launchPath.string();
-  if (!fs::exists(launchPath))
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(launchPath, ec)))
     throw std::runtime_error(where + ": cannot read (is '" + directory + "' a best-kernel directory?)");
-  std::string text = io::readFileCapped(where, kMaxBestKernelFileBytes, "launch.json");
-  json launch;
-  try {
-    launch = json::parse(text);
-  } catch (const json::parse_error &e) {
-    throw std::runtime_error(where + ": not JSON: " + e.what());
-  }
+  // Regular files only, capped (a FIFO or /dev/zero is refused at once).
+  json launch = io::readJsonFile(where, io::kMaxResultsFileBytes, "launch.json");
   if (!launch.is_object()) fail(where, "", "expected an object, found " + std::string(launch.type_name()));
   std::string kernelFile;
   try {
@@ -313,8 +307,7 @@ ExportPlan planFromBestKernel(const std::string &directory) {
     fail(where, "/kernelFile", e.what());
   }
   fs::path kernelPath = fs::path(directory) / kernelFile;
-  if (!fs::exists(kernelPath)) throw std::runtime_error(kernelPath.string() + ": cannot read the kernel source");
-  std::string source = io::readFileCapped(kernelPath.string(), kMaxBestKernelFileBytes, "kernel source");
+  std::string source = io::readFileCapped(kernelPath.string(), io::kMaxResultsFileBytes, "kernel file");
   // What goes into an application must be the kernel that was measured,
   // with the arguments it was measured with: the check liftc best applies,
   // with every hash required.

@@ -79,8 +79,11 @@ Record Record::fromJson(const nlohmann::json &j) {
   }
   if (r.outcome == Outcome::Ok) {
     const nlohmann::json &median = j.at("medianNs");
-    if (!median.is_number() || !std::isfinite(median.get<double>()) || median.get<double>() < 0)
-      invalid("\"medianNs\" must be a finite non-negative number, found " + median.dump().substr(0, 60));
+    // Every consumer divides by it (elements per second, explainWin), so a
+    // successful time is > 0: a kernel faster than the timer's 1 ns is
+    // recorded as 1 ns (variant_evaluation.cpp).
+    if (!median.is_number() || !std::isfinite(median.get<double>()) || median.get<double>() <= 0)
+      invalid("\"medianNs\" must be a finite positive number, found " + median.dump().substr(0, 60));
     r.medianNs = median.get<double>();
     const nlohmann::json &samples = j.at("samplesNs");
     if (!samples.is_array()) invalid("\"samplesNs\" must be an array");
@@ -103,6 +106,8 @@ std::string failure() { return std::strerror(errno); }
 
 std::string readAll(int fd, const std::string &path) {
   std::string text;
+  // The size was checked when the file was opened; a store still growing
+  // past the cap (another process appending) is refused rather than read on.
   char buffer[65536];
   for (;;) {
     ssize_t n = ::read(fd, buffer, sizeof buffer);
@@ -110,6 +115,9 @@ std::string readAll(int fd, const std::string &path) {
     if (n < 0) throw Error("cannot read result store " + path + ": " + failure());
     if (n == 0) return text;
     text.append(buffer, static_cast<size_t>(n));
+    if (text.size() > io::kMaxStoreFileBytes)
+      throw Error("result store " + path + " grew beyond " + std::to_string(io::kMaxStoreFileBytes) +
+                  " bytes while being read");
   }
 }
 
@@ -129,8 +137,7 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
     : path_(std::move(path)) {
   std::filesystem::path p(path_);
   if (access == Access::Read) {
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw Error("cannot read result store " + path_ + ": " + failure());
+    fd_ = io::openRegularFile(path_, O_RDONLY, io::kMaxStoreFileBytes, "result store");
   } else {
     if (root)
       io::createDirectoriesBelow(*root, p.has_parent_path() ? p.parent_path() : std::filesystem::path(*root));
@@ -138,10 +145,15 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
       std::filesystem::create_directories(p.parent_path());
     if (root) io::refuseSymlinksBelow(*root, p);
     // O_NOFOLLOW: a link planted as the store must not redirect appends.
-    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd_ < 0)
-      throw Error("cannot open result store " + path_ + ": " +
-                  (errno == ELOOP ? std::string("it is a symbolic link") : failure()));
+    try {
+      fd_ = io::openRegularFile(path_, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW, io::kMaxStoreFileBytes, "result store",
+                                0666);
+    } catch (const io::FileError &) {
+      std::error_code ec;
+      if (std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec)))
+        throw Error("cannot open result store " + path_ + ": it is a symbolic link");
+      throw;
+    }
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       int error = errno;
       ::close(fd_);
@@ -170,8 +182,12 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
           if (!complete && access == Access::Append && !writeAll(fd_, "\n"))
             throw Error("failed writing " + path_ + ": " + failure());
         } catch (const std::exception &e) {
-          if (complete)
-            throw Error(path_ + ":" + std::to_string(lineNumber) + ": malformed record: " + io::shown(e.what(), 200));
+          if (complete) {
+            std::string what = e.what();
+            // nlohmann prefixes "[json.exception.parse_error.101] "; the rest says where.
+            if (what.rfind("[json.exception.", 0) == 0) what = what.substr(what.find("] ") + 2);
+            throw Error(path_ + ":" + std::to_string(lineNumber) + ": malformed record: " + io::shown(what, 200));
+          }
           // Only a last line without its newline can have been cut short by a
           // kill; it is re-measured. It is cut off the file, or the next
           // append would continue it into a malformed line.
@@ -204,6 +220,13 @@ const Record *ResultStore::find(const std::string &identity) const {
 void ResultStore::append(const Record &record) {
   if (byIdentity_.count(record.identity())) throw InternalError("result store already has " + record.identity());
   if (fd_ < 0) throw InternalError("result store " + path_ + " was opened for reading only");
+  // Nothing is written that the next run would refuse to read (a medianNs of
+  // 0 would make every later load of this store fail).
+  try {
+    Record::fromJson(record.toJson());
+  } catch (const std::exception &e) {
+    throw InternalError("result store " + path_ + ": refusing to append an invalid record (" + e.what() + ")");
+  }
   // One write() of the whole line: a kill leaves at most that line cut short.
   if (!writeAll(fd_, record.toJson().dump() + "\n")) throw Error("failed writing " + path_ + ": " + failure());
   byIdentity_.emplace(record.identity(), records_.size());

@@ -52,7 +52,7 @@ struct Record {
 
   nlohmann::json toJson() const;
   /// Validates as it reads (std::invalid_argument naming the field): a
-  /// non-empty key, a known outcome, for Ok a finite non-negative median and
+  /// non-empty key, a known outcome, for Ok a finite positive median and
   /// non-negative integer samples. A doctored `medianNs: -1000` would
   /// otherwise become the best kernel.
   static Record fromJson(const nlohmann::json &j);
@@ -88,8 +88,8 @@ public:
   /// The record of an identity (Record::identity, Record::identityOf), if any.
   const Record *find(const std::string &identity) const;
   /// Appends and flushes. Identities are unique: appending a known one is an
-  /// error. Records are never rewritten: a re-measured configuration (its
-  /// kernel changed) gets a record of its own, next to the stale one.
+  /// error, and so is a record Record::fromJson would refuse on reading. Records are never rewritten: a re-measured
+  /// configuration (its kernel changed) gets a record of its own, next to the stale one.
   void append(const Record &record);
   const std::vector<Record> &records() const { return records_; }
   /// The fastest Ok record, if any.

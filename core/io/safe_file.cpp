@@ -1,6 +1,7 @@
 #include "core/io/safe_file.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -38,10 +39,11 @@ void writeInPlace(const std::string &path, std::string_view content) {
   if (!ok) throw FileError("failed writing '" + shown(path, 200) + "': " + why);
 }
 
-mode_t creationMode() {
+/// The mode open() or mkdir() would give a new file (0666) or directory (0777).
+mode_t creationMode(mode_t requested = 0666) {
   mode_t mask = ::umask(0);
   ::umask(mask);
-  return 0666 & ~mask;
+  return requested & ~mask;
 }
 
 } // namespace
@@ -82,6 +84,87 @@ void createDirectoriesBelow(const fs::path &root, const fs::path &dir) {
   refuseSymlinksBelow(root, dir);
 }
 
+void checkCreatableBelow(const fs::path &root, const fs::path &dir) {
+  refuseSymlinksBelow(root, dir);
+  fs::path current = root;
+  auto check = [&](const fs::path &p) {
+    std::error_code ec;
+    fs::file_status status = fs::status(p, ec);
+    if (fs::exists(status) && !fs::is_directory(status))
+      throw FileError("cannot create '" + shown(dir.string(), 200) + "': '" + shown(p.string(), 200) +
+                      "' is not a directory");
+  };
+  check(current);
+  for (const fs::path &component : dir.lexically_normal().lexically_relative(root.lexically_normal())) {
+    if (component == ".") continue;
+    current /= component;
+    check(current);
+  }
+}
+
+bool isHiddenName(const fs::path &name) {
+  std::string text = name.filename().string();
+  return !text.empty() && text[0] == '.';
+}
+
+void writeDirectory(const fs::path &root, const fs::path &dir,
+                    const std::vector<std::pair<std::string, std::string>> &files) {
+  fs::path parent = dir.parent_path();
+  createDirectoriesBelow(root, parent);
+  refuseSymlinksBelow(root, dir);
+  std::string where = shown(dir.string(), 200);
+  std::error_code ec;
+  fs::file_status existing = fs::symlink_status(dir, ec);
+  if (fs::exists(existing) && !fs::is_directory(existing))
+    throw FileError("cannot write '" + where + "': it exists and is not a directory");
+  auto makeTemp = [&](const std::string &kind) {
+    std::string pattern = (parent / ("." + dir.filename().string() + ".liftc-" + kind + "-XXXXXX")).string();
+    if (!::mkdtemp(pattern.data()))
+      throw FileError("cannot write '" + where + "': cannot create a temporary directory in '" +
+                      shown(parent.string(), 200) + "': " + reason());
+    return fs::path(pattern);
+  };
+  fs::path temp = makeTemp("new");
+  auto discard = [](const fs::path &p) {
+    std::error_code ignored;
+    fs::remove_all(p, ignored);
+  };
+  try {
+    // mkdtemp made it private (0700); the entry gets the mode of any new directory.
+    if (::chmod(temp.c_str(), creationMode(0777)) != 0) throw FileError("cannot write '" + where + "': " + reason());
+    for (const auto &[name, content] : files) {
+      if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+        throw FileError("cannot write '" + where + "': '" + shown(name) + "' cannot name a file in it");
+      writeFile((temp / name).string(), content, root);
+    }
+    if (::rename(temp.c_str(), dir.c_str()) == 0) return;
+    if (errno != EEXIST && errno != ENOTEMPTY) throw FileError("cannot write '" + where + "': " + reason());
+    // An entry is there: swap the two in one step, so the name never lacks one.
+    if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) == 0) {
+      discard(temp); // now the old entry
+      return;
+    }
+    if (errno != EINVAL && errno != ENOSYS) throw FileError("cannot write '" + where + "': " + reason());
+    // A file system without RENAME_EXCHANGE: the old entry goes aside first
+    // (renaming a directory over the empty one mkdtemp made), then the new one in.
+    fs::path aside = makeTemp("old");
+    if (::rename(dir.c_str(), aside.c_str()) != 0) {
+      std::string why = reason();
+      discard(aside);
+      throw FileError("cannot write '" + where + "': " + why);
+    }
+    if (::rename(temp.c_str(), dir.c_str()) != 0) {
+      std::string why = reason();
+      ::rename(aside.c_str(), dir.c_str()); // put the old entry back
+      throw FileError("cannot write '" + where + "': " + why);
+    }
+    discard(aside);
+  } catch (...) {
+    discard(temp);
+    throw;
+  }
+}
+
 void writeFile(const std::string &path, std::string_view content, const std::optional<fs::path> &noFollowBelow) {
   if (path.empty()) throw FileError("empty output file name");
   if (noFollowBelow) refuseSymlinksBelow(*noFollowBelow, path);
@@ -120,22 +203,30 @@ void writeFile(const std::string &path, std::string_view content, const std::opt
   }
 }
 
-std::string readFileCapped(const std::string &path, uint64_t maxBytes, const std::string &what) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+int openRegularFile(const std::string &path, int flags, uint64_t maxBytes, const std::string &what, mode_t mode) {
+  int fd = ::open(path.c_str(), flags | O_CLOEXEC | O_NONBLOCK, mode);
   if (fd < 0) throw FileError("cannot open " + what + " '" + shown(path, 200) + "': " + reason());
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    throw FileError("cannot read " + what + " '" + shown(path, 200) + "': " + reason());
-  }
   auto refuse = [&](const std::string &message) {
     ::close(fd);
     throw FileError("'" + shown(path, 200) + "' " + message);
   };
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) refuse("cannot be examined: " + reason());
   if (S_ISDIR(st.st_mode)) refuse("is a directory, not a " + what);
   if (!S_ISREG(st.st_mode)) refuse("is not a regular file (a device, FIFO or socket), so it cannot be a " + what);
   if (static_cast<uint64_t>(st.st_size) > maxBytes)
     refuse("has " + std::to_string(st.st_size) + " bytes; a " + what + " may have at most " + std::to_string(maxBytes));
+  int status = ::fcntl(fd, F_GETFL);
+  if (status < 0 || ::fcntl(fd, F_SETFL, status & ~O_NONBLOCK) != 0) refuse("cannot be read: " + reason());
+  return fd;
+}
+
+std::string readFileCapped(const std::string &path, uint64_t maxBytes, const std::string &what) {
+  int fd = openRegularFile(path, O_RDONLY, maxBytes, what);
+  auto refuse = [&](const std::string &message) {
+    ::close(fd);
+    throw FileError("'" + shown(path, 200) + "' " + message);
+  };
   std::string text;
   char buffer[65536];
   for (;;) {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <sys/types.h>
 #include <vector>
 
 namespace liftcc::io {
@@ -41,7 +42,42 @@ void refuseSymlinksBelow(const std::filesystem::path &root, const std::filesyste
 /// component that is a symbolic link (see refuseSymlinksBelow).
 void createDirectoriesBelow(const std::filesystem::path &root, const std::filesystem::path &dir);
 
-/// Reads a whole regular file of at most `maxBytes`. Throws FileError for a
+/// Throws FileError when `dir` could not be created below `root`: a
+/// component on the way is a symbolic link (refuseSymlinksBelow) or exists
+/// but is not a directory. Creates nothing, so a command can check every
+/// output before its first write.
+void checkCreatableBelow(const std::filesystem::path &root, const std::filesystem::path &dir);
+
+/// Writes a directory of files as a whole: the files go into a new temporary
+/// directory beside `dir` (".<name>.liftc-new-XXXXXX"), which then takes the
+/// place of `dir` in one rename (an existing `dir` is swapped out with
+/// renameat2(RENAME_EXCHANGE), or renamed aside where the file system cannot,
+/// and removed). A crash leaves the old or the new directory under its name,
+/// never a mix, plus at worst a hidden temporary that readers skip. `dir`'s
+/// parents are created below `root`, refusing symbolic links; the temporary
+/// is removed on any failure, which is a FileError naming `dir`.
+void writeDirectory(const std::filesystem::path &root, const std::filesystem::path &dir,
+                    const std::vector<std::pair<std::string, std::string>> &files);
+
+/// True for the name of writeDirectory's temporary directories (and any other
+/// hidden name), which readers of a results directory skip.
+bool isHiddenName(const std::filesystem::path &name);
+
+/// The caps on what liftc reads from a results directory: a launch.json or a
+/// kernel source (kMaxResultsFileBytes) and a result store, which grows with
+/// every evaluation (kMaxStoreFileBytes).
+inline constexpr uint64_t kMaxResultsFileBytes = uint64_t(64) << 20;
+inline constexpr uint64_t kMaxStoreFileBytes = uint64_t(1) << 30;
+
+/// Opens `path` (open(2) `flags`, O_CLOEXEC added) and returns the descriptor
+/// only when it is a regular file of at most `maxBytes`. The open itself never
+/// blocks (O_NONBLOCK, cleared again once fstat on the open descriptor has
+/// shown a regular file), so a FIFO or device planted in place of a file is
+/// refused at once, never waited on or read for ever. Throws FileError naming
+/// the file and `what` ("launch.json", "result store").
+int openRegularFile(const std::string &path, int flags, uint64_t maxBytes, const std::string &what, mode_t mode = 0);
+
+/// Reads a whole regular file of at most `maxBytes` (opened by openRegularFile). Throws FileError for a
 /// directory, a device or FIFO (e.g. /dev/zero), a file over the cap, or any
 /// read failure; `what` names the kind of file in messages ("program file").
 std::string readFileCapped(const std::string &path, uint64_t maxBytes, const std::string &what);

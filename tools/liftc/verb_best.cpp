@@ -6,86 +6,164 @@
 #include "tuner/result_store.h"
 
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
 #include <ostream>
+#include <sstream>
 
 namespace liftcc::cli {
 
+namespace {
+
+namespace fs = std::filesystem;
+
+/// One entry as `liftc best` prints it. Built whole before it is printed, so
+/// nothing of an entry is half-printed (readBestKernel has checked the type
+/// of every field read here).
+std::string describe(const explore::BestKernel &k) {
+  std::ostringstream out;
+  out << "// program " << k.launch.value("program", "?") << " at " << k.launch.value("sizes", "?") << " on "
+      << k.launch.value("device", "?") << "\n";
+  out << "// variant " << k.launch.value("key", "?") << ": " << std::fixed << std::setprecision(3)
+      << k.launch.value("medianNs", 0.0) / 1e6 << " ms, " << std::setprecision(1)
+      << k.launch.value("elementsPerSecond", 0.0) / 1e6 << " M elements/s\n";
+  if (k.launch.contains("programHash"))
+    out << "// program hash " << k.launch.value("programHash", "?") << ", kernel hash "
+        << k.launch.value("kernelHash", "?") << " (the record that timed this kernel)\n";
+  if (!k.launch.value("verified", "").empty())
+    out << "// verified against the interpreter: " << k.launch.value("verified", "") << "\n";
+  if (k.launch.contains("strategy")) out << "// strategy " << k.launch.value("strategy", "?") << "\n";
+  if (k.launch.contains("why"))
+    out << "// why it won: " << explore::WinExplanation::fromJson(k.launch.at("why")).summary() << "\n";
+  out << "// launch: " << k.launch.value("kernel", nlohmann::json()).dump() << "\n";
+  out << k.source << "\n";
+  return out.str();
+}
+
+} // namespace
+
 int runBest(const CommandLine &cl, std::ostream &out) {
   std::string dir = cl.onlyPositional("results directory");
-  if (!std::filesystem::exists(dir)) throw std::runtime_error("no results directory '" + dir + "'");
-  std::vector<explore::BestKernel> kernels = explore::findBestKernels(dir, cl.value("device").value_or(""));
+  if (!fs::exists(dir)) throw std::runtime_error("no results directory '" + io::shown(dir, 200) + "'");
+  explore::BestKernelListing listing = explore::listBestKernels(dir, cl.value("device").value_or(""));
   if (auto program = cl.value("program"))
-    std::erase_if(kernels, [&](const explore::BestKernel &k) { return k.launch.value("program", "") != *program; });
-  if (kernels.empty()) throw std::runtime_error("no best kernel recorded in '" + dir + "' for that device/program");
-  for (const explore::BestKernel &k : kernels) {
-    out << "// program " << k.launch.value("program", "?") << " at " << k.launch.value("sizes", "?") << " on "
-        << k.launch.value("device", "?") << "\n";
-    out << "// variant " << k.launch.value("key", "?") << ": " << std::fixed << std::setprecision(3)
-        << k.launch.value("medianNs", 0.0) / 1e6 << " ms, " << std::setprecision(1)
-        << k.launch.value("elementsPerSecond", 0.0) / 1e6 << " M elements/s\n";
-    if (k.launch.contains("programHash"))
-      out << "// program hash " << k.launch.value("programHash", "?") << ", kernel hash "
-          << k.launch.value("kernelHash", "?") << " (the record that timed this kernel)\n";
-    if (!k.launch.value("verified", "").empty())
-      out << "// verified against the interpreter: " << k.launch.value("verified", "") << "\n";
-    if (k.launch.contains("strategy")) out << "// strategy " << k.launch.value("strategy", "?") << "\n";
-    if (k.launch.contains("why"))
-      out << "// why it won: " << explore::WinExplanation::fromJson(k.launch["why"]).summary() << "\n";
-    out << "// launch: " << k.launch["kernel"].dump() << "\n";
-    out << k.source << "\n";
-  }
-  return 0;
+    std::erase_if(listing.kernels,
+                  [&](const explore::BestKernel &k) { return k.launch.value("program", "") != *program; });
+  if (listing.kernels.empty() && listing.problems.empty())
+    throw std::runtime_error("no best kernel recorded in '" + io::shown(dir, 200) + "' for that device/program");
+  for (const explore::BestKernel &k : listing.kernels) out << describe(k);
+  out.flush();
+  // A bad entry hides no good one: each is one error line, and the status says some were bad.
+  for (const std::string &problem : listing.problems) std::cerr << "liftc: error: " << io::shown(problem, 260) << "\n";
+  return listing.problems.empty() ? 0 : 1;
 }
+
+namespace {
+
+/// What `liftc merge` will write, gathered (and checked) before anything is written.
+struct MergePlan {
+  /// Store file below --out -> the source records for it, in source order.
+  std::map<fs::path, std::vector<tuner::Record>> records;
+  size_t storeFiles = 0;
+  /// Best-kernel directory below --out -> the fastest incoming entry.
+  std::map<fs::path, explore::BestKernel> bests;
+};
+
+double medianOf(const explore::BestKernel &k) { return k.launch.value("medianNs", 1e300); }
+
+void gatherSource(const std::string &source, const fs::path &outDir, MergePlan &plan) {
+  std::error_code ec;
+  if (!fs::is_directory(source, ec))
+    throw std::runtime_error("'" + io::shown(source, 200) + "' is not a results directory");
+  fs::recursive_directory_iterator it(source, ec), end;
+  if (ec) throw std::runtime_error("cannot list '" + io::shown(source, 200) + "': " + ec.message());
+  for (; it != end; it.increment(ec)) {
+    if (ec) throw std::runtime_error("cannot list all of '" + io::shown(source, 200) + "': " + ec.message());
+    const fs::directory_entry &entry = *it;
+    // Temporaries of an interrupted write (io::writeDirectory) are no data.
+    if (io::isHiddenName(entry.path())) {
+      if (entry.is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    // Links in a source are not followed (as before); every other file the
+    // merge reads must be a regular file, which the readers check.
+    if (entry.is_symlink(ec)) continue;
+    fs::path rel = fs::relative(entry.path(), source);
+    if (entry.path().extension() == ".jsonl") {
+      fs::path target = outDir / rel;
+      if (io::sameFile(target.string(), entry.path().string())) continue; // merging a directory into itself
+      tuner::ResultStore store(entry.path().string(), tuner::ResultStore::Access::Read);
+      std::vector<tuner::Record> &into = plan.records[target];
+      into.insert(into.end(), store.records().begin(), store.records().end());
+      ++plan.storeFiles;
+    } else if (entry.path().filename() == "launch.json") {
+      fs::path target = outDir / rel.parent_path();
+      if (io::sameFile((target / "launch.json").string(), entry.path().string())) continue;
+      explore::BestKernel incoming = explore::readBestKernel(entry.path().parent_path());
+      auto known = plan.bests.find(target);
+      if (known == plan.bests.end())
+        plan.bests.emplace(target, std::move(incoming));
+      else if (medianOf(incoming) < medianOf(known->second))
+        known->second = std::move(incoming);
+    }
+  }
+}
+
+/// Checks every output of the plan against what --out holds, writing nothing:
+/// no links, no file where a directory must go, no unreadable store or entry
+/// already there. Drops the entries --out already has a faster one of.
+void checkDestination(const fs::path &outDir, MergePlan &plan) {
+  std::error_code ec;
+  if (fs::exists(outDir, ec) && !fs::is_directory(outDir, ec))
+    throw std::runtime_error("--out '" + io::shown(outDir.string(), 200) + "' is not a directory");
+  for (const auto &[target, records] : plan.records) {
+    io::checkCreatableBelow(outDir, target.parent_path());
+    io::refuseSymlinksBelow(outDir, target);
+    if (fs::exists(fs::symlink_status(target, ec)))
+      tuner::ResultStore(target.string(), tuner::ResultStore::Access::Read);
+  }
+  for (auto it = plan.bests.begin(); it != plan.bests.end();) {
+    const fs::path &target = it->first;
+    io::checkCreatableBelow(outDir, target.parent_path());
+    io::refuseSymlinksBelow(outDir, target / "launch.json");
+    bool keepExisting = false;
+    if (fs::exists(fs::symlink_status(target / "launch.json", ec)))
+      keepExisting = medianOf(explore::readBestKernel(target)) <= medianOf(it->second);
+    it = keepExisting ? plan.bests.erase(it) : std::next(it);
+  }
+}
+
+} // namespace
 
 int runMerge(const CommandLine &cl, std::ostream &out) {
   auto outDir = cl.value("out");
   if (!outDir || outDir->empty()) throw UsageError("missing --out DIRECTORY");
   if (cl.positional().empty()) throw UsageError("missing result directories to merge");
-  namespace fs = std::filesystem;
-  size_t added = 0, stores = 0;
-  // Sources are only read (the stores with ResultStore::Access::Read); every
-  // write goes below --out through io::writeFile / an Append store, which
+  // All or nothing: every source is read and checked, and so is what --out
+  // already holds, before the first write. Sources are only read; every write
+  // goes below --out through an Append store or io::writeDirectory, which
   // refuse symbolic links there.
-  auto readJson = [](const fs::path &p) {
-    std::string text = io::readFileCapped(p.string(), uint64_t(64) << 20, "launch.json");
-    try {
-      return nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception &e) {
-      throw std::runtime_error(p.string() + ": malformed JSON");
-    }
-  };
-  for (const std::string &source : cl.positional()) {
-    if (!fs::is_directory(source))
-      throw std::runtime_error("'" + io::shown(source, 200) + "' is not a results directory");
-    for (const auto &entry : fs::recursive_directory_iterator(source)) {
-      if (!entry.is_regular_file() || entry.is_symlink()) continue;
-      fs::path rel = fs::relative(entry.path(), source);
-      if (entry.path().extension() == ".jsonl") {
-        tuner::ResultStore into((fs::path(*outDir) / rel).string(), tuner::ResultStore::Access::Append, *outDir);
-        if (io::sameFile(into.path(), entry.path().string())) continue; // merging a directory into itself
-        added += tuner::mergeStores({entry.path().string()}, into);
-        ++stores;
-      } else if (entry.path().filename() == "launch.json") {
-        // Keep the faster of the best kernels.
-        fs::path target = fs::path(*outDir) / rel;
-        io::refuseSymlinksBelow(*outDir, target);
-        nlohmann::json incoming = readJson(entry.path());
-        bool replace = !fs::exists(target);
-        if (!replace) replace = incoming.value("medianNs", 1e300) < readJson(target).value("medianNs", 1e300);
-        if (replace && !io::sameFile(target.string(), entry.path().string())) {
-          io::createDirectoriesBelow(*outDir, target.parent_path());
-          std::string kernelFile = explore::kernelFileOf(incoming);
-          std::string kernel =
-              io::readFileCapped((entry.path().parent_path() / kernelFile).string(), uint64_t(64) << 20, "kernel file");
-          io::writeFile((target.parent_path() / kernelFile).string(), kernel, fs::path(*outDir));
-          io::writeFile(target.string(), incoming.dump(2) + "\n", fs::path(*outDir));
-        }
+  MergePlan plan;
+  for (const std::string &source : cl.positional()) gatherSource(source, *outDir, plan);
+  checkDestination(*outDir, plan);
+  // The stores are opened (and locked) before any record or entry is written,
+  // so another run holding one stops the merge before it changed anything.
+  std::vector<std::pair<std::unique_ptr<tuner::ResultStore>, const std::vector<tuner::Record> *>> stores;
+  for (const auto &[target, records] : plan.records)
+    stores.emplace_back(
+        std::make_unique<tuner::ResultStore>(target.string(), tuner::ResultStore::Access::Append, *outDir), &records);
+  size_t added = 0;
+  for (auto &[store, records] : stores)
+    for (const tuner::Record &r : *records)
+      if (!store->find(r.identity())) {
+        store->append(r);
+        ++added;
       }
-    }
-  }
-  out << "merged " << added << " record(s) from " << stores << " store file(s) into " << *outDir << "\n";
+  for (const auto &[target, best] : plan.bests)
+    io::writeDirectory(*outDir, target, {{best.kernelFile, best.source}, {"launch.json", best.launch.dump(2) + "\n"}});
+  out << "merged " << added << " record(s) from " << plan.storeFiles << " store file(s) into " << *outDir << "\n";
   return 0;
 }
 

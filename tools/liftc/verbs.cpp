@@ -226,7 +226,10 @@ std::vector<Verb> allVerbs() {
        "usage: liftc best RESULTS_DIR [--device NAME] [--program NAME]\n"
        "\n"
        "Prints, for each program and size explored on the device (a substring of\n"
-       "its name), the fastest kernel with its configuration and speed.\n",
+       "its name), the fastest kernel with its configuration and speed. An entry\n"
+       "that cannot be read (corrupt launch.json, a field of the wrong type, a\n"
+       "missing kernel file) is one error line naming the file and field; the\n"
+       "other entries are still printed, and the exit status is 1.\n",
        {{"device", "program"}, {}},
        runBest},
       {"export",
@@ -281,7 +284,9 @@ std::vector<Verb> allVerbs() {
        "usage: liftc merge --out RESULTS_DIR SHARD_DIR...\n"
        "\n"
        "Unions the result stores (first record of a configuration wins) and keeps\n"
-       "the fastest of the best kernels.\n",
+       "the fastest of the best kernels. All or nothing: every source (and every\n"
+       "store and entry already in RESULTS_DIR) is read and checked before the\n"
+       "first write, so a bad source leaves RESULTS_DIR unchanged.\n",
        {{"out"}, {}},
        runMerge},
       {"bench",

@@ -1,0 +1,24 @@
+#pragma once
+// Reading a JSON file liftc wrote (a launch.json of a best-kernel directory):
+// through io::readFileCapped, so a FIFO, device or huge file is refused
+// before it is read, and parsed with a nesting cap, so every failure is one
+// line naming the file.
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace liftcc::io {
+
+/// JSON nested deeper than this is refused (liftc's own files nest < 10).
+inline constexpr int kMaxJsonFileDepth = 64;
+
+/// Parses `text` read from `where` (a file name for messages). Throws
+/// liftcc::Error "<where>: not JSON: <what and where in the text>".
+nlohmann::json parseJsonText(const std::string &text, const std::string &where);
+
+/// readFileCapped(path, maxBytes, what) then parseJsonText.
+nlohmann::json readJsonFile(const std::string &path, uint64_t maxBytes, const std::string &what);
+
+} // namespace liftcc::io
