@@ -9,9 +9,10 @@
 namespace liftcc {
 
 namespace {
-/// Echoed text is cut: the message must stay one short line.
+/// Echoed text is cut: the message must stay one short line. (57 and the
+/// dots fit the 60 characters to which JsonError cuts quoted text.)
 std::string cut(const std::string &text) {
-  constexpr size_t kShown = 60;
+  constexpr size_t kShown = 57;
   return text.size() <= kShown ? text : text.substr(0, kShown) + "...";
 }
 
