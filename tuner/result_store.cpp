@@ -1,6 +1,7 @@
 #include "tuner/result_store.h"
 
 #include "core/error.h"
+#include "core/io/json_file.h"
 #include "core/io/safe_file.h"
 
 #include <cerrno>
@@ -176,7 +177,7 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
       size_t next = complete ? end + 1 : text.size();
       if (!line.empty()) {
         try {
-          Record r = Record::fromJson(nlohmann::json::parse(line));
+          Record r = Record::fromJson(io::parseJsonBounded(line));
           if (byIdentity_.emplace(r.identity(), records_.size()).second) records_.push_back(std::move(r));
           // A complete record whose newline was lost: terminate it before appending.
           if (!complete && access == Access::Append && !writeAll(fd_, "\n"))

@@ -14,6 +14,11 @@ namespace liftcc::io {
 /// JSON nested deeper than this is refused (liftc's own files nest < 10).
 inline constexpr int kMaxJsonFileDepth = 64;
 
+/// Parses `text` with the nesting cap (nlohmann's parser is iterative, but
+/// dumping or walking a value recurses). Throws liftcc::Error with the reason
+/// alone (where in the text, or the cap), for callers that name the place.
+nlohmann::json parseJsonBounded(const std::string &text);
+
 /// Parses `text` read from `where` (a file name for messages). Throws
 /// liftcc::Error "<where>: not JSON: <what and where in the text>".
 nlohmann::json parseJsonText(const std::string &text, const std::string &where);
