@@ -50,7 +50,7 @@ TEST_CASE("stdout errors: every verb that prints without a device fails on /dev/
       // Large output: it stops at the first failed write, not a million values later.
       {"eval " + p1 + " --size N=100000 --print", true},
       {"variants " + p1 + " --size N=16 --depth 1", true},
-      {"export " + p2 + " --size N=64,M=64 --out exported", true},
+      {"export " + p2 + " --size N=64,M=64 --opt plain --out exported", true},
   };
   checkAllRefused(cases, test::runLiftcBatch(cases, dir.path()));
 }
@@ -63,7 +63,7 @@ TEST_CASE("stdout errors: the verbs that measure, and those reading their result
   // tune records a best kernel before printing: best, merge and export read it.
   std::vector<test::BatchCase> first{
       {"tune " + p1 + " --size N=64 --opt plain --runs 1 --out results --name tuned", true},
-      {"run " + p1 + " --size N=64 --repeat 1", true},
+      {"run " + p1 + " --size N=64 --opt plain --repeat 1", true},
       {"explore " + p1 + " --size N=64 --space --out spaced", true},
       {"explore " + p1 + " --size N=64 --families plain --evals 1 --runs 1 --quiet --no-roofline --out explored", true},
   };

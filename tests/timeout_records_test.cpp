@@ -143,7 +143,7 @@ TEST_CASE("timeout records: records without a timeout count as measured with the
                     {"configuration", nlohmann::json::object()},
                     {"outcome", "ok"},
                     {"medianNs", 1000},
-                    {"samplesNs", {1000}}};
+                    {"samplesNs", nlohmann::json::array({uint64_t(1000)})}};
   CHECK(tuner::Record::fromJson(ok).answersTimeout(1e6));
 }
 
