@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 
+#include "core/interp/deadline.h"
 #include "core/interp/interpreter.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/best_kernels.h"
@@ -29,8 +30,8 @@ tuner::Record evaluateVariant(const Program &program, const Variant &variant,
                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                               const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
                               std::optional<tuner::Deadline> deadline, const FullSizeReference *reference) {
-  return measurePreparedVariant(prepareVariant(program, variant, sizes, device), program, variant, sizes, device,
-                                options, fullSizeInputs, deadline, reference);
+  return measurePreparedVariant(prepareVariant(program, variant, sizes, device, deadline), program, variant, sizes,
+                                device, options, fullSizeInputs, deadline, reference);
 }
 
 size_t preparationThreads(const ExploreOptions &options, const tuner::Device &device) {
@@ -100,12 +101,26 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
     throw std::invalid_argument("shard index must be below the shard count");
   auto start = std::chrono::steady_clock::now();
+  // The time budget bounds everything from here: enumerating, the
+  // interpreter's references, preparing, and every launch, so that one slow
+  // step cannot overrun it by more than its reaction time.
+  std::optional<tuner::Deadline> deadline;
+  if (options.budget.maxTime < std::chrono::hours(24 * 365))
+    deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.budget.maxTime);
+  auto pastDeadline = [&] { return deadline && std::chrono::steady_clock::now() >= *deadline; };
   Program typed = typeCheck(program, sizes);
   SpaceOptions spaceOptions = options.space;
   spaceOptions.target = device.target();
-  Space space = enumerateSpace(typed, device.limits(), spaceOptions);
-
+  spaceOptions.deadline = deadline;
   ExploreResult result;
+  Space space;
+  try {
+    space = enumerateSpace(typed, device.limits(), spaceOptions);
+  } catch (const DeadlineReached &) {
+    result.budgetEndedWhile = "enumerating the variants";
+    return result;
+  }
+
   result.spaceSize = space.variants.size();
   result.distinctPrograms = space.distinctPrograms;
   result.dropped = space.dropped;
@@ -130,32 +145,37 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   for (size_t i : mine)
     identities[i] = tuner::Record::identityOf(space.variants[i].configuration.key(), programKey,
                                               kernelHash(space.variants[i].kernel, space.variants[i].configuration));
+  // A stored record answers for a candidate unless it is a timeout under a
+  // shorter timeout than this run's: that variant is measured again.
+  auto storedRecord = [&](size_t variantIndex) -> const tuner::Record * {
+    const tuner::Record *known = store.find(identities[variantIndex]);
+    return known && known->answersTimeout(options.kernelTimeout.count()) ? known : nullptr;
+  };
   std::optional<tuner::InputBytes> fullSizeInputs;
   std::optional<FullSizeReference> fullReference; ///< of fullSizeInputs, computed with them
   std::vector<size_t> evaluatedVariants;          ///< the variant of each of result.evaluations
   Progress progress;
   size_t stored = 0;
-  for (size_t i : mine) stored += store.find(identities[i]) != nullptr;
+  for (size_t i : mine) stored += storedRecord(i) != nullptr;
   progress.total = std::min(
       mine.size(), options.budget.maxEvaluations == SIZE_MAX ? SIZE_MAX : stored + options.budget.maxEvaluations);
-  // The time budget bounds every launch too, so that one slow kernel cannot
-  // overrun it by more than a launch's reaction time.
-  std::optional<tuner::Deadline> deadline;
-  if (options.budget.maxTime < std::chrono::hours(24 * 365))
-    deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.budget.maxTime);
   bool cutByBudget = false;
+  auto cutBy = [&](const char *what) {
+    cutByBudget = true;
+    if (result.budgetEndedWhile.empty()) result.budgetEndedWhile = what;
+  };
   // Worker threads compile and prepare the verification of the variants the
   // search will measure next, while this thread measures (the device never
   // runs two of them at once).
   const size_t workers = preparationThreads(options, device);
   result.preparationThreads = workers;
   PrefetchPool<PreparedVariant> preparation(workers, kPreparedAheadPerThread * workers + 1, [&](size_t k) {
-    return prepareVariant(program, space.variants[mine[k]], sizes, device);
+    return prepareVariant(program, space.variants[mine[k]], sizes, device, deadline);
   });
   tuner::CostFunction cost = [&](size_t k) -> std::optional<double> {
     const Variant &variant = space.variants[mine[k]];
     Evaluation evaluation{variant.configuration, {}, false};
-    if (const tuner::Record *known = store.find(identities[mine[k]])) {
+    if (const tuner::Record *known = storedRecord(mine[k])) {
       evaluation.record = *known;
       evaluation.fromStore = true;
       // Records stored before strategies existed: the same configuration's.
@@ -164,8 +184,14 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
       // Generated on the first measurement only: a resumed run that finds
       // everything in the store never pays for them.
       if (!fullSizeInputs) {
-        fullSizeInputs = randomInputBytes(typed, sizes, 1);
-        fullReference = fullSizeReference(typed, sizes, *fullSizeInputs);
+        try {
+          fullSizeInputs = randomInputBytes(typed, sizes, 1);
+          fullReference = fullSizeReference(typed, sizes, *fullSizeInputs, deadline);
+        } catch (const DeadlineReached &) {
+          fullSizeInputs.reset();
+          cutBy("computing the interpreter's reference at sampled points of the full size");
+          return std::nullopt;
+        }
       }
       try {
         auto waitStart = std::chrono::steady_clock::now();
@@ -178,7 +204,10 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
         result.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - measureStart).count();
       } catch (const tuner::KernelTimeoutError &) {
         // Cut by the budget: unfinished, so not recorded (a later run measures it).
-        cutByBudget = true;
+        cutBy("verifying and timing a variant");
+        return std::nullopt;
+      } catch (const DeadlineReached &) {
+        cutBy("computing a variant's interpreter reference at its small verification size");
         return std::nullopt;
       }
       // A timed-out kernel made the device rebuild its context: kernels
@@ -214,7 +243,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     searchSpace.upcoming = [&](const std::vector<size_t> &next) {
       std::vector<size_t> toMeasure; // stored records are read, not measured
       for (size_t k : next)
-        if (!store.find(identities[mine[k]])) toMeasure.push_back(k);
+        if (!storedRecord(mine[k])) toMeasure.push_back(k);
       preparation.upcoming(toMeasure);
     };
   }
@@ -228,10 +257,12 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     budget.pruning.group = [&](size_t k) { return programGroups[k]; };
   }
   // Records from the store cost nothing: --evals counts new measurements.
-  budget.free = [&](size_t k) { return store.find(identities[mine[k]]) != nullptr; };
+  budget.free = [&](size_t k) { return storedRecord(mine[k]) != nullptr; };
   budget.stop = [&] { return cutByBudget || (options.budget.stop && options.budget.stop()); };
   result.pruned = tuner::runSearch(options.strategy, searchSpace, cost, budget, options.seed).pruned;
   result.preparedAhead = preparation.takenFromWorkers();
+  if (result.evaluations.empty() && pastDeadline() && result.budgetEndedWhile.empty())
+    result.budgetEndedWhile = "preparing the first variant";
 
   if (result.best) {
     // The kernel that record measured (its kernel hash is this variant's).
@@ -241,7 +272,9 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     result.why = explainWin(result.evaluations, *result.best, bytesPerOutput, result.outputElements, [&](size_t i) {
       return modelledBytesPerOutput(space.variants[evaluatedVariants[i]].kernel, bytesPerOutput, sizes, outputScalars);
     });
-    if (options.measureRoof) result.why->roof = measureRoof(device, bytesPerOutput, result.outputElements);
+    // The roof is measured while the budget lasts (a few seconds of copies).
+    if (options.measureRoof && !pastDeadline())
+      result.why->roof = measureRoof(device, bytesPerOutput, result.outputElements);
     result.bestKernelDir = writeBestKernel(options.storeDir, device.resultsName(), options.programName,
                                            sizesKey(program, sizes), space.variants[evaluatedVariants[*result.best]],
                                            best.record, result.outputElements, &*result.why);

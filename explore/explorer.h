@@ -42,9 +42,10 @@ struct ExploreOptions {
   /// (tuner::LaunchConfig::stopAboveNs); 0: always timedRuns.
   double timeOnceWhenSlowerThan = 10;
   /// A kernel launch that runs longer is abandoned and recorded as `timeout`
-  /// (the device's context is rebuilt). The time budget also bounds every
-  /// launch: an evaluation cut short by it is not recorded.
-  std::chrono::duration<double> kernelTimeout = std::chrono::seconds(60);
+  /// (the device's context is rebuilt), with this timeout: a later run with
+  /// a longer one measures the variant again. The time budget also bounds every
+  /// launch, and the interpreter's references: an evaluation cut short by it is not recorded.
+  std::chrono::duration<double> kernelTimeout{tuner::kDefaultKernelTimeoutSeconds};
   SpaceOptions space;
   std::function<void(const Progress &)> onProgress;
   /// Measure the device's copy roof after the search (a few seconds), so that
@@ -88,6 +89,10 @@ struct ExploreResult {
   int64_t outputElements = 0;
   /// Why the best won (set with `best`); also in the best kernel's launch.json.
   std::optional<WinExplanation> why;
+  /// What the exploration was doing when its time budget ended before the
+  /// search was done (e.g. "enumerating the variants"); empty otherwise.
+  /// With no evaluation at all, the budget could not measure one variant.
+  std::string budgetEndedWhile;
 };
 
 /// A file-name-safe rendering of a device name ("pthread-skylake-avx512-AMD EPYC" ->

@@ -51,16 +51,16 @@ Expr projectComponent(const Expr &e, const Type &type, size_t c) {
 /// Samples `points` of the typed program's result and interprets them (and
 /// their magnitudes) into `reference`.
 void samplePointsOf(const Program &typed, const std::map<std::string, int64_t> &sizes, const tuner::InputBytes &inputs,
-                    uint64_t seed, FullSizeReference &reference) {
+                    uint64_t seed, std::optional<InterpretDeadline> deadline, FullSizeReference &reference) {
   std::vector<ResultPoint> points = samplePoints(typed.body().typeOrThrow(), sizes, kRandomCheckPoints, seed);
   std::vector<std::span<const std::byte>> views(inputs.begin(), inputs.end());
-  std::vector<Value> expected = interpretPoints(typed, sizes, views, points);
+  std::vector<Value> expected = interpretPoints(typed, sizes, views, points, deadline);
   if (std::optional<Program> twin = magnitudeProgram(typed, sizes)) {
     std::vector<std::vector<std::byte>> absolute;
     for (size_t i = 0; i < inputs.size(); ++i)
       absolute.push_back(absoluteBytes(inputs[i], typed.inputs()[i].typeOrThrow(), sizes));
     std::vector<std::span<const std::byte>> absoluteViews(absolute.begin(), absolute.end());
-    std::vector<Value> magnitudes = interpretPoints(*twin, sizes, absoluteViews, points);
+    std::vector<Value> magnitudes = interpretPoints(*twin, sizes, absoluteViews, points, deadline);
     if (!reference.magnitudes) reference.magnitudes.emplace();
     reference.magnitudes->insert(reference.magnitudes->end(), magnitudes.begin(), magnitudes.end());
   }
@@ -71,7 +71,7 @@ void samplePointsOf(const Program &typed, const std::map<std::string, int64_t> &
 } // namespace
 
 FullSizeReference fullSizeReference(const Program &typed, const std::map<std::string, int64_t> &sizes,
-                                    const tuner::InputBytes &inputs) {
+                                    const tuner::InputBytes &inputs, std::optional<InterpretDeadline> deadline) {
   FullSizeReference reference;
   const Type &resultType = typed.body().typeOrThrow();
   if (containsIterate(typed.body()) && scalarCount(resultType, sizes) > kMaxIteratedReferenceValues) {
@@ -80,14 +80,14 @@ FullSizeReference fullSizeReference(const Program &typed, const std::map<std::st
   }
   try {
     if (!hasTuple(resultType)) {
-      samplePointsOf(typed, sizes, inputs, 0x5eed, reference);
+      samplePointsOf(typed, sizes, inputs, 0x5eed, deadline, reference);
     } else {
       // Each component on its own: the program projected onto it.
       size_t offset = 0;
       for (size_t c = 0; c < componentCount(resultType); ++c) {
         Program component = typeCheck(
             Program{typed.sizes, Expr::lambda(typed.inputs(), projectComponent(typed.body(), resultType, c))}, sizes);
-        samplePointsOf(component, sizes, inputs, 0x5eed + c, reference);
+        samplePointsOf(component, sizes, inputs, 0x5eed + c, deadline, reference);
         reference.pointComponent.resize(reference.points.size(), c);
         reference.componentTypes.push_back(component.body().typeOrThrow());
         reference.componentOffsets.push_back(offset);
@@ -96,6 +96,8 @@ FullSizeReference fullSizeReference(const Program &typed, const std::map<std::st
     }
     // Magnitudes exist for every point or for none.
     if (reference.magnitudes && reference.magnitudes->size() != reference.points.size()) reference.magnitudes.reset();
+  } catch (const DeadlineReached &) {
+    throw; // no property of the program: the caller's budget ended
   } catch (const InternalError &e) {
     reference.bug = std::string("full-size reference: ") + e.what();
   } catch (const Error &e) {

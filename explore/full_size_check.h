@@ -43,10 +43,12 @@ struct FullSizeReference {
 inline constexpr size_t kRandomCheckPoints = 256;
 
 /// The reference of the typed program at `sizes` on `inputs` (its full-size
-/// inputs, in the order of its parameters). Never throws: the program's own
-/// failures become `unavailable`, liftcc's `bug`.
+/// inputs, in the order of its parameters). Throws only DeadlineReached, once
+/// past `deadline` (core/interp/deadline.h): the program's own failures
+/// become `unavailable`, liftcc's `bug`.
 FullSizeReference fullSizeReference(const Program &typed, const std::map<std::string, int64_t> &sizes,
-                                    const tuner::InputBytes &inputs);
+                                    const tuner::InputBytes &inputs,
+                                    std::optional<InterpretDeadline> deadline = std::nullopt);
 
 /// nullopt when `output` (the kernel's downloaded output buffer) agrees with
 /// the reference at every point, else the first disagreement.

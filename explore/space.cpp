@@ -1,6 +1,7 @@
 #include "explore/space.h"
 
 #include "codegen/generate.h"
+#include "core/interp/deadline.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "explore/parallel_map.h"
@@ -140,6 +141,12 @@ std::vector<Configuration> vectorisedConfigurations(const SpaceOptions &options)
   return configurations;
 }
 
+/// Throws DeadlineReached once past the enumeration's deadline.
+void checkDeadline(const SpaceOptions &options) {
+  if (options.deadline && std::chrono::steady_clock::now() >= *options.deadline)
+    throw DeadlineReached("the deadline passed while enumerating the variants");
+}
+
 /// The kernel of `lowered` under a twin's configuration `c`: launched with the
 /// configuration's work-group shape (a twin needs it at generation), with its
 /// specialisation and fast-math choices.
@@ -156,9 +163,11 @@ codegen::Kernel twinKernel(const Program &lowered, const Configuration &c, codeg
 /// variant's work-group size, so that a dividing size also drops the guard).
 /// A list of its own, so the round-robin below reaches the twins as early as
 /// the plain variants.
-std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, codegen::Target target) {
+std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, const SpaceOptions &options) {
+  const codegen::Target target = options.target;
   std::vector<Variant> twins;
   for (const Variant &v : variants) {
+    checkDeadline(options);
     Configuration c = v.configuration;
     c.specialise = true;
     codegen::Kernel kernel = twinKernel(v.lowered, c, target);
@@ -171,11 +180,13 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, code
 /// never-inlined copies of the user functions (noinlineBorder): which of the
 /// two border codes is faster depends on the stencil (docs/codegen.md,
 /// Boundary specialisation). Only kernels with an interior have a border code.
-std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, codegen::Target target) {
+std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, const SpaceOptions &options) {
+  const codegen::Target target = options.target;
   std::vector<Variant> out;
   if (target != codegen::Target::OpenCL) return out;
   for (const Variant &v : twins) {
     if (!v.kernel.interior) continue;
+    checkDeadline(options);
     Configuration c = v.configuration;
     c.noinlineBorder = true;
     out.push_back({c, v.lowered, twinKernel(v.lowered, c, target)});
@@ -206,9 +217,10 @@ std::string launchedSource(const codegen::Kernel &kernel) {
 /// level, except reassociate, whose kernels are generated again (their user
 /// functions differ; on `threads` threads) and left out where they would
 /// equal the exact ones.
-std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants,
-                                       const std::vector<codegen::FastMath> &levels, codegen::Target target,
-                                       size_t threads) {
+std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants, const SpaceOptions &options) {
+  const std::vector<codegen::FastMath> &levels = options.fastMathLevels;
+  const codegen::Target target = options.target;
+  const size_t threads = options.threads;
   if (levels.size() == 1 && levels.front() == codegen::FastMath::None) return variants;
   // The regrouped kernel of each variant, once per distinct exact kernel and
   // launch (the unspecialised variants of a mapGlb program share one; a
@@ -231,6 +243,7 @@ std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants,
       regroupedOf[i] = it->second;
     }
     regrouped = parallelMap(representatives.size(), threads, [&](size_t k) {
+      checkDeadline(options);
       Configuration c = variants[representatives[k]].configuration;
       c.fastMath = codegen::FastMath::Reassociate;
       return variantKernel(variants[representatives[k]].lowered, c, target);
@@ -366,6 +379,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
 
   auto addProgram = [&](Configuration c) -> std::optional<Program> {
     if (!tilesFitOutput(typed, c)) return std::nullopt;
+    checkDeadline(options);
     try {
       Program lowered = rewrite::applyRecipe(typed, c.recipe, c.recipeOptions());
       if (seenPrograms.insert(lowered.body().hash()).second) programs.push_back({c, lowered});
@@ -388,6 +402,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     if (included) {
       if (auto lowered = addProgram(c); lowered && mapped(c.recipe)) remappable.push_back({c, *lowered});
     } else {
+      checkDeadline(options);
       try {
         remappable.push_back({c, rewrite::applyRecipe(typed, c.recipe, c.recipeOptions())});
       } catch (const rewrite::RewriteError &) {}
@@ -463,6 +478,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   auto variantsOfProgram = [&](size_t p) {
     ProgramVariants result;
     const auto &[config, lowered] = programs[p];
+    checkDeadline(options);
     codegen::Kernel base = codegen::generateKernel(lowered, options.target);
     if (base.localMemoryBytes > limits.localMemoryBytes) {
       ++result.dropped;
@@ -490,6 +506,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
           ++result.dropped;
           continue;
         }
+        checkDeadline(options);
         Configuration c = config;
         c.local = shape;
         codegen::CodegenOptions co;
@@ -514,10 +531,10 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     }
     if (variants.empty()) return result;
     std::vector<Variant> twins;
-    if (options.includeSpecialised) twins = specialisedTwins(variants, options.target);
+    if (options.includeSpecialised) twins = specialisedTwins(variants, options);
     result.lists.push_back(std::move(variants));
     if (!twins.empty()) {
-      std::vector<Variant> noinline = noinlineBorderTwins(twins, options.target);
+      std::vector<Variant> noinline = noinlineBorderTwins(twins, options);
       result.lists.push_back(std::move(twins));
       if (!noinline.empty()) result.lists.push_back(std::move(noinline));
     }
@@ -552,7 +569,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       }
     if (!any) break;
   }
-  ordered = crossWithFastMath(ordered, options.fastMathLevels, options.target, options.threads);
+  ordered = crossWithFastMath(ordered, options);
 
   // Distinct kernels only: two strategies that generate the same kernel and
   // launch it alike are one variant (the first, so the simpler family keeps it).

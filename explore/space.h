@@ -19,8 +19,10 @@
 #include "explore/configuration.h"
 #include "tuner/device.h"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace liftcc::explore {
@@ -102,6 +104,11 @@ struct SpaceOptions {
   /// Threads that generate the variants' kernels (0: one per hardware
   /// thread). The space is the same for any count.
   size_t threads = 0;
+  /// enumerateSpace throws DeadlineReached (core/interp/deadline.h) once past
+  /// it, checked before each program is lowered and each kernel generated:
+  /// an exploration's budget covers its enumeration (a 1000x1000 window
+  /// unrolled along a sequential row makes kernels of seconds each).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 /// One strategy family of a space: its parameters (name, values as text) and

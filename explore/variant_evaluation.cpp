@@ -114,7 +114,8 @@ tuner::Record recordIdentity(const Program &program, const Variant &variant,
 }
 
 PreparedVariant prepareVariant(const Program &program, const Variant &variant,
-                               const std::map<std::string, int64_t> &sizes, tuner::Device &device) noexcept {
+                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                               std::optional<InterpretDeadline> deadline) noexcept {
   PreparedVariant prepared;
   try {
     SmallProblem small = smallProblem(program, variant.configuration, sizes);
@@ -124,11 +125,14 @@ PreparedVariant prepareVariant(const Program &program, const Variant &variant,
     applyFastMath(variant.configuration, co);
     prepared.checker = device.compile(codegen::generateKernel(small.lowered, device.target(), co));
     prepared.smallInputs = randomInputs(small.typed, small.sizes, 17);
-    prepared.smallReference = interpretReference(small.typed, small.sizes, prepared.smallInputs);
+    prepared.smallReference = interpretReference(small.typed, small.sizes, prepared.smallInputs, deadline);
     prepared.smallResultType = small.typed.body().typeOrThrow();
     prepared.smallSizes = std::move(small.sizes);
     prepared.tolerance = codegen::fastMathTolerance(variant.configuration.fastMath, variant.configuration.divToMul);
     prepared.runner = device.compile(variant.kernel);
+  } catch (const DeadlineReached &) {
+    prepared.pastDeadline = true;
+    prepared.checker.reset();
   } catch (...) {
     tuner::Record failure;
     recordFailure(failure, std::current_exception());
@@ -146,6 +150,7 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
                                      std::optional<double> bestNs) {
   tuner::Record record = recordIdentity(program, variant, sizes);
   record.timestamp = tuner::isoTimestamp();
+  if (prepared.pastDeadline) throw DeadlineReached("the deadline passed while preparing " + record.key);
   if (prepared.failure) {
     record.outcome = prepared.failure->outcome;
     record.error = prepared.failure->error;
@@ -172,7 +177,8 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
     tuner::RawRun run = prepared.runner->runBytes(sizes, fullSizeInputs, launch);
     // 3. Check the timed kernel's own output at sampled points of the full size.
     std::optional<FullSizeReference> computed;
-    if (!reference) reference = &computed.emplace(fullSizeReference(typeCheck(program, sizes), sizes, fullSizeInputs));
+    if (!reference)
+      reference = &computed.emplace(fullSizeReference(typeCheck(program, sizes), sizes, fullSizeInputs, deadline));
     if (!reference->bug.empty()) throw InternalError(reference->bug);
     record.verified = "all of " + sizesKey(program, prepared.smallSizes) + "; ";
     if (reference->unavailable.empty()) {
@@ -191,11 +197,14 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
     // faster than the timer's resolution counts as 1 ns.
     record.medianNs = std::max(run.medianNs, 1.0);
     record.outcome = tuner::Outcome::Ok;
+  } catch (const DeadlineReached &) {
+    throw; // unfinished: nothing to record
   } catch (const tuner::KernelTimeoutError &e) {
     // The kernel may still be running in the device's context.
     device.rebuild();
     if (deadline && std::chrono::steady_clock::now() >= *deadline) throw;
     record.outcome = tuner::Outcome::Timeout;
+    record.timeoutSeconds = options.kernelTimeout.count(); // not replayed under a longer one
     std::ostringstream timeout;
     timeout << options.kernelTimeout.count();
     record.error = firstLine(e.what()) + " (timeout " + timeout.str() + " s)";

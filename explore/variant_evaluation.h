@@ -37,6 +37,9 @@ struct ExploreOptions;
 struct PreparedVariant {
   /// Set when preparing failed: the record (outcome and error) is final.
   std::optional<tuner::Record> failure;
+  /// Set when the deadline passed while preparing (the small reference is
+  /// the interpreter's, which can take long): no outcome, nothing to record.
+  bool pastDeadline = false;
   /// The small problem the variant is verified at.
   std::map<std::string, int64_t> smallSizes;
   std::optional<Type> smallResultType;
@@ -52,13 +55,16 @@ tuner::Record recordIdentity(const Program &program, const Variant &variant,
                              const std::map<std::string, int64_t> &sizes);
 
 /// The first half. Thread-safe as long as `device.compile` is (tuner/device.h).
+/// The interpreter gives up once past `deadline` (pastDeadline).
 PreparedVariant prepareVariant(const Program &program, const Variant &variant,
-                               const std::map<std::string, int64_t> &sizes, tuner::Device &device) noexcept;
+                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                               std::optional<InterpretDeadline> deadline = std::nullopt) noexcept;
 
 /// The second half; `reference` is fullSizeReference of `fullSizeInputs` (computed here when null).
 /// `bestNs`, the fastest median of the search so far: a variant whose first
 /// timed run is options.timeOnceWhenSlowerThan times slower is timed once.
-/// Throws only tuner::KernelTimeoutError, for a launch cut by `deadline` (after rebuilding the device).
+/// Throws only tuner::KernelTimeoutError, for a launch cut by `deadline` (after rebuilding the device), and
+/// DeadlineReached when the interpreter's work for it (preparing, the full-size reference) passed `deadline`.
 tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &program, const Variant &variant,
                                      const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                                      const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,

@@ -91,7 +91,7 @@ TEST_CASE("liftc: bad input gives one error line and a non-zero exit") {
       {"check " + quote(tempFile("badop.json", R"({"liftcc":1,"inputs":[],"body":{"op":"mop"}})").string()), 1,
        "/body/op: unknown primitive"},
       {"eval " + p, 2, "missing --size for N"},
-      {"eval " + p + " --size N=0", 2, "positive integer"},
+      {"eval " + p + " --size N=0", 2, "size N expects an integer from 1 to"},
       {"eval " + p + " --size N=5,K=3", 2, "no size K"},
       {"eval " + p + " --size N=5 --input B=random", 2, "no input named B"},
       {"eval " + p + " --size N=5 --input A=" + quote(tempFile("short.bin", "abc").string()), 1, "has 3 bytes"},

@@ -424,7 +424,7 @@ TEST_CASE("partial tiles: liftc compiles partial and per-dimension tiles, and re
   CHECK(tooMany.output.find("--tile takes at most 3 extents") != std::string::npos);
   test::LiftcRun zero = test::runLiftc("compile " + program + " --opt tiled --tile 8,0 --size N=37,M=53");
   CHECK(zero.status == 2);
-  CHECK(zero.output.find("--tile extents must be between 1 and 1024, found 0") != std::string::npos);
+  CHECK(zero.output.find("--tile expects an integer from 1 to 1024, found '0'") != std::string::npos);
   test::LiftcRun extra = test::runLiftc("compile " + program + " --opt tiled --tile 8,4,2 --size N=37,M=53");
   CHECK(extra.status == 1);
   CHECK(extra.output.find("liftc: error: ") == 0);

@@ -43,6 +43,10 @@ std::string Record::identityOf(const std::string &key, const std::string &progra
   return key + " @" + programHash + "/" + kernelHash;
 }
 
+bool Record::answersTimeout(double kernelTimeoutSeconds) const {
+  return outcome != Outcome::Timeout || timeoutSeconds.value_or(kDefaultKernelTimeoutSeconds) >= kernelTimeoutSeconds;
+}
+
 nlohmann::json Record::toJson() const {
   nlohmann::json j{
       {"key", key}, {"configuration", configuration}, {"outcome", outcomeName(outcome)}, {"timestamp", timestamp}};
@@ -56,6 +60,7 @@ nlohmann::json Record::toJson() const {
   } else {
     j["error"] = error;
     if (!buildLog.empty()) j["buildLog"] = buildLog;
+    if (timeoutSeconds) j["timeoutSeconds"] = *timeoutSeconds;
   }
   return j;
 }
@@ -97,6 +102,12 @@ Record Record::fromJson(const nlohmann::json &j) {
   } else {
     r.error = j.value("error", "");
     r.buildLog = j.value("buildLog", "");
+    if (j.contains("timeoutSeconds")) {
+      const nlohmann::json &timeout = j.at("timeoutSeconds");
+      if (!timeout.is_number() || !std::isfinite(timeout.get<double>()) || !(timeout.get<double>() > 0))
+        invalid("\"timeoutSeconds\" must be a finite positive number, found " + timeout.dump().substr(0, 60));
+      r.timeoutSeconds = timeout.get<double>();
+    }
   }
   return r;
 }
@@ -178,7 +189,12 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
       if (!line.empty()) {
         try {
           Record r = Record::fromJson(io::parseJsonBounded(line));
-          if (byIdentity_.emplace(r.identity(), records_.size()).second) records_.push_back(std::move(r));
+          if (auto known = byIdentity_.find(r.identity()); known == byIdentity_.end()) {
+            byIdentity_.emplace(r.identity(), records_.size());
+            records_.push_back(std::move(r));
+          } else if (records_[known->second].outcome == Outcome::Timeout) {
+            records_[known->second] = std::move(r); // measured again, under a longer timeout
+          }
           // A complete record whose newline was lost: terminate it before appending.
           if (!complete && access == Access::Append && !writeAll(fd_, "\n"))
             throw Error("failed writing " + path_ + ": " + failure());
@@ -219,7 +235,9 @@ const Record *ResultStore::find(const std::string &identity) const {
 }
 
 void ResultStore::append(const Record &record) {
-  if (byIdentity_.count(record.identity())) throw InternalError("result store already has " + record.identity());
+  auto known = byIdentity_.find(record.identity());
+  if (known != byIdentity_.end() && records_[known->second].outcome != Outcome::Timeout)
+    throw InternalError("result store already has " + record.identity());
   if (fd_ < 0) throw InternalError("result store " + path_ + " was opened for reading only");
   // Nothing is written that the next run would refuse to read (a medianNs of
   // 0 would make every later load of this store fail).
@@ -230,6 +248,10 @@ void ResultStore::append(const Record &record) {
   }
   // One write() of the whole line: a kill leaves at most that line cut short.
   if (!writeAll(fd_, record.toJson().dump() + "\n")) throw Error("failed writing " + path_ + ": " + failure());
+  if (known != byIdentity_.end()) {
+    records_[known->second] = record; // a timeout measured again
+    return;
+  }
   byIdentity_.emplace(record.identity(), records_.size());
   records_.push_back(record);
 }

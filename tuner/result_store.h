@@ -14,6 +14,10 @@
 
 namespace liftcc::tuner {
 
+/// The launch timeout of explorations and tunings that set none (seconds),
+/// and that of timeout records that do not say theirs.
+inline constexpr double kDefaultKernelTimeoutSeconds = 60;
+
 /// Constraints: the variant cannot be built for these sizes or this device
 /// (a rewrite or codegen precondition). Timeout: a launch ran past the
 /// per-kernel timeout (ExploreOptions). Bug: liftcc itself failed (an
@@ -44,6 +48,17 @@ struct Record {
   /// The variant's strategy (explore/strategy_text.h), which `liftc compile
   /// --strategy` rebuilds; empty in records written before strategies existed.
   std::string strategy;
+  /// Timeout: the launch timeout it ran past, in seconds. Records written
+  /// before it was stored have none: they were measured with the default
+  /// (kDefaultKernelTimeoutSeconds). A timeout says nothing about a longer
+  /// timeout, so such a record is replayed only under one no longer than its own
+  /// (answersTimeout).
+  std::optional<double> timeoutSeconds;
+
+  /// Whether this record stands for a measurement with launch timeout
+  /// `kernelTimeoutSeconds`: every outcome but a timeout does; a timeout only
+  /// when it was measured with at least that timeout.
+  bool answersTimeout(double kernelTimeoutSeconds) const;
 
   /// The record's identity in its store: the key, followed by the hashes when
   /// it has them (two records of one key measured different kernels).
@@ -88,8 +103,12 @@ public:
   /// The record of an identity (Record::identity, Record::identityOf), if any.
   const Record *find(const std::string &identity) const;
   /// Appends and flushes. Identities are unique: appending a known one is an
-  /// error, and so is a record Record::fromJson would refuse on reading. Records are never rewritten: a re-measured
-  /// configuration (its kernel changed) gets a record of its own, next to the stale one.
+  /// error, and so is a record Record::fromJson would refuse on reading,
+  /// except over a timeout record (the variant measured again under a
+  /// longer timeout), which the new record supersedes, here and when the
+  /// store is read again (a later line of a timeout's identity replaces it).
+  /// Lines are never rewritten: a re-measured configuration (its kernel
+  /// changed) gets a record of its own, next to the stale one.
   void append(const Record &record);
   const std::vector<Record> &records() const { return records_; }
   /// The fastest Ok record, if any.

@@ -1,6 +1,7 @@
 #include "core/interp/interpreter.h"
 
 #include "core/error.h"
+#include "core/interp/deadline.h"
 #include "core/interp/value_io.h"
 #include "primitives/rules.h"
 
@@ -14,9 +15,11 @@ namespace {
 // (primitives/<family>.cpp), found through the primitive table.
 class Interpreter final : public rules::EvalContext {
 public:
-  explicit Interpreter(const std::map<std::string, int64_t> &sizes) : sizes_(sizes) {}
+  Interpreter(const std::map<std::string, int64_t> &sizes, std::optional<InterpretDeadline> deadline)
+      : sizes_(sizes), deadline_(deadline) {}
 
   Value eval(const Expr &e) override {
+    deadline_.tick();
     switch (e.kind()) {
     case ExprKind::Param: {
       auto it = env_.find(e.id());
@@ -37,6 +40,7 @@ public:
   }
 
   Value call(const Expr &f, const std::vector<Value> &args) override {
+    deadline_.tick();
     if (f.is(ExprKind::UserFun)) return callUserFun(f, args);
     if (!f.is(ExprKind::Lambda)) throw InterpreterError("applying something that is not a function");
     for (size_t i = 0; i < args.size(); ++i) env_[f.params()[i].id()] = args[i];
@@ -55,6 +59,7 @@ public:
 
 private:
   const std::map<std::string, int64_t> &sizes_;
+  DeadlineCheck deadline_;
   std::unordered_map<const void *, Value> env_;
 };
 
@@ -81,6 +86,11 @@ Value callUserFun(const Expr &f, const std::vector<Value> &args) {
 }
 
 Value interpret(const Program &program, const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs) {
+  return interpret(program, sizes, inputs, std::nullopt);
+}
+
+Value interpret(const Program &program, const std::map<std::string, int64_t> &sizes, const std::vector<Value> &inputs,
+                std::optional<InterpretDeadline> deadline) {
   const auto &params = program.inputs();
   if (inputs.size() != params.size())
     throw InterpreterError("expected " + std::to_string(params.size()) + " inputs, got " +
@@ -92,7 +102,7 @@ Value interpret(const Program &program, const std::map<std::string, int64_t> &si
       throw InterpreterError("input '" + params[i].name() + "': " + ex.what());
     }
   }
-  return Interpreter(sizes).call(program.fun, inputs);
+  return Interpreter(sizes, deadline).call(program.fun, inputs);
 }
 
 std::vector<Value> randomInputs(const Program &program, const std::map<std::string, int64_t> &sizes, uint64_t seed) {

@@ -80,12 +80,12 @@ std::vector<std::byte> absoluteBytes(std::span<const std::byte> bytes, const Typ
 }
 
 Reference interpretReference(const Program &typed, const std::map<std::string, int64_t> &sizes,
-                             const std::vector<Value> &inputs) {
-  Reference reference{interpret(typed, sizes, inputs), std::nullopt};
+                             const std::vector<Value> &inputs, std::optional<InterpretDeadline> deadline) {
+  Reference reference{interpret(typed, sizes, inputs, deadline), std::nullopt};
   if (std::optional<Program> magnitudes = magnitudeProgram(typed, sizes)) {
     std::vector<Value> absolute;
     for (const Value &v : inputs) absolute.push_back(absoluteValue(v));
-    reference.magnitudes = interpret(*magnitudes, sizes, absolute);
+    reference.magnitudes = interpret(*magnitudes, sizes, absolute, deadline);
   }
   return reference;
 }

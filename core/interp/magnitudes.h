@@ -15,6 +15,7 @@
 // conditionals, division by a variable, ...) keep M = |x|. liftc run
 // --check, explore, tune and bench all compare this way.
 
+#include "core/interp/deadline.h"
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 
@@ -44,8 +45,10 @@ struct Reference {
   Value expected;
   std::optional<Value> magnitudes;
 };
+/// Throws DeadlineReached once past `deadline`.
 Reference interpretReference(const Program &typedProgram, const std::map<std::string, int64_t> &sizes,
-                             const std::vector<Value> &inputs);
+                             const std::vector<Value> &inputs,
+                             std::optional<InterpretDeadline> deadline = std::nullopt);
 
 /// compareValues with per-element magnitudes (same shape as `expected`; null:
 /// each element's own |x|), by the rule above.

@@ -47,13 +47,15 @@ using Binding = std::variant<Value, RawInput, Deferred>;
 
 class PointInterpreter final : public rules::EvalContext {
 public:
-  explicit PointInterpreter(const std::map<std::string, int64_t> &sizes) : sizes_(sizes) {}
+  PointInterpreter(const std::map<std::string, int64_t> &sizes, std::optional<InterpretDeadline> deadline)
+      : sizes_(sizes), deadline_(deadline) {}
 
   void bindInput(const Expr &param, RawInput input) { env_.insert_or_assign(param.id(), Binding(std::move(input))); }
 
   Value eval(const Expr &e) override { return element(e, {}); }
 
   Value call(const Expr &f, const std::vector<Value> &args) override {
+    deadline_.tick();
     if (f.is(ExprKind::UserFun)) return callUserFun(f, args);
     if (!f.is(ExprKind::Lambda)) throw InterpreterError("applying something that is not a function");
     std::vector<Binding> bindings(args.begin(), args.end());
@@ -70,6 +72,7 @@ public:
 
   /// The element of e's value at `path` (the whole value for an empty path).
   Value element(const Expr &e, const Path &path) {
+    deadline_.tick();
     switch (e.kind()) {
     case ExprKind::Param: return boundElement(e, path);
     case ExprKind::Prim:
@@ -230,6 +233,7 @@ private:
   }
 
   const std::map<std::string, int64_t> &sizes_;
+  DeadlineCheck deadline_;
   std::unordered_map<const void *, Binding> env_;
 };
 
@@ -237,12 +241,12 @@ private:
 
 std::vector<Value> interpretPoints(const Program &program, const std::map<std::string, int64_t> &sizes,
                                    const std::vector<std::span<const std::byte>> &inputs,
-                                   const std::vector<ResultPoint> &points) {
+                                   const std::vector<ResultPoint> &points, std::optional<InterpretDeadline> deadline) {
   const auto &params = program.inputs();
   if (inputs.size() != params.size())
     throw InterpreterError("expected " + std::to_string(params.size()) + " inputs, got " +
                            std::to_string(inputs.size()));
-  PointInterpreter interpreter(sizes);
+  PointInterpreter interpreter(sizes, deadline);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Type &type = params[i].typeOrThrow();
     if (inputs[i].size() != byteCount(type, sizes))

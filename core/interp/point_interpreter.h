@@ -16,6 +16,7 @@
 // family rules (primitives/), so the semantics stay those of the interpreter;
 // a test compares every point with the full interpretation.
 
+#include "core/interp/deadline.h"
 #include "core/interp/interpreter.h"
 
 #include <cstddef>
@@ -33,10 +34,11 @@ using ResultPoint = std::vector<int64_t>;
 
 /// The elements of the typed program's result at `points`, on inputs given as
 /// raw bytes in the order of the program's inputs. Throws InterpreterError as
-/// interpret() does.
+/// interpret() does, and DeadlineReached once past `deadline`.
 std::vector<Value> interpretPoints(const Program &typedProgram, const std::map<std::string, int64_t> &sizes,
                                    const std::vector<std::span<const std::byte>> &inputs,
-                                   const std::vector<ResultPoint> &points);
+                                   const std::vector<ResultPoint> &points,
+                                   std::optional<InterpretDeadline> deadline = std::nullopt);
 
 /// Points of a result of `type` worth checking: every combination of the
 /// first two, the middle and the last two indices of each dimension (borders,

@@ -1,8 +1,7 @@
 #include "tools/liftc/command_line.h"
 
 #include "core/io/safe_file.h"
-
-#include <charconv>
+#include "tools/liftc/option_values.h"
 
 namespace liftcc::cli {
 
@@ -57,30 +56,6 @@ std::vector<std::string> CommandLine::values(const std::string &option) const {
   return out;
 }
 
-uint64_t parseUnsigned(const std::string &option, const std::string &text) {
-  uint64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-    throw UsageError("option '--" + option + "' expects a non-negative integer, found '" + io::shown(text) + "'");
-  return value;
-}
-
-double parseDuration(const std::string &option, const std::string &text) {
-  if (text.empty()) throw UsageError("--" + option + " expects a duration such as 10m, 90s or 1h");
-  char unit = text.back();
-  double scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
-  std::string number = scale == 0 ? text : text.substr(0, text.size() - 1);
-  if (scale == 0) scale = 1;
-  try {
-    size_t used = 0;
-    double value = std::stod(number, &used);
-    if (used != number.size() || value <= 0) throw std::invalid_argument(text);
-    return value * scale;
-  } catch (const std::logic_error &) {
-    throw UsageError("--" + option + " expects a duration such as 10m, 90s or 1h, found '" + io::shown(text) + "'");
-  }
-}
-
 std::map<std::string, int64_t> parseSizeBindings(const std::string &text) {
   std::map<std::string, int64_t> sizes;
   size_t start = 0;
@@ -91,10 +66,7 @@ std::map<std::string, int64_t> parseSizeBindings(const std::string &text) {
     if (eq == std::string::npos || eq == 0)
       throw UsageError("--size expects NAME=VALUE[,NAME=VALUE...], found '" + io::shown(item) + "'");
     std::string name = item.substr(0, eq), valueText = item.substr(eq + 1);
-    int64_t value = 0;
-    auto [end, ec] = std::from_chars(valueText.data(), valueText.data() + valueText.size(), value);
-    if (ec != std::errc() || end != valueText.data() + valueText.size() || valueText.empty() || value < 1)
-      throw UsageError("size " + io::shown(name) + " must be a positive integer, found '" + io::shown(valueText) + "'");
+    int64_t value = static_cast<int64_t>(parseCount("size " + io::shown(name), valueText, {1, INT64_MAX}));
     if (!sizes.emplace(name, value).second) throw UsageError("size " + io::shown(name) + " given twice");
     if (comma == std::string::npos) break;
     start = comma + 1;

@@ -4,6 +4,7 @@
 // the options it accepts, so a typo is an error rather than silently ignored.
 
 #include "core/error.h"
+#include "tools/liftc/option_values.h"
 
 #include <cstdint>
 #include <map>
@@ -49,14 +50,7 @@ private:
 };
 
 /// Parses "N=64,M=32" (also accepts repeated --size options joined by the
-/// caller). Values must be positive integers.
+/// caller). Values must be positive integers (parseCount, tools/liftc/option_values.h).
 std::map<std::string, int64_t> parseSizeBindings(const std::string &text);
-
-/// Parses a non-negative integer option value, naming the option on error.
-uint64_t parseUnsigned(const std::string &option, const std::string &text);
-
-/// Parses a positive duration, "10m", "90s", "1h" or plain seconds, naming
-/// the option on error. Returns seconds.
-double parseDuration(const std::string &option, const std::string &text);
 
 } // namespace liftcc::cli

@@ -11,8 +11,9 @@ std::unique_ptr<tuner::Device> openDevice(const CommandLine &cl, codegen::Target
   case codegen::Target::OpenCL:
     return std::make_unique<tuner::OpenCLDevice>(ocl::selectDevice(cl.value("device").value_or("")));
   case codegen::Target::CUDA: {
+    // The index is checked before the driver is loaded: a mistake is the command line's.
+    int index = static_cast<int>(cl.value("device") ? parseCount("--device", *cl.value("device"), {0, 1023}) : 0);
     cuda::DriverApi api = cuda::DriverApi::loadOrThrow();
-    int index = static_cast<int>(cl.value("device") ? parseUnsigned("device", *cl.value("device")) : 0);
     return std::make_unique<tuner::CudaDevice>(std::move(api), index);
   }
   }

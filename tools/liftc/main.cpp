@@ -1,7 +1,8 @@
 // liftc: the liftcc command-line driver.
 //
 // Errors are reported as one line "liftc: error: ..." on stderr with exit
-// status 1 (bad program or input) or 2 (bad command line), never as a crash:
+// status 1 (bad program or input, or standard output that cannot be
+// written) or 2 (bad command line), never as a crash:
 // scripts and the auto-tuner drive liftc and need to tell the two apart.
 
 #include "codegen/generate.h"
@@ -9,6 +10,7 @@
 #include "core/typecheck/type_error.h"
 #include "liftcc/version.h"
 #include "rewrite/apply.h"
+#include "tools/liftc/standard_output.h"
 #include "tools/liftc/verbs.h"
 
 #include <exception>
@@ -110,7 +112,10 @@ std::string oneLine(const std::string &message) {
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    return run(args);
+    int status = run(args);
+    // Whatever the verb, output that did not reach standard output is an error.
+    liftcc::cli::finishStandardOutput();
+    return status;
   } catch (const liftcc::cli::UsageError &e) {
     std::cerr << "liftc: error: " << oneLine(e.what()) << " (see 'liftc --help')\n";
     return 2;

@@ -156,8 +156,7 @@ void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recip
       size_t comma = factors->find(',', start);
       std::string item = factors->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       if (d >= 3) throw UsageError("--coarsen takes at most 3 factors (x,y,z)");
-      uint64_t value = parseUnsigned("coarsen", item);
-      if (value < 1 || value > 64) throw UsageError("--coarsen factors must be between 1 and 64, found " + item);
+      uint64_t value = parseCount("--coarsen", item, {1, 64});
       options.coarsen[d++] = static_cast<int64_t>(value);
       if (comma == std::string::npos) break;
       start = comma + 1;
@@ -175,8 +174,8 @@ void parseVectorWidth(const CommandLine &cl, std::optional<rewrite::Recipe> reci
   if (!width) return;
   if (recipe != rewrite::Recipe::Plain && recipe != rewrite::Recipe::Coarsened)
     throw UsageError("--vector needs --opt plain or --opt coarsened");
-  uint64_t value = parseUnsigned("vector", *width);
-  if (!isVectorWidth(static_cast<int64_t>(std::min<uint64_t>(value, 64))))
+  uint64_t value = parseCount("--vector", *width, {2, 16});
+  if (!isVectorWidth(static_cast<int64_t>(value)))
     throw UsageError("--vector must be 2, 4, 8 or 16 (vector lanes along x), found " + *width);
   options.vectorWidth = static_cast<int64_t>(value);
 }
@@ -189,8 +188,7 @@ void parseTile(const std::string &text, rewrite::RecipeOptions &options) {
     size_t comma = text.find(',', start);
     std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (d >= 3) throw UsageError("--tile takes at most 3 extents (x,y,z)");
-    uint64_t k = parseUnsigned("tile", item);
-    if (k < 1 || k > 1024) throw UsageError("--tile extents must be between 1 and 1024, found " + item);
+    uint64_t k = parseCount("--tile", item, {1, 1024});
     extents[d++] = static_cast<int64_t>(k);
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -204,8 +202,7 @@ void parseTile(const std::string &text, rewrite::RecipeOptions &options) {
 int64_t parseTimeTile(const CommandLine &cl) {
   auto text = cl.value("time-tile");
   if (!text) return 1;
-  uint64_t t = parseUnsigned("time-tile", *text);
-  if (t < 1 || t > 64) throw UsageError("--time-tile must be between 1 and 64 (steps per kernel), found " + *text);
+  uint64_t t = parseCount("--time-tile", *text, {1, 64}); // steps per kernel
   return static_cast<int64_t>(t);
 }
 
@@ -289,8 +286,7 @@ codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl) {
       size_t comma = local->find(',', start);
       std::string item = local->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       if (d >= 3) throw UsageError("--local takes at most 3 sizes");
-      uint64_t value = parseUnsigned("local", item);
-      if (value < 1 || value > 4096) throw UsageError("--local sizes must be between 1 and 4096, found " + item);
+      uint64_t value = parseCount("--local", item, {1, 4096});
       options.localSize[d++] = static_cast<int64_t>(value);
       if (comma == std::string::npos) break;
       start = comma + 1;

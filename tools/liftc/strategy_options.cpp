@@ -44,10 +44,7 @@ rewrite::Mapping mappingFrom(const std::string &option, const std::vector<std::s
 std::vector<int64_t> positiveList(const std::string &parameter, const std::string &text, int64_t max) {
   std::vector<int64_t> values;
   for (const std::string &item : splitList(text)) {
-    uint64_t v = parseUnsigned("param " + parameter, item);
-    if (v < 1 || v > uint64_t(max))
-      throw UsageError("--param " + parameter + " values must be between 1 and " + std::to_string(max) + ", found " +
-                       io::shown(item));
+    uint64_t v = parseCount("--param " + parameter, item, {1, uint64_t(max)});
     values.push_back(static_cast<int64_t>(v));
   }
   return values;

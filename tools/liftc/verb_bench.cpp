@@ -39,16 +39,6 @@ std::vector<std::string> splitList(const std::string &option, const std::string 
   return items;
 }
 
-double parseScale(const std::string &text) {
-  size_t used = 0;
-  double scale = 0;
-  try {
-    scale = std::stod(text, &used);
-  } catch (const std::exception &) {}
-  if (used != text.size() || !(scale > 0) || scale > 64) throw UsageError("--size-scale must be a number in (0, 64]");
-  return scale;
-}
-
 void writeFile(const std::string &path, const bench::BenchReport &report,
                void (*render)(std::ostream &, const bench::BenchReport &)) {
   std::ostringstream text;
@@ -118,10 +108,10 @@ struct OnTheSpotExploration {
 OnTheSpotExploration parseExploration(const CommandLine &cl) {
   OnTheSpotExploration exploration;
   if (auto budget = cl.value("explore-budget")) {
-    exploration.secondsPerExample = parseDuration("explore-budget", *budget);
+    exploration.secondsPerExample = parseDuration("--explore-budget", *budget, kExploreBudgetRange);
     exploration.evaluations = SIZE_MAX; // the time bounds it unless --explore says otherwise
   }
-  if (auto n = cl.value("explore")) exploration.evaluations = parseUnsigned("explore", *n);
+  if (auto n = cl.value("explore")) exploration.evaluations = parseCount("--explore", *n, {0, kEvaluationsRange.max});
   if (auto s = cl.value("explore-strategy")) {
     auto strategy = tuner::parseStrategy(*s);
     if (!strategy)
@@ -196,37 +186,26 @@ int runBench(const CommandLine &cl, std::ostream &out) {
     if (!parsed) throw UsageError("--sizes must be default or paper, found '" + io::shown(*preset) + "'");
     options.sizes = *parsed;
   }
-  if (auto scale = cl.value("size-scale")) options.sizeScale = parseScale(*scale);
+  if (auto scale = cl.value("size-scale")) options.sizeScale = parseFactor("--size-scale", *scale, {0, 64});
   if (auto runs = cl.value("runs")) {
-    uint64_t n = parseUnsigned("runs", *runs);
-    if (n < 1 || n > 10000) throw UsageError("--runs must be between 1 and 10000");
-    options.timing.timedRuns = static_cast<unsigned>(n);
+    options.timing.timedRuns = static_cast<unsigned>(parseCount("--runs", *runs, {1, 10000}));
     options.minTimedSeconds = 0; // exactly that many, unless --min-time says more
   }
   if (auto warmups = cl.value("warmups"))
-    options.timing.warmupRuns = static_cast<unsigned>(std::min<uint64_t>(parseUnsigned("warmups", *warmups), 1000));
-  if (auto rounds = cl.value("rounds")) {
-    uint64_t n = parseUnsigned("rounds", *rounds);
-    if (n < 1 || n > 100) throw UsageError("--rounds must be between 1 and 100");
-    options.rounds = static_cast<unsigned>(n);
-  }
+    options.timing.warmupRuns = static_cast<unsigned>(parseCount("--warmups", *warmups, {0, 1000}));
+  if (auto rounds = cl.value("rounds"))
+    options.rounds = static_cast<unsigned>(parseCount("--rounds", *rounds, {1, 100}));
   if (auto seconds = cl.value("min-time")) {
     // 0: exactly --runs runs; otherwise a duration such as 0.5, 2s or 1m.
-    options.minTimedSeconds = *seconds == "0" ? 0 : parseDuration("min-time", *seconds);
-    if (options.minTimedSeconds > 3600) throw UsageError("--min-time must be at most 1h");
+    options.minTimedSeconds = *seconds == "0" ? 0 : parseDuration("--min-time", *seconds, {0.001, 3600});
   }
-  if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
-  if (auto mib = cl.value("copy-mib")) {
-    uint64_t n = parseUnsigned("copy-mib", *mib);
-    if (n < 1 || n > 65536) throw UsageError("--copy-mib must be between 1 and 65536");
-    options.copyBytes = static_cast<size_t>(n) << 20;
-  }
+  if (auto seed = cl.value("seed")) options.seed = parseCount("--seed", *seed, kSeedRange);
+  if (auto mib = cl.value("copy-mib"))
+    options.copyBytes = static_cast<size_t>(parseCount("--copy-mib", *mib, {1, 65536})) << 20;
   if (auto tiles = cl.value("tiles")) {
     options.contenders.tiles.clear();
     for (const std::string &t : splitList("tiles", *tiles)) {
-      uint64_t k = parseUnsigned("tiles", t);
-      if (k < 1 || k > 1024) throw UsageError("--tiles must be between 1 and 1024");
-      options.contenders.tiles.push_back(static_cast<int64_t>(k));
+      options.contenders.tiles.push_back(static_cast<int64_t>(parseCount("--tiles", t, {1, 1024})));
     }
   }
   if (auto coarsened = cl.value("coarsened")) {

@@ -7,6 +7,7 @@
 #include "core/typecheck/typecheck.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
+#include "tools/liftc/standard_output.h"
 #include "tools/liftc/verbs.h"
 
 #include <algorithm>
@@ -37,6 +38,7 @@ void printValue(const Value &v, std::ostream &out) {
     bool tuple = v.kind() == Value::Kind::Tuple;
     out << (tuple ? '(' : '[');
     for (size_t i = 0; i < v.size(); ++i) {
+      checkOutputStream(out); // a failed write ends the printing, not millions of formattings later
       if (i) out << ", ";
       printValue(v[i], out);
     }
@@ -50,6 +52,7 @@ void printValue(const Value &v, std::ostream &out) {
 
 int runEval(const CommandLine &cl, std::ostream &out) {
   const std::string &path = cl.onlyPositional("program file");
+  const uint64_t seed = cl.value("seed") ? parseCount("--seed", *cl.value("seed"), kSeedRange) : 1;
   Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
@@ -74,7 +77,6 @@ int runEval(const CommandLine &cl, std::ostream &out) {
     if (source != "random") inputFiles.push_back(source);
   if (auto output = cl.value("output")) io::refuseOverwritingInputs({{"--output", *output}}, inputFiles);
 
-  uint64_t seed = cl.value("seed") ? parseUnsigned("seed", *cl.value("seed")) : 1;
   checkInterpretable(typed, sizes);
 
   std::vector<Value> inputs = randomInputs(typed, sizes, seed);

@@ -10,6 +10,7 @@
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
+#include "tools/liftc/standard_output.h"
 #include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
 
@@ -30,14 +31,7 @@ namespace {
 /// slower than the best so far); "off" or absent: no pruning.
 double parsePruneFactor(const std::string &text) {
   if (text == "off") return 0;
-  size_t used = 0;
-  double factor = 0;
-  try {
-    factor = std::stod(text, &used);
-  } catch (const std::exception &) {}
-  if (used != text.size() || !(factor > 1) || factor > 1e6)
-    throw UsageError("--prune expects a factor above 1 (e.g. 3) or 'off', found '" + io::shown(text) + "'");
-  return factor;
+  return parseFactor("--prune", text, {1, 1e6});
 }
 
 std::string clock(double seconds) {
@@ -94,7 +88,12 @@ int exitNowIfAbandoned(const tuner::Device &device, int status, std::ostream &ou
   if (!device.abandonedKernelRunning()) return status;
   std::cerr << "liftc: note: a timed-out kernel is still running; exiting without waiting for it\n";
   out.flush();
-  std::cout.flush();
+  try {
+    finishStandardOutput(); // main's check, which _Exit skips
+  } catch (const std::exception &e) {
+    std::cerr << "liftc: error: " << e.what() << "\n";
+    status = 1;
+  }
   std::cerr.flush();
   std::_Exit(status);
 }
@@ -137,14 +136,7 @@ explore::Configuration configurationOfOptions(const CommandLine &cl) {
 
 int runExplore(const CommandLine &cl, std::ostream &out) {
   const std::string &path = cl.onlyPositional("program file");
-  Program program = loadProgram(path);
-  std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  checkSizeBindings(program, sizes);
-  Program typed = typeCheckFile(path, program, sizes);
-  checkIterationCount(typed, sizes);
-  checkHostMemory(typed, sizes);
-  if (auto t4 = cl.value("t4")) io::refuseOverwritingInputs({{"--t4", *t4}}, {path});
-
+  // Every option is checked before the program is read, let alone explored.
   explore::ExploreOptions options;
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
@@ -155,28 +147,33 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
       throw UsageError("--strategy must be exhaustive, random, annealing or model, found '" + io::shown(*s) + "'");
     options.strategy = *strategy;
   }
-  if (auto b = cl.value("budget")) options.budget.maxTime = std::chrono::duration<double>(parseDuration("budget", *b));
-  if (auto t = cl.value("timeout")) options.kernelTimeout = std::chrono::duration<double>(parseDuration("timeout", *t));
-  if (auto n = cl.value("evals")) options.budget.maxEvaluations = std::max<uint64_t>(1, parseUnsigned("evals", *n));
-  if (auto seed = cl.value("seed")) options.seed = parseUnsigned("seed", *seed);
+  if (auto b = cl.value("budget"))
+    options.budget.maxTime = std::chrono::duration<double>(parseDuration("--budget", *b, kExploreBudgetRange));
+  if (auto t = cl.value("timeout"))
+    options.kernelTimeout = std::chrono::duration<double>(parseDuration("--timeout", *t, kKernelTimeoutRange));
+  if (auto n = cl.value("evals")) options.budget.maxEvaluations = parseCount("--evals", *n, kEvaluationsRange);
+  if (auto seed = cl.value("seed")) options.seed = parseCount("--seed", *seed, kSeedRange);
   if (auto prune = cl.value("prune")) options.budget.pruning.slowerThan = parsePruneFactor(*prune);
-  if (auto threads = cl.value("prepare-threads"); threads && *threads != "auto") {
-    uint64_t n = parseUnsigned("prepare-threads", *threads);
-    if (n > 64) throw UsageError("--prepare-threads expects 0 to 64 or 'auto', found '" + io::shown(*threads) + "'");
-    options.prepareThreads = n;
-  }
+  if (auto threads = cl.value("prepare-threads"); threads && *threads != "auto")
+    options.prepareThreads = parseCount("--prepare-threads", *threads, {0, 64});
   options.space.fastMathLevels = fastMathLevelsOf(cl);
   applySpaceSelection(cl, options.space);
-  if (auto runs = cl.value("runs"))
-    options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
+  if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(parseCount("--runs", *runs, kTimedRunsRange));
   if (auto shard = cl.value("shard")) {
     size_t slash = shard->find('/');
     if (slash == std::string::npos) throw UsageError("--shard expects i/n, e.g. 0/4");
-    options.shardIndex = parseUnsigned("shard", shard->substr(0, slash));
-    options.shardCount = parseUnsigned("shard", shard->substr(slash + 1));
+    options.shardIndex = parseCount("--shard", shard->substr(0, slash), {0, 65535});
+    options.shardCount = parseCount("--shard", shard->substr(slash + 1), {1, 65536});
     if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
       throw UsageError("--shard i/n needs 0 <= i < n, found '" + io::shown(*shard) + "'");
   }
+  Program program = loadProgram(path);
+  std::map<std::string, int64_t> sizes = sizeBindings(cl);
+  checkSizeBindings(program, sizes);
+  Program typed = typeCheckFile(path, program, sizes);
+  checkIterationCount(typed, sizes);
+  checkHostMemory(typed, sizes);
+  if (auto t4 = cl.value("t4")) io::refuseOverwritingInputs({{"--t4", *t4}}, {path});
   options.measureRoof = !cl.has("no-roofline");
   bool quiet = cl.has("quiet");
   options.onProgress = [quiet](const explore::Progress &p) {
@@ -205,7 +202,17 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     return 0;
   }
   explore::ExploreResult result = explore::explore(program, sizes, *device, options);
-  if (!quiet) std::cerr << "\n";
+  if (!quiet && !result.evaluations.empty()) std::cerr << "\n"; // ends the progress line
+  // A budget too small for one measurement is an error of its own: a table
+  // of nothing would look like a space without working variants.
+  if (result.evaluations.empty() && !result.budgetEndedWhile.empty()) {
+    std::string message = "the --budget of " + describeSeconds(options.budget.maxTime.count()) +
+                          " ended before one variant was measured, while " + result.budgetEndedWhile +
+                          "; give a larger --budget";
+    if (!device->abandonedKernelRunning()) throw std::runtime_error(message);
+    std::cerr << "liftc: error: " << message << "\n";
+    return exitNowIfAbandoned(*device, 1, out);
+  }
 
   out << "device: " << device->name() << " (" << codegen::targetName(device->target()) << ")\n";
   out << "space: " << result.spaceSize << " variants (" << result.distinctPrograms << " low-level programs, "
@@ -247,6 +254,11 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
 
 int runTune(const CommandLine &cl, std::ostream &out) {
   const std::string &path = cl.onlyPositional("program file");
+  // The numeric options are checked before the program is read.
+  explore::ExploreOptions options;
+  if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(parseCount("--runs", *runs, kTimedRunsRange));
+  if (auto t = cl.value("timeout"))
+    options.kernelTimeout = std::chrono::duration<double>(parseDuration("--timeout", *t, kKernelTimeoutRange));
   Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
@@ -256,13 +268,9 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   std::optional<explore::Variant> fromStrategy = strategyVariant(cl, typed, parseTarget(cl));
   explore::Configuration config = fromStrategy ? fromStrategy->configuration : configurationOfOptions(cl);
 
-  explore::ExploreOptions options;
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
   if (options.storeDir.empty()) throw UsageError("--out must name a directory");
-  if (auto runs = cl.value("runs"))
-    options.timedRuns = static_cast<int>(std::clamp<uint64_t>(parseUnsigned("runs", *runs), 1, 1000));
-  if (auto t = cl.value("timeout")) options.kernelTimeout = std::chrono::duration<double>(parseDuration("timeout", *t));
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
   explore::Variant variant = fromStrategy ? *fromStrategy : explore::makeVariant(typed, config, device->target());
   checkLocalOption(cl, variant.kernel, /*forLaunch=*/true);
@@ -271,10 +279,11 @@ int runTune(const CommandLine &cl, std::ostream &out) {
       explore::storePathFor(options.storeDir, device->resultsName(), options.programName, program, sizes),
       tuner::ResultStore::Access::Append, options.storeDir);
   tuner::Record record;
-  // Reused only when it measured this program and this very kernel.
-  if (const tuner::Record *known =
-          store.find(tuner::Record::identityOf(config.key(), explore::programHash(program, sizes),
-                                               explore::kernelHash(variant.kernel, variant.configuration)))) {
+  // Reused only when it measured this program and this very kernel (and a
+  // timeout, with at least this run's timeout).
+  const tuner::Record *known = store.find(tuner::Record::identityOf(
+      config.key(), explore::programHash(program, sizes), explore::kernelHash(variant.kernel, variant.configuration)));
+  if (known && known->answersTimeout(options.kernelTimeout.count())) {
     record = *known;
     out << "(from the result store)\n";
   } else {

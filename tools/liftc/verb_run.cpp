@@ -21,6 +21,10 @@ namespace liftcc::cli {
 
 int runRun(const CommandLine &cl, std::ostream &out) {
   const std::string &path = cl.onlyPositional("program file");
+  // The numeric options are checked before the program is read.
+  uint64_t seed = cl.value("seed") ? parseCount("--seed", *cl.value("seed"), kSeedRange) : 1;
+  const int repetitions =
+      static_cast<int>(cl.value("repeat") ? parseCount("--repeat", *cl.value("repeat"), kTimedRunsRange) : 5);
   Program program = loadProgram(path);
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
@@ -43,13 +47,11 @@ int runRun(const CommandLine &cl, std::ostream &out) {
     kernel = codegen::generateKernel(lowered, target, codegenOptions);
     localSize = checkLocalOption(cl, kernel, /*forLaunch=*/true);
   }
-  uint64_t seed = cl.value("seed") ? parseUnsigned("seed", *cl.value("seed")) : 1;
   tuner::LaunchConfig config;
   config.localSize = localSize;
   config.downloadOutput = cl.has("check");
   config.warmups = 1;
-  config.repetitions = static_cast<int>(
-      std::clamp<uint64_t>(cl.value("repeat") ? parseUnsigned("repeat", *cl.value("repeat")) : 5, 1, 1000));
+  config.repetitions = repetitions;
 
   std::unique_ptr<tuner::Device> device = openDevice(cl, target);
   std::string deviceName = device->name();

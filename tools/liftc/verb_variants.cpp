@@ -12,11 +12,11 @@
 namespace liftcc::cli {
 
 int runVariants(const CommandLine &cl, std::ostream &out) {
+  // Above 4 the search explodes combinatorially.
+  uint64_t depth = cl.value("depth") ? parseCount("--depth", *cl.value("depth"), {0, 4}) : 2;
   Program program = loadProgram(cl.onlyPositional("program file"));
   std::map<std::string, int64_t> sizes = sizeBindings(cl);
   checkSizeBindings(program, sizes);
-  uint64_t depth = cl.value("depth") ? parseUnsigned("depth", *cl.value("depth")) : 2;
-  if (depth > 4) throw UsageError("--depth above 4 explodes combinatorially; use at most 4");
   explore::DerivationStats stats = explore::searchDerivations(
       typeCheckFile(cl.onlyPositional("program file"), program, sizes), static_cast<int>(depth));
   for (size_t d = 0; d < stats.programsPerDepth.size(); ++d)
