@@ -153,7 +153,9 @@ TEST_CASE("fuzz/export: an edited launch.json is refused in one line or exports 
       written["kernelHash"] = original["kernelHash"];
     }
     writeFile(dir / "launch.json", written.dump(2));
-    INFO("seed " << seed << ", case " << c << (reseal ? " (resealed):" : ":") << edits);
+    const std::string context =
+        "seed " + std::to_string(seed) + ", case " + std::to_string(c) + (reseal ? " (resealed):" : ":") + edits;
+    INFO(context);
     std::vector<exporter::ExportedPair> pairs;
     try {
       pairs.push_back(exporter::exportPair(exporter::planFromBestKernel(dir.string()), "fz"));
