@@ -73,7 +73,7 @@ std::string kernelFileName(codegen::Target target) {
 std::string kernelFileOf(const nlohmann::json &launch) {
   std::string file = launch.value("kernelFile", std::string("kernel.cl"));
   if (file != kernelFileName(codegen::Target::OpenCL) && file != kernelFileName(codegen::Target::CUDA))
-    throw Error("launch.json names an unexpected kernel file '" + file + "'");
+    throw Error("launch.json names an unexpected kernel file '" + io::shown(file) + "'");
   return file;
 }
 

@@ -113,8 +113,13 @@ TEST_CASE("export/trust: an edited kernel file, argument list, element count or 
        launchJson + ": /kernelSourceHash: kernel.cl is not the kernel its launch.json was measured with"},
       {"argument count shrunk", [](Entry &e) { e.launch["kernel"]["args"][1]["count"] = "16"; }, false,
        launchJson + ": /kernelHash: "},
-      {"argument dropped", [](Entry &e) { e.launch["kernel"]["args"].erase(3); }, true,
+      {"argument dropped", [](Entry &e) { e.launch["kernel"]["args"].erase(0); }, true,
        launchJson + ": /kernel/args: not the parameters of kernel"},
+      {"argument added",
+       [](Entry &e) {
+         e.launch["kernel"]["args"].push_back({{"name", "N"}, {"type", "int"}, {"role", "size"}});
+       },
+       true, launchJson + ": /kernel/args: not the parameters of kernel"},
       {"argument type changed", [](Entry &e) { e.launch["kernel"]["args"][0]["type"] = "double"; }, true,
        launchJson + ": /kernel/args: "},
       {"argument renamed", [](Entry &e) { e.launch["kernel"]["args"][0]["name"] = "B"; }, true,
