@@ -188,7 +188,8 @@ struct TimedRow {
 };
 
 /// Times every row in `options.rounds` rounds, one row after the other in
-/// each, starting one row further on in each round. A row's time is the
+/// each, starting one row further on in each round; the copy roof
+/// (`measureRoof`) takes its turn in every round like a row. A row's time is the
 /// median of its round medians: on a shared machine a slow phase shorter than
 /// a round then slows one sample of every row it meets, instead of every
 /// sample of the rows timed during it (one kernel's median moved 2x between
@@ -196,15 +197,29 @@ struct TimedRow {
 /// output and compares it with the first contender's (the baseline). A peer
 /// that tunes itself on every call (Peer::timedOnce) takes the first round only.
 void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Sizes &sizes,
-                  const std::vector<Grid> &grids, const std::string &example, const ExampleReport &report,
-                  const BenchOptions &options) {
+                  const std::vector<Grid> &grids, const std::string &example, ExampleReport &report,
+                  const std::function<double()> &measureRoof, const BenchOptions &options) {
   std::optional<Grid> baseline;
   std::string baselineName;
   const unsigned rounds = roundCount(options);
   for (unsigned round = 0; round < rounds; ++round) {
     const bool first = round == 0;
-    for (size_t n = 0; n < timed.size(); ++n) {
-      TimedRow &t = timed[(n + round) % timed.size()];
+    // timed.size() is the copy roof's turn.
+    for (size_t n = 0; n <= timed.size(); ++n) {
+      size_t turn = (n + round) % (timed.size() + 1);
+      if (turn == timed.size()) {
+        try {
+          log(options, example + ": timing the copy roof (round " + std::to_string(round + 1) + " of " +
+                           std::to_string(rounds) + ")");
+          report.roundRoofBytesPerSecond.push_back(measureRoof());
+        } catch (const std::exception &e) {
+          log(options, example + ": the copy roof failed in round " + std::to_string(round + 1) + ": " +
+                           firstLine(e.what()));
+          report.roundRoofBytesPerSecond.push_back(0);
+        }
+        continue;
+      }
+      TimedRow &t = timed[turn];
       if (t.dropped || (!first && t.peer && t.peer->timedOnce)) continue;
       log(options,
           example + ": timing " + t.row->variant + " at " + report.sizes +
@@ -251,7 +266,9 @@ void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Size
     t.row->status = Status::Ok;
     t.row->medianNs = tuner::median(t.row->roundMediansNs);
     t.row->elementsPerSecond = static_cast<double>(report.outputElements) / (t.row->medianNs * 1e-9);
-    t.row->vsRoofline = t.row->elementsPerSecond / report.rooflineElementsPerSecond;
+    t.row->roofFraction =
+        roofFraction(t.row->roundMediansNs, report.roundRoofBytesPerSecond, report.outputElements, report.bytesPerElement);
+    t.row->vsRoofline = t.row->roofFraction.aboveRoof ? 0 : t.row->roofFraction.median;
   }
 }
 
@@ -261,7 +278,9 @@ struct Roof {
   double bytesPerSecond;
 };
 
-/// `roofFor(bufferBytes)`: the run's copy roof with buffers of that size.
+/// `roofFor(bufferBytes)`: the run's copy roof with buffers of that size,
+/// measured before the rounds (the report's roofline line; the rows'
+/// fractions use the roof timed in each round).
 ExampleReport benchExample(tuner::Device &device, const examples::Example &example,
                            const std::function<Roof(size_t bufferBytes)> &roofFor, const BenchOptions &options) {
   Program program = example.build();
@@ -288,8 +307,9 @@ ExampleReport benchExample(tuner::Device &device, const examples::Example &examp
   report.sizes = explore::sizesKey(program, sizes);
   report.outputElements = outputElements(typed, sizes);
   report.bytesPerElement = explore::compulsoryBytesPerOutput(typed, sizes);
-  Roof roof =
-      roofFor(options.copyBytes.value_or(explore::roofBufferBytes(report.bytesPerElement, report.outputElements)));
+  const size_t roofBufferBytes =
+      options.copyBytes.value_or(explore::roofBufferBytes(report.bytesPerElement, report.outputElements));
+  Roof roof = roofFor(roofBufferBytes);
   report.roof = roof.index;
   report.rooflineElementsPerSecond = roof.bytesPerSecond / report.bytesPerElement;
   std::vector<Grid> grids = randomGrids(typed, sizes, options.seed);
@@ -311,7 +331,13 @@ ExampleReport benchExample(tuner::Device &device, const examples::Example &examp
   }
   for (PeerCandidate &p : peers)
     if (p.verified) timed.push_back({&p.row, std::nullopt, &p.peer, kTolerance, false});
-  timeInRounds(timed, typed, sizes, grids, example.name, report, options);
+  auto measureRoof = [&] {
+    return device
+        .measureCopyBandwidth(static_cast<int>(options.timing.warmupRuns), static_cast<int>(options.timing.timedRuns),
+                              roofBufferBytes)
+        .bytesPerSecond;
+  };
+  timeInRounds(timed, typed, sizes, grids, example.name, report, measureRoof, options);
 
   for (Candidate &c : candidates) {
     if (c.row.kind == ContenderKind::Explored && options.exploreSeconds.count(example.name))

@@ -12,6 +12,7 @@
 
 #include "bench/contenders.h"
 #include "bench/kernel_tuner_peer.h"
+#include "bench/roof_rounds.h"
 #include "bench/sizes.h"
 #include "tuner/device.h"
 #include "tuner/opencl/opencl_timing.h"
@@ -75,7 +76,12 @@ struct BenchRow {
   std::vector<double> roundMediansNs;
   double elementsPerSecond = 0;
   std::optional<double> vsReference; ///< elementsPerSecond / the hand-written kernel's
-  double vsRoofline = 0;             ///< elementsPerSecond / roofline bound
+  /// The median over rounds of (this row vs that round's copy roof), with
+  /// its spread (bench/roof_rounds.h); vsRoofline is its median, 0 when the
+  /// median is above 1.0 (roofFraction.aboveRoof: a measurement problem,
+  /// shown as such and never as a figure).
+  RoofFraction roofFraction;
+  double vsRoofline = 0;
   /// Wall time of the search that produced this row in this run (Kernel
   /// Tuner's tuning, liftc's exploration on the spot), and what it chose.
   std::optional<double> tuningSeconds;
@@ -88,8 +94,11 @@ struct ExampleReport {
   std::string verifiedAt; ///< the small sizes of the verification
   int64_t outputElements = 0;
   double bytesPerElement = 0; ///< compulsory traffic: each grid read or written once
-  size_t roof = 0;            ///< its copy roof: index into BenchReport::bandwidths
+  size_t roof = 0;            ///< its copy roof before the rounds: index into BenchReport::bandwidths
   double rooflineElementsPerSecond = 0;
+  /// The copy roof (read + write bytes per second) timed in each round, with
+  /// the rows, at the same buffer size; 0 where that round's copy failed.
+  std::vector<double> roundRoofBytesPerSecond;
   std::vector<BenchRow> rows;
 };
 

@@ -33,6 +33,24 @@ std::string roundList(const BenchRow &r) {
   return list;
 }
 
+/// "0.85", or "0.85 (0.80-0.90)" over several rounds; "above roof" when the
+/// median is above 1.0 (a measurement problem, never a figure).
+std::string roofCell(const BenchRow &r) {
+  const RoofFraction &f = r.roofFraction;
+  if (f.aboveRoof) return "above roof";
+  if (f.perRound.empty()) return "";
+  std::string cell = fixed(f.median, 2);
+  if (f.perRound.size() > 1) cell += " (" + fixed(f.low, 2) + "-" + fixed(f.high, 2) + ")";
+  return cell;
+}
+
+/// The row's fraction of each round's roof, separated by ';'.
+std::string roofRoundList(const BenchRow &r) {
+  std::string list;
+  for (double f : r.roofFraction.perRound) list += (list.empty() ? "" : ";") + fixed(f, 4);
+  return list;
+}
+
 /// The cells of one row, in column order; empty where not measured.
 std::vector<std::string> cells(const ExampleReport &e, const BenchRow &r) {
   bool ok = r.status == Status::Ok;
@@ -42,7 +60,7 @@ std::vector<std::string> cells(const ExampleReport &e, const BenchRow &r) {
           ok ? roundRange(r) : "",
           ok ? fixed(r.elementsPerSecond / 1e9, 3) : "",
           ok && r.vsReference ? fixed(*r.vsReference, 2) : "",
-          ok ? fixed(r.vsRoofline, 2) : "",
+          ok ? roofCell(r) : "",
           r.tuningSeconds ? fixed(*r.tuningSeconds, 1) : "",
           statusName(r.status) + (r.message.empty() ? "" : ": " + r.message) +
               (r.detail.empty() ? "" : " (" + r.detail + ")")};
@@ -83,7 +101,9 @@ std::string summary(const BenchReport &report) {
   if (report.explored > 0)
     s << "explored on the spot: " << report.explored << " example(s) in " << fixed(report.exploreSeconds, 1) << " s\n";
   if (report.rounds > 1)
-    s << "each row: the median of its " << report.rounds << " round medians (the rounds time every row in turn)\n";
+    s << "each row: the median of its " << report.rounds
+      << " round medians (the rounds time every row and the copy roof in turn); vs roofline: the median over rounds "
+         "of the row vs that round's copy (lowest-highest)\n";
   s << "measurements: " << fixed(report.seconds, 1)
     << " s; total time: " << fixed(report.seconds + report.exploreSeconds, 1) << " s\n";
   return s.str();
@@ -104,7 +124,7 @@ void writeCopyCsvRows(std::ostream &out, const BenchReport &report, const tuner:
   auto row = [&](const std::string &variant, bool ok, double bytesPerSecond, const std::string &message,
                  const std::string &detail) {
     out << csvField(report.device) << ",(copy)," << csvField(sizes) << ',' << csvField(variant) << ','
-        << (ok ? "ok" : "failed") << ",,,,,,," << (ok ? fixed(bytesPerSecond, 0) : "") << ',' << csvField(message)
+        << (ok ? "ok" : "failed") << ",,,,,,,," << (ok ? fixed(bytesPerSecond, 0) : "") << ',' << csvField(message)
         << ",," << csvField(detail) << ",copy\n";
   };
   for (size_t i = 0; i < bw.candidates.size(); ++i) {
@@ -148,7 +168,7 @@ void printTable(std::ostream &out, const BenchReport &report) {
 
 void writeCsv(std::ostream &out, const BenchReport &report) {
   out << "device,example,sizes,variant,status,median_ms,round_medians_ms,elements_per_s,vs_hand_written,vs_roofline,"
-         "roofline_elements_"
+         "vs_roofline_rounds,roofline_elements_"
          "per_s,"
          "copy_bytes_per_s,message,tuning_s,detail,row_kind\n";
   for (const ExampleReport &e : report.examples)
@@ -157,8 +177,8 @@ void writeCsv(std::ostream &out, const BenchReport &report) {
       out << csvField(report.device) << ',' << e.example << ',' << csvField(e.sizes) << ',' << csvField(r.variant)
           << ',' << statusName(r.status) << ',' << (ok ? fixed(r.medianNs / 1e6, 6) : "") << ','
           << (ok ? roundList(r) : "") << ',' << (ok ? fixed(r.elementsPerSecond, 0) : "") << ','
-          << (ok && r.vsReference ? fixed(*r.vsReference, 4) : "") << ',' << (ok ? fixed(r.vsRoofline, 4) : "") << ','
-          << fixed(e.rooflineElementsPerSecond, 0) << ',' << fixed(report.bandwidths.at(e.roof).bytesPerSecond, 0)
+          << (ok && r.vsReference ? fixed(*r.vsReference, 4) : "") << ',' << (ok && !r.roofFraction.aboveRoof ? fixed(r.vsRoofline, 4) : "") << ','
+          << (ok ? roofRoundList(r) : "") << ',' << fixed(e.rooflineElementsPerSecond, 0) << ',' << fixed(report.bandwidths.at(e.roof).bytesPerSecond, 0)
           << ',' << csvField(r.message) << ',' << (r.tuningSeconds ? fixed(*r.tuningSeconds, 3) : "") << ','
           << csvField(r.detail) << ",variant\n";
     }
@@ -224,7 +244,12 @@ void writeJson(std::ostream &out, const BenchReport &report) {
         row["medianNs"] = r.medianNs;
         row["roundMediansNs"] = r.roundMediansNs;
         row["elementsPerSecond"] = r.elementsPerSecond;
-        row["vsRoofline"] = r.vsRoofline;
+        if (r.roofFraction.aboveRoof)
+          row["roofProblem"] = "the median over rounds of this row vs the round's copy is above 1.0: a measurement "
+                               "problem, not a fraction of the roof";
+        else
+          row["vsRoofline"] = r.vsRoofline;
+        row["vsRooflineRounds"] = r.roofFraction.perRound;
         if (r.vsReference) row["vsHandWritten"] = *r.vsReference;
       }
       if (r.tuningSeconds) row["tuningSeconds"] = *r.tuningSeconds;
@@ -238,6 +263,7 @@ void writeJson(std::ostream &out, const BenchReport &report) {
                         {"bytesPerElement", e.bytesPerElement},
                         {"roofBufferBytes", report.bandwidths.at(e.roof).bufferBytes},
                         {"rooflineElementsPerSecond", e.rooflineElementsPerSecond},
+                        {"roundRoofBytesPerSecond", e.roundRoofBytesPerSecond},
                         {"rows", rows}});
   }
   nlohmann::json j{{"device", report.device},    {"copyBandwidths", bandwidths},

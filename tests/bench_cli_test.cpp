@@ -186,8 +186,21 @@ TEST_CASE("liftc bench: --rounds times every row in turn, each row's time the me
     REQUIRE(rounds.size() == 3);
     std::sort(rounds.begin(), rounds.end());
     CHECK(row["medianNs"].get<double>() == doctest::Approx(rounds[1]));
+    // The roof is timed in every round with the rows; the fraction is the
+    // median of the rounds' fractions, and never reported above 1.0.
+    std::vector<double> fractions = row["vsRooflineRounds"].get<std::vector<double>>();
+    CHECK(fractions.size() == 3);
+    if (row.contains("vsRoofline")) {
+      std::sort(fractions.begin(), fractions.end());
+      CHECK(row["vsRoofline"].get<double>() == doctest::Approx(fractions[1]));
+      CHECK(row["vsRoofline"].get<double>() <= 1.0);
+    } else {
+      CHECK(row.contains("roofProblem"));
+    }
   }
   CHECK(okRows >= 3); // the recipes and the hand-written kernel at least
+  CHECK(report["examples"][0]["roundRoofBytesPerSecond"].size() == 3);
+  CHECK(log.find("timing the copy roof (round 3 of 3)") != std::string::npos);
 }
 
 TEST_CASE("liftc bench: --rounds is checked before any measuring") {
