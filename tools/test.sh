@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
-# Builds liftcc with -Werror under AddressSanitizer + UndefinedBehaviorSanitizer
-# in build-test/ and runs the whole test suite (PoCL executes the OpenCL tests
-# on the CPU). This is the README's test command and what CI runs.
+# The README's test command and what CI runs.
+#
+#   tools/test.sh           the full tier: builds liftcc with -Werror under
+#                           AddressSanitizer + UndefinedBehaviorSanitizer in
+#                           build-test/ and runs every suite (PoCL executes the
+#                           OpenCL tests on the CPU)
+#   tools/test.sh --quick   the edit-build-test loop: a Release build (-Werror,
+#                           no sanitizers) in build-quick/ and the suites
+#                           labelled "quick" (the unit suites and one kernel of
+#                           every family on the device; tests/CMakeLists.txt)
+#
+# One area of either build: ctest --test-dir build-test -L explore (labels are
+# the first word of a suite's file name).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+tier=full
+case "${1:-}" in
+  "") ;;
+  --quick) tier=quick ;;
+  *) echo "tools/test.sh: unknown option '$1' (expected --quick or nothing)" >&2; exit 2 ;;
+esac
 # Installs missing Debian packages as root, else names them and exits 2.
 tools/install-deps.sh test
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIFTCC_WERROR=ON -DLIFTCC_SANITIZE=ON >/dev/null
-cmake --build build-test -j "$(nproc)"
 # PoCL keeps an LLVM context alive until exit when it compiles an uncached
 # kernel; those leaks (and only those) are suppressed, for liftc too.
 # intercept_tls_get_addr=0: with Debian 12's glibc, ASan's tracking of dynamic
@@ -17,5 +31,14 @@ cmake --build build-test -j "$(nproc)"
 export ASAN_OPTIONS=abort_on_error=1:intercept_tls_get_addr=0
 export LSAN_OPTIONS=suppressions=$PWD/tools/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# One ctest entry per test file (tests/CMakeLists.txt), as many at once as cores.
+if [[ $tier == quick ]]; then
+  cmake -S . -B build-quick -DCMAKE_BUILD_TYPE=Release -DLIFTCC_WERROR=ON >/dev/null
+  cmake --build build-quick -j "$(nproc)" --target liftc liftcc_tests
+  ctest --test-dir build-quick --output-on-failure -j "$(nproc)" -L quick
+  exit
+fi
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIFTCC_WERROR=ON -DLIFTCC_SANITIZE=ON >/dev/null
+cmake --build build-test -j "$(nproc)"
+# One ctest entry per test file (tests/CMakeLists.txt), as many at once as
+# cores, the longest first (ctest orders by the times of earlier runs).
 ctest --test-dir build-test --output-on-failure -j "$(nproc)"
