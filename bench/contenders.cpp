@@ -254,6 +254,12 @@ std::vector<Contender> contendersFor(const examples::Example &example, const Con
          [example, source = reference->source](const Program &typed, const Sizes &sizes, codegen::Target target) {
            return ContenderKernel{referenceKernel(example, source, target, typed, sizes), std::nullopt};
          }});
+  if (std::optional<ReferenceKernel> expert = findExpertKernel(example.name, target))
+    out.push_back(
+        {"expert", ContenderKind::Expert, 1,
+         [example, source = expert->source](const Program &typed, const Sizes &sizes, codegen::Target target) {
+           return ContenderKernel{expertKernel(example, source, target, typed, sizes), std::nullopt};
+         }});
   return out;
 }
 
@@ -269,6 +275,15 @@ codegen::Kernel referenceKernel(const examples::Example &example, std::string_vi
   kernel.args.push_back(
       {"out", codegen::KernelArg::Role::Output, ScalarKind::Float, arith::Expr(outputElements(typed, sizes))});
   addReferenceGrid(kernel, example, sizes);
+  return kernel;
+}
+
+codegen::Kernel expertKernel(const examples::Example &example, std::string_view source, codegen::Target target,
+                             const Program &typed, const Sizes &sizes) {
+  codegen::Kernel kernel = referenceKernel(example, source, target, typed, sizes);
+  kernel.name = example.name + "_expert";
+  const int64_t innermost = sizes.at(example.sizeNames.back());
+  kernel.globalSize[0] = arith::Expr((innermost + kExpertOutputsAlongX - 1) / kExpertOutputsAlongX);
   return kernel;
 }
 

@@ -23,8 +23,11 @@
 
 namespace liftcc::bench {
 
-/// Peer: another system's implementation (bench/peers.h), not an OpenCL kernel.
-enum class ContenderKind { Generated, Explored, Reference, Peer };
+/// Reference: the naive hand-written kernel (one work-item per point), the
+/// base of the "vs hand-written" ratios; Expert: the expert hand-written one
+/// (bench/reference_kernels.h). Peer: another system's implementation
+/// (bench/peers.h), not an OpenCL kernel.
+enum class ContenderKind { Generated, Explored, Reference, Expert, Peer };
 
 /// A contender at concrete sizes: the kernel with its launch metadata (a
 /// hand-written kernel's follows bench/reference/README.md) and the
@@ -96,5 +99,10 @@ std::vector<Contender> contendersFor(const examples::Example &example, const Con
 /// output, the sizes as ints; one work-item per output, innermost first.
 codegen::Kernel referenceKernel(const examples::Example &example, std::string_view source, codegen::Target target,
                                 const Program &typed, const Sizes &sizes);
+
+/// The same for an expert reference (bench/reference_kernels.h): the kernel
+/// `<example>_expert`, kExpertOutputsAlongX outputs per work-item along x.
+codegen::Kernel expertKernel(const examples::Example &example, std::string_view source, codegen::Target target,
+                             const Program &typed, const Sizes &sizes);
 
 } // namespace liftcc::bench

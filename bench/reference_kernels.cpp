@@ -9,4 +9,8 @@ std::optional<ReferenceKernel> findReferenceKernel(const std::string &example, c
   return std::nullopt;
 }
 
+std::optional<ReferenceKernel> findExpertKernel(const std::string &example, codegen::Target target) {
+  return findReferenceKernel(example + "_expert", target);
+}
+
 } // namespace liftcc::bench

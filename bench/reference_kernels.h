@@ -17,6 +17,7 @@
 #include "codegen/dialect.h"
 #include "examples/example.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,5 +42,17 @@ struct ReferenceKernel {
 
 /// The reference kernel of an example in `target`'s language, if one was written.
 std::optional<ReferenceKernel> findReferenceKernel(const std::string &example, codegen::Target target);
+
+/// The expert references (bench/reference/<example>_expert.cl and .cu): what
+/// a GPU programmer writes for the stencil (float4 along x, no clamps in the
+/// interior), so that the bench compares the explored best with something
+/// stronger than one work-item per point. Same calling convention as the
+/// naive references, except that each work-item computes this many
+/// consecutive outputs along x: NDRange ((M + 3) / 4, N[, O]).
+inline constexpr int64_t kExpertOutputsAlongX = 4;
+
+/// The expert reference of an example in `target`'s language, if one was
+/// written; its `example` is the kernel's name, `<example>_expert`.
+std::optional<ReferenceKernel> findExpertKernel(const std::string &example, codegen::Target target);
 
 } // namespace liftcc::bench

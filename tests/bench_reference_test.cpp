@@ -84,6 +84,62 @@ TEST_CASE("bench/reference: every CUDA reference kernel compiles with NVRTC with
   CHECK(compiled == 15);
 }
 
+TEST_CASE("bench/reference: the expert references (float4 along x) match the interpreter on the device at sizes "
+          "that are and are not multiples of 4, and their CUDA twins compile with NVRTC without warnings") {
+  std::optional<ocl::DeviceInfo> device = ocl::test::testDevice();
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  std::set<std::string> withExpert;
+  for (const bench::EmbeddedSource &s : bench::embeddedReferenceSources()) {
+    // Every file is an example's naive reference or its expert one.
+    std::string stem(s.name);
+    CAPTURE(stem);
+    std::string example = stem.ends_with("_expert") ? stem.substr(0, stem.size() - 7) : stem;
+    CHECK_NOTHROW(examples::findExample(example));
+    if (stem != example) withExpert.insert(example);
+  }
+  // The bench's default examples at least (bench/benchmark.h).
+  CHECK(withExpert.count("jacobi2d_5pt"));
+  CHECK(withExpert.count("gaussian"));
+  CHECK(withExpert.count("heat"));
+  for (const std::string &name : withExpert) {
+    CAPTURE(name);
+    const examples::Example &ex = examples::findExample(name);
+    std::optional<bench::ReferenceKernel> cl = bench::findExpertKernel(name, codegen::Target::OpenCL);
+    std::optional<bench::ReferenceKernel> cu = bench::findExpertKernel(name, codegen::Target::CUDA);
+    REQUIRE(cl);
+    REQUIRE(cu);
+    CHECK(cl->source.find("__kernel void " + name + "_expert(") != std::string::npos);
+    if (strict) {
+      cuda::PtxResult ptx = cuda::compileToPtx(std::string(cu->source), *strict, name + "_expert.cu");
+      CHECK(ptx.warnings.empty());
+      CHECK(ptx.ptx.find(".entry " + name + "_expert(") != std::string::npos);
+    }
+    if (!device) continue;
+    tuner::OpenCLDevice opencl(*device);
+    // Innermost extents: a multiple of 4 with an interior, one that is not,
+    // and ones smaller than a block plus its halo.
+    for (int64_t innermost : {int64_t(24), int64_t(23), int64_t(6), int64_t(3)}) {
+      CAPTURE(innermost);
+      bench::Sizes sizes;
+      for (size_t d = 0; d < ex.sizeNames.size(); ++d)
+        sizes[ex.sizeNames[d]] = d + 1 == ex.sizeNames.size() ? innermost : int64_t(ex.dims == 3 ? 6 + d : 11);
+      Program typed = typeCheck(ex.build(), sizes);
+      std::vector<bench::Grid> grids = bench::randomGrids(typed, sizes, 5);
+      Value expected = interpret(typed, sizes, bench::toValues(typed, sizes, grids));
+      codegen::Kernel kernel = bench::expertKernel(ex, cl->source, codegen::Target::OpenCL, typed, sizes);
+      tuner::InputViews inputs;
+      for (const bench::Grid &g : grids) inputs.push_back(std::as_bytes(std::span(g)));
+      tuner::LaunchConfig config;
+      config.poisonOutput = true;
+      tuner::RawRun run = opencl.compile(kernel)->runViews(sizes, inputs, config);
+      bench::Grid output(run.output.size() / sizeof(float));
+      std::memcpy(output.data(), run.output.data(), output.size() * sizeof(float));
+      auto mismatch = compareValues(expected, bench::toValue(typed, sizes, output), {1e-4, 1e-5});
+      CHECK_MESSAGE(!mismatch, *mismatch);
+    }
+  }
+}
+
 TEST_CASE("bench/reference: every multi-stage reference (kernels in order, temporaries, host loop) matches the "
           "interpreter on the device, and its CUDA C compiles with NVRTC") {
   std::optional<ocl::DeviceInfo> device = ocl::test::testDevice();
