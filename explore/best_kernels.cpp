@@ -52,10 +52,10 @@ void checkLaunchFields(const nlohmann::json &launch, const std::string &where) {
     try {
       (void)WinExplanation::fromJson(launch["why"]).summary();
     } catch (const std::exception &e) {
+      // WinExplanation::fromJson says "why: " first, then the library's message.
       std::string what = e.what();
-      if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
       if (what.rfind("why: ", 0) == 0) what = what.substr(5);
-      badField(where, "/why", io::shown(what, 120));
+      badField(where, "/why", io::shown(io::withoutJsonLibraryPrefix(what), 120));
     }
   }
 }

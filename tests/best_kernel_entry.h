@@ -3,12 +3,18 @@
 // its launch.json with the hashes explore records, so that what a test edits
 // afterwards is the only thing wrong with an entry.
 
+#include "codegen/generate.h"
+#include "core/json/program_json.h"
+#include "core/typecheck/typecheck.h"
 #include "explore/record_identity.h"
+#include "rewrite/recipes.h"
+#include "tests/test_support.h"
 
 #include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace liftcc::test {
@@ -23,6 +29,33 @@ inline nlohmann::json sealedLaunch(nlohmann::json launch, const std::string &sou
   launch["kernelSourceHash"] = explore::stableHash(source);
   launch["kernelHash"] = explore::kernelHash(source, launch["kernel"], local);
   return launch;
+}
+
+/// A kernel and its launch.json as explore writes them, before sealing.
+struct UnsealedEntry {
+  std::string source;
+  nlohmann::json launch;
+};
+
+/// Jacobi2D (examples/json/jacobi2d_5pt.json) at 40 x 56 with the plain
+/// recipe in OpenCL, launched in 8 x 8 work-groups: the entry the export
+/// trust and fuzz tests edit.
+inline UnsealedEntry jacobi2dPlainEntry() {
+  std::map<std::string, int64_t> sizes{{"N", 40}, {"M", 56}};
+  Program typed = typeCheck(readProgram(readFile(sourceDir() / "examples/json/jacobi2d_5pt.json")), sizes);
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL);
+  nlohmann::json launch = {{"liftcc", 1},
+                           {"device", "test device"},
+                           {"program", "jacobi2d_5pt"},
+                           {"sizes", "N=40,M=56"},
+                           {"configuration", {{"recipe", "plain"}, {"tile", 0}, {"local", {8, 8, 1}}}},
+                           {"key", "plain wg=8x8x1"},
+                           {"kernelFile", "kernel.cl"},
+                           {"medianNs", 1000.0},
+                           {"measured", "2026-11-27T10:00:00Z"},
+                           {"kernel", codegen::kernelMetadata(kernel)}};
+  return {kernel.source, std::move(launch)};
 }
 
 } // namespace liftcc::test

@@ -5,10 +5,6 @@
 // the limits on iterations and work-groups hold in every verb that produces
 // a kernel (codegen/launch_limits.h).
 
-#include "codegen/generate.h"
-#include "core/json/program_json.h"
-#include "core/typecheck/typecheck.h"
-#include "rewrite/recipes.h"
 #include "tests/best_kernel_entry.h"
 #include "tests/explore_test_support.h"
 #include "tests/shell_support.h"
@@ -48,21 +44,9 @@ struct Entry {
 
   explicit Entry(const fs::path &root)
       : results(root / "results"), dir(results / "best" / "test-device" / "jacobi2d_5pt" / "N=40,M=56") {
-    std::map<std::string, int64_t> sizes{{"N", 40}, {"M", 56}};
-    Program typed = typeCheck(readProgram(readFile(test::sourceDir() / "examples/json/jacobi2d_5pt.json")), sizes);
-    codegen::Kernel kernel =
-        codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL);
-    source = kernel.source;
-    launch = {{"liftcc", 1},
-              {"device", "test device"},
-              {"program", "jacobi2d_5pt"},
-              {"sizes", "N=40,M=56"},
-              {"configuration", {{"recipe", "plain"}, {"tile", 0}, {"local", {8, 8, 1}}}},
-              {"key", "plain wg=8x8x1"},
-              {"kernelFile", "kernel.cl"},
-              {"medianNs", 1000.0},
-              {"measured", "2026-11-27T10:00:00Z"},
-              {"kernel", codegen::kernelMetadata(kernel)}};
+    test::UnsealedEntry entry = test::jacobi2dPlainEntry();
+    source = std::move(entry.source);
+    launch = std::move(entry.launch);
   }
 
   /// Writes the kernel file and launch.json (sealed unless `seal` is false).

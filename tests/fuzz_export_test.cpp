@@ -10,11 +10,7 @@
 // about a second); LIFTCC_FUZZ_SEED replaces the fixed seed, which every
 // failure message prints.
 
-#include "codegen/generate.h"
-#include "core/json/program_json.h"
-#include "core/typecheck/typecheck.h"
 #include "exporter/export.h"
-#include "rewrite/recipes.h"
 #include "tests/best_kernel_entry.h"
 #include "tests/explore_test_support.h"
 #include "tests/shell_support.h"
@@ -97,20 +93,8 @@ TEST_CASE("fuzz/export: an edited launch.json is refused in one line or exports 
   const uint64_t cases = 400 * std::max<uint64_t>(1, envNumber("LIFTCC_FUZZ_SCALE", 1));
   std::mt19937_64 random(seed);
 
-  std::map<std::string, int64_t> sizes{{"N", 40}, {"M", 56}};
-  Program typed = typeCheck(readProgram(test::readFile(test::sourceDir() / "examples/json/jacobi2d_5pt.json")), sizes);
-  codegen::Kernel kernel =
-      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL);
-  const json base = {{"liftcc", 1},
-                     {"device", "test device"},
-                     {"program", "jacobi2d_5pt"},
-                     {"sizes", "N=40,M=56"},
-                     {"configuration", {{"recipe", "plain"}, {"tile", 0}, {"local", {8, 8, 1}}}},
-                     {"key", "plain wg=8x8x1"},
-                     {"kernelFile", "kernel.cl"},
-                     {"medianNs", 1000.0},
-                     {"measured", "2026-11-27T10:00:00Z"},
-                     {"kernel", codegen::kernelMetadata(kernel)}};
+  const test::UnsealedEntry entry = test::jacobi2dPlainEntry();
+  const json &base = entry.launch;
   std::vector<std::string> pointers;
   collectPointers(base, "", pointers);
   const std::vector<json> values = hostileValues();
@@ -118,7 +102,7 @@ TEST_CASE("fuzz/export: an edited launch.json is refused in one line or exports 
   test::TempDir tmp;
   fs::path dir = tmp.path() / "entry";
   fs::create_directories(dir);
-  writeFile(dir / "kernel.cl", kernel.source);
+  writeFile(dir / "kernel.cl", entry.source);
   size_t exported = 0, compiled = 0, compiledInjected = 0;
   for (uint64_t c = 0; c < cases; ++c) {
     json launch = base;
@@ -142,13 +126,13 @@ TEST_CASE("fuzz/export: an edited launch.json is refused in one line or exports 
     json written = launch;
     if (reseal) {
       try {
-        written = test::sealedLaunch(launch, kernel.source);
+        written = test::sealedLaunch(launch, entry.source);
       } catch (const std::exception &) {
         reseal = false;
       }
     }
     if (!reseal) {
-      json original = test::sealedLaunch(base, kernel.source);
+      json original = test::sealedLaunch(base, entry.source);
       written["kernelSourceHash"] = original["kernelSourceHash"];
       written["kernelHash"] = original["kernelHash"];
     }

@@ -80,6 +80,23 @@ std::string damage(const fs::path &file, std::mt19937_64 &random) {
   }
 }
 
+/// One damaged file at random in a fresh copy of `pristine` at `work`.
+struct DamagedCopy {
+  fs::path file;
+  std::string context; ///< the seed, `step`, the damage and the file, for failure messages
+};
+
+DamagedCopy damagedCopy(const fs::path &pristine, const fs::path &work, std::mt19937_64 &random, uint64_t seed,
+                        const std::string &step) {
+  fs::remove_all(work);
+  fs::copy(pristine, work, fs::copy_options::recursive);
+  std::vector<fs::path> files = candidateFiles(work);
+  fs::path damaged = files[random() % files.size()];
+  std::string what = damage(damaged, random);
+  return {damaged, "seed " + std::to_string(seed) + " (LIFTCC_FUZZ_SEED), " + step + ": " + what + " " +
+                       fs::relative(damaged, work).string()};
+}
+
 /// A failure of a reader: one line, naming the damaged file (or, when the
 /// file is missing or not one any more, its directory).
 void checkFailure(const std::string &message, const fs::path &damaged, const std::string &context) {
@@ -118,13 +135,9 @@ TEST_CASE("fuzz/files: every reader of a damaged results directory returns, or f
   size_t iterations = 40 * fuzzScale();
   for (size_t iteration = 0; iteration < iterations; ++iteration) {
     fs::path work = dir.path() / "work";
-    fs::remove_all(work);
-    fs::copy(pristine, work, fs::copy_options::recursive);
-    std::vector<fs::path> files = candidateFiles(work);
-    fs::path damaged = files[random() % files.size()];
-    std::string what = damage(damaged, random);
-    std::string context = "seed " + std::to_string(seed) + " (LIFTCC_FUZZ_SEED), iteration " +
-                          std::to_string(iteration) + ": " + what + " " + fs::relative(damaged, work).string();
+    const DamagedCopy copy = damagedCopy(pristine, work, random, seed, "iteration " + std::to_string(iteration));
+    const fs::path &damaged = copy.file;
+    const std::string &context = copy.context;
     CAPTURE(context);
 
     expectCleanly(context + ", listBestKernels", damaged, [&] {
@@ -163,15 +176,11 @@ TEST_CASE("fuzz/files: liftc best, merge and export on damaged directories fail 
   size_t rounds = 2 * fuzzScale();
   for (size_t round = 0; round < rounds; ++round) {
     fs::path work = dir.path() / "work", out = dir.path() / "out";
-    fs::remove_all(work);
     fs::remove_all(out);
     fs::remove_all(dir.path() / "x");
-    fs::copy(pristine, work, fs::copy_options::recursive);
-    std::vector<fs::path> files = candidateFiles(work);
-    fs::path damaged = files[random() % files.size()];
-    std::string what = damage(damaged, random);
-    std::string context = "seed " + std::to_string(seed) + " (LIFTCC_FUZZ_SEED), round " + std::to_string(round) +
-                          ": " + what + " " + fs::relative(damaged, work).string();
+    const DamagedCopy copy = damagedCopy(pristine, work, random, seed, "round " + std::to_string(round));
+    const fs::path &damaged = copy.file;
+    const std::string &context = copy.context;
     CAPTURE(context);
     fs::path entry = work / "best" / "files-test-device" / "jacobi1d_3pt" / "N=64";
     for (const std::string &args :

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -178,6 +179,28 @@ private:
 
 bool contains(const std::string &text, const std::string &piece) { return text.find(piece) != std::string::npos; }
 
+/// A limit of a reader, whether the case broke it, and the words of its refusal.
+struct Limit {
+  bool broken;
+  const char *named;
+};
+
+/// A refusal is one line (shorter than `maxChars`) naming the first limit
+/// in `limits` (the order the reader checks them) that the case broke; a case
+/// within every limit must have been accepted, unless `refusalAllowed`.
+void checkRefusal(const std::string &what, std::initializer_list<Limit> limits, bool refusalAllowed,
+                  size_t maxChars = std::string::npos) {
+  const std::string shown = what.substr(0, 400);
+  CHECK_MESSAGE(what.find('\n') == std::string::npos, shown);
+  CHECK_MESSAGE(what.size() < maxChars, shown);
+  for (const Limit &limit : limits)
+    if (limit.broken) {
+      CHECK_MESSAGE(contains(what, limit.named), shown);
+      return;
+    }
+  if (!refusalAllowed) FAIL_CHECK("refused within the limits: " << shown);
+}
+
 const std::map<std::string, arith::Range> kSizes{{"N", arith::Range::atLeast(1)}};
 
 TEST_CASE("fuzz/nesting: size expressions") {
@@ -199,15 +222,10 @@ TEST_CASE("fuzz/nesting: size expressions") {
         (void)arith::evaluate(e, {{"N", 5}});
       } catch (const arith::EvalError &) {}
     } catch (const arith::ParseError &error) {
-      std::string what = error.what();
-      CHECK_MESSAGE(what.find('\n') == std::string::npos, what);
-      CHECK_MESSAGE(what.size() < 300, what);
-      if (text.size() > limits::kMaxSizeExpressionChars)
-        CHECK_MESSAGE(contains(what, "longer than 1024 characters"), what);
-      else if (levels > size_t(limits::kMaxTextNesting))
-        CHECK_MESSAGE(contains(what, "nesting deeper than 200 levels"), what);
-      else
-        FAIL_CHECK("refused within the limits: " << what);
+      checkRefusal(error.what(),
+                   {{text.size() > limits::kMaxSizeExpressionChars, "longer than 1024 characters"},
+                    {levels > size_t(limits::kMaxTextNesting), "nesting deeper than 200 levels"}},
+                   /*refusalAllowed=*/false, /*maxChars=*/300);
     }
   }
 }
@@ -226,15 +244,10 @@ TEST_CASE("fuzz/nesting: types") {
       CHECK(levels <= size_t(limits::kMaxTextNesting));
       CHECK_FALSE(t.str().empty());
     } catch (const std::invalid_argument &error) {
-      std::string what = error.what();
-      CHECK_MESSAGE(what.find('\n') == std::string::npos, what);
-      CHECK_MESSAGE(what.size() < 400, what);
-      if (text.size() > limits::kMaxTypeChars)
-        CHECK_MESSAGE(contains(what, "longer than 4096 characters"), what);
-      else if (levels > size_t(limits::kMaxTextNesting))
-        CHECK_MESSAGE(contains(what, "nesting deeper than 200 levels"), what);
-      else
-        FAIL_CHECK("refused within the limits: " << what);
+      checkRefusal(error.what(),
+                   {{text.size() > limits::kMaxTypeChars, "longer than 4096 characters"},
+                    {levels > size_t(limits::kMaxTextNesting), "nesting deeper than 200 levels"}},
+                   /*refusalAllowed=*/false, /*maxChars=*/400);
     }
   }
 }
@@ -252,16 +265,12 @@ TEST_CASE("fuzz/nesting: user-function bodies") {
       CHECK(levels <= size_t(cfun::kMaxNesting));
       CHECK_FALSE(f.signatureC().empty());
     } catch (const cfun::CFunError &error) {
-      std::string what = error.what();
-      CHECK_MESSAGE(what.find('\n') == std::string::npos, what);
-      if (body.size() > cfun::kMaxBodyBytes)
-        CHECK_MESSAGE(contains(what, "the limit is"), what);
-      else if (levels > size_t(cfun::kMaxNesting))
-        CHECK_MESSAGE(contains(what, "deeper than 200 levels"), what);
       // The statement and the return take a few levels of their own: just
       // below the limit either outcome is right, well below it only success.
-      else if (levels < size_t(cfun::kMaxNesting) - 10)
-        FAIL_CHECK("refused within the limits: " << what);
+      checkRefusal(error.what(),
+                   {{body.size() > cfun::kMaxBodyBytes, "the limit is"},
+                    {levels > size_t(cfun::kMaxNesting), "deeper than 200 levels"}},
+                   /*refusalAllowed=*/levels >= size_t(cfun::kMaxNesting) - 10);
     }
   }
 }
@@ -286,14 +295,10 @@ TEST_CASE("fuzz/nesting: JSON programs") {
       } catch (const Error &) {}
       CHECK_FALSE(writeProgram(program).empty());
     } catch (const JsonError &error) {
-      std::string what = error.what();
-      CHECK_MESSAGE(what.find('\n') == std::string::npos, what.substr(0, 300));
-      if (c.jsonLevels > size_t(limits::kMaxJsonNesting))
-        CHECK_MESSAGE(contains(what, "JSON nesting deeper than"), what.substr(0, 300));
-      else if (c.programLevels > size_t(limits::kMaxProgramNesting))
-        CHECK_MESSAGE(contains(what, "nesting deeper than 512 levels"), what.substr(0, 300));
-      else if (!c.arrayAtom)
-        FAIL_CHECK("refused within the limits: " << what.substr(0, 300));
+      checkRefusal(error.what(),
+                   {{c.jsonLevels > size_t(limits::kMaxJsonNesting), "JSON nesting deeper than"},
+                    {c.programLevels > size_t(limits::kMaxProgramNesting), "nesting deeper than 512 levels"}},
+                   /*refusalAllowed=*/c.arrayAtom);
     }
   }
 }

@@ -49,6 +49,12 @@ inline std::vector<ProcessRun> runLiftcBatch(const std::vector<BatchCase> &cases
   return runs;
 }
 
+/// The example program examples/json/NAME.json, quoted for the shell: the
+/// program argument of most batch cases.
+inline std::string exampleArgument(const std::string &name) {
+  return shellQuote((sourceDir() / "examples" / "json" / (name + ".json")).string());
+}
+
 /// liftc's error format: one line "liftc: error: ...", short.
 inline bool isOneErrorLine(const std::string &output) {
   return output.rfind("liftc: error: ", 0) == 0 && output.find('\n') == output.size() - 1 && output.size() < 400;

@@ -17,11 +17,8 @@ namespace liftcc {
 namespace {
 
 namespace fs = std::filesystem;
+using test::exampleArgument;
 using test::shellQuote;
-
-std::string example(const std::string &name) {
-  return shellQuote((test::sourceDir() / "examples" / "json" / (name + ".json")).string());
-}
 
 /// The values of the issue: each is no count, factor or duration any option accepts.
 const std::vector<std::string> kExtremeValues{"0",   "-1", "nan", "inf", "1e10s", "1e300", "18446744073709551616",
@@ -34,7 +31,7 @@ TEST_CASE("option ranges: every numeric option of every verb refuses extreme val
   // Each option with three of the values, in turn, so that every value
   // meets a dozen options and the suite stays within seconds (the fuzz
   // suite draws the rest at random).
-  const std::vector<test::NumericOption> options = test::everyNumericOption(example("jacobi1d_3pt"));
+  const std::vector<test::NumericOption> options = test::everyNumericOption(exampleArgument("jacobi1d_3pt"));
   for (size_t o = 0; o < options.size(); ++o)
     for (size_t k = 0; k < 3; ++k) {
       const test::NumericOption &option = options[o];
@@ -57,7 +54,7 @@ TEST_CASE("option ranges: every numeric option of every verb refuses extreme val
 
 TEST_CASE("option ranges: the error names the value found and the range accepted") {
   test::TempDir dir;
-  const std::string explore = "explore " + example("jacobi1d_3pt") + " --size N=64 --out results ";
+  const std::string explore = "explore " + exampleArgument("jacobi1d_3pt") + " --size N=64 --out results ";
   std::vector<test::BatchCase> cases{{explore + "--timeout 1e10s"}, {explore + "--budget nan"},
                                      {explore + "--evals 0"},       {explore + "--runs 1001"},
                                      {explore + "--timeout 24.5h"}, {explore + "--budget 721h"}};
@@ -82,11 +79,11 @@ TEST_CASE("option ranges: the bounds themselves are accepted") {
   test::TempDir dir;
   // --space enumerates only: every option is parsed, nothing is measured.
   test::ProcessRun run = test::runLiftc(
-      "explore " + example("jacobi1d_3pt") + " --size N=64 --out " + shellQuote((dir.path() / "r").string()) +
+      "explore " + exampleArgument("jacobi1d_3pt") + " --size N=64 --out " + shellQuote((dir.path() / "r").string()) +
       " --space --timeout 24h --budget 720h --evals 1000000 --runs 1000 --seed 18446744073709551615 "
       "--prepare-threads 64 --prune 1000000 --shard 65535/65536");
   CHECK_MESSAGE(run.status == 0, run.output);
-  test::ProcessRun shortest = test::runLiftc("explore " + example("jacobi1d_3pt") + " --size N=64 --out " +
+  test::ProcessRun shortest = test::runLiftc("explore " + exampleArgument("jacobi1d_3pt") + " --size N=64 --out " +
                                              shellQuote((dir.path() / "r").string()) +
                                              " --space --timeout 1ms --budget 0.001 --evals 1 --runs 1 --seed 0");
   CHECK_MESSAGE(shortest.status == 0, shortest.output);

@@ -15,11 +15,8 @@ namespace liftcc {
 namespace {
 
 namespace fs = std::filesystem;
+using test::exampleArgument;
 using test::shellQuote;
-
-std::string example(const std::string &name) {
-  return shellQuote((test::sourceDir() / "examples" / "json" / (name + ".json")).string());
-}
 
 void checkAllRefused(const std::vector<test::BatchCase> &cases, const std::vector<test::ProcessRun> &runs) {
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -32,7 +29,7 @@ void checkAllRefused(const std::vector<test::BatchCase> &cases, const std::vecto
 
 TEST_CASE("stdout errors: every verb that prints without a device fails on /dev/full with one line") {
   test::TempDir dir;
-  const std::string p2 = example("jacobi2d_5pt"), p1 = example("jacobi1d_3pt");
+  const std::string p2 = exampleArgument("jacobi2d_5pt"), p1 = exampleArgument("jacobi1d_3pt");
   std::vector<test::BatchCase> cases{
       {"--help", true},
       {"--version", true},
@@ -59,7 +56,7 @@ TEST_CASE("stdout errors: the verbs that measure, and those reading their result
   auto device = ocl::test::testDevice();
   if (!device) return;
   test::TempDir dir;
-  const std::string p1 = example("jacobi1d_3pt");
+  const std::string p1 = exampleArgument("jacobi1d_3pt");
   // tune records a best kernel before printing: best, merge and export read it.
   std::vector<test::BatchCase> first{
       {"tune " + p1 + " --size N=64 --opt plain --runs 1 --out results --name tuned", true},

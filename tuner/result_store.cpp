@@ -200,10 +200,8 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
             throw Error("failed writing " + path_ + ": " + failure());
         } catch (const std::exception &e) {
           if (complete) {
-            std::string what = e.what();
-            // nlohmann prefixes "[json.exception.parse_error.101] "; the rest says where.
-            if (what.rfind("[json.exception.", 0) == 0) what = what.substr(what.find("] ") + 2);
-            throw Error(path_ + ":" + std::to_string(lineNumber) + ": malformed record: " + io::shown(what, 200));
+            throw Error(path_ + ":" + std::to_string(lineNumber) +
+                        ": malformed record: " + io::shown(io::withoutJsonLibraryPrefix(e.what()), 200));
           }
           // Only a last line without its newline can have been cut short by a
           // kill; it is re-measured. It is cut off the file, or the next

@@ -5,6 +5,12 @@
 
 namespace liftcc::io {
 
+std::string withoutJsonLibraryPrefix(const std::string &what) {
+  if (what.rfind("[json.exception.", 0) != 0) return what;
+  auto end = what.find("] ");
+  return end == std::string::npos ? what : what.substr(end + 2);
+}
+
 nlohmann::json parseJsonBounded(const std::string &text) {
   try {
     return nlohmann::json::parse(text, [&](int depth, nlohmann::json::parse_event_t, nlohmann::json &) {
@@ -13,10 +19,7 @@ nlohmann::json parseJsonBounded(const std::string &text) {
       return true;
     });
   } catch (const nlohmann::json::exception &e) {
-    std::string what = e.what();
-    // nlohmann prefixes "[json.exception.parse_error.101] "; the rest says where.
-    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
-    throw Error(shown(what, 120));
+    throw Error(shown(withoutJsonLibraryPrefix(e.what()), 120));
   }
 }
 

@@ -14,6 +14,11 @@ namespace liftcc::io {
 /// JSON nested deeper than this is refused (liftc's own files nest < 10).
 inline constexpr int kMaxJsonFileDepth = 64;
 
+/// `what` of a nlohmann::json exception without the library's
+/// "[json.exception.parse_error.101] " prefix: the rest says what and where,
+/// in words a user can act on. Any other text is returned as it is.
+std::string withoutJsonLibraryPrefix(const std::string &what);
+
 /// Parses `text` with the nesting cap (nlohmann's parser is iterative, but
 /// dumping or walking a value recurses). Throws liftcc::Error with the reason
 /// alone (where in the text, or the cap), for callers that name the place.

@@ -5,6 +5,7 @@
 
 #include "core/cfun/reserved.h"
 #include "core/input_limits.h"
+#include "core/io/json_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -486,9 +487,7 @@ Program readProgram(const std::string &text) {
   try {
     doc = nlohmann::json::parse(text, std::ref(tracker));
   } catch (const nlohmann::json::exception &e) {
-    std::string what = e.what();
-    // nlohmann prefixes "[json.exception.parse_error.101] "; keep the useful part.
-    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    const std::string what = io::withoutJsonLibraryPrefix(e.what());
     if (dynamic_cast<const nlohmann::json::out_of_range *>(&e))
       throw JsonError(tracker.pointer(), "the number is out of range: " + what);
     throw JsonError("", "malformed JSON: " + what); // the position names the place (the pointer may not exist yet)
