@@ -12,9 +12,12 @@
 #include "explore/variant_evaluation.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <mutex>
+#include <set>
 #include <thread>
 
 namespace liftcc::explore {
@@ -108,55 +111,78 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   if (options.budget.maxTime < std::chrono::hours(24 * 365))
     deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.budget.maxTime);
   auto pastDeadline = [&] { return deadline && std::chrono::steady_clock::now() >= *deadline; };
+  auto secondsSinceStart = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   Program typed = typeCheck(program, sizes);
   SpaceOptions spaceOptions = options.space;
   spaceOptions.target = device.target();
   spaceOptions.deadline = deadline;
   ExploreResult result;
-  Space space;
+  // The space is described, not built: each candidate's kernel is generated
+  // when the search picks it (thousands of kernels took 12-80 s before the
+  // first measurement; docs/exploration.md, Starting at once).
+  SpaceDescription space;
   try {
-    space = enumerateSpace(typed, device.limits(), spaceOptions);
+    space = describeSpace(typed, device.limits(), spaceOptions);
   } catch (const DeadlineReached &) {
-    result.budgetEndedWhile = "enumerating the variants";
+    result.budgetEndedWhile = "describing the space of variants";
     return result;
   }
+  result.describeSeconds = secondsSinceStart();
 
-  result.spaceSize = space.variants.size();
-  result.distinctPrograms = space.distinctPrograms;
+  result.spaceSize = space.candidates.size();
+  result.distinctPrograms = space.programs.size();
   result.dropped = space.dropped;
   result.outputElements = scalarCount(typed.body().typeOrThrow(), sizes);
 
-  // This shard's candidates, and their neighbourhoods restricted to them.
+  // This shard's candidates (every n-th configuration of the description).
   std::vector<size_t> mine;
-  for (size_t i = 0; i < space.variants.size(); ++i)
+  for (size_t i = 0; i < space.candidates.size(); ++i)
     if (i % options.shardCount == options.shardIndex) mine.push_back(i);
   result.candidates = mine.size();
-  std::vector<std::vector<size_t>> allNeighbours = neighbourLists(space);
-  std::map<size_t, size_t> local;
-  for (size_t k = 0; k < mine.size(); ++k) local[mine[k]] = k;
+  std::vector<Configuration> myConfigurations;
+  for (size_t i : mine) myConfigurations.push_back(space.candidates[i].configuration);
+  const NeighbourIndex neighbourIndex(myConfigurations);
 
   result.storePath = storePathFor(options.storeDir, device.resultsName(), options.programName, program, sizes);
   tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Append, options.storeDir);
 
-  // Each candidate's identity in the store: a record is reused only when it
-  // measured this program at these sizes with this very kernel.
+  // A record is reused only when it measured this program at these sizes
+  // with this very kernel; before a candidate is built its key and the
+  // program say whether the store may answer for it (then it is free), and
+  // its kernel hash decides once built.
   const std::string programKey = programHash(program, sizes);
-  std::vector<std::string> identities(space.variants.size());
-  for (size_t i : mine)
-    identities[i] = tuner::Record::identityOf(space.variants[i].configuration.key(), programKey,
-                                              kernelHash(space.variants[i].kernel, space.variants[i].configuration));
-  // A stored record answers for a candidate unless it is a timeout under a
-  // shorter timeout than this run's: that variant is measured again.
-  auto storedRecord = [&](size_t variantIndex) -> const tuner::Record * {
-    const tuner::Record *known = store.find(identities[variantIndex]);
-    return known && known->answersTimeout(options.kernelTimeout.count()) ? known : nullptr;
+  auto answers = [&](const tuner::Record &r) { return r.answersTimeout(options.kernelTimeout.count()); };
+  std::set<std::string> storedKeys;
+  for (const tuner::Record &r : store.records())
+    if (r.programHash == programKey && answers(r)) storedKeys.insert(r.key);
+  auto mayBeStored = [&](size_t k) { return storedKeys.count(myConfigurations[k].key()) != 0; };
+  auto storedRecord = [&](const Variant &variant) -> const tuner::Record * {
+    const tuner::Record *known = store.find(
+        tuner::Record::identityOf(variant.configuration.key(), programKey, kernelHash(variant.kernel, variant.configuration)));
+    return known && answers(*known) ? known : nullptr;
   };
+
+  // Kernels (and launches) evaluated so far, for the deduplication
+  // enumerateSpace did up front: the first configuration evaluated keeps a
+  // kernel. Workers read it to skip preparing a known duplicate.
+  std::mutex seenMutex;
+  std::set<std::string> seenKernels;
+  auto seenKernel = [&](const std::string &identity) {
+    std::lock_guard lock(seenMutex);
+    return seenKernels.count(identity) != 0;
+  };
+  std::atomic<size_t> kernelsBuilt{0};
+  std::set<size_t> uncharged; ///< candidates found to be no variant of their own
+  std::map<size_t, Variant> evaluatedVariantOf; ///< by candidate: the variants of result.evaluations
+
   std::optional<tuner::InputBytes> fullSizeInputs;
   std::optional<FullSizeReference> fullReference; ///< of fullSizeInputs, computed with them
-  std::vector<size_t> evaluatedVariants;          ///< the variant of each of result.evaluations
+  std::vector<size_t> evaluatedVariants;          ///< the candidate of each of result.evaluations
   Progress progress;
   size_t stored = 0;
-  for (size_t i : mine) stored += storedRecord(i) != nullptr;
+  for (size_t k = 0; k < mine.size(); ++k) stored += mayBeStored(k);
   progress.total = std::min(
       mine.size(), options.budget.maxEvaluations == SIZE_MAX ? SIZE_MAX : stored + options.budget.maxEvaluations);
   bool cutByBudget = false;
@@ -164,23 +190,71 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     cutByBudget = true;
     if (result.budgetEndedWhile.empty()) result.budgetEndedWhile = what;
   };
-  // Worker threads compile and prepare the verification of the variants the
-  // search will measure next, while this thread measures (the device never
+  // A candidate built, and prepared unless it is no variant or a known duplicate.
+  struct BuiltAndPrepared {
+    BuiltCandidate built;
+    std::string identity;
+    std::optional<PreparedVariant> prepared;
+  };
+  auto buildAndPrepare = [&](size_t k) {
+    BuiltAndPrepared out;
+    if (deadline && std::chrono::steady_clock::now() >= *deadline)
+      throw DeadlineReached("the deadline passed before generating a variant's kernel");
+    ++kernelsBuilt;
+    out.built = buildCandidate(space, mine[k]);
+    if (!out.built.variant) return out;
+    out.identity = kernelIdentity(*out.built.variant);
+    if (!seenKernel(out.identity))
+      out.prepared = prepareVariant(program, *out.built.variant, sizes, device, deadline);
+    return out;
+  };
+  // Worker threads build the candidates the search will measure next and
+  // prepare their verification, while this thread measures (the device never
   // runs two of them at once).
   const size_t workers = preparationThreads(options, device);
   result.preparationThreads = workers;
-  PrefetchPool<PreparedVariant> preparation(workers, kPreparedAheadPerThread * workers + 1, [&](size_t k) {
-    return prepareVariant(program, space.variants[mine[k]], sizes, device, deadline);
-  });
+  PrefetchPool<BuiltAndPrepared> preparation(workers, kPreparedAheadPerThread * workers + 1, buildAndPrepare);
+  auto notAVariant = [&](size_t k, bool duplicate) -> std::optional<double> {
+    uncharged.insert(k);
+    ++(duplicate ? result.duplicates : result.skipped);
+    return std::nullopt;
+  };
   tuner::CostFunction cost = [&](size_t k) -> std::optional<double> {
-    const Variant &variant = space.variants[mine[k]];
-    Evaluation evaluation{variant.configuration, {}, false};
-    if (const tuner::Record *known = storedRecord(mine[k])) {
-      evaluation.record = *known;
-      evaluation.fromStore = true;
-      // Records stored before strategies existed: the same configuration's.
-      if (evaluation.record.strategy.empty()) evaluation.record.strategy = strategyText(variant);
-    } else {
+    if (!result.firstCandidateSeconds) result.firstCandidateSeconds = secondsSinceStart();
+    Evaluation evaluation{myConfigurations[k], {}, false};
+    std::optional<BuiltAndPrepared> ready;
+    try {
+      if (mayBeStored(k)) {
+        // Built here to check the stored record's kernel hash (nothing to prepare if it answers).
+        if (deadline && std::chrono::steady_clock::now() >= *deadline)
+          throw DeadlineReached("the deadline passed before generating a variant's kernel");
+        ++kernelsBuilt;
+        BuiltAndPrepared built{buildCandidate(space, mine[k]), "", std::nullopt};
+        if (built.built.variant) built.identity = kernelIdentity(*built.built.variant);
+        ready = std::move(built);
+      }
+      if (ready && ready->built.variant && !seenKernel(ready->identity)) {
+        if (const tuner::Record *known = storedRecord(*ready->built.variant)) {
+          evaluation.record = *known;
+          evaluation.fromStore = true;
+          // Records stored before strategies existed: the same configuration's.
+          if (evaluation.record.strategy.empty()) evaluation.record.strategy = strategyText(*ready->built.variant);
+        }
+      }
+      if (!evaluation.fromStore && (!ready || (ready->built.variant && !seenKernel(ready->identity)))) {
+        auto waitStart = std::chrono::steady_clock::now();
+        ready = preparation.take(k);
+        result.preparationWaitSeconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - waitStart).count();
+      }
+    } catch (const DeadlineReached &) {
+      cutBy("generating a variant's kernel");
+      return std::nullopt;
+    }
+    if (!ready->built.variant) return notAVariant(k, false);
+    if (seenKernel(ready->identity)) return notAVariant(k, true);
+    const Variant &variant = *ready->built.variant;
+    if (!evaluation.fromStore) {
       // Generated on the first measurement only: a resumed run that finds
       // everything in the store never pays for them.
       if (!fullSizeInputs) {
@@ -194,11 +268,12 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
         }
       }
       try {
-        auto waitStart = std::chrono::steady_clock::now();
-        PreparedVariant prepared = preparation.take(k);
-        result.preparationWaitSeconds +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - waitStart).count();
         auto measureStart = std::chrono::steady_clock::now();
+        // Prepared unless the kernel was a known duplicate when a worker built it (it is not now).
+        PreparedVariant prepared = ready->prepared
+                                       ? std::move(*ready->prepared)
+                                       : prepareVariant(program, variant, sizes, device, deadline);
+        if (!result.firstMeasurementSeconds) result.firstMeasurementSeconds = secondsSinceStart();
         evaluation.record = measurePreparedVariant(std::move(prepared), program, variant, sizes, device, options,
                                                    *fullSizeInputs, deadline, &*fullReference, progress.bestNs);
         result.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - measureStart).count();
@@ -215,6 +290,11 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
       if (evaluation.record.outcome == tuner::Outcome::Timeout) preparation.discardAll();
       store.append(evaluation.record);
     }
+    {
+      std::lock_guard lock(seenMutex);
+      seenKernels.insert(ready->identity);
+    }
+    evaluatedVariantOf.emplace(mine[k], variant);
     result.evaluations.push_back(evaluation);
     evaluatedVariants.push_back(mine[k]);
     bool ok = evaluation.record.outcome == tuner::Outcome::Ok;
@@ -224,26 +304,21 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
       result.best = result.evaluations.size() - 1;
     }
     ++progress.done;
-    progress.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    progress.elapsedSeconds = secondsSinceStart();
     if (options.onProgress) options.onProgress(progress);
     if (!ok) return std::nullopt;
     return evaluation.record.medianNs;
   };
   tuner::SearchSpace searchSpace;
   searchSpace.size = mine.size();
-  searchSpace.neighbours = [&](size_t k) {
-    std::vector<size_t> out;
-    for (size_t n : allNeighbours[mine[k]])
-      if (auto it = local.find(n); it != local.end()) out.push_back(it->second);
-    return out;
-  };
-  searchSpace.features = [&](size_t k) { return searchFeatures(space.variants[mine[k]].configuration); };
+  searchSpace.neighbours = [&](size_t k) { return neighbourIndex.of(k); };
+  searchSpace.features = [&](size_t k) { return searchFeatures(myConfigurations[k]); };
   if (workers > 0) {
     searchSpace.lookahead = kPreparedAheadPerThread * workers;
     searchSpace.upcoming = [&](const std::vector<size_t> &next) {
       std::vector<size_t> toMeasure; // stored records are read, not measured
       for (size_t k : next)
-        if (!storedRecord(mine[k])) toMeasure.push_back(k);
+        if (!mayBeStored(k)) toMeasure.push_back(k);
       preparation.upcoming(toMeasure);
     };
   }
@@ -251,16 +326,17 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   // Pruning judges each low-level program by its variants measured so far.
   std::vector<size_t> programGroups;
   if (budget.pruning.slowerThan > 0) {
-    std::vector<Configuration> configurations;
-    for (size_t index : mine) configurations.push_back(space.variants[index].configuration);
-    programGroups = programGroupIds(configurations);
+    programGroups = programGroupIds(myConfigurations);
     budget.pruning.group = [&](size_t k) { return programGroups[k]; };
   }
-  // Records from the store cost nothing: --evals counts new measurements.
-  budget.free = [&](size_t k) { return storedRecord(mine[k]) != nullptr; };
+  // Records from the store cost nothing: --evals counts new measurements;
+  // nor do candidates that turn out to be no variant of their own.
+  budget.free = [&](size_t k) { return mayBeStored(k); };
+  budget.uncharged = [&](size_t k) { return uncharged.count(k) != 0; };
   budget.stop = [&] { return cutByBudget || (options.budget.stop && options.budget.stop()); };
   result.pruned = tuner::runSearch(options.strategy, searchSpace, cost, budget, options.seed).pruned;
   result.preparedAhead = preparation.takenFromWorkers();
+  result.kernelsBuilt = kernelsBuilt;
   if (result.evaluations.empty() && pastDeadline() && result.budgetEndedWhile.empty())
     result.budgetEndedWhile = "preparing the first variant";
 
@@ -270,13 +346,13 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     double bytesPerOutput = compulsoryBytesPerOutput(typed, sizes);
     int64_t outputScalars = scalarCount(typed.body().typeOrThrow(), sizes);
     result.why = explainWin(result.evaluations, *result.best, bytesPerOutput, result.outputElements, [&](size_t i) {
-      return modelledBytesPerOutput(space.variants[evaluatedVariants[i]].kernel, bytesPerOutput, sizes, outputScalars);
+      return modelledBytesPerOutput(evaluatedVariantOf.at(evaluatedVariants[i]).kernel, bytesPerOutput, sizes, outputScalars);
     });
     // The roof is measured while the budget lasts (a few seconds of copies).
     if (options.measureRoof && !pastDeadline())
       result.why->roof = measureRoof(device, bytesPerOutput, result.outputElements);
     result.bestKernelDir = writeBestKernel(options.storeDir, device.resultsName(), options.programName,
-                                           sizesKey(program, sizes), space.variants[evaluatedVariants[*result.best]],
+                                           sizesKey(program, sizes), evaluatedVariantOf.at(evaluatedVariants[*result.best]),
                                            best.record, result.outputElements, &*result.why);
   }
   return result;

@@ -1,5 +1,6 @@
 #pragma once
-// The exploration driver: enumerates a program's low-level variants, then
+// The exploration driver: describes a program's space of low-level variants
+// (explore/space.h, describeSpace; no kernel generated yet), then builds,
 // compiles, verifies (against the interpreter, at a small size), times them
 // and checks the timed kernel's output at sampled points of the full size, on a device (OpenCL or CUDA, through
 // tuner::Device) in the order a search strategy chooses, within a budget. Every evaluation goes to the result store
@@ -75,7 +76,22 @@ struct Evaluation {
 };
 
 struct ExploreResult {
+  /// spaceSize: the configurations of the space's description (describeSpace),
+  /// before the checks that need their kernels; candidates: this shard's.
   size_t spaceSize = 0, distinctPrograms = 0, dropped = 0, candidates = 0;
+  /// Candidates the search picked that were no variant of their own, neither
+  /// measured nor charged: `duplicates` generated a kernel and launch already
+  /// evaluated under another configuration, `skipped` none of their own
+  /// (buildCandidate: a specialisation that changes nothing, ...).
+  size_t duplicates = 0, skipped = 0;
+  /// Candidates whose kernels this run generated (the rest of the space never was).
+  size_t kernelsBuilt = 0;
+  /// Seconds from the start to the space's description, to the search's
+  /// first candidate (building its kernel), and to the start of the first
+  /// measurement (its variant compiled and prepared, running it on the
+  /// device to verify it; unset when none was measured).
+  double describeSeconds = 0;
+  std::optional<double> firstCandidateSeconds, firstMeasurementSeconds;
   size_t pruned = 0;             ///< variants skipped by budget.pruning (tuner::Pruning)
   size_t preparationThreads = 0; ///< worker threads that prepared variants ahead (ExploreOptions::prepareThreads)
   size_t preparedAhead = 0;      ///< measured variants whose preparation a worker had done

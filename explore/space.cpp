@@ -354,16 +354,6 @@ std::vector<int64_t> dividingTimeTiles(const Program &typed, const SpaceOptions 
   return tiles;
 }
 
-/// The kernel and its launch, as a deduplication key.
-std::string kernelIdentity(const Variant &v) {
-  std::string id = v.kernel.source + '\0' + v.kernel.buildOptions + '\0' + std::to_string(v.kernel.dims);
-  for (const arith::Expr &g : v.kernel.globalSize) id += '\0' + g.str();
-  for (int64_t l : v.configuration.local) id += '\0' + std::to_string(l);
-  if (v.kernel.localSize)
-    for (int64_t l : *v.kernel.localSize) id += "\0k" + std::to_string(l);
-  return id;
-}
-
 } // namespace
 
 const std::vector<std::string> &familyNames() {
@@ -372,8 +362,18 @@ const std::vector<std::string> &familyNames() {
   return names;
 }
 
-Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options) {
-  Space space;
+namespace {
+
+/// The distinct low-level programs of the selected families, in enumeration order.
+struct LoweredPrograms {
+  std::vector<std::pair<Configuration, Program>> programs;
+  size_t unmappedPrograms = 0;     ///< the programs before the mapping family's
+  std::set<size_t> everyDimension; ///< programs coarsened in every dimension for time tiles
+  bool fusedFamily = false;
+  std::vector<int64_t> timeTiles;
+};
+
+LoweredPrograms lowerPrograms(const Program &typed, const SpaceOptions &options) {
   std::set<size_t> seenPrograms;
   std::vector<std::pair<Configuration, Program>> programs;
 
@@ -465,6 +465,112 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
       if (programs.size() > before) everyDimension.insert(before);
     }
   }
+  return {std::move(programs), unmappedPrograms, std::move(everyDimension), fusedFamily, timeTiles};
+}
+
+/// A program's launches: the configurations of its variants before
+/// specialisation and fast math (the default launch first), and how many
+/// do not fit the device (its local memory, or a work-group shape too large).
+struct ProgramLaunches {
+  std::vector<Configuration> configurations;
+  size_t dropped = 0;
+};
+
+ProgramLaunches programLaunches(const LoweredPrograms &lowered, size_t p, const codegen::Kernel &base,
+                                const DeviceLimits &limits, const SpaceOptions &options) {
+  ProgramLaunches result;
+  const Configuration &config = lowered.programs[p].first;
+  if (base.localMemoryBytes > limits.localMemoryBytes) {
+    ++result.dropped;
+    return result;
+  }
+  std::array<int64_t, 3> extents{1, 1, 1};
+  for (int d = 0; d < base.dims; ++d) {
+    const arith::Expr &g = base.globalSize[d];
+    extents[d] = g.isConstant() ? g.constant() : 1 << 20;
+  }
+  if (base.localSize) {
+    // Work-group kernels: the default shape from the tile, and shapes
+    // with fewer work-items per group (each computes several outputs).
+    std::array<int64_t, 3> def = *base.localSize;
+    std::vector<std::array<int64_t, 3>> shapes{def};
+    for (int d = 0; d < base.dims; ++d)
+      if (def[d] >= 4) {
+        auto halved = def;
+        halved[d] /= 2;
+        shapes.push_back(halved);
+      }
+    for (const auto &shape : shapes) {
+      if (shape[0] * shape[1] * shape[2] > limits.maxWorkGroupSize) {
+        ++result.dropped;
+        continue;
+      }
+      Configuration c = config;
+      c.local = shape;
+      result.configurations.push_back(c);
+    }
+  } else {
+    // mapGlb kernels: the runtime's choice first, then explicit shapes.
+    result.configurations.push_back(config);
+    std::vector<std::array<int64_t, 3>> shapes = groupShapes(base.dims, extents, limits, options);
+    if (lowered.everyDimension.count(p))
+      shapes = spreadSample(shapes, options.timeTiledGroupShapes);
+    else if (config.recipe == rewrite::Recipe::Coarsened || config.vectorWidth > 0)
+      shapes = spreadSample(wideRowShapes(shapes, extents), options.coarsenedGroupShapes);
+    if (p >= lowered.unmappedPrograms && !config.mapping.isDefault())
+      shapes = spreadSample(shapes, options.mappedGroupShapes);
+    for (const auto &shape : shapes) {
+      Configuration c = config;
+      c.local = shape;
+      result.configurations.push_back(c);
+    }
+  }
+  return result;
+}
+
+/// The selected families of a space of `lowered` programs, each counting its programs.
+std::vector<FamilySummary> selectedFamilies(const LoweredPrograms &lowered, const SpaceOptions &options) {
+  std::vector<FamilySummary> families = familySummaries(options);
+  // Single-kernel programs have no fused family at all (rather than an empty one).
+  if (!lowered.fusedFamily) std::erase_if(families, [](const FamilySummary &f) { return f.name == "fused"; });
+  if (lowered.timeTiles.empty()) std::erase_if(families, [](const FamilySummary &f) { return f.name == "timeTiled"; });
+  for (const auto &[config, program] : lowered.programs)
+    for (FamilySummary &f : families)
+      if (f.name == familyOf(config)) ++f.programs;
+  return families;
+}
+
+/// Round-robin over `lists`, so that a budget cut short still covers every
+/// low-level variant before it varies work-group sizes.
+template <typename T> std::vector<T> roundRobin(std::vector<std::vector<T>> lists) {
+  std::vector<T> ordered;
+  for (size_t k = 0;; ++k) {
+    bool any = false;
+    for (auto &list : lists)
+      if (k < list.size()) {
+        ordered.push_back(std::move(list[k]));
+        any = true;
+      }
+    if (!any) break;
+  }
+  return ordered;
+}
+
+} // namespace
+
+std::string kernelIdentity(const Variant &v) {
+  std::string id = v.kernel.source + '\0' + v.kernel.buildOptions + '\0' + std::to_string(v.kernel.dims);
+  for (const arith::Expr &g : v.kernel.globalSize) id += '\0' + g.str();
+  for (int64_t l : v.configuration.local) id += '\0' + std::to_string(l);
+  if (v.kernel.localSize)
+    for (int64_t l : *v.kernel.localSize) id += "\0k" + std::to_string(l);
+  return id;
+}
+
+Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options) {
+  Space space;
+  const LoweredPrograms lowered = lowerPrograms(typed, options);
+  const auto &programs = lowered.programs;
   space.distinctPrograms = programs.size();
 
   // Per program: its variants, the kernel's default launch first, then its
@@ -477,57 +583,21 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   };
   auto variantsOfProgram = [&](size_t p) {
     ProgramVariants result;
-    const auto &[config, lowered] = programs[p];
+    const auto &[config, program] = programs[p];
     checkDeadline(options);
-    codegen::Kernel base = codegen::generateKernel(lowered, options.target);
-    if (base.localMemoryBytes > limits.localMemoryBytes) {
-      ++result.dropped;
-      return result;
-    }
+    codegen::Kernel base = codegen::generateKernel(program, options.target);
+    ProgramLaunches launches = programLaunches(lowered, p, base, limits, options);
+    result.dropped = launches.dropped;
     std::vector<Variant> variants;
-    std::array<int64_t, 3> extents{1, 1, 1};
-    for (int d = 0; d < base.dims; ++d) {
-      const arith::Expr &g = base.globalSize[d];
-      extents[d] = g.isConstant() ? g.constant() : 1 << 20;
-    }
-    if (base.localSize) {
-      // Work-group kernels: the default shape from the tile, and shapes
-      // with fewer work-items per group (each computes several outputs).
-      std::array<int64_t, 3> def = *base.localSize;
-      std::vector<std::array<int64_t, 3>> shapes{def};
-      for (int d = 0; d < base.dims; ++d)
-        if (def[d] >= 4) {
-          auto halved = def;
-          halved[d] /= 2;
-          shapes.push_back(halved);
-        }
-      for (const auto &shape : shapes) {
-        if (shape[0] * shape[1] * shape[2] > limits.maxWorkGroupSize) {
-          ++result.dropped;
-          continue;
-        }
-        checkDeadline(options);
-        Configuration c = config;
-        c.local = shape;
-        codegen::CodegenOptions co;
-        co.localSize = shape;
-        variants.push_back({c, lowered, codegen::generateKernel(lowered, options.target, co)});
+    for (const Configuration &c : launches.configurations) {
+      if (!base.localSize) {
+        variants.push_back({c, program, base});
+        continue;
       }
-    } else {
-      // mapGlb kernels: the runtime's choice first, then explicit shapes.
-      variants.push_back({config, lowered, base});
-      std::vector<std::array<int64_t, 3>> shapes = groupShapes(base.dims, extents, limits, options);
-      if (everyDimension.count(p))
-        shapes = spreadSample(shapes, options.timeTiledGroupShapes);
-      else if (config.recipe == rewrite::Recipe::Coarsened || config.vectorWidth > 0)
-        shapes = spreadSample(wideRowShapes(shapes, extents), options.coarsenedGroupShapes);
-      if (p >= unmappedPrograms && !config.mapping.isDefault())
-        shapes = spreadSample(shapes, options.mappedGroupShapes);
-      for (const auto &shape : shapes) {
-        Configuration c = config;
-        c.local = shape;
-        variants.push_back({c, lowered, base});
-      }
+      checkDeadline(options);
+      codegen::CodegenOptions co;
+      co.localSize = c.local;
+      variants.push_back({c, program, codegen::generateKernel(program, options.target, co)});
     }
     if (variants.empty()) return result;
     std::vector<Variant> twins;
@@ -557,30 +627,13 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     space.dropped += pv.dropped;
     for (std::vector<Variant> &list : pv.lists) perProgram.push_back(std::move(list));
   }
-  // Round-robin over the programs, so that a budget cut short still covers
-  // every low-level variant before it varies work-group sizes.
-  std::vector<Variant> ordered;
-  for (size_t k = 0;; ++k) {
-    bool any = false;
-    for (const auto &variants : perProgram)
-      if (k < variants.size()) {
-        ordered.push_back(variants[k]);
-        any = true;
-      }
-    if (!any) break;
-  }
-  ordered = crossWithFastMath(ordered, options);
+  std::vector<Variant> ordered = crossWithFastMath(roundRobin(std::move(perProgram)), options);
 
   // Distinct kernels only: two strategies that generate the same kernel and
   // launch it alike are one variant (the first, so the simpler family keeps it).
-  space.families = familySummaries(options);
-  // Single-kernel programs have no fused family at all (rather than an empty one).
-  if (!fusedFamily) std::erase_if(space.families, [](const FamilySummary &f) { return f.name == "fused"; });
-  if (timeTiles.empty()) std::erase_if(space.families, [](const FamilySummary &f) { return f.name == "timeTiled"; });
+  space.families = selectedFamilies(lowered, options);
   std::map<std::string, FamilySummary *> byName;
   for (FamilySummary &f : space.families) byName[f.name] = &f;
-  for (const auto &[config, lowered] : programs)
-    if (auto it = byName.find(familyOf(config)); it != byName.end()) ++it->second->programs;
   std::set<std::string> seenKernels;
   for (Variant &v : ordered) {
     if (!seenKernels.insert(kernelIdentity(v)).second) {
@@ -591,6 +644,113 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     space.variants.push_back(std::move(v));
   }
   return space;
+}
+
+SpaceDescription describeSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options) {
+  SpaceDescription description;
+  description.target = options.target;
+  const std::vector<codegen::FastMath> &levels = options.fastMathLevels;
+  description.crossedWithFastMath = !(levels.size() == 1 && levels.front() == codegen::FastMath::None);
+  const bool reassociate = std::find(levels.begin(), levels.end(), codegen::FastMath::Reassociate) != levels.end();
+  const LoweredPrograms lowered = lowerPrograms(typed, options);
+  // Per program, as enumerateSpace: its launches, its specialised twins and
+  // their noinline-border twins, each a list of its own for the round-robin.
+  // The programs' default kernels (most of the description's time), on
+  // SpaceOptions::threads threads; none where codegen refuses the program.
+  std::vector<std::optional<codegen::Kernel>> bases =
+      parallelMap(lowered.programs.size(), options.threads, [&](size_t p) -> std::optional<codegen::Kernel> {
+        checkDeadline(options);
+        try {
+          return codegen::generateKernel(lowered.programs[p].second, options.target);
+        } catch (const codegen::CodegenError &) {
+          return std::nullopt;
+        }
+      });
+  description.kernelsGenerated = lowered.programs.size();
+  std::vector<std::vector<Candidate>> lists;
+  for (size_t p = 0; p < lowered.programs.size(); ++p) {
+    const auto &[config, program] = lowered.programs[p];
+    const std::optional<codegen::Kernel> &base = bases[p];
+    if (!base) {
+      ++description.dropped; // as enumerateSpace: a program codegen refuses is not part of the space
+      continue;
+    }
+    ProgramLaunches launches = programLaunches(lowered, p, *base, limits, options);
+    description.dropped += launches.dropped;
+    if (launches.configurations.empty()) continue;
+    const size_t index = description.programs.size();
+    description.programs.push_back({config, program, *base, reassociate && hasRegroupableSum(program)});
+    std::vector<Candidate> plain, twins, noinline;
+    for (const Configuration &c : launches.configurations) {
+      plain.push_back({c, index});
+      if (!options.includeSpecialised) continue;
+      Configuration twin = c;
+      twin.specialise = true;
+      twins.push_back({twin, index});
+      if (options.target != codegen::Target::OpenCL) continue;
+      twin.noinlineBorder = true;
+      noinline.push_back({twin, index});
+    }
+    for (auto *list : {&plain, &twins, &noinline})
+      if (!list->empty()) lists.push_back(std::move(*list));
+  }
+  std::vector<Candidate> ordered = roundRobin(std::move(lists));
+  if (!description.crossedWithFastMath) {
+    description.candidates = std::move(ordered);
+  } else {
+    // Each candidate's levels next to each other (crossWithFastMath).
+    for (const Candidate &candidate : ordered)
+      for (codegen::FastMath level : levels) {
+        if (level == codegen::FastMath::Reassociate && !description.programs[candidate.program].regroupable) continue;
+        Candidate crossed = candidate;
+        crossed.configuration.fastMath = level;
+        description.candidates.push_back(crossed);
+      }
+  }
+  description.families = selectedFamilies(lowered, options);
+  for (const Candidate &candidate : description.candidates)
+    for (FamilySummary &f : description.families)
+      if (f.name == familyOf(candidate.configuration)) ++f.variants;
+  return description;
+}
+
+BuiltCandidate buildCandidate(const SpaceDescription &description, size_t index) {
+  const Candidate &candidate = description.candidates.at(index);
+  const DescribedProgram &program = description.programs.at(candidate.program);
+  const Configuration &c = candidate.configuration;
+  try {
+    // The unspecialised kernel at the exact level, as enumerateSpace makes it.
+    Configuration launch = c;
+    launch.specialise = launch.noinlineBorder = false;
+    launch.fastMath = codegen::FastMath::None;
+    codegen::Kernel kernel = program.base;
+    if (program.base.localSize) {
+      codegen::CodegenOptions co;
+      co.localSize = launch.local;
+      kernel = codegen::generateKernel(program.lowered, description.target, co);
+    }
+    if (c.specialise) {
+      Configuration twin = launch;
+      twin.specialise = true;
+      codegen::Kernel specialised = twinKernel(program.lowered, twin, description.target);
+      if (specialised.source == kernel.source) return {std::nullopt, "its boundary specialisation changes no code"};
+      if (c.noinlineBorder) {
+        if (!specialised.interior) return {std::nullopt, "its specialised kernel has no interior, so no border code"};
+        twin.noinlineBorder = true;
+        specialised = twinKernel(program.lowered, twin, description.target);
+      }
+      kernel = std::move(specialised);
+    }
+    if (c.fastMath == codegen::FastMath::Reassociate)
+      kernel = variantKernel(program.lowered, c, description.target);
+    else if (description.crossedWithFastMath)
+      kernel.buildOptions = codegen::buildOptionsFor(c.fastMath, description.target);
+    return {Variant{c, program.lowered, std::move(kernel)}, ""};
+  } catch (const rewrite::RewriteError &e) {
+    return {std::nullopt, std::string("rewriting refused it: ") + e.what()};
+  } catch (const codegen::CodegenError &e) {
+    return {std::nullopt, std::string("code generation refused it: ") + e.what()};
+  }
 }
 
 codegen::Kernel variantKernel(const Program &lowered, const Configuration &configuration, codegen::Target target) {
@@ -611,7 +771,8 @@ Variant makeVariant(const Program &typed, const Configuration &configuration, co
   return {configuration, lowered, variantKernel(lowered, configuration, target)};
 }
 
-std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration> &configurations) {
+NeighbourIndex::NeighbourIndex(std::vector<Configuration> configurations)
+    : configurations_(std::move(configurations)) {
   // A tiled or local kernel's work-group shape derives from its tile (the
   // default shape, or that shape halved along a dimension), so a different
   // tile size or recipe always means a different shape as well, and
@@ -619,30 +780,40 @@ std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration>
   // configurations are also neighbours when their shapes are the same
   // relative to their own program's default (the largest extent per
   // dimension among its configurations).
-  std::map<std::pair<rewrite::Recipe, int64_t>, std::array<int64_t, 3>> defaults;
-  for (const Configuration &c : configurations) {
-    auto &d = defaults[{c.recipe, c.tile}];
+  for (const Configuration &c : configurations_) {
+    auto &d = defaults_[{c.recipe, c.tile}];
     for (int k = 0; k < 3; ++k) d[k] = std::max(d[k], c.local[k]);
   }
+}
+
+bool NeighbourIndex::related(const Configuration &a, const Configuration &b) const {
+  if (areNeighbours(a, b)) return true;
+  // mapGlb programs (plain, stream) have no tile-derived shapes.
+  auto mapGlb = [](const Configuration &c) {
+    return c.recipe == rewrite::Recipe::Plain || c.recipe == rewrite::Recipe::Stream;
+  };
+  if (mapGlb(a) || mapGlb(b)) return false;
+  bool oneProgramParameter =
+      (a.recipe != b.recipe) + (a.tile != b.tile) == 1 && a.fastMath == b.fastMath && a.divToMul == b.divToMul;
+  if (!oneProgramParameter) return false;
   auto shapeClass = [&](const Configuration &c) {
-    const auto &d = defaults.at({c.recipe, c.tile});
+    const auto &d = defaults_.at({c.recipe, c.tile});
     return std::array<bool, 3>{c.local[0] < d[0], c.local[1] < d[1], c.local[2] < d[2]};
   };
-  auto related = [&](const Configuration &a, const Configuration &b) {
-    if (areNeighbours(a, b)) return true;
-    // mapGlb programs (plain, stream) have no tile-derived shapes.
-    auto mapGlb = [](const Configuration &c) {
-      return c.recipe == rewrite::Recipe::Plain || c.recipe == rewrite::Recipe::Stream;
-    };
-    if (mapGlb(a) || mapGlb(b)) return false;
-    bool oneProgramParameter =
-        (a.recipe != b.recipe) + (a.tile != b.tile) == 1 && a.fastMath == b.fastMath && a.divToMul == b.divToMul;
-    return oneProgramParameter && shapeClass(a) == shapeClass(b);
-  };
+  return shapeClass(a) == shapeClass(b);
+}
+
+std::vector<size_t> NeighbourIndex::of(size_t index) const {
+  std::vector<size_t> list;
+  for (size_t j = 0; j < configurations_.size(); ++j)
+    if (j != index && related(configurations_[index], configurations_[j])) list.push_back(j);
+  return list;
+}
+
+std::vector<std::vector<size_t>> neighbourLists(const std::vector<Configuration> &configurations) {
+  NeighbourIndex index(configurations);
   std::vector<std::vector<size_t>> lists(configurations.size());
-  for (size_t i = 0; i < configurations.size(); ++i)
-    for (size_t j = 0; j < configurations.size(); ++j)
-      if (i != j && related(configurations[i], configurations[j])) lists[i].push_back(j);
+  for (size_t i = 0; i < configurations.size(); ++i) lists[i] = index.of(i);
   return lists;
 }
 

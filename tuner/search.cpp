@@ -59,6 +59,7 @@ public:
     }
     if (!free) ++charged_;
     std::optional<double> c = cost_(i);
+    if (!free && budget_.uncharged && budget_.uncharged(i)) --charged_;
     costs_.emplace(i, c);
     result_.evaluated.push_back(i);
     if (budget_.pruning.active()) {

@@ -58,6 +58,10 @@ struct SearchBudget {
   /// result store) cost nothing and do not count against maxEvaluations, so
   /// a resumed search gets further. May be empty.
   std::function<bool(size_t index)> free;
+  /// Asked after an evaluation: true refunds it (the cost function found no
+  /// variant of its own there, e.g. a kernel already measured under another
+  /// configuration), so it does not count against maxEvaluations. May be empty.
+  std::function<bool(size_t index)> uncharged;
   /// Checked before every evaluation with the limits above; true ends the
   /// search. May be empty.
   std::function<bool()> stop;

@@ -237,22 +237,40 @@ void applySpaceSelection(const CommandLine &cl, explore::SpaceOptions &options) 
   for (const std::string &assignment : cl.values("param")) applyParameter(assignment, options);
 }
 
-void printSpace(const explore::Space &space, std::ostream &out) {
-  out << std::left << std::setw(11) << "family" << std::right << std::setw(10) << "programs" << std::setw(10)
-      << "kernels"
+namespace {
+
+/// The family table of printSpace and printSpaceDescription; `counted` heads the second count.
+size_t printFamilies(const std::vector<explore::FamilySummary> &families, const char *counted, std::ostream &out) {
+  out << std::left << std::setw(11) << "family" << std::right << std::setw(10) << "programs" << std::setw(11) << counted
       << "  parameters\n";
   size_t programs = 0;
-  for (const explore::FamilySummary &f : space.families) {
+  for (const explore::FamilySummary &f : families) {
     std::string parameters;
     for (const auto &[name, values] : f.parameters)
       parameters += (parameters.empty() ? "" : "; ") + name + "=" + (values.empty() ? "-" : values);
-    out << std::left << std::setw(11) << f.name << std::right << std::setw(10) << f.programs << std::setw(10)
+    out << std::left << std::setw(11) << f.name << std::right << std::setw(10) << f.programs << std::setw(11)
         << f.variants << "  " << parameters << "\n";
     programs += f.programs;
   }
-  out << std::left << std::setw(11) << "total" << std::right << std::setw(10) << programs << std::setw(10)
+  return programs;
+}
+
+} // namespace
+
+void printSpace(const explore::Space &space, std::ostream &out) {
+  size_t programs = printFamilies(space.families, "kernels", out);
+  out << std::left << std::setw(11) << "total" << std::right << std::setw(10) << programs << std::setw(11)
       << space.variants.size() << "  distinct kernels (source, build options and launch); " << space.duplicates
       << " duplicate(s) removed, " << space.dropped << " not fitting the device\n";
+}
+
+void printSpaceDescription(const explore::SpaceDescription &space, std::ostream &out) {
+  size_t programs = printFamilies(space.families, "candidates", out);
+  out << std::left << std::setw(11) << "total" << std::right << std::setw(10) << programs << std::setw(11)
+      << space.candidates.size() << "  candidates (configurations; " << space.kernelsGenerated
+      << " kernels generated, one per low-level program; twins that change nothing and duplicate kernels are "
+         "skipped when explored, --build counts distinct kernels); "
+      << space.dropped << " not fitting the device\n";
 }
 
 } // namespace liftcc::cli

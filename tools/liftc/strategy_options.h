@@ -39,5 +39,7 @@ void applySpaceSelection(const CommandLine &cl, explore::SpaceOptions &options);
 /// `liftc explore --space`: each family with its parameters, low-level
 /// programs and distinct kernels, and the total.
 void printSpace(const explore::Space &space, std::ostream &out);
+/// The same of a space described, not built: candidates instead of distinct kernels.
+void printSpaceDescription(const explore::SpaceDescription &space, std::ostream &out);
 
 } // namespace liftcc::cli

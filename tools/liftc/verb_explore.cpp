@@ -188,16 +188,21 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   };
 
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
+  if (cl.has("build") && !cl.has("space")) throw UsageError("--build goes with --space (it builds every kernel of the space)");
   if (cl.has("space")) {
-    // The space only: enumerated (kernels generated), nothing compiled or timed.
+    // The space only, nothing compiled or timed: described (one kernel per
+    // low-level program), or with --build every variant's kernel generated
+    // and deduplicated (seconds to minutes: docs/exploration.md).
     auto start = std::chrono::steady_clock::now();
     explore::SpaceOptions spaceOptions = options.space;
     spaceOptions.target = device->target();
-    explore::Space space = explore::enumerateSpace(typed, device->limits(), spaceOptions);
     out << "space of " << options.programName << " at " << explore::sizesKey(program, sizes) << " on " << device->name()
         << " (" << codegen::targetName(device->target()) << "):\n";
-    printSpace(space, out);
-    out << "enumerated in " << std::fixed << std::setprecision(2)
+    if (cl.has("build"))
+      printSpace(explore::enumerateSpace(typed, device->limits(), spaceOptions), out);
+    else
+      printSpaceDescription(explore::describeSpace(typed, device->limits(), spaceOptions), out);
+    out << (cl.has("build") ? "enumerated" : "described") << " in " << std::fixed << std::setprecision(2)
         << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
     return 0;
   }
@@ -215,8 +220,15 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   }
 
   out << "device: " << device->name() << " (" << codegen::targetName(device->target()) << ")\n";
-  out << "space: " << result.spaceSize << " variants (" << result.distinctPrograms << " low-level programs, "
+  out << "space: " << result.spaceSize << " candidates (" << result.distinctPrograms << " low-level programs, "
       << result.dropped << " dropped as not fitting the device); this shard: " << result.candidates << "\n";
+  out << "kernels generated: " << result.kernelsBuilt << " of the " << result.candidates << " candidates; skipped "
+      << result.duplicates << " duplicate kernel(s) and " << result.skipped << " candidate(s) without a kernel of their own\n";
+  out << std::fixed << std::setprecision(2) << "space described in " << result.describeSeconds << " s";
+  if (result.firstCandidateSeconds) out << ", first candidate built from " << *result.firstCandidateSeconds << " s";
+  if (result.firstMeasurementSeconds)
+    out << ", first measurement (compiled, verifying) began at " << *result.firstMeasurementSeconds << " s";
+  out << "\n" << std::defaultfloat;
   size_t reused = 0;
   for (const auto &e : result.evaluations) reused += e.fromStore;
   out << "evaluated: " << result.evaluations.size() << " (" << reused << " from the result store " << result.storePath

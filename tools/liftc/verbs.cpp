@@ -139,7 +139,7 @@ std::vector<Verb> allVerbs() {
        "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy "
        "exhaustive|random|annealing|model]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
-       "                     [--fast-math none,reassociate,relaxed] [--space] [--families F,...] [--exclude-families "
+       "                     [--fast-math none,reassociate,relaxed] [--space [--build]] [--families F,...] [--exclude-families "
        "F,...]\n"
        "                     [--param NAME=V1,V2,...]... [--no-roofline] [--prune F] [--prepare-threads N|auto]\n"
        "\n"
@@ -178,9 +178,12 @@ std::vector<Verb> allVerbs() {
        "timeTiled (those programs computing several steps per kernel, see compile\n"
        "--time-tile; --param timeTile=2,4; and programs coarsened in every\n"
        "dimension, --param timeTileCoarsen=16x8x8,32x8x8, with timeTiledShapes\n"
-       "work-group shapes each); variants are deduplicated by\n"
-       "kernel and launch. --space prints each family's parameters, programs and\n"
-       "distinct kernels and the total, and measures nothing. --families keeps\n"
+       "work-group shapes each); each variant's kernel is generated when the\n"
+       "search picks it, and variants are deduplicated by kernel and launch then.\n"
+       "--space prints each family's parameters, programs and candidates and the\n"
+       "total, and measures nothing; --space --build also generates every\n"
+       "kernel and counts the distinct ones (slow: a minute for Heat 256^3).\n"
+       "--families keeps\n"
        "only the listed families, --exclude-families drops some; --param sets a\n"
        "parameter range: tile, tileShape (e.g. 32x4,16x8x2 or none), coarsen, wg\n"
        "(work-group extents), window\n"
@@ -205,7 +208,7 @@ std::vector<Verb> allVerbs() {
        "the host's hardware threads less one, at most 8; 0: none.\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
          "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads"},
-        {"quiet", "space", "no-roofline"}},
+        {"quiet", "space", "build", "no-roofline"}},
        runExplore},
       {"tune",
        "measure one variant of a program and record it",
