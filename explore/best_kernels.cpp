@@ -30,7 +30,7 @@ std::string found(const nlohmann::json &value) { return io::shown(value.dump(), 
 /// explore) has the type it is read as, so no reader fails half-way through
 /// an entry with a library exception.
 void checkLaunchFields(const nlohmann::json &launch, const std::string &where) {
-  if (!launch.is_object()) throw Error(where + ": expected a JSON object, found " + launch.type_name());
+  if (!launch.is_object()) throw Error(where + ": expected an object, found " + launch.type_name());
   for (const char *name : {"device", "program", "sizes", "key", "programHash", "kernelHash", "verified", "strategy",
                            "kernelFile", "kernelSourceHash", "measured"})
     if (launch.contains(name) && !launch[name].is_string())

@@ -160,6 +160,19 @@ std::string escapeC(std::string_view text, CText where) {
   return out;
 }
 
+std::vector<std::string> literalPieces(const std::string &text, size_t most) {
+  std::vector<std::string> pieces;
+  size_t at = 0;
+  while (text.size() - at > most) {
+    size_t newline = text.rfind('\n', at + most - 1);
+    size_t end = newline != std::string::npos && newline >= at + most / 2 ? newline + 1 : at + most;
+    pieces.push_back(text.substr(at, end - at));
+    at = end;
+  }
+  pieces.push_back(text.substr(at));
+  return pieces;
+}
+
 std::string cStringLiteral(const std::string &text, const std::string &indent) {
   if (text.empty()) return indent + "\"\"";
   std::string out;

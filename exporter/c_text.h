@@ -37,6 +37,12 @@ std::string escapeC(std::string_view text, CText where);
 /// literals (one source line per line of C), escaped by escapeC.
 std::string cStringLiteral(const std::string &text, const std::string &indent);
 
+/// `text` cut into pieces of at most `most` bytes, after a newline where one
+/// is near enough: C99 compilers need to support string literals of only
+/// 4095 characters (-pedantic warns above), so a long kernel source is
+/// embedded as an array of pieces. Empty text is one empty piece.
+std::vector<std::string> literalPieces(const std::string &text, size_t most = 4000);
+
 /// A block comment ("/*", a " * " line per entry of `lines`, " */"), each
 /// line escaped by escapeC: a newline inside one is shown as \n, so every
 /// entry stays one line whatever it holds.

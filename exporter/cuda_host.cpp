@@ -3,6 +3,7 @@
 #include "exporter/c_text.h"
 #include "exporter/template_text.h"
 
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -50,9 +51,14 @@ typedef enum @api@_status {
 /* The kernel loaded into one CUDA context (opaque). */
 typedef struct @api@_program @api@_program;
 
-/* The CUDA C source of the kernel and the name of its (extern "C") kernel function. */
-extern const char @api@_kernel_source[];
-extern const char @api@_kernel_name[];
+/* The CUDA C source of the kernels and the names of their (extern "C") kernel
+ * functions, in the order they are launched. */
+#define @API@_KERNELS @KERNELCOUNT@
+/* The source, in pieces to be put one after another (a C99 compiler need not
+ * support longer string literals). */
+#define @API@_KERNEL_SOURCE_PARTS @SOURCEPARTS@
+extern const char *const @api@_kernel_source[@API@_KERNEL_SOURCE_PARTS];
+extern const char *const @api@_kernel_names[@API@_KERNELS];
 
 /* Compiles the kernel source with NVRTC to PTX for compute capability
  * cc_major.cc_minor; *ptx is NUL-terminated, free it with free(). `log`
@@ -70,12 +76,12 @@ extern const char @api@_kernel_name[];
 
 /* Enqueues the whole computation on `stream` (0: the default stream) in the
  * program's context, which must be current: reads the inputs and writes the
- * output. Nothing is waited for. Each size must equal its macro above and
+ * outputs. Nothing is waited for. Each size must equal its macro above and
  * each pointer have at least its _BYTES up to the end of its allocation. */
 @api@_status @api@_launch(@api@_program *program, CUstream stream@PARAMS@);
 
-/* Unloads the module and frees any scratch memory (with the program's
- * context current); NULL is ignored. */
+/* Unloads the module and frees the temporaries and any scratch memory (with
+ * the program's context current); NULL is ignored. */
 void @api@_release(@api@_program *program);
 
 /* The CUDA error code of the last driver call that failed in a launch. */
@@ -101,21 +107,20 @@ const char *kSource = R"C(@COMMENT@
 #include <stdlib.h>
 #include <string.h>
 
-const char @api@_kernel_source[] =
-@SOURCE@;
-
-const char @api@_kernel_name[] = "@KERNEL@";
+@SOURCE@
+const char *const @api@_kernel_names[@API@_KERNELS] = {@KERNELNAMES@};
 
 struct @api@_program {
   CUcontext context;
   CUmodule module;
-  CUfunction function;
+  CUfunction functions[@API@_KERNELS];
+  CUdeviceptr temporaries[@TEMPORARYSLOTS@]; /* @TEMPORARYNOTE@ */
   CUdeviceptr scratch; /* the second buffer of an iteration, allocated by the first launch that needs it */
   CUresult last_error;
 };
 
-/* The block shape (the grid, with the launches below, covers the work-items rounded up to it). */
-static const unsigned int @api@_block[3] = @BLOCK@;
+/* Each kernel's block shape (its grid, with the launches below, covers the work-items rounded up to it). */
+static const unsigned int @api@_block[@API@_KERNELS][3] = {@BLOCK@};
 
 static void @api@_write_log(char *log, size_t log_size, const char *text) {
   size_t n;
@@ -145,8 +150,11 @@ const char *@api@_status_string(@api@_status status) {
 CUresult @api@_last_error(const @api@_program *program) { return program ? program->last_error : CUDA_SUCCESS; }
 
 void @api@_release(@api@_program *program) {
+  size_t i;
   if (!program) return;
   if (program->scratch) cuMemFree(program->scratch);
+  for (i = 0; i < sizeof program->temporaries / sizeof program->temporaries[0]; ++i)
+    if (program->temporaries[i]) cuMemFree(program->temporaries[i]);
   if (program->module) cuModuleUnload(program->module);
   free(program);
 }
@@ -173,6 +181,8 @@ static void @api@_log_cuda(const char *what, CUresult result, char *log, size_t 
   char arch[64];
   const char *options[@OPTIONCOUNT@];
   size_t size = 0;
+  char *source;
+  int part;
   if (log && log_size) log[0] = '\0';
   if (!ptx) return @API@_ERROR_INVALID_ARGUMENT;
   *ptx = NULL;
@@ -182,12 +192,20 @@ static void @api@_log_cuda(const char *what, CUresult result, char *log, size_t 
   options[0] = arch;
   options[1] = "--std=c++17";
   options[2] = "--device-as-default-execution-space";
-@EXTRAOPTIONS@  result = nvrtcCreateProgram(&nvrtc, @api@_kernel_source, "@api@.cu", 0, NULL, NULL);
+@EXTRAOPTIONS@  /* NVRTC takes the source as one string: the pieces joined. */
+  for (part = 0; part < @API@_KERNEL_SOURCE_PARTS; ++part) size += strlen(@api@_kernel_source[part]);
+  source = (char *)malloc(size + 1);
+  if (!source) return @API@_ERROR_OUT_OF_HOST_MEMORY;
+  source[0] = '\0';
+  for (part = 0; part < @API@_KERNEL_SOURCE_PARTS; ++part) strcat(source, @api@_kernel_source[part]);
+  result = nvrtcCreateProgram(&nvrtc, source, "@api@.cu", 0, NULL, NULL);
   if (result != NVRTC_SUCCESS) {
+    free(source);
     @api@_write_log(log, log_size, nvrtcGetErrorString(result));
     return result == NVRTC_ERROR_OUT_OF_MEMORY ? @API@_ERROR_OUT_OF_HOST_MEMORY : @API@_ERROR_BUILD_FAILED;
   }
   result = nvrtcCompileProgram(nvrtc, @OPTIONCOUNT@, options);
+  free(source);
   if (result != NVRTC_SUCCESS) {
     char *text = NULL;
     if (nvrtcGetProgramLogSize(nvrtc, &size) == NVRTC_SUCCESS && (text = (char *)malloc(size + 1)) != NULL &&
@@ -232,6 +250,7 @@ static @api@_status @api@_build_failed(@api@_program *program, const char *what,
   CUresult result;
   char *ptx = NULL;
   int most = 0;
+  unsigned int s;
   if (log && log_size) log[0] = '\0';
   if (!program) return @API@_ERROR_INVALID_ARGUMENT;
   *program = NULL;
@@ -266,19 +285,22 @@ static @api@_status @api@_build_failed(@api@_program *program, const char *what,
   result = cuModuleLoadData(&p->module, image);
   free(ptx);
   if (result != CUDA_SUCCESS) return @api@_build_failed(p, "cuModuleLoadData", result, log, log_size);
-  result = cuModuleGetFunction(&p->function, p->module, @api@_kernel_name);
-  if (result != CUDA_SUCCESS) return @api@_build_failed(p, "cuModuleGetFunction", result, log, log_size);
-  result = cuFuncGetAttribute(&most, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, p->function);
-  if (result != CUDA_SUCCESS) return @api@_build_failed(p, "cuFuncGetAttribute", result, log, log_size);
-  if ((long long)@api@_block[0] * @api@_block[1] * @api@_block[2] > (long long)most) {
-    char text[200];
-    snprintf(text, sizeof text, "the block size %u x %u x %u does not fit this device (at most %d threads)",
-             @api@_block[0], @api@_block[1], @api@_block[2], most);
-    @api@_write_log(log, log_size, text);
-    @api@_release(p);
-    return @API@_ERROR_DEVICE_LIMITS;
+  for (s = 0; s < @API@_KERNELS; ++s) {
+    const unsigned int *block = @api@_block[s];
+    result = cuModuleGetFunction(&p->functions[s], p->module, @api@_kernel_names[s]);
+    if (result != CUDA_SUCCESS) return @api@_build_failed(p, "cuModuleGetFunction", result, log, log_size);
+    result = cuFuncGetAttribute(&most, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, p->functions[s]);
+    if (result != CUDA_SUCCESS) return @api@_build_failed(p, "cuFuncGetAttribute", result, log, log_size);
+    if ((long long)block[0] * block[1] * block[2] > (long long)most) {
+      char text[200];
+      snprintf(text, sizeof text, "the block size %u x %u x %u does not fit this device (at most %d threads)", block[0],
+               block[1], block[2], most);
+      @api@_write_log(log, log_size, text);
+      @api@_release(p);
+      return @API@_ERROR_DEVICE_LIMITS;
+    }
   }
-  *program = p;
+@TEMPORARIES@  *program = p;
   return @API@_OK;
 }
 
@@ -312,12 +334,14 @@ static @api@_status @api@_check_buffer(@api@_program *program, CUdeviceptr point
 )C";
 
 // Emitted only when the schedule launches the kernel (-Wunused-function).
-const char *kEnqueue = R"C(static const unsigned int @api@_grid[3] = @GRID@;
+const char *kEnqueue = R"C(/* Each kernel's grid, in blocks. */
+static const unsigned int @api@_grid[@API@_KERNELS][3] = {@GRID@};
 
-/* One launch of the kernel with `parameters`. */
-static @api@_status @api@_enqueue(@api@_program *program, CUstream stream, void **parameters) {
-  CUresult result = cuLaunchKernel(program->function, @api@_grid[0], @api@_grid[1], @api@_grid[2], @api@_block[0],
-                                   @api@_block[1], @api@_block[2], 0, stream, parameters, NULL);
+/* One launch of kernel `kernel` with `parameters`. */
+static @api@_status @api@_enqueue(@api@_program *program, CUstream stream, unsigned int kernel, void **parameters) {
+  const unsigned int *grid = @api@_grid[kernel], *block = @api@_block[kernel];
+  CUresult result = cuLaunchKernel(program->functions[kernel], grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                   0, stream, parameters, NULL);
   if (result != CUDA_SUCCESS) {
     program->last_error = result;
     return @API@_ERROR_CUDA;
@@ -327,108 +351,101 @@ static @api@_status @api@_enqueue(@api@_program *program, CUstream stream, void 
 
 )C";
 
+/// Allocates the temporaries at build, sized for the kernel's fixed sizes.
+const char *kTemporaries = R"C(  {
+    /* The global buffers the kernels pass between them, in bytes. */
+    static const size_t bytes[@COUNT@] = {@BYTES@};
+    for (s = 0; s < @COUNT@; ++s) {
+      result = cuMemAlloc(&p->temporaries[s], bytes[s]);
+      if (result != CUDA_SUCCESS) {
+        p->temporaries[s] = 0;
+        return @api@_build_failed(p, "cuMemAlloc", result, log, log_size);
+      }
+    }
+  }
+)C";
+
 } // namespace
 
 ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
   if (plan.target != codegen::Target::CUDA) throw std::logic_error("exportCuda needs a CUDA kernel");
-  if (!isCIdentifier(plan.kernelName))
-    throw std::invalid_argument("the kernel name '" + plan.kernelName + "' is not a C identifier");
-  HostNames names = hostNames(plan, prefix, "cuda", {"program", "stream", "parameters"});
+  for (const PlanStage &stage : plan.stages)
+    if (!isCIdentifier(stage.kernelName))
+      throw std::invalid_argument("the kernel name '" + stage.kernelName + "' is not a C identifier");
+  // Every kernel parameter is a local variable whose address goes into its
+  // kernel's parameter array (cuLaunchKernel's convention).
+  auto local = [](size_t stage, size_t param) { return "k" + std::to_string(stage) + "_arg" + std::to_string(param); };
+  auto parameters = [](size_t stage) { return "k" + std::to_string(stage) + "_parameters"; };
+  std::set<std::string> reserved{"program", "stream", "current", "result", "status", "source", "target", "k"};
+  for (size_t s = 0; s < plan.stages.size(); ++s) {
+    reserved.insert(parameters(s));
+    for (size_t p = 0; p < plan.stages[s].params.size(); ++p) reserved.insert(local(s, p));
+  }
+  HostNames names = hostNames(plan, prefix, "cuda", reserved);
   const std::string &api = names.api, &API = names.API;
 
-  // Every kernel parameter is a local variable whose address goes into
-  // `parameters` (cuLaunchKernel's convention).
-  std::string decls, bufferSizes;
-  std::string parameterList;
-  size_t output = plan.outputArg();
+  std::string decls, fill, bufferSizes;
+  for (size_t s = 0; s < plan.stages.size(); ++s) {
+    const PlanStage &stage = plan.stages[s];
+    for (size_t p = 0; p < stage.params.size(); ++p) {
+      decls += std::string(stage.params[p].isSize ? "  int " : "  CUdeviceptr ") + local(s, p) + ";\n";
+      // C89-style: filled after the declarations (addresses of locals are not constant initialisers in C89).
+      fill += "  " + parameters(s) + "[" + std::to_string(p) + "] = &" + local(s, p) + ";\n";
+    }
+    decls += "  void *" + parameters(s) + "[" + std::to_string(stage.params.size()) + "];\n";
+  }
   for (size_t i = 0; i < plan.args.size(); ++i) {
-    const PlanArg &a = plan.args[i];
-    std::string local = "arg" + std::to_string(i);
-    if (a.role == Role::Size) {
-      decls += "  int " + local + " = (int)" + names.argParam[i] + ";\n";
-    } else {
-      decls += "  CUdeviceptr " + local + " = " + names.argParam[i] + ";\n";
-      bufferSizes +=
-          "  status = " + api + "_check_buffer(program, " + names.argParam[i] + ", " + names.argMacro[i] + "_BYTES);\n";
-      bufferSizes += "  if (status != " + API + "_OK) return status;\n";
-    }
-    parameterList += (i ? ", &" : "&") + local;
+    if (plan.args[i].role == Role::Size) continue;
+    bufferSizes +=
+        "  status = " + api + "_check_buffer(program, " + names.argParam[i] + ", " + names.argMacro[i] + "_BYTES);\n";
+    bufferSizes += "  if (status != " + API + "_OK) return status;\n";
   }
-  decls += "  void *parameters[" + std::to_string(plan.args.size()) + "];\n";
-  // C89-style: the array is filled after the declarations (addresses of locals are not constant initialisers in C89).
-  std::string fill;
-  for (size_t i = 0; i < plan.args.size(); ++i)
-    fill += "  parameters[" + std::to_string(i) + "] = &arg" + std::to_string(i) + ";\n";
 
+  ScheduleHooks hooks;
+  hooks.bufferType = "CUdeviceptr";
+  hooks.bind = [&](size_t stage, size_t param, bool isSize, const std::string &value, const std::string &indent) {
+    return indent + local(stage, param) + " = " + (isSize ? "(int)" : "") + value + ";\n";
+  };
+  hooks.enqueue = [&](size_t stage, const std::string &) {
+    return api + "_enqueue(program, stream, " + std::to_string(stage) + ", " + parameters(stage) + ")";
+  };
+  hooks.copy = [&](const std::string &from, const std::string &to, const std::string &bytes) {
+    return "  result = cuMemcpyDtoDAsync(" + to + ", " + from + ", " + bytes +
+           ", stream);\n"
+           "  if (result != CUDA_SUCCESS) {\n"
+           "    program->last_error = result;\n"
+           "    return " + API + "_ERROR_CUDA;\n"
+           "  }\n"
+           "  return " + API + "_OK;\n";
+  };
+  hooks.allocateScratch = [&](const std::string &bytes) {
+    return "  if (!program->scratch) {\n"
+           "    result = cuMemAlloc(&program->scratch, " + bytes + ");\n"
+           "    if (result != CUDA_SUCCESS) {\n"
+           "      program->scratch = 0;\n"
+           "      program->last_error = result;\n"
+           "      return " + API + "_ERROR_CUDA;\n"
+           "    }\n"
+           "  }\n";
+  };
   // Zero iterations copy the input and never launch: no parameters then (-Wunused-but-set-variable).
-  bool launches = !plan.iteration || plan.iteration->count > 0;
+  bool launches = launchesKernels(plan);
   if (!launches) decls.clear();
-  std::string schedule = launches ? fill : "";
-  std::string out = names.argParam[output], outLocal = "arg" + std::to_string(output);
-  if (!plan.iteration) {
-    schedule += "  return " + api + "_enqueue(program, stream, parameters);\n";
-  } else {
-    size_t inArg = plan.iteration->inputArg;
-    std::string in = names.argParam[inArg], inLocal = "arg" + std::to_string(inArg);
-    std::string count = std::to_string(plan.iteration->count);
-    if (plan.iteration->count == 0) {
-      schedule += "  /* Zero iterations: the result is the input. */\n"
-                  "  result = cuMemcpyDtoDAsync(" +
-                  out + ", " + in + ", " + names.argMacro[output] +
-                  "_BYTES, stream);\n"
-                  "  if (result != CUDA_SUCCESS) {\n"
-                  "    program->last_error = result;\n"
-                  "    return " +
-                  API +
-                  "_ERROR_CUDA;\n"
-                  "  }\n"
-                  "  return " +
-                  API + "_OK;\n";
-    } else {
-      if (plan.iteration->count >= 2)
-        schedule += "  if (!program->scratch) {\n"
-                    "    result = cuMemAlloc(&program->scratch, " +
-                    names.argMacro[output] +
-                    "_BYTES);\n"
-                    "    if (result != CUDA_SUCCESS) {\n"
-                    "      program->scratch = 0;\n"
-                    "      program->last_error = result;\n"
-                    "      return " +
-                    API +
-                    "_ERROR_CUDA;\n"
-                    "    }\n"
-                    "  }\n";
-      schedule += "  {\n"
-                  "    /* " +
-                  count +
-                  " launches, each reading what the previous one wrote; the targets alternate\n"
-                  "     * between the scratch buffer and the output so that the last launch writes the output and\n"
-                  "     * the input is never written. */\n"
-                  "    int64_t k;\n"
-                  "    for (k = 0; k < " +
-                  count +
-                  "; ++k) {\n"
-                  "      " +
-                  outLocal + " = (" + count + " - 1 - k) % 2 == 0 ? " + out +
-                  " : program->scratch;\n"
-                  "      status = " +
-                  api +
-                  "_enqueue(program, stream, parameters);\n"
-                  "      if (status != " +
-                  API +
-                  "_OK) return status;\n"
-                  "      " +
-                  inLocal + " = " + outLocal +
-                  ";\n"
-                  "    }\n"
-                  "  }\n"
-                  "  return " +
-                  API + "_OK;\n";
-    }
-  }
+  std::string schedule = (launches ? fill : "") + launchSchedule(plan, names, hooks);
 
-  std::array<int64_t, 3> block = plan.cudaBlock(), global = plan.roundedGlobal(block), grid{};
-  for (int d = 0; d < 3; ++d) grid[d] = global[d] / block[d];
+  std::string blocks, grids;
+  for (size_t s = 0; s < plan.stages.size(); ++s) {
+    std::array<int64_t, 3> block = plan.stages[s].cudaBlock(), global = plan.stages[s].roundedGlobal(block), grid{};
+    for (int d = 0; d < 3; ++d) grid[d] = global[d] / block[d];
+    blocks += (s ? ", " : "") + cArray(block);
+    grids += (s ? ", " : "") + cArray(grid);
+  }
+  std::string temporaryBytes;
+  for (size_t t = 0; t < plan.temporaries.size(); ++t)
+    temporaryBytes += (t ? ", " : "") + std::to_string(plan.temporaries[t].count * elementBytes(plan.temporaries[t].kind));
+  std::string kernelNames;
+  for (size_t i = 0; i < plan.stages.size(); ++i)
+    kernelNames += (i ? ", \"" : "\"") + escapeC(plan.stages[i].kernelName, CText::Literal) + "\"";
   // The kernel's own options (fast math), one word each, after liftc's.
   std::vector<std::string> extraOptions;
   std::istringstream words(plan.buildOptions);
@@ -438,17 +455,27 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
       {"API", API},
       {"MACROS", sizeAndBufferMacros(plan, names)},
       {"PARAMS", launchParams(plan, names, "CUdeviceptr")},
-      {"SOURCE", cStringLiteral(plan.source, "    ")},
-      {"KERNEL", escapeC(plan.kernelName, CText::Literal)},
+      {"SOURCE", kernelSourceDefinition(plan, names)},
+      {"SOURCEPARTS", std::to_string(literalPieces(plan.source).size())},
+      {"KERNELCOUNT", std::to_string(plan.stages.size())},
+      {"KERNELNAMES", kernelNames},
+      {"TEMPORARYSLOTS", std::to_string(std::max<size_t>(1, plan.temporaries.size()))},
+      {"TEMPORARYNOTE", plan.temporaries.empty() ? "none: one kernel"
+                                                 : "what the kernels pass between them, allocated at build"},
+      {"TEMPORARIES", plan.temporaries.empty()
+                          ? ""
+                          : substitute(kTemporaries, {{"api", api},
+                                                      {"COUNT", std::to_string(plan.temporaries.size())},
+                                                      {"BYTES", temporaryBytes}})},
       {"OPTIONCOUNT", std::to_string(3 + extraOptions.size())},
       {"EXTRAOPTIONS", extraOptionLines(extraOptions)},
-      {"BLOCK", cArray(block)},
+      {"BLOCK", blocks},
       {"DECLS", decls},
       {"BUFFERCHECKS", bufferArgumentChecks(plan, names, "0", "  ")},
       {"SIZECHECK", sizeCheck(plan, names, "  ")},
       {"BUFFERSIZES", bufferSizes},
       {"SCHEDULE", schedule},
-      {"ENQUEUE", launches ? substitute(kEnqueue, {{"api", api}, {"API", API}, {"GRID", cArray(grid)}}) : ""},
+      {"ENQUEUE", launches ? substitute(kEnqueue, {{"api", api}, {"API", API}, {"GRID", grids}}) : ""},
   };
   ExportedPair pair;
   pair.headerFile = api + ".h";

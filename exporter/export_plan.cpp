@@ -1,6 +1,7 @@
 #include "exporter/export_plan.h"
 
 #include "codegen/launch_limits.h"
+#include "exporter/c_text.h"
 #include "core/arith/expr.h"
 #include "core/error.h"
 #include "core/io/json_file.h"
@@ -30,7 +31,18 @@ size_t ExportPlan::outputArg() const {
   throw std::logic_error("export plan without an output argument");
 }
 
-std::array<int64_t, 3> ExportPlan::cudaBlock() const {
+std::vector<size_t> ExportPlan::outputArgs() const {
+  std::vector<size_t> outputs;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].role == codegen::KernelArg::Role::Output) outputs.push_back(i);
+  return outputs;
+}
+
+const PlanArg &ExportPlan::buffer(size_t index) const {
+  return index < args.size() ? args[index] : temporaries.at(index - args.size());
+}
+
+std::array<int64_t, 3> PlanStage::cudaBlock() const {
   if (localSize) return *localSize;
   // The launch plan's default, so an exported kernel launches like the one
   // liftc measured.
@@ -38,7 +50,7 @@ std::array<int64_t, 3> ExportPlan::cudaBlock() const {
   return {static_cast<int64_t>(block[0]), static_cast<int64_t>(block[1]), static_cast<int64_t>(block[2])};
 }
 
-std::array<int64_t, 3> ExportPlan::roundedGlobal(const std::array<int64_t, 3> &local) const {
+std::array<int64_t, 3> PlanStage::roundedGlobal(const std::array<int64_t, 3> &local) const {
   std::array<int64_t, 3> global{1, 1, 1};
   for (int d = 0; d < 3; ++d) {
     int64_t l = std::max<int64_t>(1, local[d]);
@@ -127,29 +139,73 @@ template <typename Check> void withinLimits(const std::string &where, const std:
 /// NDRange extents are rounded up to a multiple of the work-group in int64_t.
 constexpr int64_t kMaxGlobalExtent = int64_t(1) << 62;
 
-std::optional<int64_t> sizeValue(const std::vector<std::pair<std::string, int64_t>> &sizes, const std::string &name) {
-  for (const auto &[n, v] : sizes)
-    if (n == name) return v;
+/// The work-group size a stage launches with: a stage generated for its own
+/// (mapWrg: one group per element) keeps it; the requested one (tuned, or
+/// --local) is for the others, which otherwise keep the size they require
+/// (boundary specialisation) or leave it to the runtime. As
+/// tuner::planStages chooses, so the exported launch is the measured one.
+std::optional<std::array<int64_t, 3>> stageLocal(const std::optional<std::array<int64_t, 3>> &own,
+                                                 bool ownRequired,
+                                                 const std::optional<std::array<int64_t, 3>> &requested) {
+  if (own && !ownRequired) return own;
+  return requested ? requested : own;
+}
+
+/// The index of the buffer named `name` among the plan's arguments and
+/// temporaries (StageParam numbering).
+std::optional<size_t> bufferNamed(const ExportPlan &plan, const std::string &name) {
+  for (size_t i = 0; i < plan.args.size(); ++i)
+    if (plan.args[i].role != codegen::KernelArg::Role::Size && plan.args[i].name == name) return i;
+  for (size_t t = 0; t < plan.temporaries.size(); ++t)
+    if (plan.temporaries[t].name == name) return plan.args.size() + t;
   return std::nullopt;
+}
+
+/// A stage's parameters bound to the plan's buffers and sizes by name; each
+/// buffer must be the one the plan allocates or checks (same type, as many
+/// elements), since the kernel indexes it with its own constant sizes.
+std::vector<StageParam> bindParams(const ExportPlan &plan, const std::vector<PlanArg> &params,
+                                   const std::string &where, const std::string &pointer) {
+  std::vector<StageParam> bound;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const PlanArg &p = params[i];
+    std::string at = pointer + "/" + std::to_string(i);
+    if (p.role == codegen::KernelArg::Role::Size) {
+      size_t s = 0;
+      while (s < plan.sizes.size() && plan.sizes[s].first != p.name) ++s;
+      if (s == plan.sizes.size()) fail(where, at, "the kernel takes size " + io::shown(p.name) + ", which has no value");
+      if (plan.sizes[s].second > std::numeric_limits<int32_t>::max())
+        fail(where, "/sizes", "size " + io::shown(p.name) + " does not fit the kernel's int arguments");
+      bound.push_back({true, s});
+      continue;
+    }
+    std::optional<size_t> b = bufferNamed(plan, p.name);
+    if (!b) fail(where, at, "no argument or temporary named " + io::shown(p.name));
+    const PlanArg &buffer = plan.buffer(*b);
+    if (buffer.kind != p.kind || buffer.count != p.count)
+      fail(where, at, "buffer " + io::shown(p.name) + " differs in type or length from the program's");
+    bound.push_back({false, *b});
+  }
+  return bound;
 }
 
 /// Checks what every plan must satisfy, whatever it was built from.
 void validate(const ExportPlan &plan, const std::string &where) {
   size_t outputs = 0;
-  for (const PlanArg &a : plan.args) {
+  std::vector<PlanArg> buffers = plan.args;
+  buffers.insert(buffers.end(), plan.temporaries.begin(), plan.temporaries.end());
+  for (const PlanArg &a : buffers) {
     if (a.role == codegen::KernelArg::Role::Output) ++outputs;
     if (a.count > std::numeric_limits<int64_t>::max() / 8)
       fail(where, "/kernel/args",
            "buffer " + io::shown(a.name) + " has too many elements (" + std::to_string(a.count) + ")");
-    if (a.role == codegen::KernelArg::Role::Size) {
-      auto value = sizeValue(plan.sizes, a.name);
-      if (!value) fail(where, "/kernel/args", "the kernel takes size " + io::shown(a.name) + ", which has no value");
-      if (*value > std::numeric_limits<int32_t>::max())
-        fail(where, "/sizes", "size " + io::shown(a.name) + " does not fit the kernel's int arguments");
-    }
   }
-  if (outputs != 1) fail(where, "/kernel/args", "expected one output argument, found " + std::to_string(outputs));
-  if (plan.localSize) withinLimits(where, "/kernel/localSize", [&] { codegen::checkWorkGroup(*plan.localSize); });
+  if (plan.outputArgs().empty()) fail(where, "/kernel/args", "expected an output argument, found none");
+  if (plan.stages.empty()) fail(where, "/kernel/stages", "expected at least one kernel");
+  for (size_t s = 0; s < plan.stages.size(); ++s)
+    if (plan.stages[s].localSize)
+      withinLimits(where, plan.stages.size() > 1 ? "/kernel/stages/" + std::to_string(s) + "/localSize" : "/kernel/localSize",
+                   [&] { codegen::checkWorkGroup(*plan.stages[s].localSize); });
   if (plan.iteration)
     withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(plan.iteration->count); });
   if (plan.iteration) {
@@ -157,36 +213,19 @@ void validate(const ExportPlan &plan, const std::string &where) {
     if (in.kind != out.kind || in.count != out.count)
       fail(where, "/kernel/iterate",
            "the iterated input " + io::shown(in.name) + " and the output differ in type or length");
+    if (plan.outputArgs().size() > 1)
+      fail(where, "/kernel/iterate", "an iterated program has one output, found " +
+                                         std::to_string(plan.outputArgs().size()));
   }
 }
 
-} // namespace
-
-ExportPlan planFromLaunchJson(const json &launch, const std::string &source, const std::string &where) {
-  ExportPlan plan;
-  plan.source = source;
-  plan.programName = stringField(launch, "program", where, "");
-  plan.sizes = parseSizesKey(stringField(launch, "sizes", where, ""), where);
-  if (launch.contains("liftcc") && launch["liftcc"] != 1)
-    fail(where, "/liftcc",
-         "unsupported launch.json format " + io::shown(launch["liftcc"].dump()) + " (this liftc reads 1)");
-
-  const json &kernel = field(launch, "kernel", where, "");
-  if (kernel.contains("stages"))
-    fail(where, "/kernel/stages", "programs of several kernels (global temporaries) cannot be exported yet");
-  std::string target = stringField(kernel, "target", where, "/kernel");
-  if (target == "opencl")
-    plan.target = codegen::Target::OpenCL;
-  else if (target == "cuda")
-    plan.target = codegen::Target::CUDA;
-  else
-    fail(where, "/kernel/target", "expected opencl or cuda, found '" + io::shown(target) + "'");
-  plan.kernelName = stringField(kernel, "name", where, "/kernel");
-
-  const json &args = field(kernel, "args", where, "/kernel");
-  if (!args.is_array()) fail(where, "/kernel/args", "expected an array");
+/// Arguments as launch.json writes them (codegen::kernelMetadata).
+std::vector<PlanArg> parseArgs(const json &kernel, const std::string &where, const std::string &pointer) {
+  const json &args = field(kernel, "args", where, pointer);
+  if (!args.is_array()) fail(where, pointer + "/args", "expected an array");
+  std::vector<PlanArg> parsed;
   for (size_t i = 0; i < args.size(); ++i) {
-    std::string at = "/kernel/args/" + std::to_string(i);
+    std::string at = pointer + "/args/" + std::to_string(i);
     PlanArg arg;
     arg.name = stringField(args[i], "name", where, at);
     std::string role = stringField(args[i], "role", where, at);
@@ -202,23 +241,72 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     } else {
       fail(where, at + "/role", "expected input, output or size, found '" + io::shown(role) + "'");
     }
-    plan.args.push_back(arg);
+    parsed.push_back(arg);
   }
+  return parsed;
+}
 
-  const json &dims = field(kernel, "dims", where, "/kernel");
-  int64_t dimCount = constantOf(dims, where, "/kernel/dims", 1);
-  if (dimCount > 3) fail(where, "/kernel/dims", "expected 1, 2 or 3, found " + std::to_string(dimCount));
-  plan.dims = static_cast<int>(dimCount);
-  const json &global = field(kernel, "globalSize", where, "/kernel");
-  if (!global.is_array() || global.size() != size_t(plan.dims))
-    fail(where, "/kernel/globalSize", "expected an array of " + std::to_string(plan.dims) + " extents");
-  for (int d = 0; d < plan.dims; ++d) {
-    std::string at = "/kernel/globalSize/" + std::to_string(d);
-    plan.globalSize[d] = constantOf(global[d], where, at, 1);
+/// One kernel's launch as launch.json writes it (name, args, dims,
+/// globalSize, localSize), its parameters bound to the plan's buffers.
+PlanStage parseStage(const ExportPlan &plan, const json &kernel, const std::optional<std::array<int64_t, 3>> &requested,
+                     const std::string &where, const std::string &pointer) {
+  PlanStage stage;
+  stage.kernelName = stringField(kernel, "name", where, pointer);
+  if (!isCIdentifier(stage.kernelName))
+    fail(where, pointer + "/name", "expected a C identifier, found '" + io::shown(stage.kernelName) + "'");
+  stage.params = bindParams(plan, parseArgs(kernel, where, pointer), where, pointer + "/args");
+  const json &dims = field(kernel, "dims", where, pointer);
+  int64_t dimCount = constantOf(dims, where, pointer + "/dims", 1);
+  if (dimCount > 3) fail(where, pointer + "/dims", "expected 1, 2 or 3, found " + std::to_string(dimCount));
+  stage.dims = static_cast<int>(dimCount);
+  const json &global = field(kernel, "globalSize", where, pointer);
+  if (!global.is_array() || global.size() != size_t(stage.dims))
+    fail(where, pointer + "/globalSize", "expected an array of " + std::to_string(stage.dims) + " extents");
+  for (int d = 0; d < stage.dims; ++d) {
+    std::string at = pointer + "/globalSize/" + std::to_string(d);
+    stage.globalSize[d] = constantOf(global[d], where, at, 1);
     // Rounded up to a work-group (at most kMaxWorkGroupItems) in int64_t.
-    if (plan.globalSize[d] > kMaxGlobalExtent)
-      fail(where, at, "expected at most 2^62 work-items, found " + std::to_string(plan.globalSize[d]));
+    if (stage.globalSize[d] > kMaxGlobalExtent)
+      fail(where, at, "expected at most 2^62 work-items, found " + std::to_string(stage.globalSize[d]));
   }
+  std::optional<std::array<int64_t, 3>> own;
+  if (kernel.contains("localSize")) {
+    const json &local = kernel["localSize"];
+    if (!local.is_array() || local.size() != size_t(stage.dims))
+      fail(where, pointer + "/localSize", "expected an array of " + std::to_string(stage.dims) + " sizes");
+    std::array<int64_t, 3> l{1, 1, 1};
+    for (int d = 0; d < stage.dims; ++d)
+      l[d] = constantOf(local[d], where, pointer + "/localSize/" + std::to_string(d), 1);
+    withinLimits(where, pointer + "/localSize", [&] { codegen::checkWorkGroup(l); });
+    own = l;
+  }
+  bool required = kernel.contains("localSizeRequired") && kernel["localSizeRequired"] == true;
+  stage.localSize = stageLocal(own, required, requested);
+  return stage;
+}
+
+} // namespace
+
+ExportPlan planFromLaunchJson(const json &launch, const std::string &source, const std::string &where) {
+  ExportPlan plan;
+  plan.source = source;
+  plan.programName = stringField(launch, "program", where, "");
+  plan.sizes = parseSizesKey(stringField(launch, "sizes", where, ""), where);
+  if (launch.contains("liftcc") && launch["liftcc"] != 1)
+    fail(where, "/liftcc",
+         "unsupported launch.json format " + io::shown(launch["liftcc"].dump()) + " (this liftc reads 1)");
+
+  const json &kernel = field(launch, "kernel", where, "");
+  std::string target = stringField(kernel, "target", where, "/kernel");
+  if (target == "opencl")
+    plan.target = codegen::Target::OpenCL;
+  else if (target == "cuda")
+    plan.target = codegen::Target::CUDA;
+  else
+    fail(where, "/kernel/target", "expected opencl or cuda, found '" + io::shown(target) + "'");
+  plan.kernelName = stringField(kernel, "name", where, "/kernel");
+  plan.args = parseArgs(kernel, where, "/kernel");
+
   if (kernel.contains("buildOptions")) {
     plan.buildOptions = stringField(kernel, "buildOptions", where, "/kernel");
     // Pasted into a C string literal of the exported code: option words only.
@@ -231,7 +319,8 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     plan.localMemoryBytes = constantOf(kernel["localMemoryBytes"], where, "/kernel/localMemoryBytes", 0);
 
   // The tuned work-group size; all zeros means the runtime's choice, as in
-  // the explorer (unless the kernel fixes its own: mapWrg kernels).
+  // the explorer (unless a kernel fixes its own: mapWrg kernels).
+  std::optional<std::array<int64_t, 3>> requested;
   if (launch.contains("configuration") && launch["configuration"].contains("local")) {
     const json &local = launch["configuration"]["local"];
     if (!local.is_array() || local.size() != 3) fail(where, "/configuration/local", "expected an array of 3 sizes");
@@ -242,18 +331,37 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
         if (l[d] < 1)
           fail(where, "/configuration/local/" + std::to_string(d), "expected at least 1 in a work-group size");
       withinLimits(where, "/configuration/local", [&] { codegen::checkWorkGroup(l); });
-      plan.localSize = l;
+      requested = l;
     }
   }
-  if (!plan.localSize && kernel.contains("localSize")) {
-    const json &local = kernel["localSize"];
-    if (!local.is_array() || local.size() != size_t(plan.dims))
-      fail(where, "/kernel/localSize", "expected an array of " + std::to_string(plan.dims) + " sizes");
-    std::array<int64_t, 3> l{1, 1, 1};
-    for (int d = 0; d < plan.dims; ++d) l[d] = constantOf(local[d], where, "/kernel/localSize/" + std::to_string(d), 1);
-    withinLimits(where, "/kernel/localSize", [&] { codegen::checkWorkGroup(l); });
-    plan.localSize = l;
+
+  if (kernel.contains("stages")) {
+    // A multi-kernel program: its temporaries, then each stage bound to the
+    // program's buffers and the temporaries by name.
+    const json &temporaries = field(kernel, "temporaries", where, "/kernel");
+    if (!temporaries.is_array()) fail(where, "/kernel/temporaries", "expected an array");
+    for (size_t t = 0; t < temporaries.size(); ++t) {
+      std::string at = "/kernel/temporaries/" + std::to_string(t);
+      PlanArg temporary{stringField(temporaries[t], "name", where, at), codegen::KernelArg::Role::Output,
+                        ScalarKind::Float, 1};
+      std::string type = stringField(temporaries[t], "type", where, at);
+      auto kind = parseScalarKind(type);
+      if (!kind) fail(where, at + "/type", "expected bool, int, float or double, found '" + io::shown(type) + "'");
+      temporary.kind = *kind;
+      temporary.count = constantOf(field(temporaries[t], "count", where, at), where, at + "/count", 1);
+      if (bufferNamed(plan, temporary.name)) fail(where, at + "/name", "a second buffer named " + io::shown(temporary.name));
+      plan.temporaries.push_back(temporary);
+    }
+    const json &stages = kernel["stages"];
+    if (!stages.is_array() || stages.empty()) fail(where, "/kernel/stages", "expected a non-empty array");
+    for (size_t s = 0; s < stages.size(); ++s)
+      plan.stages.push_back(parseStage(plan, stages[s], requested, where, "/kernel/stages/" + std::to_string(s)));
+  } else {
+    plan.stages.push_back(parseStage(plan, kernel, requested, where, "/kernel"));
   }
+  plan.dims = plan.stages.back().dims;
+  plan.globalSize = plan.stages.back().globalSize;
+  plan.localSize = plan.stages.back().localSize;
 
   if (kernel.contains("iterate")) {
     const json &iterate = kernel["iterate"];
@@ -290,64 +398,78 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
   return plan;
 }
 
-
 ExportPlan planFromBestKernel(const std::string &directory) {
   fs::path launchPath = fs::path(directory) / "launch.json";
   std::string where = launchPath.string();
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(launchPath, ec)))
     throw std::runtime_error(where + ": cannot read (is '" + directory + "' a best-kernel directory?)");
-  // Regular files only, capped (a FIFO or /dev/zero is refused at once).
-  json launch = io::readJsonFile(where, io::kMaxResultsFileBytes, "launch.json");
-  if (!launch.is_object()) fail(where, "", "expected an object, found " + std::string(launch.type_name()));
-  std::string kernelFile;
-  try {
-    kernelFile = explore::kernelFileOf(launch);
-  } catch (const std::exception &e) {
-    fail(where, "/kernelFile", e.what());
-  }
-  fs::path kernelPath = fs::path(directory) / kernelFile;
-  std::string source = io::readFileCapped(kernelPath.string(), io::kMaxResultsFileBytes, "kernel file");
+  // The one reader of best-kernel directories (regular files only, capped,
+  // every field liftc reads typed, the kernel file's hash checked).
+  explore::BestKernel best = explore::readBestKernel(directory);
   // What goes into an application must be the kernel that was measured,
   // with the arguments it was measured with: the check liftc best applies,
   // with every hash required.
-  explore::verifyBestKernel(launch, source, directory, explore::EntryHashes::Required);
-  ExportPlan plan = planFromLaunchJson(launch, source, where);
-  if ((kernelFile == "kernel.cu") != (plan.target == codegen::Target::CUDA))
-    fail(where, "/kernelFile", "'" + kernelFile + "' does not match the kernel target");
+  explore::verifyBestKernel(best.launch, best.source, directory, explore::EntryHashes::Required);
+  ExportPlan plan = planFromLaunchJson(best.launch, best.source, where);
+  if ((best.kernelFile == "kernel.cu") != (plan.target == codegen::Target::CUDA))
+    fail(where, "/kernelFile", "'" + best.kernelFile + "' does not match the kernel target");
   plan.provenance.push_back("Exported from " + directory);
   return plan;
 }
 
+namespace {
+
+std::vector<PlanArg> concreteArgs(const std::vector<codegen::KernelArg> &args,
+                                  const std::map<std::string, int64_t> &bindings) {
+  std::vector<PlanArg> concrete;
+  for (const codegen::KernelArg &a : args)
+    concrete.push_back(
+        {a.name, a.role, a.kind, a.role == codegen::KernelArg::Role::Size ? 1 : arith::evaluate(a.count, bindings)});
+  return concrete;
+}
+
+PlanStage concreteStage(const ExportPlan &plan, const codegen::Kernel &kernel,
+                        const std::map<std::string, int64_t> &bindings,
+                        const std::optional<std::array<int64_t, 3>> &requested, const std::string &where) {
+  PlanStage stage;
+  stage.kernelName = kernel.name;
+  stage.params = bindParams(plan, concreteArgs(kernel.args, bindings), where, "/kernel/args");
+  stage.dims = kernel.dims;
+  for (int d = 0; d < 3; ++d) stage.globalSize[d] = arith::evaluate(kernel.globalSize[d], bindings);
+  stage.localSize = stageLocal(kernel.localSize, kernel.requiresLocalSize, requested);
+  return stage;
+}
+
+} // namespace
+
 ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &programName,
                           const std::vector<std::pair<std::string, int64_t>> &sizes,
                           const std::optional<std::array<int64_t, 3>> &localSize, std::vector<std::string> provenance) {
-  if (!kernel.stages.empty())
-    throw Error("liftc export: program " + programName + " is " + std::to_string(kernel.stages.size()) +
-                " kernels (global temporaries between them), which cannot be exported yet");
   std::map<std::string, int64_t> bindings(sizes.begin(), sizes.end());
+  std::string where = "kernel " + kernel.name;
   ExportPlan plan;
   plan.programName = programName;
   plan.target = kernel.target;
   plan.kernelName = kernel.name;
   plan.source = kernel.source;
   plan.sizes = sizes;
-  plan.dims = kernel.dims;
-  for (const codegen::KernelArg &a : kernel.args)
-    plan.args.push_back(
-        {a.name, a.role, a.kind, a.role == codegen::KernelArg::Role::Size ? 1 : arith::evaluate(a.count, bindings)});
-  for (int d = 0; d < 3; ++d) plan.globalSize[d] = arith::evaluate(kernel.globalSize[d], bindings);
+  plan.args = concreteArgs(kernel.args, bindings);
+  plan.temporaries = concreteArgs(kernel.temporaries, bindings);
+  if (kernel.stages.empty())
+    plan.stages.push_back(concreteStage(plan, kernel, bindings, localSize, where));
+  for (const codegen::Kernel &stage : kernel.stages)
+    plan.stages.push_back(concreteStage(plan, stage, bindings, localSize, where));
+  plan.dims = plan.stages.back().dims;
+  plan.globalSize = plan.stages.back().globalSize;
+  plan.localSize = plan.stages.back().localSize;
   plan.localMemoryBytes = kernel.localMemoryBytes;
   plan.buildOptions = kernel.buildOptions;
-  if (localSize)
-    plan.localSize = localSize;
-  else if (kernel.localSize)
-    plan.localSize = *kernel.localSize;
   if (kernel.iteration)
     plan.iteration =
         ExportPlan::Iteration{arith::evaluate(kernel.iteration->count, bindings), kernel.iteration->inputArg};
   plan.provenance = std::move(provenance);
-  validate(plan, "kernel " + kernel.name);
+  validate(plan, where);
   return plan;
 }
 

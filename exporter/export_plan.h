@@ -25,19 +25,54 @@ struct PlanArg {
   int64_t count = 1; ///< elements of a buffer; 1 for a size
 };
 
+/// A kernel parameter of one stage: a buffer (an index into the plan's
+/// buffers: its arguments, then its temporaries) or a size (an index into
+/// ExportPlan::sizes).
+struct StageParam {
+  bool isSize = false;
+  size_t index = 0;
+};
+
+/// One kernel launch of the schedule: a kernel function of the source, its
+/// parameters and its NDRange.
+struct PlanStage {
+  std::string kernelName;
+  std::vector<StageParam> params; ///< in kernel parameter order
+  int dims = 1;
+  /// Work-items per dimension the kernel needs (before rounding to the work-group size).
+  std::array<int64_t, 3> globalSize{1, 1, 1};
+  /// The work-group size to launch with; nullopt leaves it to the OpenCL
+  /// runtime, or the CUDA default block shape.
+  std::optional<std::array<int64_t, 3>> localSize;
+
+  /// The block shape CUDA launches use: localSize, or the CUDA runner's
+  /// default (256 in 1D, 32 x 8 otherwise).
+  std::array<int64_t, 3> cudaBlock() const;
+  /// Work-items per dimension rounded up to a multiple of `local`.
+  std::array<int64_t, 3> roundedGlobal(const std::array<int64_t, 3> &local) const;
+};
+
 struct ExportPlan {
   std::string programName; ///< default prefix of the exported names
   codegen::Target target = codegen::Target::OpenCL;
   std::string kernelName;
   std::string source;
-  std::vector<PlanArg> args; ///< in kernel parameter order
+  /// The program's interface: its inputs, outputs and sizes (for a single
+  /// kernel in its parameter order).
+  std::vector<PlanArg> args;
+  /// Global buffers the stages of a multi-kernel program pass between them
+  /// (role Output), allocated by the exported program at build.
+  std::vector<PlanArg> temporaries;
+  /// The kernels launched, in order: one for a single kernel, one per stage
+  /// of a multi-kernel program (codegen::Kernel::stages).
+  std::vector<PlanStage> stages;
   /// The program's size variables in declaration order, with their values.
   std::vector<std::pair<std::string, int64_t>> sizes;
+  /// The last stage's NDRange and work-group size (the only one's, for a
+  /// single kernel): the tuned (or required, for mapWrg kernels) work-group
+  /// size; nullopt leaves it to the OpenCL runtime, or the CUDA default.
   int dims = 1;
-  /// Work-items per dimension the kernel needs (before rounding to the work-group size).
   std::array<int64_t, 3> globalSize{1, 1, 1};
-  /// The tuned (or required, for mapWrg kernels) work-group size; nullopt
-  /// leaves it to the OpenCL runtime, or the CUDA default block shape.
   std::optional<std::array<int64_t, 3>> localSize;
   int64_t localMemoryBytes = 0;
   /// The device compiler's options the kernel was verified with (fast math:
@@ -51,12 +86,12 @@ struct ExportPlan {
   /// Where the kernel came from, for the comment heading the exported files.
   std::vector<std::string> provenance;
 
+  /// The first output argument (the one an iteration swaps with its input).
   size_t outputArg() const;
-  /// The block shape CUDA launches use: localSize, or the CUDA runner's
-  /// default (256 in 1D, 32 x 8 otherwise).
-  std::array<int64_t, 3> cudaBlock() const;
-  /// Work-items per dimension rounded up to a multiple of `local`.
-  std::array<int64_t, 3> roundedGlobal(const std::array<int64_t, 3> &local) const;
+  /// Every output argument, in the order of the result's components.
+  std::vector<size_t> outputArgs() const;
+  /// A buffer of the plan by StageParam index: an argument or a temporary.
+  const PlanArg &buffer(size_t index) const;
 };
 
 /// The plan of a best-kernel directory (launch.json and the kernel file it

@@ -101,16 +101,93 @@ std::string sizeCheck(const ExportPlan &plan, const HostNames &names, const std:
 std::string bufferArgumentChecks(const ExportPlan &plan, const HostNames &names, const std::string &nullValue,
                                  const std::string &indent) {
   std::string out;
-  size_t output = plan.outputArg();
   for (size_t i = 0; i < plan.args.size(); ++i) {
     if (plan.args[i].role == Role::Size) continue;
     out += indent + "if (" + names.argParam[i] + " == " + nullValue + ") return " +
            names.enumValue("ERROR_INVALID_ARGUMENT") + ";\n";
-    if (i != output)
-      out += indent + "if (" + names.argParam[i] + " == " + names.argParam[output] + ") return " +
-             names.enumValue("ERROR_INVALID_ARGUMENT") + "; /* the output must not alias an input */\n";
   }
+  // Each output is written while the others and the inputs are read.
+  for (size_t o : plan.outputArgs())
+    for (size_t i = 0; i < plan.args.size(); ++i) {
+      bool otherOutput = plan.args[i].role == Role::Output;
+      if (plan.args[i].role == Role::Size || i == o || (otherOutput && i > o)) continue;
+      out += indent + "if (" + names.argParam[i] + " == " + names.argParam[o] + ") return " +
+             names.enumValue("ERROR_INVALID_ARGUMENT") + "; /* an output must not alias " +
+             (otherOutput ? "another output" : "an input") + " */\n";
+    }
   return out;
+}
+
+std::string kernelSourceDefinition(const ExportPlan &plan, const HostNames &names) {
+  std::string text = "const char *const " + names.api + "_kernel_source[" + names.API + "_KERNEL_SOURCE_PARTS] = {\n";
+  std::vector<std::string> pieces = literalPieces(plan.source);
+  for (size_t i = 0; i < pieces.size(); ++i) text += (i ? ",\n" : "") + cStringLiteral(pieces[i], "    ");
+  return text + "};\n";
+}
+
+std::string paramValue(const ExportPlan &plan, const HostNames &names, const StageParam &param) {
+  if (param.isSize) return names.sizeParam.at(param.index);
+  if (param.index < plan.args.size()) return names.argParam[param.index];
+  return "program->temporaries[" + std::to_string(param.index - plan.args.size()) + "]";
+}
+
+bool launchesKernels(const ExportPlan &plan) { return !plan.iteration || plan.iteration->count > 0; }
+
+std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks) {
+  const std::string OK = names.enumValue("OK");
+  size_t output = plan.outputArg();
+  std::string out = names.argParam[output];
+  if (plan.iteration && plan.iteration->count == 0)
+    return "  /* Zero iterations: the result is the input. */\n" +
+           hooks.copy(names.argParam[plan.iteration->inputArg], out, names.argMacro[output] + "_BYTES");
+
+  // The iterated input and the output change between launches: bound in the loop.
+  auto swapped = [&](const StageParam &p) {
+    return plan.iteration && !p.isSize && (p.index == output || p.index == plan.iteration->inputArg);
+  };
+  std::string text;
+  for (size_t s = 0; s < plan.stages.size(); ++s)
+    for (size_t p = 0; p < plan.stages[s].params.size(); ++p) {
+      const StageParam &param = plan.stages[s].params[p];
+      if (!swapped(param)) text += hooks.bind(s, p, param.isSize, paramValue(plan, names, param), "  ");
+    }
+  auto stageComment = [&](size_t s, const std::string &indent) {
+    return plan.stages.size() > 1 ? indent + "/* " + plan.stages[s].kernelName + " */\n" : std::string();
+  };
+  if (!plan.iteration) {
+    for (size_t s = 0; s + 1 < plan.stages.size(); ++s) {
+      text += stageComment(s, "  ") + "  status = " + hooks.enqueue(s, "NULL") + ";\n";
+      text += "  if (status != " + OK + ") return status;\n";
+    }
+    return text + stageComment(plan.stages.size() - 1, "  ") + "  return " +
+           hooks.enqueue(plan.stages.size() - 1, "done") + ";\n";
+  }
+
+  std::string count = std::to_string(plan.iteration->count);
+  if (plan.iteration->count >= 2) text += hooks.allocateScratch(names.argMacro[output] + "_BYTES");
+  text += "  {\n"
+          "    /* " + count + " steps, each reading what the previous one wrote; the targets alternate\n"
+          "     * between the scratch buffer and the output so that the last step writes the output and\n"
+          "     * the input is never written. */\n"
+          "    " + hooks.bufferType + " source = " + names.argParam[plan.iteration->inputArg] + ", target;\n"
+          "    int64_t k;\n"
+          "    for (k = 0; k < " + count + "; ++k) {\n"
+          "      target = (" + count + " - 1 - k) % 2 == 0 ? " + out + " : program->scratch;\n";
+  for (size_t s = 0; s < plan.stages.size(); ++s) {
+    text += stageComment(s, "      ");
+    for (size_t p = 0; p < plan.stages[s].params.size(); ++p) {
+      const StageParam &param = plan.stages[s].params[p];
+      if (swapped(param)) text += hooks.bind(s, p, false, param.index == output ? "target" : "source", "      ");
+    }
+    bool last = s + 1 == plan.stages.size();
+    text += "      status = " + hooks.enqueue(s, last ? "k == " + count + " - 1 ? done : NULL" : "NULL") + ";\n";
+    text += "      if (status != " + OK + ") return status;\n";
+  }
+  text += "      source = target;\n"
+          "    }\n"
+          "  }\n"
+          "  return " + OK + ";\n";
+  return text;
 }
 
 std::string provenanceComment(const ExportPlan &plan, const std::string &what) {
@@ -133,6 +210,9 @@ std::string provenanceComment(const ExportPlan &plan, const std::string &what) {
     launch += ", work-groups of " + std::to_string((*plan.localSize)[0]);
     for (int d = 1; d < plan.dims; ++d) launch += " x " + std::to_string((*plan.localSize)[d]);
   }
+  if (plan.stages.size() > 1)
+    launch = std::to_string(plan.stages.size()) + " kernels in order (" + std::to_string(plan.temporaries.size()) +
+             (plan.temporaries.size() == 1 ? " temporary" : " temporaries") + "), the last one's " + launch;
   if (plan.iteration) launch += ", launched " + std::to_string(plan.iteration->count) + " times (iterate)";
   lines.push_back("Launch: " + launch + ".");
   return blockComment(lines);

@@ -6,6 +6,7 @@
 #include "exporter/export_plan.h"
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -46,9 +47,47 @@ std::string launchParams(const ExportPlan &plan, const HostNames &names, const s
 std::string sizeCheck(const ExportPlan &plan, const HostNames &names, const std::string &indent);
 
 /// Statements that return INVALID_ARGUMENT when a buffer is null (`nullValue`)
-/// or the output aliases an input.
+/// or an output aliases another buffer.
 std::string bufferArgumentChecks(const ExportPlan &plan, const HostNames &names, const std::string &nullValue,
                                  const std::string &indent);
+
+/// How one target binds kernel parameters and launches a stage, for launchSchedule.
+struct ScheduleHooks {
+  /// Statements binding parameter `param` of stage `stage` to the C
+  /// expression `value` (a buffer, or an int64_t size when `isSize`),
+  /// returning the status on failure; `indent` starts each line.
+  std::function<std::string(size_t stage, size_t param, bool isSize, const std::string &value,
+                            const std::string &indent)>
+      bind;
+  /// An expression launching stage `stage` that yields the status; `event`
+  /// is where the last launch's event goes ("done", or "NULL").
+  std::function<std::string(size_t stage, const std::string &event)> enqueue;
+  /// Statements copying `bytes` from buffer `from` to `to` and returning (zero iterations).
+  std::function<std::string(const std::string &from, const std::string &to, const std::string &bytes)> copy;
+  /// Statements allocating program->scratch of `bytes` unless it exists, returning the status on failure.
+  std::function<std::string(const std::string &bytes)> allocateScratch;
+  /// The C type of a buffer handle (cl_mem, CUdeviceptr).
+  std::string bufferType;
+};
+
+/// The body of the launch function after the checks: every stage's
+/// parameters bound and the stages launched in order; for `iterate`, the
+/// stages launched count times, the iterated input and the output bound to
+/// a source and a target that alternate between the output and the scratch
+/// buffer so that the last launch writes the output and the input is never
+/// written (temporaries are written and read within one step).
+std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks);
+
+/// The C expression of a stage parameter outside an iteration's swap: the
+/// caller's buffer or size, or the program's temporary.
+std::string paramValue(const ExportPlan &plan, const HostNames &names, const StageParam &param);
+
+/// Whether the schedule launches any kernel (not for zero iterations).
+bool launchesKernels(const ExportPlan &plan);
+
+/// The definition of `<api>_kernel_source`: the kernel source as an array of
+/// `<API>_KERNEL_SOURCE_PARTS` string literals (literalPieces).
+std::string kernelSourceDefinition(const ExportPlan &plan, const HostNames &names);
 
 /// The block comment heading the exported files.
 std::string provenanceComment(const ExportPlan &plan, const std::string &what);

@@ -48,9 +48,14 @@ typedef enum @api@_status {
 /* The kernel built for one device of one context (opaque). */
 typedef struct @api@_program @api@_program;
 
-/* The OpenCL C source of the kernel and the name of its kernel function. */
-extern const char @api@_kernel_source[];
-extern const char @api@_kernel_name[];
+/* The OpenCL C source of the kernels and the names of their kernel functions,
+ * in the order they are launched. */
+#define @API@_KERNELS @KERNELCOUNT@
+/* The source, in pieces to be put one after another (a C99 compiler need not
+ * support longer string literals). */
+#define @API@_KERNEL_SOURCE_PARTS @SOURCEPARTS@
+extern const char *const @api@_kernel_source[@API@_KERNEL_SOURCE_PARTS];
+extern const char *const @api@_kernel_names[@API@_KERNELS];
 
 /* Builds the kernel for `device` of `context` (both are retained until
  * @api@_release). Build once, launch many times. On failure *program is
@@ -59,16 +64,16 @@ extern const char @api@_kernel_name[];
 @api@_status @api@_build(cl_context context, cl_device_id device, @api@_program **program, char *log,
                          size_t log_size);
 
-/* Enqueues the whole computation on `queue`, which must belong to the
+/* Enqueues the whole computation on `queue`, an in-order queue of the
  * program's context and device: reads the inputs and writes the output
- * buffer. Nothing is waited for. When `done` is not NULL it receives the
+ * buffers. Nothing is waited for. When `done` is not NULL it receives the
  * event of the last command enqueued (release it with clReleaseEvent). Each
  * size must equal its macro above and each buffer hold at least its _BYTES.
  * The program's kernel arguments are set here, so one program must not be
  * launched from two threads at once. */
 @api@_status @api@_launch(@api@_program *program, cl_command_queue queue@PARAMS@, cl_event *done);
 
-/* Releases the program, its kernel and any scratch buffer; NULL is ignored. */
+/* Releases the program, its kernels, temporaries and any scratch buffer; NULL is ignored. */
 void @api@_release(@api@_program *program);
 
 /* The OpenCL error code of the last call that returned @API@_ERROR_OPENCL. */
@@ -91,16 +96,15 @@ const char *kSource = R"C(@COMMENT@
 #include <stdlib.h>
 #include <string.h>
 
-const char @api@_kernel_source[] =
-@SOURCE@;
-
-const char @api@_kernel_name[] = "@KERNEL@";
+@SOURCE@
+const char *const @api@_kernel_names[@API@_KERNELS] = {@KERNELNAMES@};
 
 struct @api@_program {
   cl_context context;
   cl_device_id device;
   cl_program program;
-  cl_kernel kernel;
+  cl_kernel kernels[@API@_KERNELS];
+  cl_mem temporaries[@TEMPORARYSLOTS@]; /* @TEMPORARYNOTE@ */
   cl_mem scratch; /* the second buffer of an iteration, created by the first launch that needs it */
   cl_int last_error;
 };
@@ -132,9 +136,13 @@ const char *@api@_status_string(@api@_status status) {
 cl_int @api@_last_error(const @api@_program *program) { return program ? program->last_error : CL_SUCCESS; }
 
 void @api@_release(@api@_program *program) {
+  size_t i;
   if (!program) return;
   if (program->scratch) clReleaseMemObject(program->scratch);
-  if (program->kernel) clReleaseKernel(program->kernel);
+  for (i = 0; i < sizeof program->temporaries / sizeof program->temporaries[0]; ++i)
+    if (program->temporaries[i]) clReleaseMemObject(program->temporaries[i]);
+  for (i = 0; i < @API@_KERNELS; ++i)
+    if (program->kernels[i]) clReleaseKernel(program->kernels[i]);
   if (program->program) clReleaseProgram(program->program);
   if (program->device) clReleaseDevice(program->device);
   if (program->context) clReleaseContext(program->context);
@@ -154,8 +162,8 @@ static @api@_status @api@_build_failed(@api@_program *program, @api@_status stat
 @api@_status @api@_build(cl_context context, cl_device_id device, @api@_program **program, char *log,
                          size_t log_size) {
   @api@_program *p;
-  const char *sources[1];
   cl_int error;
+  cl_uint s;
   if (log && log_size) log[0] = '\0';
   if (!program) return @API@_ERROR_INVALID_ARGUMENT;
   *program = NULL;
@@ -170,8 +178,8 @@ static @api@_status @api@_build_failed(@api@_program *program, @api@_status stat
   if (error != CL_SUCCESS)
     return @api@_build_failed(p, @API@_ERROR_INVALID_ARGUMENT, "clRetainDevice", error, log, log_size);
   p->device = device;
-  sources[0] = @api@_kernel_source;
-  p->program = clCreateProgramWithSource(context, 1, sources, NULL, &error);
+  p->program = clCreateProgramWithSource(context, @API@_KERNEL_SOURCE_PARTS, (const char **)@api@_kernel_source, NULL,
+                                         &error);
   if (error != CL_SUCCESS)
     return @api@_build_failed(p, @API@_ERROR_OPENCL, "clCreateProgramWithSource", error, log, log_size);
   error = clBuildProgram(p->program, 1, &device, "-cl-std=CL1.2@BUILDOPTIONS@", NULL, NULL);
@@ -191,9 +199,11 @@ static @api@_status @api@_build_failed(@api@_program *program, @api@_status stat
     return @API@_ERROR_BUILD_FAILED;
   }
   if (error != CL_SUCCESS) return @api@_build_failed(p, @API@_ERROR_OPENCL, "clBuildProgram", error, log, log_size);
-  p->kernel = clCreateKernel(p->program, @api@_kernel_name, &error);
-  if (error != CL_SUCCESS) return @api@_build_failed(p, @API@_ERROR_OPENCL, "clCreateKernel", error, log, log_size);
-@LIMITS@
+  for (s = 0; s < @API@_KERNELS; ++s) {
+    p->kernels[s] = clCreateKernel(p->program, @api@_kernel_names[s], &error);
+    if (error != CL_SUCCESS) return @api@_build_failed(p, @API@_ERROR_OPENCL, "clCreateKernel", error, log, log_size);
+  }
+@LIMITS@@TEMPORARIES@
   *program = p;
   return @API@_OK;
 }
@@ -227,19 +237,21 @@ static @api@_status @api@_check_buffer(@api@_program *program, cl_mem buffer, si
     return error == CL_INVALID_COMMAND_QUEUE ? @API@_ERROR_INVALID_ARGUMENT : @API@_ERROR_OPENCL;
   }
   if (context != program->context || device != program->device) return @API@_ERROR_WRONG_CONTEXT;
-@BUFFERSIZES@@SETARGS@@SCHEDULE@}
+@BUFFERSIZES@@SCHEDULE@}
 )C";
 
 // Helpers of the launch function, emitted only where used (-Wunused-function).
-const char *kNDRange = R"C(/* The NDRange: work-items per dimension, rounded up to the work-group size. */
-static const cl_uint @api@_dims = @DIMS@;
-static const size_t @api@_global[3] = @GLOBAL@;
-@LOCAL@
+const char *kNDRange = R"C(/* Each kernel's NDRange: work-items per dimension, rounded up to its
+ * work-group size ({0, 0, 0}: the OpenCL runtime picks one). */
+static const cl_uint @api@_dims[@API@_KERNELS] = {@DIMS@};
+static const size_t @api@_global[@API@_KERNELS][3] = {@GLOBAL@};
+static const size_t @api@_local[@API@_KERNELS][3] = {@LOCAL@};
+
 )C";
 
 const char *kSetBuffer =
-    R"C(static @api@_status @api@_set_buffer(@api@_program *program, cl_uint index, cl_mem buffer) {
-  cl_int error = clSetKernelArg(program->kernel, index, sizeof buffer, &buffer);
+    R"C(static @api@_status @api@_set_buffer(@api@_program *program, cl_uint kernel, cl_uint index, cl_mem buffer) {
+  cl_int error = clSetKernelArg(program->kernels[kernel], index, sizeof buffer, &buffer);
   if (error != CL_SUCCESS) {
     program->last_error = error;
     return @API@_ERROR_OPENCL;
@@ -249,9 +261,9 @@ const char *kSetBuffer =
 
 )C";
 
-const char *kSetSize = R"C(static @api@_status @api@_set_size(@api@_program *program, cl_uint index, int64_t value) {
+const char *kSetSize = R"C(static @api@_status @api@_set_size(@api@_program *program, cl_uint kernel, cl_uint index, int64_t value) {
   cl_int size = (cl_int)value;
-  cl_int error = clSetKernelArg(program->kernel, index, sizeof size, &size);
+  cl_int error = clSetKernelArg(program->kernels[kernel], index, sizeof size, &size);
   if (error != CL_SUCCESS) {
     program->last_error = error;
     return @API@_ERROR_OPENCL;
@@ -261,9 +273,11 @@ const char *kSetSize = R"C(static @api@_status @api@_set_size(@api@_program *pro
 
 )C";
 
-const char *kEnqueue = R"C(/* One launch of the kernel with the arguments set so far. */
-static @api@_status @api@_enqueue(@api@_program *program, cl_command_queue queue, cl_event *event) {
-  cl_int error = clEnqueueNDRangeKernel(queue, program->kernel, @api@_dims, NULL, @api@_global, @LOCALARG@, 0, NULL, event);
+const char *kEnqueue = R"C(/* One launch of kernel `kernel` with the arguments set so far. */
+static @api@_status @api@_enqueue(@api@_program *program, cl_command_queue queue, cl_uint kernel, cl_event *event) {
+  const size_t *local = @api@_local[kernel][0] ? @api@_local[kernel] : NULL;
+  cl_int error = clEnqueueNDRangeKernel(queue, program->kernels[kernel], @api@_dims[kernel], NULL, @api@_global[kernel],
+                                        local, 0, NULL, event);
   if (error != CL_SUCCESS) {
     program->last_error = error;
     return @API@_ERROR_OPENCL;
@@ -273,175 +287,161 @@ static @api@_status @api@_enqueue(@api@_program *program, cl_command_queue queue
 
 )C";
 
-/// Checks the tuned work-group size against the device's limits for this kernel.
-std::string limitsCheck(const ExportPlan &plan, const std::string &api, const std::string &API) {
-  if (!plan.localSize) return "";
-  std::string text = R"C(  {
-    /* The tuned work-group size must fit this device. */
+/// Checks each kernel's work-group size against the device's limits for it.
+const char *kLimitsCheck = R"C(  {
+    /* The tuned work-group sizes must fit this device. */
     size_t most = 0, items[16];
     cl_uint d;
     char text[200];
-    error = clGetKernelWorkGroupInfo(p->kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL);
-    if (error != CL_SUCCESS)
-      return @api@_build_failed(p, @API@_ERROR_OPENCL, "clGetKernelWorkGroupInfo", error, log, log_size);
     error = clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL);
     if (error != CL_SUCCESS)
       return @api@_build_failed(p, @API@_ERROR_OPENCL, "clGetDeviceInfo", error, log, log_size);
-    for (d = 0; d < @api@_dims; ++d)
-      if (@api@_local[d] > items[d]) most = 0;
-    if (@api@_local[0] * @api@_local[1] * @api@_local[2] > most) {
-      snprintf(text, sizeof text, "the work-group size %lu x %lu x %lu does not fit this device (at most %lu work-items)",
-               (unsigned long)@api@_local[0], (unsigned long)@api@_local[1], (unsigned long)@api@_local[2],
-               (unsigned long)most);
-      @api@_write_log(log, log_size, text);
-      @api@_release(p);
-      return @API@_ERROR_DEVICE_LIMITS;
+    for (s = 0; s < @API@_KERNELS; ++s) {
+      if (@api@_local[s][0] == 0) continue;
+      error = clGetKernelWorkGroupInfo(p->kernels[s], device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL);
+      if (error != CL_SUCCESS)
+        return @api@_build_failed(p, @API@_ERROR_OPENCL, "clGetKernelWorkGroupInfo", error, log, log_size);
+      for (d = 0; d < @api@_dims[s]; ++d)
+        if (@api@_local[s][d] > items[d]) most = 0;
+      if (@api@_local[s][0] * @api@_local[s][1] * @api@_local[s][2] > most) {
+        snprintf(text, sizeof text, "the work-group size %lu x %lu x %lu does not fit this device (at most %lu work-items)",
+                 (unsigned long)@api@_local[s][0], (unsigned long)@api@_local[s][1], (unsigned long)@api@_local[s][2],
+                 (unsigned long)most);
+        @api@_write_log(log, log_size, text);
+        @api@_release(p);
+        return @API@_ERROR_DEVICE_LIMITS;
+      }
     }
   }
 )C";
-  return substitute(text, {{"api", api}, {"API", API}});
+
+/// Creates the temporaries at build, sized for the kernel's fixed sizes.
+const char *kTemporaries = R"C(  {
+    /* The global buffers the kernels pass between them, in bytes. */
+    static const size_t bytes[@COUNT@] = {@BYTES@};
+    for (s = 0; s < @COUNT@; ++s) {
+      p->temporaries[s] = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes[s], NULL, &error);
+      if (error != CL_SUCCESS) {
+        p->temporaries[s] = NULL;
+        return @api@_build_failed(p, @API@_ERROR_OPENCL, "clCreateBuffer", error, log, log_size);
+      }
+    }
+  }
+)C";
+
+
+/// "{a, b, c}"-style rows joined for a C table of one entry per kernel.
+template <typename Row> std::string tableRows(const ExportPlan &plan, const Row &row) {
+  std::string text;
+  for (size_t i = 0; i < plan.stages.size(); ++i) text += (i ? ", " : "") + row(plan.stages[i]);
+  return text;
 }
 
 } // namespace
 
 ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
   if (plan.target != codegen::Target::OpenCL) throw std::logic_error("exportOpenCL needs an OpenCL kernel");
-  HostNames names = hostNames(plan, prefix, "opencl", {"program", "queue", "done"});
+  for (const PlanStage &stage : plan.stages)
+    if (!isCIdentifier(stage.kernelName))
+      throw std::invalid_argument("the kernel name '" + stage.kernelName + "' is not a C identifier");
+  HostNames names = hostNames(plan, prefix, "opencl", {"program", "queue", "done", "context", "device", "error", "status", "source", "target", "k"});
   const std::string &api = names.api, &API = names.API;
-  std::string status = api + "_status";
 
-  std::string bufferSizes, setArgs, schedule;
-  size_t output = plan.outputArg();
-  std::optional<size_t> iterated;
-  if (plan.iteration) iterated = plan.iteration->inputArg;
+  std::string bufferSizes;
   for (size_t i = 0; i < plan.args.size(); ++i) {
-    const PlanArg &a = plan.args[i];
-    std::string index = std::to_string(i);
-    if (a.role == Role::Size) {
-      setArgs += "  status = " + api + "_set_size(program, " + index + ", " + names.argParam[i] + ");\n";
-      setArgs += "  if (status != " + API + "_OK) return status;\n";
-      continue;
-    }
+    if (plan.args[i].role == Role::Size) continue;
     bufferSizes +=
         "  status = " + api + "_check_buffer(program, " + names.argParam[i] + ", " + names.argMacro[i] + "_BYTES);\n";
     bufferSizes += "  if (status != " + API + "_OK) return status;\n";
-    if (i == output || (iterated && i == *iterated)) continue; // set per launch below
-    setArgs += "  status = " + api + "_set_buffer(program, " + index + ", " + names.argParam[i] + ");\n";
-    setArgs += "  if (status != " + API + "_OK) return status;\n";
   }
-  std::string in = iterated ? names.argParam[*iterated] : "", out = names.argParam[output];
-  std::string inIndex = iterated ? std::to_string(*iterated) : "", outIndex = std::to_string(output);
-  if (!plan.iteration) {
-    schedule = "  status = " + api + "_set_buffer(program, " + outIndex + ", " + out +
-               ");\n"
-               "  if (status != " +
-               API +
-               "_OK) return status;\n"
-               "  return " +
-               api + "_enqueue(program, queue, done);\n";
-  } else if (plan.iteration->count == 0) {
-    schedule = "  /* Zero iterations: the result is the input. */\n"
-               "  error = clEnqueueCopyBuffer(queue, " +
-               in + ", " + out + ", 0, 0, " + names.argMacro[output] +
-               "_BYTES, 0, NULL, done);\n"
-               "  if (error != CL_SUCCESS) {\n"
-               "    program->last_error = error;\n"
-               "    return " +
-               API +
-               "_ERROR_OPENCL;\n"
-               "  }\n"
-               "  return " +
-               API + "_OK;\n";
-  } else {
-    std::string count = std::to_string(plan.iteration->count);
-    if (plan.iteration->count >= 2)
-      schedule += "  if (!program->scratch) {\n"
-                  "    program->scratch = clCreateBuffer(program->context, CL_MEM_READ_WRITE, " +
-                  names.argMacro[output] +
-                  "_BYTES, NULL, &error);\n"
-                  "    if (error != CL_SUCCESS) {\n"
-                  "      program->scratch = NULL;\n"
-                  "      program->last_error = error;\n"
-                  "      return " +
-                  API +
-                  "_ERROR_OPENCL;\n"
-                  "    }\n"
-                  "  }\n";
-    schedule += "  {\n"
-                "    /* " +
-                count +
-                " launches, each reading what the previous one wrote; the targets alternate\n"
-                "     * between the scratch buffer and the output so that the last launch writes the output and\n"
-                "     * the input is never written. */\n"
-                "    cl_mem source = " +
-                in +
-                ", target;\n"
-                "    int64_t k;\n"
-                "    for (k = 0; k < " +
-                count +
-                "; ++k) {\n"
-                "      target = (" +
-                count + " - 1 - k) % 2 == 0 ? " + out +
-                " : program->scratch;\n"
-                "      status = " +
-                api + "_set_buffer(program, " + inIndex +
-                ", source);\n"
-                "      if (status == " +
-                API + "_OK) status = " + api + "_set_buffer(program, " + outIndex +
-                ", target);\n"
-                "      if (status == " +
-                API + "_OK) status = " + api + "_enqueue(program, queue, k == " + count +
-                " - 1 ? done : NULL);\n"
-                "      if (status != " +
-                API +
-                "_OK) return status;\n"
-                "      source = target;\n"
-                "    }\n"
-                "  }\n"
-                "  return " +
-                API + "_OK;\n";
-  }
+
+  bool setsSizes = false;
+  ScheduleHooks hooks;
+  hooks.bufferType = "cl_mem";
+  hooks.bind = [&](size_t stage, size_t param, bool isSize, const std::string &value, const std::string &indent) {
+    setsSizes = setsSizes || isSize;
+    return indent + "status = " + api + (isSize ? "_set_size(program, " : "_set_buffer(program, ") +
+           std::to_string(stage) + ", " + std::to_string(param) + ", " + value + ");\n" + indent + "if (status != " +
+           API + "_OK) return status;\n";
+  };
+  hooks.enqueue = [&](size_t stage, const std::string &event) {
+    return api + "_enqueue(program, queue, " + std::to_string(stage) + ", " + event + ")";
+  };
+  hooks.copy = [&](const std::string &from, const std::string &to, const std::string &bytes) {
+    return "  error = clEnqueueCopyBuffer(queue, " + from + ", " + to + ", 0, 0, " + bytes +
+           ", 0, NULL, done);\n"
+           "  if (error != CL_SUCCESS) {\n"
+           "    program->last_error = error;\n"
+           "    return " + API + "_ERROR_OPENCL;\n"
+           "  }\n"
+           "  return " + API + "_OK;\n";
+  };
+  hooks.allocateScratch = [&](const std::string &bytes) {
+    return "  if (!program->scratch) {\n"
+           "    program->scratch = clCreateBuffer(program->context, CL_MEM_READ_WRITE, " + bytes + ", NULL, &error);\n"
+           "    if (error != CL_SUCCESS) {\n"
+           "      program->scratch = NULL;\n"
+           "      program->last_error = error;\n"
+           "      return " + API + "_ERROR_OPENCL;\n"
+           "    }\n"
+           "  }\n";
+  };
+  std::string schedule = launchSchedule(plan, names, hooks);
 
   // Only the helpers the schedule calls (an unused static function is a warning).
-  bool hasSizes = false;
-  for (const PlanArg &a : plan.args) hasSizes = hasSizes || a.role == Role::Size;
-  bool launches = !plan.iteration || plan.iteration->count > 0;
-  bool setsBuffers = launches || setArgs.find("_set_buffer(") != std::string::npos;
-  std::string helpers =
-      std::string(setsBuffers ? kSetBuffer : "") + (hasSizes ? kSetSize : "") + (launches ? kEnqueue : "");
+  bool launches = launchesKernels(plan);
+  std::string helpers = std::string(launches ? kSetBuffer : "") + (setsSizes ? kSetSize : "") + (launches ? kEnqueue : "");
+  bool anyLocal = false;
+  for (const PlanStage &stage : plan.stages) anyLocal = anyLocal || stage.localSize.has_value();
 
-  std::string local, localArg = "NULL";
-  if (plan.localSize) {
-    local = "static const size_t " + api + "_local[3] = " + cArray(*plan.localSize) + ";\n";
-    localArg = api + "_local";
-  } else {
-    local = "/* No work-group size: the OpenCL runtime picks one. */\n";
-  }
+  std::string temporaryBytes;
+  for (size_t t = 0; t < plan.temporaries.size(); ++t)
+    temporaryBytes += (t ? ", " : "") + std::to_string(plan.temporaries[t].count * elementBytes(plan.temporaries[t].kind));
+  std::string kernelNames;
+  for (size_t i = 0; i < plan.stages.size(); ++i)
+    kernelNames += (i ? ", \"" : "\"") + escapeC(plan.stages[i].kernelName, CText::Literal) + "\"";
+
   std::map<std::string, std::string> values{
       {"api", api},
       {"API", API},
       {"MACROS", sizeAndBufferMacros(plan, names)},
       {"PARAMS", launchParams(plan, names, "cl_mem")},
-      {"SOURCE", cStringLiteral(plan.source, "    ")},
-      {"KERNEL", escapeC(plan.kernelName, CText::Literal)},
+      {"SOURCE", kernelSourceDefinition(plan, names)},
+      {"SOURCEPARTS", std::to_string(literalPieces(plan.source).size())},
+      {"KERNELCOUNT", std::to_string(plan.stages.size())},
+      {"KERNELNAMES", kernelNames},
+      {"TEMPORARYSLOTS", std::to_string(std::max<size_t>(1, plan.temporaries.size()))},
+      {"TEMPORARYNOTE", plan.temporaries.empty() ? "none: one kernel"
+                                                 : "what the kernels pass between them, created at build"},
+      {"TEMPORARIES", plan.temporaries.empty()
+                          ? ""
+                          : substitute(kTemporaries, {{"api", api},
+                                                      {"API", API},
+                                                      {"COUNT", std::to_string(plan.temporaries.size())},
+                                                      {"BYTES", temporaryBytes}})},
       {"BUILDOPTIONS", plan.buildOptions.empty() ? "" : " " + escapeC(plan.buildOptions, CText::Literal)},
-      {"LOCALARG", localArg},
-      {"LIMITS", launches ? limitsCheck(plan, api, API) : ""},
+      {"LIMITS", launches && anyLocal ? substitute(kLimitsCheck, {{"api", api}, {"API", API}}) : ""},
       {"BUFFERCHECKS", bufferArgumentChecks(plan, names, "NULL", "  ")},
       {"SIZECHECK", sizeCheck(plan, names, "  ")},
       {"BUFFERSIZES", bufferSizes},
-      {"SETARGS", setArgs},
       {"SCHEDULE", schedule},
-      {"NDRANGE", launches ? substitute(kNDRange, {{"api", api},
-                                                   {"DIMS", std::to_string(plan.dims)},
-                                                   {"GLOBAL", cArray(plan.roundedGlobal(plan.localSize.value_or(
-                                                                  std::array<int64_t, 3>{1, 1, 1})))},
-                                                   {"LOCAL", local}})
-                           : "/* Zero iterations: the kernel is never launched. */\n"},
-      {"HELPERS", substitute(helpers, {{"api", api}, {"API", API}, {"LOCALARG", localArg}})},
+      {"NDRANGE",
+       launches ? substitute(kNDRange,
+                             {{"api", api},
+                              {"API", API},
+                              {"DIMS", tableRows(plan, [](const PlanStage &st) { return std::to_string(st.dims); })},
+                              {"GLOBAL", tableRows(plan,
+                                                   [](const PlanStage &st) {
+                                                     return cArray(st.roundedGlobal(
+                                                         st.localSize.value_or(std::array<int64_t, 3>{1, 1, 1})));
+                                                   })},
+                              {"LOCAL", tableRows(plan,
+                                                  [](const PlanStage &st) {
+                                                    return cArray(st.localSize.value_or(std::array<int64_t, 3>{0, 0, 0}));
+                                                  })}})
+                : "/* Zero iterations: the kernel is never launched. */\n"},
+      {"HELPERS", substitute(helpers, {{"api", api}, {"API", API}})},
   };
-  if (!isCIdentifier(plan.kernelName))
-    throw std::invalid_argument("the kernel name '" + plan.kernelName + "' is not a C identifier");
   ExportedPair pair;
   pair.headerFile = api + ".h";
   pair.sourceFile = api + ".c";

@@ -34,10 +34,11 @@ int main(int argc, char **argv) {
   FILE *file;
   jacobi2d_5pt_cuda_program *program = NULL;
   jacobi2d_5pt_cuda_status status;
+  int part;
   if (argc != 3) return 2;
   file = fopen(argv[1], "wb");
   if (!file) return 2;
-  fputs(jacobi2d_5pt_cuda_kernel_source, file);
+  for (part = 0; part < JACOBI2D_5PT_CUDA_KERNEL_SOURCE_PARTS; ++part) fputs(jacobi2d_5pt_cuda_kernel_source[part], file);
   fclose(file);
   status = jacobi2d_5pt_cuda_compile_ptx(9, 0, &ptx, log, sizeof log);
   printf("compile_ptx: %s\n", jacobi2d_5pt_cuda_status_string(status));

@@ -183,7 +183,7 @@ TEST_CASE("export: examples/app runs the exported Jacobi2D on PoCL and matches t
                                    "local", "--tile", "8", "--out", generated.string()});
   REQUIRE_MESSAGE(exported.status == 0, exported.output);
   CHECK(exported.output.find("wrote " + (generated / "jacobi2d_5pt_opencl.h").string()) != std::string::npos);
-  CHECK(readFile(generated / "jacobi2d_5pt_opencl.c").find("jacobi2d_5pt_opencl_local[3] = {") != std::string::npos);
+  CHECK(readFile(generated / "jacobi2d_5pt_opencl.c").find("jacobi2d_5pt_opencl_local[1][3] = {{") != std::string::npos);
   test::LiftcRun explored = liftc({"explore", jacobiJson().string(), "--size", sizes, "--out", results.string(),
                                    "--evals", "3", "--runs", "1", "--quiet"});
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
@@ -218,7 +218,8 @@ TEST_CASE("export: examples/app runs the exported Jacobi2D on PoCL and matches t
   // The best kernel's source is embedded byte for byte.
   writeFile(best / "print_source.c",
             "#include \"jacobi2d_5pt_opencl.h\"\n#include <stdio.h>\n"
-            "int main(void) {\n  fputs(jacobi2d_5pt_opencl_kernel_source, stdout);\n  return 0;\n}\n");
+            "int main(void) {\n  int part;\n  for (part = 0; part < JACOBI2D_5PT_OPENCL_KERNEL_SOURCE_PARTS; ++part)\n"
+            "    fputs(jacobi2d_5pt_opencl_kernel_source[part], stdout);\n  return 0;\n}\n");
   compileC({best / "print_source.c", best / "jacobi2d_5pt_opencl.c"}, best, best / "print_source");
   REQUIRE(runShell(shellQuote((best / "print_source").string()) + " > " + shellQuote((best / "source.cl").string()))
               .status == 0);
@@ -448,7 +449,7 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   files.clear();
   for (const auto &entry : fs::directory_iterator(cudaOut)) files.insert(entry.path().filename().string());
   CHECK(files == std::set<std::string>{"p_cuda.c", "p_cuda.h"});
-  CHECK(readFile(cudaOut / "p_cuda.c").find("static const unsigned int p_cuda_block[3] = {256, 1, 1};") !=
+  CHECK(readFile(cudaOut / "p_cuda.c").find("static const unsigned int p_cuda_block[1][3] = {{256, 1, 1}};") !=
         std::string::npos);
 
   // Both compile cleanly (the size argument included).

@@ -244,12 +244,13 @@ std::vector<Verb> allVerbs() {
        "       liftc export PROGRAM.json --size N=...,M=... --out DIR [--target opencl|cuda|both]\n"
        "                    [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
        "                    [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--local X[,Y[,Z]]]\n"
-       "                    [--name NAME]\n"
+       "                    [--fuse] [--time-tile T] [--name NAME]\n"
        "\n"
        "Writes NAME_opencl.h/.c and/or NAME_cuda.h/.c into DIR: C99 code that\n"
        "embeds the kernel source, builds it once per OpenCL context and device\n"
        "(or CUDA context: NVRTC at run time, or PTX/cubin the caller gives) and\n"
-       "launches the whole schedule (an iterate: every launch, buffers swapped)\n"
+       "launches the whole schedule (every kernel of a program of several, an\n"
+       "iterate: every launch, buffers swapped)\n"
        "on the caller's buffers and queue or stream, with size and buffer checks\n"
        "and an error enum. The code needs only the OpenCL or CUDA headers and\n"
        "libraries, not liftcc.\n"
@@ -260,7 +261,7 @@ std::vector<Verb> allVerbs() {
        "(lowered by --opt, see 'liftc compile') for --target (default both);\n"
        "--local sets the work-group size. NAME (default: the program name) is the\n"
        "prefix of every exported symbol and file.\n",
-       {{"out", "name", "size", "opt", "tile", "coarsen", "window", "vector", "local", "target"}, {}},
+       {{"out", "name", "size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "time-tile"}, {"fuse"}},
        runExport},
       {"variants",
        "count the programs and kernels a depth-limited derivation search reaches",
