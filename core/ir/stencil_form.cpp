@@ -404,7 +404,7 @@ std::optional<Form> match(const Expr &e, const std::function<std::optional<std::
   form.body = body + text.substr(copied);
   try {
     if (build(form) == e) return form;
-  } catch (const FormError &) {
+  } catch (const std::exception &) { // not a form build() accepts: the writer prints the composition
   }
   return std::nullopt;
 }

@@ -293,7 +293,7 @@ private:
 
   Expr readPrim(const json &j, const std::string &p, int depth) {
     std::string name = string(j["op"], p + "/op");
-    if (name == kStencilFormName) return readStencil(j, p);
+    if (name == kStencilFormName) return readStencil(j, p, depth);
     if (auto form = derivedFormByName(name)) return readDerived(*form, j, p, depth);
     auto op = opByName(name);
     if (!op) fail(p + "/op", "unknown primitive \"" + name + "\"");
@@ -349,7 +349,7 @@ private:
   // The stencil form (core/ir/stencil_form.h): {"op": "stencil", "grids":
   // {"A": "clamp", ...}, "body": "return ... A[-1][0] ...;", "name": "f"}.
   // Its errors name the grid (/grids/A), the body or the name.
-  Expr readStencil(const json &j, const std::string &p) {
+  Expr readStencil(const json &j, const std::string &p, int depth) {
     allowOnly(j, p, {"op", "grids", "scalars", "body", "name"});
     const json &grids = field(j, p, "grids");
     if (!grids.is_object() || grids.empty())
@@ -398,6 +398,12 @@ private:
                  (known == &userFuns_ ? "a user function" : "another stencil") +
                  " with another body (give this stencil a \"name\")");
     stencilFuns_.emplace(form.function, f);
+    // The expansion nests a map and a lambda per dimension, a zip, the
+    // function and an `at` per dimension: counted as for the derived forms.
+    auto map = nd::largestMapN(e);
+    const int dims = map ? map->dims : 1;
+    if (depth + 3 * dims + 2 > limits::kMaxProgramNesting)
+      fail(p, "expression " + limits::nestedDeeperThan(limits::kMaxProgramNesting));
     return e;
   }
 
