@@ -199,7 +199,7 @@ TEST_CASE("json stencil form: each error names the offending offset or grid") {
   checkError(stencilBody(R"({"A": "clamp"})", "return A[0][100];"), "/body/body",
              "offset A[0][100] exceeds the largest stencil radius 64");
   checkError(stencilBody(R"({"A": "clamp"})", "return A[0][i];"), "/body/body",
-             "offset A[i] is not an integer literal");
+             "offset A[0][i] is not an integer literal");
   checkError(stencilBody(R"({"A": "clamp"})", "return A[0][0] + C[1][0];"), "/body/body",
              "unknown grid \"C\" in C[...] (the grids are: A)");
   checkError(stencilBody(R"({"Q": "clamp"})", "return Q[0][0];"), "/body/grids/Q",

@@ -91,7 +91,7 @@ Offsets subscripts(const std::string &body, const std::string &grid, size_t i, s
     bool literal = close != std::string::npos && k > digits && k - digits <= 6 && skipSpace(inside, k) == inside.size();
     if (!literal) {
       std::string shown = inside.size() > 40 ? inside.substr(0, 40) + "..." : inside;
-      throw FormError("", "offset " + grid + "[" + shown + (close == std::string::npos ? "" : "]") +
+      throw FormError("", "offset " + spelled(grid, offsets) + "[" + shown + (close == std::string::npos ? "" : "]") +
                               " is not an integer literal (offsets are constants such as -1, 0, 2)");
     }
     int value = std::atoi(inside.substr(digits, k - digits).c_str());
