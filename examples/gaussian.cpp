@@ -3,6 +3,7 @@
 // summed in row-major order (the weights are exact binary fractions).
 // Clamp padding of width 2.
 #include "examples/stencil_helpers.h"
+#include "primitives/stencil.h"
 #include "examples/stencils.h"
 
 #include <cstdio>
@@ -29,8 +30,7 @@ std::vector<WeightedGroup> gaussianTaps() {
 Program gaussian() {
   std::vector<Size> sizes = gridSizes(2, 5);
   Expr A = gridInput("A", sizes);
-  Expr f = fn([&](Expr nbh) { return weightedSum("gaussian5x5", nbh, 2, gaussianTaps()); }, "nbh");
-  return program({A}, mapN(2, f, clampNeighbourhoods(2, 2, A)));
+  return program({A}, weightedSumStencil("gaussian5x5", A, gaussianTaps()));
 }
 
 } // namespace liftcc::examples

@@ -9,6 +9,7 @@
 //
 //   zipN(2, {slideN(2, 3, 1, padN(2, 1, 1, clamp, T)), P})
 #include "examples/stencil_helpers.h"
+#include "primitives/stencil.h"
 #include "examples/stencils.h"
 
 namespace liftcc::examples {
@@ -19,23 +20,15 @@ Program hotspot2d() {
   std::vector<Size> sizes = gridSizes(2, 3);
   Expr T = gridInput("T", sizes);
   Expr P = gridInput("P", sizes);
-  Expr hotspot = userFun("hotspot", floatParams({"power", "c", "n", "s", "w", "e"}), ScalarKind::Float,
-                         "const float stepDivCap = 1.365333f;\n"
-                         "const float rx1 = 0.1f;\n"
-                         "const float ry1 = 0.1f;\n"
-                         "const float rz1 = 4.882813e-05f;\n"
-                         "const float ambTemp = 80.0f;\n"
-                         "return c + stepDivCap * (power + (s + n - 2.0f * c) * ry1 + (e + w - 2.0f * c) * rx1"
-                         " + (ambTemp - c) * rz1);");
-  Expr f = fn(
-      [&](Expr m) {
-        Expr nbh = get(0, m);
-        std::vector<Expr> args{get(1, m)};
-        for (const Expr &v : neighbours(nbh, 1, {centre(2), {-1, 0}, {1, 0}, {0, -1}, {0, 1}})) args.push_back(v);
-        return apply(hotspot, args);
-      },
-      "m");
-  return program({T, P}, mapN(2, f, zipN(2, {clampNeighbourhoods(2, 1, T), P})));
+  return program({T, P}, stencil({{T, clamp}, {P, StencilBoundary::pointWise()}},
+                                  "const float stepDivCap = 1.365333f;\n"
+                                  "const float rx1 = 0.1f;\n"
+                                  "const float ry1 = 0.1f;\n"
+                                  "const float rz1 = 4.882813e-05f;\n"
+                                  "const float ambTemp = 80.0f;\n"
+                                  "return T[0][0] + stepDivCap * (P[0][0] + (T[1][0] + T[-1][0] - 2.0f * T[0][0]) * ry1"
+                                  " + (T[0][1] + T[0][-1] - 2.0f * T[0][0]) * rx1 + (ambTemp - T[0][0]) * rz1);",
+                                  "hotspot"));
 }
 
 } // namespace liftcc::examples

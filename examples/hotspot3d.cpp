@@ -9,6 +9,7 @@
 //   ct = cb = stepDivCap / Rz = 0.00053333
 //   cc = 1 - (2 ce + 2 cn + 3 ct) = 0.86186665, stepDivCap = 0.3413333, amb = 80.
 #include "examples/stencil_helpers.h"
+#include "primitives/stencil.h"
 #include "examples/stencils.h"
 
 namespace liftcc::examples {
@@ -19,29 +20,20 @@ Program hotspot3d() {
   std::vector<Size> sizes = gridSizes(3, 3);
   Expr T = gridInput("T", sizes);
   Expr P = gridInput("P", sizes);
-  Expr hotspot = userFun("hotspot3d", floatParams({"power", "c", "w", "e", "s", "n", "b", "t"}), ScalarKind::Float,
-                         "const float cc = 0.86186665f;\n"
-                         "const float cw = 0.03413333f;\n"
-                         "const float ce = 0.03413333f;\n"
-                         "const float cs = 0.03413333f;\n"
-                         "const float cn = 0.03413333f;\n"
-                         "const float cb = 0.00053333f;\n"
-                         "const float ct = 0.00053333f;\n"
-                         "const float stepDivCap = 0.3413333f;\n"
-                         "const float ambTemp = 80.0f;\n"
-                         "return cc * c + cw * w + ce * e + cs * s + cn * n + cb * b + ct * t"
-                         " + stepDivCap * power + ct * ambTemp;");
-  Expr f = fn(
-      [&](Expr m) {
-        Expr nbh = get(0, m);
-        std::vector<Expr> args{get(1, m)};
-        for (const Expr &v :
-             neighbours(nbh, 1, {centre(3), {0, 0, -1}, {0, 0, 1}, {0, 1, 0}, {0, -1, 0}, {-1, 0, 0}, {1, 0, 0}}))
-          args.push_back(v);
-        return apply(hotspot, args);
-      },
-      "m");
-  return program({T, P}, mapN(3, f, zipN(3, {clampNeighbourhoods(3, 1, T), P})));
+  return program({T, P}, stencil({{T, clamp}, {P, StencilBoundary::pointWise()}},
+                                  "const float cc = 0.86186665f;\n"
+                                  "const float cw = 0.03413333f;\n"
+                                  "const float ce = 0.03413333f;\n"
+                                  "const float cs = 0.03413333f;\n"
+                                  "const float cn = 0.03413333f;\n"
+                                  "const float cb = 0.00053333f;\n"
+                                  "const float ct = 0.00053333f;\n"
+                                  "const float stepDivCap = 0.3413333f;\n"
+                                  "const float ambTemp = 80.0f;\n"
+                                  "return cc * T[0][0][0] + cw * T[0][0][-1] + ce * T[0][0][1] + cs * T[0][1][0]"
+                                  " + cn * T[0][-1][0] + cb * T[-1][0][0] + ct * T[1][0][0]"
+                                  " + stepDivCap * P[0][0][0] + ct * ambTemp;",
+                                  "hotspot3d"));
 }
 
 } // namespace liftcc::examples

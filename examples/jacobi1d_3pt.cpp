@@ -3,6 +3,7 @@
 // Clamp padding at both ends. Not part of CGO'18 Table 1; the simplest
 // stencil, kept as the 1D building block of the others.
 #include "examples/stencil_helpers.h"
+#include "primitives/stencil.h"
 #include "examples/stencils.h"
 
 namespace liftcc::examples {
@@ -12,9 +13,7 @@ using namespace api;
 Program jacobi1d3pt() {
   std::vector<Size> sizes = gridSizes(1, 3);
   Expr A = gridInput("A", sizes);
-  Expr jacobi = userFun("jacobi3", floatParams({"l", "c", "r"}), ScalarKind::Float, "return 0.33333f * (l + c + r);");
-  Expr f = fn([&](Expr nbh) { return apply(jacobi, neighbours(nbh, 1, {{-1}, {0}, {1}})); }, "nbh");
-  return program({A}, mapN(1, f, clampNeighbourhoods(1, 1, A)));
+  return program({A}, stencil({{A, clamp}}, "return 0.33333f * (A[-1] + A[0] + A[1]);", "jacobi3"));
 }
 
 } // namespace liftcc::examples

@@ -4,21 +4,22 @@
 //   mapN(2, f, slideN(2, 3, 1, padN(2, 1, 1, clamp, A)))
 #include "examples/stages.h"
 #include "examples/stencil_helpers.h"
+#include "primitives/stencil.h"
 #include "examples/stencils.h"
 
 namespace liftcc::examples {
 
 using namespace api;
 
-Expr jacobi2d5ptStep(const Expr &A) {
-  Expr jacobi = userFun("jacobi5", floatParams({"n", "w", "c", "e", "s"}), ScalarKind::Float,
-                        "return (5.0f * n + 12.0f * w + 15.0f * c + 12.0f * e + 5.0f * s) / 118.0f;");
-  Expr f = fn(
-      [&](Expr nbh) {
-        return apply(jacobi, neighbours(nbh, 1, {{-1, 0}, {0, -1}, {0, 0}, {0, 1}, {1, 0}}));
-      },
-      "nbh");
-  return mapN(2, f, clampNeighbourhoods(2, 1, A));
+Expr jacobi2d5ptStep(const Expr &grid) {
+  // The body names the grid as the program does (the input A, or the
+  // iterated version's lambda parameter), so the JSON writer can print the
+  // stencil form for either.
+  auto A = [&](const Offset &o) { return cell(grid.name(), o); };
+  return stencil({{grid, clamp}},
+                 "return (5.0f * " + A({-1, 0}) + " + 12.0f * " + A({0, -1}) + " + 15.0f * " + A({0, 0}) +
+                     " + 12.0f * " + A({0, 1}) + " + 5.0f * " + A({1, 0}) + ") / 118.0f;",
+                 "jacobi5");
 }
 
 Program jacobi2d5pt() {

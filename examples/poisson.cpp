@@ -3,6 +3,7 @@
 // Face neighbours differ from the centre in one coordinate, edge neighbours
 // in two (the 3x3x3 box without its 8 corners). Clamp padding.
 #include "examples/stencil_helpers.h"
+#include "primitives/stencil.h"
 #include "examples/stencils.h"
 
 #include <cstdlib>
@@ -24,14 +25,10 @@ std::vector<Offset> boxPointsWithNonZero(int nonZero) {
 Program poisson() {
   std::vector<Size> sizes = gridSizes(3, 3);
   Expr A = gridInput("A", sizes);
-  Expr f = fn(
-      [&](Expr nbh) {
-        return weightedSum(
-            "poisson19", nbh, 1,
-            {{"2.666f", {centre(3)}}, {"-0.166f", boxPointsWithNonZero(1)}, {"-0.0833f", boxPointsWithNonZero(2)}});
-      },
-      "nbh");
-  return program({A}, mapN(3, f, clampNeighbourhoods(3, 1, A)));
+  return program({A}, weightedSumStencil("poisson19", A,
+                                         {{"2.666f", {centre(3)}},
+                                          {"-0.166f", boxPointsWithNonZero(1)},
+                                          {"-0.0833f", boxPointsWithNonZero(2)}}));
 }
 
 } // namespace liftcc::examples

@@ -10,6 +10,7 @@
 // All literals are float: the benchmark is single precision.
 #include "examples/stages.h"
 #include "examples/stencil_helpers.h"
+#include "primitives/stencil.h"
 #include "examples/stencils.h"
 
 namespace liftcc::examples {
@@ -17,28 +18,23 @@ namespace liftcc::examples {
 using namespace api;
 
 Expr sradCoefficients(const Expr &J) {
-  Expr coefficient = userFun("sradCoefficient", floatParams({"jc", "jn", "js", "jw", "je"}), ScalarKind::Float,
-                             "const float q0sqr = 0.053787220f;\n"
-                             "float dN = jn - jc;\n"
-                             "float dS = js - jc;\n"
-                             "float dW = jw - jc;\n"
-                             "float dE = je - jc;\n"
-                             "float g2 = (dN * dN + dS * dS + dW * dW + dE * dE) / (jc * jc);\n"
-                             "float l = (dN + dS + dW + dE) / jc;\n"
-                             "float num = 0.5f * g2 - 0.0625f * (l * l);\n"
-                             "float den = 1.0f + 0.25f * l;\n"
-                             "float qsqr = num / (den * den);\n"
-                             "den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));\n"
-                             "float coeff = 1.0f / (1.0f + den);\n"
-                             "if (coeff < 0.0f) return 0.0f;\n"
-                             "if (coeff > 1.0f) return 1.0f;\n"
-                             "return coeff;");
-  Expr f = fn(
-      [&](Expr nbh) {
-        return apply(coefficient, neighbours(nbh, 1, {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}}));
-      },
-      "nbh");
-  return mapN(2, f, clampNeighbourhoods(2, 1, J));
+  return stencil({{"J", J, clamp}},
+                 "const float q0sqr = 0.053787220f;\n"
+                 "float dN = J[-1][0] - J[0][0];\n"
+                 "float dS = J[1][0] - J[0][0];\n"
+                 "float dW = J[0][-1] - J[0][0];\n"
+                 "float dE = J[0][1] - J[0][0];\n"
+                 "float g2 = (dN * dN + dS * dS + dW * dW + dE * dE) / (J[0][0] * J[0][0]);\n"
+                 "float l = (dN + dS + dW + dE) / J[0][0];\n"
+                 "float num = 0.5f * g2 - 0.0625f * (l * l);\n"
+                 "float den = 1.0f + 0.25f * l;\n"
+                 "float qsqr = num / (den * den);\n"
+                 "den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));\n"
+                 "float coeff = 1.0f / (1.0f + den);\n"
+                 "if (coeff < 0.0f) return 0.0f;\n"
+                 "if (coeff > 1.0f) return 1.0f;\n"
+                 "return coeff;",
+                 "sradCoefficient");
 }
 
 Program srad1() {

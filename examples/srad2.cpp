@@ -9,6 +9,7 @@
 // default), all literals float.
 #include "examples/stages.h"
 #include "examples/stencil_helpers.h"
+#include "primitives/stencil.h"
 #include "examples/stencils.h"
 
 namespace liftcc::examples {
@@ -16,22 +17,15 @@ namespace liftcc::examples {
 using namespace api;
 
 Expr sradUpdate(const Expr &J, const Expr &C) {
-  Expr update = userFun("sradUpdate", floatParams({"jc", "jn", "js", "jw", "je", "cc", "cs", "ce"}), ScalarKind::Float,
-                        "const float lambda = 0.5f;\n"
-                        "float dN = jn - jc;\n"
-                        "float dS = js - jc;\n"
-                        "float dW = jw - jc;\n"
-                        "float dE = je - jc;\n"
-                        "float d = cc * dN + cs * dS + cc * dW + ce * dE;\n"
-                        "return jc + 0.25f * lambda * d;");
-  Expr f = fn(
-      [&](Expr m) {
-        std::vector<Expr> args = neighbours(get(0, m), 1, {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}});
-        for (const Expr &v : neighbours(get(1, m), 1, {{0, 0}, {1, 0}, {0, 1}})) args.push_back(v);
-        return apply(update, args);
-      },
-      "m");
-  return mapN(2, f, zipN(2, {clampNeighbourhoods(2, 1, J), clampNeighbourhoods(2, 1, C)}));
+  return stencil({{"J", J, clamp}, {"C", C, clamp}},
+                 "const float lambda = 0.5f;\n"
+                 "float dN = J[-1][0] - J[0][0];\n"
+                 "float dS = J[1][0] - J[0][0];\n"
+                 "float dW = J[0][-1] - J[0][0];\n"
+                 "float dE = J[0][1] - J[0][0];\n"
+                 "float d = C[0][0] * dN + C[1][0] * dS + C[0][0] * dW + C[0][1] * dE;\n"
+                 "return J[0][0] + 0.25f * lambda * d;",
+                 "sradUpdate");
 }
 
 Program srad2() {

@@ -4,6 +4,7 @@
 // wDiagonal = 0.05 (the neighbour order of SHOC's CPU reference).
 // SHOC keeps a fixed halo; like Lift's version we clamp at the border instead.
 #include "examples/stencil_helpers.h"
+#include "primitives/stencil.h"
 #include "examples/stencils.h"
 
 namespace liftcc::examples {
@@ -13,15 +14,10 @@ using namespace api;
 Program stencil2d() {
   std::vector<Size> sizes = gridSizes(2, 3);
   Expr A = gridInput("A", sizes);
-  Expr f = fn(
-      [&](Expr nbh) {
-        return weightedSum("stencil2d", nbh, 1,
-                           {{"0.25f", {centre(2)}},
-                            {"0.15f", {{-1, 0}, {1, 0}, {0, -1}, {0, 1}}},
-                            {"0.05f", {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}}}});
-      },
-      "nbh");
-  return program({A}, mapN(2, f, clampNeighbourhoods(2, 1, A)));
+  return program({A}, weightedSumStencil("stencil2d", A,
+                                         {{"0.25f", {centre(2)}},
+                                          {"0.15f", {{-1, 0}, {1, 0}, {0, -1}, {0, 1}}},
+                                          {"0.05f", {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}}}}));
 }
 
 } // namespace liftcc::examples

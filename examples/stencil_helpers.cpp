@@ -1,5 +1,7 @@
 #include "examples/stencil_helpers.h"
 
+#include "primitives/stencil.h"
+
 #include <stdexcept>
 
 namespace liftcc::examples {
@@ -109,6 +111,29 @@ Expr weightedSum(const std::string &name, const Expr &nbh, int radius, const std
   }
   Expr f = userFun(name, floatParams(names), ScalarKind::Float, "return " + sum + ";");
   return apply(f, neighbours(nbh, radius, offsets));
+}
+
+std::string cell(const std::string &grid, const Offset &offset) {
+  std::string out = grid;
+  for (int d : offset) out += "[" + std::to_string(d) + "]";
+  return out;
+}
+
+Expr weightedSumStencil(const std::string &name, const Expr &grid, const std::vector<WeightedGroup> &groups) {
+  std::string sum;
+  for (const WeightedGroup &g : groups) {
+    if (g.offsets.empty() || g.weight.empty()) throw std::invalid_argument("weightedSumStencil: empty group");
+    std::string terms;
+    for (const Offset &o : g.offsets) terms += (terms.empty() ? "" : " + ") + cell(grid.name(), o);
+    if (g.offsets.size() > 1) terms = "(" + terms + ")";
+    bool negative = g.weight[0] == '-';
+    std::string magnitude = negative ? g.weight.substr(1) : g.weight;
+    if (sum.empty())
+      sum = g.weight + " * " + terms;
+    else
+      sum += (negative ? " - " : " + ") + magnitude + " * " + terms;
+  }
+  return stencil({{grid, clamp}}, "return " + sum + ";", name);
 }
 
 } // namespace liftcc::examples

@@ -70,4 +70,12 @@ struct WeightedGroup {
 /// subtraction) to the neighbours of `nbh`.
 Expr weightedSum(const std::string &name, const Expr &nbh, int radius, const std::vector<WeightedGroup> &groups);
 
+/// The same sum as a stencil form over `grid` with clamp boundaries (primitives/stencil.h): the body reads
+/// the neighbours by offset (`0.25f * A[0][0] + 0.15f * (A[-1][0] + ...)`), the function `name` has one
+/// parameter per neighbour (A_0_0, A_m1_0, ...), the radius is the largest |offset|.
+Expr weightedSumStencil(const std::string &name, const Expr &grid, const std::vector<WeightedGroup> &groups);
+
+/// GRID[o1][o2]...: a neighbour in the body of a stencil form.
+std::string cell(const std::string &grid, const Offset &offset);
+
 } // namespace liftcc::examples

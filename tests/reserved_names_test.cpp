@@ -26,7 +26,7 @@ namespace {
 
 using json = nlohmann::json;
 
-json jacobi2d() { return json::parse(test::readFile(test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json")); }
+json jacobi2d() { return json::parse(test::readFile(test::sourceDir() / "tests" / "data" / "long_forms" / "jacobi2d_5pt.json")); }
 
 /// jacobi2d with its input, user function or a local of it renamed.
 json withInput(const std::string &name) {

@@ -24,6 +24,10 @@ const std::vector<DerivedFormInfo> &derivedForms();
 const DerivedFormInfo &derivedFormInfo(DerivedForm form);
 std::optional<DerivedForm> derivedFormByName(std::string_view name);
 
+/// The stencil form's "op" (core/ir/stencil_form.h; not in the table above:
+/// its fields are not those of a composition of primitives).
+inline constexpr std::string_view kStencilFormName = "stencil";
+
 /// The largest `dims` the reader accepts (the IR has no limit; this keeps a
 /// typo such as 1000 from building a huge expansion).
 inline constexpr int kMaxDerivedDims = 16;

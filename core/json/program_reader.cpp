@@ -1,5 +1,6 @@
 // JSON -> IR. Every error names the JSON pointer of the offending value.
 #include "core/ir/nd_forms.h"
+#include "core/ir/stencil_form.h"
 #include "core/json/derived_forms.h"
 #include "core/json/program_json.h"
 
@@ -293,6 +294,7 @@ private:
 
   Expr readPrim(const json &j, const std::string &p, int depth) {
     std::string name = string(j["op"], p + "/op");
+    if (name == kStencilFormName) return readStencil(j, p, depth);
     if (auto form = derivedFormByName(name)) return readDerived(*form, j, p, depth);
     auto op = opByName(name);
     if (!op) fail(p + "/op", "unknown primitive \"" + name + "\"");
@@ -343,6 +345,86 @@ private:
     auto m = parsePadMode(mode);
     if (!m) fail(p, "unknown pad mode \"" + mode + "\" (expected clamp, mirror or wrap)");
     return *m;
+  }
+
+  // The stencil form (core/ir/stencil_form.h): {"op": "stencil", "grids":
+  // {"A": "clamp", ...}, "body": "return ... A[-1][0] ...;", "name": "f"}.
+  // Its errors name the grid (/grids/A), the body or the name.
+  Expr readStencil(const json &j, const std::string &p, int depth) {
+    allowOnly(j, p, {"op", "grids", "scalars", "body", "name"});
+    const json &grids = field(j, p, "grids");
+    if (!grids.is_object() || grids.empty())
+      fail(p + "/grids", "stencil: expected an object mapping grid names to boundaries, e.g. {\"A\": \"clamp\"}");
+    stencil_form::Form form;
+    for (const auto &[name, boundary] : grids.items()) {
+      std::string gp = p + "/grids/" + escape(name);
+      auto in = std::find_if(scopes_.rbegin(), scopes_.rend(), [&](const auto &s) { return s.first == name; });
+      if (in == scopes_.rend()) fail(gp, "stencil: unknown grid \"" + name + "\" (not an input or parameter in scope)");
+      form.grids.emplace_back(name, in->second, stencilBoundary(boundary, gp));
+    }
+    if (auto scalars = j.find("scalars"); scalars != j.end()) {
+      if (!scalars->is_array()) fail(p + "/scalars", "stencil: expected an array of scalar input names");
+      for (size_t i = 0; i < scalars->size(); ++i) {
+        std::string sp = p + "/scalars/" + std::to_string(i), name = string((*scalars)[i], sp);
+        auto in = std::find_if(scopes_.rbegin(), scopes_.rend(), [&](const auto &s) { return s.first == name; });
+        if (in == scopes_.rend()) fail(sp, "stencil: unknown scalar \"" + name + "\" (not an input or parameter in scope)");
+        form.scalars.emplace_back(name, in->second);
+      }
+    }
+    form.body = string(field(j, p, "body"), p + "/body");
+    if (j.contains("name")) {
+      form.function = string(j["name"], p + "/name");
+      if (!isIdentifier(form.function)) fail(p + "/name", "stencil: \"" + form.function + "\" is not an identifier");
+      if (auto why = cfun::generatedName(form.function)) fail(p + "/name", "stencil function name " + *why);
+    }
+    Expr e = [&] {
+      try {
+        return stencil_form::build(form);
+      } catch (const stencil_form::FormError &error) {
+        if (error.aboutScalar()) {
+          size_t i = 0;
+          while (i + 1 < form.scalars.size() && form.scalars[i].name != error.grid()) ++i;
+          fail(p + "/scalars/" + std::to_string(i), error.what());
+        }
+        fail(error.grid().empty() ? p + "/body" : p + "/grids/" + escape(error.grid()), error.what());
+      }
+    }();
+    // One user function per name: a second stencil (or a userFuns entry) of
+    // the same name and another body would give the kernel two definitions.
+    Expr f = stencil_form::userFunction(e);
+    for (const auto *known : {&userFuns_, &stencilFuns_})
+      if (auto it = known->find(form.function); it != known->end() && it->second != f)
+        fail(p + (j.contains("name") ? "/name" : ""),
+             "stencil: the function name \"" + form.function + "\" is already used by " +
+                 (known == &userFuns_ ? "a user function" : "another stencil") +
+                 " with another body (give this stencil a \"name\")");
+    stencilFuns_.emplace(form.function, f);
+    // The expansion nests a map and a lambda per dimension, a zip, the
+    // function and an `at` per dimension: counted as for the derived forms.
+    auto map = nd::largestMapN(e);
+    const int dims = map ? map->dims : 1;
+    if (depth + 3 * dims + 2 > limits::kMaxProgramNesting)
+      fail(p, "expression " + limits::nestedDeeperThan(limits::kMaxProgramNesting));
+    return e;
+  }
+
+  static stencil_form::Boundary stencilBoundary(const json &b, const std::string &p) {
+    if (b.is_object()) {
+      allowOnly(b, p, {"constant"});
+      const json &v = field(b, p, "constant");
+      if (!v.is_number()) fail(p + "/constant", std::string("expected a number, found ") + v.type_name());
+      // Converted to the grid's element type when the stencil is built.
+      if (std::fabs(v.get<double>()) > double(std::numeric_limits<float>::max()))
+        fail(p + "/constant", "number out of the range of float");
+      return stencil_form::Boundary::constant(Scalar::ofDouble(v.get<double>()));
+    }
+    std::string mode = string(b, p);
+    if (mode == "pointwise") return stencil_form::Boundary::pointWise();
+    auto m = parsePadMode(mode);
+    if (!m)
+      fail(p, "stencil: unknown boundary \"" + mode +
+                  "\" (expected clamp, mirror, wrap, pointwise or {\"constant\": value})");
+    return stencil_form::Boundary::pad(*m);
   }
 
   // A derived form (mapN, padN, slideN, zipN) expands to the 1D primitives
@@ -410,6 +492,7 @@ private:
   std::map<std::string, arith::Range> ranges_;
   std::vector<arith::Expr> sizes_;
   std::map<std::string, Expr> userFuns_;
+  std::map<std::string, Expr> stencilFuns_; ///< the functions stencil forms generated, by name
   std::vector<std::pair<std::string, Expr>> scopes_;
 };
 

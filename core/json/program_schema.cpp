@@ -120,6 +120,36 @@ Json derivedFormSchema(const DerivedFormInfo &info) {
               {"additionalProperties", false}};
 }
 
+/// The stencil form (core/ir/stencil_form.h), with the derived forms: it too is expanded by the reader.
+Json stencilFormSchema() {
+  Json boundary{{"oneOf",
+                 {Json{{"enum", {"clamp", "mirror", "wrap", "pointwise"}}},
+                  closedObject(Json{{"constant", Json{{"type", "number"}}}}, {"constant"})}}};
+  Json properties{
+      {"op", Json{{"const", std::string(kStencilFormName)}}},
+      {"name", Json{{"type", "string"},
+                    {"pattern", "^[A-Za-z_][A-Za-z0-9_]*$"},
+                    {"description", "the generated user function's name (default stencil)"}}},
+      {"grids", Json{{"type", "object"},
+                     {"minProperties", 1},
+                     {"description", "input or lambda parameter name -> boundary: a pad mode, pointwise (read at "
+                                     "the centre only) or {\"constant\": value}"},
+                     {"additionalProperties", boundary}}},
+      {"scalars", Json{{"type", "array"},
+                       {"items", identifier()},
+                       {"description", "scalar inputs the body reads by name (parameters after the neighbours)"}}},
+      {"body", Json{{"type", "string"},
+                    {"description", "C-subset statements; a neighbour is GRID[o1][o2]... with integer literal "
+                                    "offsets, one per dimension"}}}};
+  return Json{{"title", std::string(kStencilFormName)},
+              {"description", "a stencil with neighbours named by offsets: mapN of a generated user function over "
+                              "zipN of slideN(padN(grid)) windows"},
+              {"type", "object"},
+              {"properties", properties},
+              {"required", {"op", "grids", "body"}},
+              {"additionalProperties", false}};
+}
+
 std::string code(std::string_view text) { return "`" + std::string(text) + "`"; }
 
 std::string markdownFields(const OpInfo &info) {
@@ -143,6 +173,7 @@ std::string programSchemaText() {
   for (Op op : allOps()) primitives.push_back(primitiveSchema(opInfo(op)));
   Json derived = Json::array();
   for (const DerivedFormInfo &info : derivedForms()) derived.push_back(derivedFormSchema(info));
+  derived.push_back(stencilFormSchema());
   Json schema{
       {"$schema", "https://json-schema.org/draft/2020-12/schema"},
       {"$id", "https://liftcc.dev/schemas/program-1.json"},

@@ -4,6 +4,7 @@
 // N-d compositions are written as the derived forms mapN, padN, slideN and
 // zipN unless the options ask for the expanded form.
 #include "core/ir/nd_forms.h"
+#include "core/ir/stencil_form.h"
 #include "core/json/derived_forms.h"
 #include "core/json/program_json.h"
 
@@ -157,9 +158,42 @@ private:
     return uniform ? first : all;
   }
 
+  // The stencil form, when `e` is exactly the expansion of one whose grids
+  // are parameters written under their own names.
+  std::optional<json> stencilForm(const Expr &e) {
+    auto nameOf = [&](const Expr &param) -> std::optional<std::string> {
+      auto it = names_.find(param.id());
+      if (it == names_.end()) return std::nullopt;
+      return it->second;
+    };
+    auto form = stencil_form::match(e, nameOf);
+    if (!form) return std::nullopt;
+    json j;
+    j["op"] = kStencilFormName;
+    if (form->function != stencil_form::kDefaultFunctionName) j["name"] = form->function;
+    json grids = json::object();
+    for (const stencil_form::Grid &g : form->grids) {
+      switch (g.boundary.kind) {
+      case stencil_form::Boundary::Kind::Pad: grids[g.name] = padModeName(g.boundary.mode); break;
+      case stencil_form::Boundary::Kind::Constant: grids[g.name] = json{{"constant", scalar(g.boundary.value)}}; break;
+      case stencil_form::Boundary::Kind::PointWise: grids[g.name] = "pointwise"; break;
+      }
+    }
+    j["grids"] = grids;
+    if (!form->scalars.empty()) {
+      json scalars = json::array();
+      for (const stencil_form::ScalarParam &k : form->scalars) scalars.push_back(k.name);
+      j["scalars"] = scalars;
+    }
+    j["body"] = form->body;
+    return j;
+  }
+
   json prim(const Expr &e) {
-    if (!options_.expanded)
+    if (!options_.expanded) {
+      if (auto j = stencilForm(e)) return *j;
       if (auto j = derived(e)) return *j;
+    }
     const OpInfo &info = e.info();
     json j;
     j["op"] = info.name;

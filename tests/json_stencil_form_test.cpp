@@ -1,0 +1,265 @@
+// The stencil form ({"op": "stencil", "grids": {"A": "clamp"}, "body": "...A[-1][0]..."}; core/ir/stencil_form.h):
+// it reads to the padN/slideN/zipN/mapN/at composition the C++ API builds (api::stencil, and by hand), the
+// writer gives it back (same structural hash), `expanded` writes the composition, each error names the
+// offending offset or grid, and the rewritten examples compute what their former long forms
+// (tests/data/long_forms/, the files as they were before) compute.
+
+#include "core/interp/interpreter.h"
+#include "core/ir/nd_forms.h"
+#include "core/json/program_json.h"
+#include "core/typecheck/typecheck.h"
+#include "examples/example.h"
+#include "examples/stencil_helpers.h"
+#include "primitives/api.h"
+#include "primitives/stencil.h"
+#include "tests/test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <random>
+#include <string>
+
+namespace liftcc {
+namespace {
+
+bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+/// A program over 2D grids A and B (N x M) and a 1D grid V, with `body`.
+std::string program2d(const std::string &body) {
+  return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}, {"name": "M", "min": 3}],
+    "inputs": [{"name": "A", "type": "[[float]M]N"}, {"name": "B", "type": "[[float]M]N"},
+               {"name": "V", "type": "[float]N"}, {"name": "D", "type": "[[[double]M]N]N"},
+               {"name": "k", "type": "float"}],
+    "body": )" +
+         body + "}";
+}
+
+std::string stencilBody(const std::string &grids, const std::string &body, const std::string &extra = "") {
+  return R"({"op": "stencil", )" + extra + R"("grids": )" + grids + R"(, "body": ")" + body + R"("})";
+}
+
+/// Read, write, read: the same IR, the stencil form in the text, and the expanded form reads to it too.
+Program roundTrips(const std::string &text) {
+  CAPTURE(text);
+  Program read = readProgram(text);
+  std::string written = writeProgram(read);
+  CHECK_MESSAGE(contains(written, "\"op\": \"stencil\""), written);
+  Program again = readProgram(written);
+  CHECK(again.fun.hash() == read.fun.hash());
+  CHECK(again.fun == read.fun);
+  CHECK(writeProgram(again) == written);
+  std::string expanded = writeProgram(read, {.expanded = true});
+  CHECK(!contains(expanded, "\"op\": \"stencil\""));
+  CHECK(!contains(expanded, "slideN"));
+  CHECK(readProgram(expanded).fun == read.fun);
+  CHECK_NOTHROW(typeCheck(read));
+  return read;
+}
+
+void checkError(const std::string &body, const std::string &pointer, const std::string &message) {
+  CAPTURE(body);
+  try {
+    readProgram(program2d(body));
+    FAIL("accepted");
+  } catch (const JsonError &e) {
+    CHECK(e.pointer() == pointer);
+    CHECK_MESSAGE(contains(e.what(), message), e.what());
+    CHECK(!contains(e.what(), "\n"));
+  }
+}
+
+/// Every scalar equal (NaN equal to NaN): the two programs compute the same thing the same way.
+void checkSameResults(const Program &a, const Program &b, const std::map<std::string, int64_t> &sizes) {
+  Program ta = typeCheck(a, sizes), tb = typeCheck(b, sizes);
+  std::mt19937_64 rng(35);
+  std::vector<Value> inputs;
+  for (const Expr &in : ta.inputs()) inputs.push_back(Value::random(in.typeOrThrow(), sizes, rng));
+  std::vector<Scalar> x = interpret(ta, sizes, inputs).flatten(), y = interpret(tb, sizes, inputs).flatten();
+  REQUIRE(x.size() == y.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    differ += !(x[i] == y[i] || (std::isnan(x[i].toDouble()) && std::isnan(y[i].toDouble())));
+  CHECK(differ == 0);
+}
+
+} // namespace
+
+TEST_SUITE("json stencil form") {
+
+TEST_CASE("json stencil form: 1D, 2D, 3D, several grids and every boundary round-trip with the same hash") {
+  roundTrips(program2d(stencilBody(R"({"V": "clamp"})", "return 0.5f * (V[-1] + V[1]);")));
+  roundTrips(program2d(stencilBody(R"({"V": "wrap"})", "return V[-2] + V[0] + V[2];", R"("name": "wrap1", )")));
+  roundTrips(program2d(
+      stencilBody(R"({"A": "mirror"})", "return (A[-1][0] + A[1][0] + A[0][-1] + A[0][1]) * 0.25f - A[0][0];")));
+  roundTrips(program2d(stencilBody(R"({"A": {"constant": 1.5}})", "return A[-1][-1] + A[1][1];")));
+  // Two windows of different radii and boundaries, and a grid read at its centre only.
+  Program several = roundTrips(
+      program2d(stencilBody(R"({"A": "clamp", "B": {"constant": 0}})",
+                            "// B first: it is zipped first\\nreturn B[0][2] * A[1][0] - A[-1][0] + B[0][0];")));
+  CHECK(contains(writeProgram(several), R"("grids": {"B": {"constant": 0.0}, "A": "clamp"})"));
+  Program pointWise =
+      roundTrips(program2d(stencilBody(R"({"A": "clamp", "B": "pointwise"})", "return A[0][1] + B[0][0];")));
+  CHECK(contains(writeProgram(pointWise), R"("B": "pointwise")"));
+  // 3D, double elements: the function's parameters and result are double.
+  Program d3 = roundTrips(program2d(stencilBody(R"({"D": "clamp"})", "return D[-1][0][0] + D[0][0][1] * 2.0;")));
+  CHECK(typeCheck(d3).body().typeOrThrow().str() == "[[[double]M]N]N");
+  // A scalar input read by name: a parameter after the neighbours.
+  Program scaled = roundTrips(program2d(R"({"op": "stencil", "grids": {"A": "clamp"}, "scalars": ["k"],
+                                            "body": "return k * (A[0][1] - A[0][-1]);"})"));
+  CHECK(contains(writeProgram(scaled), R"("scalars": ["k"])"));
+}
+
+TEST_CASE("json stencil form: several-grid output names the grids in order of first use") {
+  Program p = readProgram(program2d(stencilBody(R"({"A": "clamp", "B": "wrap"})", "return B[0][1] + A[1][0];")));
+  std::string text = writeProgram(p);
+  CAPTURE(text);
+  CHECK(contains(text, R"("grids": {"B": "wrap", "A": "clamp"})"));
+  CHECK(contains(text, R"("body": "return B[0][1] + A[1][0];")"));
+}
+
+TEST_CASE("json stencil form: the expansion is the long form and the C++ API's stencil") {
+  using namespace api;
+  auto N = size("N", 3), M = size("M", 3);
+  Expr A = input("A", array(array(f32(), M), N));
+  Expr B = input("B", array(array(f32(), M), N));
+  Expr V = input("V", array(f32(), N));
+  Expr D = input("D", array(array(array(f64(), M), N), N));
+  Expr k = input("k", f32());
+  const std::string body = "return (5.0f * A[-1][0] + 12.0f * A[0][-1] + 15.0f * A[0][0] + 12.0f * A[0][1] + "
+                           "5.0f * A[1][0]) / 118.0f;";
+  Program read = readProgram(program2d(stencilBody(R"({"A": "clamp"})", body, R"("name": "jacobi5", )")));
+
+  // By hand: the neighbours in order of first use, named A_m1_0 ...
+  Expr f = userFun("jacobi5", examples::floatParams({"A_m1_0", "A_0_m1", "A_0_0", "A_0_1", "A_1_0"}), ScalarKind::Float,
+                   "return (5.0f * A_m1_0 + 12.0f * A_0_m1 + 15.0f * A_0_0 + 12.0f * A_0_1 + 5.0f * A_1_0) / 118.0f;");
+  Expr lambda = fn(
+      [&](Expr nbh) {
+        return apply(f, {at(1, at(0, nbh)), at(0, at(1, nbh)), at(1, at(1, nbh)), at(2, at(1, nbh)),
+                         at(1, at(2, nbh))});
+      },
+      "nbh");
+  Program byHand = program({A, B, V, D, k}, mapN(2, lambda, slideN(2, 3, 1, padN(2, 1, 1, clamp, A))));
+  CHECK(read.fun.hash() == byHand.fun.hash());
+  CHECK(read.fun == byHand.fun);
+
+  Program api = program({A, B, V, D, k}, stencil({{A, clamp}}, body, "jacobi5"));
+  CHECK(api.fun.hash() == read.fun.hash());
+  CHECK(api.fun == read.fun);
+  CHECK(writeProgram(api) == writeProgram(read));
+
+  // Several grids: zipN of the windows, a centre-only grid as it is.
+  Program twoApi = program({A, B, V, D, k}, stencil({{A, mirror}, {B, StencilBoundary::pointWise()}},
+                                                 "return A[0][-1] * B[0][0];"));
+  Program twoJson = readProgram(
+      program2d(stencilBody(R"({"A": "mirror", "B": "pointwise"})", "return A[0][-1] * B[0][0];")));
+  CHECK(twoApi.fun == twoJson.fun);
+  Expr g = userFun("stencil", examples::floatParams({"A_0_m1", "B_0_0"}), ScalarKind::Float, "return A_0_m1 * B_0_0;");
+  Expr two = fn([&](Expr m) { return apply(g, {at(0, at(1, get(0, m))), get(1, m)}); }, "m");
+  CHECK(twoJson.fun == program({A, B, V, D, k}, mapN(2, two, zipN(2, {slideN(2, 3, 1, padN(2, 1, 1, mirror, A)), B})))
+                           .fun);
+
+  // A scalar: passed as it is, after the neighbours.
+  Program scaledJson = readProgram(program2d(
+      R"({"op": "stencil", "grids": {"V": "wrap"}, "scalars": ["k"], "body": "return k * V[1];"})"));
+  Expr h = userFun("stencil", examples::floatParams({"V_1", "k"}), ScalarKind::Float, "return k * V_1;");
+  Expr one = fn([&](Expr nbh) { return apply(h, {at(2, nbh), k}); }, "nbh");
+  CHECK(scaledJson.fun == program({A, B, V, D, k}, map(one, slide(3, 1, pad(1, 1, wrap, V)))).fun);
+  CHECK(scaledJson.fun == program({A, B, V, D, k}, stencil({{V, wrap}}, "return k * V[1];", "stencil", {k})).fun);
+}
+
+TEST_CASE("json stencil form: one evaluation against loops (2D, clamp, 5 x 7)") {
+  Program p = readProgram(program2d(
+      stencilBody(R"({"A": "clamp", "B": "pointwise"})", "return A[-1][0] + 2.0f * A[0][1] - A[1][-1] + B[0][0] * k;",
+                  R"("scalars": ["k"], )")));
+  std::map<std::string, int64_t> sizes{{"N", 5}, {"M", 7}};
+  Program typed = typeCheck(p, sizes);
+  std::mt19937_64 rng(7);
+  std::vector<Value> inputs;
+  for (const Expr &in : typed.inputs()) inputs.push_back(Value::random(in.typeOrThrow(), sizes, rng));
+  Value out = interpret(typed, sizes, inputs);
+  auto a = [&](int64_t i, int64_t j) {
+    i = std::clamp<int64_t>(i, 0, 4);
+    j = std::clamp<int64_t>(j, 0, 6);
+    return inputs[0][size_t(i)][size_t(j)].scalar().asFloat();
+  };
+  size_t wrong = 0;
+  for (int64_t i = 0; i < 5; ++i)
+    for (int64_t j = 0; j < 7; ++j) {
+      float expected = a(i - 1, j) + 2.0f * a(i, j + 1) - a(i + 1, j - 1) +
+                       inputs[1][size_t(i)][size_t(j)].scalar().asFloat() * inputs[4].scalar().asFloat();
+      wrong += out[size_t(i)][size_t(j)].scalar().asFloat() != expected;
+    }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("json stencil form: each error names the offending offset or grid") {
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][100];"), "/body/body",
+             "offset A[0][100] exceeds the largest stencil radius 64");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][i];"), "/body/body",
+             "offset A[0][i] is not an integer literal");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][0] + C[1][0];"), "/body/body",
+             "unknown grid \"C\" in C[...] (the grids are: A)");
+  checkError(stencilBody(R"({"Q": "clamp"})", "return Q[0][0];"), "/body/grids/Q",
+             "unknown grid \"Q\" (not an input or parameter in scope)");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0];"), "/body/grids/A",
+             "A is read with 1 subscript but has 2 dimensions ([[float]M]N)");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][0] + A[1];"), "/body/body",
+             "A[1] has 1 subscripts but A[0][0] has 2");
+  checkError(stencilBody(R"({"A": "clamp", "V": "clamp"})", "return A[0][0] + V[1];"), "/body/body",
+             "V[1] has 1 subscripts but A[0][0] has 2");
+  checkError(stencilBody(R"({"A": "clamp", "B": "clamp"})", "return A[0][0];"), "/body/grids/B",
+             "grid B is declared but never read");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A + 1.0f;"), "/body/body", "grid A is read without subscripts");
+  checkError(stencilBody(R"({"A": "pointwise"})", "return A[0][1];"), "/body/body",
+             "offset A[0][1] of the point-wise grid A");
+  checkError(stencilBody(R"({"A": "edge"})", "return A[0][0];"), "/body/grids/A", "unknown boundary \"edge\"");
+  checkError(stencilBody(R"({"A": {"constant": "x"}})", "return A[0][0];"), "/body/grids/A/constant",
+             "expected a number");
+  checkError(stencilBody(R"({"A": "clamp"})", "float A_0_0 = 1.0f; return A[0][0] + A_0_0;"), "/body/body",
+             "the body uses the name A_0_0");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][0]"), "/body/body", "the generated function stencil");
+  checkError(stencilBody(R"({})", "return 1.0f;"), "/body/grids", "expected an object mapping grid names");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][0];", R"("scalars": ["q"], )"), "/body/scalars/0",
+             "unknown scalar \"q\"");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][0];", R"("scalars": ["k"], )"), "/body/scalars/0",
+             "scalar k is declared but never read");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][0] + V + k;", R"("scalars": ["k", "V"], )"),
+             "/body/scalars/1", "V is not a scalar ([float]N)");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][0];", R"("name": "liftcc_f", )"), "/body/name",
+             "stencil function name");
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][0];", R"("size": 3, )"), "/body/size", "unknown field");
+  // Two stencils of one name and different bodies would give a kernel two definitions.
+  checkError(R"({"op": "zipN", "dims": 2, "in": [)" + stencilBody(R"({"A": "clamp"})", "return A[0][0];") + ", " +
+                 stencilBody(R"({"B": "clamp"})", "return B[0][1];") + "]}",
+             "/body/in/1", "the function name \"stencil\" is already used by another stencil");
+  // The C++ API throws the same errors.
+  using namespace api;
+  Expr A = input("A", array(array(f32(), size("N")), size("M")));
+  CHECK_THROWS_WITH_AS(stencil({{A, clamp}}, "return A[0][-70];"),
+                       "offset A[0][-70] exceeds the largest stencil radius 64", stencil_form::FormError);
+}
+
+TEST_CASE("json stencil form: the rewritten examples compute what their former long forms compute") {
+  const std::map<std::string, int64_t> sizes{{"O", 5}, {"N", 6}, {"M", 7}};
+  size_t compared = 0;
+  for (const auto &entry : std::filesystem::directory_iterator(test::sourceDir() / "tests/data/long_forms")) {
+    std::string name = entry.path().stem().string();
+    CAPTURE(name);
+    Program longForm = readProgram(test::readFile(entry.path()));
+    std::string text = test::readFile(test::sourceDir() / "examples/json" / (name + ".json"));
+    CHECK(contains(text, "\"op\": \"stencil\""));
+    Program stencilForm = readProgram(text);
+    CHECK(stencilForm.fun == examples::findExample(name).build().fun);
+    std::map<std::string, int64_t> used;
+    for (const arith::Expr &s : stencilForm.sizes) used[s.varName()] = sizes.at(s.varName());
+    checkSameResults(longForm, stencilForm, used);
+    ++compared;
+  }
+  CHECK(compared == 16);
+}
+
+} // TEST_SUITE("json stencil form")
+} // namespace liftcc
