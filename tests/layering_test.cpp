@@ -1,0 +1,153 @@
+// The libraries' layering, checked on the sources: no file of a library
+// includes a header of a library it does not depend on (directly or
+// through its dependencies). The libraries, the folders they are built from
+// and their dependencies are read from the liftcc_add_library calls of the
+// CMakeLists.txt files (cmake/LiftccLibrary.cmake), so this test follows the
+// build instead of a second list. Executables (tools/), the benchmark's
+// replay tool and the tests may include anything.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kSource = LIFTCC_SOURCE_DIR;
+
+struct Library {
+  std::string name;
+  std::string directory;                ///< of its CMakeLists.txt, relative to the source root ("" for the root)
+  std::vector<std::string> excluded;    ///< subfolders of `directory` built elsewhere
+  std::vector<std::string> includeDirs; ///< other folders built into it
+  std::vector<std::string> deps;        ///< liftcc_* dependencies only
+};
+
+std::string readText(const fs::path &path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool isBuildOutput(const fs::path &relative) {
+  std::string first = relative.begin()->string();
+  return first.rfind("build", 0) == 0 || first == ".git" || first == "results";
+}
+
+/// Every liftcc_add_library(NAME DEPS ... EXCLUDE ... INCLUDE_DIRS ...) call.
+std::vector<Library> readLibraries() {
+  std::vector<Library> libraries;
+  static const std::regex call(R"(liftcc_add_library\(([^)]*)\))");
+  for (const fs::directory_entry &entry : fs::recursive_directory_iterator(kSource)) {
+    fs::path relative = fs::relative(entry.path(), kSource);
+    if (isBuildOutput(relative) || entry.path().filename() != "CMakeLists.txt") continue;
+    std::string text = readText(entry.path());
+    for (std::sregex_iterator m(text.begin(), text.end(), call), end; m != end; ++m) {
+      std::istringstream words((*m)[1].str());
+      Library library;
+      library.directory = relative.parent_path().generic_string();
+      words >> library.name;
+      std::vector<std::string> *list = nullptr;
+      for (std::string word; words >> word;) {
+        if (word == "DEPS")
+          list = &library.deps;
+        else if (word == "EXCLUDE")
+          list = &library.excluded;
+        else if (word == "INCLUDE_DIRS")
+          list = &library.includeDirs;
+        else if (list && (list != &library.deps || word.rfind("liftcc_", 0) == 0))
+          list->push_back(word);
+      }
+      libraries.push_back(library);
+    }
+  }
+  return libraries;
+}
+
+bool under(const std::string &path, const std::string &folder) {
+  return folder.empty() || path.rfind(folder + "/", 0) == 0;
+}
+
+/// The library a source path (relative, generic) is built into, or "" for
+/// none (tools, tests, the root's liftcc/version.h, ...).
+std::string ownerOf(const std::string &path, const std::vector<Library> &libraries) {
+  for (const Library &l : libraries)
+    for (const std::string &dir : l.includeDirs)
+      if (under(path, dir)) return l.name;
+  std::string owner;
+  size_t depth = 0;
+  for (const Library &l : libraries) {
+    if (!under(path, l.directory)) continue;
+    bool excluded = std::any_of(l.excluded.begin(), l.excluded.end(),
+                                [&](const std::string &e) { return under(path, l.directory + "/" + e); });
+    if (!excluded && (owner.empty() || l.directory.size() > depth)) {
+      owner = l.name;
+      depth = l.directory.size();
+    }
+  }
+  return owner;
+}
+
+} // namespace
+
+TEST_SUITE("layering") {
+
+TEST_CASE("layering: no library includes a header of a library it does not depend on") {
+  std::vector<Library> libraries = readLibraries();
+  REQUIRE(libraries.size() >= 8); // core, primitives, rewrite, codegen, tuner, explore, bench, exporter, examples
+  std::map<std::string, std::set<std::string>> reachable;
+  for (const Library &l : libraries) {
+    std::vector<std::string> pending{l.name};
+    std::set<std::string> &seen = reachable[l.name];
+    while (!pending.empty()) {
+      std::string next = pending.back();
+      pending.pop_back();
+      if (!seen.insert(next).second) continue;
+      for (const Library &d : libraries)
+        if (d.name == next) pending.insert(pending.end(), d.deps.begin(), d.deps.end());
+    }
+  }
+  static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  std::vector<std::string> violations;
+  size_t files = 0, includes = 0;
+  for (const fs::directory_entry &entry : fs::recursive_directory_iterator(kSource)) {
+    fs::path relative = fs::relative(entry.path(), kSource);
+    std::string extension = entry.path().extension().string();
+    if (isBuildOutput(relative) || (extension != ".h" && extension != ".cpp")) continue;
+    std::string path = relative.generic_string();
+    std::string owner = ownerOf(path, libraries);
+    if (owner.empty()) continue;
+    ++files;
+    std::ifstream in(entry.path());
+    int lineNumber = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++lineNumber;
+      std::smatch m;
+      if (!std::regex_search(line, m, include)) continue;
+      std::string header = m[1].str();
+      if (!fs::exists(kSource / header)) continue; // relative or generated
+      ++includes;
+      std::string headerOwner = ownerOf(header, libraries);
+      if (headerOwner.empty() || reachable[owner].count(headerOwner)) continue;
+      violations.push_back(path + ":" + std::to_string(lineNumber) + " (" + owner + ") includes " + header + " (" +
+                           headerOwner + "), which " + owner + " does not depend on");
+    }
+  }
+  MESSAGE(files, " library files, ", includes, " includes of project headers checked");
+  CHECK(files > 100);
+  std::string list;
+  for (const std::string &v : violations) list += "\n  " + v;
+  CHECK_MESSAGE(violations.empty(), violations.size(), " include(s) against the layering:", list);
+}
+
+} // TEST_SUITE
