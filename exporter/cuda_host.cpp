@@ -414,17 +414,24 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
            ", stream);\n"
            "  if (result != CUDA_SUCCESS) {\n"
            "    program->last_error = result;\n"
-           "    return " + API + "_ERROR_CUDA;\n"
+           "    return " +
+           API +
+           "_ERROR_CUDA;\n"
            "  }\n"
-           "  return " + API + "_OK;\n";
+           "  return " +
+           API + "_OK;\n";
   };
   hooks.allocateScratch = [&](const std::string &bytes) {
     return "  if (!program->scratch) {\n"
-           "    result = cuMemAlloc(&program->scratch, " + bytes + ");\n"
+           "    result = cuMemAlloc(&program->scratch, " +
+           bytes +
+           ");\n"
            "    if (result != CUDA_SUCCESS) {\n"
            "      program->scratch = 0;\n"
            "      program->last_error = result;\n"
-           "      return " + API + "_ERROR_CUDA;\n"
+           "      return " +
+           API +
+           "_ERROR_CUDA;\n"
            "    }\n"
            "  }\n";
   };
@@ -442,7 +449,8 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
   }
   std::string temporaryBytes;
   for (size_t t = 0; t < plan.temporaries.size(); ++t)
-    temporaryBytes += (t ? ", " : "") + std::to_string(plan.temporaries[t].count * elementBytes(plan.temporaries[t].kind));
+    temporaryBytes +=
+        (t ? ", " : "") + std::to_string(plan.temporaries[t].count * elementBytes(plan.temporaries[t].kind));
   std::string kernelNames;
   for (size_t i = 0; i < plan.stages.size(); ++i)
     kernelNames += (i ? ", \"" : "\"") + escapeC(plan.stages[i].kernelName, CText::Literal) + "\"";
@@ -460,13 +468,13 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
       {"KERNELCOUNT", std::to_string(plan.stages.size())},
       {"KERNELNAMES", kernelNames},
       {"TEMPORARYSLOTS", std::to_string(std::max<size_t>(1, plan.temporaries.size()))},
-      {"TEMPORARYNOTE", plan.temporaries.empty() ? "none: one kernel"
-                                                 : "what the kernels pass between them, allocated at build"},
-      {"TEMPORARIES", plan.temporaries.empty()
-                          ? ""
-                          : substitute(kTemporaries, {{"api", api},
-                                                      {"COUNT", std::to_string(plan.temporaries.size())},
-                                                      {"BYTES", temporaryBytes}})},
+      {"TEMPORARYNOTE",
+       plan.temporaries.empty() ? "none: one kernel" : "what the kernels pass between them, allocated at build"},
+      {"TEMPORARIES",
+       plan.temporaries.empty()
+           ? ""
+           : substitute(kTemporaries,
+                        {{"api", api}, {"COUNT", std::to_string(plan.temporaries.size())}, {"BYTES", temporaryBytes}})},
       {"OPTIONCOUNT", std::to_string(3 + extraOptions.size())},
       {"EXTRAOPTIONS", extraOptionLines(extraOptions)},
       {"BLOCK", blocks},

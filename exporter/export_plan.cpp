@@ -1,13 +1,13 @@
 #include "exporter/export_plan.h"
 
 #include "codegen/launch_limits.h"
-#include "exporter/c_text.h"
 #include "core/arith/expr.h"
 #include "core/error.h"
 #include "core/io/json_file.h"
 #include "core/io/safe_file.h"
 #include "explore/best_kernel_trust.h"
 #include "explore/best_kernels.h"
+#include "exporter/c_text.h"
 #include "tuner/launch_plan.h"
 
 #include <nlohmann/json.hpp>
@@ -144,8 +144,7 @@ constexpr int64_t kMaxGlobalExtent = int64_t(1) << 62;
 /// --local) is for the others, which otherwise keep the size they require
 /// (boundary specialisation) or leave it to the runtime. As
 /// tuner::planStages chooses, so the exported launch is the measured one.
-std::optional<std::array<int64_t, 3>> stageLocal(const std::optional<std::array<int64_t, 3>> &own,
-                                                 bool ownRequired,
+std::optional<std::array<int64_t, 3>> stageLocal(const std::optional<std::array<int64_t, 3>> &own, bool ownRequired,
                                                  const std::optional<std::array<int64_t, 3>> &requested) {
   if (own && !ownRequired) return own;
   return requested ? requested : own;
@@ -164,8 +163,8 @@ std::optional<size_t> bufferNamed(const ExportPlan &plan, const std::string &nam
 /// A stage's parameters bound to the plan's buffers and sizes by name; each
 /// buffer must be the one the plan allocates or checks (same type, as many
 /// elements), since the kernel indexes it with its own constant sizes.
-std::vector<StageParam> bindParams(const ExportPlan &plan, const std::vector<PlanArg> &params,
-                                   const std::string &where, const std::string &pointer) {
+std::vector<StageParam> bindParams(const ExportPlan &plan, const std::vector<PlanArg> &params, const std::string &where,
+                                   const std::string &pointer) {
   std::vector<StageParam> bound;
   for (size_t i = 0; i < params.size(); ++i) {
     const PlanArg &p = params[i];
@@ -173,7 +172,8 @@ std::vector<StageParam> bindParams(const ExportPlan &plan, const std::vector<Pla
     if (p.role == codegen::KernelArg::Role::Size) {
       size_t s = 0;
       while (s < plan.sizes.size() && plan.sizes[s].first != p.name) ++s;
-      if (s == plan.sizes.size()) fail(where, at, "the kernel takes size " + io::shown(p.name) + ", which has no value");
+      if (s == plan.sizes.size())
+        fail(where, at, "the kernel takes size " + io::shown(p.name) + ", which has no value");
       if (plan.sizes[s].second > std::numeric_limits<int32_t>::max())
         fail(where, "/sizes", "size " + io::shown(p.name) + " does not fit the kernel's int arguments");
       bound.push_back({true, s});
@@ -204,7 +204,8 @@ void validate(const ExportPlan &plan, const std::string &where) {
   if (plan.stages.empty()) fail(where, "/kernel/stages", "expected at least one kernel");
   for (size_t s = 0; s < plan.stages.size(); ++s)
     if (plan.stages[s].localSize)
-      withinLimits(where, plan.stages.size() > 1 ? "/kernel/stages/" + std::to_string(s) + "/localSize" : "/kernel/localSize",
+      withinLimits(where,
+                   plan.stages.size() > 1 ? "/kernel/stages/" + std::to_string(s) + "/localSize" : "/kernel/localSize",
                    [&] { codegen::checkWorkGroup(*plan.stages[s].localSize); });
   if (plan.iteration)
     withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(plan.iteration->count); });
@@ -214,8 +215,8 @@ void validate(const ExportPlan &plan, const std::string &where) {
       fail(where, "/kernel/iterate",
            "the iterated input " + io::shown(in.name) + " and the output differ in type or length");
     if (plan.outputArgs().size() > 1)
-      fail(where, "/kernel/iterate", "an iterated program has one output, found " +
-                                         std::to_string(plan.outputArgs().size()));
+      fail(where, "/kernel/iterate",
+           "an iterated program has one output, found " + std::to_string(plan.outputArgs().size()));
   }
 }
 
@@ -349,7 +350,8 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
       if (!kind) fail(where, at + "/type", "expected bool, int, float or double, found '" + io::shown(type) + "'");
       temporary.kind = *kind;
       temporary.count = constantOf(field(temporaries[t], "count", where, at), where, at + "/count", 1);
-      if (bufferNamed(plan, temporary.name)) fail(where, at + "/name", "a second buffer named " + io::shown(temporary.name));
+      if (bufferNamed(plan, temporary.name))
+        fail(where, at + "/name", "a second buffer named " + io::shown(temporary.name));
       plan.temporaries.push_back(temporary);
     }
     const json &stages = kernel["stages"];
@@ -456,8 +458,7 @@ ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &prog
   plan.sizes = sizes;
   plan.args = concreteArgs(kernel.args, bindings);
   plan.temporaries = concreteArgs(kernel.temporaries, bindings);
-  if (kernel.stages.empty())
-    plan.stages.push_back(concreteStage(plan, kernel, bindings, localSize, where));
+  if (kernel.stages.empty()) plan.stages.push_back(concreteStage(plan, kernel, bindings, localSize, where));
   for (const codegen::Kernel &stage : kernel.stages)
     plan.stages.push_back(concreteStage(plan, stage, bindings, localSize, where));
   plan.dims = plan.stages.back().dims;

@@ -166,13 +166,20 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
   std::string count = std::to_string(plan.iteration->count);
   if (plan.iteration->count >= 2) text += hooks.allocateScratch(names.argMacro[output] + "_BYTES");
   text += "  {\n"
-          "    /* " + count + " steps, each reading what the previous one wrote; the targets alternate\n"
+          "    /* " +
+          count +
+          " steps, each reading what the previous one wrote; the targets alternate\n"
           "     * between the scratch buffer and the output so that the last step writes the output and\n"
           "     * the input is never written. */\n"
-          "    " + hooks.bufferType + " source = " + names.argParam[plan.iteration->inputArg] + ", target;\n"
+          "    " +
+          hooks.bufferType + " source = " + names.argParam[plan.iteration->inputArg] +
+          ", target;\n"
           "    int64_t k;\n"
-          "    for (k = 0; k < " + count + "; ++k) {\n"
-          "      target = (" + count + " - 1 - k) % 2 == 0 ? " + out + " : program->scratch;\n";
+          "    for (k = 0; k < " +
+          count +
+          "; ++k) {\n"
+          "      target = (" +
+          count + " - 1 - k) % 2 == 0 ? " + out + " : program->scratch;\n";
   for (size_t s = 0; s < plan.stages.size(); ++s) {
     text += stageComment(s, "      ");
     for (size_t p = 0; p < plan.stages[s].params.size(); ++p) {
@@ -186,7 +193,8 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
   text += "      source = target;\n"
           "    }\n"
           "  }\n"
-          "  return " + OK + ";\n";
+          "  return " +
+          OK + ";\n";
   return text;
 }
 

@@ -261,7 +261,8 @@ const char *kSetBuffer =
 
 )C";
 
-const char *kSetSize = R"C(static @api@_status @api@_set_size(@api@_program *program, cl_uint kernel, cl_uint index, int64_t value) {
+const char *kSetSize =
+    R"C(static @api@_status @api@_set_size(@api@_program *program, cl_uint kernel, cl_uint index, int64_t value) {
   cl_int size = (cl_int)value;
   cl_int error = clSetKernelArg(program->kernels[kernel], index, sizeof size, &size);
   if (error != CL_SUCCESS) {
@@ -329,7 +330,6 @@ const char *kTemporaries = R"C(  {
   }
 )C";
 
-
 /// "{a, b, c}"-style rows joined for a C table of one entry per kernel.
 template <typename Row> std::string tableRows(const ExportPlan &plan, const Row &row) {
   std::string text;
@@ -344,7 +344,9 @@ ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
   for (const PlanStage &stage : plan.stages)
     if (!isCIdentifier(stage.kernelName))
       throw std::invalid_argument("the kernel name '" + stage.kernelName + "' is not a C identifier");
-  HostNames names = hostNames(plan, prefix, "opencl", {"program", "queue", "done", "context", "device", "error", "status", "source", "target", "k"});
+  HostNames names =
+      hostNames(plan, prefix, "opencl",
+                {"program", "queue", "done", "context", "device", "error", "status", "source", "target", "k"});
   const std::string &api = names.api, &API = names.API;
 
   std::string bufferSizes;
@@ -361,8 +363,8 @@ ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
   hooks.bind = [&](size_t stage, size_t param, bool isSize, const std::string &value, const std::string &indent) {
     setsSizes = setsSizes || isSize;
     return indent + "status = " + api + (isSize ? "_set_size(program, " : "_set_buffer(program, ") +
-           std::to_string(stage) + ", " + std::to_string(param) + ", " + value + ");\n" + indent + "if (status != " +
-           API + "_OK) return status;\n";
+           std::to_string(stage) + ", " + std::to_string(param) + ", " + value + ");\n" + indent +
+           "if (status != " + API + "_OK) return status;\n";
   };
   hooks.enqueue = [&](size_t stage, const std::string &event) {
     return api + "_enqueue(program, queue, " + std::to_string(stage) + ", " + event + ")";
@@ -372,17 +374,24 @@ ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
            ", 0, NULL, done);\n"
            "  if (error != CL_SUCCESS) {\n"
            "    program->last_error = error;\n"
-           "    return " + API + "_ERROR_OPENCL;\n"
+           "    return " +
+           API +
+           "_ERROR_OPENCL;\n"
            "  }\n"
-           "  return " + API + "_OK;\n";
+           "  return " +
+           API + "_OK;\n";
   };
   hooks.allocateScratch = [&](const std::string &bytes) {
     return "  if (!program->scratch) {\n"
-           "    program->scratch = clCreateBuffer(program->context, CL_MEM_READ_WRITE, " + bytes + ", NULL, &error);\n"
+           "    program->scratch = clCreateBuffer(program->context, CL_MEM_READ_WRITE, " +
+           bytes +
+           ", NULL, &error);\n"
            "    if (error != CL_SUCCESS) {\n"
            "      program->scratch = NULL;\n"
            "      program->last_error = error;\n"
-           "      return " + API + "_ERROR_OPENCL;\n"
+           "      return " +
+           API +
+           "_ERROR_OPENCL;\n"
            "    }\n"
            "  }\n";
   };
@@ -390,58 +399,64 @@ ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
 
   // Only the helpers the schedule calls (an unused static function is a warning).
   bool launches = launchesKernels(plan);
-  std::string helpers = std::string(launches ? kSetBuffer : "") + (setsSizes ? kSetSize : "") + (launches ? kEnqueue : "");
+  std::string helpers =
+      std::string(launches ? kSetBuffer : "") + (setsSizes ? kSetSize : "") + (launches ? kEnqueue : "");
   bool anyLocal = false;
   for (const PlanStage &stage : plan.stages) anyLocal = anyLocal || stage.localSize.has_value();
 
   std::string temporaryBytes;
   for (size_t t = 0; t < plan.temporaries.size(); ++t)
-    temporaryBytes += (t ? ", " : "") + std::to_string(plan.temporaries[t].count * elementBytes(plan.temporaries[t].kind));
+    temporaryBytes +=
+        (t ? ", " : "") + std::to_string(plan.temporaries[t].count * elementBytes(plan.temporaries[t].kind));
   std::string kernelNames;
   for (size_t i = 0; i < plan.stages.size(); ++i)
     kernelNames += (i ? ", \"" : "\"") + escapeC(plan.stages[i].kernelName, CText::Literal) + "\"";
 
-  std::map<std::string, std::string> values{
-      {"api", api},
-      {"API", API},
-      {"MACROS", sizeAndBufferMacros(plan, names)},
-      {"PARAMS", launchParams(plan, names, "cl_mem")},
-      {"SOURCE", kernelSourceDefinition(plan, names)},
-      {"SOURCEPARTS", std::to_string(literalPieces(plan.source).size())},
-      {"KERNELCOUNT", std::to_string(plan.stages.size())},
-      {"KERNELNAMES", kernelNames},
-      {"TEMPORARYSLOTS", std::to_string(std::max<size_t>(1, plan.temporaries.size()))},
-      {"TEMPORARYNOTE", plan.temporaries.empty() ? "none: one kernel"
-                                                 : "what the kernels pass between them, created at build"},
-      {"TEMPORARIES", plan.temporaries.empty()
-                          ? ""
-                          : substitute(kTemporaries, {{"api", api},
-                                                      {"API", API},
-                                                      {"COUNT", std::to_string(plan.temporaries.size())},
-                                                      {"BYTES", temporaryBytes}})},
-      {"BUILDOPTIONS", plan.buildOptions.empty() ? "" : " " + escapeC(plan.buildOptions, CText::Literal)},
-      {"LIMITS", launches && anyLocal ? substitute(kLimitsCheck, {{"api", api}, {"API", API}}) : ""},
-      {"BUFFERCHECKS", bufferArgumentChecks(plan, names, "NULL", "  ")},
-      {"SIZECHECK", sizeCheck(plan, names, "  ")},
-      {"BUFFERSIZES", bufferSizes},
-      {"SCHEDULE", schedule},
-      {"NDRANGE",
-       launches ? substitute(kNDRange,
-                             {{"api", api},
-                              {"API", API},
-                              {"DIMS", tableRows(plan, [](const PlanStage &st) { return std::to_string(st.dims); })},
-                              {"GLOBAL", tableRows(plan,
-                                                   [](const PlanStage &st) {
-                                                     return cArray(st.roundedGlobal(
-                                                         st.localSize.value_or(std::array<int64_t, 3>{1, 1, 1})));
-                                                   })},
-                              {"LOCAL", tableRows(plan,
-                                                  [](const PlanStage &st) {
-                                                    return cArray(st.localSize.value_or(std::array<int64_t, 3>{0, 0, 0}));
-                                                  })}})
-                : "/* Zero iterations: the kernel is never launched. */\n"},
-      {"HELPERS", substitute(helpers, {{"api", api}, {"API", API}})},
-  };
+  std::map<std::string, std::string>
+      values{
+          {"api", api},
+          {"API", API},
+          {"MACROS", sizeAndBufferMacros(plan, names)},
+          {"PARAMS", launchParams(plan, names, "cl_mem")},
+          {"SOURCE", kernelSourceDefinition(plan, names)},
+          {"SOURCEPARTS", std::to_string(literalPieces(plan.source).size())},
+          {"KERNELCOUNT", std::to_string(plan.stages.size())},
+          {"KERNELNAMES", kernelNames},
+          {"TEMPORARYSLOTS", std::to_string(std::max<size_t>(1, plan.temporaries.size()))},
+          {"TEMPORARYNOTE",
+           plan.temporaries.empty() ? "none: one kernel" : "what the kernels pass between them, created at build"},
+          {"TEMPORARIES", plan.temporaries.empty()
+                              ? ""
+                              : substitute(kTemporaries, {{"api", api},
+                                                          {"API", API},
+                                                          {"COUNT", std::to_string(plan.temporaries.size())},
+                                                          {"BYTES", temporaryBytes}})},
+          {"BUILDOPTIONS", plan.buildOptions.empty() ? "" : " " + escapeC(plan.buildOptions, CText::Literal)},
+          {"LIMITS", launches && anyLocal ? substitute(kLimitsCheck, {{"api", api}, {"API", API}}) : ""},
+          {"BUFFERCHECKS", bufferArgumentChecks(plan, names, "NULL", "  ")},
+          {"SIZECHECK", sizeCheck(plan, names, "  ")},
+          {"BUFFERSIZES", bufferSizes},
+          {"SCHEDULE", schedule},
+          {"NDRANGE",
+           launches
+               ? substitute(
+                     kNDRange,
+                     {{"api", api},
+                      {"API", API},
+                      {"DIMS", tableRows(plan, [](const PlanStage &st) { return std::to_string(st.dims); })},
+                      {"GLOBAL",
+                       tableRows(
+                           plan,
+                           [](const PlanStage &st) {
+                             return cArray(st.roundedGlobal(st.localSize.value_or(std::array<int64_t, 3>{1, 1, 1})));
+                           })},
+                      {"LOCAL", tableRows(plan,
+                                          [](const PlanStage &st) {
+                                            return cArray(st.localSize.value_or(std::array<int64_t, 3>{0, 0, 0}));
+                                          })}})
+               : "/* Zero iterations: the kernel is never launched. */\n"},
+          {"HELPERS", substitute(helpers, {{"api", api}, {"API", API}})},
+      };
   ExportedPair pair;
   pair.headerFile = api + ".h";
   pair.sourceFile = api + ".c";

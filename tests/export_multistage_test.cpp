@@ -93,8 +93,8 @@ void checkClose(const std::vector<float> &expected, const std::vector<float> &ac
 /// south) over `in` with `mode` borders, in the JSON program format.
 std::string stencil2D(const std::string &f, const std::string &in, const std::string &mode) {
   auto at = [](int row, int column) {
-    return "{\"op\": \"at\", \"index\": " + std::to_string(column) + ", \"in\": {\"op\": \"at\", \"index\": " +
-           std::to_string(row) + ", \"in\": {\"param\": \"nbh\"}}}";
+    return "{\"op\": \"at\", \"index\": " + std::to_string(column) +
+           ", \"in\": {\"op\": \"at\", \"index\": " + std::to_string(row) + ", \"in\": {\"param\": \"nbh\"}}}";
   };
   return "{\"op\": \"mapN\", \"dims\": 2, \"f\": {\"lambda\": [\"nbh\"], \"body\": {\"apply\": {\"userFun\": \"" + f +
          "\"}, \"args\": [" + at(1, 1) + ", " + at(0, 1) + ", " + at(1, 0) + ", " + at(1, 2) + ", " + at(2, 1) +
@@ -140,7 +140,11 @@ Program iteratedSteps(int64_t count) {
                       ScalarKind::Float, "return (a + b + c) / 3.0f;");
   auto step = [&](Expr x) {
     Expr sums = join(map(fn([&](Expr w) { return reduce(add, lit(0.0f), w); }, "w"), slide(3, 1, pad(1, 1, clamp, x))));
-    return map(fn([&](Expr w) { return apply(avg3, {at(0, w), at(1, w), at(2, w)}); }, "v"),
+    return map(fn(
+                   [&](Expr w) {
+                     return apply(avg3, {at(0, w), at(1, w), at(2, w)});
+                   },
+                   "v"),
                slide(3, 1, pad(1, 1, clamp, sums)));
   };
   Expr a = input("A", array(f32(), size("N")));
@@ -158,11 +162,14 @@ std::string openclDriver(const std::string &api, const std::vector<std::string> 
   for (size_t i = 0; i < outputs.size(); ++i) {
     std::string o = "o" + std::to_string(i), macro = API + "_" + outputs[i];
     declare += "  cl_mem " + o + ";\n";
-    create += "  " + o + " = clCreateBuffer(context, CL_MEM_READ_WRITE, " + macro + "_BYTES, NULL, &error);\n"
+    create += "  " + o + " = clCreateBuffer(context, CL_MEM_READ_WRITE, " + macro +
+              "_BYTES, NULL, &error);\n"
               "  if (error != CL_SUCCESS) return 3;\n";
     args += ", " + o;
-    read += "  if (clEnqueueReadBuffer(queue, " + o + ", CL_TRUE, 0, " + macro + "_BYTES, (char *)result + at, 0, "
-            "NULL, NULL) != CL_SUCCESS) return 4;\n  at += " + macro + "_BYTES;\n";
+    read += "  if (clEnqueueReadBuffer(queue, " + o + ", CL_TRUE, 0, " + macro +
+            "_BYTES, (char *)result + at, 0, "
+            "NULL, NULL) != CL_SUCCESS) return 4;\n  at += " +
+            macro + "_BYTES;\n";
     release += "  clReleaseMemObject(" + o + ");\n";
     total += " + " + macro + "_BYTES";
   }
@@ -264,8 +271,8 @@ void runExported(const fs::path &dir, const fs::path &program, const std::string
                  const std::string &sizeArgs, const std::string &wrongSizes, size_t inputCount,
                  const std::vector<std::string> &outputs, const std::vector<std::string> &options) {
   fs::path out = dir / name;
-  std::vector<std::string> args{"export", program.string(), "--size", sizes, "--target", "opencl", "--name", name,
-                                "--out", out.string()};
+  std::vector<std::string> args{"export", program.string(), "--size", sizes,   "--target",
+                                "opencl", "--name",         name,     "--out", out.string()};
   args.insert(args.end(), options.begin(), options.end());
   test::LiftcRun exported = liftc(args);
   REQUIRE_MESSAGE(exported.status == 0, exported.output);
@@ -278,8 +285,8 @@ void runExported(const fs::path &dir, const fs::path &program, const std::string
            out / "driver");
   fs::path input = dir / (name + "_in.bin"), result = dir / (name + "_out.bin");
   writeRandomFloats(input, inputCount, -1.0f, 1.0f, 11);
-  test::ShellRun run =
-      runShell(shellQuote((out / "driver").string()) + " " + shellQuote(input.string()) + " " + shellQuote(result.string()));
+  test::ShellRun run = runShell(shellQuote((out / "driver").string()) + " " + shellQuote(input.string()) + " " +
+                                shellQuote(result.string()));
   REQUIRE_MESSAGE(run.status == 0, run.output);
   CHECK(run.output.find("driver ok") != std::string::npos);
   checkClose(evaluate(program, sizes, "A", input, dir / (name + "_reference.bin")), readFloats(result));
@@ -298,8 +305,8 @@ TEST_CASE("export multistage: examples/app/srad_app runs SRAD's two kernels, exp
   std::vector<float> twice = evaluate(srad, sizes, "J", dir.path() / "once.bin", dir.path() / "twice.bin");
 
   fs::path results = dir.path() / "results", best = dir.path() / "best", generated = dir.path() / "generated";
-  test::LiftcRun explored = liftc({"explore", srad.string(), "--size", sizes, "--out", results.string(), "--evals",
-                                   "3", "--runs", "1", "--quiet", "--families", "plain", "--fast-math", "none"});
+  test::LiftcRun explored = liftc({"explore", srad.string(), "--size", sizes, "--out", results.string(), "--evals", "3",
+                                   "--runs", "1", "--quiet", "--families", "plain", "--fast-math", "none"});
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
   fs::path bestDir;
   for (const auto &entry : fs::recursive_directory_iterator(results / "best"))
@@ -307,8 +314,8 @@ TEST_CASE("export multistage: examples/app/srad_app runs SRAD's two kernels, exp
   REQUIRE_FALSE(bestDir.empty());
   test::LiftcRun exported = liftc({"export", bestDir.string(), "--out", best.string()});
   REQUIRE_MESSAGE(exported.status == 0, exported.output);
-  exported = liftc({"export", srad.string(), "--size", sizes, "--opt", "plain", "--target", "opencl", "--out",
-                    generated.string()});
+  exported = liftc(
+      {"export", srad.string(), "--size", sizes, "--opt", "plain", "--target", "opencl", "--out", generated.string()});
   REQUIRE_MESSAGE(exported.status == 0, exported.output);
   CHECK(readFile(generated / "srad_two_stage_opencl.h").find("#define SRAD_TWO_STAGE_OPENCL_KERNELS 2\n") !=
         std::string::npos);
@@ -384,18 +391,17 @@ TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outpu
                         Case{"steps", "steps.json", "N=50", "0, 1, 2, 50"}}) {
     CAPTURE(c.name);
     fs::path out = dir.path() / c.name;
-    test::LiftcRun exported = liftc({"export", (dir.path() / c.program).string(), "--size", c.sizes, "--target",
-                                     "cuda", "--opt", "plain", "--out", out.string()});
+    test::LiftcRun exported = liftc({"export", (dir.path() / c.program).string(), "--size", c.sizes, "--target", "cuda",
+                                     "--opt", "plain", "--out", out.string()});
     REQUIRE_MESSAGE(exported.status == 0, exported.output);
     std::string api = c.name + "_cuda";
     // Launches without a program: what a linked application calls.
     writeFile(out / "main.c", "#include \"" + api + ".h\"\n#include <stdio.h>\nint main(void) {\n  printf(\"%s\\n\", " +
-                                  api + "_status_string(" + api + "_launch(NULL, " + c.call +
-                                  ")));\n  " + api + "_release(NULL);\n  return 0;\n}\n");
-    compileC(shellQuote((out / "main.c").string()) + " " + shellQuote((out / (api + ".c")).string()), out,
-             out / "main",
-             "-isystem " + shellQuote(LIFTCC_TEST_CUDA_INCLUDE) + " -D" + exporter::upperCase(api) +
-                 "_NO_NVRTC " + shellQuote(LIFTCC_TEST_CUDA_STUB));
+                                  api + "_status_string(" + api + "_launch(NULL, " + c.call + ")));\n  " + api +
+                                  "_release(NULL);\n  return 0;\n}\n");
+    compileC(shellQuote((out / "main.c").string()) + " " + shellQuote((out / (api + ".c")).string()), out, out / "main",
+             "-isystem " + shellQuote(LIFTCC_TEST_CUDA_INCLUDE) + " -D" + exporter::upperCase(api) + "_NO_NVRTC " +
+                 shellQuote(LIFTCC_TEST_CUDA_STUB));
   }
 #endif
 }

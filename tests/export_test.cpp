@@ -183,7 +183,8 @@ TEST_CASE("export: examples/app runs the exported Jacobi2D on PoCL and matches t
                                    "local", "--tile", "8", "--out", generated.string()});
   REQUIRE_MESSAGE(exported.status == 0, exported.output);
   CHECK(exported.output.find("wrote " + (generated / "jacobi2d_5pt_opencl.h").string()) != std::string::npos);
-  CHECK(readFile(generated / "jacobi2d_5pt_opencl.c").find("jacobi2d_5pt_opencl_local[1][3] = {{") != std::string::npos);
+  CHECK(readFile(generated / "jacobi2d_5pt_opencl.c")
+            .find("jacobi2d_5pt_opencl_local[JACOBI2D_5PT_OPENCL_KERNELS][3] = {{") != std::string::npos);
   test::LiftcRun explored = liftc({"explore", jacobiJson().string(), "--size", sizes, "--out", results.string(),
                                    "--evals", "3", "--runs", "1", "--quiet"});
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
@@ -449,8 +450,8 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   files.clear();
   for (const auto &entry : fs::directory_iterator(cudaOut)) files.insert(entry.path().filename().string());
   CHECK(files == std::set<std::string>{"p_cuda.c", "p_cuda.h"});
-  CHECK(readFile(cudaOut / "p_cuda.c").find("static const unsigned int p_cuda_block[1][3] = {{256, 1, 1}};") !=
-        std::string::npos);
+  CHECK(readFile(cudaOut / "p_cuda.c")
+            .find("static const unsigned int p_cuda_block[P_CUDA_KERNELS][3] = {{256, 1, 1}};") != std::string::npos);
 
   // Both compile cleanly (the size argument included).
   if (test::cCompiler().empty()) return;

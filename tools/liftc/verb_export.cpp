@@ -76,7 +76,8 @@ int runExport(const CommandLine &cl, std::ostream &out) {
   std::vector<exporter::ExportPlan> plans;
   std::string name;
   if (fs::is_directory(source)) {
-    for (const char *option : {"size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "fuse", "time-tile"})
+    for (const char *option :
+         {"size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "fuse", "time-tile"})
       if (cl.has(option))
         throw UsageError(std::string("--") + option + " applies to a program file; a best-kernel directory fixes it");
     plans.push_back(exporter::planFromBestKernel(source));

@@ -261,7 +261,8 @@ std::vector<Verb> allVerbs() {
        "(lowered by --opt, see 'liftc compile') for --target (default both);\n"
        "--local sets the work-group size. NAME (default: the program name) is the\n"
        "prefix of every exported symbol and file.\n",
-       {{"out", "name", "size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "time-tile"}, {"fuse"}},
+       {{"out", "name", "size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "time-tile"},
+        {"fuse"}},
        runExport},
       {"variants",
        "count the programs and kernels a depth-limited derivation search reaches",
