@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -47,13 +47,16 @@ bool isBuildOutput(const fs::path &relative) {
 /// Every liftcc_add_library(NAME DEPS ... EXCLUDE ... INCLUDE_DIRS ...) call.
 std::vector<Library> readLibraries() {
   std::vector<Library> libraries;
-  static const std::regex call(R"(liftcc_add_library\(([^)]*)\))");
+  const std::string call = "liftcc_add_library(";
   for (const fs::directory_entry &entry : fs::recursive_directory_iterator(kSource)) {
     fs::path relative = fs::relative(entry.path(), kSource);
     if (isBuildOutput(relative) || entry.path().filename() != "CMakeLists.txt") continue;
     std::string text = readText(entry.path());
-    for (std::sregex_iterator m(text.begin(), text.end(), call), end; m != end; ++m) {
-      std::istringstream words((*m)[1].str());
+    for (size_t at = text.find(call); at != std::string::npos; at = text.find(call, at + 1)) {
+      // Calls in comments (the usage line of cmake/LiftccLibrary.cmake) are not in CMakeLists.txt files.
+      size_t begin = at + call.size(), end = text.find(')', begin);
+      if (end == std::string::npos) break;
+      std::istringstream words(text.substr(begin, end - begin));
       Library library;
       library.directory = relative.parent_path().generic_string();
       words >> library.name;
@@ -72,6 +75,20 @@ std::vector<Library> readLibraries() {
     }
   }
   return libraries;
+}
+
+/// "core/ir/expr.h" of `#include "core/ir/expr.h"` (spaces allowed around
+/// the '#'), nullopt for any other line.
+std::optional<std::string> quotedInclude(const std::string &line) {
+  size_t at = line.find_first_not_of(" \t");
+  if (at == std::string::npos || line[at] != '#') return std::nullopt;
+  at = line.find_first_not_of(" \t", at + 1);
+  if (at == std::string::npos || line.compare(at, 7, "include") != 0) return std::nullopt;
+  at = line.find_first_not_of(" \t", at + 7);
+  if (at == std::string::npos || line[at] != '"') return std::nullopt;
+  size_t end = line.find('"', at + 1);
+  if (end == std::string::npos) return std::nullopt;
+  return line.substr(at + 1, end - at - 1);
 }
 
 bool under(const std::string &path, const std::string &folder) {
@@ -117,7 +134,6 @@ TEST_CASE("layering: no library includes a header of a library it does not depen
         if (d.name == next) pending.insert(pending.end(), d.deps.begin(), d.deps.end());
     }
   }
-  static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re");
   std::vector<std::string> violations;
   size_t files = 0, includes = 0;
   for (const fs::directory_entry &entry : fs::recursive_directory_iterator(kSource)) {
@@ -132,9 +148,9 @@ TEST_CASE("layering: no library includes a header of a library it does not depen
     int lineNumber = 0;
     for (std::string line; std::getline(in, line);) {
       ++lineNumber;
-      std::smatch m;
-      if (!std::regex_search(line, m, include)) continue;
-      std::string header = m[1].str();
+      std::optional<std::string> quoted = quotedInclude(line);
+      if (!quoted) continue;
+      std::string header = *quoted;
       if (!fs::exists(kSource / header)) continue; // relative or generated
       ++includes;
       std::string headerOwner = ownerOf(header, libraries);

@@ -1,7 +1,6 @@
 #include "tuner/cuda/sass_figures.h"
 
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -9,11 +8,28 @@ namespace liftcc::cuda {
 
 namespace {
 
-/// The number before `unit` in `line` ("12 bytes spill stores"), or nullopt.
-std::optional<int64_t> numberBefore(const std::string &line, const std::regex &pattern) {
-  std::smatch m;
-  if (!std::regex_search(line, m, pattern)) return std::nullopt;
-  return std::stoll(m[1].str());
+/// The integer just before `unit` in `line` ("12 bytes spill stores" for
+/// " bytes spill stores"), or nullopt when `unit` is absent or no digits
+/// precede it. (std::regex is avoided: GCC 12 reports maybe-uninitialized
+/// inside <regex> under the sanitizers.)
+std::optional<int64_t> numberBefore(std::string_view line, std::string_view unit) {
+  size_t at = line.find(unit);
+  if (at == std::string_view::npos) return std::nullopt;
+  size_t begin = at;
+  while (begin > 0 && line[begin - 1] >= '0' && line[begin - 1] <= '9') --begin;
+  if (begin == at || at - begin > 15) return std::nullopt;
+  return std::stoll(std::string(line.substr(begin, at - begin)));
+}
+
+/// The text between `open` and the next `close` after it, or nullopt.
+std::optional<std::string> between(std::string_view line, std::string_view open, std::string_view close,
+                                   size_t from = 0) {
+  size_t begin = line.find(open, from);
+  if (begin == std::string_view::npos) return std::nullopt;
+  begin += open.size();
+  size_t end = line.find(close, begin);
+  if (end == std::string_view::npos) return std::nullopt;
+  return std::string(line.substr(begin, end - begin));
 }
 
 } // namespace
@@ -24,29 +40,26 @@ std::vector<SassFigures> parsePtxasReport(std::string_view report) {
   //   ptxas info    : Function properties for NAME
   //   ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
   //   ptxas info    : Used 40 registers, used 1 barriers, 4096 bytes smem, 384 bytes cmem[0]
-  static const std::regex entry(R"(Compiling entry function '([^']+)' for '([^']+)')");
-  static const std::regex registers(R"(Used (\d+) registers)");
-  static const std::regex barriers(R"(used (\d+) barriers)");
-  static const std::regex smem(R"((\d+) bytes smem)");
-  static const std::regex stack(R"((\d+) bytes stack frame)");
-  static const std::regex spillStores(R"((\d+) bytes spill stores)");
-  static const std::regex spillLoads(R"((\d+) bytes spill loads)");
+  const std::string_view entry = "Compiling entry function '";
   std::vector<SassFigures> figures;
   std::istringstream in{std::string(report)};
   for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (std::regex_search(line, m, entry)) {
-      figures.push_back({m[1].str(), m[2].str()});
+    if (size_t at = line.find(entry); at != std::string::npos) {
+      std::optional<std::string> name = between(line, "'", "'", at + entry.size() - 1);
+      std::optional<std::string> arch = name ? between(line, " for '", "'", at + entry.size() + name->size()) : std::nullopt;
+      if (name && arch) figures.push_back({*name, *arch});
       continue;
     }
     if (figures.empty()) continue; // e.g. "0 bytes gmem" before the first function
     SassFigures &f = figures.back();
-    if (auto n = numberBefore(line, registers)) f.registers = static_cast<int>(*n);
-    if (auto n = numberBefore(line, barriers)) f.barriers = static_cast<int>(*n);
-    if (auto n = numberBefore(line, smem)) f.sharedBytes = *n;
-    if (auto n = numberBefore(line, stack)) f.stackFrameBytes = *n;
-    if (auto n = numberBefore(line, spillStores)) f.spillStoreBytes = *n;
-    if (auto n = numberBefore(line, spillLoads)) f.spillLoadBytes = *n;
+    if (line.find("Used ") != std::string::npos) {
+      if (auto n = numberBefore(line, " registers")) f.registers = static_cast<int>(*n);
+      if (auto n = numberBefore(line, " barriers")) f.barriers = static_cast<int>(*n);
+      if (auto n = numberBefore(line, " bytes smem")) f.sharedBytes = *n;
+    }
+    if (auto n = numberBefore(line, " bytes stack frame")) f.stackFrameBytes = *n;
+    if (auto n = numberBefore(line, " bytes spill stores")) f.spillStoreBytes = *n;
+    if (auto n = numberBefore(line, " bytes spill loads")) f.spillLoadBytes = *n;
   }
   return figures;
 }
