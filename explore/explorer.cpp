@@ -219,12 +219,30 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     ++(duplicate ? result.duplicates : result.skipped);
     return std::nullopt;
   };
+  // Whether the store answers for candidate k, exactly (its kernel hash):
+  // built here when its key and program are stored, and kept for `cost`.
+  std::map<size_t, BuiltCandidate> builtForStore;
+  auto answeredByStore = [&](size_t k) {
+    if (!mayBeStored(k)) return false;
+    auto it = builtForStore.find(k);
+    if (it == builtForStore.end()) {
+      ++kernelsBuilt;
+      it = builtForStore.emplace(k, buildCandidate(space, mine[k])).first;
+    }
+    const std::optional<Variant> &variant = it->second.variant;
+    return variant && !seenKernel(kernelIdentity(*variant)) && storedRecord(*variant) != nullptr;
+  };
   tuner::CostFunction cost = [&](size_t k) -> std::optional<double> {
     if (!result.firstCandidateSeconds) result.firstCandidateSeconds = secondsSinceStart();
     Evaluation evaluation{myConfigurations[k], {}, false};
     std::optional<BuiltAndPrepared> ready;
     try {
-      if (mayBeStored(k)) {
+      if (auto it = builtForStore.find(k); it != builtForStore.end()) {
+        BuiltAndPrepared built{std::move(it->second), "", std::nullopt};
+        builtForStore.erase(it);
+        if (built.built.variant) built.identity = kernelIdentity(*built.built.variant);
+        ready = std::move(built);
+      } else if (mayBeStored(k)) {
         // Built here to check the stored record's kernel hash (nothing to prepare if it answers).
         if (deadline && std::chrono::steady_clock::now() >= *deadline)
           throw DeadlineReached("the deadline passed before generating a variant's kernel");
@@ -331,7 +349,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   }
   // Records from the store cost nothing: --evals counts new measurements;
   // nor do candidates that turn out to be no variant of their own.
-  budget.free = [&](size_t k) { return mayBeStored(k); };
+  budget.free = answeredByStore;
   budget.uncharged = [&](size_t k) { return uncharged.count(k) != 0; };
   budget.stop = [&] { return cutByBudget || (options.budget.stop && options.budget.stop()); };
   result.pruned = tuner::runSearch(options.strategy, searchSpace, cost, budget, options.seed).pruned;
