@@ -265,15 +265,16 @@ int main(int argc, char **argv) {
   return text;
 }
 
-/// Exports `program` for OpenCL with `options`, runs the driver on a random
-/// input and compares with liftc eval.
-void runExported(const fs::path &dir, const fs::path &program, const std::string &name, const std::string &sizes,
-                 const std::string &sizeArgs, const std::string &wrongSizes, size_t inputCount,
-                 const std::vector<std::string> &outputs, const std::vector<std::string> &options) {
+/// Runs `exportCommand` (liftc's export command line, without --name and
+/// --out) for OpenCL, runs the driver on a random input and compares with
+/// liftc eval of `program` at `sizes`.
+void checkExportedDriver(const fs::path &dir, const fs::path &program, const std::string &name,
+                         const std::string &sizes, const std::string &sizeArgs, const std::string &wrongSizes,
+                         size_t inputCount, const std::vector<std::string> &outputs,
+                         std::vector<std::string> exportCommand) {
   fs::path out = dir / name;
-  std::vector<std::string> args{"export", program.string(), "--size", sizes,   "--target",
-                                "opencl", "--name",         name,     "--out", out.string()};
-  args.insert(args.end(), options.begin(), options.end());
+  std::vector<std::string> args = std::move(exportCommand);
+  args.insert(args.end(), {"--name", name, "--out", out.string()});
   test::LiftcRun exported = liftc(args);
   REQUIRE_MESSAGE(exported.status == 0, exported.output);
   std::string api = name + "_opencl";
@@ -290,6 +291,30 @@ void runExported(const fs::path &dir, const fs::path &program, const std::string
   REQUIRE_MESSAGE(run.status == 0, run.output);
   CHECK(run.output.find("driver ok") != std::string::npos);
   checkClose(evaluate(program, sizes, "A", input, dir / (name + "_reference.bin")), readFloats(result));
+}
+
+/// Exports `program` at `sizes` for OpenCL with `options` and checks it as
+/// checkExportedDriver does.
+void runExported(const fs::path &dir, const fs::path &program, const std::string &name, const std::string &sizes,
+                 const std::string &sizeArgs, const std::string &wrongSizes, size_t inputCount,
+                 const std::vector<std::string> &outputs, const std::vector<std::string> &options) {
+  std::vector<std::string> command{"export", program.string(), "--size", sizes, "--target", "opencl"};
+  command.insert(command.end(), options.begin(), options.end());
+  checkExportedDriver(dir, program, name, sizes, sizeArgs, wrongSizes, inputCount, outputs, command);
+}
+
+/// Explores `program` at `sizes` for a few evaluations and returns the
+/// directory of its best kernel.
+fs::path exploredBest(const fs::path &dir, const fs::path &program, const std::string &sizes) {
+  fs::path results = dir / (program.stem().string() + "_results");
+  test::LiftcRun explored = liftc({"explore", program.string(), "--size", sizes, "--out", results.string(), "--evals",
+                                   "2", "--runs", "1", "--quiet", "--families", "plain", "--fast-math", "none"});
+  REQUIRE_MESSAGE(explored.status == 0, explored.output);
+  fs::path bestDir;
+  for (const auto &entry : fs::recursive_directory_iterator(results / "best"))
+    if (entry.path().filename() == "launch.json") bestDir = entry.path().parent_path();
+  REQUIRE_FALSE(bestDir.empty());
+  return bestDir;
 }
 
 } // namespace
@@ -337,7 +362,8 @@ TEST_CASE("export multistage: examples/app/srad_app runs SRAD's two kernels, exp
   }
 }
 
-TEST_CASE("export multistage: a three-kernel 2D chain, a result of two arrays and iterate over two kernels on PoCL") {
+TEST_CASE("export multistage: a three-kernel 2D chain and a result of two arrays, generated and explored, and iterate "
+          "over two kernels on PoCL") {
   if (!canRunExported()) return;
   TempDir dir;
   writeFile(dir.path() / "chain.json", chainProgram());
@@ -358,6 +384,13 @@ TEST_CASE("export multistage: a three-kernel 2D chain, a result of two arrays an
   std::string header = readFile(dir.path() / "pair" / "pair_opencl.h");
   CHECK(header.find("cl_mem out_0, cl_mem out_1") != std::string::npos);
   CHECK(header.find("#define PAIR_OPENCL_OUT_1_BYTES ((size_t)1920)") != std::string::npos);
+  // The best kernels of short explorations of both, exported from their
+  // results directories.
+  checkExportedDriver(dir.path(), dir.path() / "chain.json", "chain_explored", sizes, "20, 24", "20, 25", 20 * 24,
+                      {"OUT"}, {"export", exploredBest(dir.path(), dir.path() / "chain.json", sizes).string()});
+  checkExportedDriver(dir.path(), dir.path() / "pair.json", "pair_explored", sizes, "20, 24", "20, 23", 20 * 24,
+                      {"OUT_0", "OUT_1"},
+                      {"export", exploredBest(dir.path(), dir.path() / "pair.json", sizes).string()});
 
   // iterate over a step of two kernels: the host loop (odd, even and zero
   // counts) and a time tile of two steps per launch.
