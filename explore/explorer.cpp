@@ -331,6 +331,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   searchSpace.size = mine.size();
   searchSpace.neighbours = [&](size_t k) { return neighbourIndex.of(k); };
   searchSpace.features = [&](size_t k) { return searchFeatures(myConfigurations[k]); };
+  searchSpace.notAPoint = [&](size_t k) { return uncharged.count(k) != 0; };
   if (workers > 0) {
     searchSpace.lookahead = kPreparedAheadPerThread * workers;
     searchSpace.upcoming = [&](const std::vector<size_t> &next) {

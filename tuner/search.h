@@ -35,6 +35,11 @@ struct SearchSpace {
   /// May be empty.
   std::function<void(const std::vector<size_t> &upcoming)> upcoming;
   size_t lookahead = 0;
+  /// Asked after an evaluation without a cost: true when the index proved no
+  /// configuration of its own (the explorer's candidates skipped as
+  /// duplicates or twins that change nothing), which the model search then
+  /// does not fit as a failure. May be empty.
+  std::function<bool(size_t index)> notAPoint;
 };
 
 /// Pruning of slow groups, measured on the replayed stores

@@ -126,7 +126,7 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
     if (cost && *cost > 0) {
       okPoints.push_back(i);
       okLogs.push_back(std::log(*cost));
-    } else {
+    } else if (!space.notAPoint || !space.notAPoint(i)) {
       failedPoints.push_back(i);
     }
   };
