@@ -26,6 +26,26 @@
 
 namespace liftcc {
 
+namespace {
+
+/// The kernel's output on `opencl` for `grids` compared with `expected`:
+/// nullopt when they agree within the references' tolerance. Every output
+/// element is NaN before the run, so an element the kernel skips is never right.
+std::optional<std::string> deviceMismatch(tuner::OpenCLDevice &opencl, const codegen::Kernel &kernel,
+                                          const Program &typed, const bench::Sizes &sizes,
+                                          const std::vector<bench::Grid> &grids, const Value &expected) {
+  tuner::InputViews inputs;
+  for (const bench::Grid &g : grids) inputs.push_back(std::as_bytes(std::span(g)));
+  tuner::LaunchConfig config;
+  config.poisonOutput = true;
+  tuner::RawRun run = opencl.compile(kernel)->runViews(sizes, inputs, config);
+  bench::Grid output(run.output.size() / sizeof(float));
+  std::memcpy(output.data(), run.output.data(), output.size() * sizeof(float));
+  return compareValues(expected, bench::toValue(typed, sizes, output), {1e-4, 1e-5});
+}
+
+} // namespace
+
 TEST_CASE("bench/reference: every example has an OpenCL and a CUDA reference kernel") {
   for (const examples::Example &ex : examples::allExamples()) {
     CAPTURE(ex.name);
@@ -55,14 +75,7 @@ TEST_CASE("bench/reference: every OpenCL reference kernel matches the interprete
     codegen::Kernel kernel =
         bench::referenceKernel(ex, bench::findReferenceKernel(ex.name, codegen::Target::OpenCL)->source,
                                codegen::Target::OpenCL, typed, sizes);
-    tuner::InputViews inputs;
-    for (const bench::Grid &g : grids) inputs.push_back(std::as_bytes(std::span(g)));
-    tuner::LaunchConfig config;
-    config.poisonOutput = true; // an element the kernel skips is NaN, never right
-    tuner::RawRun run = opencl.compile(kernel)->runViews(sizes, inputs, config);
-    bench::Grid output(run.output.size() / sizeof(float));
-    std::memcpy(output.data(), run.output.data(), output.size() * sizeof(float));
-    auto mismatch = compareValues(expected, bench::toValue(typed, sizes, output), {1e-4, 1e-5});
+    auto mismatch = deviceMismatch(opencl, kernel, typed, sizes, grids, expected);
     CHECK_MESSAGE(!mismatch, *mismatch);
   }
 }
@@ -127,14 +140,7 @@ TEST_CASE("bench/reference: the expert references (float4 along x) match the int
       std::vector<bench::Grid> grids = bench::randomGrids(typed, sizes, 5);
       Value expected = interpret(typed, sizes, bench::toValues(typed, sizes, grids));
       codegen::Kernel kernel = bench::expertKernel(ex, cl->source, codegen::Target::OpenCL, typed, sizes);
-      tuner::InputViews inputs;
-      for (const bench::Grid &g : grids) inputs.push_back(std::as_bytes(std::span(g)));
-      tuner::LaunchConfig config;
-      config.poisonOutput = true;
-      tuner::RawRun run = opencl.compile(kernel)->runViews(sizes, inputs, config);
-      bench::Grid output(run.output.size() / sizeof(float));
-      std::memcpy(output.data(), run.output.data(), output.size() * sizeof(float));
-      auto mismatch = compareValues(expected, bench::toValue(typed, sizes, output), {1e-4, 1e-5});
+      auto mismatch = deviceMismatch(opencl, kernel, typed, sizes, grids, expected);
       CHECK_MESSAGE(!mismatch, *mismatch);
     }
   }
@@ -170,14 +176,7 @@ TEST_CASE("bench/reference: every multi-stage reference (kernels in order, tempo
     if (ex.name == "srad_two_stage")
       for (float &x : grids[0]) x = 1.5f + 0.5f * x;
     Value expected = interpret(typed, sizes, bench::toValues(typed, sizes, grids));
-    tuner::InputViews inputs;
-    for (const bench::Grid &g : grids) inputs.push_back(std::as_bytes(std::span(g)));
-    tuner::LaunchConfig config;
-    config.poisonOutput = true;
-    tuner::RawRun run = opencl.compile(kernel)->runViews(sizes, inputs, config);
-    bench::Grid output(run.output.size() / sizeof(float));
-    std::memcpy(output.data(), run.output.data(), output.size() * sizeof(float));
-    auto mismatch = compareValues(expected, bench::toValue(typed, sizes, output), {1e-4, 1e-5});
+    auto mismatch = deviceMismatch(opencl, kernel, typed, sizes, grids, expected);
     CHECK_MESSAGE(!mismatch, *mismatch);
     ++ran;
   }
