@@ -2,6 +2,7 @@
 
 #include "primitives/stencil.h"
 
+#include <functional>
 #include <stdexcept>
 
 namespace liftcc::examples {
@@ -88,19 +89,17 @@ std::vector<cfun::Param> floatParams(const std::vector<std::string> &names) {
   return params;
 }
 
-Expr weightedSum(const std::string &name, const Expr &nbh, int radius, const std::vector<WeightedGroup> &groups) {
-  std::vector<std::string> names;
-  std::vector<Offset> offsets;
+namespace {
+
+/// "w1 * (t + t) + w2 * t - w3 * t", each term `termOf(offset)`, in the
+/// groups' order; `caller` names the function in the empty-group error.
+std::string weightedSumText(const std::vector<WeightedGroup> &groups,
+                            const std::function<std::string(const Offset &)> &termOf, const std::string &caller) {
   std::string sum;
   for (const WeightedGroup &g : groups) {
-    if (g.offsets.empty() || g.weight.empty()) throw std::invalid_argument("weightedSum: empty group");
+    if (g.offsets.empty() || g.weight.empty()) throw std::invalid_argument(caller + ": empty group");
     std::string terms;
-    for (const Offset &o : g.offsets) {
-      std::string v = "v" + std::to_string(names.size());
-      names.push_back(v);
-      offsets.push_back(o);
-      terms += (terms.empty() ? "" : " + ") + v;
-    }
+    for (const Offset &o : g.offsets) terms += (terms.empty() ? "" : " + ") + termOf(o);
     if (g.offsets.size() > 1) terms = "(" + terms + ")";
     bool negative = g.weight[0] == '-';
     std::string magnitude = negative ? g.weight.substr(1) : g.weight;
@@ -109,6 +108,22 @@ Expr weightedSum(const std::string &name, const Expr &nbh, int radius, const std
     else
       sum += (negative ? " - " : " + ") + magnitude + " * " + terms;
   }
+  return sum;
+}
+
+} // namespace
+
+Expr weightedSum(const std::string &name, const Expr &nbh, int radius, const std::vector<WeightedGroup> &groups) {
+  std::vector<std::string> names;
+  std::vector<Offset> offsets;
+  std::string sum = weightedSumText(
+      groups,
+      [&](const Offset &o) {
+        names.push_back("v" + std::to_string(names.size()));
+        offsets.push_back(o);
+        return names.back();
+      },
+      "weightedSum");
   Expr f = userFun(name, floatParams(names), ScalarKind::Float, "return " + sum + ";");
   return apply(f, neighbours(nbh, radius, offsets));
 }
@@ -120,19 +135,8 @@ std::string cell(const std::string &grid, const Offset &offset) {
 }
 
 Expr weightedSumStencil(const std::string &name, const Expr &grid, const std::vector<WeightedGroup> &groups) {
-  std::string sum;
-  for (const WeightedGroup &g : groups) {
-    if (g.offsets.empty() || g.weight.empty()) throw std::invalid_argument("weightedSumStencil: empty group");
-    std::string terms;
-    for (const Offset &o : g.offsets) terms += (terms.empty() ? "" : " + ") + cell(grid.name(), o);
-    if (g.offsets.size() > 1) terms = "(" + terms + ")";
-    bool negative = g.weight[0] == '-';
-    std::string magnitude = negative ? g.weight.substr(1) : g.weight;
-    if (sum.empty())
-      sum = g.weight + " * " + terms;
-    else
-      sum += (negative ? " - " : " + ") + magnitude + " * " + terms;
-  }
+  std::string sum =
+      weightedSumText(groups, [&](const Offset &o) { return cell(grid.name(), o); }, "weightedSumStencil");
   return stencil({{grid, clamp}}, "return " + sum + ";", name);
 }
 
