@@ -10,6 +10,7 @@
 #include "exporter/c_text.h"
 #include "primitives/api.h"
 #include "tests/explore_test_support.h"
+#include "tests/export_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tests/shell_support.h"
 #include "tests/test_support.h"
@@ -30,38 +31,13 @@ using test::readFile;
 using test::runShell;
 using test::shellQuote;
 using test::TempDir;
+using test::bestKernelDirectory;
+using test::canRunExported;
+using test::compileC;
+using test::readFloats;
+using test::writeFile;
 
 test::LiftcRun liftc(const std::vector<std::string> &args) { return test::runLiftc(quoteArgs(args)); }
-
-bool canRunExported() {
-  if (test::cCompiler().empty()) {
-    MESSAGE("no C compiler found by CMake: exported code not compiled");
-    return false;
-  }
-  return ocl::test::testDevice().has_value();
-}
-
-void compileC(const std::string &sources, const fs::path &includeDir, const fs::path &output,
-              const std::string &extra = "-lOpenCL") {
-  std::string command = shellQuote(test::cCompiler()) + " " + test::strictCFlags() + " -I" +
-                        shellQuote(includeDir.string()) + " " + sources + " " + extra + " -o " +
-                        shellQuote(output.string());
-  test::ShellRun run = runShell(command);
-  REQUIRE_MESSAGE(run.status == 0, command << "\n" << run.output);
-}
-
-void writeFile(const fs::path &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  REQUIRE(out.good());
-}
-
-std::vector<float> readFloats(const fs::path &path) {
-  std::string bytes = readFile(path);
-  std::vector<float> values(bytes.size() / sizeof(float));
-  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
-  return values;
-}
 
 /// `count` floats in [lo, hi) as a raw file (what liftc eval --input reads).
 void writeRandomFloats(const fs::path &path, size_t count, float lo, float hi, unsigned seed) {
@@ -282,8 +258,7 @@ void checkExportedDriver(const fs::path &dir, const fs::path &program, const std
   for (auto [key, value] : {std::pair<std::string, std::string>{"@SIZES@", sizeArgs}, {"@WRONGSIZES@", wrongSizes}})
     for (size_t p; (p = driver.find(key)) != std::string::npos;) driver.replace(p, key.size(), value);
   writeFile(out / "driver.c", driver);
-  compileC(shellQuote((out / "driver.c").string()) + " " + shellQuote((out / (api + ".c")).string()), out,
-           out / "driver");
+  compileC({out / "driver.c", out / (api + ".c")}, out, out / "driver");
   fs::path input = dir / (name + "_in.bin"), result = dir / (name + "_out.bin");
   writeRandomFloats(input, inputCount, -1.0f, 1.0f, 11);
   test::ShellRun run = runShell(shellQuote((out / "driver").string()) + " " + shellQuote(input.string()) + " " +
@@ -310,11 +285,7 @@ fs::path exploredBest(const fs::path &dir, const fs::path &program, const std::s
   test::LiftcRun explored = liftc({"explore", program.string(), "--size", sizes, "--out", results.string(), "--evals",
                                    "2", "--runs", "1", "--quiet", "--families", "plain", "--fast-math", "none"});
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
-  fs::path bestDir;
-  for (const auto &entry : fs::recursive_directory_iterator(results / "best"))
-    if (entry.path().filename() == "launch.json") bestDir = entry.path().parent_path();
-  REQUIRE_FALSE(bestDir.empty());
-  return bestDir;
+  return bestKernelDirectory(results);
 }
 
 } // namespace
@@ -333,10 +304,7 @@ TEST_CASE("export multistage: examples/app/srad_app runs SRAD's two kernels, exp
   test::LiftcRun explored = liftc({"explore", srad.string(), "--size", sizes, "--out", results.string(), "--evals", "3",
                                    "--runs", "1", "--quiet", "--families", "plain", "--fast-math", "none"});
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
-  fs::path bestDir;
-  for (const auto &entry : fs::recursive_directory_iterator(results / "best"))
-    if (entry.path().filename() == "launch.json") bestDir = entry.path().parent_path();
-  REQUIRE_FALSE(bestDir.empty());
+  fs::path bestDir = bestKernelDirectory(results);
   test::LiftcRun exported = liftc({"export", bestDir.string(), "--out", best.string()});
   REQUIRE_MESSAGE(exported.status == 0, exported.output);
   exported = liftc(
@@ -348,9 +316,8 @@ TEST_CASE("export multistage: examples/app/srad_app runs SRAD's two kernels, exp
   for (const fs::path &exportDir : {best, generated}) {
     CAPTURE(exportDir);
     fs::path app = exportDir / "srad_app";
-    compileC(shellQuote((test::sourceDir() / "examples" / "app" / "srad_app.c").string()) + " " +
-                 shellQuote((exportDir / "srad_two_stage_opencl.c").string()),
-             exportDir, app);
+    compileC({test::sourceDir() / "examples" / "app" / "srad_app.c", exportDir / "srad_two_stage_opencl.c"}, exportDir,
+             app);
     for (int steps : {1, 2}) {
       fs::path output = exportDir / ("steps" + std::to_string(steps) + ".bin");
       test::ShellRun run = runShell(shellQuote(app.string()) + " " + shellQuote(input.string()) + " " +
@@ -432,7 +399,7 @@ TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outpu
     writeFile(out / "main.c", "#include \"" + api + ".h\"\n#include <stdio.h>\nint main(void) {\n  printf(\"%s\\n\", " +
                                   api + "_status_string(" + api + "_launch(NULL, " + c.call + ")));\n  " + api +
                                   "_release(NULL);\n  return 0;\n}\n");
-    compileC(shellQuote((out / "main.c").string()) + " " + shellQuote((out / (api + ".c")).string()), out, out / "main",
+    compileC({out / "main.c", out / (api + ".c")}, out, out / "main",
              "-isystem " + shellQuote(LIFTCC_TEST_CUDA_INCLUDE) + " -D" + exporter::upperCase(api) + "_NO_NVRTC " +
                  shellQuote(LIFTCC_TEST_CUDA_STUB));
   }

@@ -15,6 +15,7 @@
 #include "rewrite/recipes.h"
 #include "tests/best_kernel_entry.h"
 #include "tests/explore_test_support.h"
+#include "tests/export_test_support.h"
 #include "tests/iterated_program.h"
 #include "tests/opencl_test_support.h"
 #include "tests/shell_support.h"
@@ -38,53 +39,15 @@ using test::readFile;
 using test::runShell;
 using test::shellQuote;
 using test::TempDir;
+using test::bestKernelDirectory;
+using test::canRunExported;
+using test::compileC;
+using test::readFloats;
+using test::writeFile;
 
 test::LiftcRun liftc(const std::vector<std::string> &args) { return test::runLiftc(quoteArgs(args)); }
 
 fs::path jacobiJson() { return test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json"; }
-
-/// True when the tests can compile and run exported OpenCL code here.
-bool canRunExported() {
-  if (test::cCompiler().empty()) {
-    MESSAGE("no C compiler found by CMake: exported code not compiled");
-    return false;
-  }
-  if (!ocl::test::testDevice()) return false;
-  return true;
-}
-
-/// Compiles C sources into `output` with the strict flags.
-void compileC(const std::vector<fs::path> &sources, const fs::path &includeDir, const fs::path &output,
-              const std::string &libraries = "-lOpenCL") {
-  std::string command =
-      shellQuote(test::cCompiler()) + " " + test::strictCFlags() + " -I" + shellQuote(includeDir.string());
-  for (const fs::path &s : sources) command += " " + shellQuote(s.string());
-  command += " " + libraries + " -o " + shellQuote(output.string());
-  test::ShellRun run = runShell(command);
-  REQUIRE_MESSAGE(run.status == 0, command << "\n" << run.output);
-}
-
-void writeFile(const fs::path &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  REQUIRE(out.good());
-}
-
-std::vector<float> readFloats(const fs::path &path) {
-  std::string bytes = readFile(path);
-  std::vector<float> values(bytes.size() / sizeof(float));
-  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
-  return values;
-}
-
-/// The one launch.json below `results` (a best-kernel directory).
-fs::path bestKernelDirectory(const fs::path &results) {
-  std::vector<fs::path> found;
-  for (const auto &entry : fs::recursive_directory_iterator(results / "best"))
-    if (entry.path().filename() == "launch.json") found.push_back(entry.path().parent_path());
-  REQUIRE(found.size() == 1);
-  return found[0];
-}
 
 } // namespace
 
