@@ -13,6 +13,7 @@
 #include "tests/liftc_process.h"
 #include "tests/shell_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/cuda/sass_figures.h"
 #include "tuner/result_store.h"
 
 #include <doctest/doctest.h>
@@ -81,6 +82,27 @@ TEST_CASE("records: SASS figures round-trip, are validated, and old records have
   nlohmann::json notObject = r.toJson();
   notObject["sass"] = 3;
   CHECK_THROWS_WITH(tuner::Record::fromJson(notObject), doctest::Contains("sass must be an object"));
+}
+
+TEST_CASE("records: a kernel's figures are the largest over its entry functions (the stages of a multi-kernel program)") {
+  const char *report = "ptxas info    : Compiling entry function 'stage0' for 'sm_90'\n"
+                       "ptxas info    : Function properties for stage0\n"
+                       "    8 bytes stack frame, 4 bytes spill stores, 0 bytes spill loads\n"
+                       "ptxas info    : Used 40 registers, used 0 barriers, 8 bytes cumulative stack size\n"
+                       "ptxas info    : Compiling entry function 'stage1' for 'sm_90'\n"
+                       "ptxas info    : Function properties for stage1\n"
+                       "    0 bytes stack frame, 0 bytes spill stores, 12 bytes spill loads\n"
+                       "ptxas info    : Used 24 registers, used 1 barriers, 2048 bytes smem\n";
+  std::optional<tuner::SassSummary> s = cuda::summarize(cuda::parsePtxasReport(report));
+  REQUIRE(s);
+  CHECK(s->arch == "sm_90");
+  CHECK(s->registers == 40);
+  CHECK(s->spillStoreBytes == 4);
+  CHECK(s->spillLoadBytes == 12);
+  CHECK(s->sharedBytes == 2048);
+  CHECK(s->barriers == 1);
+  CHECK(s->stackBytes == 8);
+  CHECK(!cuda::summarize({}));
 }
 
 TEST_CASE("sass check: work-groups per SM by threads, registers and shared memory, and the reasons given") {

@@ -179,6 +179,9 @@ TEST_CASE("liftc explore --target cuda: runs on a GPU, or fails with one line sa
   REQUIRE(best.size() == 1);
   CHECK(best[0].kernelFile == "kernel.cu");
   CHECK(best[0].source.find("__global__") != std::string::npos);
+  // The GPU's own compilation gave the kernel's SASS figures (its architecture, not sm_90 necessarily).
+  REQUIRE(best[0].launch.contains("sass"));
+  CHECK(tuner::SassSummary::fromJson(best[0].launch["sass"]).registers > 0);
 }
 
 } // namespace liftcc
