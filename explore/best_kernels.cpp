@@ -48,6 +48,13 @@ void checkLaunchFields(const nlohmann::json &launch, const std::string &where) {
   }
   if (launch.contains("kernel") && !launch["kernel"].is_object())
     badField(where, "/kernel", "expected an object, found " + found(launch["kernel"]));
+  if (launch.contains("sass")) {
+    try {
+      (void)tuner::SassSummary::fromJson(launch["sass"]);
+    } catch (const std::invalid_argument &e) {
+      badField(where, "/sass", e.what());
+    }
+  }
   if (launch.contains("why")) {
     try {
       (void)WinExplanation::fromJson(launch["why"]).summary();
@@ -127,6 +134,7 @@ std::string writeBestKernel(const std::string &resultsDir, const std::string &de
                         {"kernel", codegen::kernelMetadata(variant.kernel)},
                         {"measured", record.timestamp}};
   if (why) launch["why"] = why->toJson();
+  if (record.sass) launch["sass"] = record.sass->toJson();
   // The kernel and its launch.json replace the old entry together.
   io::writeDirectory(resultsDir, dir, {{kernelFile, variant.kernel.source}, {"launch.json", launch.dump(2) + "\n"}});
   return dir.string();

@@ -25,7 +25,8 @@ std::string kernelFileName(codegen::Target target);
 std::string kernelFileOf(const nlohmann::json &launch);
 
 /// Writes the entry unless an existing one is faster; returns its directory.
-/// `why`, when given, goes to launch.json as "why". The entry (kernel source
+/// `why`, when given, goes to launch.json as "why", and the record's SASS
+/// figures (CUDA) as "sass". The entry (kernel source
 /// and launch.json) is written as a whole (io::writeDirectory): a failure or
 /// crash leaves the old entry or the new one, never a kernel without its
 /// launch.json. An existing entry that cannot be read (corrupt, a FIFO in

@@ -8,6 +8,7 @@
 // names next (explore/variant_evaluation.h, explore/prefetch_pool.h); only the calling thread runs kernels.
 
 #include "explore/full_size_check.h"
+#include "explore/sass_check.h"
 #include "explore/space.h"
 #include "explore/win_explanation.h"
 #include "tuner/device.h"
@@ -59,6 +60,8 @@ struct ExploreOptions {
   /// (preparationThreads): none on a device that computes on the host's
   /// cores, else the host's hardware threads less one, at most kMaxPreparationThreads.
   std::optional<size_t> prepareThreads;
+  /// What a CUDA variant's SASS figures must meet to be timed (explore/sass_check.h).
+  SassRequirements sass;
 };
 
 constexpr size_t kMaxPreparationThreads = 8;

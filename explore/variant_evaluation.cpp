@@ -8,6 +8,7 @@
 #include "explore/record_identity.h"
 #include "explore/strategy_text.h"
 #include "tuner/backend_error.h"
+#include "tuner/launch_plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -130,6 +131,7 @@ PreparedVariant prepareVariant(const Program &program, const Variant &variant,
     prepared.smallSizes = std::move(small.sizes);
     prepared.tolerance = codegen::fastMathTolerance(variant.configuration.fastMath, variant.configuration.divToMul);
     prepared.runner = device.compile(variant.kernel);
+    prepared.sass = prepared.runner->sass();
   } catch (const DeadlineReached &) {
     prepared.pastDeadline = true;
     prepared.checker.reset();
@@ -143,6 +145,32 @@ PreparedVariant prepareVariant(const Program &program, const Variant &variant,
   return prepared;
 }
 
+std::optional<std::string> sassRejection(const PreparedVariant &prepared, const Variant &variant,
+                                         const std::map<std::string, int64_t> &sizes,
+                                         const SassRequirements &requirements) {
+  if (!prepared.sass) return std::nullopt;
+  // The largest work-group the kernel (each stage of it) is launched with,
+  // as the device plans the launch; a launch that cannot be planned fails
+  // when it runs, with its own message.
+  int64_t groupSize = 1;
+  try {
+    std::optional<std::array<size_t, 3>> requested;
+    if (variant.configuration.local != std::array<int64_t, 3>{0, 0, 0})
+      requested = std::array<size_t, 3>{size_t(variant.configuration.local[0]), size_t(variant.configuration.local[1]),
+                                        size_t(variant.configuration.local[2])};
+    tuner::LaunchPlan plan =
+        tuner::planLaunch(variant.kernel, sizes, requested, tuner::defaultCudaBlock(variant.kernel.dims));
+    auto threads = [](const std::optional<std::array<size_t, 3>> &local) {
+      return local ? int64_t((*local)[0] * (*local)[1] * (*local)[2]) : int64_t(1);
+    };
+    groupSize = threads(plan.local);
+    for (const tuner::LaunchPlan::Stage &stage : plan.stages) groupSize = std::max(groupSize, threads(stage.local));
+  } catch (const std::exception &) {
+    return std::nullopt;
+  }
+  return explore::sassRejection(*prepared.sass, groupSize, requirements);
+}
+
 tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &program, const Variant &variant,
                                      const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                                      const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
@@ -151,10 +179,17 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
   tuner::Record record = recordIdentity(program, variant, sizes);
   record.timestamp = tuner::isoTimestamp();
   if (prepared.pastDeadline) throw DeadlineReached("the deadline passed while preparing " + record.key);
+  record.sass = prepared.sass;
   if (prepared.failure) {
     record.outcome = prepared.failure->outcome;
     record.error = prepared.failure->error;
     record.buildLog = prepared.failure->buildLog;
+    return record;
+  }
+  // Never timed: a variant that spills or cannot keep the SM busy (its figures tell without a GPU).
+  if (std::optional<std::string> rejection = sassRejection(prepared, variant, sizes, options.sass)) {
+    record.outcome = tuner::Outcome::Constraints;
+    record.error = *rejection;
     return record;
   }
   tuner::LaunchConfig launch = launchOf(variant, options, deadline);

@@ -18,6 +18,7 @@
 #include "core/interp/value_compare.h"
 #include "core/ir/expr.h"
 #include "explore/full_size_check.h"
+#include "explore/sass_check.h"
 #include "explore/space.h"
 #include "tuner/device.h"
 #include "tuner/result_store.h"
@@ -48,7 +49,16 @@ struct PreparedVariant {
   Tolerance tolerance;
   /// The small kernel (checked against smallReference) and the full-size one (timed).
   std::unique_ptr<tuner::CompiledKernel> checker, runner;
+  /// The full-size kernel's SASS figures (CUDA: from its own compilation).
+  std::optional<tuner::SassSummary> sass;
 };
+
+/// Why the prepared variant is not worth timing by its SASS figures
+/// (explore/sass_check.h) with the work-groups it is launched with at
+/// `sizes`, or nullopt (also without figures).
+std::optional<std::string> sassRejection(const PreparedVariant &prepared, const Variant &variant,
+                                         const std::map<std::string, int64_t> &sizes,
+                                         const SassRequirements &requirements);
 
 /// The record's identity fields (key, configuration, hashes, strategy) of `variant`.
 tuner::Record recordIdentity(const Program &program, const Variant &variant,
@@ -60,7 +70,8 @@ PreparedVariant prepareVariant(const Program &program, const Variant &variant,
                                const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                                std::optional<InterpretDeadline> deadline = std::nullopt) noexcept;
 
-/// The second half; `reference` is fullSizeReference of `fullSizeInputs` (computed here when null).
+/// The second half; a variant sassRejection refuses (options.sass) is
+/// recorded as Constraints without running anything. `reference` is fullSizeReference of `fullSizeInputs` (computed here when null).
 /// `bestNs`, the fastest median of the search so far: a variant whose first
 /// timed run is options.timeOnceWhenSlowerThan times slower is timed once.
 /// Throws only tuner::KernelTimeoutError, for a launch cut by `deadline` (after rebuilding the device), and

@@ -1,9 +1,9 @@
 // The exploration driver is backend-neutral: it sees a tuner::Device, so the
 // CUDA backend gets the same space, verification, store and best-kernel
-// directory as OpenCL. Without a GPU this is tested with a device that
-// compiles every kernel for real with NVRTC and reports that it cannot run
-// it; with a GPU (and a driver cuInit accepts), `explore --target cuda` runs
-// for real and must produce a verified best kernel.
+// directory as OpenCL. Without a GPU this is tested with the compile-only CUDA
+// device, which compiles every kernel for real with NVRTC (ptxas's figures
+// included) and refuses to run it; with a GPU (and a driver cuInit accepts),
+// `explore --target cuda` runs for real and must produce a verified best kernel.
 
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
@@ -11,13 +11,13 @@
 #include "explore/explorer.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
+#include "tuner/cuda/compile_only_device.h"
 #include "tuner/cuda/cuda_backend.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <set>
 
@@ -27,42 +27,15 @@ namespace {
 using test::TempDir;
 using Sizes = std::map<std::string, int64_t>;
 
-/// A CUDA device without a GPU: compile() runs NVRTC on the generated
-/// source (warnings are failures), runBytes() reports a launch failure.
-class CompileOnlyCudaDevice final : public tuner::Device {
-public:
-  codegen::Target target() const override { return codegen::Target::CUDA; }
-  std::string name() const override { return "compile-only CUDA device"; }
-  std::string resultsName() const override { return "cuda " + name(); }
-  tuner::DeviceLimits limits() const override { return {}; }
-  tuner::CopyBandwidth measureCopyBandwidth(int, int, size_t) override {
-    throw tuner::KernelLaunchError("no GPU in this test");
-  }
-
-  std::unique_ptr<tuner::CompiledKernel> compile(const codegen::Kernel &kernel) override {
-    ++compiled;
-    if (kernel.target != codegen::Target::CUDA) throw tuner::KernelBuildError("an OpenCL kernel reached a CUDA device");
-    if (cuda::nvrtcAvailable()) {
-      cuda::NvrtcOptions options;
-      options.warningsAsErrors = true;
-      try {
-        cuda::compileToPtx(kernel.source, options, kernel.name + ".cu");
-      } catch (const cuda::NvrtcError &e) {
-        throw tuner::KernelBuildError(e.what());
-      }
-    }
-    return std::make_unique<NoGpuKernel>();
-  }
-
-  std::atomic<int> compiled = 0; ///< compile() may run on the explorer's worker threads
-
-private:
-  struct NoGpuKernel final : tuner::CompiledKernel {
-    tuner::RawRun runViews(const Sizes &, const tuner::InputViews &, const tuner::LaunchConfig &) override {
-      throw tuner::KernelLaunchError("no GPU in this test");
-    }
-  };
-};
+/// The library's compile-only CUDA device (tuner/cuda/compile_only_device.h)
+/// with the tests' strictness: NVRTC warnings are failures, and the default
+/// DeviceLimits (work-groups of at most 256) keep the spaces small.
+tuner::CompileOnlyCudaDevice::Options strictOptions() {
+  tuner::CompileOnlyCudaDevice::Options options;
+  options.warningsAsErrors = true;
+  options.limits = tuner::DeviceLimits{};
+  return options;
+}
 
 explore::ExploreOptions smallRun(const std::filesystem::path &dir, size_t evaluations) {
   explore::ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir);
@@ -73,8 +46,9 @@ explore::ExploreOptions smallRun(const std::filesystem::path &dir, size_t evalua
 } // namespace
 
 TEST_CASE("explore: a CUDA device gets CUDA kernels, every one compiles with NVRTC, failures are recorded") {
+  if (!cuda::nvrtcAvailable()) return; // the compile-only device needs NVRTC
   TempDir dir;
-  CompileOnlyCudaDevice device;
+  tuner::CompileOnlyCudaDevice device(strictOptions());
   Program program = examples::findExample("jacobi2d_5pt").build();
   Sizes sizes{{"N", 16}, {"M", 16}};
   explore::ExploreOptions options = smallRun(dir.path(), 6);
@@ -88,7 +62,14 @@ TEST_CASE("explore: a CUDA device gets CUDA kernels, every one compiles with NVR
     // Compiled (the check kernel) and then refused to run: a runtime
     // failure, never a compile failure (NVRTC accepted the kernel).
     CHECK(e.record.outcome == tuner::Outcome::Runtime);
-    CHECK(e.record.error == "no GPU in this test");
+    CHECK(e.record.error == tuner::KernelNotRunError::kMessage);
+    // The timed kernel's SASS figures, from its own compilation: a small
+    // Jacobi neither spills nor uses shared memory outside local tiles.
+    REQUIRE(e.record.sass);
+    CHECK(e.record.sass->arch == "sm_90");
+    CHECK(e.record.sass->registers > 0);
+    CHECK(!e.record.sass->spills());
+    if (e.configuration.recipe != rewrite::Recipe::Local) CHECK(e.record.sass->sharedBytes == 0);
     recipes.insert(e.configuration.recipe);
   }
   // The round-robin over programs (and their specialised twins) reaches
@@ -97,12 +78,74 @@ TEST_CASE("explore: a CUDA device gets CUDA kernels, every one compiles with NVR
   CHECK(recipes.size() >= 3);
   // Both kernels of each variant (the small check kernel and the timed one)
   // are compiled before either runs (explore/variant_evaluation.h).
-  CHECK(device.compiled == 12);
+  CHECK(device.compiled() == 12);
   CHECK(!result.best);
   CHECK(result.bestKernelDir.empty());
   // Filed apart from an OpenCL view of the same GPU.
-  CHECK(result.storePath.find("cuda-compile-only-cuda-device") != std::string::npos);
-  CHECK(tuner::ResultStore(result.storePath).records().size() == 6);
+  CHECK(result.storePath.find("cuda-compile-only-cuda-device-sm-90") != std::string::npos);
+  // The figures are in the store, as measured.
+  tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Read);
+  REQUIRE(store.records().size() == 6);
+  for (size_t i = 0; i < 6; ++i) CHECK(store.records()[i].sass == result.evaluations[i].record.sass);
+}
+
+TEST_CASE("explore: a CUDA variant that spills is recorded as constraints with its figures, never run") {
+  if (!cuda::nvrtcAvailable()) return;
+  // The test hook: ptxas limited to 24 registers, which the coarsened
+  // Jacobi (8 outputs along y, a private 3x10 window) spills under, and the
+  // plain one does not need.
+  tuner::CompileOnlyCudaDevice::Options spilling = strictOptions();
+  spilling.extraOptions = {"--maxrregcount=24"};
+  tuner::CompileOnlyCudaDevice device(spilling);
+  Program program = examples::findExample("jacobi2d_5pt").build();
+  Sizes sizes{{"N", 64}, {"M", 64}};
+  Program typed = typeCheck(program, sizes);
+  TempDir dir;
+  explore::ExploreOptions options = smallRun(dir.path(), 1);
+
+  explore::Configuration coarsened;
+  coarsened.recipe = rewrite::Recipe::Coarsened;
+  coarsened.coarsen = {1, 8, 1};
+  tuner::Record spilled =
+      explore::evaluateVariant(program, explore::makeVariant(typed, coarsened, codegen::Target::CUDA), sizes, device, options);
+  CHECK(spilled.outcome == tuner::Outcome::Constraints);
+  CHECK(spilled.error.rfind("spills ", 0) == 0);
+  CHECK(spilled.error.find(" bytes (sm_90: ") != std::string::npos);
+  REQUIRE(spilled.sass);
+  CHECK(spilled.sass->spills());
+  CHECK(spilled.sass->registers <= 24);
+
+  tuner::Record plain = explore::evaluateVariant(
+      program, explore::makeVariant(typed, explore::Configuration{}, codegen::Target::CUDA), sizes, device, options);
+  CHECK(plain.outcome == tuner::Outcome::Runtime); // passed the check, then refused to run
+  REQUIRE(plain.sass);
+  CHECK(!plain.sass->spills());
+
+  // With the spill check off, the spilling variant goes on to the device.
+  options.sass.dropSpills = false;
+  CHECK(explore::evaluateVariant(program, explore::makeVariant(typed, coarsened, codegen::Target::CUDA), sizes, device,
+                                 options)
+            .outcome == tuner::Outcome::Runtime);
+}
+
+TEST_CASE("explore: a CUDA variant with too few work-groups per SM is recorded as constraints") {
+  if (!cuda::nvrtcAvailable()) return;
+  tuner::CompileOnlyCudaDevice::Options large = strictOptions();
+  large.limits.maxWorkGroupSize = 1024;
+  tuner::CompileOnlyCudaDevice device(large);
+  Program program = examples::findExample("jacobi2d_5pt").build();
+  Sizes sizes{{"N", 64}, {"M", 64}};
+  TempDir dir;
+  explore::ExploreOptions options = smallRun(dir.path(), 1);
+  explore::Configuration wide;
+  wide.local = {32, 32, 1}; // 1024 threads: at most 2 per SM by the thread limit alone
+  explore::Variant variant = explore::makeVariant(typeCheck(program, sizes), wide, codegen::Target::CUDA);
+  options.sass.minGroupsPerSm = 3;
+  tuner::Record record = explore::evaluateVariant(program, variant, sizes, device, options);
+  CHECK(record.outcome == tuner::Outcome::Constraints);
+  CHECK(record.error.rfind("2 work-groups of 1024 threads fit per SM, fewer than 3 (sm_90: ", 0) == 0);
+  options.sass.minGroupsPerSm = 2;
+  CHECK(explore::evaluateVariant(program, variant, sizes, device, options).outcome == tuner::Outcome::Runtime);
 }
 
 TEST_CASE("explore: best kernels are written as kernel.cu for CUDA and kernel.cl for OpenCL") {
@@ -136,6 +179,9 @@ TEST_CASE("liftc explore --target cuda: runs on a GPU, or fails with one line sa
   REQUIRE(best.size() == 1);
   CHECK(best[0].kernelFile == "kernel.cu");
   CHECK(best[0].source.find("__global__") != std::string::npos);
+  // The GPU's own compilation gave the kernel's SASS figures (its architecture, not sm_90 necessarily).
+  REQUIRE(best[0].launch.contains("sass"));
+  CHECK(tuner::SassSummary::fromJson(best[0].launch["sass"]).registers > 0);
 }
 
 } // namespace liftcc

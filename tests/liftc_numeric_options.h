@@ -65,6 +65,7 @@ inline std::vector<NumericOption> everyNumericOption(const std::string &early) {
       {explore + "--seed=VALUE", "--seed", true, seeds},
       {explore + "--runs=VALUE", "--runs", false, runs},
       {explore + "--prepare-threads=VALUE", "--prepare-threads", true},
+      {explore + "--min-groups-per-sm=VALUE", "--min-groups-per-sm", true, {{0, 32}}},
       {explore + "--shard=VALUE/65536", "--shard", true, {{0, 65535}}},
       {explore + "--shard=0/VALUE", "--shard"},
       {explore + "--prune=VALUE", "--prune"},

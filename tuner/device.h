@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "tuner/launch.h"
 #include "tuner/run_plan.h"
+#include "tuner/sass_summary.h"
 
 #include <array>
 #include <cstdint>
@@ -92,6 +93,10 @@ public:
                 const LaunchConfig &config = {}) {
     return runOnValues(*this, sizes, inputs, resultType, config);
   }
+  /// The SASS figures of this kernel's own compilation (CUDA devices, from
+  /// ptxas's report), which the explorer records and checks before timing
+  /// (explore/sass_check.h); nullopt where the backend gives none (OpenCL).
+  virtual std::optional<SassSummary> sass() const { return std::nullopt; }
 };
 
 class Device {

@@ -53,6 +53,7 @@ nlohmann::json Record::toJson() const {
   if (!programHash.empty()) j["programHash"] = programHash;
   if (!kernelHash.empty()) j["kernelHash"] = kernelHash;
   if (!strategy.empty()) j["strategy"] = strategy;
+  if (sass) j["sass"] = sass->toJson();
   if (outcome == Outcome::Ok) {
     j["medianNs"] = medianNs;
     j["samplesNs"] = samplesNs;
@@ -83,6 +84,7 @@ Record Record::fromJson(const nlohmann::json &j) {
     if (!j.at("strategy").is_string()) invalid("\"strategy\" must be a string");
     r.strategy = j.at("strategy").get<std::string>();
   }
+  if (j.contains("sass")) r.sass = SassSummary::fromJson(j.at("sass"));
   if (r.outcome == Outcome::Ok) {
     const nlohmann::json &median = j.at("medianNs");
     // Every consumer divides by it (elements per second, explainWin), so a

@@ -4,6 +4,8 @@
 // measured, so a run that is killed loses at most the evaluation in flight,
 // and a new run over the same file resumes without measuring anything twice.
 
+#include "tuner/sass_summary.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -54,6 +56,10 @@ struct Record {
   /// timeout, so such a record is replayed only under one no longer than its own
   /// (answersTimeout).
   std::optional<double> timeoutSeconds;
+  /// CUDA: the timed kernel's SASS figures (tuner/sass_summary.h), from its
+  /// own compilation, whatever the outcome once it compiled; absent for
+  /// OpenCL and in records written before them.
+  std::optional<SassSummary> sass;
 
   /// Whether this record stands for a measurement with launch timeout
   /// `kernelTimeoutSeconds`: every outcome but a timeout does; a timeout only

@@ -35,6 +35,8 @@ std::string describe(const explore::BestKernel &k) {
   if (!k.launch.value("verified", "").empty())
     out << "// verified against the interpreter: " << k.launch.value("verified", "") << "\n";
   if (k.launch.contains("strategy")) out << "// strategy " << k.launch.value("strategy", "?") << "\n";
+  if (k.launch.contains("sass"))
+    out << "// SASS " << tuner::SassSummary::fromJson(k.launch.at("sass")).text() << "\n";
   if (k.launch.contains("why"))
     out << "// why it won: " << explore::WinExplanation::fromJson(k.launch.at("why")).summary() << "\n";
   out << "// launch: " << k.launch.value("kernel", nlohmann::json()).dump() << "\n";

@@ -8,6 +8,7 @@
 #include "explore/record_identity.h"
 #include "explore/strategy_text.h"
 #include "tools/liftc/device_selection.h"
+#include "tools/liftc/explore_prepare_only.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
 #include "tools/liftc/standard_output.h"
@@ -156,6 +157,8 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (auto prune = cl.value("prune")) options.budget.pruning.slowerThan = parsePruneFactor(*prune);
   if (auto threads = cl.value("prepare-threads"); threads && *threads != "auto")
     options.prepareThreads = parseCount("--prepare-threads", *threads, {0, 64});
+  if (auto groups = cl.value("min-groups-per-sm"))
+    options.sass.minGroupsPerSm = static_cast<int64_t>(parseCount("--min-groups-per-sm", *groups, {0, 32}));
   options.space.fastMathLevels = fastMathLevelsOf(cl);
   applySpaceSelection(cl, options.space);
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(parseCount("--runs", *runs, kTimedRunsRange));
@@ -174,6 +177,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   checkIterationCount(typed, sizes);
   checkHostMemory(typed, sizes);
   if (auto t4 = cl.value("t4")) io::refuseOverwritingInputs({{"--t4", *t4}}, {path});
+  if (cl.has("prepare-only")) return runPrepareOnly(cl, program, typed, sizes, options, out);
   options.measureRoof = !cl.has("no-roofline");
   bool quiet = cl.has("quiet");
   options.onProgress = [quiet](const explore::Progress &p) {

@@ -142,6 +142,7 @@ std::vector<Verb> allVerbs() {
        "                     [--fast-math none,reassociate,relaxed] [--space [--build]] [--families F,...] [--exclude-families "
        "F,...]\n"
        "                     [--param NAME=V1,V2,...]... [--no-roofline] [--prune F] [--prepare-threads N|auto]\n"
+       "                     [--min-groups-per-sm N] [--prepare-only]\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
@@ -205,10 +206,22 @@ std::vector<Verb> allVerbs() {
        "and computes their small-size references on N worker threads while one\n"
        "thread verifies and times on the device (never two kernels at once).\n"
        "auto (default): none on a CPU device, whose cores the kernels use, else\n"
-       "the host's hardware threads less one, at most 8; 0: none.\n",
+       "the host's hardware threads less one, at most 8; 0: none.\n"
+       "With --target cuda every record holds the kernel's SASS figures (ptxas's\n"
+       "report of its own NVRTC compilation: registers, spill bytes, shared\n"
+       "memory, barriers, stack), and a variant that spills, or of whose\n"
+       "work-groups fewer than --min-groups-per-sm N (0 to 32, default 2; 0: no\n"
+       "check) fit on one SM by its registers and shared memory, is recorded as\n"
+       "'constraints' and never timed.\n"
+       "--prepare-only (with --target cuda; no GPU or driver needed) prepares the\n"
+       "space's variants in a random order (--seed) for a compile-only sm_90\n"
+       "device on --prepare-threads threads (auto: every hardware thread) for\n"
+       "--budget (default 60s) or --evals variants, and reports variants prepared\n"
+       "per second per core and their SASS figures; it runs nothing and writes\n"
+       "nothing.\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
-         "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads"},
-        {"quiet", "space", "build", "no-roofline"}},
+         "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads", "min-groups-per-sm"},
+        {"quiet", "space", "build", "no-roofline", "prepare-only"}},
        runExplore},
       {"tune",
        "measure one variant of a program and record it",

@@ -3,6 +3,7 @@
 #include "tuner/cuda/cuda_copy_roofline.h"
 #include "tuner/cuda/cuda_timing.h"
 #include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/cuda/sass_figures.h"
 
 #include <algorithm>
 #include <sstream>
@@ -88,7 +89,9 @@ private:
   std::vector<cuda::Buffer> buffers_;
 };
 
-cuda::Module compile(cuda::Context &context, const codegen::Kernel &kernel) {
+/// Also sets `sass` from ptxas's report of this very compilation (NVRTC runs
+/// ptxas for the device's real architecture anyway).
+cuda::Module compile(cuda::Context &context, const codegen::Kernel &kernel, std::optional<SassSummary> &sass) {
   if (kernel.target != codegen::Target::CUDA) throw std::invalid_argument("not a CUDA kernel");
   try {
     cuda::NvrtcOptions options;
@@ -96,7 +99,10 @@ cuda::Module compile(cuda::Context &context, const codegen::Kernel &kernel) {
     // The kernel's own options (fast math), one word each.
     std::istringstream words(kernel.buildOptions);
     for (std::string word; words >> word;) options.extraOptions.push_back(word);
-    return context.loadModule(cuda::compileToPtx(kernel.source, options, kernel.name + ".cu").ptx);
+    options.extraOptions.push_back(cuda::kPtxasReportOption);
+    cuda::PtxResult compiled = cuda::compileToPtx(kernel.source, options, kernel.name + ".cu");
+    sass = cuda::summarize(cuda::parsePtxasReport(compiled.log));
+    return context.loadModule(compiled.ptx);
   } catch (const cuda::NvrtcError &e) {
     throw KernelBuildError(e.what());
   } catch (const cuda::CudaError &e) {
@@ -114,7 +120,7 @@ cuda::Function entryPoint(const cuda::Module &module, const std::string &name) t
 } // namespace
 
 CudaKernelRunner::CudaKernelRunner(cuda::Context &context, codegen::Kernel kernel)
-    : context_(context), kernel_(std::move(kernel)), module_(compile(context, kernel_)),
+    : context_(context), kernel_(std::move(kernel)), module_(compile(context, kernel_, sass_)),
       function_(entryPoint(module_, kernel_.name)) {
   for (const codegen::Kernel &stage : kernel_.stages) stageFunctions_.push_back(entryPoint(module_, stage.name));
 }

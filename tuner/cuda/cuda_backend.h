@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 
 namespace liftcc::tuner {
 
@@ -24,10 +25,12 @@ public:
   /// std::invalid_argument.
   RawRun runViews(const std::map<std::string, int64_t> &sizes, const InputViews &inputs,
                   const LaunchConfig &config) override;
+  std::optional<SassSummary> sass() const override { return sass_; }
 
 private:
   cuda::Context context_; ///< a handle sharing the device's context of the time
   codegen::Kernel kernel_;
+  std::optional<SassSummary> sass_; ///< set while module_ is compiled (declared before it)
   cuda::Module module_;
   cuda::Function function_;
   /// The entry points of a multi-kernel program's stages, in launch order (codegen::Kernel::stages).

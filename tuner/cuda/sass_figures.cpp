@@ -1,5 +1,6 @@
 #include "tuner/cuda/sass_figures.h"
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -67,8 +68,23 @@ std::vector<SassFigures> parsePtxasReport(std::string_view report) {
 std::vector<SassFigures> sassFigures(std::string_view source, NvrtcOptions options, std::string_view programName) {
   if (options.arch.rfind("sm_", 0) != 0)
     throw std::invalid_argument("SASS figures need a real architecture (sm_XY), found '" + options.arch + "'");
-  options.extraOptions.push_back("--ptxas-options=-v");
+  options.extraOptions.push_back(kPtxasReportOption);
   return parsePtxasReport(compileToPtx(source, options, programName).log);
+}
+
+std::optional<tuner::SassSummary> summarize(const std::vector<SassFigures> &figures) {
+  if (figures.empty()) return std::nullopt;
+  tuner::SassSummary s;
+  s.arch = figures.front().arch;
+  for (const SassFigures &f : figures) {
+    s.registers = std::max<int64_t>(s.registers, f.registers);
+    s.spillStoreBytes = std::max(s.spillStoreBytes, f.spillStoreBytes);
+    s.spillLoadBytes = std::max(s.spillLoadBytes, f.spillLoadBytes);
+    s.sharedBytes = std::max(s.sharedBytes, f.sharedBytes);
+    s.barriers = std::max<int64_t>(s.barriers, f.barriers);
+    s.stackBytes = std::max(s.stackBytes, f.stackFrameBytes);
+  }
+  return s;
 }
 
 } // namespace liftcc::cuda

@@ -7,8 +7,10 @@
 // otherwise reveal only as a slow kernel.
 
 #include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/sass_summary.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +40,17 @@ std::vector<SassFigures> parsePtxasReport(std::string_view report);
 /// entry function. Throws NvrtcError like compileToPtx (also when NVRTC is
 /// not available), and std::invalid_argument for a virtual architecture
 /// (compute_XY: no SASS, no report).
+/// The option that makes NVRTC (with a real architecture, which runs ptxas
+/// anyway) write ptxas's report into its log: the kernel's own compilation
+/// then gives its figures, with no second compile.
+inline constexpr const char *kPtxasReportOption = "--ptxas-options=-v";
+
+/// What the tuner records of a kernel's entry functions (one, or one per
+/// stage of a multi-kernel program): the largest of each figure over them,
+/// since the worst stage decides whether the kernel spills or fits.
+/// nullopt when there are none.
+std::optional<tuner::SassSummary> summarize(const std::vector<SassFigures> &figures);
+
 std::vector<SassFigures> sassFigures(std::string_view source, NvrtcOptions options = {},
                                      std::string_view programName = "liftcc_kernel.cu");
 
