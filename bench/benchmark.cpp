@@ -156,6 +156,12 @@ std::vector<PeerCandidate> verifyPeers(const ocl::DeviceInfo &device, const exam
     PeerCandidate c{std::move(peer), BenchRow{}, false};
     c.row.variant = c.peer.variant;
     c.row.kind = ContenderKind::Peer;
+    if (!c.peer.checkedAtBenchSizeOnly.empty()) {
+      c.verified = true;
+      c.row.detail = "checked against the baseline at the benchmark size only (" + c.peer.checkedAtBenchSizeOnly + ")";
+      candidates.push_back(std::move(c));
+      continue;
+    }
     try {
       log(options, example.name + ": verifying " + c.peer.variant + " at " + report.verifiedAt);
       PeerRun check = c.peer.run(smallGrids, small, {.warmupRuns = 0, .timedRuns = 1});
@@ -235,7 +241,7 @@ void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Size
           if (first) {
             output = std::move(r.output);
             t.row->tuningSeconds = r.tuningSeconds;
-            t.row->detail = r.detail;
+            if (!r.detail.empty()) t.row->detail = r.detail;
           }
         } else {
           ContenderRun r = runBuilt(*t.built, typed, sizes, grids, options.timing, options.minTimedSeconds, first);

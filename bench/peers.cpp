@@ -9,7 +9,8 @@
 #include "halide_gaussian.h"
 #include "halide_heat.h"
 #include "halide_jacobi2d_5pt.h"
-#include "halide_opencl_tiles.h" // kHalideOpenCLPipelines: one per stencil and tile shape
+#include "halide_cpu_schedules.h" // kHalideCpuSchedules: one per stencil and Halide autoscheduler
+#include "halide_opencl_tiles.h"   // kHalideOpenCLPipelines: one per stencil and tile shape
 
 #include "tuner/median.h"
 
@@ -197,6 +198,23 @@ std::vector<Peer> peersFor(const examples::Example &example, const ocl::DeviceIn
     return runPipeline(pipeline, false, example, inputs, sizes, timing);
   };
   std::vector<Peer> peers{cpu};
+  // The same pipeline scheduled by each of Halide's autoschedulers (what a
+  // Halide user gets without writing a schedule); one that gave no schedule
+  // is a failed row with its reason, never timed unscheduled.
+  for (const HalideCpuSchedule &schedule : kHalideCpuSchedules) {
+    if (!schedule.stencil || schedule.stencil != example.name) continue;
+    Peer automatic;
+    automatic.variant = std::string("halide cpu ") + schedule.scheduler;
+    automatic.checkedAtBenchSizeOnly = "Halide's autoschedule is fitted to the paper sizes";
+    automatic.run = [schedule, example](const std::vector<Grid> &inputs, const Sizes &sizes,
+                                        const ocl::TimingOptions &timing) {
+      if (*schedule.failure)
+        throw Error(std::string("halide: the ") + schedule.scheduler + " autoscheduler gave no schedule: " +
+                    schedule.failure);
+      return runPipeline(schedule.run, false, example, inputs, sizes, timing);
+    };
+    peers.push_back(std::move(automatic));
+  }
   if (!pipelines.opencl.empty()) {
     Peer opencl;
     opencl.variant = "halide opencl";
@@ -210,8 +228,13 @@ std::vector<Peer> peersFor(const examples::Example &example, const ocl::DeviceIn
 }
 
 std::string peersDescription() {
-  return "Halide " LIFTCC_HALIDE_VERSION
-         " (ahead-of-time: host CPU, and its OpenCL target on the benchmarked device, tile shape tuned)";
+  std::string schedulers;
+  for (const HalideCpuSchedule &schedule : kHalideCpuSchedules)
+    if (schedule.scheduler && schedulers.find(schedule.scheduler) == std::string::npos)
+      schedulers += std::string(schedulers.empty() ? "" : ", ") + schedule.scheduler;
+  return "Halide " LIFTCC_HALIDE_VERSION " (ahead-of-time: host CPU with our schedule" +
+         (schedulers.empty() ? std::string() : " and with each autoscheduler's (" + schedulers + ")") +
+         ", and its OpenCL target on the benchmarked device, tile shape tuned)";
 }
 
 } // namespace liftcc::bench

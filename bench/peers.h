@@ -43,6 +43,12 @@ struct Peer {
   /// Each call tunes from scratch in a process of its own (Kernel Tuner:
   /// tens of seconds): timed in the first of the bench's rounds only.
   bool timedOnce = false;
+  /// Why the peer cannot run at the small verification size (Halide's
+  /// autoschedules split loops by factors fitted to the paper sizes and
+  /// refuse smaller grids), or "". Such a peer is checked only in the first
+  /// timing round, against the baseline row (itself verified against the
+  /// interpreter) at the benchmark size, as every row is there.
+  std::string checkedAtBenchSizeOnly;
 };
 
 /// The peers of an example (none without Halide or for other examples);

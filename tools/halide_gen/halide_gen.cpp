@@ -11,15 +11,27 @@
 // kernel compiler crashes in the other LLVM's passes). The compiled
 // pipelines need neither libHalide nor LLVM.
 //
-//   halide_gen OUTPUT_DIR TILE...   (TILE: XxY) writes halide_<name>.{a,h},
-//       halide_<name>_opencl_<X>x<Y>.{a,h} per tile, halide_opencl_tiles.h (their
-//       registry) and halide_runtime.o
+// Besides the schedule written here, each CPU pipeline is also scheduled by
+// every Halide autoscheduler plugin given with --plugin (Debian's Halide 14
+// ships Mullapudi2016, Adams2019 and Li2018), so that the peer is what a
+// Halide user would get from Halide itself, not only from us.
+//
+//   halide_gen OUTPUT_DIR [--plugin LIB]... TILE...   (TILE: XxY) writes
+//       halide_<name>.{a,h}, halide_<name>_<scheduler>.{a,h} per plugin
+//       (scheduler: the plugin's file name after libautoschedule_, e.g.
+//       mullapudi2016), halide_cpu_schedules.h (their registry),
+//       halide_<name>_opencl_<X>x<Y>.{a,h} per tile, halide_opencl_tiles.h
+//       (their registry) and halide_runtime.o
 #include <Halide.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace Halide;
@@ -105,6 +117,64 @@ void scheduleOpenCL(Stencil &s, int tileX, int tileY) {
   }
 }
 
+/// A Halide autoscheduler plugin: its library, the short name of the files
+/// it schedules (libautoschedule_adams2019.so: adams2019) and the name it
+/// registers itself under.
+struct AutoScheduler {
+  std::string library, shortName, registeredName;
+};
+
+/// The plugins Halide 14 ships, by short name; others are refused (their
+/// registered name is unknown).
+std::optional<AutoScheduler> autoSchedulerOf(const std::string &library) {
+  std::string stem = std::filesystem::path(library).stem().string();
+  const std::string prefix = "libautoschedule_";
+  if (stem.rfind(prefix, 0) != 0) return std::nullopt;
+  std::string shortName = stem.substr(prefix.size());
+  for (const auto &[name, registered] : std::vector<std::pair<std::string, std::string>>{
+           {"mullapudi2016", "Mullapudi2016"}, {"adams2019", "Adams2019"}, {"li2018", "Li2018"}})
+    if (shortName == name) return AutoScheduler{library, name, registered};
+  return std::nullopt;
+}
+
+/// The autoschedulers need estimates of the extents: the paper's sizes of
+/// the bench examples (CGO'18 Table 1: 4096^2 in 2D, 256^3 in 3D), at which
+/// `liftc bench --sizes paper` runs them; the schedule runs at any size.
+void setEstimates(Stencil &s) {
+  const int extent = s.dims == 2 ? 4096 : 256;
+  Region region(static_cast<size_t>(s.dims), Range(0, extent));
+  s.in.set_estimates(region);
+  s.out.set_estimates(region);
+}
+
+/// Schedules `s` with `scheduler` for `target` (this machine's hardware
+/// threads as its parallelism, Halide's generic cache and balance). Returns
+/// why it failed, or "" (the pipeline then has no schedule, and the registry
+/// says so: the bench reports that row as failed, never as a timing).
+std::string autoSchedule(Stencil &s, const AutoScheduler &scheduler, const Target &target) {
+  setEstimates(s);
+  MachineParams params = MachineParams::generic();
+  params.parallelism = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  try {
+    Pipeline(s.out).auto_schedule(scheduler.registeredName, target, params);
+    return "";
+  } catch (const Halide::Error &e) {
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    return what.empty() ? std::string("the autoscheduler failed") : what;
+  }
+}
+
+/// A C string literal of `text`.
+std::string cStringLiteral(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
 struct Tile {
   int x, y;
   std::string name() const { return std::to_string(x) + "x" + std::to_string(y); }
@@ -130,7 +200,24 @@ int main(int argc, char **argv) {
   }
   const std::string dir = argv[1];
   std::vector<Tile> tiles;
+  std::vector<AutoScheduler> schedulers;
   for (int i = 2; i < argc; ++i) {
+    if (std::string(argv[i]) == "--plugin" && i + 1 < argc) {
+      std::optional<AutoScheduler> scheduler = autoSchedulerOf(argv[++i]);
+      if (!scheduler) {
+        std::cerr << "halide_gen: unknown autoscheduler plugin '" << argv[i]
+                  << "' (expected libautoschedule_{mullapudi2016,adams2019,li2018}.so)\n";
+        return 2;
+      }
+      try {
+        load_plugin(scheduler->library);
+      } catch (const Halide::Error &e) {
+        std::cerr << "halide_gen: cannot load " << scheduler->library << ": " << e.what() << "\n";
+        return 1;
+      }
+      schedulers.push_back(*scheduler);
+      continue;
+    }
     Tile tile;
     if (!parseTile(argv[i], tile)) {
       std::cerr << "halide_gen: bad tile '" << argv[i] << "' (expected XxY with X * Y <= 1024)\n";
@@ -144,13 +231,26 @@ int main(int argc, char **argv) {
   // The registry of the OpenCL pipelines (one per stencil and tile shape)
   // that bench/peers.cpp tunes over.
   std::ofstream registry(dir + "/halide_opencl_tiles.h");
-  std::ostringstream entries;
+  std::ofstream cpuRegistry(dir + "/halide_cpu_schedules.h");
+  std::ostringstream entries, cpuEntries;
+  cpuRegistry << "// Generated by tools/halide_gen: Halide's CPU pipelines, one per stencil and schedule.\n"
+                 "#pragma once\n";
   registry << "// Generated by tools/halide_gen: Halide's OpenCL pipelines, one per stencil and tile shape.\n"
               "#pragma once\n";
   for (auto make : {jacobi2d5pt, gaussian, heat}) {
     Stencil cpu = make();
     schedule(cpu, target);
     cpu.out.compile_to_static_library(dir + "/halide_" + cpu.name, {cpu.in}, "halide_" + cpu.name, target);
+    for (const AutoScheduler &scheduler : schedulers) {
+      Stencil automatic = make();
+      std::string failure = autoSchedule(automatic, scheduler, target);
+      if (!failure.empty()) std::cerr << "halide_gen: " << scheduler.registeredName << " on " << automatic.name << ": " << failure << "\n";
+      const std::string name = "halide_" + automatic.name + "_" + scheduler.shortName;
+      automatic.out.compile_to_static_library(dir + "/" + name, {automatic.in}, name, target);
+      cpuRegistry << "#include \"" << name << ".h\"\n";
+      cpuEntries << "    {\"" << automatic.name << "\", \"" << scheduler.shortName << "\", " << name << ", "
+                 << cStringLiteral(failure) << "},\n";
+    }
     for (const Tile &tile : tiles) {
       Stencil gpu = make(); // a fresh pipeline: a Func has one schedule
       scheduleOpenCL(gpu, tile.x, tile.y);
@@ -167,8 +267,16 @@ int main(int argc, char **argv) {
               "};\n\n"
               "inline constexpr HalideOpenCLPipeline kHalideOpenCLPipelines[] = {\n"
            << entries.str() << "};\n";
-  if (!registry) {
-    std::cerr << "halide_gen: cannot write " << dir << "/halide_opencl_tiles.h\n";
+  cpuRegistry << "\nstruct HalideCpuSchedule {\n"
+                 "  const char *stencil;\n"
+                 "  const char *scheduler; ///< the autoscheduler\n"
+                 "  int (*run)(halide_buffer_t *in, halide_buffer_t *out);\n"
+                 "  const char *failure; ///< why the autoscheduler gave no schedule, or \"\"\n"
+                 "};\n\n"
+                 "inline constexpr HalideCpuSchedule kHalideCpuSchedules[] = {\n"
+              << cpuEntries.str() << "    {nullptr, nullptr, nullptr, nullptr}, // (never empty)\n};\n";
+  if (!registry || !cpuRegistry) {
+    std::cerr << "halide_gen: cannot write the registries in " << dir << "\n";
     return 1;
   }
   compile_standalone_runtime(dir + "/halide_runtime.o", host.with_feature(Target::OpenCL));
