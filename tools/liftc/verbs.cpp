@@ -142,6 +142,7 @@ std::vector<Verb> allVerbs() {
        "                     [--fast-math none,reassociate,relaxed] [--space [--build]] [--families F,...] [--exclude-families "
        "F,...]\n"
        "                     [--param NAME=V1,V2,...]... [--no-roofline] [--prune F] [--prepare-threads N|auto]\n"
+       "                     [--finalists K] [--finalist-rounds R]\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
@@ -205,9 +206,17 @@ std::vector<Verb> allVerbs() {
        "and computes their small-size references on N worker threads while one\n"
        "thread verifies and times on the device (never two kernels at once).\n"
        "auto (default): none on a CPU device, whose cores the kernels use, else\n"
-       "the host's hardware threads less one, at most 8; 0: none.\n",
+       "the host's hardware threads less one, at most 8; 0: none.\n"
+       "Before the search, the baselines are measured whatever the budget (not\n"
+       "counted by --evals): the plain kernel at the default launch and one\n"
+       "default variant per family, so the best is never slower than them.\n"
+       "After it, the --finalists K (0 to 100, default 5; 0: none) fastest\n"
+       "variants and the plain default are timed again in --finalist-rounds R\n"
+       "(1 to 100, default 5) interleaved rounds, the copy roof with them; the\n"
+       "best median of rounds wins and is stored with its rounds.\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
-         "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads"},
+         "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads", "finalists",
+         "finalist-rounds"},
         {"quiet", "space", "build", "no-roofline"}},
        runExplore},
       {"tune",
