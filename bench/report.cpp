@@ -36,7 +36,7 @@ std::string roundList(const BenchRow &r) {
 /// "0.85", or "0.85 (0.80-0.90)" over several rounds; "above roof" when the
 /// median is above 1.0 (a measurement problem, never a figure).
 std::string roofCell(const BenchRow &r) {
-  const RoofFraction &f = r.roofFraction;
+  const tuner::RoofFraction &f = r.roofFraction;
   if (f.aboveRoof) return "above roof";
   if (f.perRound.empty()) return "";
   std::string cell = fixed(f.median, 2);

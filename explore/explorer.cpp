@@ -5,7 +5,9 @@
 #include "core/interp/deadline.h"
 #include "core/interp/interpreter.h"
 #include "core/typecheck/typecheck.h"
+#include "explore/baselines.h"
 #include "explore/best_kernels.h"
+#include "explore/finalists.h"
 #include "explore/prefetch_pool.h"
 #include "explore/record_identity.h"
 #include "explore/strategy_text.h"
@@ -144,6 +146,15 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   std::vector<Configuration> myConfigurations;
   for (size_t i : mine) myConfigurations.push_back(space.candidates[i].configuration);
   const NeighbourIndex neighbourIndex(myConfigurations);
+  // The baselines of this shard, as positions in `mine` (mine[k] = shardIndex + k * shardCount).
+  std::vector<size_t> baselines;
+  std::set<size_t> baselineCandidatesSet;
+  for (size_t i : baselineCandidates(space, options.knownStrategies))
+    if (i % options.shardCount == options.shardIndex) {
+      baselines.push_back(i / options.shardCount);
+      baselineCandidatesSet.insert(i);
+    }
+  result.baselines = baselines.size();
 
   result.storePath = storePathFor(options.storeDir, device.resultsName(), options.programName, program, sizes);
   tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Append, options.storeDir);
@@ -176,6 +187,24 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   std::atomic<size_t> kernelsBuilt{0};
   std::set<size_t> uncharged; ///< candidates found to be no variant of their own
   std::map<size_t, Variant> evaluatedVariantOf; ///< by candidate: the variants of result.evaluations
+  // The compiled full-size kernels of the fastest evaluations measured so
+  // far (by index into result.evaluations), for re-timing the finalists
+  // without compiling them again; the plain default's is kept too.
+  std::map<size_t, std::unique_ptr<tuner::CompiledKernel>> keptRunners;
+  std::optional<size_t> plainEvaluation; ///< the plain default baseline's index in result.evaluations
+  auto keepRunner = [&](size_t evaluation, std::unique_ptr<tuner::CompiledKernel> runner) {
+    if (!runner || options.finalists == 0) return;
+    keptRunners[evaluation] = std::move(runner);
+    // At most the finalists and the plain default: the slowest other goes.
+    if (keptRunners.size() <= options.finalists + 1) return;
+    auto slowest = keptRunners.end();
+    for (auto it = keptRunners.begin(); it != keptRunners.end(); ++it)
+      if (it->first != plainEvaluation &&
+          (slowest == keptRunners.end() ||
+           result.evaluations[it->first].record.medianNs > result.evaluations[slowest->first].record.medianNs))
+        slowest = it;
+    keptRunners.erase(slowest);
+  };
 
   std::optional<tuner::InputBytes> fullSizeInputs;
   std::optional<FullSizeReference> fullReference; ///< of fullSizeInputs, computed with them
@@ -183,8 +212,13 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   Progress progress;
   size_t stored = 0;
   for (size_t k = 0; k < mine.size(); ++k) stored += mayBeStored(k);
-  progress.total = std::min(
-      mine.size(), options.budget.maxEvaluations == SIZE_MAX ? SIZE_MAX : stored + options.budget.maxEvaluations);
+  // Baselines are not charged against maxEvaluations: those not stored come on top.
+  size_t unstoredBaselines = 0;
+  for (size_t k : baselines) unstoredBaselines += !mayBeStored(k);
+  progress.total =
+      std::min(mine.size(), options.budget.maxEvaluations == SIZE_MAX
+                                ? SIZE_MAX
+                                : stored + unstoredBaselines + options.budget.maxEvaluations);
   bool cutByBudget = false;
   auto cutBy = [&](const char *what) {
     cutByBudget = true;
@@ -235,6 +269,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   tuner::CostFunction cost = [&](size_t k) -> std::optional<double> {
     if (!result.firstCandidateSeconds) result.firstCandidateSeconds = secondsSinceStart();
     Evaluation evaluation{myConfigurations[k], {}, false};
+    std::unique_ptr<tuner::CompiledKernel> runner; ///< the measured kernel, compiled
     std::optional<BuiltAndPrepared> ready;
     try {
       if (auto it = builtForStore.find(k); it != builtForStore.end()) {
@@ -293,7 +328,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
                                        : prepareVariant(program, variant, sizes, device, deadline);
         if (!result.firstMeasurementSeconds) result.firstMeasurementSeconds = secondsSinceStart();
         evaluation.record = measurePreparedVariant(std::move(prepared), program, variant, sizes, device, options,
-                                                   *fullSizeInputs, deadline, &*fullReference, progress.bestNs);
+                                                   *fullSizeInputs, deadline, &*fullReference, progress.bestNs, &runner);
         result.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - measureStart).count();
       } catch (const tuner::KernelTimeoutError &) {
         // Cut by the budget: unfinished, so not recorded (a later run measures it).
@@ -305,7 +340,11 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
       }
       // A timed-out kernel made the device rebuild its context: kernels
       // compiled ahead in the old one would queue behind it.
-      if (evaluation.record.outcome == tuner::Outcome::Timeout) preparation.discardAll();
+      // So would the kernels kept for re-timing.
+      if (evaluation.record.outcome == tuner::Outcome::Timeout) {
+        preparation.discardAll();
+        keptRunners.clear();
+      }
       store.append(evaluation.record);
     }
     {
@@ -315,6 +354,8 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
     evaluatedVariantOf.emplace(mine[k], variant);
     result.evaluations.push_back(evaluation);
     evaluatedVariants.push_back(mine[k]);
+    if (evaluation.configuration == Configuration{}) plainEvaluation = result.evaluations.size() - 1;
+    if (evaluation.record.outcome == tuner::Outcome::Ok) keepRunner(result.evaluations.size() - 1, std::move(runner));
     bool ok = evaluation.record.outcome == tuner::Outcome::Ok;
     if (ok && (!progress.bestNs || evaluation.record.medianNs < *progress.bestNs)) {
       progress.bestNs = evaluation.record.medianNs;
@@ -332,6 +373,7 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   searchSpace.neighbours = [&](size_t k) { return neighbourIndex.of(k); };
   searchSpace.features = [&](size_t k) { return searchFeatures(myConfigurations[k]); };
   searchSpace.notAPoint = [&](size_t k) { return uncharged.count(k) != 0; };
+  searchSpace.first = baselines;
   if (workers > 0) {
     searchSpace.lookahead = kPreparedAheadPerThread * workers;
     searchSpace.upcoming = [&](const std::vector<size_t> &next) {
@@ -355,21 +397,127 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   budget.stop = [&] { return cutByBudget || (options.budget.stop && options.budget.stop()); };
   result.pruned = tuner::runSearch(options.strategy, searchSpace, cost, budget, options.seed).pruned;
   result.preparedAhead = preparation.takenFromWorkers();
+  preparation.discardAll(); // no compiling beside the finalists' timing
   result.kernelsBuilt = kernelsBuilt;
+  for (size_t e = 0; e < result.evaluations.size(); ++e)
+    if (baselineCandidatesSet.count(evaluatedVariants[e])) {
+      ++result.baselinesEvaluated;
+      result.baselinesFromStore += result.evaluations[e].fromStore;
+    }
   if (result.evaluations.empty() && pastDeadline() && result.budgetEndedWhile.empty())
     result.budgetEndedWhile = "preparing the first variant";
+
+  const double bytesPerOutput = compulsoryBytesPerOutput(typed, sizes);
+  // The finalists timed again in interleaved rounds, the copy roof with them.
+  std::optional<tuner::RoofFraction> roofInRounds;
+  std::optional<MeasuredRoof> roundsRoof;
+  if (result.best && options.finalists > 0 && options.finalistRounds > 0) {
+    if (pastDeadline()) {
+      result.retimingSkipped = "the time budget ended before the finalists could be timed again";
+    } else {
+      std::vector<size_t> finalists = chooseFinalists(result.evaluations, options.finalists, plainEvaluation);
+      auto variantOf = [&](size_t e) -> const Variant & { return evaluatedVariantOf.at(evaluatedVariants[e]); };
+      // The kernel each finalist's record timed: kept from its measurement,
+      // else (read from the store) compiled again: the same kernel hash.
+      std::vector<std::unique_ptr<tuner::CompiledKernel>> runners;
+      std::vector<std::string> compileErrors(finalists.size());
+      for (size_t f = 0; f < finalists.size(); ++f) {
+        if (auto it = keptRunners.find(finalists[f]); it != keptRunners.end()) {
+          runners.push_back(std::move(it->second));
+          continue;
+        }
+        try {
+          runners.push_back(device.compile(variantOf(finalists[f]).kernel));
+        } catch (const std::exception &e) {
+          runners.push_back(nullptr);
+          compileErrors[f] = e.what();
+        }
+      }
+      keptRunners.clear();
+      if (!fullSizeInputs) fullSizeInputs = randomInputBytes(typed, sizes, 1);
+      const size_t roofEntrant = finalists.size();
+      const size_t roofBytes = roofBufferBytes(bytesPerOutput, result.outputElements);
+      bool timedOut = false;
+      auto time = [&](size_t entrant, bool warmup) -> double {
+        if (entrant == roofEntrant) {
+          try {
+            tuner::CopyBandwidth copy = device.measureCopyBandwidth(/*warmups=*/1, /*runs=*/3, roofBytes);
+            if (!roundsRoof || copy.bytesPerSecond > roundsRoof->bytesPerSecond)
+              roundsRoof = MeasuredRoof{copy.bytesPerSecond, copy.candidates.at(copy.roof).label(), copy.bufferBytes};
+            return copy.bytesPerSecond;
+          } catch (const std::exception &) {
+            return 0; // this round has no roof (tuner::roofFraction skips it)
+          }
+        }
+        if (!runners[entrant]) throw std::runtime_error("compiling it again failed: " + compileErrors[entrant]);
+        try {
+          return timeVariantAgain(*runners[entrant], variantOf(finalists[entrant]), sizes, options, *fullSizeInputs,
+                                  deadline, warmup ? 1 : 0);
+        } catch (const tuner::KernelTimeoutError &) {
+          device.rebuild(); // the kernel may still run in the device's context
+          timedOut = true;
+          throw;
+        }
+      };
+      Rounds rounds = timeInRounds(finalists.size() + (options.measureRoof ? 1 : 0), options.finalistRounds, time,
+                                   [&] { return timedOut || pastDeadline(); });
+      if (timedOut) {
+        result.retimingSkipped = "a finalist's launch ran past the " +
+                                 std::string(pastDeadline() ? "time budget" : "kernel timeout") +
+                                 " while timing it again: the winner is the fastest single timing";
+      } else if (rounds.completed == 0) {
+        result.retimingSkipped = "the time budget ended before one round of timing the finalists again";
+      } else {
+        result.finalistRounds = rounds.completed;
+        std::optional<size_t> winner;
+        size_t left = 0;
+        std::string firstFailure;
+        for (size_t f = 0; f < finalists.size(); ++f) {
+          if (rounds.figures[f].size() != rounds.completed) {
+            ++left;
+            if (firstFailure.empty())
+              firstFailure = result.evaluations[finalists[f]].record.key + ": " + rounds.failures[f];
+            continue;
+          }
+          Evaluation &e = result.evaluations[finalists[f]];
+          e.record = retimedRecord(e.record, rounds.figures[f]);
+          store.append(e.record); // supersedes its single timing (tuner::ResultStore::append)
+          ++result.finalistsRetimed;
+          if (!winner || e.record.medianNs < result.evaluations[*winner].record.medianNs) winner = finalists[f];
+        }
+        if (winner) {
+          result.best = *winner;
+          progress.bestNs = result.evaluations[*winner].record.medianNs;
+          progress.bestKey = result.evaluations[*winner].record.key;
+          if (options.measureRoof)
+            roofInRounds = tuner::roofFraction(result.evaluations[*winner].record.roundsNs, rounds.figures[roofEntrant],
+                                               result.outputElements, bytesPerOutput);
+        }
+        if (rounds.completed < options.finalistRounds)
+          result.retimingSkipped = "the time budget ended after " + std::to_string(rounds.completed) + " of " +
+                                   std::to_string(options.finalistRounds) + " rounds";
+        if (left > 0)
+          result.retimingSkipped += std::string(result.retimingSkipped.empty() ? "" : "; ") + std::to_string(left) +
+                                    " finalist(s) left the rounds (" + firstFailure + ")";
+      }
+    }
+  }
 
   if (result.best) {
     // The kernel that record measured (its kernel hash is this variant's).
     const Evaluation &best = result.evaluations[*result.best];
-    double bytesPerOutput = compulsoryBytesPerOutput(typed, sizes);
     int64_t outputScalars = scalarCount(typed.body().typeOrThrow(), sizes);
     result.why = explainWin(result.evaluations, *result.best, bytesPerOutput, result.outputElements, [&](size_t i) {
       return modelledBytesPerOutput(evaluatedVariantOf.at(evaluatedVariants[i]).kernel, bytesPerOutput, sizes, outputScalars);
     });
-    // The roof is measured while the budget lasts (a few seconds of copies).
-    if (options.measureRoof && !pastDeadline())
+    // The roof is measured while the budget lasts (a few seconds of copies):
+    // in the finalists' rounds, else once now.
+    if (roofInRounds && !roofInRounds->perRound.empty()) {
+      result.why->roofInRounds = roofInRounds;
+      result.why->roof = roundsRoof;
+    } else if (options.measureRoof && !pastDeadline()) {
       result.why->roof = measureRoof(device, bytesPerOutput, result.outputElements);
+    }
     result.bestKernelDir = writeBestKernel(options.storeDir, device.resultsName(), options.programName,
                                            sizesKey(program, sizes), evaluatedVariantOf.at(evaluatedVariants[*result.best]),
                                            best.record, result.outputElements, &*result.why);

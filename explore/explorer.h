@@ -50,10 +50,21 @@ struct ExploreOptions {
   std::chrono::duration<double> kernelTimeout{tuner::kDefaultKernelTimeoutSeconds};
   SpaceOptions space;
   std::function<void(const Progress &)> onProgress;
-  /// Measure the device's copy roof after the search (a few seconds), so that
-  /// the best kernel's explanation (explore/win_explanation.h) gives its
-  /// fraction of it. Off, the explanation has traffic and bandwidth only.
+  /// Measure the device's copy roof (a few seconds), so that the best
+  /// kernel's explanation (explore/win_explanation.h) gives its fraction of
+  /// it: in every round of the finalists' re-timing, or once after the
+  /// search when there is none. Off, the explanation has traffic and bandwidth only.
   bool measureRoof = false;
+  /// Strategy texts of best variants known from other result stores: each
+  /// family's first one that is a candidate of this space is its baseline
+  /// (explore/baselines.h) instead of the family's fixed default.
+  std::vector<std::string> knownStrategies;
+  /// At the end of the search the `finalists` fastest successful variants
+  /// (and the plain default baseline) are timed again in `finalistRounds`
+  /// interleaved rounds (explore/finalists.h); the winner is the best median
+  /// of its rounds, stored with them (tuner::Record::roundsNs). 0: no re-timing.
+  size_t finalists = 5;
+  unsigned finalistRounds = 5;
   /// Worker threads that compile variants and prepare their verification
   /// (explore/variant_evaluation.h) ahead of the one thread that measures:
   /// 0 prepares each variant just before measuring it. nullopt chooses
@@ -95,14 +106,27 @@ struct ExploreResult {
   /// device to verify it; unset when none was measured).
   double describeSeconds = 0;
   std::optional<double> firstCandidateSeconds, firstMeasurementSeconds;
+  /// Baselines (explore/baselines.h) of this shard, evaluated before the
+  /// search: how many there are, were evaluated, and of those came from the store.
+  size_t baselines = 0, baselinesEvaluated = 0, baselinesFromStore = 0;
+  /// Finalists re-timed in `finalistRounds` completed rounds (0 when none
+  /// were); `retimingSkipped` says why they were not, or not all of them
+  /// (the budget ended, a launch failed), empty otherwise.
+  size_t finalistsRetimed = 0;
+  unsigned finalistRounds = 0;
+  std::string retimingSkipped;
   size_t pruned = 0;             ///< variants skipped by budget.pruning (tuner::Pruning)
   size_t preparationThreads = 0; ///< worker threads that prepared variants ahead (ExploreOptions::prepareThreads)
   size_t preparedAhead = 0;      ///< measured variants whose preparation a worker had done
   /// Seconds the measuring thread spent obtaining prepared variants (preparing
   /// them itself, or waiting for a worker), and measuring them.
   double preparationWaitSeconds = 0, measureSeconds = 0;
-  std::vector<Evaluation> evaluations; ///< in evaluation order
-  std::optional<size_t> best;          ///< index into evaluations
+  /// In evaluation order, the baselines first; a re-timed finalist's record
+  /// is the one with its rounds (tuner::Record::roundsNs).
+  std::vector<Evaluation> evaluations;
+  /// Index into evaluations: the finalist with the best median of rounds, or
+  /// without re-timing the fastest successful evaluation.
+  std::optional<size_t> best;
   std::string storePath;
   std::string bestKernelDir; ///< where the best kernel was written (if any)
   int64_t outputElements = 0;

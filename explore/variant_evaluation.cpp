@@ -175,7 +175,7 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
                                      const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                                      const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
                                      std::optional<tuner::Deadline> deadline, const FullSizeReference *reference,
-                                     std::optional<double> bestNs) {
+                                     std::optional<double> bestNs, std::unique_ptr<tuner::CompiledKernel> *keptRunner) {
   tuner::Record record = recordIdentity(program, variant, sizes);
   record.timestamp = tuner::isoTimestamp();
   if (prepared.pastDeadline) throw DeadlineReached("the deadline passed while preparing " + record.key);
@@ -232,6 +232,7 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
     // faster than the timer's resolution counts as 1 ns.
     record.medianNs = std::max(run.medianNs, 1.0);
     record.outcome = tuner::Outcome::Ok;
+    if (keptRunner) *keptRunner = std::move(prepared.runner);
   } catch (const DeadlineReached &) {
     throw; // unfinished: nothing to record
   } catch (const tuner::KernelTimeoutError &e) {
@@ -247,6 +248,16 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
     recordFailure(record, std::current_exception());
   }
   return record;
+}
+
+double timeVariantAgain(tuner::CompiledKernel &runner, const Variant &variant,
+                        const std::map<std::string, int64_t> &sizes, const ExploreOptions &options,
+                        const tuner::InputBytes &fullSizeInputs, std::optional<tuner::Deadline> deadline, int warmups) {
+  tuner::LaunchConfig launch = launchOf(variant, options, deadline);
+  launch.warmups = warmups;
+  launch.repetitions = options.timedRuns;
+  // As a successful record: a kernel faster than the timer counts as 1 ns.
+  return std::max(runner.runBytes(sizes, fullSizeInputs, launch).medianNs, 1.0);
 }
 
 void recordFailure(tuner::Record &record, const std::exception_ptr &error) {

@@ -76,11 +76,24 @@ PreparedVariant prepareVariant(const Program &program, const Variant &variant,
 /// timed run is options.timeOnceWhenSlowerThan times slower is timed once.
 /// Throws only tuner::KernelTimeoutError, for a launch cut by `deadline` (after rebuilding the device), and
 /// DeadlineReached when the interpreter's work for it (preparing, the full-size reference) passed `deadline`.
+/// `keptRunner`, when given, receives the compiled full-size kernel of an Ok
+/// record (the kernel that was verified and timed), for timing it again
+/// (timeVariantAgain: the explorer's finalists).
 tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &program, const Variant &variant,
                                      const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                                      const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
                                      std::optional<tuner::Deadline> deadline, const FullSizeReference *reference,
-                                     std::optional<double> bestNs = std::nullopt);
+                                     std::optional<double> bestNs = std::nullopt,
+                                     std::unique_ptr<tuner::CompiledKernel> *keptRunner = nullptr);
+
+/// Times `runner`, the compiled full-size kernel of `variant`, again as
+/// measurePreparedVariant timed it (its launch, options.timedRuns runs) after
+/// `warmups` warm-up runs, without downloading the output; returns the median.
+/// Throws what the launch throws (tuner::KernelTimeoutError past `deadline` or
+/// the kernel timeout, tuner::KernelLaunchError).
+double timeVariantAgain(tuner::CompiledKernel &runner, const Variant &variant,
+                        const std::map<std::string, int64_t> &sizes, const ExploreOptions &options,
+                        const tuner::InputBytes &fullSizeInputs, std::optional<tuner::Deadline> deadline, int warmups);
 
 /// Fills the record's outcome and error from an exception a variant's
 /// evaluation threw: compile, runtime, constraints (the program's or the

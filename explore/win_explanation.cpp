@@ -40,9 +40,28 @@ size_t roofBufferBytes(double bytesPerOutput, int64_t outputElements) {
   return size_t(std::clamp(half, kAtLeast, double(tuner::Device::kCopyBufferBytes)));
 }
 
+namespace {
+/// The fraction as measured, above 1.0 or not.
+std::optional<double> rawFraction(const WinExplanation &w) {
+  if (w.roofInRounds) {
+    if (w.roofInRounds->perRound.empty()) return std::nullopt;
+    return w.roofInRounds->median;
+  }
+  if (!w.roof || w.roof->bytesPerSecond <= 0) return std::nullopt;
+  return w.achievedBytesPerSecond / w.roof->bytesPerSecond;
+}
+} // namespace
+
 std::optional<double> WinExplanation::fractionOfRoof() const {
-  if (!roof || roof->bytesPerSecond <= 0) return std::nullopt;
-  return achievedBytesPerSecond / roof->bytesPerSecond;
+  std::optional<double> fraction = rawFraction(*this);
+  if (fraction && *fraction > 1.0) return std::nullopt;
+  return fraction;
+}
+
+std::optional<double> WinExplanation::roofProblem() const {
+  std::optional<double> fraction = rawFraction(*this);
+  if (fraction && *fraction > 1.0) return fraction;
+  return std::nullopt;
 }
 
 nlohmann::json WinExplanation::toJson() const {
@@ -53,8 +72,14 @@ nlohmann::json WinExplanation::toJson() const {
   if (roof) {
     j["copyRoof"] = {
         {"bytesPerSecond", roof->bytesPerSecond}, {"copy", roof->copy}, {"bufferBytes", roof->bufferBytes}};
-    j["fractionOfRoof"] = *fractionOfRoof();
+    if (auto fraction = fractionOfRoof()) j["fractionOfRoof"] = *fraction;
+    if (auto problem = roofProblem()) j["roofAboveOne"] = *problem;
   }
+  if (roofInRounds)
+    j["roofRounds"] = {{"perRound", roofInRounds->perRound},
+                       {"median", roofInRounds->median},
+                       {"low", roofInRounds->low},
+                       {"high", roofInRounds->high}};
   nlohmann::json others = nlohmann::json::array();
   for (const FamilyRunnerUp &r : runnersUp) {
     others.push_back({{"family", r.family}, {"key", r.key}, {"medianNs", r.medianNs}});
@@ -82,6 +107,16 @@ WinExplanation WinExplanation::fromJson(const nlohmann::json &j) {
       w.roof = MeasuredRoof{field(r, "bytesPerSecond").get<double>(), field(r, "copy").get<std::string>(),
                             field(r, "bufferBytes").get<size_t>()};
     }
+    if (j.contains("roofRounds")) {
+      const nlohmann::json &r = j.at("roofRounds");
+      tuner::RoofFraction f;
+      f.perRound = field(r, "perRound").get<std::vector<double>>();
+      f.median = field(r, "median").get<double>();
+      f.low = field(r, "low").get<double>();
+      f.high = field(r, "high").get<double>();
+      f.aboveRoof = f.median > 1.0;
+      w.roofInRounds = f;
+    }
     for (const nlohmann::json &o : field(j, "bestOfOtherFamilies"))
       w.runnersUp.push_back({field(o, "family").get<std::string>(), field(o, "key").get<std::string>(),
                              field(o, "medianNs").get<double>(), o.value("modelledBytesPerOutput", 0.0)});
@@ -97,11 +132,28 @@ std::string WinExplanation::summary() const {
   s << std::fixed << std::setprecision(1) << "a " << family << " variant; each output needs at least " << bytesPerOutput
     << " bytes moved (inputs read once, result written once), so it moved " << std::setprecision(2)
     << achievedBytesPerSecond / 1e9 << " GB/s";
-  if (auto fraction = fractionOfRoof())
-    s << " = " << *fraction << " of the copy roof (" << roof->copy << ", " << roof->bytesPerSecond / 1e9 << " GB/s at "
-      << std::setprecision(0) << double(roof->bufferBytes) / double(1 << 20) << " MiB buffers)";
-  else
+  auto roofText = [&] {
+    std::ostringstream r;
+    if (!roof) return std::string("copy not recorded");
+    r << std::fixed << std::setprecision(2) << roof->copy << ", " << roof->bytesPerSecond / 1e9 << " GB/s at "
+      << std::setprecision(0) << double(roof->bufferBytes) / double(1 << 20) << " MiB buffers";
+    return r.str();
+  };
+  auto roundsText = [&] {
+    std::ostringstream r;
+    r << std::fixed << std::setprecision(2) << "median of " << roofInRounds->perRound.size() << " rounds, "
+      << roofInRounds->low << "-" << roofInRounds->high << ", each against its round's copy; ";
+    return r.str();
+  };
+  if (auto fraction = fractionOfRoof()) {
+    s << " = " << *fraction << " of the copy roof (" << (roofInRounds ? roundsText() : "") << roofText() << ")";
+  } else if (auto problem = roofProblem()) {
+    // Not a figure: the copy and the kernel were timed in different phases of the machine.
+    s << "; against the copy roof that is " << *problem << " (" << (roofInRounds ? roundsText() : "") << roofText()
+      << "), above 1.0: a measurement problem, no fraction reported";
+  } else {
     s << " (no copy roof measured)";
+  }
   // Where a kernel moves more than the compulsory bytes by the model (the
   // temporaries of separate kernels), say so: it is why fusing wins or not.
   auto traffic = [&](double modelled) {

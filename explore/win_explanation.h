@@ -9,6 +9,7 @@
 #include "codegen/kernel.h"
 #include "core/ir/expr.h"
 #include "tuner/device.h"
+#include "tuner/roof_rounds.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -66,11 +67,22 @@ struct WinExplanation {
   /// bytes for separate kernels of a multi-kernel program); 0: not known.
   double modelledBytesPerOutput = 0;
   double achievedBytesPerSecond = 0;
+  /// The copy roof: measured once after the search, or, when the finalists
+  /// were re-timed (explore/finalists.h), the fastest round's copy.
   std::optional<MeasuredRoof> roof;
+  /// With the finalists' rounds: the winner's fraction of each round's copy
+  /// roof, their median and spread (tuner/roof_rounds.h).
+  std::optional<tuner::RoofFraction> roofInRounds;
   /// The best of every other family that ran successfully, fastest first.
   std::vector<FamilyRunnerUp> runnersUp;
 
+  /// The winner's fraction of the roof: the median over rounds when measured
+  /// in rounds, else against the roof measured once; nullopt without a roof
+  /// and when it is above 1.0 (roofProblem: no kernel beats the copy of its
+  /// own compulsory traffic, so it is a measurement problem, never a figure).
   std::optional<double> fractionOfRoof() const;
+  /// The fraction above 1.0 that fractionOfRoof does not report, if any.
+  std::optional<double> roofProblem() const;
   nlohmann::json toJson() const;
   /// Reads what toJson wrote; std::invalid_argument naming the field otherwise.
   static WinExplanation fromJson(const nlohmann::json &j);

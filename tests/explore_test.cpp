@@ -182,10 +182,14 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   test::checkNoBugs(first);
   REQUIRE(first.spaceSize > 3);
   CHECK(first.candidates == first.spaceSize);
-  REQUIRE(first.evaluations.size() == 3);
+  // The baselines (the plain default, one default per family) come first, uncharged.
+  const size_t baselines = first.baselinesEvaluated;
+  CHECK(baselines == first.baselines);
+  CHECK(baselines >= 4);
+  REQUIRE(first.evaluations.size() == baselines + 3);
   CHECK(fromStoreCount(first) == 0);
   CHECK(first.storePath == explore::storePathFor(dir.path().string(), device->name, "jacobi2d_5pt", program, sizes));
-  CHECK(tuner::ResultStore(first.storePath).records().size() == 3);
+  CHECK(tuner::ResultStore(first.storePath).records().size() == baselines + 3);
   REQUIRE(first.best);
   for (const auto &e : first.evaluations) {
     CAPTURE(e.record.key);
@@ -203,20 +207,21 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   // the budget counts new measurements only, so the resumed run gets further.
   ExploreResult second = explore::explore(program, sizes, backend, options);
   REQUIRE(first.spaceSize > 8);
-  CHECK(second.evaluations.size() == 6);
-  CHECK(fromStoreCount(second) == 3);
+  CHECK(second.evaluations.size() == baselines + 6);
+  CHECK(fromStoreCount(second) == baselines + 3);
+  CHECK(second.baselinesFromStore == baselines);
   std::set<std::string> reused;
   for (const auto &e : second.evaluations)
     if (e.fromStore) reused.insert(e.record.key);
   CHECK(reused == keysOf(first));
-  CHECK(tuner::ResultStore(first.storePath).records().size() == 6);
+  CHECK(tuner::ResultStore(first.storePath).records().size() == baselines + 6);
 
   options.budget.maxEvaluations = 2;
   ExploreResult third = explore::explore(program, sizes, backend, options);
   test::checkNoBugs(third);
-  CHECK(third.evaluations.size() == 8);
-  CHECK(fromStoreCount(third) == 6);
-  CHECK(tuner::ResultStore(first.storePath).records().size() == 8);
+  CHECK(third.evaluations.size() == baselines + 8);
+  CHECK(fromStoreCount(third) == baselines + 6);
+  CHECK(tuner::ResultStore(first.storePath).records().size() == baselines + 8);
 }
 
 TEST_CASE("explore: a variant far slower than the best so far is timed once, every other one timedRuns times") {
@@ -231,6 +236,7 @@ TEST_CASE("explore: a variant far slower than the best so far is timed once, eve
   options.budget.maxEvaluations = 30;
   options.timedRuns = 4;
   options.timeOnceWhenSlowerThan = 2; // low, so that a few of 30 variants qualify
+  options.finalists = 0; // re-timed medians would change the best each variant was compared with
   ExploreResult result = explore::explore(program, sizes, backend, options);
   test::checkNoBugs(result);
   std::optional<double> best;
@@ -275,6 +281,9 @@ TEST_CASE("explore/why: the explanation names the winner's family, its lead over
   options.strategy = tuner::SearchStrategy::Random;
   options.budget.maxEvaluations = 16;
   options.measureRoof = true;
+  // Every successful variant a finalist, so every runner-up is timed in the same rounds as the winner.
+  options.finalists = 100;
+  options.finalistRounds = 3;
   ExploreResult result = explore::explore(program, sizes, backend, options);
   test::checkNoBugs(result);
   REQUIRE(result.best);
@@ -288,6 +297,10 @@ TEST_CASE("explore/why: the explanation names the winner's family, its lead over
   REQUIRE(why.roof);
   CHECK(why.roof->bytesPerSecond > 0);
   CHECK(why.roof->bufferBytes >= (size_t{1} << 20));
+  // Timed in the finalists' rounds; a 32x32 grid is far below the copy's roof.
+  REQUIRE(why.roofInRounds);
+  CHECK(why.roofInRounds->perRound.size() == 3);
+  REQUIRE(why.fractionOfRoof());
   CHECK(*why.fractionOfRoof() > 0);
   // One runner-up per other family that ran, fastest first, none faster than the winner.
   std::set<std::string> familiesThatRan;
@@ -321,8 +334,8 @@ TEST_CASE("explore: the model strategy searches the space through the configurat
   ExploreResult result =
       explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 16}, {"M", 16}}, backend, options);
   test::checkNoBugs(result);
-  CHECK(result.evaluations.size() == 12);
-  CHECK(keysOf(result).size() == 12);
+  CHECK(result.evaluations.size() == result.baselinesEvaluated + 12);
+  CHECK(keysOf(result).size() == result.evaluations.size());
   CHECK(result.best);
   // The features name the parameters, the recipe first.
   std::vector<std::string> features = explore::searchFeatures(result.evaluations.front().configuration);
@@ -446,6 +459,9 @@ TEST_CASE("explore: the paper's stencils stay within budget; the best is the fas
     options.space.includeCoarsened = false;
     options.space.includeVector = false;
     options.budget.maxTime = std::chrono::seconds(60);
+    // Every successful variant is a finalist, so "the fastest" compares medians of the same rounds.
+    options.finalists = 100;
+    options.finalistRounds = 3;
     auto start = std::chrono::steady_clock::now();
     ExploreResult result = explore::explore(examples::findExample(name).build(), sizes, backend, options);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

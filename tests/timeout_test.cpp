@@ -136,7 +136,10 @@ TEST_CASE("timeout: an exploration records kernels past --timeout as timeout and
   test::TempDir dir;
   explore::ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir.path());
   options.kernelTimeout = std::chrono::milliseconds(100);
-  options.budget.maxEvaluations = 2;
+  // The plain family only: its default (the one baseline, uncharged) and one more variant.
+  options.space.includeStream = options.space.includeTiled = options.space.includeLocal = false;
+  options.space.includeCoarsened = options.space.includeVector = false;
+  options.budget.maxEvaluations = 1;
   explore::ExploreResult result =
       explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 64}, {"M", 64}}, slow, options);
   REQUIRE(result.evaluations.size() == 2);

@@ -58,6 +58,7 @@ nlohmann::json Record::toJson() const {
     j["medianNs"] = medianNs;
     j["samplesNs"] = samplesNs;
     if (!verified.empty()) j["verified"] = verified;
+    if (!roundsNs.empty()) j["roundsNs"] = roundsNs;
   } else {
     j["error"] = error;
     if (!buildLog.empty()) j["buildLog"] = buildLog;
@@ -101,7 +102,17 @@ Record Record::fromJson(const nlohmann::json &j) {
       r.samplesNs.push_back(s.get<uint64_t>());
     }
     r.verified = j.value("verified", "");
+    if (j.contains("roundsNs")) {
+      const nlohmann::json &rounds = j.at("roundsNs");
+      if (!rounds.is_array() || rounds.empty()) invalid("\"roundsNs\" must be a non-empty array");
+      for (const nlohmann::json &t : rounds) {
+        if (!t.is_number() || !std::isfinite(t.get<double>()) || !(t.get<double>() > 0))
+          invalid("\"roundsNs\" must hold finite positive numbers, found " + t.dump().substr(0, 60));
+        r.roundsNs.push_back(t.get<double>());
+      }
+    }
   } else {
+    if (j.contains("roundsNs")) invalid("\"roundsNs\" on a record that is not ok");
     r.error = j.value("error", "");
     r.buildLog = j.value("buildLog", "");
     if (j.contains("timeoutSeconds")) {
@@ -194,8 +205,8 @@ ResultStore::ResultStore(std::string path, Access access, const std::optional<st
           if (auto known = byIdentity_.find(r.identity()); known == byIdentity_.end()) {
             byIdentity_.emplace(r.identity(), records_.size());
             records_.push_back(std::move(r));
-          } else if (records_[known->second].outcome == Outcome::Timeout) {
-            records_[known->second] = std::move(r); // measured again, under a longer timeout
+          } else if (supersedes(r, records_[known->second])) {
+            records_[known->second] = std::move(r); // measured again: a longer timeout, or rounds
           }
           // A complete record whose newline was lost: terminate it before appending.
           if (!complete && access == Access::Append && !writeAll(fd_, "\n"))
@@ -229,6 +240,10 @@ ResultStore::~ResultStore() {
   if (fd_ >= 0) ::close(fd_); // releases the lock
 }
 
+bool ResultStore::supersedes(const Record &later, const Record &earlier) {
+  return earlier.outcome == Outcome::Timeout || (later.outcome == Outcome::Ok && !later.roundsNs.empty());
+}
+
 const Record *ResultStore::find(const std::string &identity) const {
   auto it = byIdentity_.find(identity);
   return it == byIdentity_.end() ? nullptr : &records_[it->second];
@@ -236,7 +251,7 @@ const Record *ResultStore::find(const std::string &identity) const {
 
 void ResultStore::append(const Record &record) {
   auto known = byIdentity_.find(record.identity());
-  if (known != byIdentity_.end() && records_[known->second].outcome != Outcome::Timeout)
+  if (known != byIdentity_.end() && !supersedes(record, records_[known->second]))
     throw InternalError("result store already has " + record.identity());
   if (fd_ < 0) throw InternalError("result store " + path_ + " was opened for reading only");
   // Nothing is written that the next run would refuse to read (a medianNs of
@@ -249,7 +264,7 @@ void ResultStore::append(const Record &record) {
   // One write() of the whole line: a kill leaves at most that line cut short.
   if (!writeAll(fd_, record.toJson().dump() + "\n")) throw Error("failed writing " + path_ + ": " + failure());
   if (known != byIdentity_.end()) {
-    records_[known->second] = record; // a timeout measured again
+    records_[known->second] = record; // a timeout measured again, or a finalist re-timed
     return;
   }
   byIdentity_.emplace(record.identity(), records_.size());

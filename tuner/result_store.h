@@ -60,6 +60,11 @@ struct Record {
   /// own compilation, whatever the outcome once it compiled; absent for
   /// OpenCL and in records written before them.
   std::optional<SassSummary> sass;
+  /// Ok, re-timed as a finalist of an exploration (explore/finalists.h): the
+  /// median of each interleaved round, in round order; medianNs is then their
+  /// median, and their smallest and largest are the spread. Empty: timed once
+  /// (samplesNs are that measurement's runs either way).
+  std::vector<double> roundsNs;
 
   /// Whether this record stands for a measurement with launch timeout
   /// `kernelTimeoutSeconds`: every outcome but a timeout does; a timeout only
@@ -73,9 +78,10 @@ struct Record {
 
   nlohmann::json toJson() const;
   /// Validates as it reads (std::invalid_argument naming the field): a
-  /// non-empty key, a known outcome, for Ok a finite positive median and
-  /// non-negative integer samples. A doctored `medianNs: -1000` would
-  /// otherwise become the best kernel.
+  /// non-empty key, a known outcome, for Ok a finite positive median,
+  /// non-negative integer samples and, when present, a non-empty roundsNs of
+  /// finite positive numbers (only Ok records have rounds). A doctored
+  /// `medianNs: -1000` would otherwise become the best kernel.
   static Record fromJson(const nlohmann::json &j);
 };
 
@@ -106,13 +112,18 @@ public:
   ResultStore &operator=(const ResultStore &) = delete;
 
   const std::string &path() const { return path_; }
+  /// Whether a later line `later` of `earlier`'s identity replaces it (append's (a) and (b)).
+  static bool supersedes(const Record &later, const Record &earlier);
   /// The record of an identity (Record::identity, Record::identityOf), if any.
   const Record *find(const std::string &identity) const;
   /// Appends and flushes. Identities are unique: appending a known one is an
   /// error, and so is a record Record::fromJson would refuse on reading,
-  /// except over a timeout record (the variant measured again under a
-  /// longer timeout), which the new record supersedes, here and when the
-  /// store is read again (a later line of a timeout's identity replaces it).
+  /// except (a) over a timeout record (the variant measured again under a
+  /// longer timeout) and (b) a record carrying roundsNs (a finalist re-timed
+  /// in rounds, over its single timing or earlier rounds): the new record
+  /// supersedes the old, here and when the store is read again (a later line
+  /// of a timeout's identity, or a later line with rounds, replaces the
+  /// earlier one; any other repeated identity keeps its first line).
   /// Lines are never rewritten: a re-measured configuration (its kernel
   /// changed) gets a record of its own, next to the stale one.
   void append(const Record &record);

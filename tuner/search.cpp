@@ -42,6 +42,15 @@ public:
            std::chrono::steady_clock::now() - start_ >= budget_.maxTime || (budget_.stop && budget_.stop());
   }
   bool seen(size_t i) const { return costs_.count(i) != 0; }
+  /// The time budget or `stop` ended the search (the evaluation count aside).
+  bool outOfTime() const {
+    return refused_ || std::chrono::steady_clock::now() - start_ >= budget_.maxTime || (budget_.stop && budget_.stop());
+  }
+  /// SearchSpace::first: evaluated uncharged and unpruned.
+  std::optional<double> evaluateFirst(size_t i) {
+    if (auto it = costs_.find(i); it != costs_.end()) return it->second;
+    return record(i, cost_(i));
+  }
 
   std::optional<double> evaluate(size_t i) {
     if (auto it = costs_.find(i); it != costs_.end()) return it->second;
@@ -60,22 +69,16 @@ public:
     if (!free) ++charged_;
     std::optional<double> c = cost_(i);
     if (!free && budget_.uncharged && budget_.uncharged(i)) --charged_;
-    costs_.emplace(i, c);
-    result_.evaluated.push_back(i);
-    if (budget_.pruning.active()) {
-      Group &g = groups_[budget_.pruning.group(i)];
-      ++g.evaluated;
-      if (c && (!g.best || *c < *g.best)) g.best = *c;
-    }
-    if (c && (!result_.best || *c < result_.bestCost)) {
-      result_.best = i;
-      result_.bestCost = *c;
-      result_.evaluationsToBest = result_.evaluated.size();
-    }
-    return c;
+    return record(i, c);
   }
 
   SearchResult result() const { return result_; }
+  /// Every evaluation so far with its cost (nullopt: failed), in evaluation order.
+  std::vector<std::pair<size_t, std::optional<double>>> observations() const {
+    std::vector<std::pair<size_t, std::optional<double>>> out;
+    for (size_t i : result_.evaluated) out.emplace_back(i, costs_.at(i));
+    return out;
+  }
 
   /// Passes `pick` and the first `space.lookahead` unseen of `candidates` to space.upcoming.
   void hint(const SearchSpace &space, size_t pick, std::span<const size_t> candidates) const {
@@ -97,6 +100,22 @@ private:
     size_t evaluated = 0;
     std::optional<double> best;
   };
+
+  std::optional<double> record(size_t i, std::optional<double> c) {
+    costs_.emplace(i, c);
+    result_.evaluated.push_back(i);
+    if (budget_.pruning.active()) {
+      Group &g = groups_[budget_.pruning.group(i)];
+      ++g.evaluated;
+      if (c && (!g.best || *c < *g.best)) g.best = *c;
+    }
+    if (c && (!result_.best || *c < result_.bestCost)) {
+      result_.best = i;
+      result_.bestCost = *c;
+      result_.evaluationsToBest = result_.evaluated.size();
+    }
+    return c;
+  }
 
   bool pruned(size_t i) const {
     const Pruning &p = budget_.pruning;
@@ -168,11 +187,17 @@ SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const 
                        const SearchBudget &budget, uint64_t seed) {
   Evaluator eval(cost, budget);
   std::mt19937_64 rng(seed);
+  for (size_t k = 0; k < space.first.size() && !eval.outOfTime(); ++k) {
+    if (space.first[k] >= space.size) continue;
+    eval.hintInOrder(space, space.first[k], space.first, k + 1);
+    eval.evaluateFirst(space.first[k]);
+  }
   switch (strategy) {
   case SearchStrategy::Exhaustive: {
     std::vector<size_t> order(space.size);
     std::iota(order.begin(), order.end(), 0);
     for (size_t i = 0; i < space.size && !eval.exhausted(); ++i) {
+      if (eval.seen(i)) continue; // a baseline (SearchSpace::first)
       eval.hintInOrder(space, i, order, i + 1);
       eval.evaluate(i);
     }
@@ -184,6 +209,7 @@ SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const 
     std::shuffle(order.begin(), order.end(), rng);
     for (size_t k = 0; k < order.size(); ++k) {
       if (eval.exhausted()) break;
+      if (eval.seen(order[k])) continue; // a baseline (SearchSpace::first)
       eval.hintInOrder(space, order[k], order, k + 1);
       eval.evaluate(order[k]);
     }
@@ -194,7 +220,8 @@ SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const 
     modelSearch(
         space, [&] { return eval.exhausted(); }, [&](size_t i) { return eval.seen(i); },
         [&](size_t i) { return eval.evaluate(i); },
-        [&](size_t pick, const std::vector<size_t> &next) { eval.hint(space, pick, next); }, rng);
+        [&](size_t pick, const std::vector<size_t> &next) { eval.hint(space, pick, next); }, rng,
+        eval.observations());
     break;
   }
   return eval.result();

@@ -40,6 +40,12 @@ struct SearchSpace {
   /// duplicates or twins that change nothing), which the model search then
   /// does not fit as a failure. May be empty.
   std::function<bool(size_t index)> notAPoint;
+  /// Configurations evaluated first, in this order, before any strategy
+  /// picks (the explorer's baselines, explore/baselines.h), whatever the
+  /// strategy: not charged against SearchBudget::maxEvaluations nor pruned,
+  /// but bounded by the time budget and `stop`. Strategies then skip them as
+  /// evaluated, and the model search fits them as its first observations.
+  std::vector<size_t> first;
 };
 
 /// Pruning of slow groups, measured on the replayed stores

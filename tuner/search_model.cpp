@@ -99,7 +99,8 @@ private:
 
 void modelSearch(const SearchSpace &space, const std::function<bool()> &exhausted,
                  const std::function<bool(size_t)> &seen, const std::function<std::optional<double>(size_t)> &evaluate,
-                 const std::function<void(size_t pick, const std::vector<size_t> &next)> &hint, std::mt19937_64 &rng) {
+                 const std::function<void(size_t pick, const std::vector<size_t> &next)> &hint, std::mt19937_64 &rng,
+                 const std::vector<std::pair<size_t, std::optional<double>>> &observed) {
   // The next unseen configurations of a random order, for the hint.
   auto unseenAfter = [&](const std::vector<size_t> &order, size_t from) {
     std::vector<size_t> next;
@@ -121,8 +122,7 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
   AdditiveModel model(table.count);
   std::vector<size_t> okPoints, failedPoints;
   std::vector<double> okLogs;
-  auto measure = [&](size_t i) {
-    std::optional<double> cost = evaluate(i);
+  auto observe = [&](size_t i, std::optional<double> cost) {
     if (cost && *cost > 0) {
       okPoints.push_back(i);
       okLogs.push_back(std::log(*cost));
@@ -130,6 +130,8 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
       failedPoints.push_back(i);
     }
   };
+  auto measure = [&](size_t i) { observe(i, evaluate(i)); };
+  for (const auto &[i, cost] : observed) observe(i, cost);
   // A random start: about 2% of the space, 8 to 32 configurations.
   const size_t initial = std::clamp<size_t>(space.size / 50, 8, 32);
   size_t next = 0; ///< into `order`, for random picks

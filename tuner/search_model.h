@@ -28,8 +28,11 @@ namespace liftcc::tuner {
 /// `hint` is told, before each evaluation, the configuration picked and those
 /// the model would pick after it (SearchSpace::upcoming): the next best
 /// scores, or the next of the random order while the search samples at random.
+/// `observed`: evaluations made before the search (SearchSpace::first), with
+/// their costs (nullopt: failed), fitted like the search's own.
 void modelSearch(const SearchSpace &space, const std::function<bool()> &exhausted,
                  const std::function<bool(size_t)> &seen, const std::function<std::optional<double>(size_t)> &evaluate,
-                 const std::function<void(size_t pick, const std::vector<size_t> &next)> &hint, std::mt19937_64 &rng);
+                 const std::function<void(size_t pick, const std::vector<size_t> &next)> &hint, std::mt19937_64 &rng,
+                 const std::vector<std::pair<size_t, std::optional<double>>> &observed = {});
 
 } // namespace liftcc::tuner

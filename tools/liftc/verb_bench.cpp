@@ -153,7 +153,9 @@ size_t exploreMissing(bench::BenchOptions &options, tuner::Device &device, const
     options.exploreSeconds[name] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++explored;
     if (options.log)
-      options.log(name + ": " + std::to_string(result.evaluations.size()) + " evaluated" +
+      // The baselines (explore/baselines.h) come first, on top of --explore.
+      options.log(name + ": " + std::to_string(result.evaluations.size() - result.baselinesEvaluated) +
+                  " evaluated after " + std::to_string(result.baselinesEvaluated) + " baseline(s)" +
                   (result.best ? ", best " + result.evaluations[*result.best].record.key
                                : std::string(", no explored variant ran")));
   }

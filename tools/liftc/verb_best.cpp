@@ -5,6 +5,7 @@
 #include "tools/liftc/verbs.h"
 #include "tuner/result_store.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -29,6 +30,16 @@ std::string describe(const explore::BestKernel &k) {
   out << "// variant " << k.launch.value("key", "?") << ": " << std::fixed << std::setprecision(3)
       << k.launch.value("medianNs", 0.0) / 1e6 << " ms, " << std::setprecision(1)
       << k.launch.value("elementsPerSecond", 0.0) / 1e6 << " M elements/s\n";
+  if (k.launch.contains("roundsNs")) {
+    // readBestKernel checked it: a non-empty array of positive numbers.
+    std::vector<double> rounds = k.launch.at("roundsNs").get<std::vector<double>>();
+    auto [low, high] = std::minmax_element(rounds.begin(), rounds.end());
+    out << "// decided by " << rounds.size() << " interleaved round" << (rounds.size() == 1 ? "" : "s")
+        << " of the finalists: median of rounds, spread " << std::setprecision(3) << *low / 1e6 << "-" << *high / 1e6
+        << " ms (" << std::setprecision(1) << (*high - *low) / *low * 100 << "%)\n";
+  } else {
+    out << "// timed once (not re-timed in rounds)\n";
+  }
   if (k.launch.contains("programHash"))
     out << "// program hash " << k.launch.value("programHash", "?") << ", kernel hash "
         << k.launch.value("kernelHash", "?") << " (the record that timed this kernel)\n";

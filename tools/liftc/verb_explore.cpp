@@ -154,6 +154,9 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     options.kernelTimeout = std::chrono::duration<double>(parseDuration("--timeout", *t, kKernelTimeoutRange));
   if (auto n = cl.value("evals")) options.budget.maxEvaluations = parseCount("--evals", *n, kEvaluationsRange);
   if (auto seed = cl.value("seed")) options.seed = parseCount("--seed", *seed, kSeedRange);
+  if (auto k = cl.value("finalists")) options.finalists = parseCount("--finalists", *k, {0, 100});
+  if (auto r = cl.value("finalist-rounds"))
+    options.finalistRounds = static_cast<unsigned>(parseCount("--finalist-rounds", *r, {1, 100}));
   if (auto prune = cl.value("prune")) options.budget.pruning.slowerThan = parsePruneFactor(*prune);
   if (auto threads = cl.value("prepare-threads"); threads && *threads != "auto")
     options.prepareThreads = parseCount("--prepare-threads", *threads, {0, 64});
@@ -246,6 +249,19 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
           << " worker thread" << (result.preparationThreads == 1 ? "" : "s");
     out << "\n" << std::defaultfloat;
   }
+  out << "baselines: " << result.baselinesEvaluated << " of " << result.baselines
+      << " evaluated before the search (the plain default and one default per family; " << result.baselinesFromStore
+      << " from the result store)\n";
+  if (options.finalists > 0) {
+    out << "finalists: ";
+    if (result.finalistsRetimed > 0)
+      out << result.finalistsRetimed << " timed again in " << result.finalistRounds
+          << " interleaved round(s); the best median of rounds won";
+    else
+      out << "not timed again";
+    if (!result.retimingSkipped.empty()) out << " (" << result.retimingSkipped << ")";
+    out << "\n";
+  }
   if (options.budget.pruning.slowerThan > 0)
     out << "pruned: " << result.pruned << " variants of programs more than " << options.budget.pruning.slowerThan
         << "x slower than the best\n";
@@ -254,7 +270,13 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     const auto &best = result.evaluations[*result.best];
     out << "best: " << best.record.key << ", " << std::fixed << std::setprecision(3) << best.record.medianNs / 1e6
         << " ms, " << std::setprecision(1) << result.outputElements / (best.record.medianNs * 1e-9) / 1e6
-        << " M elements/s\n";
+        << " M elements/s";
+    if (!best.record.roundsNs.empty()) {
+      auto [low, high] = std::minmax_element(best.record.roundsNs.begin(), best.record.roundsNs.end());
+      out << std::setprecision(3) << " (median of " << best.record.roundsNs.size() << " rounds, spread " << *low / 1e6
+          << "-" << *high / 1e6 << " ms)";
+    }
+    out << "\n";
     out << "strategy: " << best.record.strategy << "\n";
     if (result.why) out << "why it won: " << result.why->summary() << "\n";
     out << "best kernel: " << result.bestKernelDir << "/" << explore::kernelFileName(device->target()) << "\n";

@@ -142,7 +142,7 @@ std::vector<Verb> allVerbs() {
        "                     [--fast-math none,reassociate,relaxed] [--space [--build]] [--families F,...] [--exclude-families "
        "F,...]\n"
        "                     [--param NAME=V1,V2,...]... [--no-roofline] [--prune F] [--prepare-threads N|auto]\n"
-       "                     [--min-groups-per-sm N] [--prepare-only]\n"
+       "                     [--min-groups-per-sm N] [--prepare-only] [--finalists K] [--finalist-rounds R]\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
@@ -218,9 +218,17 @@ std::vector<Verb> allVerbs() {
        "device on --prepare-threads threads (auto: every hardware thread) for\n"
        "--budget (default 60s) or --evals variants, and reports variants prepared\n"
        "per second per core and their SASS figures; it runs nothing and writes\n"
-       "nothing.\n",
+       "nothing.\n"
+       "Before the search, the baselines are measured whatever the budget (not\n"
+       "counted by --evals): the plain kernel at the default launch and one\n"
+       "default variant per family, so the best is never slower than them.\n"
+       "After it, the --finalists K (0 to 100, default 5; 0: none) fastest\n"
+       "variants and the plain default are timed again in --finalist-rounds R\n"
+       "(1 to 100, default 5) interleaved rounds, the copy roof with them; the\n"
+       "best median of rounds wins and is stored with its rounds.\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
-         "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads", "min-groups-per-sm"},
+         "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads", "min-groups-per-sm",
+         "finalists", "finalist-rounds"},
         {"quiet", "space", "build", "no-roofline", "prepare-only"}},
        runExplore},
       {"tune",

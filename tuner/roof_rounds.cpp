@@ -1,10 +1,10 @@
-#include "bench/roof_rounds.h"
+#include "tuner/roof_rounds.h"
 
 #include "tuner/median.h"
 
 #include <algorithm>
 
-namespace liftcc::bench {
+namespace liftcc::tuner {
 
 RoofFraction roofFraction(const std::vector<double> &rowRoundNs, const std::vector<double> &roofRoundBytesPerSecond,
                           int64_t outputElements, double bytesPerElement) {
@@ -25,4 +25,4 @@ RoofFraction roofFraction(const std::vector<double> &rowRoundNs, const std::vect
   return f;
 }
 
-} // namespace liftcc::bench
+} // namespace liftcc::tuner

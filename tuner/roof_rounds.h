@@ -4,8 +4,9 @@
 // The copy bandwidth of a shared machine drifts (up to 1.6x within an hour on
 // the 2-core build machine), so a roof measured once and a kernel timed in
 // later rounds can fall in different phases: one run reported a kernel at
-// 1.15 "of roof". runBench therefore times the copy inside every round, next
-// to the stencils, and a row's fraction is the median over rounds of (its
+// 1.15 "of roof". The bench (bench/benchmark.cpp) and the explorer's
+// finalists (explore/finalists.h) therefore time the copy inside every round,
+// next to the kernels, and a row's fraction is the median over rounds of (its
 // time vs that round's copy), with the spread. A median above 1.0 cannot be
 // a kernel beating the copy of its own compulsory traffic; it is flagged as a
 // measurement problem instead of being reported.
@@ -13,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace liftcc::bench {
+namespace liftcc::tuner {
 
 struct RoofFraction {
   /// The row's fraction of each round's roof, for every round in which both
@@ -32,4 +33,4 @@ struct RoofFraction {
 RoofFraction roofFraction(const std::vector<double> &rowRoundNs, const std::vector<double> &roofRoundBytesPerSecond,
                           int64_t outputElements, double bytesPerElement);
 
-} // namespace liftcc::bench
+} // namespace liftcc::tuner

@@ -1,12 +1,12 @@
-// The fraction of the copy roof over rounds (bench/roof_rounds.h): each round's
+// The fraction of the copy roof over rounds (tuner/roof_rounds.h): each round's
 // row time against that round's copy, the median and spread, and a median
 // above 1.0 flagged rather than reported.
 
-#include "bench/roof_rounds.h"
+#include "tuner/roof_rounds.h"
 
 #include <doctest/doctest.h>
 
-using namespace liftcc::bench;
+using namespace liftcc::tuner;
 
 TEST_SUITE("bench roof rounds") {
 
