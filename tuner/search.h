@@ -19,6 +19,14 @@ enum class SearchStrategy { Exhaustive, Random, Annealing, Model };
 std::string strategyName(SearchStrategy strategy);
 std::optional<SearchStrategy> parseStrategy(const std::string &name);
 
+/// What another exploration measured (explore/knowledge.h): a configuration's
+/// features (SearchSpace::features' form) and its time relative to the best
+/// of its own store (1 = that store's best). Never a timing of this space.
+struct PriorObservation {
+  std::vector<std::string> features;
+  double relativeCost = 1;
+};
+
 struct SearchSpace {
   size_t size = 0;
   /// Configurations that differ from `index` in one parameter (annealing moves).
@@ -40,6 +48,11 @@ struct SearchSpace {
   /// duplicates or twins that change nothing), which the model search then
   /// does not fit as a failure. May be empty.
   std::function<bool(size_t index)> notAPoint;
+  /// Knowledge from other explorations (other sizes, devices, programs of
+  /// the same shape): the model search fits its surrogate on these before it
+  /// has measurements of its own and shrinks towards that fit as they arrive
+  /// (tuner/search_model.h). The other strategies ignore it. May be empty.
+  std::vector<PriorObservation> prior;
 };
 
 /// Pruning of slow groups, measured on the replayed stores

@@ -175,6 +175,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   checkHostMemory(typed, sizes);
   if (auto t4 = cl.value("t4")) io::refuseOverwritingInputs({{"--t4", *t4}}, {path});
   options.measureRoof = !cl.has("no-roofline");
+  options.useKnowledge = !cl.has("no-knowledge");
   bool quiet = cl.has("quiet");
   options.onProgress = [quiet](const explore::Progress &p) {
     if (quiet) return;
@@ -242,6 +243,14 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
           << " worker thread" << (result.preparationThreads == 1 ? "" : "s");
     out << "\n" << std::defaultfloat;
   }
+  if (!result.knowledgeStores.empty()) {
+    out << "knowledge: " << result.knowledgeStores.size() << " other store(s) of this results directory, "
+        << result.knownStrategies.size() << " known winning strateg" << (result.knownStrategies.size() == 1 ? "y" : "ies");
+    if (result.priorObservationsUsed > 0)
+      out << ", " << result.priorObservationsUsed << " prior observations for the model search";
+    out << "\n";
+  }
+  for (const std::string &note : result.knowledgeNotes) out << "knowledge: " << note << "\n";
   if (options.budget.pruning.slowerThan > 0)
     out << "pruned: " << result.pruned << " variants of programs more than " << options.budget.pruning.slowerThan
         << "x slower than the best\n";
@@ -293,8 +302,9 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   tuner::Record record;
   // Reused only when it measured this program and this very kernel (and a
   // timeout, with at least this run's timeout).
-  const tuner::Record *known = store.find(tuner::Record::identityOf(
-      config.key(), explore::programHash(program, sizes), explore::kernelHash(variant.kernel, variant.configuration)));
+  const tuner::Record *known =
+      store.findMeasuredOn(config.key(), explore::programHash(program, sizes),
+                           explore::kernelHash(variant.kernel, variant.configuration), device->resultsName());
   if (known && known->answersTimeout(options.kernelTimeout.count())) {
     record = *known;
     out << "(from the result store)\n";

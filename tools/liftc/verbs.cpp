@@ -142,6 +142,7 @@ std::vector<Verb> allVerbs() {
        "                     [--fast-math none,reassociate,relaxed] [--space [--build]] [--families F,...] [--exclude-families "
        "F,...]\n"
        "                     [--param NAME=V1,V2,...]... [--no-roofline] [--prune F] [--prepare-threads N|auto]\n"
+       "                     [--no-knowledge]\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
@@ -205,10 +206,14 @@ std::vector<Verb> allVerbs() {
        "and computes their small-size references on N worker threads while one\n"
        "thread verifies and times on the device (never two kernels at once).\n"
        "auto (default): none on a CPU device, whose cores the kernels use, else\n"
-       "the host's hardware threads less one, at most 8; 0: none.\n",
+       "the host's hardware threads less one, at most 8; 0: none.\n"
+       "Other stores of the --out directory (this program at other sizes or on\n"
+       "other devices, programs of the same shape) are knowledge: their winning\n"
+       "strategies are listed and the model search starts from a prior fitted\n"
+       "on them, never from their timings. --no-knowledge starts cold.\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
          "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads"},
-        {"quiet", "space", "build", "no-roofline"}},
+        {"quiet", "space", "build", "no-roofline", "no-knowledge"}},
        runExplore},
       {"tune",
        "measure one variant of a program and record it",
