@@ -8,6 +8,7 @@
 #include "explore/baselines.h"
 #include "explore/best_kernels.h"
 #include "explore/finalists.h"
+#include "explore/knowledge.h"
 #include "explore/prefetch_pool.h"
 #include "explore/record_identity.h"
 #include "explore/strategy_text.h"
@@ -146,34 +147,55 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   std::vector<Configuration> myConfigurations;
   for (size_t i : mine) myConfigurations.push_back(space.candidates[i].configuration);
   const NeighbourIndex neighbourIndex(myConfigurations);
-  // The baselines of this shard, as positions in `mine` (mine[k] = shardIndex + k * shardCount).
-  std::vector<size_t> baselines;
-  std::set<size_t> baselineCandidatesSet;
-  for (size_t i : baselineCandidates(space, options.knownStrategies))
-    if (i % options.shardCount == options.shardIndex) {
-      baselines.push_back(i / options.shardCount);
-      baselineCandidatesSet.insert(i);
-    }
-  result.baselines = baselines.size();
 
   result.storePath = storePathFor(options.storeDir, device.resultsName(), options.programName, program, sizes);
   tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Append, options.storeDir);
 
   // A record is reused only when it measured this program at these sizes
-  // with this very kernel; before a candidate is built its key and the
+  // with this very kernel on this device (a record of another device, e.g.
+  // merged into this store, is no timing here); before a candidate is built its key and the
   // program say whether the store may answer for it (then it is free), and
   // its kernel hash decides once built.
   const std::string programKey = programHash(program, sizes);
-  auto answers = [&](const tuner::Record &r) { return r.answersTimeout(options.kernelTimeout.count()); };
+  const std::string deviceName = device.resultsName();
+  auto answers = [&](const tuner::Record &r) {
+    return r.answersTimeout(options.kernelTimeout.count()) && (r.device.empty() || r.device == deviceName);
+  };
   std::set<std::string> storedKeys;
   for (const tuner::Record &r : store.records())
     if (r.programHash == programKey && answers(r)) storedKeys.insert(r.key);
   auto mayBeStored = [&](size_t k) { return storedKeys.count(myConfigurations[k].key()) != 0; };
   auto storedRecord = [&](const Variant &variant) -> const tuner::Record * {
-    const tuner::Record *known = store.find(
-        tuner::Record::identityOf(variant.configuration.key(), programKey, kernelHash(variant.kernel, variant.configuration)));
+    const tuner::Record *known = store.findMeasuredOn(variant.configuration.key(), programKey,
+                                                      kernelHash(variant.kernel, variant.configuration), deviceName);
     return known && answers(*known) ? known : nullptr;
   };
+
+  // What other explorations in this results directory measured (other sizes,
+  // devices, programs of the same shape): knowledge, never timings here.
+  if (options.useKnowledge) {
+    Knowledge knowledge = gatherKnowledge(
+        {options.storeDir, options.programName, programShape(program), deviceName, result.storePath});
+    result.knownStrategies = std::move(knowledge.strategies);
+    result.knowledgeStores = std::move(knowledge.storesRead);
+    result.knowledgeNotes = std::move(knowledge.notes);
+    result.prior = std::move(knowledge.prior);
+  }
+
+  // The baselines of this shard, as positions in `mine` (mine[k] = shardIndex + k * shardCount).
+  std::vector<size_t> baselines;
+  std::set<size_t> baselineCandidatesSet;
+  // Each family's baseline: the best-known variant of that family (the
+  // caller's, then this results directory's knowledge), else its default.
+  std::vector<std::string> knownStrategies = options.knownStrategies;
+  for (const KnownStrategy &known : result.knownStrategies)
+    if (!known.strategy.empty()) knownStrategies.push_back(known.strategy);
+  for (size_t i : baselineCandidates(space, knownStrategies))
+    if (i % options.shardCount == options.shardIndex) {
+      baselines.push_back(i / options.shardCount);
+      baselineCandidatesSet.insert(i);
+    }
+  result.baselines = baselines.size();
 
   // Kernels (and launches) evaluated so far, for the deduplication
   // enumerateSpace did up front: the first configuration evaluated keeps a
@@ -374,6 +396,10 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   searchSpace.features = [&](size_t k) { return searchFeatures(myConfigurations[k]); };
   searchSpace.notAPoint = [&](size_t k) { return uncharged.count(k) != 0; };
   searchSpace.first = baselines;
+  if (options.strategy == tuner::SearchStrategy::Model) {
+    searchSpace.prior = result.prior;
+    result.priorObservationsUsed = result.prior.size();
+  }
   if (workers > 0) {
     searchSpace.lookahead = kPreparedAheadPerThread * workers;
     searchSpace.upcoming = [&](const std::vector<size_t> &next) {

@@ -9,6 +9,7 @@
 
 #include "explore/full_size_check.h"
 #include "explore/sass_check.h"
+#include "explore/knowledge.h"
 #include "explore/space.h"
 #include "explore/win_explanation.h"
 #include "tuner/device.h"
@@ -73,6 +74,13 @@ struct ExploreOptions {
   std::optional<size_t> prepareThreads;
   /// What a CUDA variant's SASS figures must meet to be timed (explore/sass_check.h).
   SassRequirements sass;
+  /// Learn from the other stores of storeDir (explore/knowledge.h): other
+  /// sizes of this program, this program on other devices, programs of the
+  /// same shape. Their winning strategies are listed in
+  /// ExploreResult::knownStrategies and the model search's surrogate starts
+  /// from a prior fitted on their records. Off: every exploration starts cold
+  /// (`liftc explore --no-knowledge`).
+  bool useKnowledge = true;
 };
 
 constexpr size_t kMaxPreparationThreads = 8;
@@ -136,6 +144,15 @@ struct ExploreResult {
   /// search was done (e.g. "enumerating the variants"); empty otherwise.
   /// With no evaluation at all, the budget could not measure one variant.
   std::string budgetEndedWhile;
+  /// Knowledge from the other stores of the results directory (with
+  /// ExploreOptions::useKnowledge): the winning strategies there, ranked
+  /// (explore/knowledge.h), the stores read, and what was skipped.
+  std::vector<KnownStrategy> knownStrategies;
+  std::vector<std::string> knowledgeStores, knowledgeNotes;
+  /// Their records as prior observations, and how many the search used (the
+  /// model strategy only; 0 for the others).
+  std::vector<tuner::PriorObservation> prior;
+  size_t priorObservationsUsed = 0;
 };
 
 /// A file-name-safe rendering of a device name ("pthread-skylake-avx512-AMD EPYC" ->

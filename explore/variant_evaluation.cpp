@@ -5,8 +5,10 @@
 #include "core/interp/interpreter.h"
 #include "core/typecheck/typecheck.h"
 #include "explore/explorer.h"
+#include "explore/knowledge.h"
 #include "explore/record_identity.h"
 #include "explore/strategy_text.h"
+#include "liftcc/version.h"
 #include "tuner/backend_error.h"
 #include "tuner/launch_plan.h"
 
@@ -111,6 +113,7 @@ tuner::Record recordIdentity(const Program &program, const Variant &variant,
   record.programHash = programHash(program, sizes);
   record.kernelHash = kernelHash(variant.kernel, variant.configuration);
   record.strategy = strategyText(variant);
+  record.shape = programShape(program);
   return record;
 }
 
@@ -178,6 +181,10 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
                                      std::optional<double> bestNs, std::unique_ptr<tuner::CompiledKernel> *keptRunner) {
   tuner::Record record = recordIdentity(program, variant, sizes);
   record.timestamp = tuner::isoTimestamp();
+  // Provenance: this record is a timing on this device only (issue #36 item 4).
+  record.device = device.resultsName();
+  record.driver = device.driverVersion();
+  record.liftccVersion = LIFTCC_VERSION_STRING;
   if (prepared.pastDeadline) throw DeadlineReached("the deadline passed while preparing " + record.key);
   record.sass = prepared.sass;
   if (prepared.failure) {

@@ -79,7 +79,7 @@ TEST_CASE("explore: a CUDA device gets CUDA kernels, every one compiles with NVR
   CHECK(recipes.size() >= 3);
   // Both kernels of each variant (the small check kernel and the timed one)
   // are compiled before either runs (explore/variant_evaluation.h).
-  CHECK(device.compiled() == int(2 * result.evaluations.size()));
+  CHECK(device.compiled() == 2 * result.evaluations.size());
   CHECK(!result.best);
   CHECK(result.bestKernelDir.empty());
   // Filed apart from an OpenCL view of the same GPU.

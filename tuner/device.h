@@ -110,6 +110,10 @@ public:
   /// through CUDA gets two entries ("cuda " is prefixed for CUDA).
   virtual std::string resultsName() const = 0;
   virtual DeviceLimits limits() const = 0;
+  /// The driver or platform version the device runs under (OpenCL:
+  /// CL_DEVICE_VERSION and CL_DRIVER_VERSION, which name e.g. PoCL's release;
+  /// CUDA: the driver's CUDA version), for a record's provenance; empty when unknown.
+  virtual std::string driverVersion() const { return {}; }
   /// Throws KernelBuildError with the compiler's log. Safe to call from
   /// several threads at once, and while another thread runs kernels or calls
   /// rebuild() (the explorer compiles ahead on worker threads).

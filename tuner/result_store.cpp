@@ -38,9 +38,12 @@ std::optional<Outcome> parseOutcome(const std::string &name) {
   return std::nullopt;
 }
 
-std::string Record::identityOf(const std::string &key, const std::string &programHash, const std::string &kernelHash) {
-  if (programHash.empty() && kernelHash.empty()) return key;
-  return key + " @" + programHash + "/" + kernelHash;
+std::string Record::identityOf(const std::string &key, const std::string &programHash, const std::string &kernelHash,
+                               const std::string &device) {
+  std::string identity = key;
+  if (!programHash.empty() || !kernelHash.empty()) identity += " @" + programHash + "/" + kernelHash;
+  if (!device.empty()) identity += " on " + device;
+  return identity;
 }
 
 bool Record::answersTimeout(double kernelTimeoutSeconds) const {
@@ -54,6 +57,10 @@ nlohmann::json Record::toJson() const {
   if (!kernelHash.empty()) j["kernelHash"] = kernelHash;
   if (!strategy.empty()) j["strategy"] = strategy;
   if (sass) j["sass"] = sass->toJson();
+  if (!device.empty()) j["device"] = device;
+  if (!driver.empty()) j["driver"] = driver;
+  if (!liftccVersion.empty()) j["liftccVersion"] = liftccVersion;
+  if (!shape.empty()) j["shape"] = shape;
   if (outcome == Outcome::Ok) {
     j["medianNs"] = medianNs;
     j["samplesNs"] = samplesNs;
@@ -86,6 +93,15 @@ Record Record::fromJson(const nlohmann::json &j) {
     r.strategy = j.at("strategy").get<std::string>();
   }
   if (j.contains("sass")) r.sass = SassSummary::fromJson(j.at("sass"));
+  // Provenance and shape: absent from records written before them.
+  for (auto [name, field] : {std::pair<const char *, std::string *>{"device", &r.device},
+                             {"driver", &r.driver},
+                             {"liftccVersion", &r.liftccVersion},
+                             {"shape", &r.shape}})
+    if (j.contains(name)) {
+      if (!j.at(name).is_string()) invalid(std::string("\"") + name + "\" must be a string");
+      *field = j.at(name).get<std::string>();
+    }
   if (r.outcome == Outcome::Ok) {
     const nlohmann::json &median = j.at("medianNs");
     // Every consumer divides by it (elements per second, explainWin), so a
@@ -269,6 +285,13 @@ void ResultStore::append(const Record &record) {
   }
   byIdentity_.emplace(record.identity(), records_.size());
   records_.push_back(record);
+}
+
+const Record *ResultStore::findMeasuredOn(const std::string &key, const std::string &programHash,
+                                          const std::string &kernelHash, const std::string &device) const {
+  if (!device.empty())
+    if (const Record *own = find(Record::identityOf(key, programHash, kernelHash, device))) return own;
+  return find(Record::identityOf(key, programHash, kernelHash));
 }
 
 const Record *ResultStore::best() const {

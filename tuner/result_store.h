@@ -65,6 +65,17 @@ struct Record {
   /// median, and their smallest and largest are the spread. Empty: timed once
   /// (samplesNs are that measurement's runs either way).
   std::vector<double> roundsNs;
+  /// Provenance (issue #36 item 4): the device the record was measured on
+  /// (tuner::Device::resultsName), its driver or platform version
+  /// (Device::driverVersion) and the liftcc version that measured it. Records
+  /// written before these existed have none (empty). A record is a timing
+  /// only on its own device (ResultStore::findMeasuredOn); elsewhere it is
+  /// knowledge (explore/knowledge.h).
+  std::string device, driver, liftccVersion;
+  /// The program's shape (explore::programShape: dimensions, pads, windows,
+  /// grids, element type), which lets explorations of other programs of the
+  /// same shape learn from this record; empty in older records.
+  std::string shape;
 
   /// Whether this record stands for a measurement with launch timeout
   /// `kernelTimeoutSeconds`: every outcome but a timeout does; a timeout only
@@ -72,9 +83,12 @@ struct Record {
   bool answersTimeout(double kernelTimeoutSeconds) const;
 
   /// The record's identity in its store: the key, followed by the hashes when
-  /// it has them (two records of one key measured different kernels).
-  std::string identity() const { return identityOf(key, programHash, kernelHash); }
-  static std::string identityOf(const std::string &key, const std::string &programHash, const std::string &kernelHash);
+  /// it has them (two records of one key measured different kernels) and the
+  /// device when it names one (a record merged from another device is a
+  /// record of its own, never the same measurement as this device's).
+  std::string identity() const { return identityOf(key, programHash, kernelHash, device); }
+  static std::string identityOf(const std::string &key, const std::string &programHash, const std::string &kernelHash,
+                                const std::string &device = "");
 
   nlohmann::json toJson() const;
   /// Validates as it reads (std::invalid_argument naming the field): a
@@ -116,6 +130,12 @@ public:
   static bool supersedes(const Record &later, const Record &earlier);
   /// The record of an identity (Record::identity, Record::identityOf), if any.
   const Record *find(const std::string &identity) const;
+  /// The record of (key, hashes) measured on `device`, or else one that names
+  /// no device (written before records named theirs; a store lies in its
+  /// device's directory): never one measured on another device, which is no
+  /// timing here.
+  const Record *findMeasuredOn(const std::string &key, const std::string &programHash, const std::string &kernelHash,
+                               const std::string &device) const;
   /// Appends and flushes. Identities are unique: appending a known one is an
   /// error, and so is a record Record::fromJson would refuse on reading,
   /// except (a) over a timeout record (the variant measured again under a

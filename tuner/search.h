@@ -19,6 +19,14 @@ enum class SearchStrategy { Exhaustive, Random, Annealing, Model };
 std::string strategyName(SearchStrategy strategy);
 std::optional<SearchStrategy> parseStrategy(const std::string &name);
 
+/// What another exploration measured (explore/knowledge.h): a configuration's
+/// features (SearchSpace::features' form) and its time relative to the best
+/// of its own store (1 = that store's best). Never a timing of this space.
+struct PriorObservation {
+  std::vector<std::string> features;
+  double relativeCost = 1;
+};
+
 struct SearchSpace {
   size_t size = 0;
   /// Configurations that differ from `index` in one parameter (annealing moves).
@@ -46,6 +54,11 @@ struct SearchSpace {
   /// but bounded by the time budget and `stop`. Strategies then skip them as
   /// evaluated, and the model search fits them as its first observations.
   std::vector<size_t> first;
+  /// Knowledge from other explorations (other sizes, devices, programs of
+  /// the same shape): the model search fits its surrogate on these before it
+  /// has measurements of its own and shrinks towards that fit as they arrive
+  /// (tuner/search_model.h). The other strategies ignore it. May be empty.
+  std::vector<PriorObservation> prior;
 };
 
 /// Pruning of slow groups, measured on the replayed stores

@@ -24,6 +24,28 @@ constexpr double kRandomPick = 0.1;  ///< share of uniformly random picks
 constexpr double kNeighbourPick = 0.3;
 constexpr double kFailurePenalty = 1.0; ///< failures fit at log(slowest success) + this
 constexpr int kSweeps = 4;              ///< backfitting sweeps per refit (warm-started)
+/// The prior (SearchSpace::prior, issue #36 item 3): the additive model is
+/// first fitted on the other explorations' observations alone (log of their
+/// time relative to their own store's best; kPriorSweeps sweeps, once), and
+/// the search's own fit then shrinks each feature effect towards that prior
+/// effect instead of towards 0, with the weight of kPriorRidge measurements:
+/// a feature value measured n times here is fitted n / (n + kPriorRidge) on
+/// its own measurements, so the prior weighs less than own measurements
+/// from the first few on and fades as they arrive. A value not yet measured
+/// here keeps its prior effect where the prior finds it fast, 0 where slow:
+/// the prior says what to try first, not what never to try (on the replayed
+/// Heat stores, a family 6-10x slower at 128^3 holds the optimum at 64^3;
+/// not demoting it before measuring it took the search from about 42% to
+/// 31% of the space there, and from 3.6% to 1.5% on Jacobi2D 1024^2
+/// warm-started from 4096^2). Prior observations of a feature value count kPriorSupport
+/// of a measurement each in the exploration bonus, and the random start
+/// shrinks to kPriorInitial picks (the prior ranks from the first pick).
+/// Chosen on the replayed stores (bench/search/README.md): ridges 1, 2 and
+/// 3, supports 0, 0.1 and 0.25, starts of 4, 8 and 16 picks.
+constexpr double kPriorRidge = 3.0;
+constexpr int kPriorSweeps = 20;
+constexpr double kPriorSupport = 0.25;
+constexpr size_t kPriorInitial = 4;
 
 /// The space's features as dense ids: features[i] lists configuration i's.
 struct FeatureTable {
@@ -31,49 +53,88 @@ struct FeatureTable {
   size_t count = 0;
 };
 
-FeatureTable featureTable(const SearchSpace &space) {
-  FeatureTable table;
-  std::map<std::string, size_t> ids;
-  table.features.resize(space.size);
-  for (size_t i = 0; i < space.size; ++i) {
-    std::vector<std::string> names = space.features(i);
-    // Each value alone, and paired with the first (the strategy family).
+/// Ids of feature names, shared by the space's table and the prior's.
+class FeatureIds {
+public:
+  /// Each value alone, and paired with the first (the strategy family).
+  std::vector<size_t> of(const std::vector<std::string> &names) {
     std::vector<std::string> all = names;
     for (size_t k = 1; k < names.size(); ++k) all.push_back(names[0] + "|" + names[k]);
-    for (const std::string &name : all) {
-      auto [it, inserted] = ids.emplace(name, ids.size());
-      table.features[i].push_back(it->second);
-    }
+    std::vector<size_t> out;
+    for (const std::string &name : all) out.push_back(ids_.emplace(name, ids_.size()).first->second);
+    return out;
   }
-  table.count = ids.size();
+  size_t count() const { return ids_.size(); }
+
+private:
+  std::map<std::string, size_t> ids_;
+};
+
+FeatureTable featureTable(const SearchSpace &space, FeatureIds &ids) {
+  FeatureTable table;
+  table.features.resize(space.size);
+  for (size_t i = 0; i < space.size; ++i) table.features[i] = ids.of(space.features(i));
   return table;
 }
 
 /// The additive model: log time = intercept + sum of the features' effects.
 class AdditiveModel {
 public:
-  explicit AdditiveModel(size_t features) : effect_(features, 0.0), measured_(features, 0) {}
+  explicit AdditiveModel(size_t features) : effect_(features, 0.0), centre_(features, 0.0), measured_(features, 0) {}
+
+  /// Shrinks every effect towards `prior`'s instead of 0, with weight `ridge`
+  /// (kPriorRidge); until measured here, an effect is the prior's where that
+  /// is fast and 0 where slow. Prior observations count `support`
+  /// measurements each in the exploration bonus.
+  void centreOn(const AdditiveModel &prior, double ridge, const std::vector<size_t> &priorCounts, double support) {
+    centre_ = prior.effect_;
+    effect_ = prior.effect_;
+    for (double &e : effect_) e = std::min(e, 0.0); // until measured here (kPriorRidge)
+    intercept_ = prior.intercept_;
+    ridge_ = ridge;
+    centred_ = true;
+    support_.assign(priorCounts.begin(), priorCounts.end());
+    for (double &s : support_) s *= support;
+  }
 
   /// Ridge least squares by coordinate descent (exact per effect, so every
   /// step lowers the penalised error: it converges, unlike a simultaneous
   /// update with correlated features), warm-started from the last fit.
-  void fit(const FeatureTable &table, const std::vector<size_t> &points, const std::vector<double> &targets) {
+  void fit(const FeatureTable &table, const std::vector<size_t> &points, const std::vector<double> &targets,
+           int sweeps = kSweeps) {
+    if (points.empty()) return; // a centred model keeps its prior
     std::vector<std::vector<size_t>> pointsWith(effect_.size());
     for (size_t k = 0; k < points.size(); ++k)
       for (size_t f : table.features[points[k]]) pointsWith[f].push_back(k);
     for (size_t f = 0; f < effect_.size(); ++f) measured_[f] = pointsWith[f].size();
-    intercept_ = std::accumulate(targets.begin(), targets.end(), 0.0) / double(targets.size());
+    auto meanOf = [](const std::vector<double> &v) {
+      return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+    };
     std::vector<double> residual(points.size());
+    if (centred_) {
+      // The intercept is fitted with the effects: the prior's effects already
+      // place the points measured here (good ones, mostly) below the average.
+      for (size_t k = 0; k < points.size(); ++k) residual[k] = targets[k] - predict(table, points[k]);
+      intercept_ += meanOf(residual);
+    } else {
+      intercept_ = meanOf(targets);
+    }
     for (size_t k = 0; k < points.size(); ++k) residual[k] = targets[k] - predict(table, points[k]);
-    for (int sweep = 0; sweep < kSweeps; ++sweep)
+    for (int sweep = 0; sweep < sweeps; ++sweep) {
       for (size_t f = 0; f < effect_.size(); ++f) {
         if (pointsWith[f].empty()) continue;
         double sum = 0;
         for (size_t k : pointsWith[f]) sum += residual[k] + effect_[f];
-        double updated = sum / (double(pointsWith[f].size()) + kRidge);
+        double updated = (sum + ridge_ * centre_[f]) / (double(pointsWith[f].size()) + ridge_);
         for (size_t k : pointsWith[f]) residual[k] -= updated - effect_[f];
         effect_[f] = updated;
       }
+      if (centred_) {
+        double shift = meanOf(residual);
+        intercept_ += shift;
+        for (double &r : residual) r -= shift;
+      }
+    }
   }
 
   double predict(const FeatureTable &table, size_t point) const {
@@ -85,15 +146,37 @@ public:
   /// Lower confidence bound: the prediction less a bonus for features measured rarely.
   double optimistic(const FeatureTable &table, size_t point) const {
     double bonus = 0;
-    for (size_t f : table.features[point]) bonus += 1.0 / std::sqrt(1.0 + double(measured_[f]));
+    for (size_t f : table.features[point])
+      bonus += 1.0 / std::sqrt(1.0 + double(measured_[f]) + (support_.empty() ? 0.0 : support_[f]));
     return predict(table, point) - kExploration * bonus / double(std::max<size_t>(1, table.features[point].size()));
   }
 
 private:
   double intercept_ = 0;
-  std::vector<double> effect_;
+  std::vector<double> effect_, centre_;
   std::vector<size_t> measured_;
+  std::vector<double> support_; ///< prior observations per feature, as measurements
+  double ridge_ = kRidge;
+  bool centred_ = false;
 };
+
+/// The prior observations as rows of feature ids (ids of features only the
+/// prior has are added to `ids`) and their targets, log relative cost;
+/// observations without features or a positive finite cost are left out.
+struct PriorFit {
+  FeatureTable table; ///< rows: the prior observations
+  std::vector<double> targets;
+};
+
+PriorFit priorRows(const std::vector<PriorObservation> &prior, FeatureIds &ids) {
+  PriorFit fit;
+  for (const PriorObservation &o : prior) {
+    if (!(o.relativeCost > 0) || !std::isfinite(o.relativeCost) || o.features.empty()) continue;
+    fit.table.features.push_back(ids.of(o.features));
+    fit.targets.push_back(std::log(o.relativeCost));
+  }
+  return fit;
+}
 
 } // namespace
 
@@ -118,8 +201,22 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
     }
     return;
   }
-  FeatureTable table = featureTable(space);
+  FeatureIds ids;
+  FeatureTable table = featureTable(space, ids);
+  PriorFit prior = priorRows(space.prior, ids);
+  table.count = prior.table.count = ids.count();
   AdditiveModel model(table.count);
+  const bool warm = !prior.targets.empty();
+  if (warm) {
+    AdditiveModel priorModel(table.count);
+    std::vector<size_t> rows(prior.targets.size());
+    std::iota(rows.begin(), rows.end(), 0);
+    priorModel.fit(prior.table, rows, prior.targets, kPriorSweeps);
+    std::vector<size_t> counts(table.count, 0);
+    for (const std::vector<size_t> &row : prior.table.features)
+      for (size_t f : row) ++counts[f];
+    model.centreOn(priorModel, kPriorRidge, counts, kPriorSupport);
+  }
   std::vector<size_t> okPoints, failedPoints;
   std::vector<double> okLogs;
   auto observe = [&](size_t i, std::optional<double> cost) {
@@ -133,7 +230,9 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
   auto measure = [&](size_t i) { observe(i, evaluate(i)); };
   for (const auto &[i, cost] : observed) observe(i, cost);
   // A random start: about 2% of the space, 8 to 32 configurations.
-  const size_t initial = std::clamp<size_t>(space.size / 50, 8, 32);
+  // With a prior, a few picks only: the prior ranks the space already.
+  const size_t initial = warm ? std::min<size_t>(kPriorInitial, space.size)
+                              : std::clamp<size_t>(space.size / 50, 8, 32);
   size_t next = 0; ///< into `order`, for random picks
   auto randomUnseen = [&]() -> std::optional<size_t> {
     while (next < order.size() && seen(order[next])) ++next;
@@ -150,14 +249,15 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
   while (!exhausted()) {
     std::optional<size_t> pick;
     std::vector<size_t> upcoming; ///< what the model would pick after `pick`
-    if (okPoints.empty() || unit(rng) < kRandomPick) {
+    if ((okPoints.empty() && !warm) || unit(rng) < kRandomPick) {
       pick = randomUnseen();
       if (pick) upcoming = unseenAfter(order, next + 1);
     } else {
       std::vector<size_t> points = okPoints;
       std::vector<double> targets = okLogs;
-      double slowest = *std::max_element(okLogs.begin(), okLogs.end());
+      double slowest = okLogs.empty() ? 0.0 : *std::max_element(okLogs.begin(), okLogs.end());
       for (size_t f : failedPoints) {
+        if (okLogs.empty()) break; // (warm, nothing succeeded yet: no scale for a failure)
         points.push_back(f);
         targets.push_back(slowest + kFailurePenalty);
       }
@@ -169,7 +269,7 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
         if (score < bestScore) bestScore = score, pick = i;
       };
       // Near the incumbent: the neighbour the model predicts fastest.
-      if (space.neighbours && unit(rng) < kNeighbourPick) {
+      if (space.neighbours && !okPoints.empty() && unit(rng) < kNeighbourPick) {
         size_t incumbent = okPoints[size_t(std::min_element(okLogs.begin(), okLogs.end()) - okLogs.begin())];
         for (size_t i : space.neighbours(incumbent))
           if (!seen(i)) consider(i, model.predict(table, i));

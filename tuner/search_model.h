@@ -11,7 +11,11 @@
 // misses interactions); one pick in ten is uniformly random, so a wrong
 // model cannot trap the search. Failed
 // configurations are fitted as slower than the slowest success, steering the
-// search away from their features. Starts from a random sample.
+// search away from their features. Starts from a random sample. With a prior
+// (SearchSpace::prior: what other explorations measured) the surrogate starts
+// from a fit on it, shrinks towards that fit rather than towards zero as its
+// own measurements arrive, and the random start is only a few picks
+// (search_model.cpp, kPriorRidge).
 //
 // Measured on recorded exhaustive explorations (bench/search/search_replay).
 

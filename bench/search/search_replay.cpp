@@ -4,7 +4,8 @@
 // exhaustive exploration instead: the result store holds the time of every
 // point of the space, and the cost function just looks it up.
 //
-//   search_replay STORE.jsonl [--seeds N] [--within 0.05] [--prune 2,3,5]
+//   search_replay STORE.jsonl [--seeds N] [--within 0.05] [--prune 2,3,5] [--warm-from OTHER.jsonl]
+//                 [--reproduce 0.05,0.1]
 //
 // For random search and simulated annealing (and exhaustive search in the
 // store's order, as the baseline) it reports, over N seeds, how many
@@ -14,6 +15,18 @@
 // (tuner::Pruning: a low-level program is skipped once 2 of its variants ran
 // and its best is more than F times the best so far): the evaluations it
 // saves, the variants it skipped, and how often it lost the 5% target.
+// --warm-from OTHER adds rows with the model search warm-started from another
+// store (another size of the program, issue #36 item 3): "model warm" with the
+// prior explore() would fit on OTHER's records (explore/knowledge.h), and
+// "known+warm" measuring OTHER's known winning strategies first (those whose
+// configuration key this space has, ranked), then the warm model search; the
+// latter counts a known strategy the search picks again twice, so it is an
+// upper bound of what measuring them first and then searching costs.
+// --reproduce F,... (issue #36 item 4, on replay): for each budget of a share
+// F of the space, two model searches with seeds s and s+1 crown their best;
+// the row gives the share of the N pairs whose two crowned times are within
+// 5% of each other, and their median and worst ratio. Replayed times are
+// exact, so this is the search's own spread, not the machine's noise.
 //
 // The store must hold the whole space (an exhaustive `liftc explore` without
 // --evals/--budget/--shard); search strategies see exactly the points and
@@ -26,6 +39,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -56,6 +70,8 @@ int run(int argc, char **argv) {
   uint64_t seeds = 1000;
   double within = 0.05;
   std::vector<double> prunings;
+  std::string warmFrom;
+  std::vector<double> reproduceBudgets;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--seeds" && i + 1 < args.size())
       seeds = std::stoull(args[++i]);
@@ -66,15 +82,24 @@ int run(int argc, char **argv) {
         prunings.push_back(std::stod(list.substr(start, comma - start)));
         start = comma + 1;
       }
-    } else if (args[i] == "--within" && i + 1 < args.size())
+    } else if (args[i] == "--reproduce" && i + 1 < args.size()) {
+      std::string list = args[++i];
+      for (size_t start = 0; start <= list.size();) {
+        size_t comma = std::min(list.find(',', start), list.size());
+        reproduceBudgets.push_back(std::stod(list.substr(start, comma - start)));
+        start = comma + 1;
+      }
+    } else if (args[i] == "--warm-from" && i + 1 < args.size())
+      warmFrom = args[++i];
+    else if (args[i] == "--within" && i + 1 < args.size())
       within = std::stod(args[++i]);
     else if (path.empty() && args[i].rfind("--", 0) != 0)
       path = args[i];
     else
-      throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05] [--prune F,...]");
+      throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05] [--prune F,...] [--warm-from OTHER.jsonl] [--reproduce F,...]");
   }
   if (path.empty() || seeds == 0)
-    throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05] [--prune F,...]");
+    throw std::invalid_argument("usage: search_replay STORE.jsonl [--seeds N] [--within 0.05] [--prune F,...] [--warm-from OTHER.jsonl] [--reproduce F,...]");
 
   bench::StoreReplay replay = bench::loadStoreReplay(path);
   size_t n = replay.costs.size();
@@ -129,6 +154,50 @@ int run(int argc, char **argv) {
       if (prune > 0) name << " p" << prune;
       row(name.str(), toWithin, toOptimum, pruned);
     }
+  if (!warmFrom.empty()) {
+    bench::WarmStart warm = bench::warmStartFrom(replay, warmFrom);
+    std::vector<size_t> toWithin, toOptimum, knownThenWarm;
+    // Measuring the known strategies first: evaluations until one is within the target, if one is.
+    size_t knownReach = 0;
+    for (size_t k = 0; k < warm.knownFirst.size() && !knownReach; ++k) {
+      const std::optional<double> &c = replay.costs[warm.knownFirst[k]];
+      if (c && *c <= target) knownReach = k + 1;
+    }
+    for (uint64_t seed = 1; seed <= seeds; ++seed) {
+      bench::ReplayRun s = bench::replaySearch(tuner::SearchStrategy::Model, warm.replay, target, seed);
+      toWithin.push_back(s.toWithin);
+      toOptimum.push_back(s.toOptimum);
+      size_t afterKnown = s.toWithin == 0 ? 0 : warm.knownFirst.size() + s.toWithin;
+      knownThenWarm.push_back(knownReach ? knownReach : std::min(afterKnown, n));
+    }
+    row("model warm", toWithin, toOptimum, {});
+    row("known+warm", knownThenWarm, {}, std::vector<size_t>(knownThenWarm.size(), 0));
+    std::cout << "\nwarm start from " << warmFrom << ": " << warm.priorObservations << " prior observations, "
+              << warm.knownStrategies << " known strategies, " << warm.knownFirst.size()
+              << " of them in this space (the first within " << std::setprecision(0) << within * 100 << "%: "
+              << (knownReach ? "#" + std::to_string(knownReach) : std::string("none")) << ")\n";
+  }
+  for (double share : reproduceBudgets) {
+    const size_t budget = std::max<size_t>(1, size_t(share * double(n)));
+    auto crowned = [&](uint64_t seed) {
+      tuner::SearchBudget b;
+      b.maxEvaluations = budget;
+      tuner::SearchResult r = tuner::runSearch(tuner::SearchStrategy::Model, replay.space,
+                                               [&](size_t i) { return replay.costs[i]; }, b, seed);
+      return r.best ? r.bestCost : std::numeric_limits<double>::infinity();
+    };
+    std::vector<double> ratios;
+    for (uint64_t seed = 1; seed <= seeds; ++seed) {
+      double a = crowned(2 * seed - 1), b = crowned(2 * seed);
+      ratios.push_back(std::max(a, b) / std::min(a, b));
+    }
+    std::sort(ratios.begin(), ratios.end());
+    const double close = double(std::count_if(ratios.begin(), ratios.end(), [](double r) { return r <= 1.05; }));
+    std::cout << "\nreproducibility, model, budget " << budget << " evaluations (" << std::setprecision(0)
+              << share * 100 << "% of the space), " << seeds << " seed pairs: " << 100 * close / double(seeds)
+              << "% crown kernels within 5% of each other; ratio median " << std::setprecision(3)
+              << ratios[ratios.size() / 2] << ", worst " << ratios.back() << "\n";
+  }
   std::cout << "\n'mean to 5%'/'median': evaluations until a variant within " << std::setprecision(0) << within * 100
             << "% of the optimum was measured (never: the whole space);\n'ok@10%'/'ok@25%': share of seeds that got "
                "there within a budget of 10%/25% of the space;\n'lost': seeds that never got there; 'skipped': "

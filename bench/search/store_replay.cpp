@@ -2,8 +2,11 @@
 
 #include "core/error.h"
 #include "explore/configuration.h"
+#include "explore/knowledge.h"
 #include "explore/space.h"
 #include "tuner/result_store.h"
+
+#include <map>
 
 namespace liftcc::bench {
 
@@ -13,6 +16,7 @@ StoreReplay loadStoreReplay(const std::string &path) {
   std::vector<explore::Configuration> configurations;
   for (const tuner::Record &r : store.records()) {
     configurations.push_back(explore::Configuration::fromJson(r.configuration));
+    replay.keys.push_back(r.key);
     replay.costs.push_back(r.outcome == tuner::Outcome::Ok ? std::optional<double>(r.medianNs) : std::nullopt);
   }
   replay.programGroups = explore::programGroupIds(configurations);
@@ -27,6 +31,19 @@ StoreReplay loadStoreReplay(const std::string &path) {
   replay.space.neighbours = [neighbours](size_t i) { return neighbours[i]; };
   replay.space.features = [features](size_t i) { return features[i]; };
   return replay;
+}
+
+WarmStart warmStartFrom(const StoreReplay &replay, const std::string &otherStore) {
+  tuner::ResultStore other(otherStore, tuner::ResultStore::Access::Read);
+  explore::Knowledge knowledge;
+  explore::addStoreKnowledge(other.records(), otherStore, explore::KnowledgeSource::OtherSize, knowledge);
+  WarmStart warm{replay, {}, knowledge.prior.size(), knowledge.strategies.size()};
+  warm.replay.space.prior = std::move(knowledge.prior);
+  std::map<std::string, size_t> indexOf;
+  for (size_t i = 0; i < replay.keys.size(); ++i) indexOf.emplace(replay.keys[i], i);
+  for (const explore::KnownStrategy &known : knowledge.strategies)
+    if (auto it = indexOf.find(known.key); it != indexOf.end()) warm.knownFirst.push_back(it->second);
+  return warm;
 }
 
 ReplayRun replaySearch(tuner::SearchStrategy strategy, const StoreReplay &replay, double target, uint64_t seed,

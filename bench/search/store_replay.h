@@ -17,6 +17,7 @@ namespace liftcc::bench {
 struct StoreReplay {
   std::vector<std::optional<double>> costs; ///< median ns, nullopt for failed variants
   std::vector<size_t> programGroups;        ///< each variant's low-level program (explore::programGroupIds)
+  std::vector<std::string> keys;            ///< each variant's configuration key
   double optimum = 0;                       ///< the fastest median ns
   /// The neighbourhoods and features liftc explore gives its search over
   /// the same configurations.
@@ -26,6 +27,19 @@ struct StoreReplay {
 /// The store at `path` (every record one variant, e.g. an exhaustive
 /// `liftc explore`). Throws liftcc::Error when it has no successful record.
 StoreReplay loadStoreReplay(const std::string &path);
+
+/// `replay` warm-started from another store (issue #36 item 3): its space's
+/// prior (tuner::SearchSpace::prior) is the other store's Ok records, as
+/// explore() gathers them from a results directory (explore/knowledge.h),
+/// and `knownFirst` the indices of this space whose configuration keys are
+/// the other store's known winning strategies (its best and each family's
+/// best there), ranked; keys the space lacks are left out.
+struct WarmStart {
+  StoreReplay replay;
+  std::vector<size_t> knownFirst;
+  size_t priorObservations = 0, knownStrategies = 0;
+};
+WarmStart warmStartFrom(const StoreReplay &replay, const std::string &otherStore);
 
 /// Evaluations (1-based) of one replayed search; 0 means never.
 struct ReplayRun {

@@ -182,6 +182,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (auto t4 = cl.value("t4")) io::refuseOverwritingInputs({{"--t4", *t4}}, {path});
   if (cl.has("prepare-only")) return runPrepareOnly(cl, program, typed, sizes, options, out);
   options.measureRoof = !cl.has("no-roofline");
+  options.useKnowledge = !cl.has("no-knowledge");
   bool quiet = cl.has("quiet");
   options.onProgress = [quiet](const explore::Progress &p) {
     if (quiet) return;
@@ -262,6 +263,14 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     if (!result.retimingSkipped.empty()) out << " (" << result.retimingSkipped << ")";
     out << "\n";
   }
+  if (!result.knowledgeStores.empty()) {
+    out << "knowledge: " << result.knowledgeStores.size() << " other store(s) of this results directory, "
+        << result.knownStrategies.size() << " known winning strateg" << (result.knownStrategies.size() == 1 ? "y" : "ies");
+    if (result.priorObservationsUsed > 0)
+      out << ", " << result.priorObservationsUsed << " prior observations for the model search";
+    out << "\n";
+  }
+  for (const std::string &note : result.knowledgeNotes) out << "knowledge: " << note << "\n";
   if (options.budget.pruning.slowerThan > 0)
     out << "pruned: " << result.pruned << " variants of programs more than " << options.budget.pruning.slowerThan
         << "x slower than the best\n";
@@ -319,8 +328,9 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   tuner::Record record;
   // Reused only when it measured this program and this very kernel (and a
   // timeout, with at least this run's timeout).
-  const tuner::Record *known = store.find(tuner::Record::identityOf(
-      config.key(), explore::programHash(program, sizes), explore::kernelHash(variant.kernel, variant.configuration)));
+  const tuner::Record *known =
+      store.findMeasuredOn(config.key(), explore::programHash(program, sizes),
+                           explore::kernelHash(variant.kernel, variant.configuration), device->resultsName());
   if (known && known->answersTimeout(options.kernelTimeout.count())) {
     record = *known;
     out << "(from the result store)\n";

@@ -143,6 +143,7 @@ std::vector<Verb> allVerbs() {
        "F,...]\n"
        "                     [--param NAME=V1,V2,...]... [--no-roofline] [--prune F] [--prepare-threads N|auto]\n"
        "                     [--min-groups-per-sm N] [--prepare-only] [--finalists K] [--finalist-rounds R]\n"
+       "                     [--no-knowledge]\n"
        "\n"
        "Derives the low-level variants of a high-level program with the rewrite\n"
        "recipes (plain, overlapped tiling, local-memory tiling, for every tile size\n"
@@ -225,11 +226,15 @@ std::vector<Verb> allVerbs() {
        "After it, the --finalists K (0 to 100, default 5; 0: none) fastest\n"
        "variants and the plain default are timed again in --finalist-rounds R\n"
        "(1 to 100, default 5) interleaved rounds, the copy roof with them; the\n"
-       "best median of rounds wins and is stored with its rounds.\n",
+       "best median of rounds wins and is stored with its rounds.\n"
+       "Other stores of the --out directory (this program at other sizes or on\n"
+       "other devices, programs of the same shape) are knowledge: their winning\n"
+       "strategies are listed and the model search starts from a prior fitted\n"
+       "on them, never from their timings. --no-knowledge starts cold.\n",
        {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
          "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads", "min-groups-per-sm",
          "finalists", "finalist-rounds"},
-        {"quiet", "space", "build", "no-roofline", "prepare-only"}},
+        {"quiet", "space", "build", "no-roofline", "prepare-only", "no-knowledge"}},
        runExplore},
       {"tune",
        "measure one variant of a program and record it",

@@ -138,6 +138,12 @@ RawRun CudaKernelRunner::runViews(const std::map<std::string, int64_t> &sizes, c
 
 CudaDevice::CudaDevice(cuda::DriverApi api, int deviceIndex) : context_(std::move(api), deviceIndex) {}
 
+std::string CudaDevice::driverVersion() const {
+  int version = currentContext().api().driverVersion(); // e.g. 13000 for CUDA 13.0
+  return version > 0 ? "CUDA driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10)
+                     : std::string();
+}
+
 void CudaDevice::rebuild() {
   cuda::Context fresh(context_.api(), context_.device().index);
   std::lock_guard lock(contextMutex_);

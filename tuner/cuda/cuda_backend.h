@@ -45,6 +45,7 @@ public:
   codegen::Target target() const override { return codegen::Target::CUDA; }
   std::string name() const override { return context_.device().name; }
   std::string resultsName() const override { return "cuda " + context_.device().name; }
+  std::string driverVersion() const override;
   DeviceLimits limits() const override;
   std::unique_ptr<CompiledKernel> compile(const codegen::Kernel &kernel) override;
   /// A fresh context for later kernels; the old one goes with its last user.

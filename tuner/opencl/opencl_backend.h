@@ -49,6 +49,9 @@ public:
   codegen::Target target() const override { return codegen::Target::OpenCL; }
   std::string name() const override { return context_->device().name; }
   std::string resultsName() const override { return context_->device().name; }
+  std::string driverVersion() const override {
+    return context_->device().version + " (driver " + context_->device().driverVersion + ")";
+  }
   DeviceLimits limits() const override;
   std::unique_ptr<CompiledKernel> compile(const codegen::Kernel &kernel) override;
   void rebuild() override;

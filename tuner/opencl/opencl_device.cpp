@@ -77,6 +77,7 @@ DeviceInfo queryDevice(cl_platform_id platform, cl_device_id device) {
   info.name = deviceString(device, CL_DEVICE_NAME);
   info.vendor = deviceString(device, CL_DEVICE_VENDOR);
   info.version = deviceString(device, CL_DEVICE_VERSION);
+  info.driverVersion = deviceString(device, CL_DRIVER_VERSION);
   info.type = toDeviceType(deviceValue<cl_device_type>(device, CL_DEVICE_TYPE));
   info.globalMemBytes = deviceValue<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
   info.localMemBytes = deviceValue<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);

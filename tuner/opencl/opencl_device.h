@@ -35,6 +35,8 @@ struct DeviceInfo {
   std::string vendor;
   /// CL_DEVICE_VERSION, e.g. "OpenCL 1.2 pocl ..." or "OpenCL 3.0 CUDA".
   std::string version;
+  /// CL_DRIVER_VERSION, e.g. PoCL's release ("6.0") or the vendor driver's.
+  std::string driverVersion;
   DeviceType type = DeviceType::Other;
 
   std::uint64_t globalMemBytes = 0;
