@@ -34,7 +34,9 @@ tools/install-deps.sh test
 # Reports still show the faulting access's full stack; to see deeper
 # allocation stacks, rerun the failing suite with malloc_context_size=30.
 export ASAN_OPTIONS=abort_on_error=1:intercept_tls_get_addr=0:malloc_context_size=5
-export LSAN_OPTIONS=suppressions=$PWD/tools/lsan.supp
+# print_suppressions=0: a liftc child that compiled an uncached kernel would
+# otherwise add "Suppressions used:" lines to the stderr the tests check.
+export LSAN_OPTIONS=suppressions=$PWD/tools/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 if [[ $tier == quick ]]; then
   cmake -S . -B build-quick -DCMAKE_BUILD_TYPE=Release -DLIFTCC_WERROR=ON >/dev/null
