@@ -25,6 +25,13 @@
 
 namespace liftcc::explore {
 
+namespace {
+/// The share of a time budget (ExploreOptions::budget.maxTime) the search
+/// may use when finalists are timed again after it (ExploreOptions::finalists):
+/// the rest is theirs.
+constexpr double kSearchShareOfTime = 0.8;
+} // namespace
+
 tuner::Record evaluateVariant(const Program &program, const Variant &variant,
                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                               const ExploreOptions &options) {
@@ -420,7 +427,17 @@ ExploreResult explore(const Program &program, const std::map<std::string, int64_
   // nor do candidates that turn out to be no variant of their own.
   budget.free = answeredByStore;
   budget.uncharged = [&](size_t k) { return uncharged.count(k) != 0; };
-  budget.stop = [&] { return cutByBudget || (options.budget.stop && options.budget.stop()); };
+  // With finalists to time again, the search leaves the last fifth of a time
+  // budget to them (and to the copy roof timed in their rounds): a search
+  // that ran to the deadline left its winner timed once, on a 30 s budget too.
+  std::optional<tuner::Deadline> searchDeadline = deadline;
+  if (deadline && options.finalists > 0)
+    searchDeadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                 std::chrono::duration<double>(options.budget.maxTime.count() * kSearchShareOfTime));
+  budget.stop = [&] {
+    return cutByBudget || (searchDeadline && std::chrono::steady_clock::now() >= *searchDeadline) ||
+           (options.budget.stop && options.budget.stop());
+  };
   result.pruned = tuner::runSearch(options.strategy, searchSpace, cost, budget, options.seed).pruned;
   result.preparedAhead = preparation.takenFromWorkers();
   preparation.discardAll(); // no compiling beside the finalists' timing
