@@ -66,12 +66,6 @@ fs::path writeStore(const fs::path &resultsDir, const std::string &device, const
   return path;
 }
 
-size_t fromStoreCount(const ExploreResult &result) {
-  size_t n = 0;
-  for (const auto &e : result.evaluations) n += e.fromStore;
-  return n;
-}
-
 } // namespace
 
 TEST_CASE("knowledge/provenance: device, driver, liftcc version and shape are written and read back; old records "
@@ -253,7 +247,7 @@ TEST_CASE("knowledge/explore: an exploration learns from a store of another size
   options.budget.maxEvaluations = 2;
   ExploreResult larger = explore::explore(program, {{"N", 48}, {"M", 48}}, backend, options);
   test::checkNoBugs(larger);
-  CHECK(fromStoreCount(larger) == 0); // knowledge, never a timing
+  CHECK(test::fromStoreCount(larger) == 0); // knowledge, never a timing
   REQUIRE(larger.knowledgeStores.size() == 1);
   CHECK(larger.knowledgeStores[0] == small.storePath);
   REQUIRE(!larger.knownStrategies.empty());
@@ -298,7 +292,7 @@ TEST_CASE("knowledge/explore: a record of another device in the store is never r
   ExploreResult foreign = explore::explore(program, sizes, backend, options);
   test::checkNoBugs(foreign);
   REQUIRE(foreign.evaluations.size() == n);
-  CHECK(fromStoreCount(foreign) == 0);
+  CHECK(test::fromStoreCount(foreign) == 0);
   for (size_t i = 0; i < n; ++i) {
     CHECK(foreign.evaluations[i].record.key == first.evaluations[i].record.key);
     CHECK(foreign.evaluations[i].record.device == backend.resultsName());
@@ -307,7 +301,7 @@ TEST_CASE("knowledge/explore: a record of another device in the store is never r
 
   rewrite("");
   ExploreResult old = explore::explore(program, sizes, backend, options);
-  CHECK(fromStoreCount(old) == n); // records without a device lie in this device's directory: reused
+  CHECK(test::fromStoreCount(old) == n); // records without a device lie in this device's directory: reused
 }
 
 TEST_CASE("knowledge/cli: liftc explore reports the knowledge it used; --no-knowledge starts cold") {

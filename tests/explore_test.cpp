@@ -52,12 +52,6 @@ std::set<std::string> keysOf(const ExploreResult &result) {
   return keys;
 }
 
-size_t fromStoreCount(const ExploreResult &result) {
-  size_t n = 0;
-  for (const auto &e : result.evaluations) n += e.fromStore;
-  return n;
-}
-
 } // namespace
 
 TEST_CASE("explore/space: jacobi2d_5pt has plain, streamed, tiled, local and coarsened variants, each once") {
@@ -187,7 +181,7 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   CHECK(baselines == first.baselines);
   CHECK(baselines >= 4);
   REQUIRE(first.evaluations.size() == baselines + 3);
-  CHECK(fromStoreCount(first) == 0);
+  CHECK(test::fromStoreCount(first) == 0);
   CHECK(first.storePath == explore::storePathFor(dir.path().string(), device->name, "jacobi2d_5pt", program, sizes));
   CHECK(tuner::ResultStore(first.storePath).records().size() == baselines + 3);
   REQUIRE(first.best);
@@ -208,7 +202,7 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   ExploreResult second = explore::explore(program, sizes, backend, options);
   REQUIRE(first.spaceSize > 8);
   CHECK(second.evaluations.size() == baselines + 6);
-  CHECK(fromStoreCount(second) == baselines + 3);
+  CHECK(test::fromStoreCount(second) == baselines + 3);
   CHECK(second.baselinesFromStore == baselines);
   std::set<std::string> reused;
   for (const auto &e : second.evaluations)
@@ -220,7 +214,7 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   ExploreResult third = explore::explore(program, sizes, backend, options);
   test::checkNoBugs(third);
   CHECK(third.evaluations.size() == baselines + 8);
-  CHECK(fromStoreCount(third) == baselines + 6);
+  CHECK(test::fromStoreCount(third) == baselines + 6);
   CHECK(tuner::ResultStore(first.storePath).records().size() == baselines + 8);
 }
 

@@ -64,4 +64,11 @@ inline void checkNoBugs(const explore::ExploreResult &result) {
   checkNoBugs(records);
 }
 
+/// How many of an exploration's evaluations the result store answered.
+inline size_t fromStoreCount(const explore::ExploreResult &result) {
+  size_t n = 0;
+  for (const auto &e : result.evaluations) n += e.fromStore;
+  return n;
+}
+
 } // namespace liftcc::test

@@ -88,12 +88,6 @@ void writeLines(const std::string &path, const std::vector<std::string> &lines) 
   for (const std::string &line : lines) out << line << "\n";
 }
 
-size_t fromStoreCount(const ExploreResult &result) {
-  size_t n = 0;
-  for (const auto &e : result.evaluations) n += e.fromStore;
-  return n;
-}
-
 /// jacobi1d with another coefficient: another program, which a careless
 /// user saves under the same name.
 Program otherJacobi1d() {
@@ -131,7 +125,7 @@ TEST_CASE("explore/trust: a record is reused only for its program and kernel; st
 
   // Nothing changed: everything is reused (and three more measured).
   ExploreResult same = explore::explore(program, sizes, backend, options);
-  CHECK(fromStoreCount(same) == baselines + 3);
+  CHECK(test::fromStoreCount(same) == baselines + 3);
   REQUIRE(storeLines(first.storePath).size() == baselines + 6);
 
   // The kernel of the first record changed (as after a code-generator
@@ -161,7 +155,7 @@ TEST_CASE("explore/trust: a record is reused only for its program and kernel; st
   CHECK(remeasured.count(staleKey) == 1);
   CHECK(remeasured.count(legacyKey) == 1);
   CHECK(remeasured.size() == 4);
-  CHECK(fromStoreCount(resumed) == baselines + 6 - 2);
+  CHECK(test::fromStoreCount(resumed) == baselines + 6 - 2);
   std::vector<std::string> after = storeLines(first.storePath);
   REQUIRE(after.size() == baselines + 6 + 4);
   CHECK(after[0] == lines[0]); // append-only: the stale records are still there, unchanged
@@ -187,7 +181,7 @@ TEST_CASE("explore/trust: a record is reused only for its program and kernel; st
   // Another program saved under the same name: nothing is reused, and its
   // best kernel replaces the other program's, however fast that was.
   ExploreResult other = explore::explore(otherJacobi1d(), sizes, backend, options);
-  CHECK(fromStoreCount(other) == 0);
+  CHECK(test::fromStoreCount(other) == 0);
   CHECK(other.evaluations.size() == other.baselinesEvaluated + 2);
   REQUIRE(other.best);
   launch = nlohmann::json::parse(test::readFile(std::filesystem::path(other.bestKernelDir) / "launch.json"));
