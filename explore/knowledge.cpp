@@ -6,6 +6,7 @@
 #include "explore/strategy_text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <tuple>
@@ -94,10 +95,13 @@ std::string knowledgeSourceName(KnowledgeSource source) {
 
 void addStoreKnowledge(const std::vector<tuner::Record> &records, const std::string &store, KnowledgeSource source,
                        Knowledge &knowledge) {
-  double best = 0;
-  for (const tuner::Record &r : records)
-    if (r.outcome == tuner::Outcome::Ok && (best == 0 || r.medianNs < best)) best = r.medianNs;
-  if (best <= 0) return; // nothing succeeded there: nothing to rank by
+  // Relative to the store's winner (the finalists' decision when it has
+  // one); a single timing below it was not confirmed in rounds and ranks
+  // just after it, so the winner is what a store teaches first.
+  const tuner::Record *winner = tuner::bestRecord(records);
+  if (!winner || winner->medianNs <= 0) return; // nothing succeeded there: nothing to rank by
+  const double best = winner->medianNs;
+  const double unconfirmed = std::nextafter(1.0, 2.0);
   // Each family's fastest record (the store's best is one of them).
   std::map<std::string, KnownStrategy> familyBest;
   size_t skipped = 0;
@@ -110,7 +114,7 @@ void addStoreKnowledge(const std::vector<tuner::Record> &records, const std::str
       ++skipped; // a configuration this build does not know: no knowledge
       continue;
     }
-    const double relative = r.medianNs / best;
+    const double relative = &r == winner ? 1.0 : std::max(r.medianNs / best, unconfirmed);
     if (knowledge.prior.size() < kMaxPriorObservations)
       knowledge.prior.push_back({searchFeatures(configuration), relative});
     const std::string family = familyOf(configuration);

@@ -82,7 +82,7 @@ TEST_CASE("explore/store: records are appended at once, found by key and reloade
   CHECK(b->samplesNs.empty());
 }
 
-TEST_CASE("explore/store: best is the fastest successful record") {
+TEST_CASE("explore/store: best is the fastest successful record, the finalists' rounds first") {
   TempDir dir;
   ResultStore store((dir.path() / "s.jsonl").string());
   store.append(failedRecord("compile", Outcome::Compile, "x")); // medianNs 0, but not a result
@@ -92,6 +92,20 @@ TEST_CASE("explore/store: best is the fastest successful record") {
   store.append(okRecord("medium", 2000));
   REQUIRE(store.best() != nullptr);
   CHECK(store.best()->key == "fast");
+
+  // Finalists re-timed in rounds decide: "fast"'s single timing was not
+  // confirmed, "medium" won the rounds.
+  Record fastInRounds = okRecord("medium", 2000);
+  fastInRounds.roundsNs = {1500, 1600, 1550};
+  fastInRounds.medianNs = 1550;
+  store.append(fastInRounds);
+  Record slowInRounds = okRecord("slow", 3000);
+  slowInRounds.roundsNs = {1700, 1800, 1750};
+  slowInRounds.medianNs = 1750;
+  store.append(slowInRounds);
+  REQUIRE(store.best() != nullptr);
+  CHECK(store.best()->key == "medium");
+  CHECK(ResultStore((dir.path() / "s.jsonl").string(), ResultStore::Access::Read).best()->key == "medium");
 
   ResultStore onlyFailures((dir.path() / "f.jsonl").string());
   onlyFailures.append(failedRecord("r", Outcome::Runtime, "CL_OUT_OF_RESOURCES"));

@@ -294,11 +294,17 @@ const Record *ResultStore::findMeasuredOn(const std::string &key, const std::str
   return find(Record::identityOf(key, programHash, kernelHash));
 }
 
-const Record *ResultStore::best() const {
+const Record *ResultStore::best() const { return bestRecord(records_); }
+
+const Record *bestRecord(const std::vector<Record> &records) {
   const Record *best = nullptr;
-  for (const Record &r : records_)
-    if (r.outcome == Outcome::Ok && (!best || r.medianNs < best->medianNs)) best = &r;
-  return best;
+  const Record *bestInRounds = nullptr;
+  for (const Record &r : records) {
+    if (r.outcome != Outcome::Ok) continue;
+    if (!best || r.medianNs < best->medianNs) best = &r;
+    if (!r.roundsNs.empty() && (!bestInRounds || r.medianNs < bestInRounds->medianNs)) bestInRounds = &r;
+  }
+  return bestInRounds ? bestInRounds : best;
 }
 
 std::string isoTimestamp() {

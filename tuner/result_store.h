@@ -148,7 +148,11 @@ public:
   /// changed) gets a record of its own, next to the stale one.
   void append(const Record &record);
   const std::vector<Record> &records() const { return records_; }
-  /// The fastest Ok record, if any.
+  /// The store's winner, if any Ok record: the fastest of the records timed
+  /// in rounds when there are some (the finalists' decision: a single timing
+  /// that came out below a finalist's median of rounds is not confirmed),
+  /// else the fastest Ok record. The explorer's winner, so knowledge and
+  /// replays rank by the same decision.
   const Record *best() const;
 
 private:
@@ -157,6 +161,9 @@ private:
   std::vector<Record> records_;
   std::map<std::string, size_t> byIdentity_;
 };
+
+/// ResultStore::best over any records (one line per identity).
+const Record *bestRecord(const std::vector<Record> &records);
 
 /// Current time as ISO 8601 UTC ("2026-11-23T00:41:05Z").
 std::string isoTimestamp();
