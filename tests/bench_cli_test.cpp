@@ -103,7 +103,7 @@ TEST_CASE("liftc bench: --explore-budget bounds each on-the-spot exploration in 
   auto bench = [&](const std::string &examples, const std::string &exploration, const std::filesystem::path &csv) {
     return test::runLiftc("bench --copy-mib 4 --examples " + examples +
                           " --sizes default --size-scale 0.02 --runs 1 --warmups 0 " + exploration +
-                          " --explore-strategy model --kernel-tuner off --results " +
+                          " --explore-search model --kernel-tuner off --results " +
                           shellQuote((dir.path() / csv.stem()).string()) + " --csv " + shellQuote(csv.string()));
   };
   // The budget alone: as many variants as fit (under the sanitizers and a
@@ -138,8 +138,10 @@ TEST_CASE("liftc bench: --explore-budget bounds each on-the-spot exploration in 
 }
 
 TEST_CASE("liftc bench: the on-the-spot exploration's options are checked before any measuring") {
-  for (const char *options : {"--explore 0 --explore-budget 3m", "--explore 0 --explore-strategy model",
-                              "--explore-strategy sideways", "--explore-budget soon", "--explore-budget 0s"}) {
+  for (const char *options :
+       {"--explore 0 --explore-budget 3m", "--explore 0 --explore-search model", "--explore 0 --explore-strategy model",
+        "--explore-search sideways", "--explore-strategy sideways", "--explore-search model --explore-strategy model",
+        "--explore-budget soon", "--explore-budget 0s"}) {
     CAPTURE(options);
     test::LiftcRun run = test::runLiftc(std::string("bench --examples jacobi1d_3pt ") + options);
     CHECK(run.status == 2);

@@ -222,6 +222,25 @@ TEST_CASE("explore/cli: --prune reports what it skipped; a bad factor is one lin
   }
 }
 
+TEST_CASE("explore/cli: --search names the search method; --strategy, its old name, still works with a note") {
+  TempDir dir;
+  for (std::vector<std::string> bad : std::vector<std::vector<std::string>>{
+           {"--search", "sideways"}, {"--strategy", "sideways"}, {"--search", "model", "--strategy", "model"}}) {
+    CAPTURE(bad[0]);
+    Run refused = liftc(exploreArgs(dir.path(), bad));
+    CHECK(refused.status == 2);
+    CHECK(refused.output.find("liftc: error: " + bad[0]) == 0);
+    CHECK(std::count(refused.output.begin(), refused.output.end(), '\n') == 1);
+  }
+  if (!haveDevice()) return;
+  Run old = liftc(exploreArgs(dir.path(), {"--evals", "1", "--families", "plain", "--no-roofline", "--strategy", "random"}));
+  REQUIRE_MESSAGE(old.status == 0, old.output);
+  CHECK(old.output.find("liftc: note: --strategy is deprecated") != std::string::npos);
+  Run current = liftc(exploreArgs(dir.path(), {"--evals", "1", "--families", "plain", "--no-roofline", "--search", "random"}));
+  REQUIRE_MESSAGE(current.status == 0, current.output);
+  CHECK(current.output.find("deprecated") == std::string::npos);
+}
+
 TEST_CASE("explore/cli: shards, merge and the T4 export") {
   if (!haveDevice()) return;
   TempDir dir;

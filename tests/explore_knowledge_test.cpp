@@ -311,7 +311,7 @@ TEST_CASE("knowledge/cli: liftc explore reports the knowledge it used; --no-know
     return test::runLiftc("explore " +
                           test::shellQuote((test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json").string()) +
                           " --size " + size + " --out " + test::shellQuote(dir.path().string()) +
-                          " --runs 1 --evals 1 --quiet --no-roofline --strategy model --families plain " + extra);
+                          " --runs 1 --evals 1 --quiet --no-roofline --search model --families plain " + extra);
   };
   test::LiftcRun first = explore("N=16,M=16", "");
   REQUIRE_MESSAGE(first.status == 0, first.output);

@@ -168,7 +168,7 @@ if has_phase explore; then
     for name in ${programs//,/ }; do
       sizes=$(paper_sizes "$name") || { echo "gpu-check: --programs: no paper sizes for '$name'" >&2; continue; }
       step "explore-$target-$name" 900 "$liftc" explore "examples/json/$name.json" --size "$sizes" \
-        --target "$target" "${device[@]}" --strategy model --budget "$budget" --out "$out/results"
+        --target "$target" "${device[@]}" --search model --budget "$budget" --out "$out/results"
     done
   done
   step best 60 "$liftc" best "$out/results"

@@ -11,6 +11,7 @@
 #include "tools/liftc/resource_limits.h"
 #include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
+#include "tools/liftc/search_option.h"
 
 #include "examples/example.h"
 #include "explore/explorer.h"
@@ -90,7 +91,7 @@ bool hasBestAt(const std::vector<explore::BestKernel> &bests, const std::string 
 
 /// How the bench explores an example that has no best kernel recorded at its
 /// benchmark sizes: `--explore N` evaluations, `--explore-budget` time per
-/// example, with `--explore-strategy`.
+/// example, with `--explore-search`.
 struct OnTheSpotExploration {
   size_t evaluations = 16; ///< 0: never explore
   std::optional<double> secondsPerExample;
@@ -112,15 +113,10 @@ OnTheSpotExploration parseExploration(const CommandLine &cl) {
     exploration.evaluations = SIZE_MAX; // the time bounds it unless --explore says otherwise
   }
   if (auto n = cl.value("explore")) exploration.evaluations = parseCount("--explore", *n, {0, kEvaluationsRange.max});
-  if (auto s = cl.value("explore-strategy")) {
-    auto strategy = tuner::parseStrategy(*s);
-    if (!strategy)
-      throw UsageError("--explore-strategy must be exhaustive, random, annealing or model, found '" + io::shown(*s) +
-                       "'");
-    exploration.strategy = *strategy;
-  }
-  if (!exploration.enabled() && (cl.value("explore-budget") || cl.value("explore-strategy")))
-    throw UsageError("--explore 0 never explores; --explore-budget and --explore-strategy need exploring");
+  if (auto search = searchMethodOf(cl, "explore-search", "explore-strategy", std::cerr)) exploration.strategy = *search;
+  if (!exploration.enabled() &&
+      (cl.value("explore-budget") || cl.value("explore-search") || cl.value("explore-strategy")))
+    throw UsageError("--explore 0 never explores; --explore-budget and --explore-search need exploring");
   return exploration;
 }
 

@@ -11,6 +11,7 @@
 #include "tools/liftc/explore_prepare_only.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
+#include "tools/liftc/search_option.h"
 #include "tools/liftc/standard_output.h"
 #include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
@@ -142,12 +143,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
   if (options.storeDir.empty()) throw UsageError("--out must name a directory");
-  if (auto s = cl.value("strategy")) {
-    auto strategy = tuner::parseStrategy(*s);
-    if (!strategy)
-      throw UsageError("--strategy must be exhaustive, random, annealing or model, found '" + io::shown(*s) + "'");
-    options.strategy = *strategy;
-  }
+  if (auto search = searchMethodOf(cl, "search", "strategy", std::cerr)) options.strategy = *search;
   if (auto b = cl.value("budget"))
     options.budget.maxTime = std::chrono::duration<double>(parseDuration("--budget", *b, kExploreBudgetRange));
   if (auto t = cl.value("timeout"))

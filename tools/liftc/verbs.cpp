@@ -136,7 +136,7 @@ std::vector<Verb> allVerbs() {
        "explore and tune the low-level variants of a program on an OpenCL device or CUDA GPU",
        "usage: liftc explore PROGRAM.json --size N=8192,M=8192 [--target opencl|cuda] [--device SPEC] [--out "
        "results/]\n"
-       "                     [--budget 10m] [--evals N] [--timeout 60s] [--strategy "
+       "                     [--budget 10m] [--evals N] [--timeout 60s] [--search "
        "exhaustive|random|annealing|model]\n"
        "                     [--runs R] [--seed S] [--shard i/n] [--name NAME] [--t4 FILE.json] [--quiet]\n"
        "                     [--fast-math none,reassociate,relaxed] [--space [--build]] [--families F,...] [--exclude-families "
@@ -196,8 +196,9 @@ std::vector<Verb> allVerbs() {
        "bytes each output must move, the bandwidth that reached, its fraction of\n"
        "the device's copy roof (measured after the search at the problem's size;\n"
        "--no-roofline skips it) and its lead over the best of each other family.\n"
-       "--strategy model fits a surrogate model of the time over the parameters\n"
-       "to every measurement and measures the most promising variant next.\n"
+       "--search model fits a surrogate model of the time over the parameters\n"
+       "to every measurement and measures the most promising variant next\n"
+       "(--strategy, the old name of --search, is accepted for this release).\n"
        "--prune F skips the remaining variants of a low-level program once two\n"
        "of its variants ran and its best is more than F times the best so far\n"
        "(measured on recorded explorations: F=3 halves random and annealing\n"
@@ -231,7 +232,7 @@ std::vector<Verb> allVerbs() {
        "other devices, programs of the same shape) are knowledge: their winning\n"
        "strategies are listed and the model search starts from a prior fitted\n"
        "on them, never from their timings. --no-knowledge starts cold.\n",
-       {{"size", "target", "device", "out", "budget", "evals", "timeout", "strategy", "runs", "seed", "shard", "name",
+       {{"size", "target", "device", "out", "budget", "evals", "timeout", "search", "strategy", "runs", "seed", "shard", "name",
          "t4", "fast-math", "families", "exclude-families", "param", "prune", "prepare-threads", "min-groups-per-sm",
          "finalists", "finalist-rounds"},
         {"quiet", "space", "build", "no-roofline", "prepare-only", "no-knowledge"}},
@@ -330,7 +331,7 @@ std::vector<Verb> allVerbs() {
        "paper|default]\n"
        "                   [--size-scale F] [--runs 20] [--warmups 2] [--tiles 8[,16...]] [--seed S]\n"
        "                   [--coarsened x8[,z8,x8:global,x8:vec4,x8:spec...]]\n"
-       "                   [--results DIR] [--explore N] [--explore-budget 3m] [--explore-strategy random|model|...]\n"
+       "                   [--results DIR] [--explore N] [--explore-budget 3m] [--explore-search random|model|...]\n"
        "                   [--csv FILE] [--markdown FILE] [--json FILE] [--png FILE] "
        "[--quiet]\n"
        "                   [--kernel-tuner full|quick|off] [--copy-mib N] [--min-time 0.2s]\n"
@@ -351,7 +352,7 @@ std::vector<Verb> allVerbs() {
        "build found Halide, on OpenCL only).\n"
        "An example without a best kernel recorded at its benchmark sizes is first\n"
        "explored on the spot: --explore N variants (default 16, 0: never), or as many as\n"
-       "--explore-budget allows per example (e.g. 3m), chosen by --explore-strategy\n"
+       "--explore-budget allows per example (e.g. 3m), chosen by --explore-search\n"
        "(default random; exhaustive, annealing, model as in explore), stored under\n"
        "--results like 'liftc explore'. The memory bandwidth is the best\n"
        "of several verified copies (guarded, guard-free, float4 and float8 copy\n"
@@ -388,7 +389,7 @@ std::vector<Verb> allVerbs() {
        "no such rows; OpenCL only). Progress goes to\n"
        "stderr unless --quiet. Exit status 1 when any kernel is WRONG.\n",
        {{"target", "device",       "examples", "sizes",          "size-scale",       "runs",  "warmups",  "tiles",
-         "seed",   "results",      "explore",  "explore-budget", "explore-strategy", "csv",   "markdown", "json",
+         "seed",   "results",      "explore",  "explore-budget", "explore-search", "explore-strategy", "csv",   "markdown", "json",
          "png",    "kernel-tuner", "copy-mib", "coarsened",      "min-time",         "rounds"},
         {"quiet"}},
        runBench},

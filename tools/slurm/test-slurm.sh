@@ -111,7 +111,7 @@ echo "Slurm is up: node $host, $cpus CPUs, port $port"
 # A slice of the space (54 variants: three families, no twins): the test is
 # about sharding and merging, and the whole space (over 1,000 kernels) would
 # take an hour under the sanitizers.
-explore=("$repo/examples/json/jacobi2d_5pt.json" --size N=256,M=256 --strategy exhaustive --runs 5 --quiet
+explore=("$repo/examples/json/jacobi2d_5pt.json" --size N=256,M=256 --search exhaustive --runs 5 --quiet
   --families tiled,local,coarsened --fast-math none --param specialise=off)
 cd "$work"
 submitted="$(LIFTC="$liftc" LIFTCC_SLURM_PARALLEL=1 "$repo/tools/slurm/explore.sbatch" 3 "$work/sharded" "${explore[@]}")" ||
