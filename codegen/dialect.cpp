@@ -1,5 +1,7 @@
 #include "codegen/dialect.h"
 
+#include <algorithm>
+
 namespace liftcc::codegen {
 
 std::string targetName(Target target) {
@@ -110,8 +112,29 @@ std::string Dialect::vectorType(ScalarKind kind, int width) const {
 
 std::string Dialect::vectorTypeDefinition(ScalarKind kind, int width) const {
   if (target_ == Target::OpenCL) return "";
-  return "struct " + vectorType(kind, width) + " { " + std::string(scalarKindName(kind)) + " s[" +
+  const int alignment = vectorAlignment(kind, width);
+  const std::string aligned = alignment > 0 ? "__align__(" + std::to_string(alignment) + ") " : "";
+  return "struct " + aligned + vectorType(kind, width) + " { " + std::string(scalarKindName(kind)) + " s[" +
          std::to_string(width) + "]; };\n";
+}
+
+int Dialect::vectorAlignment(ScalarKind kind, int width) const {
+  if (target_ != Target::CUDA || width <= 0) return 0;
+  int laneBytes = 0;
+  switch (kind) {
+  case ScalarKind::Bool: laneBytes = 1; break; // C++ bool in CUDA
+  case ScalarKind::Int:
+  case ScalarKind::Float: laneBytes = 4; break;
+  case ScalarKind::Double: laneBytes = 8; break;
+  }
+  const int bytes = laneBytes * width;
+  if ((bytes & (bytes - 1)) != 0) return 0; // a size of no power of two: lanes one by one
+  return std::min(bytes, 16);
+}
+
+std::string Dialect::alignedVectorAccess(const std::string &vectorType, const std::string &buffer, bool readOnly,
+                                         const std::string &offset) const {
+  return "*(" + std::string(readOnly ? "const " : "") + vectorType + " *)(" + buffer + " + (" + offset + "))";
 }
 
 std::string Dialect::vectorOf(ScalarKind kind, const std::vector<std::string> &lanes) const {

@@ -67,6 +67,16 @@ public:
   std::string vectorLane(const std::string &vector, int lane) const;
   /// Whether the dialect loads and stores consecutive lanes at once (vloadN / vstoreN).
   bool hasVectorLoads() const { return target_ == Target::OpenCL; }
+  /// CUDA: the alignment (bytes) of vectorType's struct, its size up to 16
+  /// (the widest global load and store, ld/st.global.v4.f32), when the size
+  /// is a power of two; 0 otherwise and in OpenCL C (vloadN needs none).
+  int vectorAlignment(ScalarKind kind, int width) const;
+  /// CUDA: the vector at `buffer + offset` as one aligned access (an lvalue:
+  /// load or store), for lanes that are consecutive elements of a global
+  /// buffer from an offset that is a multiple of the width (so the address
+  /// is a multiple of vectorAlignment: buffers are allocated aligned).
+  std::string alignedVectorAccess(const std::string &vectorType, const std::string &buffer, bool readOnly,
+                                  const std::string &offset) const;
   /// Whether user functions can be emitted with vector types (OpenCL C overloads arithmetic on vectors).
   bool hasVectorArithmetic() const { return target_ == Target::OpenCL; }
 

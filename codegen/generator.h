@@ -25,14 +25,20 @@ struct Lvalue {
   std::optional<arith::Expr> offset; ///< ... and the element's offset in it
   std::vector<Lvalue> lanes;         ///< a vector's lanes, in order (asScalar) ...
   std::string vectorType;            ///< ... and its C type
+  int vectorAlignment = 0;           ///< ... and Dialect::vectorAlignment of it
+  /// `buffer` is in global memory (a kernel argument or a global
+  /// intermediate: allocated by the runtime, aligned far beyond a vector).
+  bool globalBuffer = false;
 };
 
-/// The lvalue `text` of element `offset` of `buffer`.
-inline Lvalue bufferElement(std::string text, std::string buffer, arith::Expr offset) {
+/// The lvalue `text` of element `offset` of `buffer` (in `space`).
+inline Lvalue bufferElement(std::string text, std::string buffer, arith::Expr offset,
+                            AddressSpace space = AddressSpace::Global) {
   Lvalue lvalue;
   lvalue.text = std::move(text);
   lvalue.buffer = std::move(buffer);
   lvalue.offset = std::move(offset);
+  lvalue.globalBuffer = space == AddressSpace::Global;
   return lvalue;
 }
 

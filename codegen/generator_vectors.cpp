@@ -29,6 +29,18 @@ bool consecutive(const std::vector<std::optional<Lvalue>> &lanes) {
   return !lanes.empty();
 }
 
+/// CUDA: whether the lanes can be read or written as one aligned vector
+/// (Dialect::alignedVectorAccess): consecutive elements of a global buffer
+/// from an offset the index arithmetic proves a multiple of the width. In
+/// a stencil that is the centre column and the rows above and below it; the
+/// shifted columns are read lane by lane (misaligned).
+bool alignedGlobalLanes(const std::vector<std::optional<Lvalue>> &lanes, int alignment) {
+  if (alignment <= 0 || !consecutive(lanes)) return false;
+  for (const std::optional<Lvalue> &lane : lanes)
+    if (!lane->globalBuffer) return false;
+  return arith::provablyDivisible(*lanes[0]->offset, arith::Expr(static_cast<int64_t>(lanes.size())));
+}
+
 /// `text` with every whole word `word` replaced by `replacement`.
 std::string replaceWord(const std::string &text, const std::string &word, const std::string &replacement) {
   auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
@@ -65,6 +77,9 @@ std::string Generator::readVector(const Expr &asVector, const Env &env, const Ac
   }
   if (dialect_.hasVectorLoads() && consecutive(cells))
     return "vload" + std::to_string(width) + "(0, " + cells[0]->buffer + " + (" + index(*cells[0]->offset) + "))";
+  if (alignedGlobalLanes(cells, dialect_.vectorAlignment(vector.scalarKind(), width)))
+    return dialect_.alignedVectorAccess(dialect_.vectorType(vector.scalarKind(), width), cells[0]->buffer, true,
+                                        index(*cells[0]->offset));
   return dialect_.vectorOf(vector.scalarKind(), lanes);
 }
 
@@ -80,6 +95,7 @@ Lvalue Generator::vectorLvalue(const Type &argument, const AccessPath &path,
   vectorTypes_.insert({t.scalarKind(), t.vectorWidth()});
   Lvalue result;
   result.vectorType = dialect_.vectorType(t.scalarKind(), t.vectorWidth());
+  result.vectorAlignment = dialect_.vectorAlignment(t.scalarKind(), t.vectorWidth());
   for (int l = 0; l < t.vectorWidth(); ++l) {
     result.lanes.push_back(laneTarget(l));
     if (!result.lanes.back().lanes.empty()) throw InternalError(where, "asScalar: a lane is itself a vector");
@@ -99,6 +115,12 @@ void Generator::store(const Lvalue &lvalue, const std::string &value) {
   if (dialect_.hasVectorLoads() && consecutive(cells) && !guardedLanes) {
     body_.line("vstore" + std::to_string(lvalue.lanes.size()) + "(" + value + ", 0, " + lvalue.lanes[0].buffer +
                " + (" + index(*lvalue.lanes[0].offset) + "));");
+    return;
+  }
+  if (!guardedLanes && alignedGlobalLanes(cells, lvalue.vectorAlignment)) {
+    body_.line(dialect_.alignedVectorAccess(lvalue.vectorType, lvalue.lanes[0].buffer, false,
+                                            index(*lvalue.lanes[0].offset)) +
+               " = " + value + ";");
     return;
   }
   std::string v = freshName("vec");

@@ -80,7 +80,7 @@ std::string Generator::readParam(const Expr &param, const Env &env, const Access
         } else if constexpr (std::is_same_v<B, MemoryBinding>) {
           arith::Expr offset = linearize(binding.type, path, where);
           std::string text = binding.name + "[" + index(offset) + "]";
-          lastMemoryRead_ = bufferElement(text, binding.name, offset);
+          lastMemoryRead_ = bufferElement(text, binding.name, offset, binding.space);
           return text;
         } else if constexpr (std::is_same_v<B, ScalarBinding>) {
           if (!path.empty()) fail(where, "cannot index into the scalar '" + param.name() + "'");
