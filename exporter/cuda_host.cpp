@@ -96,8 +96,8 @@ ExportedPair exportCuda(const ExportPlan &plan, const std::string &prefix) {
       {"TABLES", substitute(section(target.sections, "block_table"), {{"api", api}, {"API", API}, {"BLOCK", blocks}})},
       {"DECLS", launches ? decls : ""},
       {"SCHEDULE", (launches ? fill : "") + launchSchedule(plan, names, hooks)},
-      {"ENQUEUE", launches ? substitute(section(target.sections, "enqueue"), {{"api", api}, {"API", API}, {"GRID", grids}})
-                           : ""},
+      {"ENQUEUE",
+       launches ? substitute(section(target.sections, "enqueue"), {{"api", api}, {"API", API}, {"GRID", grids}}) : ""},
   });
   return renderHostPair(plan, target, values, ": the CUDA kernel and its host code (CUDA driver API).");
 }

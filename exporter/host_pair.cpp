@@ -21,8 +21,8 @@ std::string bufferSizeChecks(const ExportPlan &plan, const HostNames &names) {
   std::string text;
   for (size_t i = 0; i < plan.args.size(); ++i)
     if (plan.args[i].role != Role::Size)
-      text += substitute(check, {{"api", names.api}, {"API", names.API}, {"PARAM", names.argParam[i]},
-                                 {"MACRO", names.argMacro[i]}});
+      text += substitute(
+          check, {{"api", names.api}, {"API", names.API}, {"PARAM", names.argParam[i]}, {"MACRO", names.argMacro[i]}});
   return text;
 }
 
@@ -47,9 +47,9 @@ std::map<std::string, std::string> sharedValues(const ExportPlan &plan, const Ho
       {"KERNELCOUNT", std::to_string(plan.stages.size())},
       {"KERNELNAMES", kernelNames},
       {"TEMPORARYSLOTS", std::to_string(std::max<size_t>(1, plan.temporaries.size()))},
-      {"TEMPORARYNOTE", plan.temporaries.empty() ? "none: one kernel"
-                                                 : "what the kernels pass between them, " + values.at("MADE") +
-                                                       " at build"},
+      {"TEMPORARYNOTE", plan.temporaries.empty()
+                            ? "none: one kernel"
+                            : "what the kernels pass between them, " + values.at("MADE") + " at build"},
       {"TEMPORARYCOUNT", std::to_string(plan.temporaries.size())},
       {"TEMPORARYBYTES", temporaryBytes},
       {"BUFFERCHECKS", bufferArgumentChecks(plan, names, values.at("NO_BUFFER"), "  ")},
@@ -63,8 +63,8 @@ std::map<std::string, std::string> sharedValues(const ExportPlan &plan, const Ho
 ScheduleHooks templateHooks(const TargetTemplates &target, const HostNames &names) {
   ScheduleHooks hooks;
   hooks.bufferType = target.words.at("BUFFER");
-  hooks.copy = [copy = section(target.sections, "copy_input"), API = names.API](
-                   const std::string &from, const std::string &to, const std::string &bytes) {
+  hooks.copy = [copy = section(target.sections, "copy_input"),
+                API = names.API](const std::string &from, const std::string &to, const std::string &bytes) {
     return substitute(copy, {{"API", API}, {"FROM", from}, {"TO", to}, {"BYTES", bytes}});
   };
   hooks.allocateScratch = [allocate = section(target.sections, "allocate_scratch"),

@@ -73,9 +73,9 @@ ExportedPair exportOpenCL(const ExportPlan &plan, const std::string &prefix) {
   std::map<std::string, std::string> values = sharedValues(plan, names, target);
   values.insert({
       {"BUILDOPTIONS", plan.buildOptions.empty() ? "" : " " + escapeC(plan.buildOptions, CText::Literal)},
-      {"LIMITS", launchesKernels(plan) && anyLocal ? substitute(section(target.sections, "limits_check"),
-                                                               {{"api", api}, {"API", API}})
-                                                   : ""},
+      {"LIMITS", launchesKernels(plan) && anyLocal
+                     ? substitute(section(target.sections, "limits_check"), {{"api", api}, {"API", API}})
+                     : ""},
       {"SCHEDULE", schedule},
       {"TABLES", ndRangeTables(plan, target, names)},
       {"HELPERS", launchHelpers(plan, target, names, setsSizes)},

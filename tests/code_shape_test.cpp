@@ -106,7 +106,8 @@ bool isDigitSeparator(const std::string &source, size_t at) {
 /// The end (one past) of the literal or comment starting at `at`, or `at` when none starts there.
 size_t literalEnd(const std::string &source, size_t at) {
   char c = source[at];
-  if (c == '/' && at + 1 < source.size() && source[at + 1] == '/') return std::min(source.find('\n', at), source.size());
+  if (c == '/' && at + 1 < source.size() && source[at + 1] == '/')
+    return std::min(source.find('\n', at), source.size());
   if (c == '/' && at + 1 < source.size() && source[at + 1] == '*') {
     size_t end = source.find("*/", at + 2);
     return end == std::string::npos ? source.size() : end + 2;
@@ -323,9 +324,9 @@ std::vector<Function> functionsOf(const std::string &code) {
       if (functionDepth && top() == Braces::Initializer) ++tableLines;
     }
     if (c == '{') {
-      Braces kind = top() == Braces::Scope ? classifyAtScope(head, previous)
+      Braces kind = top() == Braces::Scope                                    ? classifyAtScope(head, previous)
                     : (top() == Braces::Other || top() == Braces::MemberInit) ? Braces::Other
-                                                                                : classifyInFunction(code, at, top());
+                                                                              : classifyInFunction(code, at, top());
       if (kind == Braces::Function) {
         std::string clean = withoutTemplatePrefix(trimmed(head));
         functions.push_back({functionName(clean, parameterList(clean)), 0, line});
@@ -366,7 +367,8 @@ std::vector<SignificantLine> significantLines(const std::string &text) {
     ++number;
     std::string line;
     for (char c : raw)
-      if (!std::isspace(static_cast<unsigned char>(c)) || (!line.empty() && line.back() != ' ')) line += c == '\t' ? ' ' : c;
+      if (!std::isspace(static_cast<unsigned char>(c)) || (!line.empty() && line.back() != ' '))
+        line += c == '\t' ? ' ' : c;
     line = trimmed(line);
     bool punctuation = line.find_first_not_of("{}()[];, ") == std::string::npos;
     if (!punctuation && line[0] != '#') out.push_back({line, number});
@@ -446,8 +448,8 @@ std::vector<std::string> ratchet(const std::map<std::string, int> &found, const 
   }
   for (const auto &[key, size] : allowed)
     if (!found.count(key) || found.at(key) < threshold)
-      problems.push_back("gone, remove it from the list: " + key + " (listed with " + std::to_string(size) + " " + what +
-                         ", now " + std::to_string(found.count(key) ? found.at(key) : 0) + ")");
+      problems.push_back("gone, remove it from the list: " + key + " (listed with " + std::to_string(size) + " " +
+                         what + ", now " + std::to_string(found.count(key) ? found.at(key) : 0) + ")");
   return problems;
 }
 
@@ -462,25 +464,25 @@ std::string joined(const std::vector<std::string> &lines) {
 TEST_SUITE("code shape") {
 
 TEST_CASE("code shape: the scanner finds functions, skips tables, literals and comments, and finds copies") {
-  const std::string source = "namespace a {\n"                                    // 1
-                             "struct S {\n"                                        // 2
-                             "  int f() const { return 1; }\n"                     // 3
-                             "  S(int x) : v_{x}, w_(x) {\n"                       // 4
-                             "  }\n"                                               // 5
-                             "  int v_, w_;\n"                                     // 6
-                             "};\n"                                                // 7
-                             "const int kTable[] = {\n  1,\n  2,\n};\n"            // 8-11
-                             "std::vector<int> g() {\n"                            // 12
-                             "  const char *t = R\"x(}{)x\"; // }\n"               // 13
-                             "  return {\n    1,\n    2,\n  };\n"                  // 14-17
-                             "}\n"                                                 // 18
-                             "int h() {\n"                                         // 19
-                             "  auto l = [](int y) -> std::optional<int> {\n"      // 20
-                             "    return y;\n"                                     // 21
-                             "  };\n"                                              // 22
-                             "  return l(1).value_or('}');\n"                      // 23
-                             "}\n"                                                 // 24
-                             "#define M(x) { x }\n"                                // 25
+  const std::string source = "namespace a {\n"                                // 1
+                             "struct S {\n"                                   // 2
+                             "  int f() const { return 1; }\n"                // 3
+                             "  S(int x) : v_{x}, w_(x) {\n"                  // 4
+                             "  }\n"                                          // 5
+                             "  int v_, w_;\n"                                // 6
+                             "};\n"                                           // 7
+                             "const int kTable[] = {\n  1,\n  2,\n};\n"       // 8-11
+                             "std::vector<int> g() {\n"                       // 12
+                             "  const char *t = R\"x(}{)x\"; // }\n"          // 13
+                             "  return {\n    1,\n    2,\n  };\n"             // 14-17
+                             "}\n"                                            // 18
+                             "int h() {\n"                                    // 19
+                             "  auto l = [](int y) -> std::optional<int> {\n" // 20
+                             "    return y;\n"                                // 21
+                             "  };\n"                                         // 22
+                             "  return l(1).value_or('}');\n"                 // 23
+                             "}\n"                                            // 24
+                             "#define M(x) { x }\n"                           // 25
                              "bool operator==(const S &, const S &) { return true; }\n"
                              "} // namespace a\n";
   std::vector<Function> functions = functionsOf(strip(source).code);
@@ -497,9 +499,9 @@ TEST_CASE("code shape: the scanner finds functions, skips tables, literals and c
 
   std::string block;
   for (int i = 0; i < 6; ++i) block += "  call" + std::to_string(i) + "(x); // a note\n  }\n\n";
-  std::map<std::string, std::vector<SignificantLine>> files{
-      {"a.cpp", significantLines("int a;\n" + block)}, {"b.cpp", significantLines(block + "int b;\n")},
-      {"c.cpp", significantLines("int c;\n")}};
+  std::map<std::string, std::vector<SignificantLine>> files{{"a.cpp", significantLines("int a;\n" + block)},
+                                                            {"b.cpp", significantLines(block + "int b;\n")},
+                                                            {"c.cpp", significantLines("int c;\n")}};
   std::vector<Copy> copies = copiesBetween(files);
   REQUIRE(copies.size() == 1);
   CHECK(copies[0].a == "a.cpp");
@@ -551,4 +553,4 @@ TEST_CASE("code shape: no block of six or more lines copied between two library 
   CHECK_MESSAGE(problems.empty(), "copies between library files:", joined(problems));
 }
 
-} // TEST_SUITE
+} // TEST_SUITE("code shape")

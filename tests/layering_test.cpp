@@ -86,4 +86,4 @@ TEST_CASE("layering: no library includes a header of a library it does not depen
   CHECK_MESSAGE(violations.empty(), violations.size(), " include(s) against the layering:", list);
 }
 
-} // TEST_SUITE
+} // TEST_SUITE("layering")

@@ -291,8 +291,8 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
   for (const auto &[i, cost] : observed) observe(i, cost);
   // A random start: about 2% of the space, 8 to 32 configurations.
   // With a prior, a few picks only: the prior ranks the space already.
-  const size_t initial = warm ? std::min<size_t>(kPriorInitial, space.size)
-                              : std::clamp<size_t>(space.size / 50, 8, 32);
+  const size_t initial =
+      warm ? std::min<size_t>(kPriorInitial, space.size) : std::clamp<size_t>(space.size / 50, 8, 32);
   size_t next = 0; ///< into `order`, for random picks
   auto randomUnseen = [&]() -> std::optional<size_t> {
     while (next < order.size() && seen(order[next])) ++next;

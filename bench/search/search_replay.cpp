@@ -126,9 +126,9 @@ void printRow(const std::string &name, const std::vector<size_t> &reached, const
   else
     std::cout << "-";
   std::cout << std::setprecision(0) << std::setw(11) << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 10))
-            << "%" << std::setw(11) << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 4)) << "%"
-            << std::setw(9) << 100 * lost << "%" << std::setw(10) << std::setprecision(1)
-            << (pruned.empty() ? 0.0 : mean(pruned)) << "\n";
+            << "%" << std::setw(11) << 100 * fractionWithin(toWithin, std::max<size_t>(1, n / 4)) << "%" << std::setw(9)
+            << 100 * lost << "%" << std::setw(10) << std::setprecision(1) << (pruned.empty() ? 0.0 : mean(pruned))
+            << "\n";
 }
 
 /// The store's figures and the table's header.
@@ -194,8 +194,8 @@ void printWarmRows(const Options &o, const bench::StoreReplay &replay, double ta
   printRow("known+warm", knownThenWarm, {}, std::vector<size_t>(knownThenWarm.size(), 0), n);
   std::cout << "\nwarm start from " << o.warmFrom << ": " << warm.priorObservations << " prior observations, "
             << warm.knownStrategies << " known strategies, " << warm.knownFirst.size()
-            << " of them in this space (the first within " << std::setprecision(0) << o.within * 100 << "%: "
-            << (knownReach ? "#" + std::to_string(knownReach) : std::string("none")) << ")\n";
+            << " of them in this space (the first within " << std::setprecision(0) << o.within * 100
+            << "%: " << (knownReach ? "#" + std::to_string(knownReach) : std::string("none")) << ")\n";
 }
 
 /// The reproducibility line of one budget, a share of the space (--reproduce).
@@ -204,8 +204,8 @@ void printReproducibility(const Options &o, const bench::StoreReplay &replay, do
   auto crowned = [&](uint64_t seed) {
     tuner::SearchBudget b;
     b.maxEvaluations = budget;
-    tuner::SearchResult r = tuner::runSearch(tuner::SearchStrategy::Model, replay.space,
-                                             [&](size_t i) { return replay.costs[i]; }, b, seed);
+    tuner::SearchResult r = tuner::runSearch(
+        tuner::SearchStrategy::Model, replay.space, [&](size_t i) { return replay.costs[i]; }, b, seed);
     return r.best ? r.bestCost : std::numeric_limits<double>::infinity();
   };
   std::vector<double> ratios;
@@ -215,8 +215,8 @@ void printReproducibility(const Options &o, const bench::StoreReplay &replay, do
   }
   std::sort(ratios.begin(), ratios.end());
   const double close = double(std::count_if(ratios.begin(), ratios.end(), [](double r) { return r <= 1.05; }));
-  std::cout << "\nreproducibility, model, budget " << budget << " evaluations (" << std::setprecision(0)
-            << share * 100 << "% of the space), " << o.seeds << " seed pairs: " << 100 * close / double(o.seeds)
+  std::cout << "\nreproducibility, model, budget " << budget << " evaluations (" << std::setprecision(0) << share * 100
+            << "% of the space), " << o.seeds << " seed pairs: " << 100 * close / double(o.seeds)
             << "% crown kernels within 5% of each other; ratio median " << std::setprecision(3)
             << ratios[ratios.size() / 2] << ", worst " << ratios.back() << "\n";
 }
