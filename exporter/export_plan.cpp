@@ -286,6 +286,90 @@ PlanStage parseStage(const ExportPlan &plan, const json &kernel, const std::opti
   return stage;
 }
 
+/// The kernel's compiler options (fast math), pasted into a C string literal
+/// of the exported code: option words only.
+std::string parseBuildOptions(const json &kernel, const std::string &where) {
+  std::string options = stringField(kernel, "buildOptions", where, "/kernel");
+  for (char c : options)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view(" -_=.").find(c) == std::string_view::npos)
+      fail(where, "/kernel/buildOptions",
+           "expected compiler options (letters, digits, ' -_=.'), found '" + io::shown(options) + "'");
+  return options;
+}
+
+/// The tuned work-group size; all zeros means the runtime's choice, as in
+/// the explorer (unless a kernel fixes its own: mapWrg kernels).
+std::optional<std::array<int64_t, 3>> requestedLocal(const json &launch, const std::string &where) {
+  if (!launch.contains("configuration") || !launch["configuration"].contains("local")) return std::nullopt;
+  const json &local = launch["configuration"]["local"];
+  if (!local.is_array() || local.size() != 3) fail(where, "/configuration/local", "expected an array of 3 sizes");
+  std::array<int64_t, 3> l{};
+  for (int d = 0; d < 3; ++d) l[d] = constantOf(local[d], where, "/configuration/local/" + std::to_string(d), 0);
+  if (l == std::array<int64_t, 3>{0, 0, 0}) return std::nullopt;
+  for (int d = 0; d < 3; ++d)
+    if (l[d] < 1) fail(where, "/configuration/local/" + std::to_string(d), "expected at least 1 in a work-group size");
+  withinLimits(where, "/configuration/local", [&] { codegen::checkWorkGroup(l); });
+  return l;
+}
+
+/// A multi-kernel program's temporaries (/kernel/temporaries), added to the plan.
+void parseTemporaries(ExportPlan &plan, const json &kernel, const std::string &where) {
+  const json &temporaries = field(kernel, "temporaries", where, "/kernel");
+  if (!temporaries.is_array()) fail(where, "/kernel/temporaries", "expected an array");
+  for (size_t t = 0; t < temporaries.size(); ++t) {
+    std::string at = "/kernel/temporaries/" + std::to_string(t);
+    PlanArg temporary{stringField(temporaries[t], "name", where, at), codegen::KernelArg::Role::Output,
+                      ScalarKind::Float, 1};
+    std::string type = stringField(temporaries[t], "type", where, at);
+    auto kind = parseScalarKind(type);
+    if (!kind) fail(where, at + "/type", "expected bool, int, float or double, found '" + io::shown(type) + "'");
+    temporary.kind = *kind;
+    temporary.count = constantOf(field(temporaries[t], "count", where, at), where, at + "/count", 1);
+    if (bufferNamed(plan, temporary.name))
+      fail(where, at + "/name", "a second buffer named " + io::shown(temporary.name));
+    plan.temporaries.push_back(temporary);
+  }
+}
+
+/// The kernel's iterate field: the launch count and the input argument the
+/// output of each launch replaces.
+ExportPlan::Iteration parseIteration(const ExportPlan &plan, const json &kernel, const std::string &where) {
+  const json &iterate = kernel["iterate"];
+  ExportPlan::Iteration it;
+  it.count = constantOf(field(iterate, "count", where, "/kernel/iterate"), where, "/kernel/iterate/count", 0);
+  withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(it.count); });
+  std::string input = stringField(iterate, "input", where, "/kernel/iterate");
+  bool found = false;
+  for (size_t i = 0; i < plan.args.size(); ++i)
+    if (plan.args[i].name == input && plan.args[i].role == codegen::KernelArg::Role::Input) {
+      it.inputArg = i;
+      found = true;
+    }
+  if (!found) fail(where, "/kernel/iterate/input", "no input argument named '" + io::shown(input) + "'");
+  return it;
+}
+
+/// Where and how fast the kernel was tuned, for the exported files' comment.
+std::vector<std::string> provenanceLines(const json &launch) {
+  std::vector<std::string> lines;
+  if (launch.contains("device") && launch["device"].is_string()) {
+    std::string line = "Tuned on " + launch["device"].get<std::string>();
+    if (launch.contains("key") && launch["key"].is_string())
+      line += ", configuration \"" + launch["key"].get<std::string>() + "\"";
+    lines.push_back(line);
+  }
+  if (launch.contains("medianNs") && launch["medianNs"].is_number()) {
+    std::ostringstream line;
+    line << "Median kernel time " << launch["medianNs"].get<double>() / 1e3 << " us";
+    if (launch.contains("elementsPerSecond") && launch["elementsPerSecond"].is_number())
+      line << " (" << launch["elementsPerSecond"].get<double>() / 1e9 << " G output elements/s)";
+    if (launch.contains("measured") && launch["measured"].is_string())
+      line << ", measured " << launch["measured"].get<std::string>();
+    lines.push_back(line.str());
+  }
+  return lines;
+}
+
 } // namespace
 
 ExportPlan planFromLaunchJson(const json &launch, const std::string &source, const std::string &where) {
@@ -307,53 +391,15 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     fail(where, "/kernel/target", "expected opencl or cuda, found '" + io::shown(target) + "'");
   plan.kernelName = stringField(kernel, "name", where, "/kernel");
   plan.args = parseArgs(kernel, where, "/kernel");
-
-  if (kernel.contains("buildOptions")) {
-    plan.buildOptions = stringField(kernel, "buildOptions", where, "/kernel");
-    // Pasted into a C string literal of the exported code: option words only.
-    for (char c : plan.buildOptions)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view(" -_=.").find(c) == std::string_view::npos)
-        fail(where, "/kernel/buildOptions",
-             "expected compiler options (letters, digits, ' -_=.'), found '" + io::shown(plan.buildOptions) + "'");
-  }
+  if (kernel.contains("buildOptions")) plan.buildOptions = parseBuildOptions(kernel, where);
   if (kernel.contains("localMemoryBytes"))
     plan.localMemoryBytes = constantOf(kernel["localMemoryBytes"], where, "/kernel/localMemoryBytes", 0);
-
-  // The tuned work-group size; all zeros means the runtime's choice, as in
-  // the explorer (unless a kernel fixes its own: mapWrg kernels).
-  std::optional<std::array<int64_t, 3>> requested;
-  if (launch.contains("configuration") && launch["configuration"].contains("local")) {
-    const json &local = launch["configuration"]["local"];
-    if (!local.is_array() || local.size() != 3) fail(where, "/configuration/local", "expected an array of 3 sizes");
-    std::array<int64_t, 3> l{};
-    for (int d = 0; d < 3; ++d) l[d] = constantOf(local[d], where, "/configuration/local/" + std::to_string(d), 0);
-    if (l != std::array<int64_t, 3>{0, 0, 0}) {
-      for (int d = 0; d < 3; ++d)
-        if (l[d] < 1)
-          fail(where, "/configuration/local/" + std::to_string(d), "expected at least 1 in a work-group size");
-      withinLimits(where, "/configuration/local", [&] { codegen::checkWorkGroup(l); });
-      requested = l;
-    }
-  }
+  std::optional<std::array<int64_t, 3>> requested = requestedLocal(launch, where);
 
   if (kernel.contains("stages")) {
     // A multi-kernel program: its temporaries, then each stage bound to the
     // program's buffers and the temporaries by name.
-    const json &temporaries = field(kernel, "temporaries", where, "/kernel");
-    if (!temporaries.is_array()) fail(where, "/kernel/temporaries", "expected an array");
-    for (size_t t = 0; t < temporaries.size(); ++t) {
-      std::string at = "/kernel/temporaries/" + std::to_string(t);
-      PlanArg temporary{stringField(temporaries[t], "name", where, at), codegen::KernelArg::Role::Output,
-                        ScalarKind::Float, 1};
-      std::string type = stringField(temporaries[t], "type", where, at);
-      auto kind = parseScalarKind(type);
-      if (!kind) fail(where, at + "/type", "expected bool, int, float or double, found '" + io::shown(type) + "'");
-      temporary.kind = *kind;
-      temporary.count = constantOf(field(temporaries[t], "count", where, at), where, at + "/count", 1);
-      if (bufferNamed(plan, temporary.name))
-        fail(where, at + "/name", "a second buffer named " + io::shown(temporary.name));
-      plan.temporaries.push_back(temporary);
-    }
+    parseTemporaries(plan, kernel, where);
     const json &stages = kernel["stages"];
     if (!stages.is_array() || stages.empty()) fail(where, "/kernel/stages", "expected a non-empty array");
     for (size_t s = 0; s < stages.size(); ++s)
@@ -364,38 +410,9 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
   plan.dims = plan.stages.back().dims;
   plan.globalSize = plan.stages.back().globalSize;
   plan.localSize = plan.stages.back().localSize;
-
-  if (kernel.contains("iterate")) {
-    const json &iterate = kernel["iterate"];
-    ExportPlan::Iteration it;
-    it.count = constantOf(field(iterate, "count", where, "/kernel/iterate"), where, "/kernel/iterate/count", 0);
-    withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(it.count); });
-    std::string input = stringField(iterate, "input", where, "/kernel/iterate");
-    bool found = false;
-    for (size_t i = 0; i < plan.args.size(); ++i)
-      if (plan.args[i].name == input && plan.args[i].role == codegen::KernelArg::Role::Input) {
-        it.inputArg = i;
-        found = true;
-      }
-    if (!found) fail(where, "/kernel/iterate/input", "no input argument named '" + io::shown(input) + "'");
-    plan.iteration = it;
-  }
-
-  if (launch.contains("device") && launch["device"].is_string()) {
-    std::string line = "Tuned on " + launch["device"].get<std::string>();
-    if (launch.contains("key") && launch["key"].is_string())
-      line += ", configuration \"" + launch["key"].get<std::string>() + "\"";
-    plan.provenance.push_back(line);
-  }
-  if (launch.contains("medianNs") && launch["medianNs"].is_number()) {
-    std::ostringstream line;
-    line << "Median kernel time " << launch["medianNs"].get<double>() / 1e3 << " us";
-    if (launch.contains("elementsPerSecond") && launch["elementsPerSecond"].is_number())
-      line << " (" << launch["elementsPerSecond"].get<double>() / 1e9 << " G output elements/s)";
-    if (launch.contains("measured") && launch["measured"].is_string())
-      line << ", measured " << launch["measured"].get<std::string>();
-    plan.provenance.push_back(line.str());
-  }
+  if (kernel.contains("iterate")) plan.iteration = parseIteration(plan, kernel, where);
+  std::vector<std::string> provenance = provenanceLines(launch);
+  plan.provenance.insert(plan.provenance.end(), provenance.begin(), provenance.end());
   validate(plan, where);
   return plan;
 }

@@ -1,6 +1,7 @@
 #include "exporter/host_common.h"
 
 #include "exporter/c_text.h"
+#include "exporter/template_text.h"
 #include "liftcc/version.h"
 
 #include <stdexcept>
@@ -165,21 +166,11 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
 
   std::string count = std::to_string(plan.iteration->count);
   if (plan.iteration->count >= 2) text += hooks.allocateScratch(names.argMacro[output] + "_BYTES");
-  text += "  {\n"
-          "    /* " +
-          count +
-          " steps, each reading what the previous one wrote; the targets alternate\n"
-          "     * between the scratch buffer and the output so that the last step writes the output and\n"
-          "     * the input is never written. */\n"
-          "    " +
-          hooks.bufferType + " source = " + names.argParam[plan.iteration->inputArg] +
-          ", target;\n"
-          "    int64_t k;\n"
-          "    for (k = 0; k < " +
-          count +
-          "; ++k) {\n"
-          "      target = (" +
-          count + " - 1 - k) % 2 == 0 ? " + out + " : program->scratch;\n";
+  TemplateSections shared = templateFile("host.c.in");
+  text += substitute(section(shared, "iteration_start"), {{"COUNT", count},
+                                                          {"BUFFER", hooks.bufferType},
+                                                          {"INPUT", names.argParam[plan.iteration->inputArg]},
+                                                          {"OUTPUT", out}});
   for (size_t s = 0; s < plan.stages.size(); ++s) {
     text += stageComment(s, "      ");
     for (size_t p = 0; p < plan.stages[s].params.size(); ++p) {
@@ -190,12 +181,7 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
     text += "      status = " + hooks.enqueue(s, last ? "k == " + count + " - 1 ? done : NULL" : "NULL") + ";\n";
     text += "      if (status != " + OK + ") return status;\n";
   }
-  text += "      source = target;\n"
-          "    }\n"
-          "  }\n"
-          "  return " +
-          OK + ";\n";
-  return text;
+  return text + substitute(section(shared, "iteration_end"), {{"API", names.API}});
 }
 
 std::string provenanceComment(const ExportPlan &plan, const std::string &what) {

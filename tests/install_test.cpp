@@ -29,6 +29,8 @@ const std::string kExpectedConsumerOutput = "liftcc " LIFTCC_VERSION_STRING "\n"
                                             "result: 4 6 9 11\n"
                                             "json format: 1\n"
                                             "kernel: liftcc_kernel";
+// The exporter's C templates are compiled into the library: nothing to find at run time.
+const std::string kExpectedExport = "exported: jacobi_opencl.h, jacobi_opencl.c (launch)\n";
 
 } // namespace
 
@@ -81,6 +83,7 @@ TEST_CASE("install: find_package(liftcc) and pkg-config consumers build against 
   test::ShellRun ran = runShell(shellQuote((build / "liftcc_consumer").string()));
   CHECK_MESSAGE(ran.status == 0, ran.output);
   CHECK_MESSAGE(ran.output.find(kExpectedConsumerOutput) == 0, ran.output);
+  CHECK_MESSAGE(ran.output.find(kExpectedExport) != std::string::npos, ran.output);
 
   // pkg-config --cflags --libs liftcc.
   test::ShellRun pkgConfig = runShell("command -v pkg-config");
@@ -100,6 +103,7 @@ TEST_CASE("install: find_package(liftcc) and pkg-config consumers build against 
   ran = runShell(shellQuote(binary.string()));
   CHECK_MESSAGE(ran.status == 0, ran.output);
   CHECK_MESSAGE(ran.output.find(kExpectedConsumerOutput) == 0, ran.output);
+  CHECK_MESSAGE(ran.output.find(kExpectedExport) != std::string::npos, ran.output);
 #endif
 }
 

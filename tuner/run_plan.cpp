@@ -47,6 +47,51 @@ std::vector<size_t> outputsOf(const LaunchPlan &plan) {
   return plan.outputBuffers.empty() ? std::vector<size_t>{plan.outputBuffer} : plan.outputBuffers;
 }
 
+/// Uploads the inputs (`onlyIterated`: only the input an iteration overwrites).
+void uploadInputs(PlanBackend &backend, const LaunchPlan &plan, const InputViews &inputs, bool onlyIterated) {
+  for (size_t b = 0; b < plan.buffers.size(); ++b) {
+    const PlanBuffer &buffer = plan.buffers[b];
+    if (!buffer.input || (onlyIterated && (!plan.iteration || plan.iteration->inputBuffer != b))) continue;
+    if (buffer.bytes > 0) backend.upload(b, inputs[*buffer.input]);
+  }
+}
+
+/// Fills the outputs with kUnwritten.
+void poisonOutputs(PlanBackend &backend, const LaunchPlan &plan) {
+  for (size_t b : outputsOf(plan)) {
+    const PlanBuffer &out = plan.buffers[b];
+    std::vector<float> nan(out.bytes / sizeof(float), kUnwritten);
+    backend.upload(b, std::as_bytes(std::span<const float>(nan)));
+  }
+}
+
+/// The deadline of one launch: the run's, or the launch timeout from now if sooner.
+std::optional<Deadline> launchDeadline(const LaunchConfig &config) {
+  std::optional<Deadline> deadline = config.deadline;
+  if (config.launchTimeout) {
+    Deadline own = std::chrono::steady_clock::now() +
+                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(*config.launchTimeout);
+    deadline = deadline ? std::min(*deadline, own) : own;
+  }
+  return deadline;
+}
+
+/// The result's bytes: one buffer per component of the result, one after another.
+std::vector<std::byte> downloadOutputs(PlanBackend &backend, const LaunchPlan &plan) {
+  std::vector<std::byte> output;
+  if (plan.outputBuffers.size() > 1) {
+    for (size_t b : plan.outputBuffers) {
+      size_t offset = output.size();
+      output.resize(offset + plan.buffers[b].bytes);
+      backend.download(b, std::span<std::byte>(output).subspan(offset));
+    }
+  } else {
+    output.resize(plan.buffers[plan.resultBuffer()].bytes);
+    backend.download(plan.resultBuffer(), output);
+  }
+  return output;
+}
+
 } // namespace
 
 void PlanBackend::bindStage(size_t, size_t, const PlanParam &) {
@@ -66,21 +111,8 @@ InputViews inputViews(const InputBytes &inputs) {
 RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &inputs, const LaunchConfig &config) {
   checkInputs(plan, inputs);
   BufferScope scope(backend, plan.buffers);
-  auto uploadInputs = [&](bool onlyIterated) {
-    for (size_t b = 0; b < plan.buffers.size(); ++b) {
-      const PlanBuffer &buffer = plan.buffers[b];
-      if (!buffer.input || (onlyIterated && (!plan.iteration || plan.iteration->inputBuffer != b))) continue;
-      if (buffer.bytes > 0) backend.upload(b, inputs[*buffer.input]);
-    }
-  };
-  uploadInputs(false);
-  if (config.poisonOutput) {
-    for (size_t b : outputsOf(plan)) {
-      const PlanBuffer &out = plan.buffers[b];
-      std::vector<float> nan(out.bytes / sizeof(float), kUnwritten);
-      backend.upload(b, std::as_bytes(std::span<const float>(nan)));
-    }
-  }
+  uploadInputs(backend, plan, inputs, false);
+  if (config.poisonOutput) poisonOutputs(backend, plan);
   if (plan.stages.empty())
     for (size_t i = 0; i < plan.params.size(); ++i) backend.bind(i, plan.params[i]);
   for (size_t s = 0; s < plan.stages.size(); ++s)
@@ -99,7 +131,7 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
   auto repetition = [&](bool first) -> uint64_t {
     // Every repetition of an iterated kernel starts from the original input
     // (the first one has it already).
-    if (plan.iteration && !first) uploadInputs(true);
+    if (plan.iteration && !first) uploadInputs(backend, plan, inputs, true);
     uint64_t total = 0;
     for (int64_t k = 0; k < plan.launches(); ++k) {
       if (plan.iteration && plan.stages.empty())
@@ -107,19 +139,10 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
       for (size_t s = 0; plan.iteration && s < plan.stages.size(); ++s)
         rebind(boundStages[s], plan.buffersOfStageLaunch(s, k),
                [&](size_t i, size_t b) { backend.bindStage(s, i, BufferParam{b}); });
-      auto deadline = [&config] {
-        std::optional<Deadline> deadline = config.deadline;
-        if (config.launchTimeout) {
-          Deadline own = std::chrono::steady_clock::now() +
-                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(*config.launchTimeout);
-          deadline = deadline ? std::min(*deadline, own) : own;
-        }
-        return deadline;
-      };
       // A multi-kernel program's repetition is all its stages, in order;
       // the in-order queue makes each see what the previous one wrote.
-      if (plan.stages.empty()) total += backend.launch(plan, deadline());
-      for (size_t s = 0; s < plan.stages.size(); ++s) total += backend.launchStage(plan, s, deadline());
+      if (plan.stages.empty()) total += backend.launch(plan, launchDeadline(config));
+      for (size_t s = 0; s < plan.stages.size(); ++s) total += backend.launchStage(plan, s, launchDeadline(config));
     }
     return total;
   };
@@ -137,17 +160,7 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
     if (i == 0 && config.stopAboveNs && double(result.timesNs.back()) > *config.stopAboveNs) break;
   }
   result.medianNs = median(result.timesNs);
-  if (config.downloadOutput && plan.outputBuffers.size() > 1) {
-    // One buffer per component of the result, one after another.
-    for (size_t b : plan.outputBuffers) {
-      size_t offset = result.output.size();
-      result.output.resize(offset + plan.buffers[b].bytes);
-      backend.download(b, std::span<std::byte>(result.output).subspan(offset));
-    }
-  } else if (config.downloadOutput) {
-    result.output.resize(plan.buffers[plan.resultBuffer()].bytes);
-    backend.download(plan.resultBuffer(), result.output);
-  }
+  if (config.downloadOutput) result.output = downloadOutputs(backend, plan);
   return result;
 }
 

@@ -178,6 +178,77 @@ PriorFit priorRows(const std::vector<PriorObservation> &prior, FeatureIds &ids) 
   return fit;
 }
 
+/// The model before any measurement: fitted to the prior's observations and
+/// centred on that fit (a warm start), or a blank one without a prior.
+AdditiveModel startingModel(const PriorFit &prior, size_t featureCount) {
+  AdditiveModel model(featureCount);
+  if (prior.targets.empty()) return model;
+  AdditiveModel priorModel(featureCount);
+  std::vector<size_t> rows(prior.targets.size());
+  std::iota(rows.begin(), rows.end(), 0);
+  priorModel.fit(prior.table, rows, prior.targets, kPriorSweeps);
+  std::vector<size_t> counts(featureCount, 0);
+  for (const std::vector<size_t> &row : prior.table.features)
+    for (size_t f : row) ++counts[f];
+  model.centreOn(priorModel, kPriorRidge, counts, kPriorSupport);
+  return model;
+}
+
+/// What the search measured so far: the configurations that ran, with their
+/// log costs, and those that failed.
+struct Observations {
+  std::vector<size_t> okPoints, failedPoints;
+  std::vector<double> okLogs;
+};
+
+/// A pick of the model and what it would pick after it (for the hint).
+struct ModelPick {
+  std::optional<size_t> pick;
+  std::vector<size_t> upcoming;
+};
+
+/// Fits `model` to what was measured (a failure costs the slowest success
+/// times a penalty) and picks the unseen configuration it predicts fastest:
+/// near the incumbent with probability kNeighbourPick, else anywhere by the
+/// optimistic bound.
+ModelPick pickByModel(const SearchSpace &space, const FeatureTable &table, AdditiveModel &model,
+                      const Observations &seenSoFar, const std::function<bool(size_t)> &seen, std::mt19937_64 &rng,
+                      std::uniform_real_distribution<double> &unit) {
+  const std::vector<size_t> &okPoints = seenSoFar.okPoints;
+  const std::vector<double> &okLogs = seenSoFar.okLogs;
+  std::vector<size_t> points = okPoints;
+  std::vector<double> targets = okLogs;
+  double slowest = okLogs.empty() ? 0.0 : *std::max_element(okLogs.begin(), okLogs.end());
+  for (size_t f : seenSoFar.failedPoints) {
+    if (okLogs.empty()) break; // (warm, nothing succeeded yet: no scale for a failure)
+    points.push_back(f);
+    targets.push_back(slowest + kFailurePenalty);
+  }
+  model.fit(table, points, targets);
+  ModelPick result;
+  double bestScore = std::numeric_limits<double>::infinity();
+  std::vector<std::pair<double, size_t>> runnersUp; ///< the best scores after the pick's, when hinted
+  auto consider = [&](size_t i, double score) {
+    if (space.lookahead > 0) runnersUp.emplace_back(score, i);
+    if (score < bestScore) bestScore = score, result.pick = i;
+  };
+  // Near the incumbent: the neighbour the model predicts fastest.
+  if (space.neighbours && !okPoints.empty() && unit(rng) < kNeighbourPick) {
+    size_t incumbent = okPoints[size_t(std::min_element(okLogs.begin(), okLogs.end()) - okLogs.begin())];
+    for (size_t i : space.neighbours(incumbent))
+      if (!seen(i)) consider(i, model.predict(table, i));
+  }
+  // Anywhere (also when every neighbour was measured): the lowest bound.
+  if (!result.pick)
+    for (size_t i = 0; i < space.size; ++i)
+      if (!seen(i)) consider(i, model.optimistic(table, i));
+  size_t keep = std::min(runnersUp.size(), space.lookahead + 1);
+  std::partial_sort(runnersUp.begin(), runnersUp.begin() + ptrdiff_t(keep), runnersUp.end());
+  for (size_t k = 0; k < keep; ++k)
+    if (runnersUp[k].second != result.pick) result.upcoming.push_back(runnersUp[k].second);
+  return result;
+}
+
 } // namespace
 
 void modelSearch(const SearchSpace &space, const std::function<bool()> &exhausted,
@@ -205,34 +276,23 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
   FeatureTable table = featureTable(space, ids);
   PriorFit prior = priorRows(space.prior, ids);
   table.count = prior.table.count = ids.count();
-  AdditiveModel model(table.count);
+  AdditiveModel model = startingModel(prior, table.count);
   const bool warm = !prior.targets.empty();
-  if (warm) {
-    AdditiveModel priorModel(table.count);
-    std::vector<size_t> rows(prior.targets.size());
-    std::iota(rows.begin(), rows.end(), 0);
-    priorModel.fit(prior.table, rows, prior.targets, kPriorSweeps);
-    std::vector<size_t> counts(table.count, 0);
-    for (const std::vector<size_t> &row : prior.table.features)
-      for (size_t f : row) ++counts[f];
-    model.centreOn(priorModel, kPriorRidge, counts, kPriorSupport);
-  }
-  std::vector<size_t> okPoints, failedPoints;
-  std::vector<double> okLogs;
+  Observations observations;
   auto observe = [&](size_t i, std::optional<double> cost) {
     if (cost && *cost > 0) {
-      okPoints.push_back(i);
-      okLogs.push_back(std::log(*cost));
+      observations.okPoints.push_back(i);
+      observations.okLogs.push_back(std::log(*cost));
     } else if (!space.notAPoint || !space.notAPoint(i)) {
-      failedPoints.push_back(i);
+      observations.failedPoints.push_back(i);
     }
   };
   auto measure = [&](size_t i) { observe(i, evaluate(i)); };
   for (const auto &[i, cost] : observed) observe(i, cost);
   // A random start: about 2% of the space, 8 to 32 configurations.
   // With a prior, a few picks only: the prior ranks the space already.
-  const size_t initial = warm ? std::min<size_t>(kPriorInitial, space.size)
-                              : std::clamp<size_t>(space.size / 50, 8, 32);
+  const size_t initial =
+      warm ? std::min<size_t>(kPriorInitial, space.size) : std::clamp<size_t>(space.size / 50, 8, 32);
   size_t next = 0; ///< into `order`, for random picks
   auto randomUnseen = [&]() -> std::optional<size_t> {
     while (next < order.size() && seen(order[next])) ++next;
@@ -247,47 +307,18 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
   }
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   while (!exhausted()) {
-    std::optional<size_t> pick;
-    std::vector<size_t> upcoming; ///< what the model would pick after `pick`
-    if ((okPoints.empty() && !warm) || unit(rng) < kRandomPick) {
-      pick = randomUnseen();
-      if (pick) upcoming = unseenAfter(order, next + 1);
+    ModelPick chosen;
+    if ((observations.okPoints.empty() && !warm) || unit(rng) < kRandomPick) {
+      chosen.pick = randomUnseen();
+      if (chosen.pick) chosen.upcoming = unseenAfter(order, next + 1);
     } else {
-      std::vector<size_t> points = okPoints;
-      std::vector<double> targets = okLogs;
-      double slowest = okLogs.empty() ? 0.0 : *std::max_element(okLogs.begin(), okLogs.end());
-      for (size_t f : failedPoints) {
-        if (okLogs.empty()) break; // (warm, nothing succeeded yet: no scale for a failure)
-        points.push_back(f);
-        targets.push_back(slowest + kFailurePenalty);
-      }
-      model.fit(table, points, targets);
-      double bestScore = std::numeric_limits<double>::infinity();
-      std::vector<std::pair<double, size_t>> runnersUp; ///< the best scores after the pick's, when hinted
-      auto consider = [&](size_t i, double score) {
-        if (space.lookahead > 0) runnersUp.emplace_back(score, i);
-        if (score < bestScore) bestScore = score, pick = i;
-      };
-      // Near the incumbent: the neighbour the model predicts fastest.
-      if (space.neighbours && !okPoints.empty() && unit(rng) < kNeighbourPick) {
-        size_t incumbent = okPoints[size_t(std::min_element(okLogs.begin(), okLogs.end()) - okLogs.begin())];
-        for (size_t i : space.neighbours(incumbent))
-          if (!seen(i)) consider(i, model.predict(table, i));
-      }
-      // Anywhere (also when every neighbour was measured): the lowest bound.
-      if (!pick)
-        for (size_t i = 0; i < space.size; ++i)
-          if (!seen(i)) consider(i, model.optimistic(table, i));
-      size_t keep = std::min(runnersUp.size(), space.lookahead + 1);
-      std::partial_sort(runnersUp.begin(), runnersUp.begin() + ptrdiff_t(keep), runnersUp.end());
-      for (size_t k = 0; k < keep; ++k)
-        if (runnersUp[k].second != pick) upcoming.push_back(runnersUp[k].second);
+      chosen = pickByModel(space, table, model, observations, seen, rng, unit);
     }
-    if (!pick) pick = randomUnseen(); // (no finite score)
-    if (!pick) return;                // every configuration measured
-    if (upcoming.size() > space.lookahead) upcoming.resize(space.lookahead);
-    hint(*pick, upcoming);
-    measure(*pick);
+    if (!chosen.pick) chosen.pick = randomUnseen(); // (no finite score)
+    if (!chosen.pick) return;                       // every configuration measured
+    if (chosen.upcoming.size() > space.lookahead) chosen.upcoming.resize(space.lookahead);
+    hint(*chosen.pick, chosen.upcoming);
+    measure(*chosen.pick);
   }
 }
 

@@ -1,11 +1,13 @@
 // Uses an installed liftcc: builds a 1D Jacobi with the C++ API, type-checks
-// it, evaluates it with the interpreter, writes it as JSON and generates its
-// OpenCL kernel. Prints what it got, for the install suite to check.
+// it, evaluates it with the interpreter, writes it as JSON, generates its
+// OpenCL kernel and exports its host code (from the templates compiled into
+// the library). Prints what it got, for the install suite to check.
 
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
+#include "exporter/export.h"
 #include "liftcc/version.h"
 #include "primitives/api.h"
 #include "rewrite/recipes.h"
@@ -32,5 +34,9 @@ int main() {
   std::cout << "json format: " << (writeProgram(jacobi).find("\"liftcc\": 1") != std::string::npos ? "1" : "?") << "\n";
   codegen::Kernel kernel = codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}), codegen::Target::OpenCL);
   std::cout << "kernel: " << kernel.name << " (" << kernel.source.size() << " characters)\n";
+  exporter::ExportedPair pair =
+      exporter::exportPair(exporter::planFromKernel(kernel, "jacobi", {{"N", 4}}, std::nullopt, {}), "jacobi");
+  bool launches = pair.source.find("jacobi_opencl_status jacobi_opencl_launch(") != std::string::npos;
+  std::cout << "exported: " << pair.headerFile << ", " << pair.sourceFile << (launches ? " (launch)" : "") << "\n";
   return 0;
 }
