@@ -4,24 +4,20 @@
 // pushing a path through the data-layout primitives (CGO'18, section 5):
 // slide turns [w, k, ...] into [w*step + k, ...], join turns [i, ...] into
 // [i/n, i%n, ...], and so on, until the path reaches memory and is linearised
-// into one simplified index expression.
+// into one simplified index expression. The rules themselves are
+// core/ir/view_index.h, shared with the point interpreter.
 
 #include "core/arith/expr.h"
+#include "core/ir/view_index.h"
 
 #include <vector>
 
 namespace liftcc::codegen {
 
-struct PathStep {
-  bool isTuple = false;
-  arith::Expr index; ///< array index (when !isTuple)
-  int component = 0; ///< tuple component (when isTuple)
-
-  static PathStep arrayIndex(arith::Expr i) { return {false, std::move(i), 0}; }
-  static PathStep tupleComponent(int k) { return {true, arith::Expr(0), k}; }
-};
-
-using AccessPath = std::vector<PathStep>;
+/// An array index (arith::Expr) or a tuple component: the steps the index
+/// rules of core/ir/view_index.h push through the views.
+using PathStep = views::Step<arith::Expr>;
+using AccessPath = views::Path<arith::Expr>;
 
 /// prefix followed by rest.
 inline AccessPath concat(AccessPath prefix, const AccessPath &rest) {

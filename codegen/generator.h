@@ -112,6 +112,10 @@ private:
   std::string read(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
   std::string readParam(const Expr &param, const Env &env, const AccessPath &path, const std::string &where);
   std::string readPrim(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
+  /// Reads element `path` of a view through its index rule (core/ir/view_index.h).
+  std::string readThrough(const Expr &view, const Env &env, const AccessPath &path, const std::string &where);
+  /// Reads element `path` of a map (f of an element of its input) or of generate (f of the index).
+  std::string readFunction(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
   /// The call of user function `f`, lane-wise when `result` is a vector.
   std::string callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result);
   /// Row-major offset of `path` in a buffer of `type`.

@@ -71,7 +71,10 @@ std::string Generator::readVector(const Expr &asVector, const Env &env, const Ac
   std::vector<std::optional<Lvalue>> cells;
   for (int l = 0; l < width; ++l) {
     lastMemoryRead_.reset();
-    lanes.push_back(read(inputOf(asVector), env, {PathStep::arrayIndex(path[0].index * width + l)}, where + "/in"));
+    // Lane l of vector path[0] through asVector's index rule.
+    AccessPath lane{path[0], PathStep::arrayIndex(arith::Expr(l))};
+    views::Reindexed<arith::Expr> source = views::reindex(asVector, lane, views::SymbolicIndices{});
+    lanes.push_back(read(inputOf(asVector), env, source.path, where + "/in"));
     // A lane is a plain buffer element when its text is exactly the last buffer read.
     cells.push_back(lastMemoryRead_ && lastMemoryRead_->text == lanes.back() ? lastMemoryRead_ : std::nullopt);
   }

@@ -22,17 +22,6 @@ AccessPath dropFront(const AccessPath &path, size_t n) {
 
 const Type &typeOf(const Expr &e) { return e.typeOrThrow(); }
 
-/// Pad reindexing (see docs/program-format.md): the index into the unpadded array.
-arith::Expr reindex(PadMode mode, const arith::Expr &i, const arith::Expr &n) {
-  switch (mode) {
-  case PadMode::Clamp: return arith::min(arith::max(i, 0), n - 1);
-  case PadMode::Mirror:
-    return arith::select(i, arith::CmpOp::Lt, 0, -1 - i, arith::select(i, arith::CmpOp::Ge, n, 2 * n - 1 - i, i));
-  case PadMode::Wrap: return ((i % n) + n) % n;
-  }
-  return i;
-}
-
 } // namespace
 
 std::string Generator::read(const Expr &e, const Env &env, const AccessPath &path, const std::string &where) {
@@ -98,110 +87,76 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
   if (e.info().has(opflag::Compute))
     fail(where, name + " computes an array that is read here; materialise it first (e.g. toLocal or toPrivate) "
                        "outside the loop that reads it");
-  const std::string in = where + "/in";
-  switch (e.op()) {
-  case Op::Map: {
-    const arith::Expr &i = arrayStep(path, 0, where, name);
-    const Expr &f = funOf(e);
-    if (f.is(ExprKind::UserFun)) {
-      if (path.size() != 1)
-        fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
-      return callUserFun(f, {read(inputOf(e), env, {PathStep::arrayIndex(i)}, in)}, typeOf(e).arrayElement());
-    }
-    if (isCompute(f.body()))
-      fail(where + "/f", "map computes an array here: lower it to mapGlb, mapWrg/mapLcl or mapSeq");
-    Env inner = env.bind(f.params().front(), ViewBinding{inputOf(e), share(env), {PathStep::arrayIndex(i)}});
-    return read(f.body(), inner, dropFront(path, 1), where + "/f/body");
+  switch (views::indexRule(e.op()).kind) {
+  case views::RuleKind::Reindex: return readThrough(e, env, path, where);
+  case views::RuleKind::Function: return readFunction(e, env, path, where);
+  case views::RuleKind::Scalar:
+    if (!path.empty()) fail(where, name + " is a scalar");
+    return "(" + index(sizeValueOf(e)) + ")";
+  case views::RuleKind::Computed: break;
   }
-  case Op::Zip: {
-    const arith::Expr &i = arrayStep(path, 0, where, name);
-    if (path.size() < 2 || !path[1].isTuple)
-      fail(where, "zip: an element of a zip is a tuple; select a component with get");
-    size_t k = static_cast<size_t>(path[1].component);
-    return read(inputsOf(e).at(k), env, prepend(PathStep::arrayIndex(i), dropFront(path, 2)), where + argPath(e, k));
+  throw InternalError(where,
+                      "no view rule for primitive " + name + " (its table row says it is not a compute primitive)");
+}
+
+std::string Generator::readThrough(const Expr &e, const Env &env, const AccessPath &path, const std::string &where) {
+  const std::string name(e.info().name);
+  if (e.isPrim(Op::AsVector)) return readVector(e, env, path, where);
+  if (e.isPrim(Op::AsScalar))
+    fail(where, "asScalar: reading scalars out of vectors is not supported (write results through it, or read "
+                "the array before asVector)");
+  if (std::optional<size_t> missing = views::missingStep(e.op(), path)) {
+    if (views::indexRule(e.op()).tupleStep[*missing])
+      fail(where, e.isPrim(Op::Zip) ? "zip: an element of a zip is a tuple; select a component with get"
+                                    : name + ": select a component with get");
+    arrayStep(path, *missing, where, name); // fails: an array index is missing
   }
-  case Op::Tuple: {
-    if (path.empty() || !path[0].isTuple) fail(where, "tuple: select a component with get");
-    size_t k = static_cast<size_t>(path[0].component);
-    return read(inputsOf(e).at(k), env, dropFront(path, 1), where + argPath(e, k));
-  }
-  case Op::Get: return read(inputOf(e), env, prepend(PathStep::tupleComponent(getIndex(e)), path), in);
-  case Op::At: return read(inputOf(e), env, prepend(PathStep::arrayIndex(atIndex(e)), path), in);
-  case Op::Split: {
-    const arith::Expr &i = arrayStep(path, 0, where, name), &j = arrayStep(path, 1, where, name);
-    return read(inputOf(e), env, prepend(PathStep::arrayIndex(i * splitSize(e) + j), dropFront(path, 2)), in);
-  }
-  case Op::Join: {
-    const arith::Expr &i = arrayStep(path, 0, where, name);
-    arith::Expr inner = typeOf(inputOf(e)).arrayElement().arrayLength();
-    AccessPath p = concat({PathStep::arrayIndex(i / inner), PathStep::arrayIndex(i % inner)}, dropFront(path, 1));
-    return read(inputOf(e), env, p, in);
-  }
-  case Op::Slide: {
-    const arith::Expr &w = arrayStep(path, 0, where, name), &k = arrayStep(path, 1, where, name);
-    return read(inputOf(e), env, prepend(PathStep::arrayIndex(w * slideStep(e) + k), dropFront(path, 2)), in);
-  }
-  case Op::Pad: {
-    const arith::Expr &i = arrayStep(path, 0, where, name);
-    arith::Expr n = typeOf(inputOf(e)).arrayLength();
-    arith::Expr shifted = i - padLeft(e);
+  views::Reindexed<arith::Expr> source = views::reindex(e, path, views::SymbolicIndices{});
+  const Expr &operand = e.args().at(source.operand);
+  const std::string operandWhere = where + argPath(e, source.operand);
+  if (!source.boundary) return read(operand, env, source.path, operandWhere);
+  const views::Boundary<arith::Expr> &boundary = *source.boundary;
+  const arith::Expr &shifted = boundary.index, &n = boundary.length;
+  if (!boundary.constant) {
     // Where the ranges prove the index inside, wrap's modulos go as well
     // (the simplifier keeps ((i % n) + n) % n); only when specialising, so
     // that default kernels stay as they were.
     bool inside =
         options_.specialiseBoundaries && arith::provablyNonNegative(shifted) && arith::provablyLess(shifted, n);
-    arith::Expr inner = inside ? shifted : reindex(e.padMode(), shifted, n);
-    if (inner != shifted) ++boundaryOps_;
-    return read(inputOf(e), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), in);
+    if (inside) source.path.front().index = shifted;
+    if (source.path.front().index != shifted) ++boundaryOps_;
+    return read(operand, env, source.path, operandWhere);
   }
-  case Op::PadConstant: {
-    const arith::Expr &i = arrayStep(path, 0, where, name);
-    arith::Expr n = typeOf(inputOf(e)).arrayLength();
-    arith::Expr inner = i - padLeft(e);
-    std::string inside = read(inputOf(e), env, prepend(PathStep::arrayIndex(inner), dropFront(path, 1)), in);
-    // The bounds check is emitted only where the ranges cannot prove it.
-    bool lowOk = arith::provablyNonNegative(inner), highOk = arith::provablyLess(inner, n);
-    if (lowOk && highOk) return inside;
-    ++boundaryOps_;
-    std::string value = read(padValue(e), env, {}, where + "/value");
-    std::string cond;
-    if (!lowOk) cond += "0 <= " + index(inner);
-    if (!highOk) cond += (cond.empty() ? "" : " && ") + index(inner) + " < " + index(n);
-    return "(" + cond + " ? " + inside + " : " + value + ")";
-  }
-  case Op::Transpose: {
-    const arith::Expr &i = arrayStep(path, 0, where, name), &j = arrayStep(path, 1, where, name);
-    AccessPath p = concat({PathStep::arrayIndex(j), PathStep::arrayIndex(i)}, dropFront(path, 2));
-    return read(inputOf(e), env, p, in);
-  }
-  case Op::Take: return read(inputOf(e), env, path, in); // the first elements, at the same indices
-  case Op::Reverse: {
-    const arith::Expr &i = arrayStep(path, 0, where, name);
-    arith::Expr n = typeOf(inputOf(e)).arrayLength();
-    return read(inputOf(e), env, prepend(PathStep::arrayIndex(n - 1 - i), dropFront(path, 1)), in);
-  }
-  case Op::Generate: {
-    const arith::Expr &i = arrayStep(path, 0, where, name);
-    const Expr &f = funOf(e);
-    if (f.is(ExprKind::UserFun)) {
-      if (path.size() != 1)
-        fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
-      return callUserFun(f, {"(" + index(i) + ")"}, typeOf(e).arrayElement());
-    }
+  std::string inside = read(operand, env, source.path, operandWhere);
+  // The bounds check is emitted only where the ranges cannot prove it.
+  bool lowOk = arith::provablyNonNegative(shifted), highOk = arith::provablyLess(shifted, n);
+  if (lowOk && highOk) return inside;
+  ++boundaryOps_;
+  std::string value = read(padValue(e), env, {}, where + "/value");
+  std::string cond;
+  if (!lowOk) cond += "0 <= " + index(shifted);
+  if (!highOk) cond += (cond.empty() ? "" : " && ") + index(shifted) + " < " + index(n);
+  return "(" + cond + " ? " + inside + " : " + value + ")";
+}
+
+std::string Generator::readFunction(const Expr &e, const Env &env, const AccessPath &path, const std::string &where) {
+  const std::string name(e.info().name);
+  const arith::Expr &i = arrayStep(path, 0, where, name);
+  const Expr &f = funOf(e);
+  if (f.is(ExprKind::UserFun) && path.size() != 1)
+    fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
+  if (e.isPrim(Op::Generate)) { // element i is f(i)
+    if (f.is(ExprKind::UserFun)) return callUserFun(f, {"(" + index(i) + ")"}, typeOf(e).arrayElement());
     Env inner = env.bind(f.params().front(), IndexBinding{i});
     return read(f.body(), inner, dropFront(path, 1), where + "/f/body");
   }
-  case Op::AsVector: return readVector(e, env, path, where);
-  case Op::AsScalar:
-    fail(where, "asScalar: reading scalars out of vectors is not supported (write results through it, or read "
-                "the array before asVector)");
-  case Op::SizeValue:
-    if (!path.empty()) fail(where, "sizeValue is a scalar");
-    return "(" + index(sizeValueOf(e)) + ")";
-  default: break;
-  }
-  throw InternalError(where,
-                      "no view rule for primitive " + name + " (its table row says it is not a compute primitive)");
+  // map: element i is f(in[i])
+  if (f.is(ExprKind::UserFun))
+    return callUserFun(f, {read(inputOf(e), env, {PathStep::arrayIndex(i)}, where + "/in")}, typeOf(e).arrayElement());
+  if (isCompute(f.body()))
+    fail(where + "/f", "map computes an array here: lower it to mapGlb, mapWrg/mapLcl or mapSeq");
+  Env inner = env.bind(f.params().front(), ViewBinding{inputOf(e), share(env), {PathStep::arrayIndex(i)}});
+  return read(f.body(), inner, dropFront(path, 1), where + "/f/body");
 }
 
 std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result) {

@@ -13,6 +13,14 @@ constexpr PrimitiveRules kRules[] = {
 
 const PrimitiveRules &primitiveRules(Op op) { return kRules[static_cast<size_t>(op)]; }
 
+Expr typePrimitive(TypeContext &checker, const Expr &prim, const std::string &path) {
+  return primitiveRules(prim.op()).type(checker, prim, path);
+}
+
+Value evalPrimitive(EvalContext &interpreter, const Expr &prim) {
+  return primitiveRules(prim.op()).eval(interpreter, prim);
+}
+
 Expr TypeContext::checkArray(const Expr &operand, const std::string &operandPath, const Expr &e) {
   Expr typed = check(operand, operandPath);
   if (!typed.typeOrThrow().isArray())

@@ -2,14 +2,18 @@
 // The semantics of the primitives, one family per file (primitives/<family>.cpp):
 // each family defines its type rule and its interpreter case side by side,
 // and core/ir/op.h's list registers them in the table below. The type checker
-// (core/typecheck) and the interpreter (core/interp) handle the node kinds
-// and dispatch every primitive through primitiveRules(op); the rules reach
-// back into them through the two small interfaces here.
+// (core/typecheck) and the interpreters (core/interp) handle the node kinds
+// and dispatch every primitive through typePrimitive / evalPrimitive, which
+// they declare with the two small interfaces the rules reach back into them
+// through (core/typecheck/type_context.h, core/interp/eval_context.h) and
+// which are defined here: the dependency is inverted, so nothing in core/
+// includes a header of primitives/.
 
+#include "core/interp/eval_context.h"
 #include "core/interp/interpreter.h"
 #include "core/interp/value.h"
 #include "core/ir/operands.h"
-#include "core/typecheck/type_error.h"
+#include "core/typecheck/type_context.h"
 
 #include <cstdint>
 #include <string>
@@ -17,48 +21,6 @@
 #include <vector>
 
 namespace liftcc::rules {
-
-/// A function operand after type checking, with its result type.
-struct TypedFun {
-  Expr fun; ///< typed Lambda or UserFun
-  Type result;
-};
-
-/// What a type rule may ask of the type checker. `path` arguments are JSON
-/// pointers of the node being checked.
-class TypeContext {
-public:
-  /// The typed form of a value operand at `path`.
-  virtual Expr check(const Expr &e, const std::string &path) = 0;
-  /// Checks a function operand applied to arguments of the given types.
-  virtual TypedFun checkFun(const Expr &f, const std::vector<Type> &argTypes, const std::string &path,
-                            std::string_view context) = 0;
-
-  /// A TypeError at `path`.
-  [[noreturn]] static void fail(const std::string &path, const std::string &message) { throw TypeError(path, message); }
-  /// The typed form of `operand` of primitive `e`, at `operandPath`; it must be an array.
-  Expr checkArray(const Expr &operand, const std::string &operandPath, const Expr &e);
-  void requirePositive(const arith::Expr &v, const std::string &path, std::string_view what, const Expr &e);
-  void requireNonNegative(const arith::Expr &v, const std::string &path, std::string_view what, const Expr &e);
-  /// `e` with typed operands and its type.
-  static Expr rebuild(const Expr &e, std::vector<Expr> funs, std::vector<Expr> args, Type type);
-  static std::string field(const std::string &path, std::string_view name) { return path + "/" + std::string(name); }
-
-protected:
-  ~TypeContext() = default;
-};
-
-/// What an interpreter case may ask of the interpreter.
-class EvalContext {
-public:
-  virtual Value eval(const Expr &e) = 0;
-  virtual Value call(const Expr &f, const std::vector<Value> &args) = 0;
-  /// The value of a size expression at the interpreted sizes.
-  virtual int64_t size(const arith::Expr &s) const = 0;
-
-protected:
-  ~EvalContext() = default;
-};
 
 /// Types a primitive node at `path`: the node with typed operands and its type.
 using TypeRule = Expr (*)(TypeContext &checker, const Expr &e, const std::string &path);

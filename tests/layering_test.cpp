@@ -86,4 +86,29 @@ TEST_CASE("layering: no library includes a header of a library it does not depen
   CHECK_MESSAGE(violations.empty(), violations.size(), " include(s) against the layering:", list);
 }
 
+TEST_CASE("layering: the folders show it, core/ includes nothing of the layers above") {
+  // core/typecheck and core/interp are built into liftcc_primitives (they
+  // dispatch to the primitives' rules) but declare the interfaces the rules
+  // implement (type_context.h, eval_context.h) instead of including them, so
+  // that the folder core/ is a layer of its own: no file below it includes
+  // a project header outside it.
+  std::vector<std::string> violations;
+  for (const fs::directory_entry &entry : fs::recursive_directory_iterator(kSource / "core")) {
+    std::string extension = entry.path().extension().string();
+    if (extension != ".h" && extension != ".cpp") continue;
+    std::string path = fs::relative(entry.path(), kSource).generic_string();
+    std::ifstream in(entry.path());
+    int lineNumber = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++lineNumber;
+      std::optional<std::string> header = quotedInclude(line);
+      if (header && fs::exists(kSource / *header) && !isUnder(*header, "core"))
+        violations.push_back(path + ":" + std::to_string(lineNumber) + " includes " + *header);
+    }
+  }
+  std::string list;
+  for (const std::string &v : violations) list += "\n  " + v;
+  CHECK_MESSAGE(violations.empty(), violations.size(), " include(s) of a layer above core/:", list);
+}
+
 } // TEST_SUITE("layering")

@@ -2,8 +2,8 @@
 
 #include "core/error.h"
 #include "core/interp/deadline.h"
+#include "core/interp/eval_context.h"
 #include "core/interp/value_io.h"
-#include "primitives/rules.h"
 
 #include <unordered_map>
 
@@ -34,7 +34,7 @@ public:
       for (const Expr &a : e.args()) args.push_back(eval(a));
       return call(e.fun(), args);
     }
-    case ExprKind::Prim: return rules::primitiveRules(e.op()).eval(*this, e);
+    case ExprKind::Prim: return rules::evalPrimitive(*this, e);
     }
     throw InternalError("interpreter: unknown node kind");
   }

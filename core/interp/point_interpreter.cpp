@@ -1,7 +1,8 @@
 #include "core/interp/point_interpreter.h"
 
+#include "core/interp/eval_context.h"
 #include "core/interp/value_io.h"
-#include "primitives/rules.h"
+#include "core/ir/view_index.h"
 
 #include <algorithm>
 #include <optional>
@@ -14,21 +15,17 @@ namespace liftcc {
 
 namespace {
 
-/// One step into a value: an array element or a tuple component.
-struct Step {
-  bool component = false;
-  int64_t index = 0;
-};
-using Path = std::vector<Step>;
+/// One step into a value: an array index or a tuple component.
+using Step = views::Step<int64_t>;
+using Path = views::Path<int64_t>;
 
-Path prepend(std::initializer_list<Step> first, const Path &rest, size_t skip = 0) {
-  Path path(first);
-  path.insert(path.end(), rest.begin() + static_cast<std::ptrdiff_t>(std::min(skip, rest.size())), rest.end());
-  return path;
-}
+Step arrayIndex(int64_t i) { return Step::arrayIndex(i); }
 
 Value select(Value value, const Path &path, size_t from = 0) {
-  for (size_t i = from; i < path.size(); ++i) value = value.elements().at(static_cast<size_t>(path[i].index));
+  for (size_t i = from; i < path.size(); ++i) {
+    const Step &step = path[i];
+    value = value.elements().at(static_cast<size_t>(step.isTuple ? step.component : step.index));
+  }
   return value;
 }
 
@@ -75,9 +72,7 @@ public:
     deadline_.tick();
     switch (e.kind()) {
     case ExprKind::Param: return boundElement(e, path);
-    case ExprKind::Prim:
-      if (auto pushed = pushIndex(e, path)) return std::move(*pushed);
-      return select(rules::primitiveRules(e.op()).eval(*this, e), path);
+    case ExprKind::Prim: return primitiveElement(e, path);
     case ExprKind::Literal: return select(e.literal(), path);
     case ExprKind::Apply: {
       std::vector<Value> args;
@@ -130,11 +125,16 @@ private:
     const RawInput &input = std::get<RawInput>(it->second);
     Type type = input.type;
     size_t offset = 0;
-    for (const Step &step : path) {
-      if (step.component) {
+    for (size_t i = 0; i < path.size(); ++i) {
+      const Step &step = path[i];
+      if (step.isTuple) {
         const std::vector<Type> &components = type.tupleElements();
-        for (int64_t c = 0; c < step.index; ++c) offset += byteCount(components.at(size_t(c)), sizes_);
-        type = components.at(size_t(step.index));
+        for (int c = 0; c < step.component; ++c) offset += byteCount(components.at(size_t(c)), sizes_);
+        type = components.at(size_t(step.component));
+      } else if (type.isVector()) { // a lane (asScalar): the interpreter keeps a vector as its lanes
+        size_t count = byteCount(type, sizes_);
+        if (offset + count > input.bytes.size()) throw InternalError("point interpreter: element outside its input");
+        return select(fromBytes(input.bytes.subspan(offset, count), type, sizes_), path, i);
       } else {
         Type inner = type.arrayElement();
         if (step.index < 0 || step.index >= size(type.arrayLength()))
@@ -148,88 +148,82 @@ private:
     return fromBytes(input.bytes.subspan(offset, count), type, sizes_);
   }
 
-  int64_t lengthOf(const Expr &e) { return size(e.typeOrThrow().arrayLength()); }
+  /// The concrete index algebra of the index rules (core/ir/view_index.h).
+  struct Indices : views::ConcreteIndexOps {
+    const PointInterpreter &interpreter;
+    int64_t size(const arith::Expr &s) const { return interpreter.size(s); }
+  };
 
-  /// Element `path` of primitive e through the operand it comes from, or
-  /// nullopt when e is not pushed through (evaluated whole instead).
-  std::optional<Value> pushIndex(const Expr &e, const Path &path) {
-    Op op = e.op();
-    if (op == Op::At) return element(inputOf(e), prepend({{false, size(atIndex(e))}}, path));
-    if (op == Op::Get) return element(inputOf(e), prepend({{true, getIndex(e)}}, path));
-    if (path.empty()) return std::nullopt;
-    const Step first = path.front();
-    if (op == Op::Tuple) {
-      if (!first.component) return std::nullopt;
-      return element(inputsOf(e).at(size_t(first.index)), Path(path.begin() + 1, path.end()));
+  /// Element `path` of primitive e. Views are pushed through by their index
+  /// rules (core/ir/view_index.h) and map-like primitives and generate by
+  /// applying f to the one element; the whole value of e is evaluated by its
+  /// family rule only when it is asked for (an empty path) or computed.
+  Value primitiveElement(const Expr &e, const Path &path) {
+    const Op op = e.op();
+    const views::IndexRule rule = views::indexRule(op);
+    bool pickOnly = rule.kind == views::RuleKind::Reindex && rule.steps == 0; // at, get
+    if (rule.kind == views::RuleKind::Computed || rule.kind == views::RuleKind::Scalar || (path.empty() && !pickOnly))
+      return select(rules::evalPrimitive(*this, e), path);
+    if (std::optional<size_t> missing = views::missingStep(op, path)) {
+      if (*missing < path.size())
+        throw InternalError("point interpreter: " + std::string(e.info().name) +
+                            " indexed with a path of the wrong kind");
+      return expand(e, path);
     }
-    if (first.component) return std::nullopt;
-    const int64_t k = first.index;
-    const bool deeper = path.size() >= 2;
-    if (isMapLike(op)) {
-      const Expr &f = funOf(e);
-      Path rest(path.begin() + 1, path.end());
-      if (f.is(ExprKind::Lambda) && f.params().size() == 1)
-        return withBindings(f, {Binding(Deferred{inputOf(e), {{false, k}}})}, rest);
-      return select(call(f, {element(inputOf(e), {{false, k}})}), rest);
-    }
-    switch (op) {
-    case Op::Generate: {
-      // Element k is f(k): never the whole generated array (a 3D
-      // coefficient grid would be built again for every point).
-      const Expr &f = funOf(e);
-      Value index = Scalar::ofInt(static_cast<int32_t>(k));
-      Path rest(path.begin() + 1, path.end());
-      if (f.is(ExprKind::Lambda) && f.params().size() == 1) return withBindings(f, {Binding(std::move(index))}, rest);
-      return select(call(f, {std::move(index)}), rest);
-    }
-    case Op::Zip: {
-      const std::vector<Expr> &ins = inputsOf(e);
-      if (deeper && path[1].component) return element(ins.at(size_t(path[1].index)), prepend({{false, k}}, path, 2));
-      std::vector<Value> components;
-      for (const Expr &in : ins) components.push_back(element(in, {{false, k}}));
-      return select(Value::tuple(std::move(components)), path, 1);
-    }
-    case Op::Slide:
-    case Op::Split: {
-      int64_t window = size(op == Op::Slide ? slideSize(e) : splitSize(e));
-      int64_t step = op == Op::Slide ? size(slideStep(e)) : window;
-      if (deeper) return element(inputOf(e), prepend({{false, k * step + path[1].index}}, path, 2));
-      std::vector<Value> elements;
-      for (int64_t w = 0; w < window; ++w) elements.push_back(element(inputOf(e), {{false, k * step + w}}));
-      return Value::array(std::move(elements));
-    }
-    case Op::Join: {
-      int64_t inner = size(inputOf(e).typeOrThrow().arrayElement().arrayLength());
-      return element(inputOf(e), prepend({{false, k / inner}, {false, k % inner}}, path, 1));
-    }
-    case Op::Transpose: {
-      if (deeper) return element(inputOf(e), prepend({{false, path[1].index}, {false, k}}, path, 2));
-      std::vector<Value> column;
-      for (int64_t r = 0; r < lengthOf(inputOf(e)); ++r)
-        column.push_back(element(inputOf(e), {{false, r}, {false, k}}));
-      return Value::array(std::move(column));
-    }
-    case Op::Reverse: return element(inputOf(e), prepend({{false, lengthOf(inputOf(e)) - 1 - k}}, path, 1));
-    case Op::Pad: {
-      int64_t n = lengthOf(inputOf(e)), i = k - size(padLeft(e));
-      switch (e.padMode()) {
-      case PadMode::Clamp: i = std::clamp<int64_t>(i, 0, n - 1); break;
-      case PadMode::Mirror: i = i < 0 ? -1 - i : (i >= n ? 2 * n - 1 - i : i); break;
-      case PadMode::Wrap: i = ((i % n) + n) % n; break;
-      }
-      return element(inputOf(e), prepend({{false, i}}, path, 1));
-    }
-    case Op::PadConstant: {
-      int64_t n = lengthOf(inputOf(e)), i = k - size(padLeft(e));
-      if (i >= 0 && i < n) return element(inputOf(e), prepend({{false, i}}, path, 1));
-      // Outside the input: the padding value, shaped as an element.
+    if (rule.kind == views::RuleKind::Function) return functionElement(e, path);
+    views::Reindexed<int64_t> source = views::reindex(e, path, Indices{{}, *this});
+    if (source.boundary && source.boundary->constant &&
+        (source.boundary->index < 0 || source.boundary->index >= source.boundary->length)) {
+      // padConstant outside its input: the padding value, shaped as an element.
       Scalar fill = eval(padValue(e)).scalar();
       const Type element = e.typeOrThrow().arrayElement();
       std::vector<Scalar> flat(size_t(scalarCount(element, sizes_)), fill);
       return select(element.isScalar() ? Value(fill) : Value::fromFlat(element, sizes_, flat), path, 1);
     }
-    default: return std::nullopt;
+    return element(e.args().at(source.operand), source.path);
+  }
+
+  /// Element `path` of e whose index rule reads more steps than `path` has:
+  /// built from its elements (a window, a column, a zip's tuple, a vector's lanes).
+  Value expand(const Expr &e, const Path &path) {
+    Type type = e.typeOrThrow();
+    for (const Step &step : path)
+      type = step.isTuple ? type.tupleElements().at(size_t(step.component))
+                          : (type.isVector() ? Type::scalar(type.scalarKind()) : type.arrayElement());
+    std::vector<Value> parts;
+    Path longer = path;
+    longer.push_back({});
+    if (type.isTuple()) {
+      for (size_t c = 0; c < type.tupleElements().size(); ++c) {
+        longer.back() = Step::tupleComponent(static_cast<int>(c));
+        parts.push_back(element(e, longer));
+      }
+      return Value::tuple(std::move(parts));
     }
+    int64_t length = type.isVector() ? type.vectorWidth() : size(type.arrayLength());
+    for (int64_t i = 0; i < length; ++i) {
+      longer.back() = arrayIndex(i);
+      parts.push_back(element(e, longer));
+    }
+    return Value::array(std::move(parts));
+  }
+
+  /// Element k of a map-like primitive (f applied to element k of its
+  /// input) or of generate (f(k)), and `path`'s rest into it.
+  Value functionElement(const Expr &e, const Path &path) {
+    const Expr &f = funOf(e);
+    const int64_t k = path.front().index;
+    Path rest(path.begin() + 1, path.end());
+    const bool unaryLambda = f.is(ExprKind::Lambda) && f.params().size() == 1;
+    if (e.isPrim(Op::Generate)) {
+      // Never the whole generated array (a 3D coefficient grid would be built
+      // again for every point).
+      Value index = Scalar::ofInt(static_cast<int32_t>(k));
+      if (unaryLambda) return withBindings(f, {Binding(std::move(index))}, rest);
+      return select(call(f, {std::move(index)}), rest);
+    }
+    if (unaryLambda) return withBindings(f, {Binding(Deferred{inputOf(e), {arrayIndex(k)}})}, rest);
+    return select(call(f, {element(inputOf(e), {arrayIndex(k)})}), rest);
   }
 
   const std::map<std::string, int64_t> &sizes_;
@@ -257,7 +251,7 @@ std::vector<Value> interpretPoints(const Program &program, const std::map<std::s
   std::vector<Value> values;
   for (const ResultPoint &point : points) {
     Path path;
-    for (int64_t index : point) path.push_back({false, index});
+    for (int64_t index : point) path.push_back(arrayIndex(index));
     values.push_back(interpreter.element(program.body(), path));
   }
   return values;

@@ -6,11 +6,11 @@
 //
 // The program is the one the interpreter evaluates; the inputs stay raw bytes
 // (toBytes layout) and only the elements a point needs are decoded. Indexing
-// is pushed through the primitives that only rearrange or pick elements, and
+// is pushed through every view primitive by its index rule (the one the code
+// generator uses, core/ir/view_index.h, here with concrete indices), and
 // through map (element k of map(f, x) is f(element k of x)) and generate
-// (element k of generate(n, f) is f(k)):
-//   map, generate, at, get, zip, tuple, slide, pad, padConstant, split, join,
-//   transpose, reverse.
+// (element k of generate(n, f) is f(k)). A view without an index rule does
+// not compile, so no view is evaluated whole because its rule was forgotten.
 // Every other primitive (reduce, iterate, ...) and every whole value
 // a user function needs (a window) is evaluated by the interpreter's own
 // family rules (primitives/), so the semantics stay those of the interpreter;

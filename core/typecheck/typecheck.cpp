@@ -1,7 +1,7 @@
 #include "core/typecheck/typecheck.h"
 
 #include "core/error.h"
-#include "primitives/rules.h"
+#include "core/typecheck/type_context.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -36,7 +36,7 @@ public:
       TypedFun f = checkFun(e.fun(), types, path + "/apply", "apply");
       return Expr::apply(f.fun, std::move(args)).withType(f.result);
     }
-    case ExprKind::Prim: return rules::primitiveRules(e.op()).type(*this, e, path);
+    case ExprKind::Prim: return rules::typePrimitive(*this, e, path);
     }
     throw InternalError(path, "unknown node kind");
   }
