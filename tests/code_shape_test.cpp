@@ -60,7 +60,6 @@ const std::map<std::string, int> kLongFunctions = {
     {"codegen/generator_loops.cpp:Generator::genMap", 109},
     {"codegen/generator_slide_seq.cpp:Generator::genSlideSeq", 102},
     {"codegen/generator_stages.cpp:generateStages", 137},
-    {"codegen/generator_views.cpp:Generator::readPrim", 110},
     {"core/ir/stencil_form.cpp:build", 125},
     {"explore/explorer.cpp:explore", 453},
     {"explore/space.cpp:lowerPrograms", 94},
