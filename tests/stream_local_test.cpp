@@ -198,7 +198,9 @@ TEST_CASE("streamLocal: the examples streamed through local memory match the int
     // the first 2r planes.
     CHECK(occurrences(loop, "barrier(CLK_LOCAL_MEM_FENCE)") == 2);
     CHECK(occurrences(loop, "ring_0[") >= 2);
-    if (!context) continue;
+    // On the device: one example per window shape (PoCL builds dominate the time).
+    const std::set<std::string> run{"jacobi2d_9pt", "gaussian", "heat", "jacobi3d_13pt", "poisson"};
+    if (!context || !run.count(ex.name)) continue;
     checkOnDevice(*context, typed, sizes, kernel);
   }
   for (const char *name :
@@ -215,8 +217,8 @@ TEST_CASE("streamLocal: radius 1 to 4 with clamp, mirror, wrap and constant boun
   for (int dims = 2; dims <= 3; ++dims)
     for (int boundary = 0; boundary < 4; ++boundary)
       for (int radius = 1; radius <= 4; ++radius) {
-        // 2D: every radius; 3D: radius 1 and 4 with every boundary, 2 and 3 with clamp.
-        if (dims == 3 && (radius == 2 || radius == 3) && boundary != 0) continue;
+        // Every radius with clamp, every boundary with radius 1 (2D) and 4 (2D and 3D).
+        if (boundary != 0 && radius != 4 && !(dims == 2 && radius == 1)) continue;
         Program high = radiusStencil(dims, radius, boundary);
         std::map<std::string, int64_t> extents;
         std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
@@ -237,7 +239,7 @@ TEST_CASE("streamLocal: radius 1 to 4 with clamp, mirror, wrap and constant boun
         if (!context) continue;
         checkOnDevice(*context, typed, extents, kernel);
       }
-  CHECK(checked == 26);
+  CHECK(checked == 17);
 }
 
 TEST_CASE("streamLocal: the CUDA kernels compile with NVRTC; Heat 256^3 loads fewer values per store than stream") {
