@@ -284,7 +284,7 @@ TEST_CASE("strategy: the space is a union of families, chosen, excluded and narr
   // Every family but fused, which only programs with intermediate arrays have,
   std::vector<std::string> expected = explore::familyNames();
   expected.resize(expected.size() - 2); // nor timeTiled, which only programs iterate(n, f, A) have
-  std::erase(expected, "streamLocal"); // nor streamLocal, off unless selected
+  std::erase(expected, "streamLocal");  // nor streamLocal, off unless selected
   CHECK(names == expected);
   CHECK(sum == all.variants.size());
   // Deduplicated by kernel and launch, not by configuration.
