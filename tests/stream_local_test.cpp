@@ -164,6 +164,9 @@ TEST_CASE("streamLocal: random walks with the local streaming rules preserve sem
   const examples::Example &j1 = examples::findExample("jacobi1d_3pt");
   Program oneD = typeCheck(j1.build(), sizesFor(j1, {19}));
   CHECK(rewrite::applicableLocations(oneD, rewrite::streamPlanesThroughLocal(2)).empty());
+  // `liftc rewrite --rule` knows them.
+  CHECK(rewrite::findRule("streamPlanesThroughLocal2D"));
+  CHECK(rewrite::findRule("streamPlanesThroughLocal3D"));
 }
 
 TEST_CASE("streamLocal: the examples streamed through local memory match the interpreter on the device") {
