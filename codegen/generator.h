@@ -156,6 +156,10 @@ private:
   /// slideSeq: the window in private memory, rotated (generator_slide_seq.cpp).
   void genSlideSeq(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                    const std::string &where);
+  /// slideSeq on a whole work-group: planes streamed through a local ring
+  /// (generator_slide_seq_local.cpp).
+  void genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                        const std::string &where);
   void genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                       const std::string &where);
   /// Where a layout's result is written: the path on its result of the

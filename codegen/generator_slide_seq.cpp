@@ -58,8 +58,10 @@ std::optional<int64_t> constantScalarCount(const Type &type) {
 
 void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                             const std::string &where) {
-  if (scope.workGroupUniform())
-    fail(where, "slideSeq inside mapWrg must be nested in mapLcl (each work-item owns its private window)");
+  if (scope.workGroupUniform()) {
+    genSlideSeqLocal(e, env, target, scope, where);
+    return;
+  }
   if (!slideSize(e).isConstant() || !slideStep(e).isConstant())
     fail(where, "slideSeq needs a constant window size and step to keep the window in registers, found " +
                     slideSize(e).str() + " and " + slideStep(e).str());

@@ -16,6 +16,7 @@ std::function<bool(const Configuration &)> familyDefault(const std::string &fami
   const std::array<int64_t, 3> notCoarsened{1, 1, 1}, noShape{0, 0, 0};
   if (family == "plain") return [](const Configuration &c) { return c.recipe == Recipe::Plain; };
   if (family == "stream") return [](const Configuration &c) { return c.recipe == Recipe::Stream; };
+  if (family == "streamLocal") return [](const Configuration &c) { return c.recipe == Recipe::StreamLocal; };
   if (family == "tiled" || family == "local") {
     Recipe recipe = family == "tiled" ? Recipe::Tiled : Recipe::Local;
     return [=](const Configuration &c) { return c.recipe == recipe && c.tile == 8 && c.tileShape == noShape; };
@@ -32,8 +33,8 @@ std::function<bool(const Configuration &)> familyDefault(const std::string &fami
     };
   if (family == "timeTiled")
     return [](const Configuration &c) {
-      return c.recipe == Recipe::Coarsened && std::count_if(c.coarsen.begin(), c.coarsen.end(),
-                                                            [](int64_t k) { return k > 1; }) > 1;
+      return c.recipe == Recipe::Coarsened &&
+             std::count_if(c.coarsen.begin(), c.coarsen.end(), [](int64_t k) { return k > 1; }) > 1;
     };
   return {};
 }
@@ -74,8 +75,7 @@ std::vector<size_t> baselineCandidates(const SpaceDescription &description,
   for (const std::string &text : knownStrategies) {
     try {
       known.push_back(parseStrategy(text).configuration);
-    } catch (const StrategyError &) {
-    }
+    } catch (const StrategyError &) {}
   }
   // 2. One per family.
   for (const FamilySummary &family : description.families) {

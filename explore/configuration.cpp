@@ -27,6 +27,7 @@ rewrite::RecipeOptions Configuration::recipeOptions() const {
   options.mapping = mapping;
   options.fusion = fuse ? rewrite::Fusion::Inline : rewrite::Fusion::Separate;
   options.timeTile = timeTile;
+  if (streamChunk > 0) options.streamChunk = streamChunk;
   return options;
 }
 
@@ -38,8 +39,10 @@ std::string Configuration::key() const {
   else if (hasTileShape(*this))
     k += " tile=" + std::to_string(tileShape[0]) + "x" + std::to_string(tileShape[1]) + "x" +
          std::to_string(tileShape[2]);
-  else if (recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local)
+  else if (recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local ||
+           recipe == rewrite::Recipe::StreamLocal)
     k += " tile=" + std::to_string(tile);
+  if (streamChunk > 0) k += " chunk=" + std::to_string(streamChunk);
   if (vectorWidth > 0) k += " vec=" + std::to_string(vectorWidth);
   if (local != std::array<int64_t, 3>{0, 0, 0})
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
@@ -97,6 +100,7 @@ nlohmann::json Configuration::toJson() const {
   if (!mapping.isDefault()) j["mapping"] = mapping.ndrange;
   if (fuse) j["fuse"] = true;
   if (timeTile > 1) j["timeTile"] = timeTile;
+  if (streamChunk > 0) j["streamChunk"] = streamChunk;
   return j;
 }
 
@@ -121,6 +125,9 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   if (j.contains("divToMul")) c.divToMul = j.at("divToMul").get<bool>();
   c.fuse = j.value("fuse", false);
   c.timeTile = j.value("timeTile", int64_t{1});
+  c.streamChunk = j.value("streamChunk", int64_t{0});
+  if (c.streamChunk < 0)
+    throw std::invalid_argument("streamChunk must be at least 1, found " + std::to_string(c.streamChunk));
   if (c.timeTile < 1) throw std::invalid_argument("timeTile must be at least 1, found " + std::to_string(c.timeTile));
   if (j.contains("mapping")) {
     c.mapping.ndrange = j.at("mapping").get<std::vector<int>>();
@@ -147,7 +154,8 @@ bool areNeighbours(const Configuration &a, const Configuration &b) {
   for (int d = 0; d < 3; ++d)
     differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]) + (a.tileShape[d] != b.tileShape[d]);
   differences += (a.privateWindow != b.privateWindow) + (a.vectorWidth != b.vectorWidth);
-  differences += (a.mapping != b.mapping) + (a.fuse != b.fuse) + (a.timeTile != b.timeTile);
+  differences +=
+      (a.mapping != b.mapping) + (a.fuse != b.fuse) + (a.timeTile != b.timeTile) + (a.streamChunk != b.streamChunk);
   return differences == 1;
 }
 

@@ -55,6 +55,10 @@ struct Configuration {
   /// Programs iterate(n, f, A): steps per kernel (rewrite::RecipeOptions::
   /// timeTile); key suffix " time=T" and JSON "timeTile" only above 1.
   int64_t timeTile = 1;
+  /// streamLocal: output planes per work-group along the streamed dimension
+  /// (rewrite::RecipeOptions::streamChunk; its plane tile is tile or
+  /// tileShape); key " chunk=C" and JSON "streamChunk" only above 0.
+  int64_t streamChunk = 0;
 
   /// The recipe's options for this configuration.
   rewrite::RecipeOptions recipeOptions() const;

@@ -77,6 +77,12 @@ bool tilesFitOutput(const Program &typed, const Configuration &c) {
   std::vector<int64_t> output; // innermost first
   for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement())
     output.insert(output.begin(), t.arrayLength().isConstant() ? t.arrayLength().constant() : INT64_MAX);
+  if (c.recipe == rewrite::Recipe::StreamLocal && output.size() >= 2 && output.size() <= 3) {
+    // The plane tile along the inner dimensions, the chunk along the outermost.
+    int64_t tile = c.tileShape[0] > 0 ? c.tileShape[0] : c.tile;
+    extents = {tile, c.tileShape[1] > 0 ? c.tileShape[1] : c.tile, 1};
+    extents[output.size() - 1] = c.streamChunk > 0 ? c.streamChunk : rewrite::RecipeOptions{}.streamChunk;
+  }
   for (size_t d = 0; d < output.size() && d < 3; ++d)
     if (extents[d] > output[d]) return false;
   return true;
@@ -298,6 +304,13 @@ std::vector<FamilySummary> familySummaries(const SpaceOptions &options) {
   std::vector<FamilySummary> out;
   if (options.includePlain) out.push_back({"plain", with({}), 0, 0});
   if (options.includeStream) out.push_back({"stream", with({}), 0, 0});
+  if (options.includeStreamLocal) {
+    std::string planeTiles;
+    for (const auto &t : options.streamTiles)
+      planeTiles += (planeTiles.empty() ? "" : ",") + std::to_string(t[0]) + "x" + std::to_string(t[1]);
+    out.push_back(
+        {"streamLocal", with({{"streamChunk", listText(options.streamChunks)}, {"streamTile", planeTiles}}), 0, 0});
+  }
   auto shapesText = [](const std::vector<std::array<int64_t, 3>> &list) {
     std::string text;
     for (const auto &shape : list)
@@ -357,8 +370,8 @@ std::vector<int64_t> dividingTimeTiles(const Program &typed, const SpaceOptions 
 } // namespace
 
 const std::vector<std::string> &familyNames() {
-  static const std::vector<std::string> names{"plain",  "stream",  "tiled", "local",    "coarsened",
-                                              "vector", "mapping", "fused", "timeTiled"};
+  static const std::vector<std::string> names{"plain",     "stream", "streamLocal", "tiled", "local",
+                                              "coarsened", "vector", "mapping",     "fused", "timeTiled"};
   return names;
 }
 
@@ -410,6 +423,14 @@ LoweredPrograms lowerPrograms(const Program &typed, const SpaceOptions &options)
   };
   addBase({rewrite::Recipe::Plain, 0, {0, 0, 0}}, options.includePlain);
   addBase({rewrite::Recipe::Stream, 0, {0, 0, 0}}, options.includeStream);
+  if (options.includeStreamLocal)
+    for (const auto &tile : options.streamTiles)
+      for (int64_t chunk : options.streamChunks) {
+        Configuration c{rewrite::Recipe::StreamLocal, 8, {0, 0, 0}};
+        c.tileShape = tile;
+        c.streamChunk = chunk;
+        addProgram(c);
+      }
   for (int64_t tile : options.tileSizes) {
     addBase({rewrite::Recipe::Tiled, tile, {0, 0, 0}}, options.includeTiled);
     addBase({rewrite::Recipe::Local, tile, {0, 0, 0}}, options.includeLocal);
@@ -493,6 +514,11 @@ ProgramLaunches programLaunches(const LoweredPrograms &lowered, size_t p, const 
     // Work-group kernels: the default shape from the tile, and shapes
     // with fewer work-items per group (each computes several outputs).
     std::array<int64_t, 3> def = *base.localSize;
+    // streamLocal: one work-item per output of the plane tile (the widest
+    // mapLcl, the default, is its copy: the tile plus halo).
+    if (config.recipe == rewrite::Recipe::StreamLocal && base.dims >= 2)
+      def = {config.tileShape[0] > 0 ? config.tileShape[0] : config.tile,
+             base.dims == 3 ? (config.tileShape[1] > 0 ? config.tileShape[1] : config.tile) : 1, 1};
     std::vector<std::array<int64_t, 3>> shapes{def};
     for (int d = 0; d < base.dims; ++d)
       if (def[d] >= 4) {
@@ -759,7 +785,7 @@ codegen::Kernel variantKernel(const Program &lowered, const Configuration &confi
   // coarsened, stream) take it at launch, unless specialised (the interior
   // test and a guard-free launch need the shape at generation).
   if (configuration.recipe == rewrite::Recipe::Tiled || configuration.recipe == rewrite::Recipe::Local ||
-      configuration.specialise)
+      configuration.recipe == rewrite::Recipe::StreamLocal || configuration.specialise)
     co.localSize = configuration.local;
   applySpecialisation(configuration, co);
   applyFastMath(configuration, co);
@@ -771,8 +797,7 @@ Variant makeVariant(const Program &typed, const Configuration &configuration, co
   return {configuration, lowered, variantKernel(lowered, configuration, target)};
 }
 
-NeighbourIndex::NeighbourIndex(std::vector<Configuration> configurations)
-    : configurations_(std::move(configurations)) {
+NeighbourIndex::NeighbourIndex(std::vector<Configuration> configurations) : configurations_(std::move(configurations)) {
   // A tiled or local kernel's work-group shape derives from its tile (the
   // default shape, or that shape halved along a dimension), so a different
   // tile size or recipe always means a different shape as well, and

@@ -54,6 +54,14 @@ struct SpaceOptions {
   bool includeVector = true;
   /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
   bool includeStream = true;
+  /// 2.5D streaming through local memory (recipe streamLocal): each chunk of
+  /// `streamChunks` output planes and plane tile of `streamTiles` (x, y; y
+  /// unused in 2D) a work-group, launched with the plane tile as its shape and
+  /// the halved shapes. Off unless selected (--families streamLocal), so the
+  /// default space and its tests stay as they were.
+  bool includeStreamLocal = false;
+  std::vector<int64_t> streamChunks{8, 32};
+  std::vector<std::array<int64_t, 3>> streamTiles{{32, 4, 0}, {16, 8, 0}};
   /// A boundary-specialised twin of every variant (Configuration::specialise)
   /// and, in OpenCL, of each twin with an interior one whose border code calls
   /// never-inlined user functions (Configuration::noinlineBorder).

@@ -199,6 +199,10 @@ std::string strategyText(const Configuration &c, int kernelDims) {
            "mapGlb(" + mappingText(c, kernelDims) + ")";
     break;
   case Recipe::Stream: text = "stream ; mapGlb(" + mappingText(c, kernelDims) + ")"; break;
+  case Recipe::StreamLocal:
+    text = "streamLocal(" + std::to_string(c.streamChunk > 0 ? c.streamChunk : rewrite::RecipeOptions{}.streamChunk) +
+           ") ; " + tileText(c) + " ; mapWrg(" + mappingText(c, kernelDims) + ")";
+    break;
   }
   if (c.timeTile > 1) text = "timeTile(" + std::to_string(c.timeTile) + ") ; " + text;
   if (c.fuse) text = "fuse ; " + text;
@@ -300,13 +304,31 @@ ParsedStrategy parseStrategy(const std::string &text) {
     }
     if (next("vectorize")) c.vectorWidth = vectorWidthOf(steps[i++]);
     c.mapping = mappingOf(expect("mapGlb", c.vectorWidth > 0 ? "vectorize" : "the window"), parsed);
+  } else if (first.name == "streamLocal") {
+    // streamLocal(C) ; tile(X[,Y]) ; mapWrg(D..): chunks of C planes, plane tiles.
+    expectArguments(first, 1, 1);
+    if (!first.args[0].name.empty())
+      fail(first.args[0].position, "streamLocal takes a plain number, e.g. streamLocal(8)");
+    c.recipe = Recipe::StreamLocal;
+    c.streamChunk = positiveNumber(first.args[0], "streamLocal", 1024);
+    const Step &tile = expect("tile", "streamLocal");
+    expectArguments(tile, 1, 2);
+    for (const Argument &a : tile.args)
+      if (!a.name.empty()) fail(a.position, "tile takes plain numbers, e.g. tile(8) or tile(32,4)");
+    if (tile.args.size() == 1) {
+      c.tile = positiveNumber(tile.args[0], "tile", 1024);
+    } else {
+      c.tile = rewrite::RecipeOptions{}.tileOutputs;
+      for (size_t d = 0; d < tile.args.size(); ++d) c.tileShape[d] = positiveNumber(tile.args[d], "tile", 1024);
+    }
+    c.mapping = mappingOf(expect("mapWrg", "tile"), parsed);
   } else if (first.name == "stream") {
     noArguments(first);
     c.recipe = Recipe::Stream;
     c.mapping = mappingOf(expect("mapGlb", "stream"), parsed);
   } else {
-    fail(first.position,
-         "expected a lowering (mapGlb, vectorize, tile, coarsen or stream), found '" + shown(first.name) + "'");
+    fail(first.position, "expected a lowering (mapGlb, vectorize, tile, coarsen, stream or streamLocal), found '" +
+                             shown(first.name) + "'");
   }
 
   // The launch and codegen choices, each at most once and in this order.

@@ -29,6 +29,9 @@ std::vector<Rule> ruleCatalog() {
   for (Rule r : {mapToSeq(), mapSeqToUnroll(), reduceToSeq(), reduceSeqToUnroll(), privateCopy()}) rules.push_back(r);
   for (int dims = 1; dims <= 3; ++dims) rules.push_back(localCopy(dims));
   for (int dims = 2; dims <= 3; ++dims) rules.push_back(privateCopy(dims));
+  // Streaming through local memory: introduces mapLcl and toLocal, so it is a
+  // lowering rule (inside a work-group), not part of the algorithmic walks.
+  for (int dims = 2; dims <= 3; ++dims) rules.push_back(streamPlanesThroughLocal(dims));
   return rules;
 }
 

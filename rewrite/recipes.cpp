@@ -318,6 +318,43 @@ Program streamStencil(const Program &typed) {
       "size and step (and step 1 when other inputs are zipped with the neighbourhoods); use --opt plain");
 }
 
+/// 2.5D streaming through local memory: the first 3D, else 2D, stencil tiled
+/// by the plane tile along its inner dimensions and by the chunk along the
+/// outermost one (overlapped tiling, partial tiles where they do not divide),
+/// then each tile streamed plane by plane through local memory
+/// (streamPlanesThroughLocal inside the per-tile function).
+Program streamStencilThroughLocal(const Program &typed, const RecipeOptions &options) {
+  if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
+    throw RewriteError("streamLocal: programs with iterate are not streamed through local memory yet; use --opt "
+                       "stream or plain");
+  if (options.streamChunk < 1)
+    throw RewriteError("streamLocal: the chunk must be at least 1 output plane, found " +
+                       std::to_string(options.streamChunk));
+  for (int dims = 3; dims >= 2; --dims) {
+    std::vector<int64_t> extents;
+    for (int d = 0; d < dims - 1; ++d) {
+      int64_t k = options.tileExtents[static_cast<size_t>(d)];
+      extents.push_back(k > 0 ? k : options.tileOutputs);
+      if (extents.back() < 1) throw RewriteError("streamLocal: the plane tile must be at least 1 output wide");
+    }
+    extents.push_back(options.streamChunk);
+    std::vector<std::string> tilings = applicableLocations(typed, overlappedTiling(extents));
+    if (tilings.empty()) continue;
+    // Tiling only the stencils that also stream (one slid input of scalars).
+    if (applicableLocations(typed, streamPlanesThroughLocal(dims)).empty()) continue;
+    Program tiled = applyRule(typed, overlappedTiling(extents), tilings.front());
+    // The per-tile stencil is the deepest match (the map over the tiles may match too).
+    std::vector<std::string> streams = applicableLocations(tiled, streamPlanesThroughLocal(dims));
+    if (streams.empty()) continue;
+    auto deepest = std::max_element(streams.begin(), streams.end(),
+                                    [](const std::string &a, const std::string &b) { return a.size() < b.size(); });
+    return applyRule(tiled, streamPlanesThroughLocal(dims), *deepest);
+  }
+  throw RewriteError("streamLocal: no 2D or 3D stencil to stream through local memory: it needs mapN over slideN of "
+                     "one input of scalars (nothing zipped) with a constant square window and step, and constant "
+                     "output extents (or extents the tile and chunk divide); use --opt stream or plain");
+}
+
 /// At most this many copies of a loop body after unrolling a loop nest:
 /// unrolling every constant-length loop made kernels of tens of thousands of
 /// statements from partial tiles far wider than the output (a 32^3 tile of
@@ -435,12 +472,13 @@ std::string recipeName(Recipe recipe) {
   case Recipe::Local: return "local";
   case Recipe::Coarsened: return "coarsened";
   case Recipe::Stream: return "stream";
+  case Recipe::StreamLocal: return "streamLocal";
   }
   return "?";
 }
 
 std::optional<Recipe> parseRecipe(const std::string &name) {
-  for (Recipe r : {Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened, Recipe::Stream})
+  for (Recipe r : {Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened, Recipe::Stream, Recipe::StreamLocal})
     if (recipeName(r) == name) return r;
   return std::nullopt;
 }
@@ -482,6 +520,9 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   }
   case Recipe::Coarsened: lowered = coarsen(typed, options); break;
   case Recipe::Stream: lowered = lowerOnLevels(streamStencil(typed), {mapToGlb}, options.mapping); break;
+  case Recipe::StreamLocal:
+    lowered = lowerOnLevels(streamStencilThroughLocal(typed, options), {mapToWrg, mapToLcl}, options.mapping);
+    break;
   }
   return options.unroll ? unrollAll(lowered) : lowered;
 }

@@ -12,6 +12,10 @@
 //          each tile's window copied to private memory once (toPrivate)
 //   stream 2.5D streaming: the outermost stencil dimension marched by slideSeq
 //          (window in registers), the inner dimensions on global work-items
+//   streamLocal 2.5D streaming through local memory: the outermost dimension cut
+//          into chunks, the inner ones into plane tiles, one work-group per
+//          chunk and tile; it marches along its chunk, copying each plane (tile
+//          plus halo) to local memory, its work-items computing from there
 // A program iterate(n, f, A) is lowered by lowering f's body with the
 // recipe as a program of its own (its intermediates fused: the host loop
 // launches one kernel), optionally time-tiled (RecipeOptions::timeTile).
@@ -28,7 +32,7 @@
 
 namespace liftcc::rewrite {
 
-enum class Recipe { Plain, Tiled, Local, Coarsened, Stream };
+enum class Recipe { Plain, Tiled, Local, Coarsened, Stream, StreamLocal };
 
 std::string recipeName(Recipe recipe);
 std::optional<Recipe> parseRecipe(const std::string &name);
@@ -69,6 +73,11 @@ struct RecipeOptions {
   /// the last, so their halos are recomputed per tile), launched n / timeTile
   /// times by the host; it must divide n. 1: one step per launch.
   int64_t timeTile = 1;
+  /// streamLocal: output planes per work-group along the streamed (outermost)
+  /// dimension, the chunk each work-group marches through (more chunks, more
+  /// work-groups). The plane tile is tileExtents (x, y; 0 or absent:
+  /// tileOutputs) along the inner dimensions.
+  int64_t streamChunk = 8;
 };
 
 /// `typed` is a type-checked high-level program; tiling needs its sizes to be

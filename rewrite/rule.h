@@ -73,6 +73,15 @@ Rule slideSeqIntroduction();
 /// result's dimensions moved back). Zipped plain inputs (Hotspot3D,
 /// Acoustic) ride along in the column when the step is 1.
 Rule streamOuterDimension(int dims);
+/// 2.5D streaming through local memory, for the body of a work-group (a tile
+/// of overlapped tiling whose outermost extent is the chunk of planes it
+/// streams): slideSeq marches along the outermost dimension; each plane
+/// (tile plus halo) is copied by the work-group to local memory as it enters
+/// the window (toLocal of a mapLcl copy), and each work-item computes its
+/// outputs of the plane from the window's planes (mapLcl). One slid input of
+/// scalars, constant square window; the code keeps the window's planes in a
+/// local ring (codegen/generator_slide_seq_local.cpp).
+Rule streamPlanesThroughLocal(int dims);
 
 // ---- vectorisation (rules_vectors.cpp) ----------------------------------------
 /// Vectorises the innermost map of a `dims`-dimensional stencil with step 1:

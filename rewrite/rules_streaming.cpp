@@ -151,3 +151,64 @@ Rule streamOuterDimension(int dims) {
 }
 
 } // namespace liftcc::rewrite
+
+namespace liftcc::rewrite {
+
+namespace {
+
+/// mapLcl nested `dims` deep, the outermost on local dimension dims-1 (x on 0).
+Expr mapLclNest(int dims, Expr f, Expr in) {
+  if (dims == 1) return api::mapLcl(0, f, in);
+  return api::mapLcl(dims - 1, api::fn([dims, f](Expr row) { return mapLclNest(dims - 1, f, row); }, "row"), in);
+}
+
+} // namespace
+
+Rule streamPlanesThroughLocal(int dims) {
+  std::string name = "streamPlanesThroughLocal" + std::to_string(dims) + "D";
+  return {
+      name,
+      "mapN(f, slideN(n, s, x)) -> slideSeq(n, s, \\w. mapLclN-1(f, moveToBack(map(slideN-1(n, s), w))), "
+      "map(\\p. toLocal(mapLclN-1(id), p), x))",
+      [dims](const Expr &e) -> std::optional<Expr> {
+        if (dims < 2) return std::nullopt;
+        auto m = matchStream(e, dims);
+        // One slid input (zipped inputs are not streamed through local memory yet).
+        if (!m || m->zipped || m->inputs.size() != 1 || !m->slid[0]) return std::nullopt;
+        const Expr &x = m->inputs[0];
+        if (!x.type()) return std::nullopt;
+        // The planes must be arrays of scalars: they are copied to local memory.
+        Type element = *x.type();
+        int rank = 0;
+        for (; element.isArray(); element = element.arrayElement()) ++rank;
+        if (rank != dims || !element.isScalar()) return std::nullopt;
+        const int inner = dims - 1;
+        const ScalarKind kind = element.scalarKind();
+        // Each plane (tile plus halo) copied by the work-group into local
+        // memory as it enters the window: slideSeq's code keeps the window's
+        // planes in a local ring when it runs on a whole work-group.
+        Expr planes =
+            api::map(api::fn(
+                         [inner, kind](Expr plane) {
+                           return api::toLocal(
+                               api::fn([inner, kind](Expr p) { return mapLclNest(inner, api::id(kind), p); }), plane);
+                         },
+                         "plane"),
+                     x);
+        StencilMatch match = *m;
+        // The window of n local planes: each output of the plane on a
+        // work-item, reading its neighbourhood from the n planes.
+        Expr perStep = api::fn(
+            [match, inner](Expr window) {
+              Expr neighbourhoods = moveFrontDimensionTo(
+                  inner, api::map(api::fn([&](Expr plane) { return api::slideN(inner, match.size, match.step, plane); },
+                                          "plane"),
+                                  window));
+              return mapLclNest(inner, match.f, neighbourhoods);
+            },
+            "window");
+        return api::slideSeq(m->size, m->step, perStep, planes);
+      }};
+}
+
+} // namespace liftcc::rewrite

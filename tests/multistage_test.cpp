@@ -128,6 +128,7 @@ Op recipeMark(Recipe recipe) {
   case Recipe::Local: return Op::ToLocal;
   case Recipe::Coarsened: return Op::ToPrivate;
   case Recipe::Stream: return Op::SlideSeq;
+  case Recipe::StreamLocal: return Op::SlideSeq;
   }
   return Op::MapGlb;
 }

@@ -190,7 +190,7 @@ TEST_CASE("strategy: malformed text is a one-line error naming the position and 
       {"", "at character 1: expected a step"},
       {"mapGlb(x,y) wg(8)", "at character 13: expected ';' between steps, found 'w'"},
       {"tiles(8) ; mapWrg(x,y)",
-       "at character 1: expected a lowering (mapGlb, vectorize, tile, coarsen or stream), found 'tiles'"},
+       "at character 1: expected a lowering (mapGlb, vectorize, tile, coarsen, stream or streamLocal), found 'tiles'"},
       {"tile(0) ; mapWrg(x,y)", "at character 6: expected a number from 1 to 1024 in tile, found '0'"},
       {"tile(8) ; mapGlb(x,y)", "at character 11: expected 'mapWrg' after tile, found 'mapGlb'"},
       {"tile(8)", "at character 8: expected 'mapWrg' after tile, found the end of the text"},
@@ -214,8 +214,9 @@ TEST_CASE("strategy: malformed text is a one-line error naming the position and 
       {"mapGlb(x) ; divToMul ; ", "at character 24: expected a step name, found the end of the text"},
       {"fuse", "at character 5: expected a lowering after fuse, found the end of the text"},
       {"fuse(2) ; mapGlb(x)", "at character 1: fuse takes no arguments"},
-      {"fuse ; fuse ; mapGlb(x)", "at character 8: expected a lowering (mapGlb, vectorize, tile, coarsen or stream), "
-                                  "found 'fuse'"},
+      {"fuse ; fuse ; mapGlb(x)",
+       "at character 8: expected a lowering (mapGlb, vectorize, tile, coarsen, stream or streamLocal), "
+       "found 'fuse'"},
       {"mapGlb(x) ; fuse", "at character 13: expected wg, specialise"},
       {"timeTile(0) ; mapGlb(x)", "at character 10: expected a number from 1 to 64 in timeTile, found '0'"},
       {"timeTile(2)", "at character 12: expected a lowering after timeTile, found the end of the text"},
@@ -283,6 +284,7 @@ TEST_CASE("strategy: the space is a union of families, chosen, excluded and narr
   // Every family but fused, which only programs with intermediate arrays have,
   std::vector<std::string> expected = explore::familyNames();
   expected.resize(expected.size() - 2); // nor timeTiled, which only programs iterate(n, f, A) have
+  std::erase(expected, "streamLocal");  // nor streamLocal, off unless selected
   CHECK(names == expected);
   CHECK(sum == all.variants.size());
   // Deduplicated by kernel and launch, not by configuration.
@@ -488,8 +490,9 @@ TEST_CASE("strategy: liftc compile --strategy rebuilds what explore printed; exp
   CHECK_FALSE(std::filesystem::exists(out));
   test::LiftcRun unknown = test::runLiftc("explore " + program + sizes + " --space --families plain,fancy");
   CHECK(unknown.status == 2);
-  CHECK(unknown.output.find("--families takes families plain, stream, tiled, local, coarsened, vector, mapping, "
-                            "fused and timeTiled, found 'fancy'") != std::string::npos);
+  CHECK(unknown.output.find(
+            "--families takes families plain, stream, streamLocal, tiled, local, coarsened, vector, mapping, "
+            "fused and timeTiled, found 'fancy'") != std::string::npos);
   test::LiftcRun derivedOnly = test::runLiftc("explore " + program + sizes + " --space --families fused,timeTiled");
   CHECK(derivedOnly.status == 2);
   CHECK_MESSAGE(derivedOnly.output.find("--families: fused and timeTiled re-apply the other selected families") !=

@@ -54,16 +54,17 @@ std::vector<std::string> familyList(const std::string &option, const std::string
   std::vector<std::string> families = splitList(text);
   for (const std::string &f : families)
     if (std::find(explore::familyNames().begin(), explore::familyNames().end(), f) == explore::familyNames().end())
-      throw UsageError(
-          "--" + option +
-          " takes families plain, stream, tiled, local, coarsened, vector, mapping, fused and timeTiled, found '" +
-          io::shown(f) + "'");
+      throw UsageError("--" + option +
+                       " takes families plain, stream, streamLocal, tiled, local, coarsened, vector, mapping, fused "
+                       "and timeTiled, found '" +
+                       io::shown(f) + "'");
   return families;
 }
 
 void setFamily(explore::SpaceOptions &o, const std::string &family, bool on) {
   if (family == "plain") o.includePlain = on;
   if (family == "stream") o.includeStream = on;
+  if (family == "streamLocal") o.includeStreamLocal = on;
   if (family == "tiled") o.includeTiled = on;
   if (family == "local") o.includeLocal = on;
   if (family == "coarsened") o.includeCoarsened = on;
@@ -105,6 +106,11 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
   std::string name = assignment.substr(0, eq), values = assignment.substr(eq + 1);
   if (name == "tile") {
     o.tileSizes = positiveList(name, values, 1024);
+  } else if (name == "streamChunk") {
+    o.streamChunks = positiveList(name, values, 1024);
+  } else if (name == "streamTile") {
+    o.streamTiles = shapeList(name, values, 1);
+    for (auto &t : o.streamTiles) t[2] = 0;
   } else if (name == "coarsen") {
     o.coarsenFactors = positiveList(name, values, 64);
   } else if (name == "wg") {

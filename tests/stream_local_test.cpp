@@ -1,0 +1,326 @@
+// 2.5D streaming through local memory (recipe streamLocal, rule
+// streamPlanesThroughLocal): the rule preserves semantics in random walks;
+// its kernels (one work-group per chunk of planes and plane tile, each plane
+// copied once into a local ring) match the interpreter on the device at
+// sizes no tile or chunk divides, for radius 1 to 4 and every boundary, 2D
+// and 3D; their CUDA C compiles with NVRTC without a warning; the family is
+// in the explored space and its strategies parse back.
+
+#include "codegen/generate.h"
+#include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
+#include "core/ir/printer.h"
+#include "core/ir/transform.h"
+#include "core/typecheck/typecheck.h"
+#include "examples/example.h"
+#include "examples/stencil_helpers.h"
+#include "explore/space.h"
+#include "explore/strategy_text.h"
+#include "primitives/api.h"
+#include "rewrite/apply.h"
+#include "rewrite/catalog.h"
+#include "rewrite/recipes.h"
+#include "rewrite/rule.h"
+#include "tests/nvrtc_test_support.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/opencl/opencl_backend.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <set>
+
+namespace liftcc {
+namespace {
+
+using namespace api;
+
+void checkSame(const Value &expected, const Value &actual) {
+  auto mismatch = compareValues(expected, actual, {1e-4, 1e-5});
+  CHECK_MESSAGE(!mismatch, *mismatch);
+}
+
+std::map<std::string, int64_t> sizesFor(const examples::Example &ex, const std::vector<int64_t> &extents) {
+  std::map<std::string, int64_t> sizes;
+  for (size_t i = 0; i < ex.sizeNames.size(); ++i) sizes[ex.sizeNames[i]] = extents[i % extents.size()];
+  return sizes;
+}
+
+/// Plane tile 4 x 3 and chunks of 3 planes: none divides the test extents.
+rewrite::RecipeOptions oddTiles() {
+  rewrite::RecipeOptions options;
+  options.tileExtents = {4, 3, 0};
+  options.streamChunk = 3;
+  return options;
+}
+
+/// The streaming loop of a kernel (from "for (int w_" to its closing brace).
+std::string streamingLoop(const std::string &source) {
+  size_t start = source.find("for (int w_");
+  if (start == std::string::npos) return "";
+  size_t open = source.find('{', start);
+  int depth = 0;
+  for (size_t i = open; i < source.size(); ++i) {
+    if (source[i] == '{') ++depth;
+    if (source[i] == '}' && --depth == 0) return source.substr(start, i - start + 1);
+  }
+  return "";
+}
+
+size_t occurrences(const std::string &text, const std::string &what) {
+  size_t count = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
+}
+
+/// Runs `kernel` on the device and compares it with the interpreter.
+void checkOnDevice(ocl::Context &context, const Program &typed, const std::map<std::string, int64_t> &sizes,
+                   const codegen::Kernel &kernel) {
+  std::vector<Value> inputs = randomInputs(typed, sizes, 7);
+  tuner::OpenCLKernelRunner runner(context, kernel);
+  checkSame(interpret(typed, sizes, inputs), runner.run(sizes, inputs, typed.body().typeOrThrow()).output);
+}
+
+/// A `dims`-dimensional stencil of radius r with the given boundary (0 clamp,
+/// 1 mirror, 2 wrap, 3 constant): the star, and the box's corners at distance
+/// r (so planes other than the centre one are read off their centre), each
+/// point with its own weight so that a misplaced plane or halo shows.
+Program radiusStencil(int dims, int radius, int boundary) {
+  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+  Expr grid = examples::gridInput("A", sizes);
+  Expr padded = boundary == 3 ? padConstantN(dims, radius, radius, lit(0.5f), grid)
+                              : padN(dims, radius, radius,
+                                     std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], grid);
+  std::vector<examples::Offset> offsets = examples::starOffsets(dims, radius);
+  offsets.push_back(examples::centre(dims));
+  for (const examples::Offset &o : examples::boxOffsets(dims, radius)) {
+    bool corner = true;
+    for (int c : o) corner = corner && (c == radius || c == -radius);
+    if (corner) offsets.push_back(o);
+  }
+  std::vector<examples::WeightedGroup> groups;
+  int k = 0;
+  for (const examples::Offset &o : offsets) groups.push_back({std::to_string(0.01 * ++k) + "f", {o}});
+  Expr f =
+      fn([&](Expr nbh) { return examples::weightedSum("r" + std::to_string(radius), nbh, radius, groups); }, "nbh");
+  return program({grid}, mapN(dims, f, slideN(dims, 2 * radius + 1, 1, padded)));
+}
+
+} // namespace
+
+TEST_CASE("streamLocal: random walks with the local streaming rules preserve semantics (application counts)") {
+  // Short walks over the algorithmic catalogue, each ending in
+  // streamPlanesThroughLocal2D/3D wherever it applies (also inside tiles of an
+  // earlier tiling): every end point computes what the original computes.
+  std::vector<rewrite::Rule> rules = rewrite::algorithmicCatalog();
+  std::vector<rewrite::Rule> streaming{rewrite::streamPlanesThroughLocal(2), rewrite::streamPlanesThroughLocal(3)};
+  std::mt19937_64 rng(3333);
+  std::map<std::string, int> applications;
+  int walks = 0;
+  for (const examples::Example &ex : examples::allExamples()) {
+    if (ex.dims < 2) continue;
+    std::map<std::string, int64_t> sizes =
+        sizesFor(ex, ex.dims == 2 ? std::vector<int64_t>{9, 10} : std::vector<int64_t>{5, 6, 7});
+    Program original = typeCheck(ex.build(), sizes);
+    std::vector<Value> inputs = randomInputs(original, sizes, 5);
+    Value expected = interpret(original, sizes, inputs);
+    for (int walk = 0; walk < 3; ++walk, ++walks) {
+      Program current = original;
+      // One random step first (none in the first walk).
+      for (int step = 0; step < walk; ++step) {
+        std::shuffle(rules.begin(), rules.end(), rng);
+        for (const rewrite::Rule &rule : rules) {
+          std::vector<std::string> at = rewrite::applicableLocations(current, rule);
+          if (at.empty()) continue;
+          current = rewrite::applyRule(current, rule, at[rng() % at.size()]);
+          break;
+        }
+      }
+      bool streamed = false;
+      for (const rewrite::Rule &rule : streaming) {
+        std::vector<std::string> at = rewrite::applicableLocations(current, rule);
+        if (at.empty()) continue;
+        current = rewrite::applyRule(current, rule, at[rng() % at.size()]);
+        ++applications[rule.name];
+        streamed = true;
+        break;
+      }
+      if (!streamed) continue;
+      CAPTURE(ex.name);
+      INFO(printProgram(current));
+      checkSame(expected, interpret(current, sizes, inputs));
+    }
+  }
+  MESSAGE(walks, " walks; streamPlanesThroughLocal2D=", applications["streamPlanesThroughLocal2D"],
+          " streamPlanesThroughLocal3D=", applications["streamPlanesThroughLocal3D"]);
+  // (Deterministic: the counts change when the catalogue or the examples do.)
+  CHECK(applications["streamPlanesThroughLocal2D"] >= 5);
+  CHECK(applications["streamPlanesThroughLocal3D"] >= 5);
+  // The rule needs one slid input: nothing zipped, no 1D stencil.
+  const examples::Example &hotspot = examples::findExample("hotspot3d");
+  Program zipped = typeCheck(hotspot.build(), sizesFor(hotspot, {5, 6, 7}));
+  CHECK(rewrite::applicableLocations(zipped, rewrite::streamPlanesThroughLocal(3)).empty());
+  const examples::Example &j1 = examples::findExample("jacobi1d_3pt");
+  Program oneD = typeCheck(j1.build(), sizesFor(j1, {19}));
+  CHECK(rewrite::applicableLocations(oneD, rewrite::streamPlanesThroughLocal(2)).empty());
+  // `liftc rewrite --rule` knows them.
+  CHECK(rewrite::findRule("streamPlanesThroughLocal2D"));
+  CHECK(rewrite::findRule("streamPlanesThroughLocal3D"));
+}
+
+TEST_CASE("streamLocal: the examples streamed through local memory match the interpreter on the device") {
+  auto context = ocl::test::testContext();
+  std::set<std::string> streamed;
+  for (const examples::Example &ex : examples::allExamples()) {
+    if (ex.dims < 2) continue;
+    CAPTURE(ex.name);
+    // Extents neither the 4 x 3 plane tile nor the chunk of 3 divide.
+    std::map<std::string, int64_t> sizes =
+        sizesFor(ex, ex.dims == 2 ? std::vector<int64_t>{13, 21} : std::vector<int64_t>{7, 10, 11});
+    Program typed = typeCheck(ex.build(), sizes);
+    std::optional<Program> lowered;
+    try {
+      lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
+    } catch (const rewrite::RewriteError &e) {
+      MESSAGE(ex.name, " not streamed through local memory: ", std::string(e.what()));
+      continue;
+    }
+    if (!containsNode(lowered->body(), [](const Expr &e) { return e.isPrim(Op::SlideSeq); })) continue;
+    streamed.insert(ex.name);
+    // The work-group's shape is the plane tile: the copies of the tile plus
+    // halo loop over it.
+    codegen::CodegenOptions options;
+    options.localSize = {4, ex.dims == 3 ? 3 : 1, 1};
+    codegen::Kernel kernel = codegen::generateKernel(*lowered, codegen::Target::OpenCL, options);
+    CAPTURE(kernel.source);
+    std::string loop = streamingLoop(kernel.source);
+    REQUIRE(!loop.empty());
+    CHECK(kernel.dims == ex.dims);
+    // Per step one plane loaded (one copy), two barriers; before the loop,
+    // the first 2r planes.
+    CHECK(occurrences(loop, "barrier(CLK_LOCAL_MEM_FENCE)") == 2);
+    CHECK(occurrences(loop, "ring_0[") >= 2);
+    // On the device: one example per window shape (PoCL builds dominate the time).
+    const std::set<std::string> run{"jacobi2d_9pt", "gaussian", "heat", "jacobi3d_13pt", "poisson"};
+    if (!context || !run.count(ex.name)) continue;
+    checkOnDevice(*context, typed, sizes, kernel);
+  }
+  for (const char *name :
+       {"jacobi2d_5pt", "jacobi2d_9pt", "gaussian", "heat", "jacobi3d_7pt", "jacobi3d_13pt", "poisson"})
+    CHECK_MESSAGE(streamed.count(name), name, " is not streamed through local memory");
+  std::string names;
+  for (const std::string &n : streamed) names += n + " ";
+  MESSAGE("streamed through local memory: ", names);
+}
+
+TEST_CASE("streamLocal: radius 1 to 4 with clamp, mirror, wrap and constant boundaries match on the device") {
+  auto context = ocl::test::testContext();
+  int checked = 0;
+  for (int dims = 2; dims <= 3; ++dims)
+    for (int boundary = 0; boundary < 4; ++boundary)
+      for (int radius = 1; radius <= 4; ++radius) {
+        // Every radius with clamp, every boundary with radius 1 (2D) and 4 (2D and 3D).
+        if (boundary != 0 && radius != 4 && !(dims == 2 && radius == 1)) continue;
+        Program high = radiusStencil(dims, radius, boundary);
+        std::map<std::string, int64_t> extents;
+        std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
+        std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+        for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+        Program typed = typeCheck(high, extents);
+        Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
+        codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+        CAPTURE(dims);
+        CAPTURE(boundary);
+        CAPTURE(radius);
+        CAPTURE(kernel.source);
+        CHECK(!streamingLoop(kernel.source).empty());
+        // The ring holds 2r+1 planes of the tile plus halo.
+        int64_t plane = (4 + 2 * radius) * (dims == 3 ? 3 + 2 * radius : 1);
+        CHECK(kernel.source.find("ring_0[" + std::to_string((2 * radius + 1) * plane) + "]") != std::string::npos);
+        ++checked;
+        if (!context) continue;
+        checkOnDevice(*context, typed, extents, kernel);
+      }
+  CHECK(checked == 17);
+}
+
+TEST_CASE("streamLocal: the CUDA kernels compile with NVRTC; Heat 256^3 loads fewer values per store than stream") {
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  if (!strict) return;
+  int compiled = 0;
+  for (const char *name : {"jacobi2d_5pt", "gaussian", "heat", "poisson", "jacobi3d_13pt"}) {
+    const examples::Example &ex = examples::findExample(name);
+    std::map<std::string, int64_t> sizes = sizesFor(ex, {13, 21, 22});
+    Program lowered = rewrite::applyRecipe(typeCheck(ex.build(), sizes), rewrite::Recipe::StreamLocal, oddTiles());
+    codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::CUDA);
+    CAPTURE(ex.name);
+    CAPTURE(kernel.source);
+    cuda::PtxResult ptx = cuda::compileToPtx(kernel.source, *strict, ex.name + ".cu");
+    CHECK(ptx.log.empty());
+    CHECK(ptx.warnings.empty());
+    CHECK(ptx.ptx.find(".entry liftcc_kernel") != std::string::npos);
+    CHECK(ptx.ptx.find("bar.sync") != std::string::npos);
+    ++compiled;
+  }
+  CHECK(compiled == 5);
+  // The global loads and stores in the PTX of Heat at 256^3: the old stream
+  // family (a private window per work-item) against streamLocal (32 x 4 plane
+  // tiles, chunks of 32 planes).
+  const examples::Example &heat = examples::findExample("heat");
+  Program typed = typeCheck(heat.build(), sizesFor(heat, {256}));
+  auto counts = [&](rewrite::Recipe recipe, const rewrite::RecipeOptions &options) {
+    codegen::Kernel kernel =
+        codegen::generateKernel(rewrite::applyRecipe(typed, recipe, options), codegen::Target::CUDA);
+    std::string ptx = cuda::compileToPtx(kernel.source, *strict, "heat.cu").ptx;
+    return std::pair{occurrences(ptx, "ld.global"), occurrences(ptx, "st.global")};
+  };
+  rewrite::RecipeOptions planes;
+  planes.tileExtents = {32, 4, 0};
+  planes.streamChunk = 32;
+  auto [streamLoads, streamStores] = counts(rewrite::Recipe::Stream, {});
+  auto [localLoads, localStores] = counts(rewrite::Recipe::StreamLocal, planes);
+  MESSAGE("Heat 256^3 PTX: stream ", streamLoads, " ld.global / ", streamStores, " st.global; streamLocal ", localLoads,
+          " ld.global / ", localStores, " st.global");
+  CHECK(localLoads < streamLoads);
+  CHECK(localStores >= 1);
+}
+
+TEST_CASE("streamLocal: the family is in the explored space and its strategies parse back") {
+  const examples::Example &heat = examples::findExample("heat");
+  Program typed = typeCheck(heat.build(), sizesFor(heat, {13}));
+  explore::SpaceOptions options;
+  options.includePlain = options.includeStream = options.includeTiled = options.includeLocal =
+      options.includeCoarsened = options.includeVector = options.includeMapping = options.includeFused =
+          options.includeTimeTiled = false;
+  options.includeSpecialised = false;
+  options.includeStreamLocal = true;
+  options.streamChunks = {4, 8};
+  options.streamTiles = {{8, 4, 0}};
+  tuner::DeviceLimits limits;
+  limits.maxWorkGroupSize = 1024;
+  limits.localMemoryBytes = 65536;
+  explore::Space space = explore::enumerateSpace(typed, limits, options);
+  REQUIRE(!space.variants.empty());
+  std::set<int64_t> chunks;
+  for (const explore::Variant &v : space.variants) {
+    CHECK(explore::familyOf(v.configuration) == "streamLocal");
+    chunks.insert(v.configuration.streamChunk);
+    std::string text = explore::strategyText(v);
+    CAPTURE(text);
+    CHECK(text.rfind("streamLocal(", 0) == 0);
+    explore::ParsedStrategy parsed = explore::parseStrategy(text);
+    CHECK(parsed.configuration == v.configuration);
+    explore::Variant rebuilt = explore::variantFromStrategy(typed, text);
+    CHECK(rebuilt.kernel.source == v.kernel.source);
+    CHECK(rebuilt.kernel.localSize == v.kernel.localSize);
+  }
+  CHECK(chunks == std::set<int64_t>{4, 8});
+  // The plane tile is the default launch shape.
+  CHECK(space.variants.front().configuration.local == std::array<int64_t, 3>{8, 4, 1});
+  CHECK(explore::strategyText(space.variants.front()) == "streamLocal(4) ; tile(8,4) ; mapWrg(x,y,z) ; wg(8,4)");
+  CHECK_THROWS_WITH_AS(explore::parseStrategy("streamLocal(4) ; mapWrg(x,y,z)"),
+                       doctest::Contains("expected 'tile' after streamLocal"), explore::StrategyError);
+}
+
+} // namespace liftcc
