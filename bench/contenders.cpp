@@ -5,6 +5,7 @@
 #include "codegen/generate.h"
 #include "core/ir/operands.h"
 #include "core/typecheck/typecheck.h"
+#include "driver/pipeline.h"
 #include "explore/configuration.h"
 #include "explore/space.h"
 #include "rewrite/recipes.h"
@@ -57,14 +58,11 @@ std::array<int64_t, 3> guardFreeLocalSize(const codegen::Kernel &kernel) {
 ContenderKernel generatedContenderKernel(const Program &lowered, codegen::Target target, bool specialise,
                                          bool noinlineBorder = false) {
   if (!specialise) return ContenderKernel{codegen::generateKernel(lowered, target), std::nullopt};
-  codegen::CodegenOptions options;
-  options.specialiseBoundaries = true;
-  options.noinlineBorder = noinlineBorder;
-  options.localSize = guardFreeLocalSize(codegen::generateKernel(lowered, target));
-  const auto &l = options.localSize;
-  return ContenderKernel{
-      codegen::generateKernel(lowered, target, options),
-      std::array<size_t, 3>{static_cast<size_t>(l[0]), static_cast<size_t>(l[1]), static_cast<size_t>(l[2])}};
+  driver::Configuration strategy;
+  strategy.specialise = true;
+  strategy.noinlineBorder = noinlineBorder;
+  strategy.local = guardFreeLocalSize(codegen::generateKernel(lowered, target));
+  return ContenderKernel{driver::generate(lowered, strategy, target), driver::launchLocalSize(strategy)};
 }
 
 Contender coarsenedContender(const CoarsenedVariant &variant) {
@@ -101,9 +99,9 @@ Contender specialisedPlainContender(bool guardFree, bool noinlineBorder = false)
           [guardFree, noinlineBorder](const Program &typed, const Sizes &, codegen::Target target) {
             Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {});
             if (guardFree) return generatedContenderKernel(lowered, target, true, noinlineBorder);
-            codegen::CodegenOptions options;
-            options.specialiseBoundaries = true;
-            return ContenderKernel{codegen::generateKernel(lowered, target, options), std::nullopt};
+            driver::Configuration strategy;
+            strategy.specialise = true;
+            return ContenderKernel{driver::generate(lowered, strategy, target), std::nullopt};
           }};
 }
 
@@ -113,10 +111,10 @@ Contender plainFastMathContender() {
   return {"plain fast-math", ContenderKind::Generated, 1,
           [](const Program &typed, const Sizes &, codegen::Target target) {
             Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {});
-            codegen::CodegenOptions options;
-            options.fastMath = codegen::FastMath::Relaxed;
-            options.divToMul = true;
-            return ContenderKernel{codegen::generateKernel(lowered, target, options), std::nullopt};
+            driver::Configuration strategy;
+            strategy.fastMath = codegen::FastMath::Relaxed;
+            strategy.divToMul = true;
+            return ContenderKernel{driver::generate(lowered, strategy, target), std::nullopt};
           },
           codegen::fastMathTolerance(codegen::FastMath::Relaxed, true)};
 }
@@ -170,13 +168,9 @@ Contender exploredContender(const explore::BestKernel &best) {
   std::string variant = "explored " + configuration.key() + " @" + best.launch.value("sizes", "?");
   Contender contender{variant, ContenderKind::Explored, configuration.tile > 0 ? configuration.tile : 1,
                       [configuration](const Program &typed, const Sizes &, codegen::Target target) {
-                        explore::Variant v = explore::makeVariant(typed, configuration, target);
-                        std::optional<std::array<size_t, 3>> local;
-                        if (configuration.local != std::array<int64_t, 3>{0, 0, 0})
-                          local = std::array<size_t, 3>{static_cast<size_t>(configuration.local[0]),
-                                                        static_cast<size_t>(configuration.local[1]),
-                                                        static_cast<size_t>(configuration.local[2])};
-                        return ContenderKernel{std::move(v.kernel), local};
+                        Program lowered = driver::lower(typed, configuration);
+                        return ContenderKernel{driver::generate(lowered, configuration, target),
+                                               driver::launchLocalSize(configuration)};
                       }};
   contender.tolerance = codegen::fastMathTolerance(configuration.fastMath, configuration.divToMul);
   return contender;

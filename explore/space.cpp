@@ -4,6 +4,7 @@
 #include "core/interp/deadline.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
+#include "driver/pipeline.h"
 #include "explore/parallel_map.h"
 #include "explore/strategy_text.h"
 #include "rewrite/stages.h"
@@ -153,17 +154,6 @@ void checkDeadline(const SpaceOptions &options) {
     throw DeadlineReached("the deadline passed while enumerating the variants");
 }
 
-/// The kernel of `lowered` under a twin's configuration `c`: launched with the
-/// configuration's work-group shape (a twin needs it at generation), with its
-/// specialisation and fast-math choices.
-codegen::Kernel twinKernel(const Program &lowered, const Configuration &c, codegen::Target target) {
-  codegen::CodegenOptions co;
-  co.localSize = c.local;
-  applySpecialisation(c, co);
-  applyFastMath(c, co);
-  return codegen::generateKernel(lowered, target, co);
-}
-
 /// The boundary-specialised twin of each variant whose kernel it changes
 /// (same configuration with `specialise`, the kernel regenerated for the
 /// variant's work-group size, so that a dividing size also drops the guard).
@@ -176,7 +166,7 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, cons
     checkDeadline(options);
     Configuration c = v.configuration;
     c.specialise = true;
-    codegen::Kernel kernel = twinKernel(v.lowered, c, target);
+    codegen::Kernel kernel = driver::generate(v.lowered, c, target);
     if (kernel.source != v.kernel.source) twins.push_back({c, v.lowered, std::move(kernel)});
   }
   return twins;
@@ -195,7 +185,7 @@ std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, cons
     checkDeadline(options);
     Configuration c = v.configuration;
     c.noinlineBorder = true;
-    out.push_back({c, v.lowered, twinKernel(v.lowered, c, target)});
+    out.push_back({c, v.lowered, driver::generate(v.lowered, c, target)});
   }
   return out;
 }
@@ -252,7 +242,7 @@ std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants, con
       checkDeadline(options);
       Configuration c = variants[representatives[k]].configuration;
       c.fastMath = codegen::FastMath::Reassociate;
-      return variantKernel(variants[representatives[k]].lowered, c, target);
+      return driver::generate(variants[representatives[k]].lowered, c, target);
     });
   }
   std::vector<Variant> crossed;
@@ -394,7 +384,7 @@ LoweredPrograms lowerPrograms(const Program &typed, const SpaceOptions &options)
     if (!tilesFitOutput(typed, c)) return std::nullopt;
     checkDeadline(options);
     try {
-      Program lowered = rewrite::applyRecipe(typed, c.recipe, c.recipeOptions());
+      Program lowered = driver::lower(typed, c);
       if (seenPrograms.insert(lowered.body().hash()).second) programs.push_back({c, lowered});
       return lowered;
     } catch (const rewrite::RewriteError &) {
@@ -417,7 +407,7 @@ LoweredPrograms lowerPrograms(const Program &typed, const SpaceOptions &options)
     } else {
       checkDeadline(options);
       try {
-        remappable.push_back({c, rewrite::applyRecipe(typed, c.recipe, c.recipeOptions())});
+        remappable.push_back({c, driver::lower(typed, c)});
       } catch (const rewrite::RewriteError &) {}
     }
   };
@@ -621,9 +611,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
         continue;
       }
       checkDeadline(options);
-      codegen::CodegenOptions co;
-      co.localSize = c.local;
-      variants.push_back({c, program, codegen::generateKernel(program, options.target, co)});
+      variants.push_back({c, program, driver::generate(program, c, options.target)});
     }
     if (variants.empty()) return result;
     std::vector<Variant> twins;
@@ -750,25 +738,21 @@ BuiltCandidate buildCandidate(const SpaceDescription &description, size_t index)
     launch.specialise = launch.noinlineBorder = false;
     launch.fastMath = codegen::FastMath::None;
     codegen::Kernel kernel = program.base;
-    if (program.base.localSize) {
-      codegen::CodegenOptions co;
-      co.localSize = launch.local;
-      kernel = codegen::generateKernel(program.lowered, description.target, co);
-    }
+    if (program.base.localSize) kernel = driver::generate(program.lowered, launch, description.target);
     if (c.specialise) {
       Configuration twin = launch;
       twin.specialise = true;
-      codegen::Kernel specialised = twinKernel(program.lowered, twin, description.target);
+      codegen::Kernel specialised = driver::generate(program.lowered, twin, description.target);
       if (specialised.source == kernel.source) return {std::nullopt, "its boundary specialisation changes no code"};
       if (c.noinlineBorder) {
         if (!specialised.interior) return {std::nullopt, "its specialised kernel has no interior, so no border code"};
         twin.noinlineBorder = true;
-        specialised = twinKernel(program.lowered, twin, description.target);
+        specialised = driver::generate(program.lowered, twin, description.target);
       }
       kernel = std::move(specialised);
     }
     if (c.fastMath == codegen::FastMath::Reassociate)
-      kernel = variantKernel(program.lowered, c, description.target);
+      kernel = driver::generate(program.lowered, c, description.target);
     else if (description.crossedWithFastMath)
       kernel.buildOptions = codegen::buildOptionsFor(c.fastMath, description.target);
     return {Variant{c, program.lowered, std::move(kernel)}, ""};
@@ -779,22 +763,9 @@ BuiltCandidate buildCandidate(const SpaceDescription &description, size_t index)
   }
 }
 
-codegen::Kernel variantKernel(const Program &lowered, const Configuration &configuration, codegen::Target target) {
-  codegen::CodegenOptions co;
-  // Work-group recipes fix their shape in the kernel; mapGlb kernels (plain,
-  // coarsened, stream) take it at launch, unless specialised (the interior
-  // test and a guard-free launch need the shape at generation).
-  if (configuration.recipe == rewrite::Recipe::Tiled || configuration.recipe == rewrite::Recipe::Local ||
-      configuration.recipe == rewrite::Recipe::StreamLocal || configuration.specialise)
-    co.localSize = configuration.local;
-  applySpecialisation(configuration, co);
-  applyFastMath(configuration, co);
-  return codegen::generateKernel(lowered, target, co);
-}
-
 Variant makeVariant(const Program &typed, const Configuration &configuration, codegen::Target target) {
-  Program lowered = rewrite::applyRecipe(typed, configuration.recipe, configuration.recipeOptions());
-  return {configuration, lowered, variantKernel(lowered, configuration, target)};
+  Program lowered = driver::lower(typed, configuration);
+  return {configuration, lowered, driver::generate(lowered, configuration, target)};
 }
 
 NeighbourIndex::NeighbourIndex(std::vector<Configuration> configurations) : configurations_(std::move(configurations)) {

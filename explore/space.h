@@ -220,11 +220,6 @@ const std::vector<std::string> &familyNames();
 /// `typed` is the high-level program type-checked at `sizes`.
 Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const SpaceOptions &options = {});
 
-/// The kernel of `lowered` (the program of `configuration`'s recipe) under
-/// the configuration's launch shape, specialisation and fast-math choices.
-codegen::Kernel variantKernel(const Program &lowered, const Configuration &configuration,
-                              codegen::Target target = codegen::Target::OpenCL);
-
 /// The variant of one configuration (which need not be part of the
 /// enumerated space, e.g. a work-group size chosen by hand). Throws
 /// rewrite::RewriteError or codegen::CodegenError when it does not apply.

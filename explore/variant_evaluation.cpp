@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/interp/interpreter.h"
 #include "core/typecheck/typecheck.h"
+#include "driver/pipeline.h"
 #include "explore/explorer.h"
 #include "explore/knowledge.h"
 #include "explore/record_identity.h"
@@ -83,7 +84,7 @@ SmallProblem smallProblem(const Program &program, const Configuration &c, const 
     std::map<std::string, int64_t> small = verificationSizes(program, c, factors[i]);
     try {
       Program typed = typeCheck(program, small);
-      Program lowered = rewrite::applyRecipe(typed, c.recipe, c.recipeOptions());
+      Program lowered = driver::lower(typed, c);
       return {small, typed, lowered};
     } catch (const Error &) {
       if (i + 1 == factors.size()) throw;
@@ -96,10 +97,7 @@ tuner::LaunchConfig launchOf(const Variant &variant, const ExploreOptions &optio
   tuner::LaunchConfig launch;
   launch.launchTimeout = options.kernelTimeout;
   launch.deadline = deadline;
-  if (variant.configuration.local != std::array<int64_t, 3>{0, 0, 0})
-    launch.localSize =
-        std::array<size_t, 3>{size_t(variant.configuration.local[0]), size_t(variant.configuration.local[1]),
-                              size_t(variant.configuration.local[2])};
+  launch.localSize = driver::launchLocalSize(variant.configuration);
   return launch;
 }
 
@@ -123,11 +121,7 @@ PreparedVariant prepareVariant(const Program &program, const Variant &variant,
   PreparedVariant prepared;
   try {
     SmallProblem small = smallProblem(program, variant.configuration, sizes);
-    codegen::CodegenOptions co;
-    if (variant.kernel.localSize || variant.configuration.specialise) co.localSize = variant.configuration.local;
-    applySpecialisation(variant.configuration, co);
-    applyFastMath(variant.configuration, co);
-    prepared.checker = device.compile(codegen::generateKernel(small.lowered, device.target(), co));
+    prepared.checker = device.compile(driver::generate(small.lowered, variant.configuration, device.target()));
     prepared.smallInputs = randomInputs(small.typed, small.sizes, 17);
     prepared.smallReference = interpretReference(small.typed, small.sizes, prepared.smallInputs, deadline);
     prepared.smallResultType = small.typed.body().typeOrThrow();
@@ -157,10 +151,7 @@ std::optional<std::string> sassRejection(const PreparedVariant &prepared, const 
   // when it runs, with its own message.
   int64_t groupSize = 1;
   try {
-    std::optional<std::array<size_t, 3>> requested;
-    if (variant.configuration.local != std::array<int64_t, 3>{0, 0, 0})
-      requested = std::array<size_t, 3>{size_t(variant.configuration.local[0]), size_t(variant.configuration.local[1]),
-                                        size_t(variant.configuration.local[2])};
+    std::optional<std::array<size_t, 3>> requested = driver::launchLocalSize(variant.configuration);
     tuner::LaunchPlan plan =
         tuner::planLaunch(variant.kernel, sizes, requested, tuner::defaultCudaBlock(variant.kernel.dims));
     auto threads = [](const std::optional<std::array<size_t, 3>> &local) {

@@ -11,7 +11,8 @@ mkdir -p "$out"
 for program in examples/json/*.json; do
   name=$(basename "$program" .json)
   # Sizes: every size variable at 64 (symbolic sizes are covered by the tests).
-  sizes=$(python3 -c 'import json,sys; print(",".join((s if isinstance(s, str) else s["name"])+"=64" for s in json.load(open(sys.argv[1]))["sizes"]))' "$program")
+  # A size is {"name": ...} or its name alone ("sizes": ["N", "M"]).
+  sizes=$(python3 -c 'import json,sys; print(",".join((s["name"] if isinstance(s, dict) else s)+"=64" for s in json.load(open(sys.argv[1]))["sizes"]))' "$program")
   for recipe in plain tiled local; do
     for target in opencl cuda; do
       base="$out/$name.$recipe.$target"

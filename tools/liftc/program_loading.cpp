@@ -22,87 +22,6 @@ Program loadProgram(const std::string &path) {
   }
 }
 
-namespace {
-
-/// `e` at `sizes` in 128-bit arithmetic; nullopt when a value leaves
-/// [-2^62, 2^62] (arith::evaluate wraps like C, which would hide it).
-std::optional<__int128> evaluateWide(const arith::Expr &e, const std::map<std::string, int64_t> &sizes) {
-  constexpr __int128 kLimit = __int128(1) << 62;
-  std::vector<__int128> ops;
-  for (const arith::Expr &operand : e.operands()) {
-    auto v = evaluateWide(operand, sizes);
-    if (!v) return std::nullopt;
-    ops.push_back(*v);
-  }
-  __int128 r = 0;
-  switch (e.kind()) {
-  case arith::Kind::Constant: r = e.constant(); break;
-  case arith::Kind::Variable: {
-    auto it = sizes.find(e.varName());
-    if (it == sizes.end()) return std::nullopt;
-    r = it->second;
-    break;
-  }
-  case arith::Kind::Sum:
-    for (__int128 v : ops) r += v;
-    break;
-  case arith::Kind::Product:
-    r = 1;
-    for (__int128 v : ops) {
-      r *= v;
-      if (r > kLimit || r < -kLimit) return std::nullopt;
-    }
-    break;
-  default: return int64_t(arith::evaluate(e, sizes)); // div, mod, min, max, select: no growth beyond operands
-  }
-  if (r > kLimit || r < -kLimit) return std::nullopt;
-  return r;
-}
-
-/// Every array length in `type` stays far from wrapping at `sizes`.
-bool lengthsFit(const Type &type, const std::map<std::string, int64_t> &sizes) {
-  if (type.isTuple()) {
-    for (const Type &t : type.tupleElements())
-      if (!lengthsFit(t, sizes)) return false;
-    return true;
-  }
-  if (!type.isArray()) return true;
-  return evaluateWide(type.arrayLength(), sizes).has_value() && lengthsFit(type.arrayElement(), sizes);
-}
-
-} // namespace
-
-Program typeCheckFile(const std::string &path, const Program &program, const std::map<std::string, int64_t> &sizes) {
-  // The declared input types are checked before specialising: an array length
-  // such as N*M*O that wraps at these sizes would fold into a wrong constant.
-  for (const Expr &in : program.inputs())
-    if (!sizes.empty() && in.type() && !lengthsFit(*in.type(), sizes))
-      throw UsageError("at these sizes input " + in.name() + " (" + io::shown(in.type()->str(), 80) +
-                       ") has a length beyond 2^62, liftc's limit");
-  Program typed = [&] {
-    try {
-      return sizes.empty() ? typeCheck(program) : typeCheck(program, sizes);
-    } catch (const TypeError &e) {
-      throw std::runtime_error(io::shown(path, 200) + ": " + e.what());
-    }
-  }();
-  if (sizes.empty()) return typed;
-  auto checkArray = [&](const std::string &what, const Type &type) {
-    int64_t count = 0;
-    try {
-      count = scalarCount(type, sizes);
-    } catch (const std::exception &) {
-      count = -1;
-    }
-    if (count < 0 || count > kMaxArrayScalars)
-      throw UsageError("at these sizes " + what + " (" + io::shown(type.str(), 80) + ") has more than 2^60 values, " +
-                       "liftc's limit (its byte count must fit a signed 64-bit integer)");
-  };
-  for (const Expr &in : typed.inputs()) checkArray("input " + in.name(), in.typeOrThrow());
-  checkArray("the result", typed.body().typeOrThrow());
-  return typed;
-}
-
 std::map<std::string, int64_t> sizeBindings(const CommandLine &cl) {
   std::map<std::string, int64_t> sizes;
   for (const std::string &text : cl.values("size"))
@@ -111,38 +30,21 @@ std::map<std::string, int64_t> sizeBindings(const CommandLine &cl) {
   return sizes;
 }
 
-void checkSizeBindings(const Program &program, const std::map<std::string, int64_t> &sizes) {
-  std::string missing;
-  for (const arith::Expr &var : program.sizes) {
-    auto it = sizes.find(var.varName());
-    if (it == sizes.end()) {
-      missing += (missing.empty() ? "" : ", ") + var.varName();
-      continue;
+LoadedProgram loadTypedProgram(const CommandLine &cl, ProgramNeeds needs) {
+  const std::string &path = cl.onlyPositional("program file");
+  Program program = loadProgram(path);
+  std::map<std::string, int64_t> sizes = sizeBindings(cl);
+  Program typed = [&] {
+    try {
+      return sizes.empty() && !needs.sizes ? typeCheck(program) : driver::typeCheckAtSizes(program, sizes);
+    } catch (const driver::InputError &e) {
+      throw UsageError(e.what());
+    } catch (const TypeError &e) {
+      throw std::runtime_error(io::shown(path, 200) + ": " + e.what());
     }
-    // A range bound may mention other sizes, so it is evaluated with all of them.
-    const arith::Range &range = var.varRange();
-    auto bound = [&](const std::shared_ptr<const arith::Expr> &b) { return arith::evaluate(*b, sizes); };
-    if (it->second > kMaxSizeValue)
-      throw UsageError("size " + var.varName() + " = " + std::to_string(it->second) +
-                       " is above liftc's limit 2^40 = " + std::to_string(kMaxSizeValue));
-    if (range.lo && it->second < bound(range.lo))
-      throw UsageError("size " + var.varName() + " = " + std::to_string(it->second) + " is below its minimum " +
-                       std::to_string(bound(range.lo)));
-    if (range.hi && it->second > bound(range.hi))
-      throw UsageError("size " + var.varName() + " = " + std::to_string(it->second) + " is above its maximum " +
-                       std::to_string(bound(range.hi)));
-  }
-  if (!missing.empty()) throw UsageError("missing --size for " + missing);
-  for (const auto &[name, value] : sizes) {
-    bool known = false;
-    for (const arith::Expr &var : program.sizes) known = known || var.varName() == name;
-    if (!known) {
-      std::string declared;
-      for (const arith::Expr &var : program.sizes) declared += (declared.empty() ? "" : ", ") + var.varName();
-      throw UsageError("the program has no size " + name + " (its sizes: " + (declared.empty() ? "none" : declared) +
-                       ")");
-    }
-  }
+  }();
+  if (needs.kernels) checkIterationCount(typed, sizes);
+  return {std::move(program), std::move(sizes), std::move(typed)};
 }
 
 void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options) {

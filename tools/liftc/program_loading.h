@@ -1,9 +1,12 @@
 #pragma once
-// What several verbs share: reading a program file and binding its sizes.
+// What several verbs share: reading a program file, binding its sizes and
+// the pipeline's checks and type checking (driver/pipeline.h) before a verb
+// does its own work.
 
 #include "codegen/generate.h"
 #include "codegen/launch_limits.h"
 #include "core/ir/expr.h"
+#include "driver/pipeline.h"
 #include "rewrite/recipes.h"
 #include "tools/liftc/command_line.h"
 
@@ -15,27 +18,34 @@ namespace liftcc::cli {
 
 /// Program files are read whole; a larger file (or /dev/zero) is refused.
 inline constexpr uint64_t kMaxProgramFileBytes = uint64_t(16) << 20;
-/// Each size is at most 2^40, and every array of the program's inputs and
-/// result at most 2^60 scalars (so byte counts, 8 per scalar at most, fit
-/// int64): index arithmetic on larger values could wrap.
-inline constexpr int64_t kMaxSizeValue = codegen::kMaxSizeValue;
-inline constexpr int64_t kMaxArrayScalars = int64_t(1) << 60;
 
 /// Reads and parses a JSON program; errors name the file and the JSON pointer.
 /// Refuses directories, devices and files over kMaxProgramFileBytes.
 Program loadProgram(const std::string &path);
 
-/// typeCheck(program), or typeCheck(program, sizes) when sizes are given,
-/// with type errors prefixed by the file name; with sizes, also checks the
-/// arrays of the inputs and the result against kMaxArrayScalars.
-Program typeCheckFile(const std::string &path, const Program &program, const std::map<std::string, int64_t> &sizes);
-
 /// Collects every --size option ("N=64,M=32", may repeat).
 std::map<std::string, int64_t> sizeBindings(const CommandLine &cl);
 
-/// Checks that `sizes` binds exactly the program's size variables and that
-/// every value lies in the variable's declared range.
-void checkSizeBindings(const Program &program, const std::map<std::string, int64_t> &sizes);
+/// What a verb needs of the program file before its own work.
+struct ProgramNeeds {
+  /// --size must bind every size variable; otherwise, without --size, the
+  /// program is type-checked symbolically (check, compile, rewrite).
+  bool sizes = true;
+  /// It produces, launches or explores kernels: iterate counts are checked too.
+  bool kernels = true;
+};
+/// A program file read, its sizes bound and the program typed at them.
+struct LoadedProgram {
+  Program program; ///< as read
+  std::map<std::string, int64_t> sizes;
+  Program typed;
+};
+/// The prologue of every verb that reads a program: the program file (the
+/// one positional argument) read, --size bound, and the pipeline's first
+/// passes (driver::typeCheckAtSizes, with driver::checkIterationCount when
+/// `needs.kernels`): their limits as usage errors, type errors prefixed by
+/// the file name.
+LoadedProgram loadTypedProgram(const CommandLine &cl, ProgramNeeds needs);
 
 /// --opt RECIPE, or nullopt without --opt.
 std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl);

@@ -1,8 +1,7 @@
 #include "tools/liftc/resource_limits.h"
 
 #include "core/interp/value_io.h"
-#include "core/ir/operands.h"
-#include "core/ir/transform.h"
+#include "driver/input_checks.h"
 #include "tools/liftc/command_line.h"
 #include "tuner/launch.h"
 
@@ -12,27 +11,6 @@
 namespace liftcc::cli {
 
 namespace {
-
-/// Product of the counts of all iterate nodes (an upper bound of the nested
-/// iterations), saturating above the limit; a count that is negative (a
-/// wrapped product of sizes) is above it too. Counts of sizes that `sizes`
-/// does not bind (compile without --size) are left to the launch.
-int64_t iterationProduct(const Program &typed, const std::map<std::string, int64_t> &sizes) {
-  int64_t product = 1;
-  containsNode(typed.body(), [&](const Expr &e) {
-    if (!e.isPrim(Op::Iterate)) return false;
-    const arith::Expr &countExpr = iterateCount(e);
-    for (const std::string &var : arith::freeVariables(countExpr))
-      if (!sizes.count(var)) return false;
-    int64_t count = arith::evaluate(countExpr, sizes);
-    if (count < 0 || count > kMaxIterations || product * std::max<int64_t>(count, 1) > kMaxIterations)
-      product = kMaxIterations + 1;
-    else
-      product *= std::max<int64_t>(count, 1);
-    return false;
-  });
-  return product;
-}
 
 std::string mib(int64_t bytes) { return std::to_string(bytes / (1 << 20)) + " MiB"; }
 
@@ -57,7 +35,7 @@ void checkInterpretable(const Program &typed, const std::map<std::string, int64_
   for (const Expr &p : typed.inputs()) checkInterpretable("input " + p.name(), p.typeOrThrow(), sizes);
   checkInterpretable("the result", typed.body().typeOrThrow(), sizes);
   checkIterationCount(typed, sizes);
-  int64_t work = iterationProduct(typed, sizes) * scalarCount(typed.body().typeOrThrow(), sizes);
+  int64_t work = driver::iterationProduct(typed, sizes) * scalarCount(typed.body().typeOrThrow(), sizes);
   if (work > kMaxInterpretedWork)
     throw UsageError("iterate computes " + std::to_string(work) +
                      " values in all; the reference interpreter accepts at most " +
@@ -68,7 +46,7 @@ void checkIterationCount(const Program &typed, const std::map<std::string, int64
   // The limit every kernel is held to (codegen/launch_limits.h), as a usage
   // error: the same line and status in every verb.
   try {
-    codegen::checkIterations(iterationProduct(typed, sizes));
+    driver::checkIterationCount(typed, sizes);
   } catch (const codegen::LimitError &e) {
     throw UsageError(e.what());
   }

@@ -10,11 +10,7 @@
 namespace liftcc::cli {
 
 int runCheck(const CommandLine &cl, std::ostream &out) {
-  const std::string &path = cl.onlyPositional("program file");
-  Program program = loadProgram(path);
-  std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  if (!sizes.empty()) checkSizeBindings(program, sizes);
-  out << printProgram(typeCheckFile(path, program, sizes));
+  out << printProgram(loadTypedProgram(cl, {.sizes = false, .kernels = false}).typed);
   return 0;
 }
 

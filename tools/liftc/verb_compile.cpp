@@ -20,15 +20,7 @@ namespace liftcc::cli {
 
 /// The program, type-checked, specialised to --size when given (concrete
 /// sizes let the simplifier fold index expressions to constants).
-static Program typedHighLevel(const CommandLine &cl) {
-  const std::string &path = cl.onlyPositional("program file");
-  Program program = loadProgram(path);
-  std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  if (!sizes.empty()) checkSizeBindings(program, sizes);
-  Program typed = typeCheckFile(path, program, sizes);
-  checkIterationCount(typed, sizes);
-  return typed;
-}
+static Program typedHighLevel(const CommandLine &cl) { return loadTypedProgram(cl, {.sizes = false}).typed; }
 
 /// The same lowered by --opt when given.
 static Program typedForCodegen(const CommandLine &cl) { return lowerWithRecipe(cl, typedHighLevel(cl)); }

@@ -53,10 +53,7 @@ void printValue(const Value &v, std::ostream &out) {
 int runEval(const CommandLine &cl, std::ostream &out) {
   const std::string &path = cl.onlyPositional("program file");
   const uint64_t seed = cl.value("seed") ? parseCount("--seed", *cl.value("seed"), kSeedRange) : 1;
-  Program program = loadProgram(path);
-  std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  checkSizeBindings(program, sizes);
-  Program typed = typeCheckFile(path, program, sizes);
+  auto [program, sizes, typed] = loadTypedProgram(cl, {.kernels = false});
 
   std::map<std::string, std::string> inputSources;
   for (const std::string &spec : cl.values("input")) {

@@ -169,11 +169,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
       throw UsageError("--shard i/n needs 0 <= i < n, found '" + io::shown(*shard) + "'");
   }
-  Program program = loadProgram(path);
-  std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  checkSizeBindings(program, sizes);
-  Program typed = typeCheckFile(path, program, sizes);
-  checkIterationCount(typed, sizes);
+  const auto [program, sizes, typed] = loadTypedProgram(cl, {});
   checkHostMemory(typed, sizes);
   if (auto t4 = cl.value("t4")) io::refuseOverwritingInputs({{"--t4", *t4}}, {path});
   if (cl.has("prepare-only")) return runPrepareOnly(cl, program, typed, sizes, options, out);
@@ -296,17 +292,13 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
 }
 
 int runTune(const CommandLine &cl, std::ostream &out) {
-  const std::string &path = cl.onlyPositional("program file");
+  cl.onlyPositional("program file"); // a missing file is the first error
   // The numeric options are checked before the program is read.
   explore::ExploreOptions options;
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(parseCount("--runs", *runs, kTimedRunsRange));
   if (auto t = cl.value("timeout"))
     options.kernelTimeout = std::chrono::duration<double>(parseDuration("--timeout", *t, kKernelTimeoutRange));
-  Program program = loadProgram(path);
-  std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  checkSizeBindings(program, sizes);
-  Program typed = typeCheckFile(path, program, sizes);
-  checkIterationCount(typed, sizes);
+  const auto [program, sizes, typed] = loadTypedProgram(cl, {});
 
   std::optional<explore::Variant> fromStrategy = strategyVariant(cl, typed, parseTarget(cl));
   explore::Configuration config = fromStrategy ? fromStrategy->configuration : configurationOfOptions(cl);

@@ -38,11 +38,7 @@ std::vector<codegen::Target> exportTargets(const CommandLine &cl) {
 /// The plans of a program lowered by --opt at --size, one per target.
 std::vector<exporter::ExportPlan> plansFromProgram(const CommandLine &cl, const std::string &path,
                                                    const std::string &name) {
-  Program program = loadProgram(path);
-  std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  checkSizeBindings(program, sizes);
-  Program typed = typeCheck(program, sizes);
-  checkIterationCount(typed, sizes);
+  const auto [program, sizes, typed] = loadTypedProgram(cl, {});
   Program lowered = lowerWithRecipe(cl, typed);
   codegen::CodegenOptions options = parseCodegenOptions(cl);
   options.kernelName = name;

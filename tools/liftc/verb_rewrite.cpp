@@ -15,11 +15,7 @@
 namespace liftcc::cli {
 
 int runRewrite(const CommandLine &cl, std::ostream &out) {
-  const std::string &path = cl.onlyPositional("program file");
-  Program program = loadProgram(path);
-  std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  if (!sizes.empty()) checkSizeBindings(program, sizes);
-  Program typed = typeCheckFile(path, program, sizes);
+  const Program typed = loadTypedProgram(cl, {.sizes = false, .kernels = false}).typed;
 
   if (cl.has("list")) {
     if (cl.value("rule") || cl.value("at")) throw UsageError("--list takes neither --rule nor --at");

@@ -20,27 +20,21 @@
 namespace liftcc::cli {
 
 int runRun(const CommandLine &cl, std::ostream &out) {
-  const std::string &path = cl.onlyPositional("program file");
+  cl.onlyPositional("program file"); // a missing file is the first error
   // The numeric options are checked before the program is read.
   uint64_t seed = cl.value("seed") ? parseCount("--seed", *cl.value("seed"), kSeedRange) : 1;
   const int repetitions =
       static_cast<int>(cl.value("repeat") ? parseCount("--repeat", *cl.value("repeat"), kTimedRunsRange) : 5);
-  Program program = loadProgram(path);
-  std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  checkSizeBindings(program, sizes);
-  Program typed = typeCheckFile(path, program, sizes);
-  checkIterationCount(typed, sizes);
+  const auto [program, sizes, typed] = loadTypedProgram(cl, {});
   if (cl.has("check")) checkInterpretable(typed, sizes);
   codegen::Target target = parseTarget(cl);
-  codegen::CodegenOptions codegenOptions;
+  codegen::CodegenOptions codegenOptions; // its fast-math choices: the tolerance of --check
   codegen::Kernel kernel;
   std::optional<std::array<size_t, 3>> localSize;
   if (std::optional<explore::Variant> variant = strategyVariant(cl, typed, target)) {
     kernel = variant->kernel;
-    explore::applyFastMath(variant->configuration, codegenOptions); // the tolerance of --check
-    const auto &wg = variant->configuration.local;
-    if (wg != std::array<int64_t, 3>{0, 0, 0})
-      localSize = std::array<size_t, 3>{size_t(wg[0]), size_t(wg[1]), size_t(wg[2])};
+    codegenOptions = driver::codegenOptions(variant->configuration);
+    localSize = driver::launchLocalSize(variant->configuration);
   } else {
     Program lowered = lowerWithRecipe(cl, typed);
     codegenOptions = parseCodegenOptions(cl);

@@ -14,11 +14,8 @@ namespace liftcc::cli {
 int runVariants(const CommandLine &cl, std::ostream &out) {
   // Above 4 the search explodes combinatorially.
   uint64_t depth = cl.value("depth") ? parseCount("--depth", *cl.value("depth"), {0, 4}) : 2;
-  Program program = loadProgram(cl.onlyPositional("program file"));
-  std::map<std::string, int64_t> sizes = sizeBindings(cl);
-  checkSizeBindings(program, sizes);
-  explore::DerivationStats stats = explore::searchDerivations(
-      typeCheckFile(cl.onlyPositional("program file"), program, sizes), static_cast<int>(depth));
+  explore::DerivationStats stats =
+      explore::searchDerivations(loadTypedProgram(cl, {.kernels = false}).typed, static_cast<int>(depth));
   for (size_t d = 0; d < stats.programsPerDepth.size(); ++d)
     out << "depth " << d << ": " << stats.programsPerDepth[d] << " new program(s)\n";
   out << "programs: " << stats.programs
