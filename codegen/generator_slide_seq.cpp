@@ -54,6 +54,33 @@ std::optional<int64_t> constantScalarCount(const Type &type) {
   return count;
 }
 
+/// The window's private arrays (names still empty): one per tuple component
+/// of an element of `n` elements, within `maxScalars` in all.
+std::vector<WindowPart> windowParts(const Type &element, int64_t n, int64_t maxScalars, const std::string &where) {
+  std::vector<WindowPart> parts;
+  auto addPart = [&](const Type &t, std::optional<int> component) {
+    std::optional<int64_t> count = constantScalarCount(t);
+    if (!count)
+      fail(where + "/in", "slideSeq: a window element must be a scalar, an array of constant size or a tuple of "
+                          "those, found " +
+                              element.str());
+    parts.push_back({"", t, t.innermost().scalarKind(), *count, component});
+  };
+  if (element.isTuple()) {
+    for (size_t c = 0; c < element.tupleElements().size(); ++c)
+      addPart(element.tupleElements()[c], static_cast<int>(c));
+  } else {
+    addPart(element, std::nullopt);
+  }
+  int64_t windowScalars = 0;
+  for (const WindowPart &p : parts) windowScalars += n * p.scalars;
+  if (windowScalars > maxScalars)
+    fail(where, "slideSeq: the window holds " + std::to_string(windowScalars) + " scalars (" + std::to_string(n) +
+                    " elements of " + element.str() + "); at most " + std::to_string(maxScalars) +
+                    " fit in private memory: stream columns of smaller neighbourhoods");
+  return parts;
+}
+
 } // namespace
 
 void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
@@ -72,29 +99,7 @@ void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &ta
   const Type &inType = inputOf(e).typeOrThrow();
   const Type &element = inType.arrayElement();
 
-  // The window's private arrays: one per tuple component of an element.
-  std::vector<WindowPart> parts;
-  auto addPart = [&](const Type &t, std::optional<int> component) {
-    std::optional<int64_t> count = constantScalarCount(t);
-    if (!count)
-      fail(where + "/in", "slideSeq: a window element must be a scalar, an array of constant size or a tuple of "
-                          "those, found " +
-                              element.str());
-    parts.push_back({"", t, t.innermost().scalarKind(), *count, component});
-  };
-  if (element.isTuple()) {
-    for (size_t c = 0; c < element.tupleElements().size(); ++c)
-      addPart(element.tupleElements()[c], static_cast<int>(c));
-  } else {
-    addPart(element, std::nullopt);
-  }
-  int64_t windowScalars = 0;
-  for (const WindowPart &p : parts) windowScalars += n * p.scalars;
-  if (windowScalars > kMaxWindowScalars)
-    fail(where, "slideSeq: the window holds " + std::to_string(windowScalars) + " scalars (" + std::to_string(n) +
-                    " elements of " + element.str() + "); at most " + std::to_string(kMaxWindowScalars) +
-                    " fit in private memory: stream columns of smaller neighbourhoods");
-
+  std::vector<WindowPart> parts = windowParts(element, n, kMaxWindowScalars, where);
   for (WindowPart &p : parts) {
     p.name = freshName("win");
     if (p.kind == ScalarKind::Double) usesDouble_ = true;

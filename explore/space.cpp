@@ -110,6 +110,33 @@ std::vector<Configuration> everyDimensionCoarsened(const Program &typed, const S
   return configurations;
 }
 
+/// streamLocal configurations: each plane tile with each chunk.
+std::vector<Configuration> streamLocalConfigurations(const SpaceOptions &options) {
+  std::vector<Configuration> configurations;
+  if (!options.includeStreamLocal) return configurations;
+  for (const auto &tile : options.streamTiles)
+    for (int64_t chunk : options.streamChunks) {
+      Configuration c{rewrite::Recipe::StreamLocal, 8, {0, 0, 0}};
+      c.tileShape = tile;
+      c.streamChunk = chunk;
+      configurations.push_back(c);
+    }
+  return configurations;
+}
+
+/// Tiled and local configurations with one tile extent per dimension (tiled
+/// then local for each shape, whether selected or only mapped).
+std::vector<Configuration> tileShapeConfigurations(const SpaceOptions &options) {
+  std::vector<Configuration> configurations;
+  for (const auto &shape : options.tileShapes)
+    for (rewrite::Recipe recipe : {rewrite::Recipe::Tiled, rewrite::Recipe::Local}) {
+      Configuration c{recipe, 8, {0, 0, 0}};
+      c.tileShape = shape;
+      configurations.push_back(c);
+    }
+  return configurations;
+}
+
 /// Coarsened configurations: each factor along one dimension at a time.
 std::vector<Configuration> coarsenedConfigurations(const SpaceOptions &options) {
   std::vector<Configuration> configurations;
@@ -413,24 +440,13 @@ LoweredPrograms lowerPrograms(const Program &typed, const SpaceOptions &options)
   };
   addBase({rewrite::Recipe::Plain, 0, {0, 0, 0}}, options.includePlain);
   addBase({rewrite::Recipe::Stream, 0, {0, 0, 0}}, options.includeStream);
-  if (options.includeStreamLocal)
-    for (const auto &tile : options.streamTiles)
-      for (int64_t chunk : options.streamChunks) {
-        Configuration c{rewrite::Recipe::StreamLocal, 8, {0, 0, 0}};
-        c.tileShape = tile;
-        c.streamChunk = chunk;
-        addProgram(c);
-      }
+  for (const Configuration &c : streamLocalConfigurations(options)) addProgram(c);
   for (int64_t tile : options.tileSizes) {
     addBase({rewrite::Recipe::Tiled, tile, {0, 0, 0}}, options.includeTiled);
     addBase({rewrite::Recipe::Local, tile, {0, 0, 0}}, options.includeLocal);
   }
-  for (const auto &shape : options.tileShapes)
-    for (rewrite::Recipe recipe : {rewrite::Recipe::Tiled, rewrite::Recipe::Local}) {
-      Configuration c{recipe, 8, {0, 0, 0}};
-      c.tileShape = shape;
-      addBase(c, recipe == rewrite::Recipe::Tiled ? options.includeTiled : options.includeLocal);
-    }
+  for (const Configuration &c : tileShapeConfigurations(options))
+    addBase(c, c.recipe == rewrite::Recipe::Tiled ? options.includeTiled : options.includeLocal);
   for (Configuration c : coarsenedConfigurations(options))
     for (bool window : options.coarsenWindows) {
       c.privateWindow = window;

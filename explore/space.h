@@ -57,8 +57,9 @@ struct SpaceOptions {
   /// 2.5D streaming through local memory (recipe streamLocal): each chunk of
   /// `streamChunks` output planes and plane tile of `streamTiles` (x, y; y
   /// unused in 2D) a work-group, launched with the plane tile as its shape and
-  /// the halved shapes. Off unless selected (--families streamLocal), so the
-  /// default space and its tests stay as they were.
+  /// the halved shapes. Off here (the library's default space and its tests
+  /// stay as they were); `liftc explore --target cuda` turns it on, and
+  /// --families streamLocal selects it for any target.
   bool includeStreamLocal = false;
   std::vector<int64_t> streamChunks{8, 32};
   std::vector<std::array<int64_t, 3>> streamTiles{{32, 4, 0}, {16, 8, 0}};

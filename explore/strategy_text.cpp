@@ -216,6 +216,40 @@ std::string strategyText(const Configuration &c, int kernelDims) {
 
 std::string strategyText(const Variant &variant) { return strategyText(variant.configuration, variant.kernel.dims); }
 
+namespace {
+
+/// tile(X) (one extent for every dimension) or tile(X,Y[,Z]) (one per
+/// dimension, x first: rewrite::RecipeOptions::tileExtents), at most
+/// `maxExtents` of them, into `c`.
+void parseTile(const Step &tile, size_t maxExtents, Configuration &c) {
+  expectArguments(tile, 1, maxExtents);
+  for (const Argument &a : tile.args)
+    if (!a.name.empty()) fail(a.position, "tile takes plain numbers, e.g. tile(8) or tile(32,4)");
+  if (tile.args.size() == 1) {
+    c.tile = positiveNumber(tile.args[0], "tile", 1024);
+    return;
+  }
+  c.tile = rewrite::RecipeOptions{}.tileOutputs;
+  for (size_t d = 0; d < tile.args.size(); ++d) c.tileShape[d] = positiveNumber(tile.args[d], "tile", 1024);
+}
+
+/// coarsen(x=.., y=.., z=..) or coarsen(X[,Y[,Z]]) into c.coarsen.
+void parseCoarsenFactors(const Step &coarsen, Configuration &c) {
+  expectArguments(coarsen, 1, 3);
+  bool named = !coarsen.args[0].name.empty();
+  std::array<bool, 3> given{false, false, false};
+  for (size_t k = 0; k < coarsen.args.size(); ++k) {
+    const Argument &a = coarsen.args[k];
+    if (named != !a.name.empty()) fail(a.position, "coarsen takes either x=.., y=.., z=.. or plain factors x,y,z");
+    int d = named ? dimensionOf(a, "coarsen") : static_cast<int>(k);
+    if (given[static_cast<size_t>(d)]) fail(a.position, "coarsen gives dimension " + a.name + " twice");
+    given[static_cast<size_t>(d)] = true;
+    c.coarsen[static_cast<size_t>(d)] = positiveNumber(a, "coarsen", 64);
+  }
+}
+
+} // namespace
+
 ParsedStrategy parseStrategy(const std::string &text) {
   if (text.size() > 1000)
     throw StrategyError("strategy: the text has " + std::to_string(text.size()) + " characters (at most 1000)");
@@ -266,16 +300,7 @@ ParsedStrategy parseStrategy(const std::string &text) {
     c.recipe = Recipe::Plain;
     c.mapping = mappingOf(first, parsed);
   } else if (first.name == "tile") {
-    expectArguments(first, 1, 3);
-    for (const Argument &a : first.args)
-      if (!a.name.empty()) fail(a.position, "tile takes plain numbers, e.g. tile(8) or tile(32,4)");
-    if (first.args.size() == 1) {
-      c.tile = positiveNumber(first.args[0], "tile", 1024);
-    } else {
-      // One extent per dimension, x first (rewrite::RecipeOptions::tileExtents).
-      c.tile = rewrite::RecipeOptions{}.tileOutputs;
-      for (size_t d = 0; d < first.args.size(); ++d) c.tileShape[d] = positiveNumber(first.args[d], "tile", 1024);
-    }
+    parseTile(first, 3, c);
     c.recipe = Recipe::Tiled;
     if (next("toLocal")) {
       noArguments(steps[i++]);
@@ -283,18 +308,8 @@ ParsedStrategy parseStrategy(const std::string &text) {
     }
     c.mapping = mappingOf(expect("mapWrg", c.recipe == Recipe::Local ? "toLocal" : "tile"), parsed);
   } else if (first.name == "coarsen") {
-    expectArguments(first, 1, 3);
     c.recipe = Recipe::Coarsened;
-    bool named = !first.args[0].name.empty();
-    std::array<bool, 3> given{false, false, false};
-    for (size_t k = 0; k < first.args.size(); ++k) {
-      const Argument &a = first.args[k];
-      if (named != !a.name.empty()) fail(a.position, "coarsen takes either x=.., y=.., z=.. or plain factors x,y,z");
-      int d = named ? dimensionOf(a, "coarsen") : static_cast<int>(k);
-      if (given[static_cast<size_t>(d)]) fail(a.position, "coarsen gives dimension " + a.name + " twice");
-      given[static_cast<size_t>(d)] = true;
-      c.coarsen[static_cast<size_t>(d)] = positiveNumber(a, "coarsen", 64);
-    }
+    parseCoarsenFactors(first, c);
     if (next("privateWindow") || next("globalWindow")) {
       c.privateWindow = steps[i].name == "privateWindow";
       noArguments(steps[i++]);
@@ -311,16 +326,7 @@ ParsedStrategy parseStrategy(const std::string &text) {
       fail(first.args[0].position, "streamLocal takes a plain number, e.g. streamLocal(8)");
     c.recipe = Recipe::StreamLocal;
     c.streamChunk = positiveNumber(first.args[0], "streamLocal", 1024);
-    const Step &tile = expect("tile", "streamLocal");
-    expectArguments(tile, 1, 2);
-    for (const Argument &a : tile.args)
-      if (!a.name.empty()) fail(a.position, "tile takes plain numbers, e.g. tile(8) or tile(32,4)");
-    if (tile.args.size() == 1) {
-      c.tile = positiveNumber(tile.args[0], "tile", 1024);
-    } else {
-      c.tile = rewrite::RecipeOptions{}.tileOutputs;
-      for (size_t d = 0; d < tile.args.size(); ++d) c.tileShape[d] = positiveNumber(tile.args[d], "tile", 1024);
-    }
+    parseTile(expect("tile", "streamLocal"), 2, c);
     c.mapping = mappingOf(expect("mapWrg", "tile"), parsed);
   } else if (first.name == "stream") {
     noArguments(first);

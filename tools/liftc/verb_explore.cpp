@@ -159,6 +159,10 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (auto groups = cl.value("min-groups-per-sm"))
     options.sass.minGroupsPerSm = static_cast<int64_t>(parseCount("--min-groups-per-sm", *groups, {0, 32}));
   options.space.fastMathLevels = fastMathLevelsOf(cl);
+  // streamLocal is built for GPUs (on PoCL it ran at 0.01 of the copy roof,
+  // docs/rewriting.md): in the default space of --target cuda; --families and
+  // --exclude-families select it for any target.
+  options.space.includeStreamLocal = parseTarget(cl) == codegen::Target::CUDA;
   applySpaceSelection(cl, options.space);
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(parseCount("--runs", *runs, kTimedRunsRange));
   if (auto shard = cl.value("shard")) {
