@@ -1,5 +1,7 @@
 #include "codegen/dialect.h"
 
+#include "core/interp/value_io.h"
+
 #include <algorithm>
 
 namespace liftcc::codegen {
@@ -120,14 +122,7 @@ std::string Dialect::vectorTypeDefinition(ScalarKind kind, int width) const {
 
 int Dialect::vectorAlignment(ScalarKind kind, int width) const {
   if (target_ != Target::CUDA || width <= 0) return 0;
-  int laneBytes = 0;
-  switch (kind) {
-  case ScalarKind::Bool: laneBytes = 1; break; // C++ bool in CUDA
-  case ScalarKind::Int:
-  case ScalarKind::Float: laneBytes = 4; break;
-  case ScalarKind::Double: laneBytes = 8; break;
-  }
-  const int bytes = laneBytes * width;
+  const int bytes = static_cast<int>(scalarByteSize(kind)) * width; // bool: 1 byte, as C++ bool in CUDA
   if ((bytes & (bytes - 1)) != 0) return 0; // a size of no power of two: lanes one by one
   return std::min(bytes, 16);
 }

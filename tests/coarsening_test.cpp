@@ -17,6 +17,7 @@
 #include "rewrite/catalog.h"
 #include "rewrite/nd_patterns.h"
 #include "rewrite/recipes.h"
+#include "tests/kernel_text_support.h"
 #include "tests/liftc_process.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
@@ -33,11 +34,7 @@ namespace {
 
 using Factors = std::array<int64_t, 3>;
 
-std::map<std::string, int64_t> sizesFor(const examples::Example &ex, const std::vector<int64_t> &extents) {
-  std::map<std::string, int64_t> sizes;
-  for (size_t i = 0; i < ex.sizeNames.size(); ++i) sizes[ex.sizeNames[i]] = extents[i % extents.size()];
-  return sizes;
-}
+using test::sizesFor;
 
 /// The output extents, outermost first.
 std::vector<int64_t> outputExtents(const Program &typed) {

@@ -9,6 +9,7 @@
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "explore/strategy_text.h"
+#include "tests/kernel_text_support.h"
 #include "tests/nvrtc_test_support.h"
 
 #include <doctest/doctest.h>
@@ -17,15 +18,7 @@
 
 namespace liftcc {
 
-namespace {
-
-size_t occurrences(const std::string &text, const std::string &what) {
-  size_t count = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
-  return count;
-}
-
-} // namespace
+using test::occurrences;
 
 TEST_CASE("cuda vectors: aligned lanes are one vector load or store, checked in the PTX") {
   struct Case {

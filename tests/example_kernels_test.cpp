@@ -7,6 +7,7 @@
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "rewrite/recipes.h"
+#include "tests/kernel_text_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/opencl/opencl_backend.h"
 
@@ -15,13 +16,7 @@
 namespace liftcc {
 namespace {
 
-/// Every size of the example set to `extent` for its dimension position
-/// (e.g. {13, 21} for a 2D example), at least the declared minimum.
-std::map<std::string, int64_t> sizesFor(const examples::Example &ex, const std::vector<int64_t> &extents) {
-  std::map<std::string, int64_t> sizes;
-  for (size_t i = 0; i < ex.sizeNames.size(); ++i) sizes[ex.sizeNames[i]] = extents[i % extents.size()];
-  return sizes;
-}
+using test::sizesFor;
 
 void checkRecipe(const examples::Example &ex, rewrite::Recipe recipe, const std::map<std::string, int64_t> &sizes,
                  int64_t tile, ocl::Context *context) {

@@ -17,6 +17,7 @@
 #include "rewrite/recipes.h"
 #include "rewrite/rule.h"
 #include "tests/nvrtc_test_support.h"
+#include "tests/kernel_text_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/opencl/opencl_backend.h"
@@ -30,6 +31,8 @@ namespace liftcc {
 namespace {
 
 using namespace api;
+using test::sizesFor;
+using test::streamingLoop;
 
 Expr add() {
   return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
@@ -57,20 +60,6 @@ Value runOnDevice(ocl::Context &context, const Program &reference, const std::ma
   return runner.run(sizes, inputs, reference.body().typeOrThrow()).output;
 }
 
-/// The lines of the kernel's streaming loop (from "for (... w_" to its closing brace).
-std::string streamingLoop(const std::string &source) {
-  size_t start = source.find("for (int w_");
-  if (start == std::string::npos) start = source.find("for (long w_");
-  if (start == std::string::npos) return "";
-  size_t open = source.find('{', start);
-  int depth = 0;
-  for (size_t i = open; i < source.size(); ++i) {
-    if (source[i] == '{') ++depth;
-    if (source[i] == '}' && --depth == 0) return source.substr(start, i - start + 1);
-  }
-  return "";
-}
-
 /// The global-memory loads of `name` in `text` ("name[...]"), as written.
 std::vector<std::string> loadsOf(const std::string &text, const std::string &name) {
   std::vector<std::string> loads;
@@ -80,12 +69,6 @@ std::vector<std::string> loadsOf(const std::string &text, const std::string &nam
     loads.push_back(text.substr(at, end - at + 1));
   }
   return loads;
-}
-
-std::map<std::string, int64_t> sizesFor(const examples::Example &ex, const std::vector<int64_t> &extents) {
-  std::map<std::string, int64_t> sizes;
-  for (size_t i = 0; i < ex.sizeNames.size(); ++i) sizes[ex.sizeNames[i]] = extents[i % extents.size()];
-  return sizes;
 }
 
 } // namespace

@@ -21,6 +21,7 @@
 #include "rewrite/catalog.h"
 #include "rewrite/recipes.h"
 #include "rewrite/rule.h"
+#include "tests/kernel_text_support.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
@@ -35,16 +36,13 @@ namespace liftcc {
 namespace {
 
 using namespace api;
+using test::occurrences;
+using test::sizesFor;
+using test::streamingLoop;
 
 void checkSame(const Value &expected, const Value &actual) {
   auto mismatch = compareValues(expected, actual, {1e-4, 1e-5});
   CHECK_MESSAGE(!mismatch, *mismatch);
-}
-
-std::map<std::string, int64_t> sizesFor(const examples::Example &ex, const std::vector<int64_t> &extents) {
-  std::map<std::string, int64_t> sizes;
-  for (size_t i = 0; i < ex.sizeNames.size(); ++i) sizes[ex.sizeNames[i]] = extents[i % extents.size()];
-  return sizes;
 }
 
 /// Plane tile 4 x 3 and chunks of 3 planes: none divides the test extents.
@@ -53,25 +51,6 @@ rewrite::RecipeOptions oddTiles() {
   options.tileExtents = {4, 3, 0};
   options.streamChunk = 3;
   return options;
-}
-
-/// The streaming loop of a kernel (from "for (int w_" to its closing brace).
-std::string streamingLoop(const std::string &source) {
-  size_t start = source.find("for (int w_");
-  if (start == std::string::npos) return "";
-  size_t open = source.find('{', start);
-  int depth = 0;
-  for (size_t i = open; i < source.size(); ++i) {
-    if (source[i] == '{') ++depth;
-    if (source[i] == '}' && --depth == 0) return source.substr(start, i - start + 1);
-  }
-  return "";
-}
-
-size_t occurrences(const std::string &text, const std::string &what) {
-  size_t count = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
-  return count;
 }
 
 /// Runs `kernel` on the device and compares it with the interpreter.
