@@ -14,6 +14,7 @@
 #include "primitives/api.h"
 #include "tests/explore_test_support.h"
 #include "tests/opencl_test_support.h"
+#include "tests/point_check_support.h"
 #include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
@@ -377,17 +378,8 @@ TEST_CASE("interpreter/points: every point of every example equals the full inte
     CHECK(int64_t(points.size()) * scalarCount(locatePoint(type, sizes, points[0]).type, sizes) ==
           scalarCount(type, sizes));
     std::vector<Value> values = interpretPoints(typed, sizes, views, points);
-    std::vector<std::byte> wholeBytes = toBytes(whole);
-    for (size_t i = 0; i < points.size(); ++i) {
-      PointLocation location = locatePoint(type, sizes, points[i]);
-      std::vector<std::byte> expected(wholeBytes.begin() + std::ptrdiff_t(location.byteOffset),
-                                      wholeBytes.begin() +
-                                          std::ptrdiff_t(location.byteOffset + byteCount(location.type, sizes)));
-      if (toBytes(values[i]) != expected) {
-        FAIL_CHECK("point " << i << " differs");
-        break;
-      }
-    }
+    if (auto i = test::firstPointDifferingFromWhole(type, sizes, points, values, whole))
+      FAIL_CHECK("point " << *i << " differs");
   }
 }
 

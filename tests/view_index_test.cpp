@@ -14,6 +14,7 @@
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
 #include "tests/opencl_test_support.h"
+#include "tests/point_check_support.h"
 #include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
@@ -212,17 +213,8 @@ TEST_CASE("view index: through random chains of views, point interpreter, interp
     const Type &type = typed.body().typeOrThrow();
     std::vector<ResultPoint> points = samplePoints(type, sizes, 2000, 1);
     std::vector<Value> values = interpretPoints(typed, sizes, {std::span<const std::byte>(bytes)}, points);
-    std::vector<std::byte> wholeBytes = toBytes(whole);
-    for (size_t i = 0; i < points.size(); ++i) {
-      PointLocation location = locatePoint(type, sizes, points[i]);
-      std::vector<std::byte> expected(wholeBytes.begin() + std::ptrdiff_t(location.byteOffset),
-                                      wholeBytes.begin() +
-                                          std::ptrdiff_t(location.byteOffset + byteCount(location.type, sizes)));
-      if (toBytes(values[i]) != expected) {
-        FAIL_CHECK("point " << i << " differs from the whole interpretation");
-        break;
-      }
-    }
+    if (auto i = test::firstPointDifferingFromWhole(type, sizes, points, values, whole))
+      FAIL_CHECK("point " << *i << " differs from the whole interpretation");
     // The kernel reads the same chain through the same rules.
     if (!context || !chain.readable || kernels >= 6) continue;
     Expr kernelBody = type.arrayElement().isArray()
