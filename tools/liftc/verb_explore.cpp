@@ -162,7 +162,8 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   // streamLocal is built for GPUs (on PoCL it ran at 0.01 of the copy roof,
   // docs/rewriting.md): in the default space of --target cuda; --families and
   // --exclude-families select it for any target.
-  options.space.includeStreamLocal = parseTarget(cl) == codegen::Target::CUDA;
+  const codegen::Target target = parseTarget(cl);
+  options.space.includeStreamLocal = target == codegen::Target::CUDA;
   applySpaceSelection(cl, options.space);
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(parseCount("--runs", *runs, kTimedRunsRange));
   if (auto shard = cl.value("shard")) {
@@ -191,7 +192,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     std::cerr << line.str() << std::flush;
   };
 
-  std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
+  std::unique_ptr<tuner::Device> device = openDevice(cl, target);
   if (cl.has("build") && !cl.has("space")) throw UsageError("--build goes with --space (it builds every kernel of the space)");
   if (cl.has("space")) {
     // The space only, nothing compiled or timed: described (one kernel per
