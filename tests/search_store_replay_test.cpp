@@ -50,7 +50,7 @@ TEST_CASE("search/replay: model search reaches within 5% of the optimum in at mo
 TEST_CASE("search/replay: a warm start from another size's store (the model's prior) reaches within 5% sooner where "
           "the fast parameter values carry over") {
   // bench/search/README.md, "Warm start from another size": 200 seeds give
-  // 1.5% (Jacobi2D 1024² from 4096²) and 3.4% (Heat 128³ from 64³) against
+  // 1.5% (Jacobi2D 1024² from 4096²) and 3.3% (Heat 128³ from 64³) against
   // 5.7% cold; 20 seeds here.
   const std::string data = std::string(LIFTCC_SOURCE_DIR) + "/bench/search/data/";
   for (auto [store, other, warmShare] :

@@ -46,6 +46,7 @@ constexpr double kPriorRidge = 3.0;
 constexpr int kPriorSweeps = 20;
 constexpr double kPriorSupport = 0.25;
 constexpr size_t kPriorInitial = 4;
+constexpr size_t kTrustSample = 8; ///< measurements before priorTrust judges the prior
 
 /// The space's features as dense ids: features[i] lists configuration i's.
 struct FeatureTable {
@@ -87,6 +88,7 @@ public:
   /// is fast and 0 where slow. Prior observations count `support`
   /// measurements each in the exploration bonus.
   void centreOn(const AdditiveModel &prior, double ridge, const std::vector<size_t> &priorCounts, double support) {
+    priorEffect_ = prior.effect_;
     centre_ = prior.effect_;
     effect_ = prior.effect_;
     for (double &e : effect_) e = std::min(e, 0.0); // until measured here (kPriorRidge)
@@ -95,6 +97,13 @@ public:
     centred_ = true;
     support_.assign(priorCounts.begin(), priorCounts.end());
     for (double &s : support_) s *= support;
+  }
+
+  /// Scales the prior's effects by `trust` (0: a cold model's centre, 1: the
+  /// prior as fitted); see priorTrust.
+  void trustPrior(double trust) {
+    if (!centred_) return;
+    for (size_t f = 0; f < centre_.size(); ++f) centre_[f] = trust * priorEffect_[f];
   }
 
   /// Ridge least squares by coordinate descent (exact per effect, so every
@@ -106,7 +115,10 @@ public:
     std::vector<std::vector<size_t>> pointsWith(effect_.size());
     for (size_t k = 0; k < points.size(); ++k)
       for (size_t f : table.features[points[k]]) pointsWith[f].push_back(k);
-    for (size_t f = 0; f < effect_.size(); ++f) measured_[f] = pointsWith[f].size();
+    for (size_t f = 0; f < effect_.size(); ++f) {
+      measured_[f] = pointsWith[f].size();
+      if (centred_ && pointsWith[f].empty()) effect_[f] = std::min(centre_[f], 0.0); // (centreOn)
+    }
     auto meanOf = [](const std::vector<double> &v) {
       return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
     };
@@ -153,7 +165,7 @@ public:
 
 private:
   double intercept_ = 0;
-  std::vector<double> effect_, centre_;
+  std::vector<double> effect_, centre_, priorEffect_;
   std::vector<size_t> measured_;
   std::vector<double> support_; ///< prior observations per feature, as measurements
   double ridge_ = kRidge;
@@ -178,11 +190,17 @@ PriorFit priorRows(const std::vector<PriorObservation> &prior, FeatureIds &ids) 
   return fit;
 }
 
-/// The model before any measurement: fitted to the prior's observations and
-/// centred on that fit (a warm start), or a blank one without a prior.
-AdditiveModel startingModel(const PriorFit &prior, size_t featureCount) {
-  AdditiveModel model(featureCount);
-  if (prior.targets.empty()) return model;
+/// The model before any measurement, fitted to the prior's observations and
+/// centred on that fit (a warm start), or a blank one without a prior; with
+/// the prior's own fit, against which the search checks its measurements.
+struct StartingModel {
+  AdditiveModel model;
+  std::optional<AdditiveModel> prior;
+};
+
+StartingModel startingModel(const PriorFit &prior, size_t featureCount) {
+  StartingModel start{AdditiveModel(featureCount), std::nullopt};
+  if (prior.targets.empty()) return start;
   AdditiveModel priorModel(featureCount);
   std::vector<size_t> rows(prior.targets.size());
   std::iota(rows.begin(), rows.end(), 0);
@@ -190,8 +208,9 @@ AdditiveModel startingModel(const PriorFit &prior, size_t featureCount) {
   std::vector<size_t> counts(featureCount, 0);
   for (const std::vector<size_t> &row : prior.table.features)
     for (size_t f : row) ++counts[f];
-  model.centreOn(priorModel, kPriorRidge, counts, kPriorSupport);
-  return model;
+  start.model.centreOn(priorModel, kPriorRidge, counts, kPriorSupport);
+  start.prior = std::move(priorModel);
+  return start;
 }
 
 /// What the search measured so far: the configurations that ran, with their
@@ -200,6 +219,43 @@ struct Observations {
   std::vector<size_t> okPoints, failedPoints;
   std::vector<double> okLogs;
 };
+
+/// Ranks of `values` (0 = smallest; ties share the mean rank).
+std::vector<double> ranks(const std::vector<double> &values) {
+  std::vector<size_t> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return values[a] < values[b]; });
+  std::vector<double> rank(values.size());
+  for (size_t k = 0; k < order.size();) {
+    size_t end = k;
+    while (end + 1 < order.size() && values[order[end + 1]] == values[order[k]]) ++end;
+    for (size_t j = k; j <= end; ++j) rank[order[j]] = 0.5 * double(k + end);
+    k = end + 1;
+  }
+  return rank;
+}
+
+/// How far the search's measurements bear the prior out: the rank
+/// correlation of the prior's predictions with the measured log times,
+/// clamped to [0, 1], once kTrustSample configurations ran (1 before). The
+/// search's centre is the prior scaled by it, so a prior from a size or
+/// device where other values win (Heat 128^3 for 64^3, bench/search) stops
+/// steering the search once its first measurements contradict it.
+double priorTrust(const AdditiveModel &prior, const FeatureTable &table, const Observations &seenSoFar) {
+  const std::vector<size_t> &points = seenSoFar.okPoints;
+  if (points.size() < kTrustSample) return 1.0;
+  std::vector<double> predicted;
+  for (size_t p : points) predicted.push_back(prior.predict(table, p));
+  std::vector<double> a = ranks(predicted), b = ranks(seenSoFar.okLogs);
+  double meanRank = 0.5 * double(points.size() - 1), ab = 0, aa = 0, bb = 0;
+  for (size_t k = 0; k < points.size(); ++k) {
+    ab += (a[k] - meanRank) * (b[k] - meanRank);
+    aa += (a[k] - meanRank) * (a[k] - meanRank);
+    bb += (b[k] - meanRank) * (b[k] - meanRank);
+  }
+  if (aa <= 0 || bb <= 0) return 1.0;
+  return std::clamp(2.0 * ab / std::sqrt(aa * bb), 0.0, 1.0);
+}
 
 /// A pick of the model and what it would pick after it (for the hint).
 struct ModelPick {
@@ -212,7 +268,8 @@ struct ModelPick {
 /// near the incumbent with probability kNeighbourPick, else anywhere by the
 /// optimistic bound.
 ModelPick pickByModel(const SearchSpace &space, const FeatureTable &table, AdditiveModel &model,
-                      const Observations &seenSoFar, const std::function<bool(size_t)> &seen, std::mt19937_64 &rng,
+                      const std::optional<AdditiveModel> &prior, const Observations &seenSoFar,
+                      const std::function<bool(size_t)> &seen, std::mt19937_64 &rng,
                       std::uniform_real_distribution<double> &unit) {
   const std::vector<size_t> &okPoints = seenSoFar.okPoints;
   const std::vector<double> &okLogs = seenSoFar.okLogs;
@@ -224,6 +281,7 @@ ModelPick pickByModel(const SearchSpace &space, const FeatureTable &table, Addit
     points.push_back(f);
     targets.push_back(slowest + kFailurePenalty);
   }
+  if (prior) model.trustPrior(priorTrust(*prior, table, seenSoFar));
   model.fit(table, points, targets);
   ModelPick result;
   double bestScore = std::numeric_limits<double>::infinity();
@@ -276,8 +334,8 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
   FeatureTable table = featureTable(space, ids);
   PriorFit prior = priorRows(space.prior, ids);
   table.count = prior.table.count = ids.count();
-  AdditiveModel model = startingModel(prior, table.count);
-  const bool warm = !prior.targets.empty();
+  auto [model, priorModel] = startingModel(prior, table.count);
+  const bool warm = priorModel.has_value();
   Observations observations;
   auto observe = [&](size_t i, std::optional<double> cost) {
     if (cost && *cost > 0) {
@@ -312,7 +370,7 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
       chosen.pick = randomUnseen();
       if (chosen.pick) chosen.upcoming = unseenAfter(order, next + 1);
     } else {
-      chosen = pickByModel(space, table, model, observations, seen, rng, unit);
+      chosen = pickByModel(space, table, model, priorModel, observations, seen, rng, unit);
     }
     if (!chosen.pick) chosen.pick = randomUnseen(); // (no finite score)
     if (!chosen.pick) return;                       // every configuration measured

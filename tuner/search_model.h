@@ -15,7 +15,8 @@
 // (SearchSpace::prior: what other explorations measured) the surrogate starts
 // from a fit on it, shrinks towards that fit rather than towards zero as its
 // own measurements arrive, and the random start is only a few picks
-// (search_model.cpp, kPriorRidge).
+// (search_model.cpp, kPriorRidge); once a few configurations ran, the prior
+// counts as far as it ranked them right (priorTrust).
 //
 // Measured on recorded exhaustive explorations (bench/search/search_replay).
 
