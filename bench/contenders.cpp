@@ -1,5 +1,6 @@
 #include "bench/contenders.h"
 
+#include "bench/host_loop_contender.h"
 #include "bench/reference_kernels.h"
 #include "bench/reference_stages.h"
 #include "codegen/generate.h"
@@ -235,6 +236,7 @@ std::vector<Contender> contendersFor(const examples::Example &example, const Con
   }
   for (const explore::BestKernel &best : options.explored)
     if (best.launch.value("program", "") == example.name) out.push_back(exploredContender(best));
+  for (Contender &c : hostLoopContenders(example, options.explored)) out.push_back(std::move(c));
   for (Contender &c : multiStageContenders(example)) out.push_back(std::move(c));
   if (std::optional<ReferenceSchedule> schedule = referenceSchedule(example.name))
     out.push_back(
