@@ -1,10 +1,10 @@
 #pragma once
 // Internal to codegen: the state of generating one kernel. See generate.h.
 
-#include "codegen/code_writer.h"
 #include "codegen/dialect.h"
 #include "codegen/env.h"
 #include "codegen/generate.h"
+#include "codegen/kernel_ir.h"
 
 #include <cstdint>
 #include <functional>
@@ -151,6 +151,17 @@ private:
   // ---- computing into memory (generator_compute.cpp) ----
   void gen(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
   void genMap(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope, const std::string &where);
+  /// A map's index variable, where it starts and its stride (generator_loops.cpp).
+  struct MapIndex {
+    std::string var, start, stride;
+  };
+  /// The index of map `e` over `n` elements; records the extent of a
+  /// parallel map and marks `inner` as inside it.
+  MapIndex mapIndex(const Expr &e, const arith::Expr &n, Scope &inner, const std::string &where);
+  /// Emits `emitBody(i)` for each index i of map `e`: unrolled copies, a
+  /// guard (mapGlb), a scope (mapWrg) or a loop.
+  void emitMapIterations(const Expr &e, const arith::Expr &n, const MapIndex &index,
+                         const std::function<void(const arith::Expr &)> &emitBody, const std::string &where);
   void genReduce(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                  const std::string &where);
   /// slideSeq: the window in private memory, rotated (generator_slide_seq.cpp).
@@ -195,7 +206,7 @@ private:
   std::optional<std::array<int64_t, 3>> knownLocalSize() const;
   struct InteriorCode {
     Kernel::Interior margins;
-    std::string body;
+    kir::Stmts body;
     std::string condition; ///< work-group-uniform C condition selecting it
   };
   /// The smallest margins whose interior has no boundary arithmetic, by
@@ -206,7 +217,16 @@ private:
   std::string interiorCondition(const Kernel &general, const Kernel::Interior &margins) const;
   /// The general code again, calling the border copies of the user
   /// functions (borderUserFunName), for a kernel whose interior was found.
-  std::string borderCode() const;
+  kir::Stmts borderCode() const;
+
+  // ---- assembling the kernel (generator_kernel.cpp) ----
+  /// The kernel's dimensions, global and local sizes and local memory, from the maps generated.
+  void setLaunchConfiguration(Kernel &kernel) const;
+  /// The generated statements, or with boundary specialisation `if (interior) {...} else {...}`.
+  kir::Stmts specialisedBody(Kernel &kernel);
+  /// The kernel function: signature, widened sizes, local arrays and `body`, after the kernel IR's passes.
+  std::string kernelFunction(const Kernel &kernel, const std::vector<std::string> &params,
+                             const kir::Stmts &body) const;
 
   /// The output parameters of a result with tuples, one per component, and
   /// the target writing each scalar to its component.
@@ -218,8 +238,10 @@ private:
   const Program &program_;
   Dialect dialect_;
   CodegenOptions options_;
-  CodeWriter body_;
-  std::vector<std::string> localDeclarations_;
+  /// The kernel body as emitted (kernel_ir.h), before its passes.
+  kir::Builder body_;
+  /// The local arrays, declared at the kernel's top (kir::ArrayDecl).
+  kir::Stmts localDeclarations_;
   std::map<std::string, cfun::Function> userFuns_;
   std::vector<std::string> userFunOrder_;
   std::set<std::string> takenNames_;

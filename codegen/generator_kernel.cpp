@@ -2,6 +2,8 @@
 // generated body and the launch configuration.
 
 #include "codegen/generator.h"
+#include "codegen/kernel_ir_passes.h"
+#include "codegen/kernel_ir_print.h"
 #include "codegen/kernel_signature.h"
 #include "core/ir/operands.h"
 
@@ -179,7 +181,18 @@ Kernel Generator::run() {
   if (componentsTarget) target = *componentsTarget;
   gen(body, env, target, Scope{}, where);
 
-  // Launch configuration.
+  setLaunchConfiguration(kernel);
+  parts_.usesDouble = usesDouble_;
+  parts_.wideIndices = wideIndices_;
+  kir::Stmts kernelBody = specialisedBody(kernel);
+  for (const std::string &name : userFunOrder_) parts_.userFuns.push_back(emittedUserFun(name));
+  parts_.kernelFunction = kernelFunction(kernel, params, kernelBody);
+  recordVectorSources();
+  kernel.source = assembleSource(dialect_, {parts_});
+  return kernel;
+}
+
+void Generator::setLaunchConfiguration(Kernel &kernel) const {
   bool usesWorkGroups = false, usesGlobal = false;
   for (int d = 0; d < 3; ++d) {
     usesWorkGroups = usesWorkGroups || wrgExtent_[d].has_value();
@@ -200,48 +213,41 @@ Kernel Generator::run() {
       if (glbExtent_[d]) kernel.globalSize[d] = *glbExtent_[d];
   }
   kernel.localMemoryBytes = localBytes_;
+}
 
-  std::string kernelBody = body_.text();
-  bool inlineUserFuns = false, borderUserFuns = false;
-  if (options_.specialiseBoundaries && !interior_ && !borderCode_) {
-    if (droppedGuard_) {
-      kernel.localSize = knownLocalSize();
-      kernel.requiresLocalSize = true;
-    }
-    if (std::optional<InteriorCode> interior = findInterior(kernel)) {
-      kernel.interior = interior->margins;
-      // The interior inlines the user functions (not inlined, PoCL vectorises
-      // nothing); so does the border code, unless noinlineBorder asks for
-      // copies that keep LLVM from merging the two codes (CodegenOptions).
-      borderUserFuns = options_.noinlineBorder && dialect_.separateBorderUserFuns();
-      std::string border = borderUserFuns ? borderCode() : kernelBody;
-      kernelBody = "if (" + interior->condition + ") {\n" + indentBody(interior->body) + "} else {\n" +
-                   indentBody(border) + "}\n";
-      inlineUserFuns = true;
-    }
+kir::Stmts Generator::specialisedBody(Kernel &kernel) {
+  const kir::Stmts &general = body_.statements();
+  if (!options_.specialiseBoundaries || interior_ || borderCode_) return general;
+  if (droppedGuard_) {
+    kernel.localSize = knownLocalSize();
+    kernel.requiresLocalSize = true;
   }
+  std::optional<InteriorCode> interior = findInterior(kernel);
+  if (!interior) return general;
+  kernel.interior = interior->margins;
+  // The interior inlines the user functions (not inlined, PoCL vectorises
+  // nothing); so does the border code, unless noinlineBorder asks for
+  // copies that keep LLVM from merging the two codes (CodegenOptions).
+  parts_.borderUserFuns = options_.noinlineBorder && dialect_.separateBorderUserFuns();
+  parts_.inlineUserFuns = true;
+  kir::Stmts border = parts_.borderUserFuns ? borderCode() : general;
+  return kir::Stmts{kir::Stmt{kir::If{interior->condition, interior->body, border}}};
+}
 
-  parts_.usesDouble = usesDouble_;
-  parts_.wideIndices = wideIndices_;
-  parts_.inlineUserFuns = inlineUserFuns;
-  parts_.borderUserFuns = borderUserFuns;
-  for (const std::string &name : userFunOrder_) parts_.userFuns.push_back(emittedUserFun(name));
+std::string Generator::kernelFunction(const Kernel &kernel, const std::vector<std::string> &params,
+                                      const kir::Stmts &body) const {
   std::optional<std::array<int64_t, 3>> required;
   if (kernel.requiresLocalSize) required = kernel.localSize;
   std::string function = dialect_.kernelQualifier(required) + " " + kernel.name + "(";
   for (size_t i = 0; i < params.size(); ++i) function += (i ? ", " : "") + params[i];
   function += ") {\n";
+  kir::Stmts statements;
   if (wideIndices_)
     for (const arith::Expr &s : program_.sizes)
-      function +=
-          "  const " + dialect_.wideIndexType() + " " + s.varName() + " = " + wideSizeParameter(s.varName()) + ";\n";
-  for (const std::string &decl : localDeclarations_) function += "  " + decl + "\n";
-  function += indentBody(kernelBody);
-  function += "}\n";
-  parts_.kernelFunction = function;
-  recordVectorSources();
-  kernel.source = assembleSource(dialect_, {parts_});
-  return kernel;
+      statements.push_back({kir::Let{dialect_.wideIndexType(), s.varName(), wideSizeParameter(s.varName())}});
+  statements.insert(statements.end(), localDeclarations_.begin(), localDeclarations_.end());
+  statements.insert(statements.end(), body.begin(), body.end());
+  return function + kir::print(kir::simplify(statements), dialect_, 1) + "}\n";
 }
 
 std::string assembleSource(const Dialect &dialect, const std::vector<SourceParts> &kernels) {

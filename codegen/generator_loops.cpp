@@ -40,17 +40,8 @@ void Generator::checkNesting(const Expr &e, const Scope &scope, const std::strin
   }
 }
 
-void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
-                       const std::string &where) {
-  checkNesting(e, scope, where);
-  const Expr &f = funOf(e);
-  Env prepared = env;
-  Expr in = prepare(inputOf(e), prepared, scope, where + "/in");
-  arith::Expr n = inputOf(e).typeOrThrow().arrayLength();
+Generator::MapIndex Generator::mapIndex(const Expr &e, const arith::Expr &n, Scope &inner, const std::string &where) {
   int d = e.attr();
-
-  Scope inner = scope;
-  std::string var, start, stride;
   auto record = [&](std::array<std::optional<arith::Expr>, 3> &extents) {
     if (extents[d] && *extents[d] != n)
       fail(where, std::string(e.info().name) + "(" + std::to_string(d) + ") has extent " + n.str() +
@@ -61,33 +52,31 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
   case Op::MapGlb:
     inner.glb[d] = true;
     record(glbExtent_);
-    var = freshName("gid" + std::to_string(d));
-    start = dialect_.globalId(d, indexType());
-    stride = dialect_.globalSize(d, indexType());
-    break;
+    return {freshName("gid" + std::to_string(d)), dialect_.globalId(d, indexType()),
+            dialect_.globalSize(d, indexType())};
   case Op::MapWrg:
     inner.wrg[d] = true;
     record(wrgExtent_);
-    var = freshName("wg" + std::to_string(d));
-    start = dialect_.groupId(d, indexType());
-    stride = dialect_.numGroups(d, indexType());
-    break;
+    return {freshName("wg" + std::to_string(d)), dialect_.groupId(d, indexType()), dialect_.numGroups(d, indexType())};
   case Op::MapLcl:
     inner.lcl[d] = true;
     if (!lclExtent_[d] ||
         (n.isConstant() && (!lclExtent_[d]->isConstant() || n.constant() > lclExtent_[d]->constant())))
       lclExtent_[d] = n; // the widest mapLcl decides the default work-group size
-    var = freshName("lid" + std::to_string(d));
-    start = dialect_.localId(d, indexType());
-    stride = dialect_.localSize(d, indexType());
-    break;
-  default:
-    inner.sequential = true;
-    var = freshName("i");
-    start = "0";
-    stride = "1";
-    break;
+    return {freshName("lid" + std::to_string(d)), dialect_.localId(d, indexType()), dialect_.localSize(d, indexType())};
+  default: inner.sequential = true; return {freshName("i"), "0", "1"};
   }
+}
+
+void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                       const std::string &where) {
+  checkNesting(e, scope, where);
+  const Expr &f = funOf(e);
+  Env prepared = env;
+  Expr in = prepare(inputOf(e), prepared, scope, where + "/in");
+  arith::Expr n = inputOf(e).typeOrThrow().arrayLength();
+  Scope inner = scope;
+  MapIndex index = mapIndex(e, n, inner, where);
 
   auto emitBody = [&](const arith::Expr &i) {
     WriteTarget elementTarget = [target, i](const AccessPath &p) {
@@ -102,36 +91,42 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     Env bodyEnv = prepared.bind(f.params()[0], ViewBinding{in, share(prepared), element});
     gen(f.body(), bodyEnv, elementTarget, inner, where + "/f/body");
   };
+  emitMapIterations(e, n, index, emitBody, where);
+}
 
+void Generator::emitMapIterations(const Expr &e, const arith::Expr &n, const MapIndex &index,
+                                  const std::function<void(const arith::Expr &)> &emitBody, const std::string &where) {
+  const int d = e.attr();
+  const std::string &var = index.var;
   if (e.op() == Op::MapSeqUnroll) {
     if (!n.isConstant()) fail(where, "mapSeqUnroll needs a constant extent, found " + n.str());
     if (n.constant() <= kMaxUnrolledCopies / unrolledCopies_) {
       int64_t saved = unrolledCopies_;
       unrolledCopies_ *= std::max<int64_t>(1, n.constant());
-      for (int64_t k = 0; k < n.constant(); ++k) {
-        body_.open("");
-        emitBody(arith::Expr(k));
-        body_.close();
-      }
+      for (int64_t k = 0; k < n.constant(); ++k) body_.scope([&] { emitBody(arith::Expr(k)); });
       unrolledCopies_ = saved;
       return;
     }
     // Too many copies: the same iterations as a loop (below).
   }
 
+  bool narrowed = interior_ && (e.op() == Op::MapGlb || e.op() == Op::MapWrg);
+  auto loopBody = [&] {
+    emitBody(narrowed ? arith::indexWithin(var, interior_->lo[d], n - interior_->hi[d]) : arith::Expr::index(var, n));
+  };
   if (e.op() == Op::MapGlb) {
     // The launch provides at least one work-item per element
     // (Kernel::globalSize), so each runs the body at most once: a guard, not
     // a loop. CPU OpenCL compilers vectorise the guarded form far better.
-    body_.line("const " + indexType() + " " + var + " = " + start + ";");
+    body_.let(indexType(), var, index.start);
     bool dropGuard = guardFree(e.op(), d, n);
     droppedGuard_ = droppedGuard_ || dropGuard;
     // The interior of a boundary-specialised kernel (interior_) is entered
     // only by whole work-groups inside the extent: no guard either.
     if (interior_ || dropGuard)
-      body_.open("");
+      body_.scope(loopBody);
     else
-      body_.open("if (" + var + " < " + index(n) + ")");
+      body_.ifThen(var + " < " + this->index(n), loopBody);
   } else if (e.op() == Op::MapWrg) {
     // The launch provides exactly one work-group per element (Kernel::globalSize
     // is the extent times the work-group size, and planLaunch refuses another
@@ -140,15 +135,11 @@ void Generator::genMap(const Expr &e, const Env &env, const WriteTarget &target,
     // and no barrier ends the body: nothing of the work-group runs after it.
     // (PoCL 3.1 crashes on a kernel whose only barrier sits in the mapWrg
     // guard, see tests/codegen_opencl_test.cpp.) The block scopes the names.
-    body_.line("const " + indexType() + " " + var + " = " + start + ";");
-    body_.open("");
+    body_.let(indexType(), var, index.start);
+    body_.scope(loopBody);
   } else {
-    body_.open("for (" + indexType() + " " + var + " = " + start + "; " + var + " < " + index(n) + "; " + var +
-               (stride == "1" ? "++" : " += " + stride) + ")");
+    body_.forLoop(indexType(), var, index.start, this->index(n), index.stride, loopBody);
   }
-  bool narrowed = interior_ && (e.op() == Op::MapGlb || e.op() == Op::MapWrg);
-  emitBody(narrowed ? arith::indexWithin(var, interior_->lo[d], n - interior_->hi[d]) : arith::Expr::index(var, n));
-  body_.close();
 }
 
 void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
@@ -165,8 +156,7 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
   arith::Expr n = inputOf(e).typeOrThrow().arrayLength();
 
   std::string acc = freshName("acc");
-  body_.line(std::string(scalarKindName(accType.scalarKind())) + " " + acc + " = " +
-             read(init, prepared, {}, where + "/init") + ";");
+  body_.let(std::string(scalarKindName(accType.scalarKind())), acc, read(init, prepared, {}, where + "/init"), false);
   auto emitStep = [&](const arith::Expr &j) {
     AccessPath element{PathStep::arrayIndex(j)};
     std::string value;
@@ -177,7 +167,7 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
                    .bind(f.params()[1], ViewBinding{in, share(prepared), element});
       value = read(f.body(), fe, {}, where + "/f/body");
     }
-    body_.line(acc + " = " + value + ";");
+    body_.assign(acc, value);
   };
   if (e.op() == Op::ReduceSeqUnroll && !n.isConstant())
     fail(where, "reduceSeqUnroll needs a constant extent, found " + n.str());
@@ -185,9 +175,7 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
     for (int64_t k = 0; k < n.constant(); ++k) emitStep(arith::Expr(k));
   } else {
     std::string j = freshName("j");
-    body_.open("for (" + indexType() + " " + j + " = 0; " + j + " < " + index(n) + "; " + j + "++)");
-    emitStep(arith::Expr::index(j, n));
-    body_.close();
+    body_.forLoop(indexType(), j, "0", index(n), "1", [&] { emitStep(arith::Expr::index(j, n)); });
   }
   store(target({PathStep::arrayIndex(0)}), acc);
 }

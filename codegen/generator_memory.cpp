@@ -66,7 +66,7 @@ MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope 
     if (!count.isConstant())
       fail(where, "the local array of type " + type.str() + " needs a constant size; choose constant tile sizes");
     name = freshName("tile");
-    localDeclarations_.push_back(dialect_.localArray(kind, name, count.str()));
+    localDeclarations_.push_back({kir::ArrayDecl{kir::ArraySpace::Local, kind, name, count.str()}});
     localBytes_ += count.constant() * (kind == ScalarKind::Double ? 8 : kind == ScalarKind::Bool ? 1 : 4);
     break;
   }
@@ -83,7 +83,7 @@ MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope 
                       " scalars, more than a work-item's private memory holds (" + std::to_string(kMaxPrivateScalars) +
                       "); compute it outside the per-element function so that it becomes a kernel of its own");
     name = freshName("priv");
-    body_.line(dialect_.privateArray(kind, name, count.str()));
+    body_.privateArray(kind, name, count.str());
     break;
   }
 
@@ -96,7 +96,7 @@ MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope 
   if (space == AddressSpace::Local) {
     // Every work-item must see the whole tile before anyone reads it; we are
     // in work-group-uniform code, so the barrier is reached by all.
-    body_.line(dialect_.localBarrier());
+    body_.barrier();
   }
   return memory;
 }

@@ -81,6 +81,29 @@ std::vector<WindowPart> windowParts(const Type &element, int64_t n, int64_t maxS
   return parts;
 }
 
+/// The window as a value f can read: the private array, or a zip of the
+/// components' arrays for tuple elements; `windowEnv` gets their bindings.
+Expr windowValue(const std::vector<WindowPart> &parts, const Type &element, int64_t n, Env &windowEnv) {
+  std::vector<Expr> partParams;
+  for (const WindowPart &p : parts) {
+    Type partType = Type::array(p.element, arith::Expr(n));
+    Expr param = Expr::param(p.name, partType);
+    windowEnv = windowEnv.bind(param, MemoryBinding{p.name, partType, AddressSpace::Private});
+    partParams.push_back(param);
+  }
+  if (!element.isTuple()) return partParams.front();
+  return Expr::prim(Op::Zip, {{}, 0, PadMode::Clamp, {}, partParams}).withType(Type::array(element, arith::Expr(n)));
+}
+
+/// Rotates the window by `step`: slot k takes slot k + step for k < keep, constant indices only.
+void rotateWindow(kir::Builder &body, const std::vector<WindowPart> &parts, int64_t keep, int64_t step) {
+  for (int64_t k = 0; k < keep; ++k)
+    for (const WindowPart &p : parts)
+      for (int64_t o = 0; o < p.scalars; ++o)
+        body.assign(p.name + "[" + std::to_string(k * p.scalars + o) + "]",
+                    p.name + "[" + std::to_string((k + step) * p.scalars + o) + "]");
+}
+
 } // namespace
 
 void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
@@ -103,7 +126,7 @@ void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &ta
   for (WindowPart &p : parts) {
     p.name = freshName("win");
     if (p.kind == ScalarKind::Double) usesDouble_ = true;
-    body_.line(dialect_.privateArray(p.kind, p.name, std::to_string(n * p.scalars)));
+    body_.privateArray(p.kind, p.name, std::to_string(n * p.scalars));
   }
   std::vector<std::vector<AccessPath>> paths(parts.size());
   for (size_t c = 0; c < parts.size(); ++c) scalarPaths(parts[c].element, {}, paths[c]);
@@ -115,8 +138,8 @@ void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &ta
         AccessPath path{PathStep::arrayIndex(index)};
         if (parts[c].component) path.push_back(PathStep::tupleComponent(*parts[c].component));
         path.insert(path.end(), paths[c][o].begin(), paths[c][o].end());
-        body_.line(parts[c].name + "[" + std::to_string(slot * parts[c].scalars + static_cast<int64_t>(o)) +
-                   "] = " + read(in, prepared, path, where + "/in") + ";");
+        body_.assign(parts[c].name + "[" + std::to_string(slot * parts[c].scalars + static_cast<int64_t>(o)) + "]",
+                     read(in, prepared, path, where + "/in"));
       }
     }
   };
@@ -126,45 +149,28 @@ void Generator::genSlideSeq(const Expr &e, const Env &env, const WriteTarget &ta
   const int64_t keep = std::max<int64_t>(n - s, 0);
   for (int64_t k = 0; k < keep; ++k) load(k, arith::Expr(k));
 
-  // The window as a value f can read: the private array, or a zip of the
-  // components' arrays for tuple elements.
   Env windowEnv = prepared;
-  std::vector<Expr> partParams;
-  for (const WindowPart &p : parts) {
-    Type partType = Type::array(p.element, arith::Expr(n));
-    Expr param = Expr::param(p.name, partType);
-    windowEnv = windowEnv.bind(param, MemoryBinding{p.name, partType, AddressSpace::Private});
-    partParams.push_back(param);
-  }
-  Expr window = partParams.front();
-  if (element.isTuple())
-    window =
-        Expr::prim(Op::Zip, {{}, 0, PadMode::Clamp, {}, partParams}).withType(Type::array(element, arith::Expr(n)));
+  Expr window = windowValue(parts, element, n, windowEnv);
 
   arith::Expr count = e.typeOrThrow().arrayLength();
   std::string w = freshName("w");
   Scope inner = scope;
   inner.sequential = true;
-  body_.open("for (" + indexType() + " " + w + " = 0; " + w + " < " + index(count) + "; " + w + "++)");
   arith::Expr step = arith::Expr::index(w, count);
-  for (int64_t k = keep; k < n; ++k) load(k, step * arith::Expr(s) + arith::Expr(k));
-  WriteTarget elementTarget = [target, step](const AccessPath &p) {
-    return target(prepend(PathStep::arrayIndex(step), p));
-  };
-  if (f.is(ExprKind::UserFun)) {
-    store(elementTarget({}),
-          callUserFun(f, {read(window, windowEnv, {}, where + "/f")}, e.typeOrThrow().arrayElement()));
-  } else {
-    Env bodyEnv = windowEnv.bind(f.params()[0], ViewBinding{window, share(windowEnv), {}});
-    gen(f.body(), bodyEnv, elementTarget, inner, where + "/f/body");
-  }
-  // Rotate: slot k takes slot k + step, constant indices only.
-  for (int64_t k = 0; k < keep; ++k)
-    for (const WindowPart &p : parts)
-      for (int64_t o = 0; o < p.scalars; ++o)
-        body_.line(p.name + "[" + std::to_string(k * p.scalars + o) + "] = " + p.name + "[" +
-                   std::to_string((k + s) * p.scalars + o) + "];");
-  body_.close();
+  body_.forLoop(indexType(), w, "0", index(count), "1", [&] {
+    for (int64_t k = keep; k < n; ++k) load(k, step * arith::Expr(s) + arith::Expr(k));
+    WriteTarget elementTarget = [target, step](const AccessPath &p) {
+      return target(prepend(PathStep::arrayIndex(step), p));
+    };
+    if (f.is(ExprKind::UserFun)) {
+      store(elementTarget({}),
+            callUserFun(f, {read(window, windowEnv, {}, where + "/f")}, e.typeOrThrow().arrayElement()));
+    } else {
+      Env bodyEnv = windowEnv.bind(f.params()[0], ViewBinding{window, share(windowEnv), {}});
+      gen(f.body(), bodyEnv, elementTarget, inner, where + "/f/body");
+    }
+    rotateWindow(body_, parts, keep, s);
+  });
 }
 
 } // namespace liftcc::codegen

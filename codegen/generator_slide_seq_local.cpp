@@ -69,7 +69,7 @@ void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarge
   const ScalarKind kind = scalar.scalarKind();
   if (kind == ScalarKind::Double) usesDouble_ = true;
   const std::string ring = freshName("ring");
-  localDeclarations_.push_back(dialect_.localArray(kind, ring, std::to_string(n * planeScalars)));
+  localDeclarations_.push_back({kir::ArrayDecl{kir::ArraySpace::Local, kind, ring, std::to_string(n * planeScalars)}});
   localBytes_ += n * planeScalars * (kind == ScalarKind::Double ? 8 : kind == ScalarKind::Bool ? 1 : 4);
   const Type ringType = Type::array(plane, arith::Expr(n));
 
@@ -97,18 +97,18 @@ void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarge
 
   arith::Expr count = e.typeOrThrow().arrayLength();
   std::string w = freshName("w");
-  body_.open("for (" + indexType() + " " + w + " = 0; " + w + " < " + index(count) + "; " + w + "++)");
   arith::Expr step = arith::Expr::index(w, count);
-  for (int64_t k = keep; k < n; ++k) load(step * arith::Expr(s) + arith::Expr(k));
-  body_.line(dialect_.localBarrier());
-  WriteTarget elementTarget = [target, step](const AccessPath &p) {
-    return target(prepend(PathStep::arrayIndex(step), p));
-  };
-  arith::Expr first = (step * arith::Expr(s)) % arith::Expr(n);
-  Env bodyEnv = windowEnv.bind(f.params()[0], ViewBinding{windows, share(windowEnv), {PathStep::arrayIndex(first)}});
-  gen(f.body(), bodyEnv, elementTarget, scope, where + "/f/body");
-  body_.line(dialect_.localBarrier());
-  body_.close();
+  body_.forLoop(indexType(), w, "0", index(count), "1", [&] {
+    for (int64_t k = keep; k < n; ++k) load(step * arith::Expr(s) + arith::Expr(k));
+    body_.barrier();
+    WriteTarget elementTarget = [target, step](const AccessPath &p) {
+      return target(prepend(PathStep::arrayIndex(step), p));
+    };
+    arith::Expr first = (step * arith::Expr(s)) % arith::Expr(n);
+    Env bodyEnv = windowEnv.bind(f.params()[0], ViewBinding{windows, share(windowEnv), {PathStep::arrayIndex(first)}});
+    gen(f.body(), bodyEnv, elementTarget, scope, where + "/f/body");
+    body_.barrier();
+  });
 }
 
 } // namespace liftcc::codegen

@@ -43,11 +43,11 @@ std::string borderUserFunName(const std::string &name) {
   return std::string(cfun::kGeneratedPrefix) + "border_" + name;
 }
 
-std::string Generator::borderCode() const {
+kir::Stmts Generator::borderCode() const {
   Generator border(program_, dialect_.target(), options_, wideIndices_);
   border.borderCode_ = true;
   border.run();
-  return border.body_.text();
+  return border.body_.statements();
 }
 
 std::optional<std::array<int64_t, 3>> Generator::knownLocalSize() const {
@@ -110,7 +110,7 @@ std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &gen
 
   // The interior body at `m`, or nullopt while boundary arithmetic remains
   // (or it would not fit the general kernel's declarations).
-  auto attempt = [&](const Kernel::Interior &m) -> std::optional<std::string> {
+  auto attempt = [&](const Kernel::Interior &m) -> std::optional<kir::Stmts> {
     Generator interior(program_, dialect_.target(), options_, wideIndices_, m);
     try {
       interior.run();
@@ -125,7 +125,7 @@ std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &gen
     // Lane-wise user functions are emitted once, from the general code's names.
     for (const auto &[key, name] : interior.vectorUserFuns_)
       if (auto it = vectorUserFuns_.find(key); it == vectorUserFuns_.end() || it->second != name) return std::nullopt;
-    return interior.body_.text();
+    return interior.body_.statements();
   };
 
   if (boundaryOps_ > 0) {
@@ -169,7 +169,7 @@ std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &gen
   }
   std::string condition = interiorCondition(general, margins);
   if (condition.empty()) return std::nullopt; // the general code is already the interior code
-  std::optional<std::string> body = attempt(margins);
+  std::optional<kir::Stmts> body = attempt(margins);
   if (!body) return std::nullopt;
   return InteriorCode{margins, *body, condition};
 }

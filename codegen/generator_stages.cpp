@@ -145,6 +145,113 @@ Kernel checkedSignature(Kernel kernel) {
   return kernel;
 }
 
+/// The names a stage's kernel or buffer must not take: the kernel's, the
+/// inputs', the sizes' and the user functions'.
+std::set<std::string> namesTaken(const Program &typedProgram, const std::string &kernelName) {
+  std::set<std::string> taken{kernelName};
+  for (const Expr &in : typedProgram.inputs()) taken.insert(in.name());
+  for (const arith::Expr &s : typedProgram.sizes) taken.insert(s.varName());
+  containsNode(typedProgram.body(), [&](const Expr &e) {
+    if (e.is(ExprKind::UserFun)) taken.insert(e.userFun().name());
+    return false;
+  });
+  return taken;
+}
+
+struct StageNaming {
+  Target target;
+  const CodegenOptions &options;
+  std::string kernelName;
+};
+
+/// The kernel computing `body` from the inputs and temporaries it reads,
+/// without its source (`parts` receives it).
+Kernel stageKernel(const Program &typedProgram, const Expr &body, const std::vector<Temporary> &temporaries,
+                   const StageNaming &naming, SourceParts *parts) {
+  std::vector<Expr> inputs;
+  for (const Expr &in : typedProgram.inputs())
+    if (readsParam(body, in)) inputs.push_back(in);
+  for (const Temporary &t : temporaries)
+    for (const Expr &buffer : t.buffers)
+      if (readsParam(body, buffer)) inputs.push_back(buffer);
+  // A kernel needs an input parameter; a stage computing from generate
+  // alone gets the first input, unused.
+  if (inputs.empty()) inputs.push_back(typedProgram.inputs().front());
+  Program stage = typeCheck(Program{typedProgram.sizes, Expr::lambda(inputs, body)});
+  CodegenOptions stageOptions = naming.options;
+  stageOptions.kernelName = naming.kernelName;
+  Kernel kernel = generateOneKernel(stage, naming.target, stageOptions, parts);
+  kernel.source.clear();
+  return kernel;
+}
+
+/// Names the buffers `kernel` writes `writes`, in order, and those it reads
+/// that are outputs of the program by their output's name.
+void nameStageBuffers(Kernel &kernel, const std::vector<std::string> &writes,
+                      const std::map<std::string, std::string> &bufferName) {
+  size_t written = 0;
+  for (KernelArg &arg : kernel.args) {
+    if (arg.role == KernelArg::Role::Output)
+      arg.name = writes.at(written++);
+    else if (auto it = bufferName.find(arg.name); it != bufferName.end())
+      arg.name = it->second;
+  }
+  if (written != writes.size())
+    throw InternalError("stage " + kernel.name + " writes " + std::to_string(written) + " buffers, expected " +
+                        std::to_string(writes.size()));
+}
+
+/// When the result `last` is only a tuple or zip of stages' results of
+/// arrays of scalars, one per output: which output each of those stages
+/// writes (temporary -> output); nullopt when a last kernel computes the result.
+std::optional<std::map<std::string, std::string>> outputsOfStages(const Expr &last, const Type &resultType,
+                                                                  const std::vector<std::string> &outputs) {
+  std::vector<const Expr *> leaves;
+  std::function<bool(const Expr &)> onlyStages = [&](const Expr &e) {
+    if (e.isPrim(Op::Tuple) || e.isPrim(Op::Zip)) return std::all_of(e.args().begin(), e.args().end(), onlyStages);
+    if (!e.is(ExprKind::Param)) return false;
+    leaves.push_back(&e);
+    return true;
+  };
+  if (!(hasTuple(resultType) && onlyStages(last) && leaves.size() == outputs.size())) return std::nullopt;
+  std::map<std::string, std::string> bufferName;
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    if (hasTuple(leaves[k]->typeOrThrow()) || bufferName.count(leaves[k]->name()))
+      fail("/body", "a result whose components are arrays of tuples or the same array twice is not supported yet");
+    bufferName[leaves[k]->name()] = outputs[k];
+  }
+  return bufferName;
+}
+
+/// The argument of an intermediate buffer that a stage writes.
+KernelArg temporaryArg(const Expr &buffer) {
+  const Type &type = buffer.typeOrThrow();
+  return {buffer.name(), KernelArg::Role::Output, scalarElement(type, "the intermediate array " + buffer.name()),
+          scalarCount(type)};
+}
+
+/// The program's interface (its inputs, outputs and sizes) and the launch of its last stage.
+void setInterface(Kernel &result, const Program &typedProgram, const std::vector<std::string> &outputs,
+                  const std::vector<Type> &outputTypes) {
+  for (const Expr &in : typedProgram.inputs()) {
+    const Type &type = in.typeOrThrow();
+    result.args.push_back(
+        {in.name(), KernelArg::Role::Input, scalarElement(type, "input " + in.name()), scalarCount(type)});
+  }
+  for (size_t k = 0; k < outputs.size(); ++k)
+    result.args.push_back({outputs[k], KernelArg::Role::Output,
+                           scalarElement(outputTypes[k], "a component of the result"), scalarCount(outputTypes[k])});
+  for (const arith::Expr &s : typedProgram.sizes)
+    result.args.push_back({s.varName(), KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
+
+  const Kernel &lastStage = result.stages.back();
+  result.dims = lastStage.dims;
+  result.globalSize = lastStage.globalSize;
+  result.localSize = lastStage.localSize;
+  result.interior = lastStage.interior;
+  result.requiresLocalSize = lastStage.requiresLocalSize;
+}
+
 } // namespace
 
 bool hasStages(const Program &typedProgram) {
@@ -180,13 +287,7 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
 
   // Names of the temporaries and of the stages' kernel functions: none may
   // be an input's, a size's or a user function's.
-  std::set<std::string> taken{options.kernelName};
-  for (const Expr &in : typedProgram.inputs()) taken.insert(in.name());
-  for (const arith::Expr &s : typedProgram.sizes) taken.insert(s.varName());
-  containsNode(typedProgram.body(), [&](const Expr &e) {
-    if (e.is(ExprKind::UserFun)) taken.insert(e.userFun().name());
-    return false;
-  });
+  std::set<std::string> taken = namesTaken(typedProgram, options.kernelName);
   auto fresh = [&](const std::string &base) {
     std::string name = base;
     for (int k = 0; !taken.insert(name).second; ++k) name = base + "_" + std::to_string(k);
@@ -213,21 +314,9 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
     outputs.push_back(fresh("out"));
   else
     for (size_t k = 0; k < outputTypes.size(); ++k) outputs.push_back(fresh("out_" + std::to_string(k)));
-  std::map<std::string, std::string> bufferName; // temporary -> output it is
-  std::vector<const Expr *> leaves;
-  std::function<bool(const Expr &)> onlyStages = [&](const Expr &e) {
-    if (e.isPrim(Op::Tuple) || e.isPrim(Op::Zip)) return std::all_of(e.args().begin(), e.args().end(), onlyStages);
-    if (!e.is(ExprKind::Param)) return false;
-    leaves.push_back(&e);
-    return true;
-  };
-  bool lastKernel = !(hasTuple(resultType) && onlyStages(last) && leaves.size() == outputs.size());
-  if (!lastKernel)
-    for (size_t k = 0; k < leaves.size(); ++k) {
-      if (hasTuple(leaves[k]->typeOrThrow()) || bufferName.count(leaves[k]->name()))
-        fail("/body", "a result whose components are arrays of tuples or the same array twice is not supported yet");
-      bufferName[leaves[k]->name()] = outputs[k];
-    }
+  std::optional<std::map<std::string, std::string>> direct = outputsOfStages(last, resultType, outputs);
+  const bool lastKernel = !direct;
+  const std::map<std::string, std::string> bufferName = direct.value_or(std::map<std::string, std::string>{});
 
   Kernel result;
   result.target = target;
@@ -235,31 +324,9 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
   result.buildOptions = buildOptionsFor(options.fastMath, target);
   std::vector<SourceParts> parts;
   auto generateStage = [&](const Expr &body, const std::string &kernelName, const std::vector<std::string> &writes) {
-    std::vector<Expr> inputs;
-    for (const Expr &in : typedProgram.inputs())
-      if (readsParam(body, in)) inputs.push_back(in);
-    for (const Temporary &t : temporaries)
-      for (const Expr &buffer : t.buffers)
-        if (readsParam(body, buffer)) inputs.push_back(buffer);
-    // A kernel needs an input parameter; a stage computing from generate
-    // alone gets the first input, unused.
-    if (inputs.empty()) inputs.push_back(typedProgram.inputs().front());
-    Program stage = typeCheck(Program{typedProgram.sizes, Expr::lambda(inputs, body)});
-    CodegenOptions stageOptions = options;
-    stageOptions.kernelName = kernelName;
     parts.emplace_back();
-    Kernel kernel = generateOneKernel(stage, target, stageOptions, &parts.back());
-    kernel.source.clear();
-    size_t written = 0;
-    for (KernelArg &arg : kernel.args) {
-      if (arg.role == KernelArg::Role::Output)
-        arg.name = writes.at(written++);
-      else if (auto it = bufferName.find(arg.name); it != bufferName.end())
-        arg.name = it->second;
-    }
-    if (written != writes.size())
-      throw InternalError("stage " + kernelName + " writes " + std::to_string(written) + " buffers, expected " +
-                          std::to_string(writes.size()));
+    Kernel kernel = stageKernel(typedProgram, body, temporaries, {target, options, kernelName}, &parts.back());
+    nameStageBuffers(kernel, writes, bufferName);
     result.localMemoryBytes = std::max(result.localMemoryBytes, kernel.localMemoryBytes);
     result.indexBits = std::max(result.indexBits, kernel.indexBits);
     result.stages.push_back(std::move(kernel));
@@ -280,32 +347,11 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
     bool entry = !lastKernel && i + 1 == stages.size();
     generateStage(body, entry ? options.kernelName : fresh(options.kernelName + "_stage" + std::to_string(i)), writes);
     if (output != bufferName.end()) continue;
-    for (const Expr &buffer : buffers) {
-      const Type &type = buffer.typeOrThrow();
-      result.temporaries.push_back({buffer.name(), KernelArg::Role::Output,
-                                    scalarElement(type, "the intermediate array " + buffer.name()), scalarCount(type)});
-    }
+    for (const Expr &buffer : buffers) result.temporaries.push_back(temporaryArg(buffer));
   }
   if (lastKernel) generateStage(last, options.kernelName, outputs);
 
-  // The program's interface: its inputs, its outputs, its sizes.
-  for (const Expr &in : typedProgram.inputs()) {
-    const Type &type = in.typeOrThrow();
-    result.args.push_back(
-        {in.name(), KernelArg::Role::Input, scalarElement(type, "input " + in.name()), scalarCount(type)});
-  }
-  for (size_t k = 0; k < outputs.size(); ++k)
-    result.args.push_back({outputs[k], KernelArg::Role::Output,
-                           scalarElement(outputTypes[k], "a component of the result"), scalarCount(outputTypes[k])});
-  for (const arith::Expr &s : typedProgram.sizes)
-    result.args.push_back({s.varName(), KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
-
-  const Kernel &lastStage = result.stages.back();
-  result.dims = lastStage.dims;
-  result.globalSize = lastStage.globalSize;
-  result.localSize = lastStage.localSize;
-  result.interior = lastStage.interior;
-  result.requiresLocalSize = lastStage.requiresLocalSize;
+  setInterface(result, typedProgram, outputs, outputTypes);
   result.source = assembleSource(Dialect(target), parts);
   return result;
 }

@@ -108,29 +108,27 @@ Lvalue Generator::vectorLvalue(const Type &argument, const AccessPath &path,
 
 void Generator::store(const Lvalue &lvalue, const std::string &value) {
   if (lvalue.lanes.empty()) {
-    std::string assignment = lvalue.text + " = " + value + ";";
-    body_.line(lvalue.guard.empty() ? assignment : "if (" + lvalue.guard + ") " + assignment);
+    body_.assign(lvalue.text, value, lvalue.guard);
     return;
   }
   std::vector<std::optional<Lvalue>> cells(lvalue.lanes.begin(), lvalue.lanes.end());
   bool guardedLanes =
       std::any_of(lvalue.lanes.begin(), lvalue.lanes.end(), [](const Lvalue &lane) { return !lane.guard.empty(); });
-  if (dialect_.hasVectorLoads() && consecutive(cells) && !guardedLanes) {
-    body_.line("vstore" + std::to_string(lvalue.lanes.size()) + "(" + value + ", 0, " + lvalue.lanes[0].buffer +
-               " + (" + index(*lvalue.lanes[0].offset) + "));");
-    return;
-  }
-  if (!guardedLanes && alignedGlobalLanes(cells, lvalue.vectorAlignment)) {
-    body_.line(dialect_.alignedVectorAccess(lvalue.vectorType, lvalue.lanes[0].buffer, false,
-                                            index(*lvalue.lanes[0].offset)) +
-               " = " + value + ";");
+  // One store: vstoreN of consecutive lanes (OpenCL C), or one aligned
+  // access (CUDA, alignedGlobalLanes; never in OpenCL C, whose alignment is 0).
+  bool oneStore =
+      (dialect_.hasVectorLoads() && consecutive(cells)) || alignedGlobalLanes(cells, lvalue.vectorAlignment);
+  if (oneStore && !guardedLanes) {
+    body_.vectorStore({lvalue.vectorType, static_cast<int>(lvalue.lanes.size()), lvalue.lanes[0].buffer,
+                       index(*lvalue.lanes[0].offset), value});
     return;
   }
   std::string v = freshName("vec");
-  body_.open("");
-  body_.line("const " + lvalue.vectorType + " " + v + " = " + value + ";");
-  for (size_t l = 0; l < lvalue.lanes.size(); ++l) store(lvalue.lanes[l], dialect_.vectorLane(v, static_cast<int>(l)));
-  body_.close();
+  body_.scope([&] {
+    body_.let(lvalue.vectorType, v, value);
+    for (size_t l = 0; l < lvalue.lanes.size(); ++l)
+      store(lvalue.lanes[l], dialect_.vectorLane(v, static_cast<int>(l)));
+  });
 }
 
 std::string Generator::useVectorUserFun(const cfun::Function &f, int width) {

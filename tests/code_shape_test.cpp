@@ -56,10 +56,6 @@ constexpr size_t kMinCopyLines = 6;
 /// function of the same name in a file gets "#2") and length. Split a
 /// function and remove its line; never add one.
 const std::map<std::string, int> kLongFunctions = {
-    {"codegen/generator_kernel.cpp:Generator::run", 126},
-    {"codegen/generator_loops.cpp:Generator::genMap", 109},
-    {"codegen/generator_slide_seq.cpp:Generator::genSlideSeq", 102},
-    {"codegen/generator_stages.cpp:generateStages", 137},
     {"core/ir/stencil_form.cpp:build", 125},
     {"explore/explorer.cpp:explore", 453},
     {"explore/space.cpp:lowerPrograms", 94},
