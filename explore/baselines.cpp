@@ -17,6 +17,7 @@ std::function<bool(const Configuration &)> familyDefault(const std::string &fami
   if (family == "plain") return [](const Configuration &c) { return c.recipe == Recipe::Plain; };
   if (family == "stream") return [](const Configuration &c) { return c.recipe == Recipe::Stream; };
   if (family == "streamLocal") return [](const Configuration &c) { return c.recipe == Recipe::StreamLocal; };
+  if (family == "timeTiledLocal") return [](const Configuration &c) { return c.recipe == Recipe::TimeTiledLocal; };
   if (family == "tiled" || family == "local") {
     Recipe recipe = family == "tiled" ? Recipe::Tiled : Recipe::Local;
     return [=](const Configuration &c) { return c.recipe == recipe && c.tile == 8 && c.tileShape == noShape; };

@@ -110,6 +110,26 @@ std::vector<Configuration> everyDimensionCoarsened(const Program &typed, const S
   return configurations;
 }
 
+/// timeTiledLocal configurations: each depth dividing the iteration count
+/// with each tile, truncated to the grid's rank (none for other programs).
+std::vector<Configuration> timeTiledLocalConfigurations(const Program &typed, const SpaceOptions &options) {
+  std::vector<Configuration> configurations;
+  const Expr &body = typed.body();
+  if (!options.includeTimeTiledLocal || !body.isPrim(Op::Iterate) || !iterateCount(body).isConstant())
+    return configurations;
+  const size_t rank = outputRank(typed);
+  for (int64_t depth : options.timeTiledLocalDepths) {
+    if (depth < 2 || iterateCount(body).constant() % depth != 0) continue;
+    for (const auto &tile : options.timeTiledLocalTiles) {
+      Configuration c{rewrite::Recipe::TimeTiledLocal, 8, {0, 0, 0}};
+      for (size_t d = 0; d < rank && d < 3; ++d) c.tileShape[d] = tile[d] > 0 ? tile[d] : c.tile;
+      c.timeTile = depth;
+      configurations.push_back(c);
+    }
+  }
+  return configurations;
+}
+
 /// streamLocal configurations: each plane tile with each chunk.
 std::vector<Configuration> streamLocalConfigurations(const SpaceOptions &options) {
   std::vector<Configuration> configurations;
@@ -369,6 +389,11 @@ std::vector<FamilySummary> familySummaries(const SpaceOptions &options) {
                          {"timeTileCoarsen", shapesText(options.timeTileCoarsenings)},
                          {"timeTiledShapes", std::to_string(options.timeTiledGroupShapes)}}),
                    0, 0});
+  if (options.includeTimeTiledLocal)
+    out.push_back({"timeTiledLocal",
+                   with({{"timeTiledLocalDepth", listText(options.timeTiledLocalDepths)},
+                         {"timeTiledLocalTile", shapesText(options.timeTiledLocalTiles)}}),
+                   0, 0});
   return out;
 }
 
@@ -388,7 +413,8 @@ std::vector<int64_t> dividingTimeTiles(const Program &typed, const SpaceOptions 
 
 const std::vector<std::string> &familyNames() {
   static const std::vector<std::string> names{"plain",     "stream", "streamLocal", "tiled", "local",
-                                              "coarsened", "vector", "mapping",     "fused", "timeTiled"};
+                                              "coarsened", "vector", "mapping",     "fused", "timeTiled",
+                                              "timeTiledLocal"};
   return names;
 }
 
@@ -492,6 +518,8 @@ LoweredPrograms lowerPrograms(const Program &typed, const SpaceOptions &options)
       if (programs.size() > before) everyDimension.insert(before);
     }
   }
+  // The timeTiledLocal family: temporal blocking through local memory.
+  for (const Configuration &c : timeTiledLocalConfigurations(typed, options)) addProgram(c);
   return {std::move(programs), unmappedPrograms, std::move(everyDimension), fusedFamily, timeTiles};
 }
 
@@ -525,6 +553,10 @@ ProgramLaunches programLaunches(const LoweredPrograms &lowered, size_t p, const 
     if (config.recipe == rewrite::Recipe::StreamLocal && base.dims >= 2)
       def = {config.tileShape[0] > 0 ? config.tileShape[0] : config.tile,
              base.dims == 3 ? (config.tileShape[1] > 0 ? config.tileShape[1] : config.tile) : 1, 1};
+    // timeTiledLocal: one work-item per output of the tile (the widest
+    // mapLcl is the first copy: the tile plus every step's halo).
+    if (config.recipe == rewrite::Recipe::TimeTiledLocal)
+      for (int d = 0; d < base.dims && d < 3; ++d) def[static_cast<size_t>(d)] = config.tileShape[static_cast<size_t>(d)];
     std::vector<std::array<int64_t, 3>> shapes{def};
     for (int d = 0; d < base.dims; ++d)
       if (def[d] >= 4) {

@@ -111,6 +111,16 @@ struct SpaceOptions {
   /// rows: 16x2 ran 1.5x faster than 32x1 there).
   std::vector<std::array<int64_t, 3>> timeTileCoarsenings{{16, 8, 8}, {32, 8, 8}};
   size_t timeTiledGroupShapes = 16;
+  /// The timeTiledLocal family (temporal blocking through local memory,
+  /// rewrite/time_tiled_local.h): for a program iterate(n, f, A) whose step
+  /// has a wrap or constant boundary, one kernel per `timeTiledLocalDepths`
+  /// steps (those dividing n), one work-group per tile of
+  /// `timeTiledLocalTiles` (x, y, z; truncated to the grid's rank), every
+  /// intermediate step in local memory. Built for GPUs: off by default, on
+  /// in the default space of --target cuda, --families selects it anywhere.
+  bool includeTimeTiledLocal = false;
+  std::vector<int64_t> timeTiledLocalDepths{2, 4};
+  std::vector<std::array<int64_t, 3>> timeTiledLocalTiles{{32, 8, 0}, {16, 16, 0}, {8, 8, 8}};
   /// Threads that generate the variants' kernels (0: one per hardware
   /// thread). The space is the same for any count.
   size_t threads = 0;

@@ -194,6 +194,9 @@ std::string strategyText(const Configuration &c, int kernelDims) {
   case Recipe::Plain: text = vectorize + "mapGlb(" + mappingText(c, kernelDims) + ")"; break;
   case Recipe::Tiled: text = tileText(c) + " ; mapWrg(" + mappingText(c, kernelDims) + ")"; break;
   case Recipe::Local: text = tileText(c) + " ; toLocal ; mapWrg(" + mappingText(c, kernelDims) + ")"; break;
+  case Recipe::TimeTiledLocal:
+    text = tileText(c) + " ; stepsToLocal ; mapWrg(" + mappingText(c, kernelDims) + ")";
+    break;
   case Recipe::Coarsened:
     text = coarsenText(c.coarsen) + (c.privateWindow ? " ; privateWindow ; " : " ; globalWindow ; ") + vectorize +
            "mapGlb(" + mappingText(c, kernelDims) + ")";
@@ -305,8 +308,12 @@ ParsedStrategy parseStrategy(const std::string &text) {
     if (next("toLocal")) {
       noArguments(steps[i++]);
       c.recipe = Recipe::Local;
+    } else if (next("stepsToLocal")) {
+      // Every step of the time tile in local memory (timeTiledLocal).
+      noArguments(steps[i++]);
+      c.recipe = Recipe::TimeTiledLocal;
     }
-    c.mapping = mappingOf(expect("mapWrg", c.recipe == Recipe::Local ? "toLocal" : "tile"), parsed);
+    c.mapping = mappingOf(expect("mapWrg", c.recipe == Recipe::Tiled ? "tile" : steps[i - 1].name), parsed);
   } else if (first.name == "coarsen") {
     c.recipe = Recipe::Coarsened;
     parseCoarsenFactors(first, c);
@@ -399,6 +406,7 @@ Variant variantFromStrategy(const Program &typed, const std::string &text, codeg
 }
 
 std::string familyOf(const Configuration &configuration) {
+  if (configuration.recipe == Recipe::TimeTiledLocal) return "timeTiledLocal";
   if (configuration.timeTile > 1) return "timeTiled";
   if (configuration.fuse) return "fused";
   if (!configuration.mapping.isDefault()) return "mapping";

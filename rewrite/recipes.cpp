@@ -10,6 +10,7 @@
 #include "rewrite/apply.h"
 #include "rewrite/nd_patterns.h"
 #include "rewrite/stages.h"
+#include "rewrite/time_tiled_local.h"
 
 namespace liftcc::rewrite {
 
@@ -446,8 +447,17 @@ Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &o
   stepOptions.timeTile = 1;
   // An intermediate that cannot be recomputed per element (a reduction)
   // stays a stage of its own (toGlobal): the host then launches the step's
-  // kernels in order, n / t times (codegen/generator_stages.cpp).
-  Program lowered = applyRecipe(typeCheck(Program{typed.sizes, Expr::lambda(inputs, step)}), recipe, stepOptions);
+  // kernels in order, n / t times (codegen/generator_stages.cpp). The
+  // timeTiledLocal recipe keeps every step of the time tile in local memory.
+  Program stepProgram = typeCheck(Program{typed.sizes, Expr::lambda(inputs, step)});
+  Program lowered = stepProgram;
+  if (recipe == Recipe::TimeTiledLocal) {
+    lowered =
+        lowerOnLevels(tileTimeStepsThroughLocal(stepProgram, t, options), {mapToWrg, mapToLcl}, options.mapping);
+    if (options.unroll) lowered = unrollAll(lowered);
+  } else {
+    lowered = applyRecipe(stepProgram, recipe, stepOptions);
+  }
   // The lowered step over a fresh parameter, the program's inputs as they were.
   Expr state = Expr::param(f.params().front().name());
   std::unordered_map<std::string, Expr> byName{{lowered.inputs().front().name(), state}};
@@ -473,12 +483,14 @@ std::string recipeName(Recipe recipe) {
   case Recipe::Coarsened: return "coarsened";
   case Recipe::Stream: return "stream";
   case Recipe::StreamLocal: return "streamLocal";
+  case Recipe::TimeTiledLocal: return "timeTiledLocal";
   }
   return "?";
 }
 
 std::optional<Recipe> parseRecipe(const std::string &name) {
-  for (Recipe r : {Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened, Recipe::Stream, Recipe::StreamLocal})
+  for (Recipe r : {Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened, Recipe::Stream, Recipe::StreamLocal,
+                   Recipe::TimeTiledLocal})
     if (recipeName(r) == name) return r;
   return std::nullopt;
 }
@@ -489,6 +501,9 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   const bool iterated = typed.body().isPrim(Op::Iterate) && funOf(typed.body()).is(ExprKind::Lambda) &&
                         inputOf(typed.body()).is(ExprKind::Param);
   if (iterated) return lowerIterate(typed, recipe, options);
+  if (recipe == Recipe::TimeTiledLocal)
+    throw RewriteError("timeTiledLocal: only a program iterate(n, f, input) is time-tiled through local memory; use "
+                       "--opt local");
   if (options.timeTile != 1)
     throw RewriteError("time tile " + std::to_string(options.timeTile) +
                        ": only a program iterate(n, f, input) is time-tiled");
@@ -523,6 +538,7 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   case Recipe::StreamLocal:
     lowered = lowerOnLevels(streamStencilThroughLocal(typed, options), {mapToWrg, mapToLcl}, options.mapping);
     break;
+  case Recipe::TimeTiledLocal: break; // refused above: only iterate is time-tiled
   }
   return options.unroll ? unrollAll(lowered) : lowered;
 }

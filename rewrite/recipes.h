@@ -16,6 +16,10 @@
 //          into chunks, the inner ones into plane tiles, one work-group per
 //          chunk and tile; it marches along its chunk, copying each plane (tile
 //          plus halo) to local memory, its work-items computing from there
+//   timeTiledLocal temporal blocking of iterate(n, f, A) through local memory: a
+//          kernel computes timeTile steps, one work-group per tile of the last,
+//          each intermediate step's tile plus halo in a local buffer of its
+//          own (rule timeTileThroughLocal; wrap and constant boundaries)
 // A program iterate(n, f, A) is lowered by lowering f's body with the
 // recipe as a program of its own (its intermediates fused: the host loop
 // launches one kernel), optionally time-tiled (RecipeOptions::timeTile).
@@ -32,7 +36,7 @@
 
 namespace liftcc::rewrite {
 
-enum class Recipe { Plain, Tiled, Local, Coarsened, Stream, StreamLocal };
+enum class Recipe { Plain, Tiled, Local, Coarsened, Stream, StreamLocal, TimeTiledLocal };
 
 std::string recipeName(Recipe recipe);
 std::optional<Recipe> parseRecipe(const std::string &name);

@@ -129,6 +129,7 @@ Op recipeMark(Recipe recipe) {
   case Recipe::Coarsened: return Op::ToPrivate;
   case Recipe::Stream: return Op::SlideSeq;
   case Recipe::StreamLocal: return Op::SlideSeq;
+  case Recipe::TimeTiledLocal: return Op::ToLocal;
   }
   return Op::MapGlb;
 }

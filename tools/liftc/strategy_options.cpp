@@ -55,8 +55,8 @@ std::vector<std::string> familyList(const std::string &option, const std::string
   for (const std::string &f : families)
     if (std::find(explore::familyNames().begin(), explore::familyNames().end(), f) == explore::familyNames().end())
       throw UsageError("--" + option +
-                       " takes families plain, stream, streamLocal, tiled, local, coarsened, vector, mapping, fused "
-                       "and timeTiled, found '" +
+                       " takes families plain, stream, streamLocal, tiled, local, coarsened, vector, mapping, fused, "
+                       "timeTiled and timeTiledLocal, found '" +
                        io::shown(f) + "'");
   return families;
 }
@@ -72,6 +72,7 @@ void setFamily(explore::SpaceOptions &o, const std::string &family, bool on) {
   if (family == "mapping") o.includeMapping = on;
   if (family == "fused") o.includeFused = on;
   if (family == "timeTiled") o.includeTimeTiled = on;
+  if (family == "timeTiledLocal") o.includeTimeTiledLocal = on;
 }
 
 /// Shapes X[xY[xZ]], x first, with at least `minimumDimensions` extents
@@ -128,6 +129,10 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
         throw UsageError("--param vector takes widths 2, 4, 8 and 16, found " + std::to_string(w));
   } else if (name == "timeTile") {
     o.timeTiles = positiveList(name, values, 64);
+  } else if (name == "timeTiledLocalDepth") {
+    o.timeTiledLocalDepths = positiveList(name, values, 64);
+  } else if (name == "timeTiledLocalTile") {
+    o.timeTiledLocalTiles = shapeList(name, values, 1);
   } else if (name == "coarsenShapes") {
     o.coarsenedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
   } else if (name == "mappingShapes") {
@@ -176,7 +181,8 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
   } else {
     throw UsageError("--param: unknown parameter '" + io::shown(name) +
                      "' (tile, tileShape, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
-                     "timeTile, timeTileCoarsen, timeTiledShapes, specialise, fastMath)");
+                     "timeTile, timeTileCoarsen, timeTiledShapes, timeTiledLocalDepth, timeTiledLocalTile, specialise, "
+                     "fastMath)");
   }
 }
 

@@ -164,6 +164,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   // --exclude-families select it for any target.
   const codegen::Target target = parseTarget(cl);
   options.space.includeStreamLocal = target == codegen::Target::CUDA;
+  options.space.includeTimeTiledLocal = target == codegen::Target::CUDA;
   applySpaceSelection(cl, options.space);
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(parseCount("--runs", *runs, kTimedRunsRange));
   if (auto shard = cl.value("shard")) {

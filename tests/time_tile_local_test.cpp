@@ -1,0 +1,292 @@
+// Temporal blocking through local memory (recipe timeTiledLocal, rule
+// timeTileThroughLocal): the rule preserves semantics in random walks; its
+// kernels (one work-group per tile of the last step, every intermediate step
+// in local memory) match the interpreter on the device at sizes no tile
+// divides, radius 1 to 4, wrap and constant boundaries, 2D and 3D; clamp,
+// mirror and depths not dividing the iteration count are refused with one
+// line; the CUDA C compiles with NVRTC with an empty log; the family is in
+// the explored space and its strategies parse back.
+
+#include "codegen/generate.h"
+#include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
+#include "core/ir/printer.h"
+#include "core/ir/transform.h"
+#include "core/typecheck/typecheck.h"
+#include "examples/stencil_helpers.h"
+#include "explore/space.h"
+#include "explore/strategy_text.h"
+#include "primitives/api.h"
+#include "rewrite/apply.h"
+#include "rewrite/catalog.h"
+#include "rewrite/recipes.h"
+#include "rewrite/rule.h"
+#include "rewrite/time_tiled_local.h"
+#include "tests/kernel_text_support.h"
+#include "tests/nvrtc_test_support.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/opencl/opencl_backend.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <set>
+
+namespace liftcc {
+namespace {
+
+using namespace api;
+using test::occurrences;
+
+enum Boundary { Clamp, Mirror, Wrap, Constant };
+const char *const kBoundaryNames[] = {"clamp", "mirror", "wrap", "constant"};
+
+void checkSame(const Value &expected, const Value &actual) {
+  auto mismatch = compareValues(expected, actual, {1e-4, 1e-5});
+  CHECK_MESSAGE(!mismatch, *mismatch);
+}
+
+/// One step of a `dims`-dimensional stencil of radius r with the boundary:
+/// the star and the box's corners, each point its own weight (their sum
+/// below 1, so iterating stays bounded) so that a misplaced halo shows.
+Expr step(int dims, int radius, Boundary boundary, Expr x) {
+  Expr padded = boundary == Constant
+                    ? padConstantN(dims, radius, radius, lit(0.5f), x)
+                    : padN(dims, radius, radius, std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
+  std::vector<examples::Offset> offsets = examples::starOffsets(dims, radius);
+  offsets.push_back(examples::centre(dims));
+  for (const examples::Offset &o : examples::boxOffsets(dims, radius)) {
+    bool corner = true;
+    for (int c : o) corner = corner && (c == radius || c == -radius);
+    if (corner) offsets.push_back(o);
+  }
+  std::vector<examples::WeightedGroup> groups;
+  int k = 0;
+  double scale = 1.0 / (static_cast<double>(offsets.size()) * (static_cast<double>(offsets.size()) + 1.0) / 2.0);
+  for (const examples::Offset &o : offsets) groups.push_back({std::to_string(scale * ++k) + "f", {o}});
+  Expr f =
+      fn([&](Expr nbh) { return examples::weightedSum("r" + std::to_string(radius), nbh, radius, groups); }, "nbh");
+  return mapN(dims, f, slideN(dims, 2 * radius + 1, 1, padded));
+}
+
+/// iterate(steps, step, A) over a grid of `extents` (outermost first).
+Program iterated(int dims, int radius, Boundary boundary, int64_t steps) {
+  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+  Expr grid = examples::gridInput("A", sizes);
+  return program({grid}, iterate(steps, fn([&](Expr x) { return step(dims, radius, boundary, x); }, "x"), grid));
+}
+
+/// The step composed `depth` times (a time tile, as lowerIterate builds it).
+Program composed(int dims, int radius, Boundary boundary, int depth) {
+  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+  Expr grid = examples::gridInput("A", sizes);
+  Expr x = grid;
+  for (int k = 0; k < depth; ++k) x = step(dims, radius, boundary, x);
+  return program({grid}, x);
+}
+
+std::map<std::string, int64_t> extentsOf(int dims, int radius, const std::vector<int64_t> &values) {
+  std::map<std::string, int64_t> extents;
+  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+  for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+  return extents;
+}
+
+/// Tiles 8 x 3 (2D) or 4 x 3 x 2 (3D), x first: none divides the test extents.
+rewrite::RecipeOptions oddTiles(int dims, int64_t depth) {
+  rewrite::RecipeOptions options;
+  options.tileExtents = dims == 2 ? std::array<int64_t, 3>{8, 3, 0} : std::array<int64_t, 3>{4, 3, 2};
+  options.timeTile = depth;
+  return options;
+}
+
+codegen::Kernel kernelOf(const Program &lowered, int dims, codegen::Target target) {
+  codegen::CodegenOptions options;
+  options.localSize = dims == 2 ? std::array<int64_t, 3>{8, 3, 1} : std::array<int64_t, 3>{4, 3, 2};
+  return codegen::generateKernel(lowered, target, options);
+}
+
+} // namespace
+
+TEST_CASE("timeTiledLocal: random walks ending in timeTileThroughLocal preserve semantics (application counts)") {
+  // Time tiles of depth 2 and 3 of 2D and 3D steps, radius 1 and 2, each
+  // boundary; short walks over the algorithmic catalogue, then the rule
+  // wherever it applies. Clamp and mirror never match (the recipe refuses them).
+  std::vector<rewrite::Rule> rules = rewrite::algorithmicCatalog();
+  std::mt19937_64 rng(3333);
+  std::map<std::string, int> applications;
+  int walks = 0;
+  for (int dims = 2; dims <= 3; ++dims)
+    for (int radius = 1; radius <= 2; ++radius)
+      for (int boundary = Clamp; boundary <= Constant; ++boundary)
+        for (int depth = 2; depth <= 3; ++depth) {
+          if (dims == 3 && (radius == 2 || depth == 3)) continue; // small 3D interpretations only
+          std::map<std::string, int64_t> sizes =
+              extentsOf(dims, radius, dims == 2 ? std::vector<int64_t>{11, 9} : std::vector<int64_t>{5, 6, 7});
+          Program original = typeCheck(composed(dims, radius, Boundary(boundary), depth), sizes);
+          std::vector<Value> inputs = randomInputs(original, sizes, 5);
+          Value expected = interpret(original, sizes, inputs);
+          std::vector<int64_t> tile = dims == 2 ? std::vector<int64_t>{4, 3} : std::vector<int64_t>{4, 3, 2};
+          rewrite::Rule rule = rewrite::timeTileThroughLocal(depth, tile);
+          // One random step of the algorithmic catalogue anywhere it applies.
+          auto randomStep = [&](const Program &p) {
+            std::shuffle(rules.begin(), rules.end(), rng);
+            for (const rewrite::Rule &r : rules) {
+              std::vector<std::string> at = rewrite::applicableLocations(p, r);
+              if (!at.empty()) return rewrite::applyRule(p, r, at[rng() % at.size()]);
+            }
+            return p;
+          };
+          // Walk 0: the rule alone; 1: a random step, then the rule; 2: the
+          // rule, then a random step (inside the tiled program).
+          for (int walk = 0; walk < 3; ++walk, ++walks) {
+            Program current = walk == 1 ? randomStep(original) : original;
+            std::vector<std::string> at = rewrite::applicableLocations(current, rule);
+            CAPTURE(std::string(kBoundaryNames[boundary]));
+            if (boundary == Clamp || boundary == Mirror) {
+              CHECK(at.empty());
+              continue;
+            }
+            if (at.empty()) continue;
+            current = rewrite::applyRule(current, rule, at[rng() % at.size()]);
+            ++applications[std::string(kBoundaryNames[boundary]) + std::to_string(dims) + "D"];
+            if (walk == 2) current = randomStep(current);
+            CAPTURE(dims);
+            CAPTURE(radius);
+            CAPTURE(depth);
+            INFO(printProgram(current));
+            checkSame(expected, interpret(current, sizes, inputs));
+          }
+        }
+  MESSAGE(walks, " walks; wrap2D=", applications["wrap2D"], " constant2D=", applications["constant2D"],
+          " wrap3D=", applications["wrap3D"], " constant3D=", applications["constant3D"]);
+  // (Deterministic: the counts change when the catalogue does.)
+  CHECK(applications["wrap2D"] >= 8);
+  CHECK(applications["constant2D"] >= 8);
+  CHECK(applications["wrap3D"] >= 2);
+  CHECK(applications["constant3D"] >= 2);
+}
+
+TEST_CASE("timeTiledLocal: radius 1 to 4, wrap and constant, 2D and 3D, match the interpreter on the device") {
+  auto context = ocl::test::testContext();
+  int checked = 0;
+  for (int dims = 2; dims <= 3; ++dims)
+    for (int boundary : {Wrap, Constant})
+      for (int radius = 1; radius <= 4; ++radius) {
+        if (dims == 3 && radius > 2) continue; // 3D: radius 1 and 2 (PoCL builds dominate the time)
+        // Depth 2 of 4 steps or depth 4 of 8 (2D, odd radii); the tiles
+        // divide none of the extents (37 x 29; 11 x 10 x 9).
+        const int64_t depth = dims == 2 && radius % 2 == 1 ? 4 : 2, steps = 2 * depth;
+        std::map<std::string, int64_t> extents =
+            extentsOf(dims, radius, dims == 2 ? std::vector<int64_t>{37, 29} : std::vector<int64_t>{11, 10, 9});
+        Program typed = typeCheck(iterated(dims, radius, Boundary(boundary), steps), extents);
+        Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, oddTiles(dims, depth));
+        codegen::Kernel kernel = kernelOf(lowered, dims, codegen::Target::OpenCL);
+        CAPTURE(dims);
+        CAPTURE(std::string(kBoundaryNames[boundary]));
+        CAPTURE(radius);
+        CAPTURE(kernel.source);
+        // One host launch per time tile; `depth` local buffers (the input's
+        // tile and each intermediate step's), a barrier after each.
+        REQUIRE(kernel.iteration);
+        CHECK(kernel.iteration->count == arith::Expr(steps / depth));
+        CHECK(occurrences(kernel.source, "local float tile_") == depth);
+        CHECK(occurrences(kernel.source, "barrier(CLK_LOCAL_MEM_FENCE)") >= depth);
+        ++checked;
+        if (!context) continue;
+        std::vector<Value> inputs = randomInputs(typed, extents, 7);
+        tuner::OpenCLKernelRunner runner(*context, kernel);
+        checkSame(interpret(typed, extents, inputs), runner.run(extents, inputs, typed.body().typeOrThrow()).output);
+      }
+  CHECK(checked == 12);
+}
+
+TEST_CASE("timeTiledLocal: clamp, mirror and depths not dividing the iteration count are refused with one line") {
+  std::map<std::string, int64_t> extents = extentsOf(2, 1, {37, 29});
+  for (Boundary boundary : {Clamp, Mirror}) {
+    Program typed = typeCheck(iterated(2, 1, boundary, 4), extents);
+    CAPTURE(std::string(kBoundaryNames[boundary]));
+    try {
+      rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, oddTiles(2, 2));
+      FAIL("not refused");
+    } catch (const rewrite::RewriteError &e) {
+      std::string message = e.what();
+      CHECK(message.find(std::string("the ") + kBoundaryNames[boundary] +
+                         " boundary is not time-tiled through local memory") != std::string::npos);
+      CHECK(message.find('\n') == std::string::npos);
+    }
+  }
+  Program five = typeCheck(iterated(2, 1, Wrap, 5), extents);
+  CHECK_THROWS_WITH_AS(rewrite::applyRecipe(five, rewrite::Recipe::TimeTiledLocal, oddTiles(2, 2)),
+                       "time tile 2 does not divide the iteration count 5", rewrite::RewriteError);
+  // Not an iterate: nothing to time-tile.
+  Program single = typeCheck(composed(2, 1, Wrap, 1), extents);
+  CHECK_THROWS_AS(rewrite::applyRecipe(single, rewrite::Recipe::TimeTiledLocal, oddTiles(2, 2)),
+                  rewrite::RewriteError);
+}
+
+TEST_CASE("timeTiledLocal: the CUDA kernels compile with NVRTC with an empty log") {
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  if (!strict) return;
+  int compiled = 0;
+  for (int dims = 2; dims <= 3; ++dims)
+    for (int boundary : {Wrap, Constant})
+      for (int radius : {1, 4}) {
+        if (dims == 3 && radius > 1) continue;
+        const int64_t depth = radius == 1 ? 2 : 4;
+        std::map<std::string, int64_t> extents =
+            extentsOf(dims, radius, dims == 2 ? std::vector<int64_t>{37, 29} : std::vector<int64_t>{11, 10, 9});
+        Program typed = typeCheck(iterated(dims, radius, Boundary(boundary), 2 * depth), extents);
+        Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, oddTiles(dims, depth));
+        codegen::Kernel kernel = kernelOf(lowered, dims, codegen::Target::CUDA);
+        CAPTURE(kernel.source);
+        cuda::PtxResult ptx = cuda::compileToPtx(kernel.source, *strict, "time_tile_local.cu");
+        CHECK(ptx.log.empty());
+        CHECK(ptx.warnings.empty());
+        CHECK(ptx.ptx.find(".entry liftcc_kernel") != std::string::npos);
+        CHECK(ptx.ptx.find("bar.sync") != std::string::npos);
+        ++compiled;
+      }
+  CHECK(compiled == 6);
+}
+
+TEST_CASE("timeTiledLocal: the family is in the explored space and its strategies parse back") {
+  std::map<std::string, int64_t> extents = extentsOf(2, 1, {37, 29});
+  Program typed = typeCheck(iterated(2, 1, Constant, 4), extents);
+  explore::SpaceOptions options;
+  options.includePlain = options.includeStream = options.includeTiled = options.includeLocal =
+      options.includeCoarsened = options.includeVector = options.includeMapping = options.includeFused =
+          options.includeTimeTiled = false;
+  options.includeSpecialised = false;
+  options.includeTimeTiledLocal = true;
+  options.timeTiledLocalDepths = {2, 3, 4}; // 3 does not divide 4: left out
+  options.timeTiledLocalTiles = {{8, 4, 0}};
+  tuner::DeviceLimits limits;
+  limits.maxWorkGroupSize = 1024;
+  limits.localMemoryBytes = 65536;
+  explore::Space space = explore::enumerateSpace(typed, limits, options);
+  REQUIRE(!space.variants.empty());
+  std::set<int64_t> depths;
+  for (const explore::Variant &v : space.variants) {
+    CHECK(explore::familyOf(v.configuration) == "timeTiledLocal");
+    depths.insert(v.configuration.timeTile);
+    std::string text = explore::strategyText(v);
+    CAPTURE(text);
+    CHECK(text.find("stepsToLocal") != std::string::npos);
+    explore::ParsedStrategy parsed = explore::parseStrategy(text);
+    CHECK(parsed.configuration == v.configuration);
+    explore::Variant rebuilt = explore::variantFromStrategy(typed, text);
+    CHECK(rebuilt.kernel.source == v.kernel.source);
+  }
+  CHECK(depths == std::set<int64_t>{2, 4});
+  // The tile is the default launch shape.
+  CHECK(space.variants.front().configuration.local == std::array<int64_t, 3>{8, 4, 1});
+  CHECK(explore::strategyText(space.variants.front()) ==
+        "timeTile(2) ; tile(8,4) ; stepsToLocal ; mapWrg(x,y) ; wg(8,4)");
+  // A clamp program has no such variants: the family is empty, not an error.
+  Program clamp = typeCheck(iterated(2, 1, Clamp, 4), extents);
+  CHECK(explore::enumerateSpace(clamp, limits, options).variants.empty());
+}
+
+} // namespace liftcc
