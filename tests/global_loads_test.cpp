@@ -15,6 +15,7 @@
 #include "examples/example.h"
 #include "rewrite/recipes.h"
 #include "tests/kernel_text_support.h"
+#include "tests/liftc_process.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
@@ -117,6 +118,21 @@ TEST_CASE("global loads: Heat 3D per output, plain 7, stream about 9, coarsened 
   CHECK(local.count.perOutput() < coarsened.count.perOutput());
   CHECK(coarsened.count.perOutput() < plain.count.perOutput());
   CHECK(plain.count.perOutput() < stream.count.perOutput());
+}
+
+TEST_CASE("global loads: liftc run --count-global-loads prints the figure; --check is refused") {
+  const std::string heat = test::shellQuote(std::string(LIFTCC_SOURCE_DIR) + "/examples/json/heat.json");
+  test::LiftcRun refused = test::runLiftc("run " + heat + " --size O=8,N=8,M=8 --count-global-loads --check");
+  CHECK(refused.status == 2);
+  CHECK(refused.output.rfind("liftc: error: --count-global-loads runs an instrumented kernel; it cannot take --check",
+                             0) == 0);
+  CHECK(test::occurrences(refused.output, "\n") == 1);
+  if (!ocl::test::testDevice()) return;
+  test::LiftcRun counted = test::runLiftc("run " + heat + " --size O=8,N=8,M=8 --opt plain --count-global-loads");
+  CAPTURE(counted.output);
+  CHECK(counted.status == 0);
+  CHECK(counted.output.find("global loads: 7.000 per output (3584 elements read for 512 outputs)\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("global loads: multi-kernel programs are refused with a clear error") {

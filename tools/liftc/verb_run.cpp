@@ -47,6 +47,8 @@ int printGlobalLoads(const CommandLine &cl, const Program &typed, const Program 
 
 int runRun(const CommandLine &cl, std::ostream &out) {
   cl.onlyPositional("program file"); // a missing file is the first error
+  if (cl.has("count-global-loads") && cl.has("check"))
+    throw UsageError("--count-global-loads runs an instrumented kernel; it cannot take --check");
   // The numeric options are checked before the program is read.
   uint64_t seed = cl.value("seed") ? parseCount("--seed", *cl.value("seed"), kSeedRange) : 1;
   const int repetitions =
@@ -69,10 +71,8 @@ int runRun(const CommandLine &cl, std::ostream &out) {
     kernel = codegen::generateKernel(*lowered, target, codegenOptions);
     localSize = checkLocalOption(cl, kernel, /*forLaunch=*/true);
   }
-  if (cl.has("count-global-loads")) {
-    if (cl.has("check")) throw UsageError("--count-global-loads runs an instrumented kernel; it cannot take --check");
+  if (cl.has("count-global-loads"))
     return printGlobalLoads(cl, typed, *lowered, target, codegenOptions, localSize, sizes, seed, out);
-  }
   tuner::LaunchConfig config;
   config.localSize = localSize;
   config.downloadOutput = cl.has("check");
