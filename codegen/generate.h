@@ -52,6 +52,11 @@ struct CodegenOptions {
   /// inverse (cfun::Function::divisionsAsMultiplications): exact for powers
   /// of two, a relaxation otherwise.
   bool divToMul = false;
+  /// Measurement only (codegen/global_load_counter.h): every global-buffer
+  /// read also adds its element count (a vector load its lanes) to a `uint`
+  /// counter, the kernel's last parameter (Kernel::countsGlobalLoads).
+  /// Single-kernel programs only; never in explored or exported kernels.
+  bool countGlobalLoads = false;
 };
 
 /// The program cannot be turned into a kernel (not lowered, illegal nesting

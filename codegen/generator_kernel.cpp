@@ -2,6 +2,7 @@
 // generated body and the launch configuration.
 
 #include "codegen/generator.h"
+#include "codegen/global_load_counter.h"
 #include "codegen/kernel_ir_passes.h"
 #include "codegen/kernel_ir_print.h"
 #include "codegen/kernel_signature.h"
@@ -156,6 +157,10 @@ Kernel Generator::run() {
     // and overflow, in int.
     params.push_back("int " + (wideIndices_ ? wideSizeParameter(s.varName()) : s.varName()));
     kernel.args.push_back({s.varName(), KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
+  }
+  if (options_.countGlobalLoads) {
+    params.push_back(globalLoadCounterParameter(kernel.target));
+    kernel.countsGlobalLoads = true;
   }
 
   Expr body = program_.body();
@@ -372,6 +377,9 @@ size_t iteratedInput(const Program &typedProgram) {
 }
 
 Kernel generateKernel(const Program &typedProgram, Target target, const CodegenOptions &options) {
+  if (options.countGlobalLoads && (hasStages(typedProgram) || iteratesStages(typedProgram)))
+    fail("/body", "counting global loads (CodegenOptions::countGlobalLoads) supports single-kernel programs only, "
+                  "not one with an intermediate array in global memory");
   if (hasStages(typedProgram)) return generateStages(typedProgram, target, options);
   if (iteratesStages(typedProgram)) return generateIteratedStages(typedProgram, target, options);
   return generateOneKernel(typedProgram, target, options, nullptr);

@@ -7,6 +7,7 @@
 // lane-wise user function calls the scalar one per lane.
 
 #include "codegen/generator.h"
+#include "codegen/global_load_counter.h"
 #include "core/ir/operands.h"
 
 #include <algorithm>
@@ -78,11 +79,17 @@ std::string Generator::readVector(const Expr &asVector, const Env &env, const Ac
     // A lane is a plain buffer element when its text is exactly the last buffer read.
     cells.push_back(lastMemoryRead_ && lastMemoryRead_->text == lanes.back() ? lastMemoryRead_ : std::nullopt);
   }
+  // A vector load of global memory counts its lanes (each lane read counted itself).
+  auto counted = [&](std::string load) {
+    return options_.countGlobalLoads && cells[0]->globalBuffer ? countedGlobalLoad(dialect_.target(), load, width)
+                                                               : load;
+  };
   if (dialect_.hasVectorLoads() && consecutive(cells))
-    return "vload" + std::to_string(width) + "(0, " + cells[0]->buffer + " + (" + index(*cells[0]->offset) + "))";
+    return counted("vload" + std::to_string(width) + "(0, " + cells[0]->buffer + " + (" + index(*cells[0]->offset) +
+                   "))");
   if (alignedGlobalLanes(cells, dialect_.vectorAlignment(vector.scalarKind(), width)))
-    return dialect_.alignedVectorAccess(dialect_.vectorType(vector.scalarKind(), width), cells[0]->buffer, true,
-                                        index(*cells[0]->offset));
+    return counted(dialect_.alignedVectorAccess(dialect_.vectorType(vector.scalarKind(), width), cells[0]->buffer,
+                                                true, index(*cells[0]->offset)));
   return dialect_.vectorOf(vector.scalarKind(), lanes);
 }
 

@@ -2,6 +2,7 @@
 // primitives down to memory, where it becomes one index expression.
 
 #include "codegen/generator.h"
+#include "codegen/global_load_counter.h"
 #include "core/ir/operands.h"
 
 namespace liftcc::codegen {
@@ -69,6 +70,8 @@ std::string Generator::readParam(const Expr &param, const Env &env, const Access
         } else if constexpr (std::is_same_v<B, MemoryBinding>) {
           arith::Expr offset = linearize(binding.type, path, where);
           std::string text = binding.name + "[" + index(offset) + "]";
+          if (options_.countGlobalLoads && binding.space == AddressSpace::Global)
+            text = countedGlobalLoad(dialect_.target(), text, 1);
           lastMemoryRead_ = bufferElement(text, binding.name, offset, binding.space);
           return text;
         } else if constexpr (std::is_same_v<B, ScalarBinding>) {

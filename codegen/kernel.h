@@ -70,6 +70,9 @@ struct Kernel {
   /// because the work-group size divides the extent; OpenCL
   /// reqd_work_group_size): it must not be launched with another one.
   bool requiresLocalSize = false;
+  /// CodegenOptions::countGlobalLoads: a counter of the global elements read,
+  /// a `uint` buffer, is the last parameter, after `args`.
+  bool countsGlobalLoads = false;
 
   /// Multi-kernel programs (rewrite/stages.h): an intermediate array must be
   /// complete before it is read, a global barrier, hence a kernel boundary.

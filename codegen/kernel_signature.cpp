@@ -1,5 +1,6 @@
 #include "codegen/kernel_signature.h"
 
+#include "codegen/global_load_counter.h"
 #include "core/cfun/reserved.h"
 
 namespace liftcc::codegen {
@@ -21,6 +22,7 @@ std::string kernelSignature(const Kernel &kernel) {
       break;
     }
   }
+  if (kernel.countsGlobalLoads) signature += ", " + globalLoadCounterParameter(kernel.target);
   return signature + ")";
 }
 

@@ -1,5 +1,6 @@
 #include "tuner/launch_plan.h"
 
+#include "codegen/global_load_counter.h"
 #include "core/error.h"
 #include "tuner/launch.h"
 
@@ -95,6 +96,13 @@ LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string,
   }
   if (!output) throw InternalError("kernel " + kernel.name + " has no output");
   plan.outputBuffer = *output;
+  if (kernel.countsGlobalLoads) {
+    // The counter: the last parameter, filled from the input after the
+    // kernel's own (zero) and downloaded after the result's components.
+    plan.buffers.push_back({codegen::kGlobalLoadCounter, sizeof(uint32_t), inputs, false, false});
+    plan.params.push_back(BufferParam{plan.buffers.size() - 1});
+    plan.outputBuffers.push_back(plan.buffers.size() - 1);
+  }
 
   plan.local = requestedLocal;
   // A kernel that requires its size because its guards were dropped

@@ -102,7 +102,10 @@ private:
 /// buffer is the Output argument. Throws std::invalid_argument for sizes the
 /// kernel's int parameters cannot take and for a `config.localSize` other than
 /// a mapWrg kernel's own (it has no guard on its group ids), and InternalError
-/// for a kernel without an output.
+/// for a kernel without an output. A kernel counting its global loads
+/// (codegen::Kernel::countsGlobalLoads) takes one more input, the counter's
+/// 4 initial bytes, and its output is followed by the counter's 4 bytes
+/// (tuner/global_load_count.h).
 LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
                       const std::optional<std::array<size_t, 3>> &requestedLocal,
                       const std::optional<std::array<size_t, 3>> &defaultLocal);

@@ -12,6 +12,7 @@
 #include "tools/liftc/resource_limits.h"
 #include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
+#include "tuner/global_load_count.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -19,8 +20,35 @@
 
 namespace liftcc::cli {
 
+namespace {
+
+/// --count-global-loads: the kernel generated again with a counter of its
+/// global loads (codegen/global_load_counter.h), run once.
+int printGlobalLoads(const CommandLine &cl, const Program &typed, const Program &lowered, codegen::Target target,
+                     codegen::CodegenOptions options, const std::optional<std::array<size_t, 3>> &localSize,
+                     const std::map<std::string, int64_t> &sizes, uint64_t seed, std::ostream &out) {
+  options.countGlobalLoads = true;
+  codegen::Kernel kernel = codegen::generateKernel(lowered, target, options);
+  std::unique_ptr<tuner::Device> device = openDevice(cl, target);
+  checkDeviceLimits(kernel, device->limits(), sizes);
+  tuner::InputBytes inputs = randomInputBytes(typed, sizes, seed);
+  std::unique_ptr<tuner::CompiledKernel> compiled = device->compile(kernel);
+  tuner::GlobalLoadCount count =
+      tuner::countGlobalLoads(*compiled, kernel, sizes, tuner::inputViews(inputs), localSize);
+  out << "device: " << device->name() << "\n";
+  out << std::fixed << std::setprecision(3) << "global loads: " << count.perOutput() << " per output (" << count.loads
+      << " elements read for " << count.outputs << " outputs";
+  if (count.launches != 1) out << ", " << count.launches << " launches";
+  out << ")\n";
+  return 0;
+}
+
+} // namespace
+
 int runRun(const CommandLine &cl, std::ostream &out) {
   cl.onlyPositional("program file"); // a missing file is the first error
+  if (cl.has("count-global-loads") && cl.has("check"))
+    throw UsageError("--count-global-loads runs an instrumented kernel; it cannot take --check");
   // The numeric options are checked before the program is read.
   uint64_t seed = cl.value("seed") ? parseCount("--seed", *cl.value("seed"), kSeedRange) : 1;
   const int repetitions =
@@ -31,16 +59,20 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   codegen::CodegenOptions codegenOptions; // its fast-math choices: the tolerance of --check
   codegen::Kernel kernel;
   std::optional<std::array<size_t, 3>> localSize;
+  std::optional<Program> lowered;
   if (std::optional<explore::Variant> variant = strategyVariant(cl, typed, target)) {
     kernel = variant->kernel;
+    lowered = variant->lowered;
     codegenOptions = driver::codegenOptions(variant->configuration);
     localSize = driver::launchLocalSize(variant->configuration);
   } else {
-    Program lowered = lowerWithRecipe(cl, typed);
+    lowered = lowerWithRecipe(cl, typed);
     codegenOptions = parseCodegenOptions(cl);
-    kernel = codegen::generateKernel(lowered, target, codegenOptions);
+    kernel = codegen::generateKernel(*lowered, target, codegenOptions);
     localSize = checkLocalOption(cl, kernel, /*forLaunch=*/true);
   }
+  if (cl.has("count-global-loads"))
+    return printGlobalLoads(cl, typed, *lowered, target, codegenOptions, localSize, sizes, seed, out);
   tuner::LaunchConfig config;
   config.localSize = localSize;
   config.downloadOutput = cl.has("check");

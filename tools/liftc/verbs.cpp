@@ -99,6 +99,7 @@ std::vector<Verb> allVerbs() {
        "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--target opencl|cuda]\n"
        "                 [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]] [--strategy TEXT]\n"
        "                 [--fast-math none|mad|reassociate|relaxed] [--div-to-mul] [--fuse] [--time-tile T]\n"
+       "                 [--count-global-loads]\n"
        "\n"
        "Generates the OpenCL kernel, runs it on random inputs and prints the\n"
        "median kernel time (profiling events, after one warm-up run). --device\n"
@@ -109,10 +110,13 @@ std::vector<Verb> allVerbs() {
        "(loaded at run time; --device is then the CUDA device index).\n"
        "--fast-math and --div-to-mul as for compile; --check then allows the error\n"
        "they permit (docs/codegen.md, Fast math). --vector, --mapping, --fuse, --time-tile and --strategy as for\n"
-       "compile (the strategy's wg(...) is the launch's work-group shape).\n",
+       "compile (the strategy's wg(...) is the launch's work-group shape).\n"
+       "--count-global-loads instead runs the kernel once with every global read\n"
+       "counted (vector loads count their lanes) and prints the global loads\n"
+       "executed per output (docs/gpu.md); single-kernel programs only.\n",
        {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "vector", "target",
          "fast-math", "strategy", "mapping", "time-tile"},
-        {"check", "div-to-mul", "specialise-boundaries", "noinline-border", "fuse"}},
+        {"check", "div-to-mul", "specialise-boundaries", "noinline-border", "fuse", "count-global-loads"}},
        runRun},
       {"rewrite",
        "apply a rewrite rule at a location, or list where rules apply",
