@@ -61,7 +61,6 @@ const std::map<std::string, int> kLongFunctions = {
     {"codegen/generator_slide_seq.cpp:Generator::genSlideSeq", 102},
     {"codegen/generator_stages.cpp:generateStages", 137},
     {"core/ir/stencil_form.cpp:build", 125},
-    {"explore/explorer.cpp:explore", 453},
     {"rewrite/rules_tiling.cpp:overlappedTiling#2", 83},
     // Splitting it re-runs Halide's autoschedulers (minutes) in every build tree.
     {"tools/halide_gen/halide_gen.cpp:main", 89},
