@@ -109,463 +109,573 @@ std::string sizesKey(const Program &program, const std::map<std::string, int64_t
   return key.empty() ? "scalar" : key;
 }
 
-ExploreResult explore(const Program &program, const std::map<std::string, int64_t> &sizes, tuner::Device &device,
-                      const ExploreOptions &options) {
-  if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
-    throw std::invalid_argument("shard index must be below the shard count");
-  auto start = std::chrono::steady_clock::now();
-  // The time budget bounds everything from here: enumerating, the
-  // interpreter's references, preparing, and every launch, so that one slow
-  // step cannot overrun it by more than its reaction time.
-  std::optional<tuner::Deadline> deadline;
-  if (options.budget.maxTime < std::chrono::hours(24 * 365))
-    deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.budget.maxTime);
-  auto pastDeadline = [&] { return deadline && std::chrono::steady_clock::now() >= *deadline; };
-  auto secondsSinceStart = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  Program typed = typeCheck(program, sizes);
-  SpaceOptions spaceOptions = options.space;
-  spaceOptions.target = device.target();
-  spaceOptions.deadline = deadline;
-  ExploreResult result;
-  // The space is described, not built: each candidate's kernel is generated
-  // when the search picks it (thousands of kernels took 12-80 s before the
-  // first measurement; docs/exploration.md, Starting at once).
-  SpaceDescription space;
-  try {
-    space = describeSpace(typed, device.limits(), spaceOptions);
-  } catch (const DeadlineReached &) {
-    result.budgetEndedWhile = "describing the space of variants";
-    return result;
-  }
-  result.describeSeconds = secondsSinceStart();
+namespace {
 
-  result.spaceSize = space.candidates.size();
-  result.distinctPrograms = space.programs.size();
-  result.dropped = space.dropped;
-  result.outputElements = scalarCount(typed.body().typeOrThrow(), sizes);
+/// A candidate built, and prepared unless it is no variant or a known duplicate.
+struct BuiltAndPrepared {
+  BuiltCandidate built;
+  std::string identity;
+  std::optional<PreparedVariant> prepared;
+};
 
-  // This shard's candidates (every n-th configuration of the description).
-  std::vector<size_t> mine;
-  for (size_t i = 0; i < space.candidates.size(); ++i)
-    if (i % options.shardCount == options.shardIndex) mine.push_back(i);
-  result.candidates = mine.size();
-  std::vector<Configuration> myConfigurations;
-  for (size_t i : mine) myConfigurations.push_back(space.candidates[i].configuration);
-  const NeighbourIndex neighbourIndex(myConfigurations);
-
-  result.storePath = storePathFor(options.storeDir, device.resultsName(), options.programName, program, sizes);
-  tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Append, options.storeDir);
-
-  // A record is reused only when it measured this program at these sizes
-  // with this very kernel on this device (a record of another device, e.g.
-  // merged into this store, is no timing here); before a candidate is built its key and the
-  // program say whether the store may answer for it (then it is free), and
-  // its kernel hash decides once built.
-  const std::string programKey = programHash(program, sizes);
-  const std::string deviceName = device.resultsName();
-  auto answers = [&](const tuner::Record &r) {
-    return r.answersTimeout(options.kernelTimeout.count()) && (r.device.empty() || r.device == deviceName);
-  };
-  std::set<std::string> storedKeys;
-  for (const tuner::Record &r : store.records())
-    if (r.programHash == programKey && answers(r)) storedKeys.insert(r.key);
-  auto mayBeStored = [&](size_t k) { return storedKeys.count(myConfigurations[k].key()) != 0; };
-  auto storedRecord = [&](const Variant &variant) -> const tuner::Record * {
-    const tuner::Record *known = store.findMeasuredOn(variant.configuration.key(), programKey,
-                                                      kernelHash(variant.kernel, variant.configuration), deviceName);
-    return known && answers(*known) ? known : nullptr;
-  };
-
-  // What other explorations in this results directory measured (other sizes,
-  // devices, programs of the same shape): knowledge, never timings here.
-  if (options.useKnowledge) {
-    Knowledge knowledge = gatherKnowledge(
-        {options.storeDir, options.programName, programShape(program), deviceName, result.storePath});
-    result.knownStrategies = std::move(knowledge.strategies);
-    result.knowledgeStores = std::move(knowledge.storesRead);
-    result.knowledgeNotes = std::move(knowledge.notes);
-    result.prior = std::move(knowledge.prior);
+/// One exploration: the described space, this shard's candidates, the store
+/// and the search's bookkeeping, shared by its phases (explore() runs them in
+/// order: describe, look up the store and the knowledge, search, time the
+/// finalists again, explain the win).
+class Exploration {
+public:
+  Exploration(const Program &program, const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+              const ExploreOptions &options)
+      : program_(program), sizes_(sizes), device_(device), options_(options), start_(std::chrono::steady_clock::now()),
+        typed_(typeCheck(program, sizes)) {
+    // The time budget bounds everything from here: enumerating, the
+    // interpreter's references, preparing, and every launch, so that one slow
+    // step cannot overrun it by more than its reaction time.
+    if (options.budget.maxTime < std::chrono::hours(24 * 365))
+      deadline_ = start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.budget.maxTime);
   }
 
-  // The baselines of this shard, as positions in `mine` (mine[k] = shardIndex + k * shardCount).
-  std::vector<size_t> baselines;
-  std::set<size_t> baselineCandidatesSet;
-  // Each family's baseline: the best-known variant of that family (the
-  // caller's, then this results directory's knowledge), else its default.
-  std::vector<std::string> knownStrategies = options.knownStrategies;
-  for (const KnownStrategy &known : result.knownStrategies)
-    if (!known.strategy.empty()) knownStrategies.push_back(known.strategy);
-  for (size_t i : baselineCandidates(space, knownStrategies))
-    if (i % options.shardCount == options.shardIndex) {
-      baselines.push_back(i / options.shardCount);
-      baselineCandidatesSet.insert(i);
+  ExploreResult run() {
+    if (!describe()) return std::move(result_);
+    chooseCandidates();
+    readStoreAndKnowledge();
+    chooseBaselines();
+    search();
+    if (result_.best && options_.finalists > 0 && options_.finalistRounds > 0) timeFinalistsAgain();
+    if (result_.best) explainBest();
+    return std::move(result_);
+  }
+
+private:
+  bool pastDeadline() const { return deadline_ && std::chrono::steady_clock::now() >= *deadline_; }
+  double secondsSinceStart() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+  /// The space, described, not built: each candidate's kernel is generated
+  /// when the search picks it (thousands of kernels took 12-80 s before the
+  /// first measurement; docs/exploration.md, Starting at once). False when
+  /// the budget ended first.
+  bool describe() {
+    SpaceOptions spaceOptions = options_.space;
+    spaceOptions.target = device_.target();
+    spaceOptions.deadline = deadline_;
+    try {
+      space_ = describeSpace(typed_, device_.limits(), spaceOptions);
+    } catch (const DeadlineReached &) {
+      result_.budgetEndedWhile = "describing the space of variants";
+      return false;
     }
-  result.baselines = baselines.size();
+    result_.describeSeconds = secondsSinceStart();
+    result_.spaceSize = space_.candidates.size();
+    result_.distinctPrograms = space_.programs.size();
+    result_.dropped = space_.dropped;
+    result_.outputElements = scalarCount(typed_.body().typeOrThrow(), sizes_);
+    return true;
+  }
 
-  // Kernels (and launches) evaluated so far, for the deduplication
-  // enumerateSpace did up front: the first configuration evaluated keeps a
-  // kernel. Workers read it to skip preparing a known duplicate.
-  std::mutex seenMutex;
-  std::set<std::string> seenKernels;
-  auto seenKernel = [&](const std::string &identity) {
-    std::lock_guard lock(seenMutex);
-    return seenKernels.count(identity) != 0;
-  };
-  std::atomic<size_t> kernelsBuilt{0};
-  std::set<size_t> uncharged; ///< candidates found to be no variant of their own
-  std::map<size_t, Variant> evaluatedVariantOf; ///< by candidate: the variants of result.evaluations
-  // The compiled full-size kernels of the fastest evaluations measured so
-  // far (by index into result.evaluations), for re-timing the finalists
-  // without compiling them again; the plain default's is kept too.
-  std::map<size_t, std::unique_ptr<tuner::CompiledKernel>> keptRunners;
-  std::optional<size_t> plainEvaluation; ///< the plain default baseline's index in result.evaluations
-  auto keepRunner = [&](size_t evaluation, std::unique_ptr<tuner::CompiledKernel> runner) {
-    if (!runner || options.finalists == 0) return;
-    keptRunners[evaluation] = std::move(runner);
-    // At most the finalists and the plain default: the slowest other goes.
-    if (keptRunners.size() <= options.finalists + 1) return;
-    auto slowest = keptRunners.end();
-    for (auto it = keptRunners.begin(); it != keptRunners.end(); ++it)
-      if (it->first != plainEvaluation &&
-          (slowest == keptRunners.end() ||
-           result.evaluations[it->first].record.medianNs > result.evaluations[slowest->first].record.medianNs))
+  /// This shard's candidates (every n-th configuration of the description).
+  void chooseCandidates() {
+    for (size_t i = 0; i < space_.candidates.size(); ++i)
+      if (i % options_.shardCount == options_.shardIndex) mine_.push_back(i);
+    result_.candidates = mine_.size();
+    for (size_t i : mine_) myConfigurations_.push_back(space_.candidates[i].configuration);
+    neighbourIndex_.emplace(myConfigurations_);
+  }
+
+  /// A record is reused only when it measured this program at these sizes
+  /// with this very kernel on this device (a record of another device, e.g.
+  /// merged into this store, is no timing here); before a candidate is built
+  /// its key and the program say whether the store may answer for it (then it
+  /// is free), and its kernel hash decides once built. Then what other
+  /// explorations in this results directory measured (other sizes, devices,
+  /// programs of the same shape): knowledge, never timings here.
+  void readStoreAndKnowledge() {
+    result_.storePath = storePathFor(options_.storeDir, device_.resultsName(), options_.programName, program_, sizes_);
+    store_.emplace(result_.storePath, tuner::ResultStore::Access::Append, options_.storeDir);
+    programKey_ = programHash(program_, sizes_);
+    deviceName_ = device_.resultsName();
+    for (const tuner::Record &r : store_->records())
+      if (r.programHash == programKey_ && answers(r)) storedKeys_.insert(r.key);
+    if (!options_.useKnowledge) return;
+    Knowledge knowledge = gatherKnowledge(
+        {options_.storeDir, options_.programName, programShape(program_), deviceName_, result_.storePath});
+    result_.knownStrategies = std::move(knowledge.strategies);
+    result_.knowledgeStores = std::move(knowledge.storesRead);
+    result_.knowledgeNotes = std::move(knowledge.notes);
+    result_.prior = std::move(knowledge.prior);
+  }
+
+  bool answers(const tuner::Record &r) const {
+    return r.answersTimeout(options_.kernelTimeout.count()) && (r.device.empty() || r.device == deviceName_);
+  }
+  bool mayBeStored(size_t k) const { return storedKeys_.count(myConfigurations_[k].key()) != 0; }
+  const tuner::Record *storedRecord(const Variant &variant) const {
+    const tuner::Record *known = store_->findMeasuredOn(variant.configuration.key(), programKey_,
+                                                        kernelHash(variant.kernel, variant.configuration), deviceName_);
+    return known && answers(*known) ? known : nullptr;
+  }
+
+  /// Each family's baseline: the best-known variant of that family (the
+  /// caller's, then this results directory's knowledge), else its default;
+  /// this shard's, as positions in mine_ (mine_[k] = shardIndex + k * shardCount).
+  void chooseBaselines() {
+    std::vector<std::string> knownStrategies = options_.knownStrategies;
+    for (const KnownStrategy &known : result_.knownStrategies)
+      if (!known.strategy.empty()) knownStrategies.push_back(known.strategy);
+    for (size_t i : baselineCandidates(space_, knownStrategies))
+      if (i % options_.shardCount == options_.shardIndex) {
+        baselines_.push_back(i / options_.shardCount);
+        baselineCandidatesSet_.insert(i);
+      }
+    result_.baselines = baselines_.size();
+  }
+
+  bool seenKernel(const std::string &identity) {
+    std::lock_guard lock(seenMutex_);
+    return seenKernels_.count(identity) != 0;
+  }
+
+  /// Keeps the compiled kernel of an evaluation for timing it again: at most
+  /// the finalists and the plain default (the slowest other goes).
+  void keepRunner(size_t evaluation, std::unique_ptr<tuner::CompiledKernel> runner) {
+    if (!runner || options_.finalists == 0) return;
+    keptRunners_[evaluation] = std::move(runner);
+    if (keptRunners_.size() <= options_.finalists + 1) return;
+    auto slowest = keptRunners_.end();
+    for (auto it = keptRunners_.begin(); it != keptRunners_.end(); ++it)
+      if (it->first != plainEvaluation_ &&
+          (slowest == keptRunners_.end() ||
+           result_.evaluations[it->first].record.medianNs > result_.evaluations[slowest->first].record.medianNs))
         slowest = it;
-    keptRunners.erase(slowest);
-  };
+    keptRunners_.erase(slowest);
+  }
 
-  std::optional<tuner::InputBytes> fullSizeInputs;
-  std::optional<FullSizeReference> fullReference; ///< of fullSizeInputs, computed with them
-  std::vector<size_t> evaluatedVariants;          ///< the candidate of each of result.evaluations
-  Progress progress;
-  size_t stored = 0;
-  for (size_t k = 0; k < mine.size(); ++k) stored += mayBeStored(k);
-  // Baselines are not charged against maxEvaluations: those not stored come on top.
-  size_t unstoredBaselines = 0;
-  for (size_t k : baselines) unstoredBaselines += !mayBeStored(k);
-  progress.total =
-      std::min(mine.size(), options.budget.maxEvaluations == SIZE_MAX
-                                ? SIZE_MAX
-                                : stored + unstoredBaselines + options.budget.maxEvaluations);
-  bool cutByBudget = false;
-  auto cutBy = [&](const char *what) {
-    cutByBudget = true;
-    if (result.budgetEndedWhile.empty()) result.budgetEndedWhile = what;
-  };
-  // A candidate built, and prepared unless it is no variant or a known duplicate.
-  struct BuiltAndPrepared {
-    BuiltCandidate built;
-    std::string identity;
-    std::optional<PreparedVariant> prepared;
-  };
-  auto buildAndPrepare = [&](size_t k) {
+  void cutBy(const char *what) {
+    cutByBudget_ = true;
+    if (result_.budgetEndedWhile.empty()) result_.budgetEndedWhile = what;
+  }
+
+  /// On a worker thread: candidate k built, and prepared unless it is no variant or a known duplicate.
+  BuiltAndPrepared buildAndPrepare(size_t k) {
     BuiltAndPrepared out;
-    if (deadline && std::chrono::steady_clock::now() >= *deadline)
-      throw DeadlineReached("the deadline passed before generating a variant's kernel");
-    ++kernelsBuilt;
-    out.built = buildCandidate(space, mine[k]);
+    if (pastDeadline()) throw DeadlineReached("the deadline passed before generating a variant's kernel");
+    ++kernelsBuilt_;
+    out.built = buildCandidate(space_, mine_[k]);
     if (!out.built.variant) return out;
     out.identity = kernelIdentity(*out.built.variant);
     if (!seenKernel(out.identity))
-      out.prepared = prepareVariant(program, *out.built.variant, sizes, device, deadline);
+      out.prepared = prepareVariant(program_, *out.built.variant, sizes_, device_, deadline_);
     return out;
-  };
-  // Worker threads build the candidates the search will measure next and
-  // prepare their verification, while this thread measures (the device never
-  // runs two of them at once).
-  const size_t workers = preparationThreads(options, device);
-  result.preparationThreads = workers;
-  PrefetchPool<BuiltAndPrepared> preparation(workers, kPreparedAheadPerThread * workers + 1, buildAndPrepare);
-  auto notAVariant = [&](size_t k, bool duplicate) -> std::optional<double> {
-    uncharged.insert(k);
-    ++(duplicate ? result.duplicates : result.skipped);
+  }
+
+  std::optional<double> notAVariant(size_t k, bool duplicate) {
+    uncharged_.insert(k);
+    ++(duplicate ? result_.duplicates : result_.skipped);
     return std::nullopt;
-  };
-  // Whether the store answers for candidate k, exactly (its kernel hash):
-  // built here when its key and program are stored, and kept for `cost`.
-  std::map<size_t, BuiltCandidate> builtForStore;
-  auto answeredByStore = [&](size_t k) {
+  }
+
+  /// Whether the store answers for candidate k, exactly (its kernel hash):
+  /// built here when its key and program are stored, and kept for `cost`.
+  bool answeredByStore(size_t k) {
     if (!mayBeStored(k)) return false;
-    auto it = builtForStore.find(k);
-    if (it == builtForStore.end()) {
-      ++kernelsBuilt;
-      it = builtForStore.emplace(k, buildCandidate(space, mine[k])).first;
+    auto it = builtForStore_.find(k);
+    if (it == builtForStore_.end()) {
+      ++kernelsBuilt_;
+      it = builtForStore_.emplace(k, buildCandidate(space_, mine_[k])).first;
     }
     const std::optional<Variant> &variant = it->second.variant;
     return variant && !seenKernel(kernelIdentity(*variant)) && storedRecord(*variant) != nullptr;
-  };
-  tuner::CostFunction cost = [&](size_t k) -> std::optional<double> {
-    if (!result.firstCandidateSeconds) result.firstCandidateSeconds = secondsSinceStart();
-    Evaluation evaluation{myConfigurations[k], {}, false};
-    std::unique_ptr<tuner::CompiledKernel> runner; ///< the measured kernel, compiled
+  }
+
+  /// Candidate k built (by the store check, here, or by a worker), its
+  /// evaluation answered by the store where it can be. Throws DeadlineReached.
+  BuiltAndPrepared readyCandidate(size_t k, Evaluation &evaluation) {
     std::optional<BuiltAndPrepared> ready;
+    if (auto it = builtForStore_.find(k); it != builtForStore_.end()) {
+      BuiltAndPrepared built{std::move(it->second), "", std::nullopt};
+      builtForStore_.erase(it);
+      if (built.built.variant) built.identity = kernelIdentity(*built.built.variant);
+      ready = std::move(built);
+    } else if (mayBeStored(k)) {
+      // Built here to check the stored record's kernel hash (nothing to prepare if it answers).
+      if (pastDeadline()) throw DeadlineReached("the deadline passed before generating a variant's kernel");
+      ++kernelsBuilt_;
+      BuiltAndPrepared built{buildCandidate(space_, mine_[k]), "", std::nullopt};
+      if (built.built.variant) built.identity = kernelIdentity(*built.built.variant);
+      ready = std::move(built);
+    }
+    if (ready && ready->built.variant && !seenKernel(ready->identity)) {
+      if (const tuner::Record *known = storedRecord(*ready->built.variant)) {
+        evaluation.record = *known;
+        evaluation.fromStore = true;
+        // Records stored before strategies existed: the same configuration's.
+        if (evaluation.record.strategy.empty()) evaluation.record.strategy = strategyText(*ready->built.variant);
+      }
+    }
+    if (!evaluation.fromStore && (!ready || (ready->built.variant && !seenKernel(ready->identity)))) {
+      auto waitStart = std::chrono::steady_clock::now();
+      ready = preparation_->take(k);
+      result_.preparationWaitSeconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - waitStart).count();
+    }
+    return std::move(*ready);
+  }
+
+  /// Verifies and times the variant of `ready` (its record in `evaluation`,
+  /// appended to the store); false when the budget cut it short.
+  bool measure(BuiltAndPrepared &ready, Evaluation &evaluation, std::unique_ptr<tuner::CompiledKernel> &runner) {
+    const Variant &variant = *ready.built.variant;
+    // Generated on the first measurement only: a resumed run that finds
+    // everything in the store never pays for them.
+    if (!fullSizeInputs_) {
+      try {
+        fullSizeInputs_ = randomInputBytes(typed_, sizes_, 1);
+        fullReference_ = fullSizeReference(typed_, sizes_, *fullSizeInputs_, deadline_);
+      } catch (const DeadlineReached &) {
+        fullSizeInputs_.reset();
+        cutBy("computing the interpreter's reference at sampled points of the full size");
+        return false;
+      }
+    }
     try {
-      if (auto it = builtForStore.find(k); it != builtForStore.end()) {
-        BuiltAndPrepared built{std::move(it->second), "", std::nullopt};
-        builtForStore.erase(it);
-        if (built.built.variant) built.identity = kernelIdentity(*built.built.variant);
-        ready = std::move(built);
-      } else if (mayBeStored(k)) {
-        // Built here to check the stored record's kernel hash (nothing to prepare if it answers).
-        if (deadline && std::chrono::steady_clock::now() >= *deadline)
-          throw DeadlineReached("the deadline passed before generating a variant's kernel");
-        ++kernelsBuilt;
-        BuiltAndPrepared built{buildCandidate(space, mine[k]), "", std::nullopt};
-        if (built.built.variant) built.identity = kernelIdentity(*built.built.variant);
-        ready = std::move(built);
-      }
-      if (ready && ready->built.variant && !seenKernel(ready->identity)) {
-        if (const tuner::Record *known = storedRecord(*ready->built.variant)) {
-          evaluation.record = *known;
-          evaluation.fromStore = true;
-          // Records stored before strategies existed: the same configuration's.
-          if (evaluation.record.strategy.empty()) evaluation.record.strategy = strategyText(*ready->built.variant);
-        }
-      }
-      if (!evaluation.fromStore && (!ready || (ready->built.variant && !seenKernel(ready->identity)))) {
-        auto waitStart = std::chrono::steady_clock::now();
-        ready = preparation.take(k);
-        result.preparationWaitSeconds +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - waitStart).count();
-      }
+      auto measureStart = std::chrono::steady_clock::now();
+      // Prepared unless the kernel was a known duplicate when a worker built it (it is not now).
+      PreparedVariant prepared = ready.prepared ? std::move(*ready.prepared)
+                                                : prepareVariant(program_, variant, sizes_, device_, deadline_);
+      if (!result_.firstMeasurementSeconds) result_.firstMeasurementSeconds = secondsSinceStart();
+      evaluation.record = measurePreparedVariant(std::move(prepared), program_, variant, sizes_, device_, options_,
+                                                 *fullSizeInputs_, deadline_, &*fullReference_, progress_.bestNs,
+                                                 &runner);
+      result_.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - measureStart).count();
+    } catch (const tuner::KernelTimeoutError &) {
+      // Cut by the budget: unfinished, so not recorded (a later run measures it).
+      cutBy("verifying and timing a variant");
+      return false;
+    } catch (const DeadlineReached &) {
+      cutBy("computing a variant's interpreter reference at its small verification size");
+      return false;
+    }
+    // A timed-out kernel made the device rebuild its context: kernels
+    // compiled ahead in the old one would queue behind it.
+    // So would the kernels kept for re-timing.
+    if (evaluation.record.outcome == tuner::Outcome::Timeout) {
+      preparation_->discardAll();
+      keptRunners_.clear();
+    }
+    store_->append(evaluation.record);
+    return true;
+  }
+
+  /// Records an evaluation of candidate k (its kernel now seen) and reports progress.
+  void record(size_t k, const std::string &identity, const Variant &variant, const Evaluation &evaluation,
+              std::unique_ptr<tuner::CompiledKernel> runner) {
+    {
+      std::lock_guard lock(seenMutex_);
+      seenKernels_.insert(identity);
+    }
+    evaluatedVariantOf_.emplace(mine_[k], variant);
+    result_.evaluations.push_back(evaluation);
+    evaluatedVariants_.push_back(mine_[k]);
+    if (evaluation.configuration == Configuration{}) plainEvaluation_ = result_.evaluations.size() - 1;
+    if (evaluation.record.outcome == tuner::Outcome::Ok) keepRunner(result_.evaluations.size() - 1, std::move(runner));
+    bool ok = evaluation.record.outcome == tuner::Outcome::Ok;
+    if (ok && (!progress_.bestNs || evaluation.record.medianNs < *progress_.bestNs)) {
+      progress_.bestNs = evaluation.record.medianNs;
+      progress_.bestKey = evaluation.record.key;
+      result_.best = result_.evaluations.size() - 1;
+    }
+    ++progress_.done;
+    progress_.elapsedSeconds = secondsSinceStart();
+    if (options_.onProgress) options_.onProgress(progress_);
+  }
+
+  /// The search's cost of candidate k: its median time, or none (failed, no variant, cut short).
+  std::optional<double> cost(size_t k) {
+    if (!result_.firstCandidateSeconds) result_.firstCandidateSeconds = secondsSinceStart();
+    Evaluation evaluation{myConfigurations_[k], {}, false};
+    std::unique_ptr<tuner::CompiledKernel> runner; ///< the measured kernel, compiled
+    BuiltAndPrepared ready;
+    try {
+      ready = readyCandidate(k, evaluation);
     } catch (const DeadlineReached &) {
       cutBy("generating a variant's kernel");
       return std::nullopt;
     }
-    if (!ready->built.variant) return notAVariant(k, false);
-    if (seenKernel(ready->identity)) return notAVariant(k, true);
-    const Variant &variant = *ready->built.variant;
-    if (!evaluation.fromStore) {
-      // Generated on the first measurement only: a resumed run that finds
-      // everything in the store never pays for them.
-      if (!fullSizeInputs) {
-        try {
-          fullSizeInputs = randomInputBytes(typed, sizes, 1);
-          fullReference = fullSizeReference(typed, sizes, *fullSizeInputs, deadline);
-        } catch (const DeadlineReached &) {
-          fullSizeInputs.reset();
-          cutBy("computing the interpreter's reference at sampled points of the full size");
-          return std::nullopt;
-        }
+    if (!ready.built.variant) return notAVariant(k, false);
+    if (seenKernel(ready.identity)) return notAVariant(k, true);
+    if (!evaluation.fromStore && !measure(ready, evaluation, runner)) return std::nullopt;
+    record(k, ready.identity, *ready.built.variant, evaluation, std::move(runner));
+    if (evaluation.record.outcome != tuner::Outcome::Ok) return std::nullopt;
+    return evaluation.record.medianNs;
+  }
+
+  /// The progress total: the candidates, or those stored plus the baselines
+  /// not stored (not charged against maxEvaluations) plus maxEvaluations.
+  void countProgressTotal() {
+    size_t stored = 0;
+    for (size_t k = 0; k < mine_.size(); ++k) stored += mayBeStored(k);
+    size_t unstoredBaselines = 0;
+    for (size_t k : baselines_) unstoredBaselines += !mayBeStored(k);
+    progress_.total = std::min(mine_.size(), options_.budget.maxEvaluations == SIZE_MAX
+                                                 ? SIZE_MAX
+                                                 : stored + unstoredBaselines + options_.budget.maxEvaluations);
+  }
+
+  tuner::SearchSpace searchSpace(size_t workers) {
+    tuner::SearchSpace searchSpace;
+    searchSpace.size = mine_.size();
+    searchSpace.neighbours = [this](size_t k) { return neighbourIndex_->of(k); };
+    searchSpace.features = [this](size_t k) { return searchFeatures(myConfigurations_[k]); };
+    searchSpace.notAPoint = [this](size_t k) { return uncharged_.count(k) != 0; };
+    searchSpace.first = baselines_;
+    if (options_.strategy == tuner::SearchStrategy::Model) {
+      searchSpace.prior = result_.prior;
+      result_.priorObservationsUsed = result_.prior.size();
+    }
+    if (workers > 0) {
+      searchSpace.lookahead = kPreparedAheadPerThread * workers;
+      searchSpace.upcoming = [this](const std::vector<size_t> &next) {
+        std::vector<size_t> toMeasure; // stored records are read, not measured
+        for (size_t k : next)
+          if (!mayBeStored(k)) toMeasure.push_back(k);
+        preparation_->upcoming(toMeasure);
+      };
+    }
+    return searchSpace;
+  }
+
+  tuner::SearchBudget searchBudget() {
+    tuner::SearchBudget budget = options_.budget;
+    // Pruning judges each low-level program by its variants measured so far.
+    if (budget.pruning.slowerThan > 0) {
+      programGroups_ = programGroupIds(myConfigurations_);
+      budget.pruning.group = [this](size_t k) { return programGroups_[k]; };
+    }
+    // Records from the store cost nothing: --evals counts new measurements;
+    // nor do candidates that turn out to be no variant of their own.
+    budget.free = [this](size_t k) { return answeredByStore(k); };
+    budget.uncharged = [this](size_t k) { return uncharged_.count(k) != 0; };
+    // With finalists to time again, the search leaves the last fifth of a time
+    // budget to them (and to the copy roof timed in their rounds): a search
+    // that ran to the deadline left its winner timed once, on a 30 s budget too.
+    searchDeadline_ = deadline_;
+    if (deadline_ && options_.finalists > 0)
+      searchDeadline_ = start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(options_.budget.maxTime.count() * kSearchShareOfTime));
+    budget.stop = [this] {
+      return cutByBudget_ || (searchDeadline_ && std::chrono::steady_clock::now() >= *searchDeadline_) ||
+             (options_.budget.stop && options_.budget.stop());
+    };
+    return budget;
+  }
+
+  /// Worker threads build the candidates the search will measure next and
+  /// prepare their verification, while this thread measures (the device
+  /// never runs two of them at once).
+  void search() {
+    countProgressTotal();
+    const size_t workers = preparationThreads(options_, device_);
+    result_.preparationThreads = workers;
+    preparation_.emplace(workers, kPreparedAheadPerThread * workers + 1,
+                         [this](size_t k) { return buildAndPrepare(k); });
+    tuner::CostFunction costOf = [this](size_t k) { return cost(k); };
+    result_.pruned = tuner::runSearch(options_.strategy, searchSpace(workers), costOf, searchBudget(), options_.seed).pruned;
+    result_.preparedAhead = preparation_->takenFromWorkers();
+    preparation_->discardAll(); // no compiling beside the finalists' timing
+    result_.kernelsBuilt = kernelsBuilt_;
+    for (size_t e = 0; e < result_.evaluations.size(); ++e)
+      if (baselineCandidatesSet_.count(evaluatedVariants_[e])) {
+        ++result_.baselinesEvaluated;
+        result_.baselinesFromStore += result_.evaluations[e].fromStore;
+      }
+    if (result_.evaluations.empty() && pastDeadline() && result_.budgetEndedWhile.empty())
+      result_.budgetEndedWhile = "preparing the first variant";
+  }
+
+  const Variant &variantOfEvaluation(size_t e) const { return evaluatedVariantOf_.at(evaluatedVariants_[e]); }
+
+  /// The kernel each finalist's record timed: kept from its measurement,
+  /// else (read from the store) compiled again: the same kernel hash.
+  std::vector<std::unique_ptr<tuner::CompiledKernel>> finalistRunners(const std::vector<size_t> &finalists,
+                                                                      std::vector<std::string> &compileErrors) {
+    std::vector<std::unique_ptr<tuner::CompiledKernel>> runners;
+    for (size_t f = 0; f < finalists.size(); ++f) {
+      if (auto it = keptRunners_.find(finalists[f]); it != keptRunners_.end()) {
+        runners.push_back(std::move(it->second));
+        continue;
       }
       try {
-        auto measureStart = std::chrono::steady_clock::now();
-        // Prepared unless the kernel was a known duplicate when a worker built it (it is not now).
-        PreparedVariant prepared = ready->prepared
-                                       ? std::move(*ready->prepared)
-                                       : prepareVariant(program, variant, sizes, device, deadline);
-        if (!result.firstMeasurementSeconds) result.firstMeasurementSeconds = secondsSinceStart();
-        evaluation.record = measurePreparedVariant(std::move(prepared), program, variant, sizes, device, options,
-                                                   *fullSizeInputs, deadline, &*fullReference, progress.bestNs, &runner);
-        result.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - measureStart).count();
-      } catch (const tuner::KernelTimeoutError &) {
-        // Cut by the budget: unfinished, so not recorded (a later run measures it).
-        cutBy("verifying and timing a variant");
-        return std::nullopt;
-      } catch (const DeadlineReached &) {
-        cutBy("computing a variant's interpreter reference at its small verification size");
-        return std::nullopt;
+        runners.push_back(device_.compile(variantOfEvaluation(finalists[f]).kernel));
+      } catch (const std::exception &e) {
+        runners.push_back(nullptr);
+        compileErrors[f] = e.what();
       }
-      // A timed-out kernel made the device rebuild its context: kernels
-      // compiled ahead in the old one would queue behind it.
-      // So would the kernels kept for re-timing.
-      if (evaluation.record.outcome == tuner::Outcome::Timeout) {
-        preparation.discardAll();
-        keptRunners.clear();
-      }
-      store.append(evaluation.record);
     }
-    {
-      std::lock_guard lock(seenMutex);
-      seenKernels.insert(ready->identity);
-    }
-    evaluatedVariantOf.emplace(mine[k], variant);
-    result.evaluations.push_back(evaluation);
-    evaluatedVariants.push_back(mine[k]);
-    if (evaluation.configuration == Configuration{}) plainEvaluation = result.evaluations.size() - 1;
-    if (evaluation.record.outcome == tuner::Outcome::Ok) keepRunner(result.evaluations.size() - 1, std::move(runner));
-    bool ok = evaluation.record.outcome == tuner::Outcome::Ok;
-    if (ok && (!progress.bestNs || evaluation.record.medianNs < *progress.bestNs)) {
-      progress.bestNs = evaluation.record.medianNs;
-      progress.bestKey = evaluation.record.key;
-      result.best = result.evaluations.size() - 1;
-    }
-    ++progress.done;
-    progress.elapsedSeconds = secondsSinceStart();
-    if (options.onProgress) options.onProgress(progress);
-    if (!ok) return std::nullopt;
-    return evaluation.record.medianNs;
-  };
-  tuner::SearchSpace searchSpace;
-  searchSpace.size = mine.size();
-  searchSpace.neighbours = [&](size_t k) { return neighbourIndex.of(k); };
-  searchSpace.features = [&](size_t k) { return searchFeatures(myConfigurations[k]); };
-  searchSpace.notAPoint = [&](size_t k) { return uncharged.count(k) != 0; };
-  searchSpace.first = baselines;
-  if (options.strategy == tuner::SearchStrategy::Model) {
-    searchSpace.prior = result.prior;
-    result.priorObservationsUsed = result.prior.size();
+    keptRunners_.clear();
+    return runners;
   }
-  if (workers > 0) {
-    searchSpace.lookahead = kPreparedAheadPerThread * workers;
-    searchSpace.upcoming = [&](const std::vector<size_t> &next) {
-      std::vector<size_t> toMeasure; // stored records are read, not measured
-      for (size_t k : next)
-        if (!mayBeStored(k)) toMeasure.push_back(k);
-      preparation.upcoming(toMeasure);
-    };
-  }
-  tuner::SearchBudget budget = options.budget;
-  // Pruning judges each low-level program by its variants measured so far.
-  std::vector<size_t> programGroups;
-  if (budget.pruning.slowerThan > 0) {
-    programGroups = programGroupIds(myConfigurations);
-    budget.pruning.group = [&](size_t k) { return programGroups[k]; };
-  }
-  // Records from the store cost nothing: --evals counts new measurements;
-  // nor do candidates that turn out to be no variant of their own.
-  budget.free = answeredByStore;
-  budget.uncharged = [&](size_t k) { return uncharged.count(k) != 0; };
-  // With finalists to time again, the search leaves the last fifth of a time
-  // budget to them (and to the copy roof timed in their rounds): a search
-  // that ran to the deadline left its winner timed once, on a 30 s budget too.
-  std::optional<tuner::Deadline> searchDeadline = deadline;
-  if (deadline && options.finalists > 0)
-    searchDeadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                 std::chrono::duration<double>(options.budget.maxTime.count() * kSearchShareOfTime));
-  budget.stop = [&] {
-    return cutByBudget || (searchDeadline && std::chrono::steady_clock::now() >= *searchDeadline) ||
-           (options.budget.stop && options.budget.stop());
-  };
-  result.pruned = tuner::runSearch(options.strategy, searchSpace, cost, budget, options.seed).pruned;
-  result.preparedAhead = preparation.takenFromWorkers();
-  preparation.discardAll(); // no compiling beside the finalists' timing
-  result.kernelsBuilt = kernelsBuilt;
-  for (size_t e = 0; e < result.evaluations.size(); ++e)
-    if (baselineCandidatesSet.count(evaluatedVariants[e])) {
-      ++result.baselinesEvaluated;
-      result.baselinesFromStore += result.evaluations[e].fromStore;
-    }
-  if (result.evaluations.empty() && pastDeadline() && result.budgetEndedWhile.empty())
-    result.budgetEndedWhile = "preparing the first variant";
 
-  const double bytesPerOutput = compulsoryBytesPerOutput(typed, sizes);
-  // The finalists timed again in interleaved rounds, the copy roof with them.
-  std::optional<tuner::RoofFraction> roofInRounds;
-  std::optional<MeasuredRoof> roundsRoof;
-  if (result.best && options.finalists > 0 && options.finalistRounds > 0) {
+  /// The finalists timed again in interleaved rounds, the copy roof with them.
+  void timeFinalistsAgain() {
     if (pastDeadline()) {
-      result.retimingSkipped = "the time budget ended before the finalists could be timed again";
+      result_.retimingSkipped = "the time budget ended before the finalists could be timed again";
+      return;
+    }
+    std::vector<size_t> finalists = chooseFinalists(result_.evaluations, options_.finalists, plainEvaluation_);
+    std::vector<std::string> compileErrors(finalists.size());
+    std::vector<std::unique_ptr<tuner::CompiledKernel>> runners = finalistRunners(finalists, compileErrors);
+    if (!fullSizeInputs_) fullSizeInputs_ = randomInputBytes(typed_, sizes_, 1);
+    const size_t roofEntrant = finalists.size();
+    const size_t roofBytes = roofBufferBytes(bytesPerOutput(), result_.outputElements);
+    bool timedOut = false;
+    auto time = [&](size_t entrant, bool warmup) -> double {
+      if (entrant == roofEntrant) return timeRoof(roofBytes);
+      if (!runners[entrant]) throw std::runtime_error("compiling it again failed: " + compileErrors[entrant]);
+      try {
+        return timeVariantAgain(*runners[entrant], variantOfEvaluation(finalists[entrant]), sizes_, options_,
+                                *fullSizeInputs_, deadline_, warmup ? 1 : 0);
+      } catch (const tuner::KernelTimeoutError &) {
+        device_.rebuild(); // the kernel may still run in the device's context
+        timedOut = true;
+        throw;
+      }
+    };
+    Rounds rounds = timeInRounds(finalists.size() + (options_.measureRoof ? 1 : 0), options_.finalistRounds, time,
+                                 [&] { return timedOut || pastDeadline(); });
+    if (timedOut) {
+      result_.retimingSkipped = "a finalist's launch ran past the " +
+                                std::string(pastDeadline() ? "time budget" : "kernel timeout") +
+                                " while timing it again: the winner is the fastest single timing";
+    } else if (rounds.completed == 0) {
+      result_.retimingSkipped = "the time budget ended before one round of timing the finalists again";
     } else {
-      std::vector<size_t> finalists = chooseFinalists(result.evaluations, options.finalists, plainEvaluation);
-      auto variantOf = [&](size_t e) -> const Variant & { return evaluatedVariantOf.at(evaluatedVariants[e]); };
-      // The kernel each finalist's record timed: kept from its measurement,
-      // else (read from the store) compiled again: the same kernel hash.
-      std::vector<std::unique_ptr<tuner::CompiledKernel>> runners;
-      std::vector<std::string> compileErrors(finalists.size());
-      for (size_t f = 0; f < finalists.size(); ++f) {
-        if (auto it = keptRunners.find(finalists[f]); it != keptRunners.end()) {
-          runners.push_back(std::move(it->second));
-          continue;
-        }
-        try {
-          runners.push_back(device.compile(variantOf(finalists[f]).kernel));
-        } catch (const std::exception &e) {
-          runners.push_back(nullptr);
-          compileErrors[f] = e.what();
-        }
-      }
-      keptRunners.clear();
-      if (!fullSizeInputs) fullSizeInputs = randomInputBytes(typed, sizes, 1);
-      const size_t roofEntrant = finalists.size();
-      const size_t roofBytes = roofBufferBytes(bytesPerOutput, result.outputElements);
-      bool timedOut = false;
-      auto time = [&](size_t entrant, bool warmup) -> double {
-        if (entrant == roofEntrant) {
-          try {
-            tuner::CopyBandwidth copy = device.measureCopyBandwidth(/*warmups=*/1, /*runs=*/3, roofBytes);
-            if (!roundsRoof || copy.bytesPerSecond > roundsRoof->bytesPerSecond)
-              roundsRoof = MeasuredRoof{copy.bytesPerSecond, copy.candidates.at(copy.roof).label(), copy.bufferBytes};
-            return copy.bytesPerSecond;
-          } catch (const std::exception &) {
-            return 0; // this round has no roof (tuner::roofFraction skips it)
-          }
-        }
-        if (!runners[entrant]) throw std::runtime_error("compiling it again failed: " + compileErrors[entrant]);
-        try {
-          return timeVariantAgain(*runners[entrant], variantOf(finalists[entrant]), sizes, options, *fullSizeInputs,
-                                  deadline, warmup ? 1 : 0);
-        } catch (const tuner::KernelTimeoutError &) {
-          device.rebuild(); // the kernel may still run in the device's context
-          timedOut = true;
-          throw;
-        }
-      };
-      Rounds rounds = timeInRounds(finalists.size() + (options.measureRoof ? 1 : 0), options.finalistRounds, time,
-                                   [&] { return timedOut || pastDeadline(); });
-      if (timedOut) {
-        result.retimingSkipped = "a finalist's launch ran past the " +
-                                 std::string(pastDeadline() ? "time budget" : "kernel timeout") +
-                                 " while timing it again: the winner is the fastest single timing";
-      } else if (rounds.completed == 0) {
-        result.retimingSkipped = "the time budget ended before one round of timing the finalists again";
-      } else {
-        result.finalistRounds = rounds.completed;
-        std::optional<size_t> winner;
-        size_t left = 0;
-        std::string firstFailure;
-        for (size_t f = 0; f < finalists.size(); ++f) {
-          if (rounds.figures[f].size() != rounds.completed) {
-            ++left;
-            if (firstFailure.empty())
-              firstFailure = result.evaluations[finalists[f]].record.key + ": " + rounds.failures[f];
-            continue;
-          }
-          Evaluation &e = result.evaluations[finalists[f]];
-          e.record = retimedRecord(e.record, rounds.figures[f]);
-          store.append(e.record); // supersedes its single timing (tuner::ResultStore::append)
-          ++result.finalistsRetimed;
-          if (!winner || e.record.medianNs < result.evaluations[*winner].record.medianNs) winner = finalists[f];
-        }
-        if (winner) {
-          result.best = *winner;
-          progress.bestNs = result.evaluations[*winner].record.medianNs;
-          progress.bestKey = result.evaluations[*winner].record.key;
-          if (options.measureRoof)
-            roofInRounds = tuner::roofFraction(result.evaluations[*winner].record.roundsNs, rounds.figures[roofEntrant],
-                                               result.outputElements, bytesPerOutput);
-        }
-        if (rounds.completed < options.finalistRounds)
-          result.retimingSkipped = "the time budget ended after " + std::to_string(rounds.completed) + " of " +
-                                   std::to_string(options.finalistRounds) + " rounds";
-        if (left > 0)
-          result.retimingSkipped += std::string(result.retimingSkipped.empty() ? "" : "; ") + std::to_string(left) +
-                                    " finalist(s) left the rounds (" + firstFailure + ")";
-      }
+      acceptRounds(finalists, rounds, roofEntrant);
     }
   }
 
-  if (result.best) {
+  /// One round's copy roof (0: none this round; tuner::roofFraction skips it).
+  double timeRoof(size_t roofBytes) {
+    try {
+      tuner::CopyBandwidth copy = device_.measureCopyBandwidth(/*warmups=*/1, /*runs=*/3, roofBytes);
+      if (!roundsRoof_ || copy.bytesPerSecond > roundsRoof_->bytesPerSecond)
+        roundsRoof_ = MeasuredRoof{copy.bytesPerSecond, copy.candidates.at(copy.roof).label(), copy.bufferBytes};
+      return copy.bytesPerSecond;
+    } catch (const std::exception &) {
+      return 0;
+    }
+  }
+
+  /// The finalists' records from their completed rounds; the winner the fastest of them.
+  void acceptRounds(const std::vector<size_t> &finalists, const Rounds &rounds, size_t roofEntrant) {
+    result_.finalistRounds = rounds.completed;
+    std::optional<size_t> winner;
+    size_t left = 0;
+    std::string firstFailure;
+    for (size_t f = 0; f < finalists.size(); ++f) {
+      if (rounds.figures[f].size() != rounds.completed) {
+        ++left;
+        if (firstFailure.empty())
+          firstFailure = result_.evaluations[finalists[f]].record.key + ": " + rounds.failures[f];
+        continue;
+      }
+      Evaluation &e = result_.evaluations[finalists[f]];
+      e.record = retimedRecord(e.record, rounds.figures[f]);
+      store_->append(e.record); // supersedes its single timing (tuner::ResultStore::append)
+      ++result_.finalistsRetimed;
+      if (!winner || e.record.medianNs < result_.evaluations[*winner].record.medianNs) winner = finalists[f];
+    }
+    if (winner) {
+      result_.best = *winner;
+      progress_.bestNs = result_.evaluations[*winner].record.medianNs;
+      progress_.bestKey = result_.evaluations[*winner].record.key;
+      if (options_.measureRoof)
+        roofInRounds_ = tuner::roofFraction(result_.evaluations[*winner].record.roundsNs, rounds.figures[roofEntrant],
+                                            result_.outputElements, bytesPerOutput());
+    }
+    if (rounds.completed < options_.finalistRounds)
+      result_.retimingSkipped = "the time budget ended after " + std::to_string(rounds.completed) + " of " +
+                                std::to_string(options_.finalistRounds) + " rounds";
+    if (left > 0)
+      result_.retimingSkipped += std::string(result_.retimingSkipped.empty() ? "" : "; ") + std::to_string(left) +
+                                 " finalist(s) left the rounds (" + firstFailure + ")";
+  }
+
+  double bytesPerOutput() const { return compulsoryBytesPerOutput(typed_, sizes_); }
+
+  /// Why the best won, its roof, and its best-kernel directory.
+  void explainBest() {
     // The kernel that record measured (its kernel hash is this variant's).
-    const Evaluation &best = result.evaluations[*result.best];
-    int64_t outputScalars = scalarCount(typed.body().typeOrThrow(), sizes);
-    result.why = explainWin(result.evaluations, *result.best, bytesPerOutput, result.outputElements, [&](size_t i) {
-      return modelledBytesPerOutput(evaluatedVariantOf.at(evaluatedVariants[i]).kernel, bytesPerOutput, sizes, outputScalars);
+    const Evaluation &best = result_.evaluations[*result_.best];
+    const double perOutput = bytesPerOutput();
+    int64_t outputScalars = scalarCount(typed_.body().typeOrThrow(), sizes_);
+    result_.why = explainWin(result_.evaluations, *result_.best, perOutput, result_.outputElements, [&](size_t i) {
+      return modelledBytesPerOutput(variantOfEvaluation(i).kernel, perOutput, sizes_, outputScalars);
     });
     // The roof is measured while the budget lasts (a few seconds of copies):
     // in the finalists' rounds, else once now.
-    if (roofInRounds && !roofInRounds->perRound.empty()) {
-      result.why->roofInRounds = roofInRounds;
-      result.why->roof = roundsRoof;
-    } else if (options.measureRoof && !pastDeadline()) {
-      result.why->roof = measureRoof(device, bytesPerOutput, result.outputElements);
+    if (roofInRounds_ && !roofInRounds_->perRound.empty()) {
+      result_.why->roofInRounds = roofInRounds_;
+      result_.why->roof = roundsRoof_;
+    } else if (options_.measureRoof && !pastDeadline()) {
+      result_.why->roof = measureRoof(device_, perOutput, result_.outputElements);
     }
-    result.bestKernelDir = writeBestKernel(options.storeDir, device.resultsName(), options.programName,
-                                           sizesKey(program, sizes), evaluatedVariantOf.at(evaluatedVariants[*result.best]),
-                                           best.record, result.outputElements, &*result.why);
+    result_.bestKernelDir = writeBestKernel(options_.storeDir, device_.resultsName(), options_.programName,
+                                            sizesKey(program_, sizes_), variantOfEvaluation(*result_.best),
+                                            best.record, result_.outputElements, &*result_.why);
   }
-  return result;
+
+  const Program &program_;
+  const std::map<std::string, int64_t> &sizes_;
+  tuner::Device &device_;
+  const ExploreOptions &options_;
+  const std::chrono::steady_clock::time_point start_;
+  std::optional<tuner::Deadline> deadline_;
+  std::optional<tuner::Deadline> searchDeadline_;
+  const Program typed_;
+  ExploreResult result_;
+  SpaceDescription space_;
+  std::vector<size_t> mine_; ///< this shard's candidates
+  std::vector<Configuration> myConfigurations_;
+  std::optional<NeighbourIndex> neighbourIndex_;
+  std::optional<tuner::ResultStore> store_;
+  std::string programKey_, deviceName_;
+  std::set<std::string> storedKeys_;
+  std::vector<size_t> baselines_; ///< positions in mine_
+  std::set<size_t> baselineCandidatesSet_;
+  std::vector<size_t> programGroups_;
+  // Kernels (and launches) evaluated so far, for the deduplication
+  // enumerateSpace did up front: the first configuration evaluated keeps a
+  // kernel. Workers read it to skip preparing a known duplicate.
+  std::mutex seenMutex_;
+  std::set<std::string> seenKernels_;
+  std::atomic<size_t> kernelsBuilt_{0};
+  std::set<size_t> uncharged_;                   ///< candidates found to be no variant of their own
+  std::map<size_t, Variant> evaluatedVariantOf_; ///< by candidate: the variants of result.evaluations
+  // The compiled full-size kernels of the fastest evaluations measured so
+  // far (by index into result.evaluations), for re-timing the finalists
+  // without compiling them again; the plain default's is kept too.
+  std::map<size_t, std::unique_ptr<tuner::CompiledKernel>> keptRunners_;
+  std::optional<size_t> plainEvaluation_; ///< the plain default baseline's index in result.evaluations
+  std::optional<tuner::InputBytes> fullSizeInputs_;
+  std::optional<FullSizeReference> fullReference_; ///< of fullSizeInputs_, computed with them
+  std::vector<size_t> evaluatedVariants_;          ///< the candidate of each of result.evaluations
+  Progress progress_;
+  bool cutByBudget_ = false;
+  std::map<size_t, BuiltCandidate> builtForStore_; ///< built for the store check, kept for `cost`
+  std::optional<tuner::RoofFraction> roofInRounds_;
+  std::optional<MeasuredRoof> roundsRoof_;
+  /// Last: its workers use the members above until it is destroyed (joined).
+  std::optional<PrefetchPool<BuiltAndPrepared>> preparation_;
+};
+
+} // namespace
+
+ExploreResult explore(const Program &program, const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                      const ExploreOptions &options) {
+  if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
+    throw std::invalid_argument("shard index must be below the shard count");
+  return Exploration(program, sizes, device, options).run();
 }
 
 } // namespace liftcc::explore

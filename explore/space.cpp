@@ -5,6 +5,8 @@
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "driver/pipeline.h"
+#include "explore/families/family.h"
+#include "explore/family_programs.h"
 #include "explore/parallel_map.h"
 #include "explore/strategy_text.h"
 #include "rewrite/stages.h"
@@ -67,140 +69,6 @@ std::vector<std::array<int64_t, 3>> wideRowShapes(const std::vector<std::array<i
   return wide.empty() ? shapes : wide;
 }
 
-/// Whether every tile (or coarsening) extent of `c` fits in the output
-/// extent of its dimension: wider tiles would be partial everywhere, most
-/// of their work-items idle. Dividing extents always fit.
-bool tilesFitOutput(const Program &typed, const Configuration &c) {
-  std::array<int64_t, 3> extents = c.tileShape;
-  if (c.recipe == rewrite::Recipe::Coarsened) extents = c.coarsen;
-  if ((c.recipe == rewrite::Recipe::Tiled || c.recipe == rewrite::Recipe::Local) && extents == std::array<int64_t, 3>{})
-    extents = {c.tile, c.tile, c.tile};
-  std::vector<int64_t> output; // innermost first
-  for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement())
-    output.insert(output.begin(), t.arrayLength().isConstant() ? t.arrayLength().constant() : INT64_MAX);
-  if (c.recipe == rewrite::Recipe::StreamLocal && output.size() >= 2 && output.size() <= 3) {
-    // The plane tile along the inner dimensions, the chunk along the outermost.
-    int64_t tile = c.tileShape[0] > 0 ? c.tileShape[0] : c.tile;
-    extents = {tile, c.tileShape[1] > 0 ? c.tileShape[1] : c.tile, 1};
-    extents[output.size() - 1] = c.streamChunk > 0 ? c.streamChunk : rewrite::RecipeOptions{}.streamChunk;
-  }
-  for (size_t d = 0; d < output.size() && d < 3; ++d)
-    if (extents[d] > output[d]) return false;
-  return true;
-}
-
-/// The number of array dimensions of the program's result (at most 3).
-size_t outputRank(const Program &typed) {
-  size_t rank = 0;
-  for (Type t = typed.body().typeOrThrow(); t.isArray() && rank < 3; t = t.arrayElement()) ++rank;
-  return rank;
-}
-
-/// The timeTiled family's configurations coarsened in every dimension of
-/// the output (SpaceOptions::timeTileCoarsenings), without their time tile.
-std::vector<Configuration> everyDimensionCoarsened(const Program &typed, const SpaceOptions &options) {
-  std::vector<Configuration> configurations;
-  const size_t rank = outputRank(typed);
-  for (const std::array<int64_t, 3> &extents : options.timeTileCoarsenings) {
-    Configuration c;
-    c.recipe = rewrite::Recipe::Coarsened;
-    for (size_t d = 0; d < rank; ++d) c.coarsen[d] = extents[d];
-    configurations.push_back(c);
-  }
-  return configurations;
-}
-
-/// timeTiledLocal configurations: each depth dividing the iteration count
-/// with each tile, truncated to the grid's rank (none for other programs).
-std::vector<Configuration> timeTiledLocalConfigurations(const Program &typed, const SpaceOptions &options) {
-  std::vector<Configuration> configurations;
-  const Expr &body = typed.body();
-  if (!options.includeTimeTiledLocal || !body.isPrim(Op::Iterate) || !iterateCount(body).isConstant())
-    return configurations;
-  const size_t rank = outputRank(typed);
-  for (int64_t depth : options.timeTiledLocalDepths) {
-    if (depth < 2 || iterateCount(body).constant() % depth != 0) continue;
-    for (const auto &tile : options.timeTiledLocalTiles) {
-      Configuration c{rewrite::Recipe::TimeTiledLocal, 8, {0, 0, 0}};
-      for (size_t d = 0; d < rank && d < 3; ++d) c.tileShape[d] = tile[d] > 0 ? tile[d] : c.tile;
-      c.timeTile = depth;
-      configurations.push_back(c);
-    }
-  }
-  return configurations;
-}
-
-/// streamLocal configurations: each plane tile with each chunk.
-std::vector<Configuration> streamLocalConfigurations(const SpaceOptions &options) {
-  std::vector<Configuration> configurations;
-  if (!options.includeStreamLocal) return configurations;
-  for (const auto &tile : options.streamTiles)
-    for (int64_t chunk : options.streamChunks) {
-      Configuration c{rewrite::Recipe::StreamLocal, 8, {0, 0, 0}};
-      c.tileShape = tile;
-      c.streamChunk = chunk;
-      configurations.push_back(c);
-    }
-  return configurations;
-}
-
-/// Tiled and local configurations with one tile extent per dimension (tiled
-/// then local for each shape, whether selected or only mapped).
-std::vector<Configuration> tileShapeConfigurations(const SpaceOptions &options) {
-  std::vector<Configuration> configurations;
-  for (const auto &shape : options.tileShapes)
-    for (rewrite::Recipe recipe : {rewrite::Recipe::Tiled, rewrite::Recipe::Local}) {
-      Configuration c{recipe, 8, {0, 0, 0}};
-      c.tileShape = shape;
-      configurations.push_back(c);
-    }
-  return configurations;
-}
-
-/// Coarsened configurations: each factor along one dimension at a time.
-std::vector<Configuration> coarsenedConfigurations(const SpaceOptions &options) {
-  std::vector<Configuration> configurations;
-  if (!options.includeCoarsened) return configurations;
-  for (int d = 0; d < 3; ++d)
-    for (int64_t k : options.coarsenFactors) {
-      Configuration c;
-      c.recipe = rewrite::Recipe::Coarsened;
-      c.coarsen[static_cast<size_t>(d)] = k;
-      configurations.push_back(c);
-    }
-  return configurations;
-}
-
-/// Vectorised configurations: for each width, plain and coarsened along x
-/// by each factor that is a multiple of it.
-std::vector<Configuration> vectorisedConfigurations(const SpaceOptions &options) {
-  std::vector<Configuration> configurations;
-  if (!options.includeVector) return configurations;
-  for (int64_t width : options.vectorWidths) {
-    Configuration plain;
-    plain.vectorWidth = width;
-    configurations.push_back(plain);
-    for (int64_t k : options.coarsenFactors) {
-      if (k % width != 0) continue;
-      for (bool window : options.coarsenWindows) {
-        Configuration c;
-        c.recipe = rewrite::Recipe::Coarsened;
-        c.coarsen = {k, 1, 1};
-        c.privateWindow = window;
-        c.vectorWidth = width;
-        configurations.push_back(c);
-      }
-    }
-  }
-  return configurations;
-}
-
-/// Throws DeadlineReached once past the enumeration's deadline.
-void checkDeadline(const SpaceOptions &options) {
-  if (options.deadline && std::chrono::steady_clock::now() >= *options.deadline)
-    throw DeadlineReached("the deadline passed while enumerating the variants");
-}
-
 /// The boundary-specialised twin of each variant whose kernel it changes
 /// (same configuration with `specialise`, the kernel regenerated for the
 /// variant's work-group size, so that a dividing size also drops the guard).
@@ -210,7 +78,7 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, cons
   const codegen::Target target = options.target;
   std::vector<Variant> twins;
   for (const Variant &v : variants) {
-    checkDeadline(options);
+    checkSpaceDeadline(options);
     Configuration c = v.configuration;
     c.specialise = true;
     codegen::Kernel kernel = driver::generate(v.lowered, c, target);
@@ -229,7 +97,7 @@ std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, cons
   if (target != codegen::Target::OpenCL) return out;
   for (const Variant &v : twins) {
     if (!v.kernel.interior) continue;
-    checkDeadline(options);
+    checkSpaceDeadline(options);
     Configuration c = v.configuration;
     c.noinlineBorder = true;
     out.push_back({c, v.lowered, driver::generate(v.lowered, c, target)});
@@ -286,7 +154,7 @@ std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants, con
       regroupedOf[i] = it->second;
     }
     regrouped = parallelMap(representatives.size(), threads, [&](size_t k) {
-      checkDeadline(options);
+      checkSpaceDeadline(options);
       Configuration c = variants[representatives[k]].configuration;
       c.fastMath = codegen::FastMath::Reassociate;
       return driver::generate(variants[representatives[k]].lowered, c, target);
@@ -305,222 +173,6 @@ std::vector<Variant> crossWithFastMath(const std::vector<Variant> &variants, con
       crossed.push_back(std::move(w));
     }
   return crossed;
-}
-
-/// NDRange dimensions of a lowered program: 1 + the largest dimension of its
-/// mapGlb/mapWrg (1 when it has none).
-int ndrangeDimensions(const Program &lowered) {
-  int dims = 1;
-  containsNode(lowered.body(), [&](const Expr &e) {
-    if (e.isPrim(Op::MapGlb) || e.isPrim(Op::MapWrg)) dims = std::max(dims, e.attr() + 1);
-    return false;
-  });
-  return dims;
-}
-
-std::string listText(const std::vector<int64_t> &values) {
-  std::string text;
-  for (int64_t v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
-  return text;
-}
-
-/// The families' parameters as `liftc explore --space` prints them.
-std::vector<FamilySummary> familySummaries(const SpaceOptions &options) {
-  std::string fastMath;
-  for (codegen::FastMath level : options.fastMathLevels)
-    fastMath += (fastMath.empty() ? "" : ",") + codegen::fastMathName(level);
-  std::vector<std::pair<std::string, std::string>> common{{"wg", listText(options.groupExtents)},
-                                                          {"specialise", options.includeSpecialised ? "off,on" : "off"},
-                                                          {"fastMath", fastMath}};
-  auto with = [&](std::vector<std::pair<std::string, std::string>> own) {
-    own.insert(own.end(), common.begin(), common.end());
-    return own;
-  };
-  std::string windows;
-  for (bool w : options.coarsenWindows) windows += (windows.empty() ? "" : ",") + std::string(w ? "private" : "global");
-  std::vector<FamilySummary> out;
-  if (options.includePlain) out.push_back({"plain", with({}), 0, 0});
-  if (options.includeStream) out.push_back({"stream", with({}), 0, 0});
-  if (options.includeStreamLocal) {
-    std::string planeTiles;
-    for (const auto &t : options.streamTiles)
-      planeTiles += (planeTiles.empty() ? "" : ",") + std::to_string(t[0]) + "x" + std::to_string(t[1]);
-    out.push_back(
-        {"streamLocal", with({{"streamChunk", listText(options.streamChunks)}, {"streamTile", planeTiles}}), 0, 0});
-  }
-  auto shapesText = [](const std::vector<std::array<int64_t, 3>> &list) {
-    std::string text;
-    for (const auto &shape : list)
-      text += (text.empty() ? "" : ",") + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
-              std::to_string(shape[2]);
-    return text.empty() ? std::string("none") : text;
-  };
-  std::string shapes = shapesText(options.tileShapes);
-  std::vector<std::pair<std::string, std::string>> tiling{{"tile", listText(options.tileSizes)}, {"tileShape", shapes}};
-  if (options.includeTiled) out.push_back({"tiled", with(tiling), 0, 0});
-  if (options.includeLocal) out.push_back({"local", with(tiling), 0, 0});
-  if (options.includeCoarsened)
-    out.push_back({"coarsened",
-                   with({{"coarsen", listText(options.coarsenFactors)},
-                         {"window", windows},
-                         {"coarsenShapes", std::to_string(options.coarsenedGroupShapes)}}),
-                   0, 0});
-  if (options.includeVector)
-    out.push_back({"vector",
-                   with({{"vector", listText(options.vectorWidths)},
-                         {"coarsen", listText(options.coarsenFactors)},
-                         {"window", windows},
-                         {"coarsenShapes", std::to_string(options.coarsenedGroupShapes)}}),
-                   0, 0});
-  if (options.includeMapping) {
-    std::string recipes, mappings;
-    for (rewrite::Recipe r : options.mappedRecipes) recipes += (recipes.empty() ? "" : ",") + rewrite::recipeName(r);
-    for (const rewrite::Mapping &m : options.mappings) mappings += (mappings.empty() ? "" : " ") + m.text();
-    out.push_back({"mapping",
-                   with({{"mapped", recipes},
-                         {"mapping", mappings.empty() ? std::string("every other") : mappings},
-                         {"mappingShapes", std::to_string(options.mappedGroupShapes)}}),
-                   0, 0});
-  }
-  if (options.includeFused) out.push_back({"fused", with({{"fuse", "every fusible intermediate"}}), 0, 0});
-  if (options.includeTimeTiled)
-    out.push_back({"timeTiled",
-                   with({{"timeTile", listText(options.timeTiles)},
-                         {"timeTileCoarsen", shapesText(options.timeTileCoarsenings)},
-                         {"timeTiledShapes", std::to_string(options.timeTiledGroupShapes)}}),
-                   0, 0});
-  if (options.includeTimeTiledLocal)
-    out.push_back({"timeTiledLocal",
-                   with({{"timeTiledLocalDepth", listText(options.timeTiledLocalDepths)},
-                         {"timeTiledLocalTile", shapesText(options.timeTiledLocalTiles)}}),
-                   0, 0});
-  return out;
-}
-
-/// The time tiles of options.timeTiles (above 1) dividing the iteration
-/// count of a program iterate(n, f, input); none for other programs.
-std::vector<int64_t> dividingTimeTiles(const Program &typed, const SpaceOptions &options) {
-  const Expr &body = typed.body();
-  if (!options.includeTimeTiled || !body.isPrim(Op::Iterate)) return {};
-  const arith::Expr &n = iterateCount(body);
-  std::vector<int64_t> tiles;
-  for (int64_t t : options.timeTiles)
-    if (t > 1 && n.isConstant() && n.constant() % t == 0) tiles.push_back(t);
-  return tiles;
-}
-
-} // namespace
-
-const std::vector<std::string> &familyNames() {
-  static const std::vector<std::string> names{"plain",     "stream", "streamLocal", "tiled", "local",
-                                              "coarsened", "vector", "mapping",     "fused", "timeTiled",
-                                              "timeTiledLocal"};
-  return names;
-}
-
-namespace {
-
-/// The distinct low-level programs of the selected families, in enumeration order.
-struct LoweredPrograms {
-  std::vector<std::pair<Configuration, Program>> programs;
-  size_t unmappedPrograms = 0;     ///< the programs before the mapping family's
-  std::set<size_t> everyDimension; ///< programs coarsened in every dimension for time tiles
-  bool fusedFamily = false;
-  std::vector<int64_t> timeTiles;
-};
-
-LoweredPrograms lowerPrograms(const Program &typed, const SpaceOptions &options) {
-  std::set<size_t> seenPrograms;
-  std::vector<std::pair<Configuration, Program>> programs;
-
-  auto addProgram = [&](Configuration c) -> std::optional<Program> {
-    if (!tilesFitOutput(typed, c)) return std::nullopt;
-    checkDeadline(options);
-    try {
-      Program lowered = driver::lower(typed, c);
-      if (seenPrograms.insert(lowered.body().hash()).second) programs.push_back({c, lowered});
-      return lowered;
-    } catch (const rewrite::RewriteError &) {
-      // The recipe does not apply with these parameters (e.g. the outputs are
-      // not divisible by the tile size): not part of the space.
-      return std::nullopt;
-    }
-  };
-  // The base programs of every recipe, each family's when it is selected,
-  // and the mapping family's when its recipe is mapped.
-  auto mapped = [&](rewrite::Recipe r) {
-    return options.includeMapping &&
-           std::find(options.mappedRecipes.begin(), options.mappedRecipes.end(), r) != options.mappedRecipes.end();
-  };
-  std::vector<std::pair<Configuration, Program>> remappable;
-  auto addBase = [&](Configuration c, bool included) {
-    if (!included && !mapped(c.recipe)) return;
-    if (included) {
-      if (auto lowered = addProgram(c); lowered && mapped(c.recipe)) remappable.push_back({c, *lowered});
-    } else {
-      checkDeadline(options);
-      try {
-        remappable.push_back({c, driver::lower(typed, c)});
-      } catch (const rewrite::RewriteError &) {}
-    }
-  };
-  addBase({rewrite::Recipe::Plain, 0, {0, 0, 0}}, options.includePlain);
-  addBase({rewrite::Recipe::Stream, 0, {0, 0, 0}}, options.includeStream);
-  for (const Configuration &c : streamLocalConfigurations(options)) addProgram(c);
-  for (int64_t tile : options.tileSizes) {
-    addBase({rewrite::Recipe::Tiled, tile, {0, 0, 0}}, options.includeTiled);
-    addBase({rewrite::Recipe::Local, tile, {0, 0, 0}}, options.includeLocal);
-  }
-  for (const Configuration &c : tileShapeConfigurations(options))
-    addBase(c, c.recipe == rewrite::Recipe::Tiled ? options.includeTiled : options.includeLocal);
-  for (Configuration c : coarsenedConfigurations(options))
-    for (bool window : options.coarsenWindows) {
-      c.privateWindow = window;
-      addBase(c, options.includeCoarsened);
-    }
-  for (const Configuration &c : vectorisedConfigurations(options)) addProgram(c);
-  size_t unmappedPrograms = programs.size();
-  for (const auto &[base, lowered] : remappable) {
-    std::vector<rewrite::Mapping> mappings = rewrite::alternativeMappings(ndrangeDimensions(lowered));
-    for (const rewrite::Mapping &m : mappings) {
-      if (!options.mappings.empty() &&
-          std::find(options.mappings.begin(), options.mappings.end(), m) == options.mappings.end())
-        continue;
-      Configuration c = base;
-      c.mapping = m;
-      addProgram(c);
-    }
-  }
-  // The fused family: the programs above (not the remapped ones) again with
-  // the intermediates fused into their readers, where some can be.
-  // (A copy: addProgram appends to `programs`.)
-  std::vector<Configuration> unmapped;
-  for (size_t p = 0; p < unmappedPrograms; ++p) unmapped.push_back(programs[p].first);
-  const bool fusedFamily = options.includeFused && rewrite::hasFusibleStage(typed);
-  if (fusedFamily)
-    for (Configuration c : unmapped) {
-      c.fuse = true;
-      addProgram(c);
-    }
-  // The timeTiled family: the same programs again computing several steps
-  // of an iterate per kernel.
-  const std::vector<int64_t> timeTiles = dividingTimeTiles(typed, options);
-  std::set<size_t> everyDimension; ///< programs coarsened in every dimension for time tiles
-  for (int64_t t : timeTiles) {
-    for (Configuration c : unmapped) {
-      c.timeTile = t;
-      addProgram(c);
-    }
-    for (Configuration c : everyDimensionCoarsened(typed, options)) {
-      c.timeTile = t;
-      size_t before = programs.size();
-      addProgram(c);
-      if (programs.size() > before) everyDimension.insert(before);
-    }
-  }
-  // The timeTiledLocal family: temporal blocking through local memory.
-  for (const Configuration &c : timeTiledLocalConfigurations(typed, options)) addProgram(c);
-  return {std::move(programs), unmappedPrograms, std::move(everyDimension), fusedFamily, timeTiles};
 }
 
 /// A program's launches: the configurations of its variants before
@@ -592,18 +244,6 @@ ProgramLaunches programLaunches(const LoweredPrograms &lowered, size_t p, const 
   return result;
 }
 
-/// The selected families of a space of `lowered` programs, each counting its programs.
-std::vector<FamilySummary> selectedFamilies(const LoweredPrograms &lowered, const SpaceOptions &options) {
-  std::vector<FamilySummary> families = familySummaries(options);
-  // Single-kernel programs have no fused family at all (rather than an empty one).
-  if (!lowered.fusedFamily) std::erase_if(families, [](const FamilySummary &f) { return f.name == "fused"; });
-  if (lowered.timeTiles.empty()) std::erase_if(families, [](const FamilySummary &f) { return f.name == "timeTiled"; });
-  for (const auto &[config, program] : lowered.programs)
-    for (FamilySummary &f : families)
-      if (f.name == familyOf(config)) ++f.programs;
-  return families;
-}
-
 /// Round-robin over `lists`, so that a budget cut short still covers every
 /// low-level variant before it varies work-group sizes.
 template <typename T> std::vector<T> roundRobin(std::vector<std::vector<T>> lists) {
@@ -621,6 +261,15 @@ template <typename T> std::vector<T> roundRobin(std::vector<std::vector<T>> list
 }
 
 } // namespace
+
+const std::vector<std::string> &familyNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const families::Family &family : families::families()) out.push_back(family.name);
+    return out;
+  }();
+  return names;
+}
 
 std::string kernelIdentity(const Variant &v) {
   std::string id = v.kernel.source + '\0' + v.kernel.buildOptions + '\0' + std::to_string(v.kernel.dims);
@@ -648,7 +297,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
   auto variantsOfProgram = [&](size_t p) {
     ProgramVariants result;
     const auto &[config, program] = programs[p];
-    checkDeadline(options);
+    checkSpaceDeadline(options);
     codegen::Kernel base = codegen::generateKernel(program, options.target);
     ProgramLaunches launches = programLaunches(lowered, p, base, limits, options);
     result.dropped = launches.dropped;
@@ -658,7 +307,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
         variants.push_back({c, program, base});
         continue;
       }
-      checkDeadline(options);
+      checkSpaceDeadline(options);
       variants.push_back({c, program, driver::generate(program, c, options.target)});
     }
     if (variants.empty()) return result;
@@ -693,7 +342,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
 
   // Distinct kernels only: two strategies that generate the same kernel and
   // launch it alike are one variant (the first, so the simpler family keeps it).
-  space.families = selectedFamilies(lowered, options);
+  space.families = selectedFamilies(typed, lowered, options);
   std::map<std::string, FamilySummary *> byName;
   for (FamilySummary &f : space.families) byName[f.name] = &f;
   std::set<std::string> seenKernels;
@@ -721,7 +370,7 @@ SpaceDescription describeSpace(const Program &typed, const DeviceLimits &limits,
   // SpaceOptions::threads threads; none where codegen refuses the program.
   std::vector<std::optional<codegen::Kernel>> bases =
       parallelMap(lowered.programs.size(), options.threads, [&](size_t p) -> std::optional<codegen::Kernel> {
-        checkDeadline(options);
+        checkSpaceDeadline(options);
         try {
           return codegen::generateKernel(lowered.programs[p].second, options.target);
         } catch (const codegen::CodegenError &) {
@@ -769,7 +418,7 @@ SpaceDescription describeSpace(const Program &typed, const DeviceLimits &limits,
         description.candidates.push_back(crossed);
       }
   }
-  description.families = selectedFamilies(lowered, options);
+  description.families = selectedFamilies(typed, lowered, options);
   for (const Candidate &candidate : description.candidates)
     for (FamilySummary &f : description.families)
       if (f.name == familyOf(candidate.configuration)) ++f.variants;

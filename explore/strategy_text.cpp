@@ -1,8 +1,10 @@
 #include "explore/strategy_text.h"
 
 #include "codegen/generate.h"
+#include "explore/families/family.h"
 
 #include <cctype>
+#include <utility>
 
 namespace liftcc::explore {
 
@@ -253,79 +255,104 @@ void parseCoarsenFactors(const Step &coarsen, Configuration &c) {
 
 } // namespace
 
-ParsedStrategy parseStrategy(const std::string &text) {
-  if (text.size() > 1000)
-    throw StrategyError("strategy: the text has " + std::to_string(text.size()) + " characters (at most 1000)");
-  std::vector<Step> steps = Lexer(text).steps();
-  ParsedStrategy parsed;
-  Configuration &c = parsed.configuration;
-  size_t i = 0;
-  auto next = [&](const std::string &name) { return i < steps.size() && steps[i].name == name; };
-  auto expect = [&](const std::string &name, const std::string &after) -> const Step & {
-    if (i >= steps.size())
-      fail(text.size() + 1, "expected '" + name + "' after " + after + ", found the end of the text");
-    if (steps[i].name != name)
-      fail(steps[i].position, "expected '" + name + "' after " + after + ", found '" + shown(steps[i].name) + "'");
-    return steps[i++];
-  };
+namespace {
 
-  // vectorize(W): the innermost dimension as vectors of W lanes.
-  auto vectorWidthOf = [&](const Step &s) {
-    expectArguments(s, 1, 1);
-    if (!s.args[0].name.empty()) fail(s.args[0].position, "vectorize takes a plain number, e.g. vectorize(4)");
-    int64_t w = positiveNumber(s.args[0], "vectorize", 16);
-    if (w != 2 && w != 4 && w != 8 && w != 16)
-      fail(s.args[0].position, "expected a vector width 2, 4, 8 or 16 in vectorize, found '" + s.args[0].value + "'");
-    return w;
-  };
+/// The steps of a strategy read in order.
+class StepCursor {
+public:
+  StepCursor(const std::string &text, std::vector<Step> steps) : text_(text), steps_(std::move(steps)) {}
+  bool next(const std::string &name) const { return i_ < steps_.size() && steps_[i_].name == name; }
+  bool atEnd() const { return i_ >= steps_.size(); }
+  const Step &take() { return steps_[i_++]; }
+  const Step &peek() const { return steps_[i_]; }
+  /// The position after the text (for "found the end of the text").
+  size_t endPosition() const { return text_.size() + 1; }
+  const Step &expect(const std::string &name, const std::string &after) {
+    if (i_ >= steps_.size())
+      fail(endPosition(), "expected '" + name + "' after " + after + ", found the end of the text");
+    if (steps_[i_].name != name)
+      fail(steps_[i_].position, "expected '" + name + "' after " + after + ", found '" + shown(steps_[i_].name) + "'");
+    return steps_[i_++];
+  }
 
+private:
+  const std::string &text_;
+  std::vector<Step> steps_;
+  size_t i_ = 0;
+};
+
+/// vectorize(W): the innermost dimension as vectors of W lanes.
+int64_t vectorWidthOf(const Step &s) {
+  expectArguments(s, 1, 1);
+  if (!s.args[0].name.empty()) fail(s.args[0].position, "vectorize takes a plain number, e.g. vectorize(4)");
+  int64_t w = positiveNumber(s.args[0], "vectorize", 16);
+  if (w != 2 && w != 4 && w != 8 && w != 16)
+    fail(s.args[0].position, "expected a vector width 2, 4, 8 or 16 in vectorize, found '" + s.args[0].value + "'");
+  return w;
+}
+
+/// The optional steps before the lowering: fuse, timeTile(T).
+void parseDerivedSteps(StepCursor &steps, Configuration &c) {
   // Fusion of a multi-kernel program's intermediates into their readers.
-  if (next("fuse")) {
-    noArguments(steps[i++]);
+  if (steps.next("fuse")) {
+    noArguments(steps.take());
     c.fuse = true;
-    if (i >= steps.size()) fail(text.size() + 1, "expected a lowering after fuse, found the end of the text");
+    if (steps.atEnd()) fail(steps.endPosition(), "expected a lowering after fuse, found the end of the text");
   }
   // Time tiling of iterate: steps per kernel.
-  if (next("timeTile")) {
-    const Step &s = steps[i++];
+  if (steps.next("timeTile")) {
+    const Step &s = steps.take();
     expectArguments(s, 1, 1);
     if (!s.args[0].name.empty()) fail(s.args[0].position, "timeTile takes a plain number, e.g. timeTile(4)");
     c.timeTile = positiveNumber(s.args[0], "timeTile", 64);
-    if (i >= steps.size()) fail(text.size() + 1, "expected a lowering after timeTile, found the end of the text");
+    if (steps.atEnd()) fail(steps.endPosition(), "expected a lowering after timeTile, found the end of the text");
   }
-  // The lowering: one of the recipes' rule compositions.
-  const Step &first = steps[i++];
+}
+
+/// coarsen(..) ; privateWindow|globalWindow [; vectorize(W)] ; mapGlb(D..), after `first` (coarsen).
+void parseCoarsened(const Step &first, StepCursor &steps, ParsedStrategy &parsed) {
+  Configuration &c = parsed.configuration;
+  c.recipe = Recipe::Coarsened;
+  parseCoarsenFactors(first, c);
+  if (steps.next("privateWindow") || steps.next("globalWindow")) {
+    c.privateWindow = steps.peek().name == "privateWindow";
+    noArguments(steps.take());
+  } else {
+    fail(steps.atEnd() ? steps.endPosition() : steps.peek().position,
+         "expected 'privateWindow' or 'globalWindow' after coarsen");
+  }
+  if (steps.next("vectorize")) c.vectorWidth = vectorWidthOf(steps.take());
+  c.mapping = mappingOf(steps.expect("mapGlb", c.vectorWidth > 0 ? "vectorize" : "the window"), parsed);
+}
+
+/// The lowering: one of the recipes' rule compositions (explore/families/).
+void parseLowering(StepCursor &steps, ParsedStrategy &parsed) {
+  Configuration &c = parsed.configuration;
+  const Step &first = steps.take();
   if (first.name == "vectorize") {
     c.vectorWidth = vectorWidthOf(first);
     c.recipe = Recipe::Plain;
-    c.mapping = mappingOf(expect("mapGlb", "vectorize"), parsed);
+    c.mapping = mappingOf(steps.expect("mapGlb", "vectorize"), parsed);
   } else if (first.name == "mapGlb") {
     c.recipe = Recipe::Plain;
     c.mapping = mappingOf(first, parsed);
   } else if (first.name == "tile") {
     parseTile(first, 3, c);
     c.recipe = Recipe::Tiled;
-    if (next("toLocal")) {
-      noArguments(steps[i++]);
+    if (steps.next("toLocal")) {
+      noArguments(steps.take());
       c.recipe = Recipe::Local;
-    } else if (next("stepsToLocal")) {
+    } else if (steps.next("stepsToLocal")) {
       // Every step of the time tile in local memory (timeTiledLocal).
-      noArguments(steps[i++]);
+      noArguments(steps.take());
       c.recipe = Recipe::TimeTiledLocal;
     }
-    c.mapping = mappingOf(expect("mapWrg", c.recipe == Recipe::Tiled ? "tile" : steps[i - 1].name), parsed);
+    const char *previous = c.recipe == Recipe::Local            ? "toLocal"
+                           : c.recipe == Recipe::TimeTiledLocal ? "stepsToLocal"
+                                                                : "tile";
+    c.mapping = mappingOf(steps.expect("mapWrg", previous), parsed);
   } else if (first.name == "coarsen") {
-    c.recipe = Recipe::Coarsened;
-    parseCoarsenFactors(first, c);
-    if (next("privateWindow") || next("globalWindow")) {
-      c.privateWindow = steps[i].name == "privateWindow";
-      noArguments(steps[i++]);
-    } else {
-      fail(i < steps.size() ? steps[i].position : text.size() + 1,
-           "expected 'privateWindow' or 'globalWindow' after coarsen");
-    }
-    if (next("vectorize")) c.vectorWidth = vectorWidthOf(steps[i++]);
-    c.mapping = mappingOf(expect("mapGlb", c.vectorWidth > 0 ? "vectorize" : "the window"), parsed);
+    parseCoarsened(first, steps, parsed);
   } else if (first.name == "streamLocal") {
     // streamLocal(C) ; tile(X[,Y]) ; mapWrg(D..): chunks of C planes, plane tiles.
     expectArguments(first, 1, 1);
@@ -333,22 +360,53 @@ ParsedStrategy parseStrategy(const std::string &text) {
       fail(first.args[0].position, "streamLocal takes a plain number, e.g. streamLocal(8)");
     c.recipe = Recipe::StreamLocal;
     c.streamChunk = positiveNumber(first.args[0], "streamLocal", 1024);
-    parseTile(expect("tile", "streamLocal"), 2, c);
-    c.mapping = mappingOf(expect("mapWrg", "tile"), parsed);
+    parseTile(steps.expect("tile", "streamLocal"), 2, c);
+    c.mapping = mappingOf(steps.expect("mapWrg", "tile"), parsed);
   } else if (first.name == "stream") {
     noArguments(first);
     c.recipe = Recipe::Stream;
-    c.mapping = mappingOf(expect("mapGlb", "stream"), parsed);
+    c.mapping = mappingOf(steps.expect("mapGlb", "stream"), parsed);
   } else {
     fail(first.position, "expected a lowering (mapGlb, vectorize, tile, coarsen, stream or streamLocal), found '" +
                              shown(first.name) + "'");
   }
+}
 
-  // The launch and codegen choices, each at most once and in this order.
+/// One launch or codegen step (wg, specialise, noinlineBorder, fastMath, divToMul) into `c`.
+void parseLaunchStep(const Step &s, Configuration &c) {
+  if (s.name == "wg") {
+    expectArguments(s, 1, 3);
+    c.local = {1, 1, 1};
+    for (size_t d = 0; d < s.args.size(); ++d) {
+      if (!s.args[d].name.empty()) fail(s.args[d].position, "wg takes plain numbers, e.g. wg(32,4)");
+      c.local[d] = positiveNumber(s.args[d], "wg", 4096);
+    }
+  } else if (s.name == "specialise") {
+    noArguments(s);
+    c.specialise = true;
+  } else if (s.name == "noinlineBorder") {
+    noArguments(s);
+    if (!c.specialise) fail(s.position, "noinlineBorder needs specialise before it");
+    c.noinlineBorder = true;
+  } else if (s.name == "fastMath") {
+    expectArguments(s, 1, 1);
+    auto level = codegen::parseFastMath(s.args[0].value);
+    if (!level || !s.args[0].name.empty())
+      fail(s.args[0].position,
+           "expected " + codegen::fastMathNames("or") + " in fastMath, found '" + shown(s.args[0].value) + "'");
+    c.fastMath = *level;
+  } else {
+    noArguments(s);
+    c.divToMul = true;
+  }
+}
+
+/// The launch and codegen choices, each at most once and in this order.
+void parseLaunchSteps(StepCursor &steps, Configuration &c) {
   const std::vector<std::string> order{"wg", "specialise", "noinlineBorder", "fastMath", "divToMul"};
   size_t allowed = 0;
-  for (; i < steps.size(); ++i) {
-    const Step &s = steps[i];
+  while (!steps.atEnd()) {
+    const Step &s = steps.take();
     size_t k = 0;
     while (k < order.size() && order[k] != s.name) ++k;
     if (k == order.size() || k < allowed) {
@@ -361,32 +419,20 @@ ParsedStrategy parseStrategy(const std::string &text) {
                                  : ""));
     }
     allowed = k + 1;
-    if (s.name == "wg") {
-      expectArguments(s, 1, 3);
-      c.local = {1, 1, 1};
-      for (size_t d = 0; d < s.args.size(); ++d) {
-        if (!s.args[d].name.empty()) fail(s.args[d].position, "wg takes plain numbers, e.g. wg(32,4)");
-        c.local[d] = positiveNumber(s.args[d], "wg", 4096);
-      }
-    } else if (s.name == "specialise") {
-      noArguments(s);
-      c.specialise = true;
-    } else if (s.name == "noinlineBorder") {
-      noArguments(s);
-      if (!c.specialise) fail(s.position, "noinlineBorder needs specialise before it");
-      c.noinlineBorder = true;
-    } else if (s.name == "fastMath") {
-      expectArguments(s, 1, 1);
-      auto level = codegen::parseFastMath(s.args[0].value);
-      if (!level || !s.args[0].name.empty())
-        fail(s.args[0].position,
-             "expected " + codegen::fastMathNames("or") + " in fastMath, found '" + shown(s.args[0].value) + "'");
-      c.fastMath = *level;
-    } else {
-      noArguments(s);
-      c.divToMul = true;
-    }
+    parseLaunchStep(s, c);
   }
+}
+
+} // namespace
+
+ParsedStrategy parseStrategy(const std::string &text) {
+  if (text.size() > 1000)
+    throw StrategyError("strategy: the text has " + std::to_string(text.size()) + " characters (at most 1000)");
+  StepCursor steps(text, Lexer(text).steps());
+  ParsedStrategy parsed;
+  parseDerivedSteps(steps, parsed.configuration);
+  parseLowering(steps, parsed);
+  parseLaunchSteps(steps, parsed.configuration);
   return parsed;
 }
 
@@ -406,11 +452,11 @@ Variant variantFromStrategy(const Program &typed, const std::string &text, codeg
 }
 
 std::string familyOf(const Configuration &configuration) {
-  if (configuration.recipe == Recipe::TimeTiledLocal) return "timeTiledLocal";
-  if (configuration.timeTile > 1) return "timeTiled";
-  if (configuration.fuse) return "fused";
-  if (!configuration.mapping.isDefault()) return "mapping";
-  if (configuration.vectorWidth > 0) return "vector";
+  // The last row claiming it: a derived family (timeTiled, fused, mapping)
+  // or vector before the recipe's own family.
+  const std::vector<families::Family> &table = families::families();
+  for (auto row = table.rbegin(); row != table.rend(); ++row)
+    if (row->member(configuration)) return row->name;
   return rewrite::recipeName(configuration.recipe);
 }
 

@@ -473,25 +473,77 @@ Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &o
   return typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)});
 }
 
+// ---- the recipes: each a composition of the rules above -------------------
+
+Program lowerPlain(const Program &typed, const RecipeOptions &options) {
+  return lowerOnLevels(options.vectorWidth > 0 ? vectorize(typed, options.vectorWidth, "plain") : typed, {mapToGlb},
+                       options.mapping);
+}
+
+/// tiled, and local (`toLocal`: each tile copied to local memory first).
+Program lowerTiles(const Program &typed, const RecipeOptions &options, bool toLocal) {
+  // The host iterates the kernel of iterate's function; tiling that
+  // function is not implemented, so say so rather than fail later.
+  if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
+    throw RewriteError(std::string(toLocal ? "local" : "tiled") +
+                       ": programs with iterate are not tiled yet; use --opt plain");
+  bool perDimension = options.tileExtents != std::array<int64_t, 3>{0, 0, 0};
+  auto [tiled, dims] =
+      perDimension ? tileStencilPerDimension(typed, options.tileExtents) : tileStencil(typed, options.tileOutputs);
+  if (toLocal) tiled = copyTilesToLocal(typed, tiled, dims);
+  return lowerOnLevels(tiled, {mapToWrg, mapToLcl}, options.mapping);
+}
+
+Program lowerTiled(const Program &typed, const RecipeOptions &options) { return lowerTiles(typed, options, false); }
+Program lowerLocal(const Program &typed, const RecipeOptions &options) { return lowerTiles(typed, options, true); }
+
+Program lowerStream(const Program &typed, const RecipeOptions &options) {
+  return lowerOnLevels(streamStencil(typed), {mapToGlb}, options.mapping);
+}
+
+Program lowerStreamLocal(const Program &typed, const RecipeOptions &options) {
+  return lowerOnLevels(streamStencilThroughLocal(typed, options), {mapToWrg, mapToLcl}, options.mapping);
+}
+
+Program refuseTimeTiledLocal(const Program &, const RecipeOptions &) {
+  throw RewriteError("timeTiledLocal: only a program iterate(n, f, input) is time-tiled through local memory; use "
+                     "--opt local");
+}
+
+/// A recipe: its name and its composition (the body of one kernel; applyRecipe
+/// handles iterate, stages and unrolling around it).
+struct RecipeRow {
+  Recipe recipe;
+  const char *name;
+  Program (*lower)(const Program &typed, const RecipeOptions &options);
+};
+
+constexpr RecipeRow kRecipes[] = {
+    {Recipe::Plain, "plain", lowerPlain},          {Recipe::Tiled, "tiled", lowerTiled},
+    {Recipe::Local, "local", lowerLocal},          {Recipe::Coarsened, "coarsened", coarsen},
+    {Recipe::Stream, "stream", lowerStream},       {Recipe::StreamLocal, "streamLocal", lowerStreamLocal},
+    // Only iterate(n, f, A) is time-tiled through local memory (lowerIterate);
+    // applyRecipe refuses other programs before reaching this row.
+    {Recipe::TimeTiledLocal, "timeTiledLocal", refuseTimeTiledLocal},
+};
+
+const RecipeRow &recipeRow(Recipe recipe) {
+  for (const RecipeRow &row : kRecipes)
+    if (row.recipe == recipe) return row;
+  throw RewriteError("unknown recipe " + std::to_string(static_cast<int>(recipe)));
+}
+
 } // namespace
 
 std::string recipeName(Recipe recipe) {
-  switch (recipe) {
-  case Recipe::Plain: return "plain";
-  case Recipe::Tiled: return "tiled";
-  case Recipe::Local: return "local";
-  case Recipe::Coarsened: return "coarsened";
-  case Recipe::Stream: return "stream";
-  case Recipe::StreamLocal: return "streamLocal";
-  case Recipe::TimeTiledLocal: return "timeTiledLocal";
-  }
+  for (const RecipeRow &row : kRecipes)
+    if (row.recipe == recipe) return row.name;
   return "?";
 }
 
 std::optional<Recipe> parseRecipe(const std::string &name) {
-  for (Recipe r : {Recipe::Plain, Recipe::Tiled, Recipe::Local, Recipe::Coarsened, Recipe::Stream, Recipe::StreamLocal,
-                   Recipe::TimeTiledLocal})
-    if (recipeName(r) == name) return r;
+  for (const RecipeRow &row : kRecipes)
+    if (row.name == name) return row.recipe;
   return std::nullopt;
 }
 
@@ -501,9 +553,7 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   const bool iterated = typed.body().isPrim(Op::Iterate) && funOf(typed.body()).is(ExprKind::Lambda) &&
                         inputOf(typed.body()).is(ExprKind::Param);
   if (iterated) return lowerIterate(typed, recipe, options);
-  if (recipe == Recipe::TimeTiledLocal)
-    throw RewriteError("timeTiledLocal: only a program iterate(n, f, input) is time-tiled through local memory; use "
-                       "--opt local");
+  if (recipe == Recipe::TimeTiledLocal) refuseTimeTiledLocal(typed, options);
   if (options.timeTile != 1)
     throw RewriteError("time tile " + std::to_string(options.timeTile) +
                        ": only a program iterate(n, f, input) is time-tiled");
@@ -514,32 +564,7 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
     return lowerStages(
         typed, *staged, [&](const Program &stage) { return applyRecipe(stage, recipe, options); },
         [&](const Program &stage) { return applyRecipe(stage, Recipe::Plain, options); }, options.fusion);
-  Program lowered = typed;
-  switch (recipe) {
-  case Recipe::Plain:
-    lowered = lowerOnLevels(options.vectorWidth > 0 ? vectorize(typed, options.vectorWidth, "plain") : typed,
-                            {mapToGlb}, options.mapping);
-    break;
-  case Recipe::Tiled:
-  case Recipe::Local: {
-    // The host iterates the kernel of iterate's function; tiling that
-    // function is not implemented, so say so rather than fail later.
-    if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
-      throw RewriteError(recipeName(recipe) + ": programs with iterate are not tiled yet; use --opt plain");
-    bool perDimension = options.tileExtents != std::array<int64_t, 3>{0, 0, 0};
-    auto [tiled, dims] =
-        perDimension ? tileStencilPerDimension(typed, options.tileExtents) : tileStencil(typed, options.tileOutputs);
-    if (recipe == Recipe::Local) tiled = copyTilesToLocal(typed, tiled, dims);
-    lowered = lowerOnLevels(tiled, {mapToWrg, mapToLcl}, options.mapping);
-    break;
-  }
-  case Recipe::Coarsened: lowered = coarsen(typed, options); break;
-  case Recipe::Stream: lowered = lowerOnLevels(streamStencil(typed), {mapToGlb}, options.mapping); break;
-  case Recipe::StreamLocal:
-    lowered = lowerOnLevels(streamStencilThroughLocal(typed, options), {mapToWrg, mapToLcl}, options.mapping);
-    break;
-  case Recipe::TimeTiledLocal: break; // refused above: only iterate is time-tiled
-  }
+  Program lowered = recipeRow(recipe).lower(typed, options);
   return options.unroll ? unrollAll(lowered) : lowered;
 }
 

@@ -162,7 +162,6 @@ const std::vector<VerbSpec> kVerbs = {
     {"tune", {"size", "opt", "tile", "local", "target", "out", "runs", "name"}, {}},
     {"best", {"device", "program"}, {}, false},
     {"merge", {"out"}, {}, false},
-    {"variants", {"size", "depth"}, {}},
     {"frobnicate", {"size"}, {}},
 };
 

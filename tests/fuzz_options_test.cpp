@@ -156,7 +156,6 @@ TEST_CASE("fuzz options: every verb that prints fails on a full standard output,
     cases.push_back({"eval " + p1 + " --size N=" + number(3, 5000) + " --seed " + number(0, 1000000) +
                          (rng() % 2 ? " --print" : ""),
                      true});
-    cases.push_back({"variants " + p1 + " --size N=" + number(16, 64) + " --depth " + number(0, 1), true});
     cases.push_back({"export " + p2 + sizes + " --opt plain --out exported" + std::to_string(i), true});
     cases.push_back({rng() % 2 ? "schema" : "schema --markdown", true});
     cases.push_back({rng() % 2 ? "--help" : "--version", true});

@@ -58,7 +58,6 @@ inline std::vector<NumericOption> everyNumericOption(const std::string &early) {
       {"run " + early + " --size N=16 --seed=VALUE", "--seed", true, seeds},
       {"run " + early + " --size N=16 --repeat=VALUE", "--repeat", false, runs},
       {"run " + early + " --size N=16 --opt plain --target cuda --device=VALUE", "--device", true},
-      {"variants " + early + " --size N=16 --depth=VALUE", "--depth", true, {{0, 4}}},
       {explore + "--budget=VALUE", "--budget"},
       {explore + "--timeout=VALUE", "--timeout"},
       {explore + "--evals=VALUE", "--evals", false, {{1, 1000000}}},

@@ -9,7 +9,6 @@
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
-#include "explore/derivations.h"
 #include "primitives/api.h"
 #include "rewrite/apply.h"
 #include "rewrite/catalog.h"
@@ -291,21 +290,6 @@ TEST_CASE("rewrite: random walks over the examples preserve semantics") {
   // 12^3 grids, of 16 in 24) apply with partial tiles; tiles wider than the
   // output (16 or 32 in 12) do not apply.
   CHECK(applications["(partial tiles)"] >= 10);
-}
-
-} // namespace liftcc
-
-namespace liftcc {
-
-TEST_CASE("rewrite: a depth-limited derivation search reaches distinct programs and kernels") {
-  const examples::Example &ex = examples::findExample("jacobi1d_3pt");
-  Program typed = typeCheck(ex.build(), {{ex.sizeNames[0], 32}});
-  explore::DerivationStats stats = explore::searchDerivations(typed, 1, {4});
-  MESSAGE("jacobi1d_3pt, depth 1: ", stats.programs, " programs, ", stats.lowLevelVariants, " kernels, ", stats.seconds,
-          " s");
-  REQUIRE(stats.programsPerDepth.size() == 2);
-  CHECK(stats.programsPerDepth[1] > 3);
-  CHECK(stats.lowLevelVariants > stats.programsPerDepth[0]);
 }
 
 } // namespace liftcc

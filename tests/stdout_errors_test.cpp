@@ -46,7 +46,6 @@ TEST_CASE("stdout errors: every verb that prints without a device fails on /dev/
       {"eval " + p1 + " --size N=16", true},
       // Large output: it stops at the first failed write, not a million values later.
       {"eval " + p1 + " --size N=100000 --print", true},
-      {"variants " + p1 + " --size N=16 --depth 1", true},
       {"export " + p2 + " --size N=64,M=64 --opt plain --out exported", true},
   };
   checkAllRefused(cases, test::runLiftcBatch(cases, dir.path()));

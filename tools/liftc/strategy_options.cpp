@@ -1,6 +1,7 @@
 #include "tools/liftc/strategy_options.h"
 
 #include "core/io/safe_file.h"
+#include "explore/families/family.h"
 #include "explore/strategy_text.h"
 #include "tools/liftc/resource_limits.h"
 
@@ -50,29 +51,25 @@ std::vector<int64_t> positiveList(const std::string &parameter, const std::strin
   return values;
 }
 
+/// "plain, stream, ... and timeTiled": the family table's names.
+std::string familiesText() {
+  const std::vector<std::string> &names = explore::familyNames();
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return text;
+}
+
 std::vector<std::string> familyList(const std::string &option, const std::string &text) {
   std::vector<std::string> families = splitList(text);
   for (const std::string &f : families)
     if (std::find(explore::familyNames().begin(), explore::familyNames().end(), f) == explore::familyNames().end())
-      throw UsageError("--" + option +
-                       " takes families plain, stream, streamLocal, tiled, local, coarsened, vector, mapping, fused, "
-                       "timeTiled and timeTiledLocal, found '" +
-                       io::shown(f) + "'");
+      throw UsageError("--" + option + " takes families " + familiesText() + ", found '" + io::shown(f) + "'");
   return families;
 }
 
 void setFamily(explore::SpaceOptions &o, const std::string &family, bool on) {
-  if (family == "plain") o.includePlain = on;
-  if (family == "stream") o.includeStream = on;
-  if (family == "streamLocal") o.includeStreamLocal = on;
-  if (family == "tiled") o.includeTiled = on;
-  if (family == "local") o.includeLocal = on;
-  if (family == "coarsened") o.includeCoarsened = on;
-  if (family == "vector") o.includeVector = on;
-  if (family == "mapping") o.includeMapping = on;
-  if (family == "fused") o.includeFused = on;
-  if (family == "timeTiled") o.includeTimeTiled = on;
-  if (family == "timeTiledLocal") o.includeTimeTiledLocal = on;
+  if (const explore::families::Family *row = explore::families::findFamily(family)) o.*row->include = on;
 }
 
 /// Shapes X[xY[xZ]], x first, with at least `minimumDimensions` extents

@@ -295,16 +295,6 @@ std::vector<Verb> allVerbs() {
        {{"out", "name", "size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "time-tile"},
         {"fuse"}},
        runExport},
-      {"variants",
-       "count the programs and kernels a depth-limited derivation search reaches",
-       "usage: liftc variants PROGRAM.json --size N=64,... [--depth D]\n"
-       "\n"
-       "Applies every algorithmic rule of the catalogue at every location where it\n"
-       "applies, up to D steps deep (default 2), lowers every program reached with\n"
-       "the plain, tiled and local recipes (tiles 4 and 8), and prints how many\n"
-       "distinct programs and distinct kernels that gives, and how long it took.\n",
-       {{"size", "depth"}, {}},
-       runVariants},
       {"schema",
        "print the JSON Schema of programs, or the primitive tables, generated from the primitive list",
        "usage: liftc schema [--markdown | --update-docs DOCS_DIR]\n"

@@ -31,7 +31,6 @@ int runExplore(const CommandLine &cl, std::ostream &out);
 int runTune(const CommandLine &cl, std::ostream &out);
 int runBest(const CommandLine &cl, std::ostream &out);
 int runMerge(const CommandLine &cl, std::ostream &out);
-int runVariants(const CommandLine &cl, std::ostream &out);
 int runBench(const CommandLine &cl, std::ostream &out);
 int runExport(const CommandLine &cl, std::ostream &out);
 int runSchema(const CommandLine &cl, std::ostream &out);

@@ -1,0 +1,109 @@
+#pragma once
+// A strategy family of the exploration space as a value (issue #32 item 2):
+// its name, its parameters (SpaceOptions fields, printed by `liftc explore
+// --space`), the programs it applies to, how its configurations are generated
+// and which lowering composition they name. Each family is one file of this
+// folder; families() (table.cpp) lists them in enumeration order, and the
+// space (explore/space.cpp) is that table's product with the launches,
+// generated lazily (describeSpace). Adding a family: its file, its row in
+// families(), and a test (docs/architecture.md, The family table).
+
+#include "explore/space.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace liftcc::explore::families {
+
+/// One configuration a family proposes. `inSpace` false: the program is
+/// lowered only for the mapping family to remap (its family is not selected,
+/// its recipe is mapped). `everyDimension`: coarsened in every dimension for
+/// a time tile (launched with SpaceOptions::timeTiledGroupShapes).
+struct Proposal {
+  Configuration configuration;
+  bool inSpace = true;
+  bool everyDimension = false;
+};
+
+/// What a family's configurations are generated from.
+struct FamilyInput {
+  const Program &typed; ///< the high-level program, type-checked at the exploration sizes
+  const SpaceOptions &options;
+  /// Derived families (fused, timeTiled): the configurations of the base
+  /// families' programs, in their order.
+  const std::vector<Configuration> &basePrograms;
+  /// The mapping family: the base programs whose recipe is mapped, lowered.
+  const std::vector<std::pair<Configuration, Program>> &remappable;
+};
+
+/// Whether the mapping family remaps a base family's programs (when the
+/// family's recipe is in SpaceOptions::mappedRecipes).
+enum class Remapped {
+  Never,
+  WhenSelected, ///< only when the family itself is selected
+  Always,       ///< also when only the mapping family is selected
+};
+
+enum class Stage {
+  Base,    ///< configurations from SpaceOptions alone
+  Derived, ///< configurations from the base families' programs (mapping, fused, timeTiled)
+};
+
+using Parameters = std::vector<std::pair<std::string, std::string>>;
+
+struct Family {
+  std::string name;
+  /// The rule composition its strategies print as (explore/strategy_text.h).
+  std::string lowering;
+  Stage stage = Stage::Base;
+  /// The SpaceOptions flag that selects it (`liftc explore --families`).
+  bool SpaceOptions::*include = nullptr;
+  /// Its own parameters as `liftc explore --space` prints them (the launch
+  /// parameters every family shares follow them).
+  Parameters (*parameters)(const SpaceOptions &) = nullptr;
+  /// The constraint on programs: whether the family exists for this program
+  /// at all (fused: an intermediate to fuse; timeTiled: an iterate with a
+  /// dividing time tile). Null: every program (a configuration whose rules
+  /// do not apply is left out when lowered).
+  bool (*appliesTo)(const Program &typed, const SpaceOptions &) = nullptr;
+  /// Its configurations in enumeration order.
+  std::vector<Proposal> (*configurations)(const FamilyInput &) = nullptr;
+  /// Whether a configuration belongs to it; familyOf is the last row claiming it.
+  bool (*member)(const Configuration &) = nullptr;
+  Remapped remapped = Remapped::Never;
+  /// Consecutive base rows with the same non-empty tag are enumerated
+  /// alternately, one configuration each (tiled and local: each tile tiled,
+  /// then local).
+  std::string interleave;
+
+  bool selected(const SpaceOptions &options) const { return options.*include; }
+};
+
+/// The families, in enumeration order: plain, stream, streamLocal, tiled,
+/// local, coarsened, vector, mapping, fused, timeTiled, timeTiledLocal.
+const std::vector<Family> &families();
+
+/// The row named `name`, or null.
+const Family *findFamily(const std::string &name);
+
+// Helpers the family files share.
+/// "4,8,16" (values joined by commas).
+std::string listText(const std::vector<int64_t> &values);
+/// "32x4x1,16x8x1", or "none" for an empty list.
+std::string shapesText(const std::vector<std::array<int64_t, 3>> &shapes);
+/// "private,global": the coarsened windows tried.
+std::string windowsText(const std::vector<bool> &windows);
+/// Proposals of `configurations`, each in the space.
+std::vector<Proposal> inSpace(const std::vector<Configuration> &configurations);
+/// The number of array dimensions of the program's result (at most 3).
+size_t outputRank(const Program &typed);
+/// NDRange dimensions of a lowered program: 1 + the largest dimension of its
+/// mapGlb/mapWrg (1 when it has none).
+int ndrangeDimensions(const Program &lowered);
+/// The time tiles of SpaceOptions::timeTiles (above 1) dividing the
+/// iteration count of a program iterate(n, f, input); none for other
+/// programs or when the timeTiled family is not selected.
+std::vector<int64_t> dividingTimeTiles(const Program &typed, const SpaceOptions &options);
+
+} // namespace liftcc::explore::families

@@ -1,0 +1,87 @@
+#include "explore/families/family.h"
+
+#include "core/ir/transform.h"
+#include "core/ir/operands.h"
+
+namespace liftcc::explore::families {
+
+// Each defined in its own file of this folder, returning its row.
+Family plainFamily();
+Family streamFamily();
+Family streamLocalFamily();
+Family tiledFamily();
+Family localFamily();
+Family coarsenedFamily();
+Family vectorFamily();
+Family mappingFamily();
+Family fusedFamily();
+Family timeTiledFamily();
+Family timeTiledLocalFamily();
+
+const std::vector<Family> &families() {
+  // The enumeration order: the simpler family first (a kernel two families
+  // generate counts for the first), the derived families last.
+  static const std::vector<Family> table{plainFamily(), streamFamily(),    streamLocalFamily(), tiledFamily(),
+                                         localFamily(), coarsenedFamily(), vectorFamily(),      mappingFamily(),
+                                         fusedFamily(), timeTiledFamily(),  timeTiledLocalFamily()};
+  return table;
+}
+
+const Family *findFamily(const std::string &name) {
+  for (const Family &family : families())
+    if (family.name == name) return &family;
+  return nullptr;
+}
+
+std::string listText(const std::vector<int64_t> &values) {
+  std::string text;
+  for (int64_t v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
+  return text;
+}
+
+std::string shapesText(const std::vector<std::array<int64_t, 3>> &shapes) {
+  std::string text;
+  for (const auto &shape : shapes)
+    text += (text.empty() ? "" : ",") + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
+            std::to_string(shape[2]);
+  return text.empty() ? std::string("none") : text;
+}
+
+std::string windowsText(const std::vector<bool> &windows) {
+  std::string text;
+  for (bool w : windows) text += (text.empty() ? "" : ",") + std::string(w ? "private" : "global");
+  return text;
+}
+
+std::vector<Proposal> inSpace(const std::vector<Configuration> &configurations) {
+  std::vector<Proposal> proposals;
+  for (const Configuration &c : configurations) proposals.push_back({c, true, false});
+  return proposals;
+}
+
+size_t outputRank(const Program &typed) {
+  size_t rank = 0;
+  for (Type t = typed.body().typeOrThrow(); t.isArray() && rank < 3; t = t.arrayElement()) ++rank;
+  return rank;
+}
+
+int ndrangeDimensions(const Program &lowered) {
+  int dims = 1;
+  containsNode(lowered.body(), [&](const Expr &e) {
+    if (e.isPrim(Op::MapGlb) || e.isPrim(Op::MapWrg)) dims = std::max(dims, e.attr() + 1);
+    return false;
+  });
+  return dims;
+}
+
+std::vector<int64_t> dividingTimeTiles(const Program &typed, const SpaceOptions &options) {
+  const Expr &body = typed.body();
+  if (!options.includeTimeTiled || !body.isPrim(Op::Iterate)) return {};
+  const arith::Expr &n = iterateCount(body);
+  std::vector<int64_t> tiles;
+  for (int64_t t : options.timeTiles)
+    if (t > 1 && n.isConstant() && n.constant() % t == 0) tiles.push_back(t);
+  return tiles;
+}
+
+} // namespace liftcc::explore::families
