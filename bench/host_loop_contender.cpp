@@ -43,8 +43,8 @@ bool computesOneStep(const Program &iterated, const Program &candidate) {
 
 Contender hostLoopContender(const explore::BestKernel &best, const examples::Example &stepExample) {
   explore::Configuration configuration = explore::Configuration::fromJson(best.launch.at("configuration"));
-  std::string variant = "host loop of explored " + stepExample.name + " " + configuration.key() + " @" +
-                        best.launch.value("sizes", "?");
+  std::string variant =
+      "host loop of explored " + stepExample.name + " " + configuration.key() + " @" + best.launch.value("sizes", "?");
   Contender contender{
       variant, ContenderKind::Generated, configuration.tile > 0 ? configuration.tile : 1,
       [configuration, stepExample](const Program &typed, const Sizes &sizes, codegen::Target target) {

@@ -43,7 +43,8 @@ std::string refusal(const Program &step, int64_t depth) {
 } // namespace
 
 Program tileTimeStepsThroughLocal(const Program &step, int64_t depth, const RecipeOptions &options) {
-  if (depth < 1) throw RewriteError("timeTiledLocal: the depth must be at least 1 step, found " + std::to_string(depth));
+  if (depth < 1)
+    throw RewriteError("timeTiledLocal: the depth must be at least 1 step, found " + std::to_string(depth));
   const int dims = arrayDimensions(step.body().typeOrThrow());
   if (dims < 1 || dims > 3) throw RewriteError("timeTiledLocal: the iterated array must have 1 to 3 dimensions");
   std::vector<int64_t> extents;

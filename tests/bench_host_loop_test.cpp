@@ -37,7 +37,8 @@ explore::Configuration vectorised() {
 TEST_CASE("bench/host loop: one row per recorded best of a program computing one step, none otherwise") {
   const examples::Example &iterated = examples::findExample("jacobi2d_5pt_iter16");
   std::vector<explore::BestKernel> recorded = {
-      recordedBest("jacobi2d_5pt", vectorised()), recordedBest("jacobi2d_5pt", explore::Configuration{}),
+      recordedBest("jacobi2d_5pt", vectorised()),
+      recordedBest("jacobi2d_5pt", explore::Configuration{}),
       recordedBest("jacobi2d_9pt", explore::Configuration{}),        // same signature, another step
       recordedBest("gaussian", explore::Configuration{}),            // likewise
       recordedBest("jacobi2d_5pt_iter16", explore::Configuration{}), // the example itself: its explored row

@@ -9,9 +9,11 @@
 
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
+#include "examples/stencil_helpers.h"
 #include "explore/families/family.h"
 #include "explore/family_programs.h"
 #include "explore/strategy_text.h"
+#include "primitives/stencil.h"
 
 #include <doctest/doctest.h>
 
@@ -30,6 +32,21 @@ Program typedExample(const std::string &name, int64_t extent) {
   Sizes sizes;
   for (const std::string &size : ex.sizeNames) sizes[size] = extent;
   return typeCheck(ex.build(), sizes);
+}
+
+/// A 2D Jacobi with periodic borders iterated 4 times, at extent^2: the
+/// examples' iterates clamp, and timeTiledLocal takes wrap and constant ones.
+Program typedWrapIterate(int64_t extent) {
+  Expr grid = examples::gridInput("A", examples::gridSizes(2, 3));
+  Expr step = api::fn(
+      [](Expr x) {
+        return api::stencil({{x, PadMode::Wrap}}, "return 0.25f * (x[-1][0] + x[1][0] + x[0][-1] + x[0][1]);");
+      },
+      "x");
+  Program program = api::program({grid}, api::iterate(4, step, grid));
+  Sizes sizes;
+  for (const arith::Expr &size : program.sizes) sizes[size.varName()] = extent;
+  return typeCheck(program, sizes);
 }
 
 /// Every family of the table selected, with few values per parameter.
@@ -56,11 +73,15 @@ void checkRoundTrip(explore::Configuration c, int dims) {
 
 TEST_CASE("family table: every row's strategies print and parse back to the same configuration") {
   std::set<std::string> covered;
-  // 2D and 3D stencils, an iterate (timeTiled) and a two-stage program (fused).
-  for (const auto &[name, extent] : std::vector<std::pair<std::string, int64_t>>{
-           {"jacobi2d_5pt", 16}, {"heat", 8}, {"jacobi2d_5pt_iter16", 16}, {"srad_two_stage", 16}}) {
+  // 2D and 3D stencils, an iterate (timeTiled), a two-stage program (fused)
+  // and a periodic iterate (timeTiledLocal).
+  for (const auto &[name, extent] : std::vector<std::pair<std::string, int64_t>>{{"jacobi2d_5pt", 16},
+                                                                                 {"heat", 8},
+                                                                                 {"jacobi2d_5pt_iter16", 16},
+                                                                                 {"srad_two_stage", 16},
+                                                                                 {"wrap iterate", 64}}) {
     INFO(name);
-    Program typed = typedExample(name, extent);
+    Program typed = name == "wrap iterate" ? typedWrapIterate(extent) : typedExample(name, extent);
     explore::LoweredPrograms lowered = explore::lowerPrograms(typed, everyFamily());
     CHECK(lowered.programs.size() > 10);
     for (const auto &[configuration, program] : lowered.programs) {
@@ -97,8 +118,8 @@ TEST_CASE("family table: its product is the enumeration of the loops before it (
   // family added later is off here, so the recording stays valid).
   explore::SpaceOptions options;
   for (const families::Family &family : families::families()) options.*family.include = false;
-  for (const char *name : {"plain", "stream", "streamLocal", "tiled", "local", "coarsened", "vector", "mapping",
-                           "fused", "timeTiled"})
+  for (const char *name :
+       {"plain", "stream", "streamLocal", "tiled", "local", "coarsened", "vector", "mapping", "fused", "timeTiled"})
     options.*families::findFamily(name)->include = true;
   options.tileSizes = {4, 8};
   options.coarsenFactors = {2, 4};

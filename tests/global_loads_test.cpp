@@ -76,7 +76,8 @@ TEST_CASE("global loads: counting is off by default and instruments only global 
     CHECK(ptx.log.empty());
     CHECK(ptx.warnings.empty());
     // (ptxas turns an atomic whose result is unused into a reduction.)
-    CHECK((ptx.ptx.find("atom.global.add") != std::string::npos || ptx.ptx.find("red.global.add") != std::string::npos));
+    CHECK(
+        (ptx.ptx.find("atom.global.add") != std::string::npos || ptx.ptx.find("red.global.add") != std::string::npos));
   }
 }
 

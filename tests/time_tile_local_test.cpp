@@ -51,9 +51,9 @@ void checkSame(const Value &expected, const Value &actual) {
 /// the star and the box's corners, each point its own weight (their sum
 /// below 1, so iterating stays bounded) so that a misplaced halo shows.
 Expr step(int dims, int radius, Boundary boundary, Expr x) {
-  Expr padded = boundary == Constant
-                    ? padConstantN(dims, radius, radius, lit(0.5f), x)
-                    : padN(dims, radius, radius, std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
+  Expr padded = boundary == Constant ? padConstantN(dims, radius, radius, lit(0.5f), x)
+                                     : padN(dims, radius, radius,
+                                            std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
   std::vector<examples::Offset> offsets = examples::starOffsets(dims, radius);
   offsets.push_back(examples::centre(dims));
   for (const examples::Offset &o : examples::boxOffsets(dims, radius)) {
@@ -222,8 +222,7 @@ TEST_CASE("timeTiledLocal: clamp, mirror and depths not dividing the iteration c
                        "time tile 2 does not divide the iteration count 5", rewrite::RewriteError);
   // Not an iterate: nothing to time-tile.
   Program single = typeCheck(composed(2, 1, Wrap, 1), extents);
-  CHECK_THROWS_AS(rewrite::applyRecipe(single, rewrite::Recipe::TimeTiledLocal, oddTiles(2, 2)),
-                  rewrite::RewriteError);
+  CHECK_THROWS_AS(rewrite::applyRecipe(single, rewrite::Recipe::TimeTiledLocal, oddTiles(2, 2)), rewrite::RewriteError);
 }
 
 TEST_CASE("timeTiledLocal: the CUDA kernels compile with NVRTC with an empty log") {

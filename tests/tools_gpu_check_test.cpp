@@ -36,9 +36,9 @@ TEST_CASE("tools/gpu-check: per target in order, CUDA first; --deadline skips wh
   test::ProcessRun run = gpuCheck("--phases explore,bench --deadline 1 --out " + out);
   CHECK(run.status == 1); // skipped steps are not a success
   INFO(run.output);
-  std::vector<std::string> steps = {"explore-cuda-jacobi2d_5pt", "explore-cuda-heat", "explore-cuda-gaussian",
-                                    "explore-cuda-jacobi2d_5pt_iter64", "best-cuda", "bench-cuda",
-                                    "explore-opencl-jacobi2d_5pt", "bench-opencl"};
+  std::vector<std::string> steps = {"explore-cuda-jacobi2d_5pt",        "explore-cuda-heat", "explore-cuda-gaussian",
+                                    "explore-cuda-jacobi2d_5pt_iter64", "best-cuda",         "bench-cuda",
+                                    "explore-opencl-jacobi2d_5pt",      "bench-opencl"};
   size_t summary = run.output.find("gpu-check summary");
   REQUIRE(summary != std::string::npos);
   size_t at = summary;
@@ -46,8 +46,7 @@ TEST_CASE("tools/gpu-check: per target in order, CUDA first; --deadline skips wh
     CAPTURE(step);
     size_t found = run.output.find(step + " ", at);
     REQUIRE(found != std::string::npos);
-    CHECK(run.output.compare(run.output.find_first_not_of(' ', found + step.size()), 18, "SKIPPED (deadline)") ==
-          0);
+    CHECK(run.output.compare(run.output.find_first_not_of(' ', found + step.size()), 18, "SKIPPED (deadline)") == 0);
     at = found;
   }
   CHECK(run.output.find("test-cuda") == std::string::npos); // phase not asked for

@@ -24,7 +24,8 @@ GlobalLoadCount countGlobalLoads(CompiledKernel &compiled, const codegen::Kernel
   config.repetitions = 1;
   config.poisonOutput = false; // the counter is downloaded as an output
   RawRun run = compiled.runViews(sizes, withCounter, config);
-  if (run.output.size() < sizeof(uint32_t)) throw std::invalid_argument("kernel " + kernel.name + ": no counter read back");
+  if (run.output.size() < sizeof(uint32_t))
+    throw std::invalid_argument("kernel " + kernel.name + ": no counter read back");
   uint32_t loads = 0;
   std::memcpy(&loads, run.output.data() + run.output.size() - sizeof(uint32_t), sizeof(uint32_t));
 

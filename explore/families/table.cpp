@@ -1,7 +1,7 @@
 #include "explore/families/family.h"
 
-#include "core/ir/transform.h"
 #include "core/ir/operands.h"
+#include "core/ir/transform.h"
 
 namespace liftcc::explore::families {
 
@@ -21,9 +21,9 @@ Family timeTiledLocalFamily();
 const std::vector<Family> &families() {
   // The enumeration order: the simpler family first (a kernel two families
   // generate counts for the first), the derived families last.
-  static const std::vector<Family> table{plainFamily(), streamFamily(),    streamLocalFamily(), tiledFamily(),
-                                         localFamily(), coarsenedFamily(), vectorFamily(),      mappingFamily(),
-                                         fusedFamily(), timeTiledFamily(),  timeTiledLocalFamily()};
+  static const std::vector<Family> table{plainFamily(), streamFamily(),    streamLocalFamily(),   tiledFamily(),
+                                         localFamily(), coarsenedFamily(), vectorFamily(),        mappingFamily(),
+                                         fusedFamily(), timeTiledFamily(), timeTiledLocalFamily()};
   return table;
 }
 

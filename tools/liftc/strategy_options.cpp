@@ -97,44 +97,10 @@ std::vector<std::array<int64_t, 3>> shapeList(const std::string &name, const std
   return shapes;
 }
 
-void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
-  size_t eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == assignment.size())
-    throw UsageError("--param expects NAME=V1,V2,..., e.g. coarsen=2,4, found '" + io::shown(assignment) + "'");
-  std::string name = assignment.substr(0, eq), values = assignment.substr(eq + 1);
-  if (name == "tile") {
-    o.tileSizes = positiveList(name, values, 1024);
-  } else if (name == "streamChunk") {
-    o.streamChunks = positiveList(name, values, 1024);
-  } else if (name == "streamTile") {
-    o.streamTiles = shapeList(name, values, 1);
-    for (auto &t : o.streamTiles) t[2] = 0;
-  } else if (name == "coarsen") {
-    o.coarsenFactors = positiveList(name, values, 64);
-  } else if (name == "wg") {
-    o.groupExtents = positiveList(name, values, 4096);
-  } else if (name == "tileShape") {
-    o.tileShapes = shapeList(name, values, 2);
-  } else if (name == "timeTileCoarsen") {
-    o.timeTileCoarsenings = shapeList(name, values, 1);
-  } else if (name == "timeTiledShapes") {
-    o.timeTiledGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
-  } else if (name == "vector") {
-    o.vectorWidths = positiveList(name, values, 16);
-    for (int64_t w : o.vectorWidths)
-      if (w != 2 && w != 4 && w != 8 && w != 16)
-        throw UsageError("--param vector takes widths 2, 4, 8 and 16, found " + std::to_string(w));
-  } else if (name == "timeTile") {
-    o.timeTiles = positiveList(name, values, 64);
-  } else if (name == "timeTiledLocalDepth") {
-    o.timeTiledLocalDepths = positiveList(name, values, 64);
-  } else if (name == "timeTiledLocalTile") {
-    o.timeTiledLocalTiles = shapeList(name, values, 1);
-  } else if (name == "coarsenShapes") {
-    o.coarsenedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
-  } else if (name == "mappingShapes") {
-    o.mappedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
-  } else if (name == "window") {
+/// The --param parameters whose values are names (window, specialise,
+/// fastMath, mapped, mapping); false for other names.
+bool applyChoiceParameter(const std::string &name, const std::string &values, explore::SpaceOptions &o) {
+  if (name == "window") {
     o.coarsenWindows.clear();
     for (const std::string &w : splitList(values)) {
       if (w != "private" && w != "global")
@@ -176,6 +142,49 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
       o.mappings.push_back(mappingFrom("param mapping", letters));
     }
   } else {
+    return false;
+  }
+  return true;
+}
+
+void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
+  size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == assignment.size())
+    throw UsageError("--param expects NAME=V1,V2,..., e.g. coarsen=2,4, found '" + io::shown(assignment) + "'");
+  std::string name = assignment.substr(0, eq), values = assignment.substr(eq + 1);
+  if (name == "tile") {
+    o.tileSizes = positiveList(name, values, 1024);
+  } else if (name == "streamChunk") {
+    o.streamChunks = positiveList(name, values, 1024);
+  } else if (name == "streamTile") {
+    o.streamTiles = shapeList(name, values, 1);
+    for (auto &t : o.streamTiles) t[2] = 0;
+  } else if (name == "coarsen") {
+    o.coarsenFactors = positiveList(name, values, 64);
+  } else if (name == "wg") {
+    o.groupExtents = positiveList(name, values, 4096);
+  } else if (name == "tileShape") {
+    o.tileShapes = shapeList(name, values, 2);
+  } else if (name == "timeTileCoarsen") {
+    o.timeTileCoarsenings = shapeList(name, values, 1);
+  } else if (name == "timeTiledShapes") {
+    o.timeTiledGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
+  } else if (name == "vector") {
+    o.vectorWidths = positiveList(name, values, 16);
+    for (int64_t w : o.vectorWidths)
+      if (w != 2 && w != 4 && w != 8 && w != 16)
+        throw UsageError("--param vector takes widths 2, 4, 8 and 16, found " + std::to_string(w));
+  } else if (name == "timeTile") {
+    o.timeTiles = positiveList(name, values, 64);
+  } else if (name == "timeTiledLocalDepth") {
+    o.timeTiledLocalDepths = positiveList(name, values, 64);
+  } else if (name == "timeTiledLocalTile") {
+    o.timeTiledLocalTiles = shapeList(name, values, 1);
+  } else if (name == "coarsenShapes") {
+    o.coarsenedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
+  } else if (name == "mappingShapes") {
+    o.mappedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
+  } else if (!applyChoiceParameter(name, values, o)) {
     throw UsageError("--param: unknown parameter '" + io::shown(name) +
                      "' (tile, tileShape, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
                      "timeTile, timeTileCoarsen, timeTiledShapes, timeTiledLocalDepth, timeTiledLocalTile, specialise, "
