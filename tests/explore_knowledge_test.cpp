@@ -187,28 +187,47 @@ TEST_CASE("knowledge: other sizes, other devices and programs of the same shape 
   CHECK(otherProgramNoted);
 }
 
-TEST_CASE("knowledge/model: a prior pointing at the optimum finds it sooner than a cold start") {
-  // 20 x 20 configurations, cost minimal at (13, 7); the prior is the same
-  // landscape measured elsewhere (scaled: only relative costs matter).
-  auto costOf = [](size_t i) { return 1.0 + std::pow(double(i / 20) - 13, 2) + std::pow(double(i % 20) - 7, 2); };
+namespace {
+
+/// The model tests' space: 20 x 20 configurations, features a=i/20, b=i%20.
+tuner::SearchSpace gridSpace() {
   tuner::SearchSpace space;
   space.size = 400;
   space.features = [](size_t i) {
     return std::vector<std::string>{"a=" + std::to_string(i / 20), "b=" + std::to_string(i % 20)};
   };
-  auto evaluationsToOptimum = [&](const tuner::SearchSpace &s, uint64_t seed) {
-    size_t count = 0, found = 0;
-    tuner::SearchBudget budget;
-    budget.stop = [&] { return found != 0; };
-    tuner::runSearch(tuner::SearchStrategy::Model, s, [&](size_t i) -> std::optional<double> {
-      ++count;
-      if (i == 13 * 20 + 7) found = count;
-      return costOf(i);
-    }, budget, seed);
-    return found;
-  };
+  return space;
+}
+
+/// A bowl over the grid with its minimum at (a, b).
+double bowl(size_t i, double a, double b) {
+  return 1.0 + std::pow(double(i / 20) - a, 2) + std::pow(double(i % 20) - b, 2);
+}
+
+/// The cost of the model tests' landscape: minimal at (13, 7).
+double gridCost(size_t i) { return bowl(i, 13, 7); }
+
+/// Evaluations the model search of `space` takes to measure the optimum (13, 7).
+size_t evaluationsToOptimum(const tuner::SearchSpace &space, uint64_t seed) {
+  size_t count = 0, found = 0;
+  tuner::SearchBudget budget;
+  budget.stop = [&] { return found != 0; };
+  tuner::runSearch(tuner::SearchStrategy::Model, space, [&](size_t i) -> std::optional<double> {
+    ++count;
+    if (i == 13 * 20 + 7) found = count;
+    return gridCost(i);
+  }, budget, seed);
+  return found;
+}
+
+} // namespace
+
+TEST_CASE("knowledge/model: a prior pointing at the optimum finds it sooner than a cold start") {
+  // 20 x 20 configurations, cost minimal at (13, 7); the prior is the same
+  // landscape measured elsewhere (scaled: only relative costs matter).
+  tuner::SearchSpace space = gridSpace();
   tuner::SearchSpace warm = space;
-  for (size_t i = 0; i < 400; i += 3) warm.prior.push_back({space.features(i), costOf(i)});
+  for (size_t i = 0; i < 400; i += 3) warm.prior.push_back({space.features(i), gridCost(i)});
   size_t coldTotal = 0, warmTotal = 0;
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     coldTotal += evaluationsToOptimum(space, seed);
@@ -227,26 +246,9 @@ TEST_CASE("knowledge/model: a prior that the measurements contradict stops steer
   // the search near (6, 12); judged against the first measurements, it fades
   // (search_model.cpp, priorTrust), and the search finds the optimum
   // about as soon as a cold one.
-  auto costOf = [](size_t i) { return 1.0 + std::pow(double(i / 20) - 13, 2) + std::pow(double(i % 20) - 7, 2); };
-  auto misleading = [](size_t i) { return 1.0 + std::pow(double(i / 20) - 6, 2) + std::pow(double(i % 20) - 12, 2); };
-  tuner::SearchSpace space;
-  space.size = 400;
-  space.features = [](size_t i) {
-    return std::vector<std::string>{"a=" + std::to_string(i / 20), "b=" + std::to_string(i % 20)};
-  };
-  auto evaluationsToOptimum = [&](const tuner::SearchSpace &s, uint64_t seed) {
-    size_t count = 0, found = 0;
-    tuner::SearchBudget budget;
-    budget.stop = [&] { return found != 0; };
-    tuner::runSearch(tuner::SearchStrategy::Model, s, [&](size_t i) -> std::optional<double> {
-      ++count;
-      if (i == 13 * 20 + 7) found = count;
-      return costOf(i);
-    }, budget, seed);
-    return found;
-  };
+  tuner::SearchSpace space = gridSpace();
   tuner::SearchSpace warm = space;
-  for (size_t i = 0; i < 400; i += 3) warm.prior.push_back({space.features(i), misleading(i)});
+  for (size_t i = 0; i < 400; i += 3) warm.prior.push_back({space.features(i), bowl(i, 6, 12)});
   size_t coldTotal = 0, warmTotal = 0;
   for (uint64_t seed = 1; seed <= 10; ++seed) {
     coldTotal += evaluationsToOptimum(space, seed);
