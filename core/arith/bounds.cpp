@@ -67,49 +67,37 @@ bool nonNegInterval(Ctx &ctx, const Expr &e) { return interval(ctx, e).lo >= 0; 
 
 } // namespace
 
-Interval interval(Ctx &ctx, const Expr &e) {
-  switch (e.kind()) {
-  case Kind::Constant: return {e.constant(), e.constant()};
+Interval nodeInterval(const Node &n) {
+  auto of = [](const Expr &e) -> const Interval & { return e.node()->interval; };
+  switch (n.kind) {
+  case Kind::Constant: return {n.value, n.value};
   case Kind::Variable: {
+    // The range's ends were built before the variable, so their intervals
+    // are known: a chain of ranges (i -> N -> ...) is followed to its end.
     Interval r;
-    if (ctx.rangeDepth >= kMaxRangeDepth) return r;
-    DepthGuard guard(ctx.rangeDepth);
-    const Range &range = e.varRange();
-    if (range.lo) r.lo = interval(ctx, *range.lo).lo;
-    if (range.hi) r.hi = interval(ctx, *range.hi).hi;
+    if (n.range.lo) r.lo = of(*n.range.lo).lo;
+    if (n.range.hi) r.hi = of(*n.range.hi).hi;
     return r;
   }
   case Kind::Sum: {
     Interval r{0, 0};
-    for (const Expr &t : e.operands()) {
-      const Interval ti = interval(ctx, t);
-      r.lo = clamp(r.lo + ti.lo);
-      r.hi = clamp(r.hi + ti.hi);
+    for (const Expr &t : n.ops) {
+      r.lo = clamp(r.lo + of(t).lo);
+      r.hi = clamp(r.hi + of(t).hi);
     }
     return r;
   }
   case Kind::Product: {
     Interval r{1, 1};
-    for (const Expr &f : e.operands()) r = mulI(r, interval(ctx, f));
+    for (const Expr &f : n.ops) r = mulI(r, of(f));
     return r;
   }
-  case Kind::Div: return divI(interval(ctx, e.operands()[0]), interval(ctx, e.operands()[1]));
-  case Kind::Mod: return modI(interval(ctx, e.operands()[0]), interval(ctx, e.operands()[1]));
-  case Kind::Min: {
-    const Interval a = interval(ctx, e.operands()[0]);
-    const Interval b = interval(ctx, e.operands()[1]);
-    return {std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
-  }
-  case Kind::Max: {
-    const Interval a = interval(ctx, e.operands()[0]);
-    const Interval b = interval(ctx, e.operands()[1]);
-    return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
-  }
-  case Kind::Select: {
-    const Interval a = interval(ctx, e.operands()[2]);
-    const Interval b = interval(ctx, e.operands()[3]);
-    return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
-  }
+  case Kind::Div: return divI(of(n.ops[0]), of(n.ops[1]));
+  case Kind::Mod: return modI(of(n.ops[0]), of(n.ops[1]));
+  case Kind::Min: return {std::min(of(n.ops[0]).lo, of(n.ops[1]).lo), std::min(of(n.ops[0]).hi, of(n.ops[1]).hi)};
+  case Kind::Max: return {std::max(of(n.ops[0]).lo, of(n.ops[1]).lo), std::max(of(n.ops[0]).hi, of(n.ops[1]).hi)};
+  case Kind::Select:
+    return {std::min(of(n.ops[2]).lo, of(n.ops[3]).lo), std::max(of(n.ops[2]).hi, of(n.ops[3]).hi)};
   }
   return {};
 }
@@ -251,6 +239,16 @@ bool upperAtMost(Ctx &ctx, const Expr &e, Wide k) {
   return upperBound(ctx, e) <= k;
 }
 
+/// a >= b + margin for every value of the variables, by intervals alone (no
+/// expression built). An empty interval (a variable whose range is empty)
+/// proves nothing here: there every comparison holds vacuously.
+bool provablyAbove(Ctx &ctx, const Expr &a, const Expr &b, Wide margin) {
+  const Interval ia = interval(ctx, a);
+  if (ia.lo <= -kInf || ia.lo > ia.hi) return false;
+  const Interval ib = interval(ctx, b);
+  return ib.lo <= ib.hi && ia.lo >= ib.hi + margin;
+}
+
 /// b - a, built one proof level deeper (building may itself ask for proofs).
 std::optional<Expr> difference(Ctx &ctx, const Expr &b, const Expr &a) {
   if (ctx.proofDepth >= kMaxProofDepth) return std::nullopt;
@@ -267,6 +265,9 @@ bool proveNonZero(Ctx &ctx, const Expr &e) { return lowerAtLeast(ctx, e, 1) || u
 bool proveLE(Ctx &ctx, const Expr &a, const Expr &b) {
   if (a == b) return true;
   if (a.isConstant() && b.isConstant()) return a.constant() <= b.constant();
+  // a > b wherever the variables may be: nothing to prove, and no difference
+  // to build (min and max try both orders, so half their proofs end here).
+  if (provablyAbove(ctx, a, b, 1)) return false;
   std::optional<Expr> d = difference(ctx, b, a);
   return d && lowerAtLeast(ctx, *d, 0);
 }
@@ -274,6 +275,7 @@ bool proveLE(Ctx &ctx, const Expr &a, const Expr &b) {
 bool proveLT(Ctx &ctx, const Expr &a, const Expr &b) {
   if (a == b) return false;
   if (a.isConstant() && b.isConstant()) return a.constant() < b.constant();
+  if (provablyAbove(ctx, a, b, 0)) return false; // a >= b everywhere
   std::optional<Expr> d = difference(ctx, b, a);
   return d && lowerAtLeast(ctx, *d, 1);
 }

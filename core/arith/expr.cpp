@@ -48,11 +48,37 @@ const std::vector<Expr> kNoOperands;
 
 // ---- Builder ----------------------------------------------------------------
 
+namespace {
+
+/// Range of the shared constant nodes: the constants index arithmetic builds
+/// all the time (0, +-1, strides, offsets, tile and window sizes).
+constexpr int64_t kSharedConstantMin = -64;
+constexpr int64_t kSharedConstantMax = 1024;
+
+} // namespace
+
 Expr Builder::constant(int64_t value) {
+  // Every sum, difference and product builds constants (a - b is a + -1*b):
+  // sharing one immutable node per small value instead of allocating each
+  // time took about a fifth of the allocations of code generation.
+  if (value >= kSharedConstantMin && value <= kSharedConstantMax) {
+    static const std::vector<Expr> shared = [] {
+      std::vector<Expr> nodes;
+      nodes.reserve(static_cast<size_t>(kSharedConstantMax - kSharedConstantMin + 1));
+      for (int64_t v = kSharedConstantMin; v <= kSharedConstantMax; ++v) nodes.push_back(newConstant(v));
+      return nodes;
+    }();
+    return shared[static_cast<size_t>(value - kSharedConstantMin)];
+  }
+  return newConstant(value);
+}
+
+Expr Builder::newConstant(int64_t value) {
   auto n = std::make_shared<Node>();
   n->kind = Kind::Constant;
   n->value = value;
   n->hash = finalize(mix(static_cast<size_t>(Kind::Constant), static_cast<size_t>(value)));
+  n->interval = nodeInterval(*n);
   return Expr(std::shared_ptr<const Node>(std::move(n)));
 }
 
@@ -65,6 +91,7 @@ Expr Builder::variable(std::string name, Range range) {
   // ([1, inf)) and unbounded parameters stay symbolic in symbolic bounds.
   n->hasIndexVar = (range.lo && range.hi) || !isConstantBound(range.lo) || !isConstantBound(range.hi);
   n->range = std::move(range);
+  n->interval = nodeInterval(*n);
   return Expr(std::shared_ptr<const Node>(std::move(n)));
 }
 
@@ -80,6 +107,7 @@ Expr Builder::raw(Kind kind, std::vector<Expr> ops, CmpOp cmp) {
   }
   n->hash = finalize(h);
   n->ops = std::move(ops);
+  n->interval = nodeInterval(*n);
   return Expr(std::shared_ptr<const Node>(std::move(n)));
 }
 

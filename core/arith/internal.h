@@ -46,10 +46,32 @@ Expr mkMod(Ctx &ctx, const Expr &a, const Expr &b);
 Expr mkMin(Ctx &ctx, const Expr &a, const Expr &b);
 Expr mkMax(Ctx &ctx, const Expr &a, const Expr &b);
 Expr mkSelect(Ctx &ctx, const Expr &lhs, CmpOp op, const Expr &rhs, const Expr &then, const Expr &otherwise);
-inline Expr mkAdd(Ctx &ctx, const Expr &a, const Expr &b) { return mkSum(ctx, {a, b}); }
-inline Expr mkMul(Ctx &ctx, const Expr &a, const Expr &b) { return mkProduct(ctx, {a, b}); }
-inline Expr mkNeg(Ctx &ctx, const Expr &a) { return mkProduct(ctx, {Expr(-1), a}); }
-inline Expr mkSub(Ctx &ctx, const Expr &a, const Expr &b) { return mkAdd(ctx, a, mkNeg(ctx, b)); }
+// The binary forms answer the cases with a constant operand of 0 or 1, or
+// two constants, without building the operand list: index arithmetic is
+// full of `+ 0`, `* 1` and `c - d`, and each list and its sorting were
+// allocations (under AddressSanitizer most of code generation's time).
+// Operands are canonical, so the shortcuts return what the general path
+// would.
+inline Expr mkAdd(Ctx &ctx, const Expr &a, const Expr &b) {
+  if (b.isConstant(0)) return a;
+  if (a.isConstant(0)) return b;
+  if (a.isConstant() && b.isConstant()) return Expr(wrapAdd(a.constant(), b.constant()));
+  return mkSum(ctx, {a, b});
+}
+inline Expr mkMul(Ctx &ctx, const Expr &a, const Expr &b) {
+  if (b.isConstant(1)) return a;
+  if (a.isConstant(1)) return b;
+  if (a.isConstant() && b.isConstant()) return Expr(wrapMul(a.constant(), b.constant()));
+  return mkProduct(ctx, {a, b});
+}
+inline Expr mkNeg(Ctx &ctx, const Expr &a) {
+  if (a.isConstant()) return Expr(wrapNeg(a.constant()));
+  return mkProduct(ctx, {Expr(-1), a});
+}
+inline Expr mkSub(Ctx &ctx, const Expr &a, const Expr &b) {
+  if (a == b) return Expr(0);
+  return mkAdd(ctx, a, mkNeg(ctx, b));
+}
 /// Rebuilds bottom-up through the smart constructors.
 Expr rebuild(Ctx &ctx, const Expr &e);
 
@@ -76,14 +98,8 @@ int compareFactors(std::span<const Expr> a, std::span<const Expr> b);
 std::optional<Expr> divideTermExactly(const Expr &term, const Expr &k);
 
 // ---- Ranges (bounds.cpp) ------------------------------------------------------
-using Wide = __int128;
-/// Stand-in for +-infinity in Interval; any value outside int64 is infinite.
-inline constexpr Wide kInf = Wide(1) << 100;
-struct Interval {
-  Wide lo = -kInf;
-  Wide hi = kInf;
-};
-Interval interval(Ctx &ctx, const Expr &e);
+/// The node's interval (Node::interval), computed when it was built.
+inline Interval interval(Ctx &, const Expr &e) { return e.node()->interval; }
 Wide lowerBound(Ctx &ctx, const Expr &e); ///< best constant bound, -kInf if none
 Wide upperBound(Ctx &ctx, const Expr &e);
 std::optional<Expr> symLower(Ctx &ctx, const Expr &e);

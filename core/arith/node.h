@@ -16,6 +16,15 @@
 
 namespace liftcc::arith {
 
+using Wide = __int128;
+/// Stand-in for +-infinity in Interval; any value outside int64 is infinite.
+inline constexpr Wide kInf = Wide(1) << 100;
+/// Inclusive bounds of a value, +-kInf where unbounded.
+struct Interval {
+  Wide lo = -kInf;
+  Wide hi = kInf;
+};
+
 class Node {
 public:
   Kind kind = Kind::Constant;
@@ -29,12 +38,22 @@ public:
   std::string name;      ///< Variable only
   Range range;           ///< Variable only
   std::vector<Expr> ops; ///< see Expr::operands()
+  /// The constant interval of the node's values over its variables' ranges,
+  /// from its operands' (nodeInterval, bounds.cpp): every proof asks for
+  /// intervals first, hundreds of thousands of times per kernel, and nodes
+  /// never change.
+  Interval interval;
 };
+
+/// `node`'s interval from its operands' (and a variable's from its range's
+/// ends); the operands' must be set.
+Interval nodeInterval(const Node &node);
 
 /// The only way to create nodes. Builds nodes *as given*: callers (the smart
 /// constructors) are responsible for passing canonical operands.
 struct Builder {
-  static Expr constant(int64_t value);
+  static Expr constant(int64_t value); ///< shares one node per small value
+  static Expr newConstant(int64_t value);
   static Expr variable(std::string name, Range range);
   static Expr raw(Kind kind, std::vector<Expr> ops, CmpOp cmp = CmpOp::Lt);
 };

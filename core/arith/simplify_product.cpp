@@ -37,6 +37,20 @@ Expr mkProduct(Ctx &ctx, std::vector<Expr> input) {
   }
   if (coeff == 0 || factors.empty()) return Expr(factors.empty() ? coeff : 0);
 
+  if (factors.size() == 1 && factors.front().kind() == Kind::Sum && sums <= kMaxDistributedTerms) {
+    // c * (a + b + ...), the shape of every scaled index: each term scaled
+    // in place, without the cross product's lists below (same result).
+    std::vector<Expr> terms;
+    terms.reserve(factors.front().operands().size());
+    for (const Expr &t : factors.front().operands()) {
+      const TermView view = viewTerm(t);
+      const bool factoredSum =
+          std::any_of(view.factors.begin(), view.factors.end(), [](const Expr &f) { return f.kind() == Kind::Sum; });
+      terms.push_back(factoredSum ? mkProduct(ctx, {Expr(coeff), t})
+                                  : makeTerm(wrapMul(coeff, view.coeff), view.factors));
+    }
+    return mkSum(ctx, std::move(terms));
+  }
   const bool hasSum = std::any_of(factors.begin(), factors.end(), [](const Expr &f) { return f.kind() == Kind::Sum; });
   if (hasSum && sums <= kMaxDistributedTerms) {
     // (a + b) * c * (d + e) -> a*c*d + a*c*e + b*c*d + b*c*e

@@ -4,7 +4,11 @@
 #include "core/arith/internal.h"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <initializer_list>
+#include <memory_resource>
+#include <span>
 
 namespace liftcc::arith {
 
@@ -12,12 +16,15 @@ namespace {
 
 /// Collects like terms (k*x + j*x -> (k+j)*x) of a flattened term list and
 /// returns them in canonical order, the constant (if any, non-zero) last.
-std::vector<Expr> collectTerms(const std::vector<Expr> &terms) {
+std::vector<Expr> collectTerms(std::span<const Expr> terms) {
   struct Item {
     TermView view;
     const Expr *term;
   };
-  std::vector<Item> items;
+  // Sums are short: the working list lives on the stack unless it is long.
+  std::array<std::byte, 16 * sizeof(Item)> buffer;
+  std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size());
+  std::pmr::vector<Item> items(&arena);
   items.reserve(terms.size());
   for (const Expr &t : terms) items.push_back({viewTerm(t), &t});
   std::sort(items.begin(), items.end(),
@@ -99,7 +106,9 @@ std::optional<Expr> recombineDivMod(Ctx &ctx, const std::vector<Expr> &terms) {
 } // namespace
 
 Expr mkSum(Ctx &ctx, std::vector<Expr> input) {
-  std::vector<Expr> flat;
+  std::array<std::byte, 16 * sizeof(Expr)> buffer;
+  std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size());
+  std::pmr::vector<Expr> flat(&arena);
   flat.reserve(input.size() + 4);
   for (Expr &t : input) {
     if (t.kind() == Kind::Sum) {

@@ -2,15 +2,44 @@
 
 namespace liftcc {
 
+namespace {
+
+/// e's children in Expr::children()'s order, without their paths: the walks
+/// here run several times per generated kernel, and building each child's
+/// path string was most of their time.
+std::vector<const Expr *> childrenOf(const Expr &e) {
+  std::vector<const Expr *> out;
+  auto add = [&](const std::vector<Expr> &list) {
+    for (const Expr &c : list) out.push_back(&c);
+  };
+  switch (e.kind()) {
+  case ExprKind::Param:
+  case ExprKind::Literal:
+  case ExprKind::UserFun: break;
+  case ExprKind::Lambda: out.push_back(&e.body()); break;
+  case ExprKind::Apply:
+    out.push_back(&e.fun());
+    add(e.args());
+    break;
+  case ExprKind::Prim:
+    add(e.funs());
+    add(e.args());
+    break;
+  }
+  return out;
+}
+
+} // namespace
+
 Expr mapChildren(const Expr &e, const std::function<Expr(const Expr &)> &f) {
-  std::vector<Child> children = e.children();
+  std::vector<const Expr *> children = childrenOf(e);
   if (children.empty()) return e;
   std::vector<Expr> rebuilt;
   rebuilt.reserve(children.size());
   bool changed = false;
-  for (const Child &c : children) {
-    rebuilt.push_back(f(*c.expr));
-    changed = changed || !rebuilt.back().sameNode(*c.expr);
+  for (const Expr *c : children) {
+    rebuilt.push_back(f(*c));
+    changed = changed || !rebuilt.back().sameNode(*c);
   }
   return changed ? e.withChildren(std::move(rebuilt)) : e;
 }
@@ -25,8 +54,8 @@ Expr withOp(const Expr &e, Op op, int attr) {
 
 bool containsNode(const Expr &e, const std::function<bool(const Expr &)> &pred) {
   if (pred(e)) return true;
-  for (const Child &c : e.children())
-    if (containsNode(*c.expr, pred)) return true;
+  for (const Expr *c : childrenOf(e))
+    if (containsNode(*c, pred)) return true;
   return false;
 }
 
