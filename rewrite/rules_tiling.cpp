@@ -13,6 +13,62 @@
 
 namespace liftcc::rewrite {
 
+namespace {
+
+/// Where the tile extent divides the number of outputs, the tiles cover the
+/// output exactly (the type checker proves the lengths of the tiled result):
+/// no extra outputs. Elsewhere (partial tiles, constant sizes only) the
+/// outputs are rounded up to whole tiles: the inputs extended at the end
+/// (clamped), the surplus outputs dropped by take, so that the last tile's
+/// writes beyond the edge are guarded.
+struct OutputRounding {
+  std::vector<int64_t> extents, rounded;    ///< per dimension, outermost first
+  std::vector<arith::Expr> extraOutputs;    ///< empty where the tiles divide
+};
+
+/// nullopt where the rule does not apply (not a dims-deep array, symbolic
+/// sizes that the tiles may not divide, a tile beyond a WithinOutput output).
+std::optional<OutputRounding> roundedOutputs(const Expr &e, int dims, const std::vector<int64_t> &outerFirst,
+                                             TileFit fit) {
+  OutputRounding r;
+  if (!e.type()) return r;
+  Type t = *e.type();
+  bool divisible = true;
+  for (int d = 0; d < dims; ++d) {
+    if (!t.isArray()) return std::nullopt;
+    divisible = divisible && arith::provablyDivisible(t.arrayLength(), arith::Expr(outerFirst[d]));
+    t = t.arrayElement();
+  }
+  if (divisible) return r;
+  auto constant = constantExtents(*e.type(), dims);
+  if (!constant) return std::nullopt;
+  r.extents = *constant;
+  for (int d = 0; d < dims; ++d) {
+    int64_t k = outerFirst[static_cast<size_t>(d)], n = r.extents[static_cast<size_t>(d)];
+    if (k > n && fit == TileFit::WithinOutput) return std::nullopt;
+    r.rounded.push_back((n + k - 1) / k * k);
+    r.extraOutputs.push_back(arith::Expr(r.rounded.back() - n));
+  }
+  return r;
+}
+
+/// \t. the stencil of `match` within one tile t (t's components slid again
+/// where the stencil slides them).
+Expr perTileStencil(const StencilMatch &match, int dims) {
+  return api::fn(
+      [match, dims](Expr t) {
+        std::vector<Expr> parts;
+        for (size_t i = 0; i < match.inputs.size(); ++i) {
+          Expr component = match.zipped ? api::get(static_cast<int>(i), t) : t;
+          parts.push_back(match.slid[i] ? slideNPerDimension(match.sizes, match.steps, component) : component);
+        }
+        return api::mapN(dims, match.f, match.zipped ? api::zipN(dims, parts) : parts[0]);
+      },
+      "tile");
+}
+
+} // namespace
+
 Rule overlappedTiling(int dims, int64_t outputs, TileFit fit) {
   return overlappedTiling(std::vector<int64_t>(static_cast<size_t>(std::max(dims, 1)), outputs), fit);
 }
@@ -45,34 +101,9 @@ Rule overlappedTiling(const std::vector<int64_t> &extents, TileFit fit) {
               u.push_back(v.back() + n - s);
             }
             bool sameTiles = equal && m->square();
-            // Where the tile extent divides the number of outputs, the tiles
-            // cover the output exactly (the type checker proves the lengths
-            // of the tiled result). Elsewhere (partial tiles, constant sizes
-            // only) the outputs are rounded up to whole tiles: the inputs
-            // extended at the end (clamped), the surplus outputs dropped by
-            // take, so that the last tile's writes beyond the edge are guarded.
-            std::vector<int64_t> extents, rounded;
-            std::vector<arith::Expr> extraOutputs;
-            if (e.type()) {
-              Type t = *e.type();
-              bool divisible = true;
-              for (int d = 0; d < dims; ++d) {
-                if (!t.isArray()) return std::nullopt;
-                divisible = divisible && arith::provablyDivisible(t.arrayLength(), arith::Expr(outerFirst[d]));
-                t = t.arrayElement();
-              }
-              if (!divisible) {
-                auto constant = constantExtents(*e.type(), dims);
-                if (!constant) return std::nullopt;
-                extents = *constant;
-                for (int d = 0; d < dims; ++d) {
-                  int64_t k = outerFirst[static_cast<size_t>(d)], n = extents[static_cast<size_t>(d)];
-                  if (k > n && fit == TileFit::WithinOutput) return std::nullopt;
-                  rounded.push_back((n + k - 1) / k * k);
-                  extraOutputs.push_back(arith::Expr(rounded.back() - n));
-                }
-              }
-            }
+            std::optional<OutputRounding> rounding = roundedOutputs(e, dims, outerFirst, fit);
+            if (!rounding) return std::nullopt;
+            const std::vector<arith::Expr> &extraOutputs = rounding->extraOutputs;
             auto extended = [&](const Expr &in, bool slid) {
               if (extraOutputs.empty()) return in;
               std::vector<arith::Expr> extra;
@@ -88,20 +119,9 @@ Rule overlappedTiling(const std::vector<int64_t> &extents, TileFit fit) {
             for (size_t i = 0; i < m->inputs.size(); ++i)
               tiledInputs.push_back(tilesOf(m->slid[i] ? u : v, extended(m->inputs[i], m->slid[i])));
             Expr tiles = m->zipped ? api::zipN(dims, tiledInputs) : tiledInputs[0];
-            StencilMatch match = *m;
-            Expr perTile = api::fn(
-                [match, dims](Expr t) {
-                  std::vector<Expr> parts;
-                  for (size_t i = 0; i < match.inputs.size(); ++i) {
-                    Expr component = match.zipped ? api::get(static_cast<int>(i), t) : t;
-                    parts.push_back(match.slid[i] ? slideNPerDimension(match.sizes, match.steps, component)
-                                                  : component);
-                  }
-                  return api::mapN(dims, match.f, match.zipped ? api::zipN(dims, parts) : parts[0]);
-                },
-                "tile");
+            Expr perTile = perTileStencil(*m, dims);
             Expr untiled = untileN(dims, api::mapN(dims, perTile, tiles));
-            return extraOutputs.empty() ? untiled : takeFirst(extents, rounded, untiled);
+            return extraOutputs.empty() ? untiled : takeFirst(rounding->extents, rounding->rounded, untiled);
           }};
 }
 

@@ -56,12 +56,7 @@ constexpr size_t kMinCopyLines = 6;
 /// function of the same name in a file gets "#2") and length. Split a
 /// function and remove its line; never add one.
 const std::map<std::string, int> kLongFunctions = {
-    {"core/ir/stencil_form.cpp:build", 125},
-    {"rewrite/rules_tiling.cpp:overlappedTiling#2", 83},
-    // Splitting it re-runs Halide's autoschedulers (minutes) in every build tree.
-    {"tools/halide_gen/halide_gen.cpp:main", 89},
-    {"tools/liftc/verb_bench.cpp:runBench", 114},
-    {"tools/liftc/verb_explore.cpp:runExplore", 163},
+    // (none)
 };
 
 /// The copies between two library files today: "pathA | pathB" (sorted) and

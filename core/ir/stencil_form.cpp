@@ -179,41 +179,39 @@ Expr get(int index, Expr in) {
   return Expr::prim(Op::Get, std::move(o));
 }
 
-} // namespace
-
-Expr build(const Form &form) {
-  if (form.grids.empty()) throw FormError("", "a stencil needs at least one grid");
-  for (size_t i = 0; i < form.grids.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (form.grids[i].name == form.grids[j].name)
-        throw FormError(form.grids[i].name, "grid " + form.grids[i].name + " is given twice");
-  Parsed parsed = parseBody(form);
-
-  // Grids in order of first use; every grid is read, with one dimension.
+/// What the accesses say about the stencil: the grids in order of first use,
+/// the dimension count, each grid's radius and the distinct neighbours in
+/// order of first use.
+struct Shape {
   std::vector<size_t> order;
-  std::vector<std::string> firstAccess(form.grids.size());
   int dims = 0;
+  std::vector<int> radius;
+  std::vector<std::pair<size_t, Offsets>> neighbours;
+};
+
+/// Every grid is read, with one dimension count; offsets within the largest
+/// radius, point-wise grids at their centre only.
+Shape shapeOf(const Form &form, const Parsed &parsed) {
+  Shape shape;
   std::string dimsFrom;
   for (const Access &a : parsed.accesses) {
     const std::string text = spelled(form.grids[a.grid].name, a.offsets);
-    if (std::find(order.begin(), order.end(), a.grid) == order.end()) order.push_back(a.grid);
-    if (dims == 0) {
-      dims = static_cast<int>(a.offsets.size());
+    if (std::find(shape.order.begin(), shape.order.end(), a.grid) == shape.order.end()) shape.order.push_back(a.grid);
+    if (shape.dims == 0) {
+      shape.dims = static_cast<int>(a.offsets.size());
       dimsFrom = text;
-    } else if (static_cast<int>(a.offsets.size()) != dims) {
+    } else if (static_cast<int>(a.offsets.size()) != shape.dims) {
       throw FormError("", text + " has " + std::to_string(a.offsets.size()) + " subscripts but " + dimsFrom + " has " +
-                              std::to_string(dims) + " (every neighbour of a stencil has one per dimension)");
+                              std::to_string(shape.dims) + " (every neighbour of a stencil has one per dimension)");
     }
   }
   for (const Grid &g : form.grids)
     if (std::none_of(parsed.accesses.begin(), parsed.accesses.end(),
                      [&](const Access &a) { return form.grids[a.grid].name == g.name; }))
       throw FormError(g.name, "grid " + g.name + " is declared but never read in the body");
-  if (dims > 16) throw FormError("", "more than 16 subscripts");
+  if (shape.dims > 16) throw FormError("", "more than 16 subscripts");
 
-  // Radii, and the distinct neighbours in order of first use.
-  std::vector<int> radius(form.grids.size(), 0);
-  std::vector<std::pair<size_t, Offsets>> neighbours;
+  shape.radius.assign(form.grids.size(), 0);
   for (const Access &a : parsed.accesses) {
     const Grid &g = form.grids[a.grid];
     for (int o : a.offsets) {
@@ -223,29 +221,18 @@ Expr build(const Form &form) {
       if (o != 0 && g.boundary.kind == Boundary::Kind::PointWise)
         throw FormError("", "offset " + spelled(g.name, a.offsets) + " of the point-wise grid " + g.name +
                                 " (it is read at its centre only)");
-      radius[a.grid] = std::max(radius[a.grid], std::abs(o));
+      shape.radius[a.grid] = std::max(shape.radius[a.grid], std::abs(o));
     }
     std::pair<size_t, Offsets> n{a.grid, a.offsets};
-    if (std::find(neighbours.begin(), neighbours.end(), n) == neighbours.end()) neighbours.push_back(n);
+    if (std::find(shape.neighbours.begin(), shape.neighbours.end(), n) == shape.neighbours.end())
+      shape.neighbours.push_back(n);
   }
+  return shape;
+}
 
-  std::vector<ScalarKind> kinds(form.grids.size());
-  for (size_t g : order) kinds[g] = elementKind(form.grids[g], dims);
-
-  // The generated function: each neighbour a parameter, its text replaced by the parameter's name.
-  std::vector<cfun::Param> params;
-  std::map<std::string, std::string> spellingOf;
-  for (const auto &[g, offsets] : neighbours) {
-    std::string name = parameterName(form.grids[g].name, offsets);
-    if (parsed.otherIdentifiers.count(name))
-      throw FormError("", "the body uses the name " + name + ", which is the parameter generated for " +
-                              spelled(form.grids[g].name, offsets) + " (rename it)");
-    if (spellingOf.count(name))
-      throw FormError("", "two neighbours both make the parameter name " + name + " (" + spellingOf[name] + " and " +
-                              spelled(form.grids[g].name, offsets) + ")");
-    spellingOf[name] = spelled(form.grids[g].name, offsets);
-    params.push_back({name, kinds[g]});
-  }
+/// The scalar parameters after the neighbours': each read in the body, none
+/// also a grid. Appends their parameters and returns their arguments.
+std::vector<Expr> scalarParameters(const Form &form, const Parsed &parsed, std::vector<cfun::Param> &params) {
   std::vector<Expr> scalarArgs;
   for (const ScalarParam &k : form.scalars) {
     if (std::any_of(form.grids.begin(), form.grids.end(), [&](const Grid &g) { return g.name == k.name; }))
@@ -261,6 +248,27 @@ Expr build(const Form &form) {
     params.push_back({k.name, kind});
     scalarArgs.push_back(k.in);
   }
+  return scalarArgs;
+}
+
+/// The generated user function: each neighbour a parameter, its text in the
+/// body replaced by the parameter's name; the scalars last.
+Expr generatedFunction(const Form &form, const Parsed &parsed, const Shape &shape,
+                       const std::vector<ScalarKind> &kinds, std::vector<Expr> &scalarArgs) {
+  std::vector<cfun::Param> params;
+  std::map<std::string, std::string> spellingOf;
+  for (const auto &[g, offsets] : shape.neighbours) {
+    std::string name = parameterName(form.grids[g].name, offsets);
+    if (parsed.otherIdentifiers.count(name))
+      throw FormError("", "the body uses the name " + name + ", which is the parameter generated for " +
+                              spelled(form.grids[g].name, offsets) + " (rename it)");
+    if (spellingOf.count(name))
+      throw FormError("", "two neighbours both make the parameter name " + name + " (" + spellingOf[name] + " and " +
+                              spelled(form.grids[g].name, offsets) + ")");
+    spellingOf[name] = spelled(form.grids[g].name, offsets);
+    params.push_back({name, kinds[g]});
+  }
+  scalarArgs = scalarParameters(form, parsed, params);
   std::string body;
   size_t copied = 0;
   for (const Access &a : parsed.accesses) {
@@ -268,19 +276,22 @@ Expr build(const Form &form) {
     copied = a.end;
   }
   body += form.body.substr(copied);
-  Expr f = [&] {
-    try {
-      return Expr::userFun(cfun::Function::compile(form.function, std::move(params), kinds[order[0]], body));
-    } catch (const cfun::CFunError &e) {
-      throw FormError("", std::string("the generated function ") + form.function + ": " + e.what());
-    }
-  }();
+  try {
+    return Expr::userFun(cfun::Function::compile(form.function, std::move(params), kinds[shape.order[0]], body));
+  } catch (const cfun::CFunError &e) {
+    throw FormError("", std::string("the generated function ") + form.function + ": " + e.what());
+  }
+}
 
-  // The neighbourhoods (a grid read at its centre only is zipped in as it is).
+/// mapN of f over the neighbourhoods (zipped when there are several grids; a
+/// grid read at its centre only is zipped in as it is).
+Expr composition(const Form &form, const Shape &shape, const std::vector<ScalarKind> &kinds, const Expr &f,
+                 const std::vector<Expr> &scalarArgs) {
+  const int dims = shape.dims;
   std::vector<Expr> components;
-  for (size_t g : order) {
+  for (size_t g : shape.order) {
     const Grid &grid = form.grids[g];
-    int r = radius[g];
+    int r = shape.radius[g];
     if (r == 0) {
       components.push_back(grid.in);
       continue;
@@ -292,19 +303,36 @@ Expr build(const Form &form) {
                                  std::vector<PadMode>(dims, grid.boundary.mode), grid.in);
     components.push_back(nd::slideN(dims, arith::Expr(2 * r + 1), arith::Expr(1), padded));
   }
-  const bool single = order.size() == 1;
+  const bool single = shape.order.size() == 1;
   Expr p = Expr::param(single ? "nbh" : "m");
   std::vector<Expr> args;
-  for (const auto &[g, offsets] : neighbours) {
-    size_t position = std::find(order.begin(), order.end(), g) - order.begin();
+  for (const auto &[g, offsets] : shape.neighbours) {
+    size_t position = std::find(shape.order.begin(), shape.order.end(), g) - shape.order.begin();
     Expr e = single ? p : get(static_cast<int>(position), p);
-    if (radius[g] > 0)
-      for (int o : offsets) e = at(radius[g] + o, e);
+    if (shape.radius[g] > 0)
+      for (int o : offsets) e = at(shape.radius[g] + o, e);
     args.push_back(e);
   }
   args.insert(args.end(), scalarArgs.begin(), scalarArgs.end());
   Expr lambda = Expr::lambda({p}, Expr::apply(f, std::move(args)));
   return nd::mapN(dims, lambda, single ? components[0] : nd::zipN(dims, components));
+}
+
+} // namespace
+
+Expr build(const Form &form) {
+  if (form.grids.empty()) throw FormError("", "a stencil needs at least one grid");
+  for (size_t i = 0; i < form.grids.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (form.grids[i].name == form.grids[j].name)
+        throw FormError(form.grids[i].name, "grid " + form.grids[i].name + " is given twice");
+  Parsed parsed = parseBody(form);
+  Shape shape = shapeOf(form, parsed);
+  std::vector<ScalarKind> kinds(form.grids.size());
+  for (size_t g : shape.order) kinds[g] = elementKind(form.grids[g], shape.dims);
+  std::vector<Expr> scalarArgs;
+  Expr f = generatedFunction(form, parsed, shape, kinds, scalarArgs);
+  return composition(form, shape, kinds, f, scalarArgs);
 }
 
 namespace {

@@ -158,27 +158,48 @@ size_t exploreMissing(bench::BenchOptions &options, tuner::Device &device, const
   return explored;
 }
 
-} // namespace
-
-int runBench(const CommandLine &cl, std::ostream &out) {
-  if (!cl.positional().empty()) throw UsageError("bench takes no positional arguments");
-  // Checked before the minutes of measuring, not when the table is written.
-  std::vector<std::pair<std::string, std::string>> outputs;
-  for (const char *option : {"csv", "markdown", "png", "json"})
-    if (auto path = cl.value(option)) outputs.emplace_back(std::string("--") + option, *path);
-  io::refuseOverwritingInputs(outputs, {});
-  bench::BenchOptions options;
+/// --examples: all, multistage or a list of names (unknown ones fail here).
+std::vector<std::string> benchExamplesOf(const CommandLine &cl) {
   std::string list = cl.value("examples").value_or("all");
+  std::vector<std::string> names;
   if (list == "all") {
-    options.examples.clear();
-    for (const examples::Example &e : examples::allExamples()) options.examples.push_back(e.name);
+    for (const examples::Example &e : examples::allExamples()) names.push_back(e.name);
   } else if (list == "multistage") {
-    options.examples.clear();
-    for (const examples::Example &e : examples::multiStageExamples()) options.examples.push_back(e.name);
+    for (const examples::Example &e : examples::multiStageExamples()) names.push_back(e.name);
   } else {
-    options.examples = splitList("examples", list);
-    for (const std::string &name : options.examples) examples::findExample(name); // unknown names fail here
+    names = splitList("examples", list);
+    for (const std::string &name : names) examples::findExample(name);
   }
+  return names;
+}
+
+/// --tiles and --coarsened: the fixed rows besides the defaults.
+void parseContenders(const CommandLine &cl, bench::BenchOptions &options) {
+  if (auto tiles = cl.value("tiles")) {
+    options.contenders.tiles.clear();
+    for (const std::string &t : splitList("tiles", *tiles)) {
+      options.contenders.tiles.push_back(static_cast<int64_t>(parseCount("--tiles", t, {1, 1024})));
+    }
+  }
+  if (auto coarsened = cl.value("coarsened")) {
+    options.contenders.coarsened.emplace();
+    for (const std::string &spec : splitList("coarsened", *coarsened)) {
+      auto variant = bench::parseCoarsenedVariant(spec);
+      if (!variant)
+        throw UsageError("--coarsened takes x8, y4, z2, x8:global, x8:vec4, x8:spec, x8:global:vec4:spec, "
+                         "x8:spec:noinline ... (a dimension and a factor from 1 to 64; vector widths 2, 4, 8, 16), "
+                         "found '" +
+                         io::shown(spec) + "'");
+      options.contenders.coarsened->push_back(*variant);
+    }
+  }
+}
+
+/// Every option of bench but the device's and the on-the-spot exploration's,
+/// checked before any measuring; the programs' limits at the bench sizes too.
+bench::BenchOptions benchOptionsOf(const CommandLine &cl) {
+  bench::BenchOptions options;
+  options.examples = benchExamplesOf(cl);
   if (auto preset = cl.value("sizes")) {
     auto parsed = bench::parseSizePreset(*preset);
     if (!parsed) throw UsageError("--sizes must be default or paper, found '" + io::shown(*preset) + "'");
@@ -200,24 +221,7 @@ int runBench(const CommandLine &cl, std::ostream &out) {
   if (auto seed = cl.value("seed")) options.seed = parseCount("--seed", *seed, kSeedRange);
   if (auto mib = cl.value("copy-mib"))
     options.copyBytes = static_cast<size_t>(parseCount("--copy-mib", *mib, {1, 65536})) << 20;
-  if (auto tiles = cl.value("tiles")) {
-    options.contenders.tiles.clear();
-    for (const std::string &t : splitList("tiles", *tiles)) {
-      options.contenders.tiles.push_back(static_cast<int64_t>(parseCount("--tiles", t, {1, 1024})));
-    }
-  }
-  if (auto coarsened = cl.value("coarsened")) {
-    options.contenders.coarsened.emplace();
-    for (const std::string &spec : splitList("coarsened", *coarsened)) {
-      auto variant = bench::parseCoarsenedVariant(spec);
-      if (!variant)
-        throw UsageError("--coarsened takes x8, y4, z2, x8:global, x8:vec4, x8:spec, x8:global:vec4:spec, "
-                         "x8:spec:noinline ... (a dimension and a factor from 1 to 64; vector widths 2, 4, 8, 16), "
-                         "found '" +
-                         io::shown(spec) + "'");
-      options.contenders.coarsened->push_back(*variant);
-    }
-  }
+  parseContenders(cl, options);
   if (!cl.has("quiet")) options.log = [](const std::string &line) { std::cerr << "bench: " << line << "\n"; };
   // The limits of every verb that produces kernels, at the benchmark's sizes.
   for (const std::string &name : options.examples) {
@@ -225,6 +229,49 @@ int runBench(const CommandLine &cl, std::ostream &out) {
     bench::Sizes sizes = bench::benchSizes(example, options.sizes, options.sizeScale);
     checkIterationCount(typeCheck(example.build(), sizes), sizes);
   }
+  return options;
+}
+
+/// --kernel-tuner full|quick|off: Kernel Tuner runs the hand-written OpenCL
+/// kernels (pyopencl), a peer on OpenCL devices only.
+void addKernelTunerPeer(const CommandLine &cl, const tuner::Device &device, bench::BenchOptions &options) {
+  std::string kernelTuner = cl.value("kernel-tuner").value_or("full");
+  if (kernelTuner != "full" && kernelTuner != "quick" && kernelTuner != "off")
+    throw UsageError("--kernel-tuner must be full, quick or off, found '" + kernelTuner + "'");
+  if (kernelTuner == "off" || device.target() != codegen::Target::OpenCL) return;
+  std::string whyNot;
+  options.kernelTuner = bench::findKernelTuner(whyNot);
+  if (options.kernelTuner) options.kernelTuner->quick = kernelTuner == "quick";
+  // Said even with --quiet: a missing peer must not go unnoticed.
+  if (!options.kernelTuner)
+    std::cerr << "bench: no kernel tuner rows: " << whyNot << "\n";
+  else if (options.log)
+    options.log("peers: Kernel Tuner on the hand-written kernels (" + options.kernelTuner->script + ")");
+}
+
+/// --csv, --png (which plots a CSV: --csv's, else one next to the image),
+/// --markdown and --json.
+void writeReports(const CommandLine &cl, const bench::BenchReport &report) {
+  if (auto csv = cl.value("csv")) writeFile(*csv, report, bench::writeCsv);
+  if (auto png = cl.value("png")) {
+    std::string csv = cl.value("csv").value_or(*png + ".csv");
+    if (!cl.value("csv")) writeFile(csv, report, bench::writeCsv);
+    plotPng(csv, *png);
+  }
+  if (auto markdown = cl.value("markdown")) writeFile(*markdown, report, bench::writeMarkdown);
+  if (auto json = cl.value("json")) writeFile(*json, report, bench::writeJson);
+}
+
+} // namespace
+
+int runBench(const CommandLine &cl, std::ostream &out) {
+  if (!cl.positional().empty()) throw UsageError("bench takes no positional arguments");
+  // Checked before the minutes of measuring, not when the table is written.
+  std::vector<std::pair<std::string, std::string>> outputs;
+  for (const char *option : {"csv", "markdown", "png", "json"})
+    if (auto path = cl.value(option)) outputs.emplace_back(std::string("--") + option, *path);
+  io::refuseOverwritingInputs(outputs, {});
+  bench::BenchOptions options = benchOptionsOf(cl);
 
   OnTheSpotExploration exploration = parseExploration(cl);
   std::unique_ptr<tuner::Device> device = openDevice(cl, parseTarget(cl));
@@ -241,33 +288,12 @@ int runBench(const CommandLine &cl, std::ostream &out) {
 
   if (options.log)
     options.log("peers: " + (device->target() == codegen::Target::OpenCL ? bench::peersDescription() : "none on CUDA"));
-  std::string kernelTuner = cl.value("kernel-tuner").value_or("full");
-  if (kernelTuner != "full" && kernelTuner != "quick" && kernelTuner != "off")
-    throw UsageError("--kernel-tuner must be full, quick or off, found '" + kernelTuner + "'");
-  // Kernel Tuner runs the hand-written OpenCL kernels (pyopencl): a peer on OpenCL devices only.
-  if (kernelTuner != "off" && device->target() == codegen::Target::OpenCL) {
-    std::string whyNot;
-    options.kernelTuner = bench::findKernelTuner(whyNot);
-    if (options.kernelTuner) options.kernelTuner->quick = kernelTuner == "quick";
-    // Said even with --quiet: a missing peer must not go unnoticed.
-    if (!options.kernelTuner)
-      std::cerr << "bench: no kernel tuner rows: " << whyNot << "\n";
-    else if (options.log)
-      options.log("peers: Kernel Tuner on the hand-written kernels (" + options.kernelTuner->script + ")");
-  }
+  addKernelTunerPeer(cl, *device, options);
   bench::BenchReport report = bench::runBench(*device, options);
   report.explored = explored;
   report.exploreSeconds = explored > 0 ? exploreSeconds : 0;
   bench::printTable(out, report);
-  if (auto csv = cl.value("csv")) writeFile(*csv, report, bench::writeCsv);
-  if (auto png = cl.value("png")) {
-    // The plot reads the CSV: the --csv file, else one next to the image.
-    std::string csv = cl.value("csv").value_or(*png + ".csv");
-    if (!cl.value("csv")) writeFile(csv, report, bench::writeCsv);
-    plotPng(csv, *png);
-  }
-  if (auto markdown = cl.value("markdown")) writeFile(*markdown, report, bench::writeMarkdown);
-  if (auto json = cl.value("json")) writeFile(*json, report, bench::writeJson);
+  writeReports(cl, report);
   // A wrong kernel is a finding, not a crash: exit 1 so scripts notice.
   for (const bench::ExampleReport &e : report.examples)
     for (const bench::BenchRow &r : e.rows)

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -136,9 +137,12 @@ explore::Configuration configurationOfOptions(const CommandLine &cl) {
 
 } // namespace
 
-int runExplore(const CommandLine &cl, std::ostream &out) {
-  const std::string &path = cl.onlyPositional("program file");
-  // Every option is checked before the program is read, let alone explored.
+namespace {
+
+/// Every option of explore (and its --target), checked in this order before
+/// the program is read, let alone explored; --prepare-only, --space and the
+/// outputs are read later.
+explore::ExploreOptions exploreOptionsOf(const CommandLine &cl, codegen::Target &target) {
   explore::ExploreOptions options;
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
@@ -162,7 +166,7 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   // streamLocal is built for GPUs (on PoCL it ran at 0.01 of the copy roof,
   // docs/rewriting.md): in the default space of --target cuda; --families and
   // --exclude-families select it for any target.
-  const codegen::Target target = parseTarget(cl);
+  target = parseTarget(cl);
   options.space.includeStreamLocal = target == codegen::Target::CUDA;
   options.space.includeTimeTiledLocal = target == codegen::Target::CUDA;
   applySpaceSelection(cl, options.space);
@@ -175,14 +179,14 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     if (options.shardCount == 0 || options.shardIndex >= options.shardCount)
       throw UsageError("--shard i/n needs 0 <= i < n, found '" + io::shown(*shard) + "'");
   }
-  const auto [program, sizes, typed] = loadTypedProgram(cl, {});
-  checkHostMemory(typed, sizes);
-  if (auto t4 = cl.value("t4")) io::refuseOverwritingInputs({{"--t4", *t4}}, {path});
-  if (cl.has("prepare-only")) return runPrepareOnly(cl, program, typed, sizes, options, out);
   options.measureRoof = !cl.has("no-roofline");
   options.useKnowledge = !cl.has("no-knowledge");
-  bool quiet = cl.has("quiet");
-  options.onProgress = [quiet](const explore::Progress &p) {
+  return options;
+}
+
+/// The progress line on stderr, rewritten in place; nothing with --quiet.
+std::function<void(const explore::Progress &)> progressLine(bool quiet) {
+  return [quiet](const explore::Progress &p) {
     if (quiet) return;
     double eta = p.done ? p.elapsedSeconds / double(p.done) * double(p.total - std::min(p.done, p.total)) : 0;
     std::ostringstream line;
@@ -192,40 +196,32 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     line << "  elapsed " << clock(p.elapsedSeconds) << "  ETA " << clock(eta) << "   ";
     std::cerr << line.str() << std::flush;
   };
+}
 
-  std::unique_ptr<tuner::Device> device = openDevice(cl, target);
-  if (cl.has("build") && !cl.has("space")) throw UsageError("--build goes with --space (it builds every kernel of the space)");
-  if (cl.has("space")) {
-    // The space only, nothing compiled or timed: described (one kernel per
-    // low-level program), or with --build every variant's kernel generated
-    // and deduplicated (seconds to minutes: docs/exploration.md).
-    auto start = std::chrono::steady_clock::now();
-    explore::SpaceOptions spaceOptions = options.space;
-    spaceOptions.target = device->target();
-    out << "space of " << options.programName << " at " << explore::sizesKey(program, sizes) << " on " << device->name()
-        << " (" << codegen::targetName(device->target()) << "):\n";
-    if (cl.has("build"))
-      printSpace(explore::enumerateSpace(typed, device->limits(), spaceOptions), out);
-    else
-      printSpaceDescription(explore::describeSpace(typed, device->limits(), spaceOptions), out);
-    out << (cl.has("build") ? "enumerated" : "described") << " in " << std::fixed << std::setprecision(2)
-        << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
-    return 0;
-  }
-  explore::ExploreResult result = explore::explore(program, sizes, *device, options);
-  if (!quiet && !result.evaluations.empty()) std::cerr << "\n"; // ends the progress line
-  // A budget too small for one measurement is an error of its own: a table
-  // of nothing would look like a space without working variants.
-  if (result.evaluations.empty() && !result.budgetEndedWhile.empty()) {
-    std::string message = "the --budget of " + describeSeconds(options.budget.maxTime.count()) +
-                          " ended before one variant was measured, while " + result.budgetEndedWhile +
-                          "; give a larger --budget";
-    if (!device->abandonedKernelRunning()) throw std::runtime_error(message);
-    std::cerr << "liftc: error: " << message << "\n";
-    return exitNowIfAbandoned(*device, 1, out);
-  }
+/// --space: the space only, nothing compiled or timed: described (one kernel
+/// per low-level program), or with --build every variant's kernel generated
+/// and deduplicated (seconds to minutes: docs/exploration.md).
+int printSpaceOnly(const CommandLine &cl, const LoadedProgram &loaded, const explore::ExploreOptions &options,
+                   const tuner::Device &device, std::ostream &out) {
+  auto start = std::chrono::steady_clock::now();
+  explore::SpaceOptions spaceOptions = options.space;
+  spaceOptions.target = device.target();
+  out << "space of " << options.programName << " at " << explore::sizesKey(loaded.program, loaded.sizes) << " on "
+      << device.name() << " (" << codegen::targetName(device.target()) << "):\n";
+  if (cl.has("build"))
+    printSpace(explore::enumerateSpace(loaded.typed, device.limits(), spaceOptions), out);
+  else
+    printSpaceDescription(explore::describeSpace(loaded.typed, device.limits(), spaceOptions), out);
+  out << (cl.has("build") ? "enumerated" : "described") << " in " << std::fixed << std::setprecision(2)
+      << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
+  return 0;
+}
 
-  out << "device: " << device->name() << " (" << codegen::targetName(device->target()) << ")\n";
+/// What the run did: the space, the kernels built, the time to the first
+/// measurement, the measuring thread, baselines, finalists and knowledge.
+void printRunSummary(const explore::ExploreResult &result, const explore::ExploreOptions &options,
+                     const tuner::Device &device, std::ostream &out) {
+  out << "device: " << device.name() << " (" << codegen::targetName(device.target()) << ")\n";
   out << "space: " << result.spaceSize << " candidates (" << result.distinctPrograms << " low-level programs, "
       << result.dropped << " dropped as not fitting the device); this shard: " << result.candidates << "\n";
   out << "kernels generated: " << result.kernelsBuilt << " of the " << result.candidates << " candidates; skipped "
@@ -272,24 +268,60 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   if (options.budget.pruning.slowerThan > 0)
     out << "pruned: " << result.pruned << " variants of programs more than " << options.budget.pruning.slowerThan
         << "x slower than the best\n";
-  printTable(result, out, 10);
-  if (result.best) {
-    const auto &best = result.evaluations[*result.best];
-    out << "best: " << best.record.key << ", " << std::fixed << std::setprecision(3) << best.record.medianNs / 1e6
-        << " ms, " << std::setprecision(1) << result.outputElements / (best.record.medianNs * 1e-9) / 1e6
-        << " M elements/s";
-    if (!best.record.roundsNs.empty()) {
-      auto [low, high] = std::minmax_element(best.record.roundsNs.begin(), best.record.roundsNs.end());
-      out << std::setprecision(3) << " (median of " << best.record.roundsNs.size() << " rounds, spread " << *low / 1e6
-          << "-" << *high / 1e6 << " ms)";
-    }
-    out << "\n";
-    out << "strategy: " << best.record.strategy << "\n";
-    if (result.why) out << "why it won: " << result.why->summary() << "\n";
-    out << "best kernel: " << result.bestKernelDir << "/" << explore::kernelFileName(device->target()) << "\n";
-  } else {
+}
+
+/// The winner: its time, rounds, strategy, why it won and where its kernel is.
+void printBest(const explore::ExploreResult &result, const tuner::Device &device, std::ostream &out) {
+  if (!result.best) {
     out << "no variant ran successfully\n";
+    return;
   }
+  const auto &best = result.evaluations[*result.best];
+  out << "best: " << best.record.key << ", " << std::fixed << std::setprecision(3) << best.record.medianNs / 1e6
+      << " ms, " << std::setprecision(1) << result.outputElements / (best.record.medianNs * 1e-9) / 1e6
+      << " M elements/s";
+  if (!best.record.roundsNs.empty()) {
+    auto [low, high] = std::minmax_element(best.record.roundsNs.begin(), best.record.roundsNs.end());
+    out << std::setprecision(3) << " (median of " << best.record.roundsNs.size() << " rounds, spread " << *low / 1e6
+        << "-" << *high / 1e6 << " ms)";
+  }
+  out << "\n";
+  out << "strategy: " << best.record.strategy << "\n";
+  if (result.why) out << "why it won: " << result.why->summary() << "\n";
+  out << "best kernel: " << result.bestKernelDir << "/" << explore::kernelFileName(device.target()) << "\n";
+}
+
+} // namespace
+
+int runExplore(const CommandLine &cl, std::ostream &out) {
+  const std::string &path = cl.onlyPositional("program file");
+  codegen::Target target = codegen::Target::OpenCL;
+  explore::ExploreOptions options = exploreOptionsOf(cl, target);
+  const LoadedProgram loaded = loadTypedProgram(cl, {});
+  checkHostMemory(loaded.typed, loaded.sizes);
+  if (auto t4 = cl.value("t4")) io::refuseOverwritingInputs({{"--t4", *t4}}, {path});
+  if (cl.has("prepare-only")) return runPrepareOnly(cl, loaded.program, loaded.typed, loaded.sizes, options, out);
+  const bool quiet = cl.has("quiet");
+  options.onProgress = progressLine(quiet);
+
+  std::unique_ptr<tuner::Device> device = openDevice(cl, target);
+  if (cl.has("build") && !cl.has("space")) throw UsageError("--build goes with --space (it builds every kernel of the space)");
+  if (cl.has("space")) return printSpaceOnly(cl, loaded, options, *device, out);
+  explore::ExploreResult result = explore::explore(loaded.program, loaded.sizes, *device, options);
+  if (!quiet && !result.evaluations.empty()) std::cerr << "\n"; // ends the progress line
+  // A budget too small for one measurement is an error of its own: a table
+  // of nothing would look like a space without working variants.
+  if (result.evaluations.empty() && !result.budgetEndedWhile.empty()) {
+    std::string message = "the --budget of " + describeSeconds(options.budget.maxTime.count()) +
+                          " ended before one variant was measured, while " + result.budgetEndedWhile +
+                          "; give a larger --budget";
+    if (!device->abandonedKernelRunning()) throw std::runtime_error(message);
+    std::cerr << "liftc: error: " << message << "\n";
+    return exitNowIfAbandoned(*device, 1, out);
+  }
+  printRunSummary(result, options, *device, out);
+  printTable(result, out, 10);
+  printBest(result, *device, out);
   if (auto t4 = cl.value("t4")) {
     tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Read);
     io::writeFile(*t4, tuner::exportT4(store.records()).dump(2) + "\n");
