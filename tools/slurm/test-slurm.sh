@@ -10,8 +10,9 @@
 # 256 x 256 with the exhaustive strategy in 3 shards, waits for the array and
 # the dependent merge job, runs the same exploration unsharded, and checks
 # that both evaluated the same configurations with the same verdicts, that the
-# merged best is the fastest record of the merged store, and compares the two
-# best configurations (tools/slurm/compare_explorations.py: a difference beyond
+# merged best is the fastest of the shards' best kernels, and compares it with
+# the store's fastest record and with the unsharded best configuration
+# (tools/slurm/compare_explorations.py: a difference beyond
 # timing noise fails only with LIFTCC_SLURM_STRICT_BEST=1, since on a loaded
 # shared machine two runs' timings differ by tens of percent). Everything it
 # started is stopped on exit.
