@@ -45,6 +45,17 @@ def best(root):
     return json.loads(launches[0].read_text())
 
 
+def judge_gap(slower, faster, strict, problems, within, mismatch, note):
+    """A timing `slower` than `faster`: within NOISE it is printed (`within`);
+    beyond it, a problem (`mismatch`) with --strict-best, else a NOTE."""
+    if slower <= faster * (1 + NOISE):
+        print(within)
+    elif strict:
+        problems.append(mismatch)
+    else:
+        print(f"NOTE: {note}; --strict-best makes this a failure")
+
+
 def main():
     args = [a for a in sys.argv[1:] if a != "--strict-best"]
     strict = "--strict-best" in sys.argv[1:]
@@ -80,13 +91,11 @@ def main():
     if b_merged["key"] != fastest_key:
         gap = (f"{b_merged['medianNs']:.0f} ns (its rounds) vs {fastest_ns:.0f} ns for {fastest_key} "
                f"(+{100 * (b_merged['medianNs'] / fastest_ns - 1):.1f}%)")
-        if b_merged["medianNs"] <= fastest_ns * (1 + NOISE):
-            print(f"the merged best is the store's fastest record within timing noise: {gap}")
-        elif strict:
-            problems.append(f"the merged best {b_merged['key']} is not the fastest record of the merged store: {gap}")
-        else:
-            print(f"NOTE: the merged best {b_merged['key']} is slower than the store's fastest record by more than "
-                  f"{100 * NOISE:.0f}%: {gap}; --strict-best makes this a failure")
+        judge_gap(b_merged["medianNs"], fastest_ns, strict, problems,
+                  f"the merged best is the store's fastest record within timing noise: {gap}",
+                  f"the merged best {b_merged['key']} is not the fastest record of the merged store: {gap}",
+                  f"the merged best {b_merged['key']} is slower than the store's fastest record by more than "
+                  f"{100 * NOISE:.0f}%: {gap}")
     print(f"configurations: {len(unsharded)} ({len(ok)} ok) in both")
     print(f"best, sharded + merged: {b_merged['key']} ({b_merged['medianNs']:.0f} ns)")
     print(f"best, unsharded:        {b_unsharded['key']} ({b_unsharded['medianNs']:.0f} ns)")
@@ -96,13 +105,10 @@ def main():
         # Compare the two winners as the unsharded run timed them.
         a, b = unsharded[b_merged["key"]]["medianNs"], unsharded[b_unsharded["key"]]["medianNs"]
         gap = f"{a:.0f} vs {b:.0f} ns in the unsharded run (+{100 * (a / b - 1):.1f}%)"
-        if a <= b * (1 + NOISE):
-            print(f"different winners within timing noise: {gap}")
-        elif strict:
-            problems.append(f"different best configurations: {gap}")
-        else:
-            print(f"NOTE: different best configurations, {gap}: the two runs' timings disagree by more than "
-                  f"{100 * NOISE:.0f}% (a shared or loaded machine); --strict-best makes this a failure")
+        judge_gap(a, b, strict, problems, f"different winners within timing noise: {gap}",
+                  f"different best configurations: {gap}",
+                  f"different best configurations, {gap}: the two runs' timings disagree by more than "
+                  f"{100 * NOISE:.0f}% (a shared or loaded machine)")
     for p in problems:
         print("mismatch:", p)
     return 1 if problems else 0
