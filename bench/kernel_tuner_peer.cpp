@@ -4,7 +4,7 @@
 #include "bench/reference_kernels.h"
 #include "core/io/safe_file.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <cstdio>
 #include <cstdlib>

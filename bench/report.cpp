@@ -2,7 +2,7 @@
 
 #include "tuner/copy_roofline.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <algorithm>
 #include <iomanip>

@@ -24,6 +24,12 @@ function(liftcc_add_library name)
     add_library(${name} STATIC ${sources})
     target_include_directories(${name} PUBLIC ${includes})
     target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+    if(LIFTCC_PRECOMPILED_HEADERS)
+      # The standard headers every layer uses and the IR every layer is
+      # built on (the top-level CMakeLists.txt says which builds use this).
+      target_precompile_headers(${name} PRIVATE <algorithm> <functional> <map> <memory> <optional> <set> <sstream>
+                                <stdexcept> <string> <vector> "${PROJECT_SOURCE_DIR}/core/ir/expr.h")
+    endif()
   else()
     add_library(${name} INTERFACE)
     target_include_directories(${name} INTERFACE ${includes})

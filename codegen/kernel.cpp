@@ -1,6 +1,6 @@
 #include "codegen/kernel.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 namespace liftcc::codegen {
 

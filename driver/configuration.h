@@ -8,8 +8,8 @@
 #include "codegen/generate.h"
 #include "rewrite/recipes.h"
 
+#include "core/io/json.h"
 #include <cstdint>
-#include <nlohmann/json.hpp>
 
 #include <array>
 #include <string>

@@ -7,7 +7,7 @@
 // buffer sizes taken from an edited launch.json would write past the buffers
 // the application allocates.
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <string>
 

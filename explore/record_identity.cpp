@@ -2,7 +2,7 @@
 
 #include "core/json/program_json.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <cstdio>
 

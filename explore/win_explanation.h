@@ -11,8 +11,8 @@
 #include "tuner/device.h"
 #include "tuner/roof_rounds.h"
 
+#include "core/io/json.h"
 #include <cstdint>
-#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <map>

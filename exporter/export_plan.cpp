@@ -10,7 +10,7 @@
 #include "exporter/c_text.h"
 #include "tuner/launch_plan.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <cctype>
 #include <charconv>

@@ -10,7 +10,7 @@
 #include "rewrite/recipes.h"
 #include "tests/test_support.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <array>
 #include <cstdint>

@@ -22,7 +22,7 @@
 #include <cctype>
 #include <set>
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 namespace liftcc {
 namespace {

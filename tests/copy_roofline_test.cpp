@@ -12,8 +12,8 @@
 #include "tuner/cuda/driver_api.h"
 #include "tuner/opencl/opencl_bandwidth.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>

@@ -13,8 +13,8 @@
 #include "examples/example.h"
 #include "tests/example_references.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>

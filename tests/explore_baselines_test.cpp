@@ -15,8 +15,8 @@
 #include "tuner/opencl/opencl_backend.h"
 #include "tuner/search.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <limits>

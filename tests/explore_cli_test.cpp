@@ -7,8 +7,8 @@
 #include "tuner/opencl/opencl_device.h"
 #include "tuner/result_store.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>

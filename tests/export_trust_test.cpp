@@ -11,7 +11,7 @@
 
 #include <doctest/doctest.h>
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <algorithm>
 #include <fstream>

@@ -17,7 +17,7 @@
 
 #include <doctest/doctest.h>
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <cstdlib>
 #include <fstream>

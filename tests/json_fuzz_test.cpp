@@ -12,8 +12,8 @@
 #include "core/typecheck/typecheck.h"
 #include "tests/test_support.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <random>

@@ -27,8 +27,8 @@
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/launch_plan.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <cctype>
 #include <filesystem>

@@ -14,8 +14,8 @@
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <string>

@@ -8,8 +8,8 @@
 #include "tests/liftc_process.h"
 #include "tests/test_support.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -11,8 +11,8 @@
 #include "tests/opencl_test_support.h"
 #include "tests/results_files_support.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>

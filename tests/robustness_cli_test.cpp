@@ -8,8 +8,8 @@
 #include "tests/opencl_test_support.h"
 #include "tests/test_support.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>

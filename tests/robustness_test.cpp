@@ -16,8 +16,8 @@
 #include "tuner/opencl/opencl_backend.h"
 #include "tuner/result_store.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <fstream>

@@ -7,8 +7,8 @@
 #include "tests/opencl_test_support.h"
 #include "tests/shell_support.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <fstream>
 

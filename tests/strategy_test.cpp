@@ -17,8 +17,8 @@
 #include "tests/opencl_test_support.h"
 #include "tuner/opencl/opencl_backend.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <map>

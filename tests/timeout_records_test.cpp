@@ -10,8 +10,8 @@
 #include "tests/opencl_test_support.h"
 #include "tuner/opencl/opencl_backend.h"
 
+#include "core/io/json.h"
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include <thread>
 

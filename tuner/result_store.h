@@ -6,7 +6,7 @@
 
 #include "tuner/sass_summary.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <cstdint>
 #include <map>

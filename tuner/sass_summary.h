@@ -5,7 +5,7 @@
 // kernel's own NVRTC compilation (tuner/cuda/sass_figures.h), so no GPU is
 // needed. Backend-neutral: OpenCL kernels have none.
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <cstdint>
 #include <string>

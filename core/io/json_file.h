@@ -4,7 +4,7 @@
 // before it is read, and parsed with a nesting cap, so every failure is one
 // line naming the file.
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <cstdint>
 #include <string>

@@ -8,7 +8,7 @@
 #include "core/input_limits.h"
 #include "core/io/json_file.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 #include <algorithm>
 #include <cmath>

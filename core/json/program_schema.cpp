@@ -4,7 +4,7 @@
 #include "core/ir/op.h"
 #include "core/json/derived_forms.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 
 namespace liftcc {
 

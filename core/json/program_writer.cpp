@@ -8,7 +8,7 @@
 #include "core/json/derived_forms.h"
 #include "core/json/program_json.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/json.h"
 #include <optional>
 #include <set>
 #include <unordered_map>

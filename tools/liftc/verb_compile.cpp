@@ -10,9 +10,9 @@
 #include "tools/liftc/verbs.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 
+#include "core/io/json.h"
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
