@@ -59,6 +59,7 @@ Value evalPad(EvalContext &interpreter, const Expr &e) {
   int64_t l = interpreter.size(padLeft(e)), r = interpreter.size(padRight(e));
   int64_t n = static_cast<int64_t>(in.size());
   std::vector<Value> out;
+  out.reserve(static_cast<size_t>(std::max<int64_t>(0, l + n + r)));
   for (int64_t i = -l; i < n + r; ++i) out.push_back(in[static_cast<size_t>(reindex(e.padMode(), i, n))]);
   return Value::array(std::move(out));
 }

@@ -3,6 +3,8 @@
 
 #include "primitives/rules.h"
 
+#include <algorithm>
+
 namespace liftcc::rules {
 
 namespace {
@@ -37,6 +39,7 @@ Value evalSplit(EvalContext &interpreter, const Expr &e) {
   Value in = interpreter.eval(inputOf(e));
   size_t n = static_cast<size_t>(interpreter.size(splitSize(e)));
   std::vector<Value> chunks;
+  chunks.reserve(n == 0 ? 0 : in.size() / n);
   for (size_t i = 0; i + n <= in.size(); i += n) chunks.push_back(subarray(in, i, n));
   return Value::array(std::move(chunks));
 }
@@ -78,6 +81,7 @@ std::vector<Value> slideWindows(EvalContext &interpreter, const Expr &e, const V
   int64_t windowSize = interpreter.size(slideSize(e)), step = interpreter.size(slideStep(e));
   int64_t count = (static_cast<int64_t>(in.size()) - windowSize + step) / step;
   std::vector<Value> windows;
+  windows.reserve(static_cast<size_t>(std::max<int64_t>(0, count)));
   for (int64_t w = 0; w < count; ++w)
     windows.push_back(subarray(in, static_cast<size_t>(w * step), static_cast<size_t>(windowSize)));
   return windows;
@@ -99,9 +103,13 @@ Value evalTranspose(EvalContext &interpreter, const Expr &e) {
   Value in = interpreter.eval(inputOf(e));
   size_t rows = in.size();
   size_t cols = static_cast<size_t>(interpreter.size(inputOf(e).typeOrThrow().arrayElement().arrayLength()));
+  // Sized up front: the interpreter's time goes to allocating (tests run it
+  // under AddressSanitizer on every kernel they check).
   std::vector<Value> out;
+  out.reserve(cols);
   for (size_t j = 0; j < cols; ++j) {
     std::vector<Value> column;
+    column.reserve(rows);
     for (size_t i = 0; i < rows; ++i) column.push_back(in[i][j]);
     out.push_back(Value::array(std::move(column)));
   }

@@ -27,8 +27,10 @@ Value evalZip(EvalContext &interpreter, const Expr &e) {
   std::vector<Value> ins;
   for (const Expr &a : inputsOf(e)) ins.push_back(interpreter.eval(a));
   std::vector<Value> out;
+  out.reserve(ins.front().size());
   for (size_t i = 0; i < ins.front().size(); ++i) {
     std::vector<Value> t;
+    t.reserve(ins.size());
     for (const Value &in : ins) t.push_back(in[i]);
     out.push_back(Value::tuple(std::move(t)));
   }

@@ -5,7 +5,8 @@
 #include "core/interp/eval_context.h"
 #include "core/interp/value_io.h"
 
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace liftcc {
 
@@ -22,15 +23,16 @@ public:
     deadline_.tick();
     switch (e.kind()) {
     case ExprKind::Param: {
-      auto it = env_.find(e.id());
-      if (it == env_.end()) throw InterpreterError("unbound parameter '" + e.name() + "'");
-      return it->second;
+      for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+        if (it->first == e.id()) return it->second;
+      throw InterpreterError("unbound parameter '" + e.name() + "'");
     }
     case ExprKind::Literal: return e.literal();
     case ExprKind::Lambda:
     case ExprKind::UserFun: throw InterpreterError("a function is not a value");
     case ExprKind::Apply: {
       std::vector<Value> args;
+      args.reserve(e.args().size());
       for (const Expr &a : e.args()) args.push_back(eval(a));
       return call(e.fun(), args);
     }
@@ -43,9 +45,10 @@ public:
     deadline_.tick();
     if (f.is(ExprKind::UserFun)) return callUserFun(f, args);
     if (!f.is(ExprKind::Lambda)) throw InterpreterError("applying something that is not a function");
-    for (size_t i = 0; i < args.size(); ++i) env_[f.params()[i].id()] = args[i];
+    const size_t outer = env_.size();
+    for (size_t i = 0; i < args.size(); ++i) env_.emplace_back(f.params()[i].id(), args[i]);
     Value result = eval(f.body());
-    for (const Expr &p : f.params()) env_.erase(p.id());
+    env_.resize(outer);
     return result;
   }
 
@@ -60,7 +63,11 @@ public:
 private:
   const std::map<std::string, int64_t> &sizes_;
   DeadlineCheck deadline_;
-  std::unordered_map<const void *, Value> env_;
+  // The bound parameters, innermost last: a lambda's call pushes its
+  // arguments and pops them on return (an inner binding of the same
+  // parameter shadows the outer one and uncovers it again). Environments
+  // are a few entries deep; a hash map allocated a node per binding.
+  std::vector<std::pair<const void *, Value>> env_;
 };
 
 } // namespace
