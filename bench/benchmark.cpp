@@ -33,29 +33,6 @@ void log(const BenchOptions &options, const std::string &line) {
   if (options.log) options.log(line);
 }
 
-/// compareValues' rule on raw floats: the benchmark-size outputs are too large
-/// to convert to interpreter values.
-std::optional<std::string> compareGrids(const Grid &expected, const Grid &actual,
-                                        const Tolerance &tolerance = kTolerance) {
-  if (expected.size() != actual.size()) return "different sizes";
-  double largest = 0;
-  if (tolerance.magnitude > 0)
-    for (float e : expected)
-      if (std::isfinite(e)) largest = std::max(largest, static_cast<double>(std::abs(e)));
-  const double absolute = tolerance.absolute + tolerance.magnitude * largest;
-  size_t bad = 0, first = 0;
-  for (size_t i = 0; i < expected.size(); ++i) {
-    double e = expected[i], a = actual[i];
-    bool equal = std::abs(e - a) <= absolute + tolerance.relative * std::abs(e);
-    if (!equal && bad++ == 0) first = i;
-  }
-  if (bad == 0) return std::nullopt;
-  std::ostringstream s;
-  s << "element " << first << ": expected " << expected[first] << ", found " << actual[first] << " (" << bad
-    << " elements differ)";
-  return s.str();
-}
-
 struct Candidate {
   const Contender *contender;
   BenchRow row;

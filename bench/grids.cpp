@@ -4,7 +4,10 @@
 #include "core/interp/components.h"
 #include "core/interp/value_io.h"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
+#include <sstream>
 #include <span>
 #include <stdexcept>
 
@@ -54,6 +57,26 @@ int64_t outputElements(const Program &typed, const Sizes &sizes) {
   const Type &result = typed.body().typeOrThrow();
   for (const Type &component : components(result)) requireFloats(component, "a component of the result");
   return scalarCount(result, sizes);
+}
+
+std::optional<std::string> compareGrids(const Grid &expected, const Grid &actual, const Tolerance &tolerance) {
+  if (expected.size() != actual.size()) return "different sizes";
+  double largest = 0;
+  if (tolerance.magnitude > 0)
+    for (float e : expected)
+      if (std::isfinite(e)) largest = std::max(largest, static_cast<double>(std::abs(e)));
+  const double absolute = tolerance.absolute + tolerance.magnitude * largest;
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    double e = expected[i], a = actual[i];
+    bool equal = std::abs(e - a) <= absolute + tolerance.relative * std::abs(e) || (std::isnan(e) && std::isnan(a));
+    if (!equal && bad++ == 0) first = i;
+  }
+  if (bad == 0) return std::nullopt;
+  std::ostringstream s;
+  s << "element " << first << ": expected " << expected[first] << ", found " << actual[first] << " (" << bad
+    << " elements differ)";
+  return s.str();
 }
 
 } // namespace liftcc::bench

@@ -4,10 +4,12 @@
 // interpreter's values for verification.
 
 #include "core/interp/value.h"
+#include "core/interp/value_compare.h"
 #include "core/ir/expr.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,5 +34,10 @@ Value toValue(const Program &typed, const Sizes &sizes, const Grid &grid);
 /// Scalars of the program's result at `sizes` (of all its grids); throws
 /// unless every component of the result is an array of floats.
 int64_t outputElements(const Program &typed, const Sizes &sizes);
+
+/// compareValues' rule (core/interp/value_compare.h) on raw floats: outputs at
+/// benchmark sizes (millions of points) are too large to convert to
+/// interpreter values. nullopt when equal within the tolerance.
+std::optional<std::string> compareGrids(const Grid &expected, const Grid &actual, const Tolerance &tolerance);
 
 } // namespace liftcc::bench

@@ -149,11 +149,19 @@ codegen::Kernel specialised(const Program &lowered, codegen::Target target, cons
   return codegen::generateKernel(lowered, target, options);
 }
 
+/// Random inputs and the interpreter's result on them, shared by the kernels
+/// of one check.
+struct DeviceReference {
+  std::vector<Value> inputs;
+  Value expected;
+};
+
 /// Runs `kernel` of `typed` on the device and compares with the interpreter.
-void checkOnDevice(ocl::Context &context, const codegen::Kernel &kernel, const Program &typed, const Check &c) {
+void checkOnDevice(ocl::Context &context, const codegen::Kernel &kernel, const Program &typed, const Check &c,
+                   const DeviceReference &reference) {
   tuner::OpenCLKernelRunner runner(context, kernel);
-  std::vector<Value> inputs = randomInputs(typed, c.sizes, 11);
-  Value expected = interpret(typed, c.sizes, inputs);
+  const std::vector<Value> &inputs = reference.inputs;
+  const Value &expected = reference.expected;
   tuner::LaunchConfig launch;
   if (c.local)
     launch.localSize = std::array<size_t, 3>{size_t((*c.local)[0]), size_t((*c.local)[1]), size_t((*c.local)[2])};
@@ -219,8 +227,10 @@ codegen::Kernel checkSpecialised(const Check &c, ocl::Context *context) {
   CHECK(specialised(lowered, codegen::Target::CUDA, c.local, true).source == cudaKernel.source);
 
   if (!context) return kernel;
-  checkOnDevice(*context, kernel, typed, c);
-  if (noinline.interior) checkOnDevice(*context, noinline, typed, c);
+  DeviceReference reference{randomInputs(typed, c.sizes, 11), {}};
+  reference.expected = interpret(typed, c.sizes, reference.inputs);
+  checkOnDevice(*context, kernel, typed, c, reference);
+  if (noinline.interior) checkOnDevice(*context, noinline, typed, c, reference);
   return kernel;
 }
 
