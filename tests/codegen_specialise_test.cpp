@@ -11,6 +11,7 @@
 #include "explore/space.h"
 #include "primitives/api.h"
 #include "rewrite/recipes.h"
+#include "tests/device_check_support.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
@@ -149,16 +150,9 @@ codegen::Kernel specialised(const Program &lowered, codegen::Target target, cons
   return codegen::generateKernel(lowered, target, options);
 }
 
-/// Random inputs and the interpreter's result on them, shared by the kernels
-/// of one check.
-struct DeviceReference {
-  std::vector<Value> inputs;
-  Value expected;
-};
-
 /// Runs `kernel` of `typed` on the device and compares with the interpreter.
 void checkOnDevice(ocl::Context &context, const codegen::Kernel &kernel, const Program &typed, const Check &c,
-                   const DeviceReference &reference) {
+                   const test::DeviceReference &reference) {
   tuner::OpenCLKernelRunner runner(context, kernel);
   const std::vector<Value> &inputs = reference.inputs;
   const Value &expected = reference.expected;
@@ -227,8 +221,7 @@ codegen::Kernel checkSpecialised(const Check &c, ocl::Context *context) {
   CHECK(specialised(lowered, codegen::Target::CUDA, c.local, true).source == cudaKernel.source);
 
   if (!context) return kernel;
-  DeviceReference reference{randomInputs(typed, c.sizes, 11), {}};
-  reference.expected = interpret(typed, c.sizes, reference.inputs);
+  const test::DeviceReference reference = test::deviceReference(typed, c.sizes, 11);
   checkOnDevice(*context, kernel, typed, c, reference);
   if (noinline.interior) checkOnDevice(*context, noinline, typed, c, reference);
   return kernel;

@@ -3,6 +3,7 @@
 // with the interpreter's: what the multi-stage suites do for every variant.
 
 #include "codegen/kernel.h"
+#include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 #include "tuner/opencl/opencl_backend.h"
 
@@ -30,6 +31,21 @@ deviceMismatch(ocl::Context &context, const codegen::Kernel &kernel, const std::
   config.localSize = local;
   config.repetitions = repetitions;
   return compareValues(expected, runner.run(sizes, inputs, resultType, config).output, tolerance);
+}
+
+/// Random inputs of a typed program and the interpreter's result on them:
+/// computed once and shared by every kernel checked at the same sizes (the
+/// interpreter, under the sanitizers, is most of a device check's own time).
+struct DeviceReference {
+  std::vector<Value> inputs;
+  Value expected;
+};
+
+inline DeviceReference deviceReference(const Program &typed, const std::map<std::string, int64_t> &sizes,
+                                       uint64_t seed) {
+  std::vector<Value> inputs = randomInputs(typed, sizes, seed);
+  Value expected = interpret(typed, sizes, inputs);
+  return {std::move(inputs), std::move(expected)};
 }
 
 /// A configuration's work-group size as a launch's (all zeros: none chosen).

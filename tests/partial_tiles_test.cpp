@@ -16,6 +16,7 @@
 #include "primitives/api.h"
 #include "rewrite/apply.h"
 #include "rewrite/recipes.h"
+#include "tests/device_check_support.h"
 #include "tests/liftc_process.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
@@ -95,28 +96,14 @@ std::vector<std::vector<int64_t>> partialSizeSets(const examples::Example &ex) {
   return sets;
 }
 
-/// Random inputs of a program at some sizes and the interpreter's result on
-/// them: every variant of an example at those sizes is checked against the
-/// same reference, computed once.
-struct InterpreterReference {
-  std::vector<Value> inputs;
-  Value expected;
-};
-
 /// Runs the kernel of `lowered` on the device and compares it with the
 /// interpreter on `typed` (the high-level program).
 void checkOnDevice(ocl::Context &context, const Program &typed, const codegen::Kernel &kernel, const Sizes &sizes,
-                   const InterpreterReference &reference) {
+                   const test::DeviceReference &reference) {
   tuner::OpenCLKernelRunner runner(context, kernel);
   auto mismatch = compareValues(reference.expected,
                                 runner.run(sizes, reference.inputs, typed.body().typeOrThrow()).output, {1e-4, 1e-5});
   CHECK_MESSAGE(!mismatch, *mismatch);
-}
-
-InterpreterReference referenceFor(const Program &typed, const Sizes &sizes) {
-  std::vector<Value> inputs = randomInputs(typed, sizes, 17);
-  Value expected = interpret(typed, sizes, inputs);
-  return {std::move(inputs), std::move(expected)};
 }
 
 /// A user function weighting the points of a window differently (so that a
@@ -174,7 +161,7 @@ TEST_CASE("partial tiles: take keeps the first elements; its type rule refuses m
   CAPTURE(kernel.source);
   CHECK(kernel.source.find("if (gid0_0 < 3) out[gid0_0] = ") != std::string::npos);
   std::optional<ocl::Context> context = ocl::test::testContext();
-  if (context) checkOnDevice(*context, p, kernel, {{"N", 5}}, referenceFor(p, {{"N", 5}}));
+  if (context) checkOnDevice(*context, p, kernel, {{"N", 5}}, test::deviceReference(p, {{"N", 5}}, 17));
 }
 
 TEST_CASE("partial tiles: every example tiled, local and coarsened along each dimension at sizes no tile divides "
@@ -183,7 +170,7 @@ TEST_CASE("partial tiles: every example tiled, local and coarsened along each di
   int generated = 0, ran = 0, notApplicable = 0, tiledEverywhere = 0;
   for (const examples::Example &ex : examples::allExamples()) {
     Program program = ex.build();
-    std::map<Sizes, InterpreterReference> references;
+    std::map<Sizes, test::DeviceReference> references; // one per size set, for every variant
     for (const Variant &variant : variantsFor(ex.dims)) {
       // Variants that do not apply at dividing sizes either (iterate, a
       // local copy of neighbourhoods) are not partial-tile questions.
@@ -241,7 +228,7 @@ TEST_CASE("partial tiles: every example tiled, local and coarsened along each di
         if (partial) CHECK(kernel.source.find(") out[") != std::string::npos);
         if (!context) continue;
         auto known = references.find(sizes);
-        if (known == references.end()) known = references.emplace(sizes, referenceFor(typed, sizes)).first;
+        if (known == references.end()) known = references.emplace(sizes, test::deviceReference(typed, sizes, 17)).first;
         checkOnDevice(*context, typed, kernel, sizes, known->second);
         ++ran;
       }
@@ -348,7 +335,7 @@ TEST_CASE("partial tiles: non-square windows 3x5, 1x3 and 3x1 tile into multi-wo
           if (c.recipe == rewrite::Recipe::Local) CHECK(kernel.localMemoryBytes > 0);
         }
         if (!context) continue;
-        checkOnDevice(*context, typed, kernel, sizes, referenceFor(typed, sizes));
+        checkOnDevice(*context, typed, kernel, sizes, test::deviceReference(typed, sizes, 17));
         ++ran;
       }
     }
