@@ -196,8 +196,8 @@ void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Size
                            std::to_string(rounds) + ")");
           report.roundRoofBytesPerSecond.push_back(measureRoof());
         } catch (const std::exception &e) {
-          log(options, example + ": the copy roof failed in round " + std::to_string(round + 1) + ": " +
-                           firstLine(e.what()));
+          log(options,
+              example + ": the copy roof failed in round " + std::to_string(round + 1) + ": " + firstLine(e.what()));
           report.roundRoofBytesPerSecond.push_back(0);
         }
         continue;
@@ -249,8 +249,8 @@ void timeInRounds(std::vector<TimedRow> &timed, const Program &typed, const Size
     t.row->status = Status::Ok;
     t.row->medianNs = tuner::median(t.row->roundMediansNs);
     t.row->elementsPerSecond = static_cast<double>(report.outputElements) / (t.row->medianNs * 1e-9);
-    t.row->roofFraction =
-        tuner::roofFraction(t.row->roundMediansNs, report.roundRoofBytesPerSecond, report.outputElements, report.bytesPerElement);
+    t.row->roofFraction = search::roofFraction(t.row->roundMediansNs, report.roundRoofBytesPerSecond,
+                                               report.outputElements, report.bytesPerElement);
     t.row->vsRoofline = t.row->roofFraction.aboveRoof ? 0 : t.row->roofFraction.median;
   }
 }

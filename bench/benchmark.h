@@ -12,8 +12,8 @@
 
 #include "bench/contenders.h"
 #include "bench/kernel_tuner_peer.h"
-#include "tuner/roof_rounds.h"
 #include "bench/sizes.h"
+#include "search/roof_rounds.h"
 #include "tuner/device.h"
 #include "tuner/opencl/opencl_timing.h"
 
@@ -77,10 +77,10 @@ struct BenchRow {
   double elementsPerSecond = 0;
   std::optional<double> vsReference; ///< elementsPerSecond / the hand-written kernel's
   /// The median over rounds of (this row vs that round's copy roof), with
-  /// its spread (tuner/roof_rounds.h); vsRoofline is its median, 0 when the
+  /// its spread (search/roof_rounds.h); vsRoofline is its median, 0 when the
   /// median is above 1.0 (roofFraction.aboveRoof: a measurement problem,
   /// shown as such and never as a figure).
-  tuner::RoofFraction roofFraction;
+  search::RoofFraction roofFraction;
   double vsRoofline = 0;
   /// Wall time of the search that produced this row in this run (Kernel
   /// Tuner's tuning, liftc's exploration on the spot), and what it chose.

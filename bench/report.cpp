@@ -36,7 +36,7 @@ std::string roundList(const BenchRow &r) {
 /// "0.85", or "0.85 (0.80-0.90)" over several rounds; "above roof" when the
 /// median is above 1.0 (a measurement problem, never a figure).
 std::string roofCell(const BenchRow &r) {
-  const tuner::RoofFraction &f = r.roofFraction;
+  const search::RoofFraction &f = r.roofFraction;
   if (f.aboveRoof) return "above roof";
   if (f.perRound.empty()) return "";
   std::string cell = fixed(f.median, 2);
@@ -177,10 +177,11 @@ void writeCsv(std::ostream &out, const BenchReport &report) {
       out << csvField(report.device) << ',' << e.example << ',' << csvField(e.sizes) << ',' << csvField(r.variant)
           << ',' << statusName(r.status) << ',' << (ok ? fixed(r.medianNs / 1e6, 6) : "") << ','
           << (ok ? roundList(r) : "") << ',' << (ok ? fixed(r.elementsPerSecond, 0) : "") << ','
-          << (ok && r.vsReference ? fixed(*r.vsReference, 4) : "") << ',' << (ok && !r.roofFraction.aboveRoof ? fixed(r.vsRoofline, 4) : "") << ','
-          << (ok ? roofRoundList(r) : "") << ',' << fixed(e.rooflineElementsPerSecond, 0) << ',' << fixed(report.bandwidths.at(e.roof).bytesPerSecond, 0)
-          << ',' << csvField(r.message) << ',' << (r.tuningSeconds ? fixed(*r.tuningSeconds, 3) : "") << ','
-          << csvField(r.detail) << ",variant\n";
+          << (ok && r.vsReference ? fixed(*r.vsReference, 4) : "") << ','
+          << (ok && !r.roofFraction.aboveRoof ? fixed(r.vsRoofline, 4) : "") << ',' << (ok ? roofRoundList(r) : "")
+          << ',' << fixed(e.rooflineElementsPerSecond, 0) << ','
+          << fixed(report.bandwidths.at(e.roof).bytesPerSecond, 0) << ',' << csvField(r.message) << ','
+          << (r.tuningSeconds ? fixed(*r.tuningSeconds, 3) : "") << ',' << csvField(r.detail) << ",variant\n";
     }
   for (const tuner::CopyBandwidth &bw : report.bandwidths) writeCopyCsvRows(out, report, bw);
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The baselines of an exploration: the candidates measured before any search
-// strategy picks (tuner::SearchSpace::first), so that however short the
+// strategy picks (search::SearchSpace::first), so that however short the
 // budget, the explored best is never slower than the obvious kernels (issue
 // #36 item 1). They are, in this order:
 //

@@ -46,7 +46,7 @@ void checkLaunchFields(const nlohmann::json &launch, const std::string &where) {
     if (!rate.is_number() || !std::isfinite(rate.get<double>()) || rate.get<double>() < 0)
       badField(where, "/elementsPerSecond", "expected a non-negative number, found " + found(rate));
   }
-  // The finalist's rounds (tuner::Record::roundsNs), shown by liftc best.
+  // The finalist's rounds (search::Record::roundsNs), shown by liftc best.
   if (launch.contains("roundsNs")) {
     const nlohmann::json &rounds = launch["roundsNs"];
     if (!rounds.is_array() || rounds.empty())
@@ -95,7 +95,7 @@ std::string kernelFileOf(const nlohmann::json &launch) {
 
 std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName,
                             const std::string &programName, const std::string &sizesKey, const Variant &variant,
-                            const tuner::Record &record, int64_t outputElements, const WinExplanation *why) {
+                            const search::Record &record, int64_t outputElements, const WinExplanation *why) {
   if (auto why = invalidProgramName(programName))
     throw std::invalid_argument("program name '" + programName + "' " + *why);
   if (sizesKey.empty() || sizesKey.find('/') != std::string::npos || sizesKey[0] == '.')

@@ -6,7 +6,7 @@
 
 #include "explore/space.h"
 #include "explore/win_explanation.h"
-#include "tuner/result_store.h"
+#include "search/result_store.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -33,7 +33,7 @@ std::string kernelFileOf(const nlohmann::json &launch);
 /// place of a file) is replaced.
 std::string writeBestKernel(const std::string &resultsDir, const std::string &deviceName,
                             const std::string &programName, const std::string &sizesKey, const Variant &variant,
-                            const tuner::Record &record, int64_t outputElements, const WinExplanation *why = nullptr);
+                            const search::Record &record, int64_t outputElements, const WinExplanation *why = nullptr);
 
 struct BestKernel {
   std::string directory;

@@ -12,7 +12,7 @@ namespace liftcc::explore {
 using driver::Configuration;
 
 /// The configuration's parameter values as categorical features for model
-/// search (tuner/search_model.h): the recipe first, then each token of key()
+/// search (search/search_model.h): the recipe first, then each token of key()
 /// ("k=8x1x1", "spec", ...), the work-group also per dimension ("wg.x=32"),
 /// and explicit defaults ("wg=runtime", "map=default") so that they have effects too;
 /// last the outputs per work-item ("work=8x1x1": coarsening times vector
@@ -21,7 +21,7 @@ std::vector<std::string> searchFeatures(const Configuration &configuration);
 
 /// The low-level program a configuration launches (its key without the
 /// work-group shape, boundary specialisation and build choices): the group
-/// that search pruning (tuner::Pruning) judges as a whole.
+/// that search pruning (search::Pruning) judges as a whole.
 std::string programGroupKey(const Configuration &configuration);
 
 /// Each configuration's low-level program as a dense id (equal ids: equal

@@ -32,17 +32,17 @@ namespace {
 constexpr double kSearchShareOfTime = 0.8;
 } // namespace
 
-tuner::Record evaluateVariant(const Program &program, const Variant &variant,
-                              const std::map<std::string, int64_t> &sizes, tuner::Device &device,
-                              const ExploreOptions &options) {
+search::Record evaluateVariant(const Program &program, const Variant &variant,
+                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                               const ExploreOptions &options) {
   return evaluateVariant(program, variant, sizes, device, options,
                          randomInputBytes(typeCheck(program, sizes), sizes, 1));
 }
 
-tuner::Record evaluateVariant(const Program &program, const Variant &variant,
-                              const std::map<std::string, int64_t> &sizes, tuner::Device &device,
-                              const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
-                              std::optional<tuner::Deadline> deadline, const FullSizeReference *reference) {
+search::Record evaluateVariant(const Program &program, const Variant &variant,
+                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                               const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
+                               std::optional<tuner::Deadline> deadline, const FullSizeReference *reference) {
   return measurePreparedVariant(prepareVariant(program, variant, sizes, device, deadline), program, variant, sizes,
                                 device, options, fullSizeInputs, deadline, reference);
 }
@@ -192,10 +192,10 @@ private:
   /// programs of the same shape): knowledge, never timings here.
   void readStoreAndKnowledge() {
     result_.storePath = storePathFor(options_.storeDir, device_.resultsName(), options_.programName, program_, sizes_);
-    store_.emplace(result_.storePath, tuner::ResultStore::Access::Append, options_.storeDir);
+    store_.emplace(result_.storePath, search::ResultStore::Access::Append, options_.storeDir);
     programKey_ = programHash(program_, sizes_);
     deviceName_ = device_.resultsName();
-    for (const tuner::Record &r : store_->records())
+    for (const search::Record &r : store_->records())
       if (r.programHash == programKey_ && answers(r)) storedKeys_.insert(r.key);
     if (!options_.useKnowledge) return;
     Knowledge knowledge = gatherKnowledge(
@@ -206,13 +206,13 @@ private:
     result_.prior = std::move(knowledge.prior);
   }
 
-  bool answers(const tuner::Record &r) const {
+  bool answers(const search::Record &r) const {
     return r.answersTimeout(options_.kernelTimeout.count()) && (r.device.empty() || r.device == deviceName_);
   }
   bool mayBeStored(size_t k) const { return storedKeys_.count(myConfigurations_[k].key()) != 0; }
-  const tuner::Record *storedRecord(const Variant &variant) const {
-    const tuner::Record *known = store_->findMeasuredOn(variant.configuration.key(), programKey_,
-                                                        kernelHash(variant.kernel, variant.configuration), deviceName_);
+  const search::Record *storedRecord(const Variant &variant) const {
+    const search::Record *known = store_->findMeasuredOn(
+        variant.configuration.key(), programKey_, kernelHash(variant.kernel, variant.configuration), deviceName_);
     return known && answers(*known) ? known : nullptr;
   }
 
@@ -306,7 +306,7 @@ private:
       ready = std::move(built);
     }
     if (ready && ready->built.variant && !seenKernel(ready->identity)) {
-      if (const tuner::Record *known = storedRecord(*ready->built.variant)) {
+      if (const search::Record *known = storedRecord(*ready->built.variant)) {
         evaluation.record = *known;
         evaluation.fromStore = true;
         // Records stored before strategies existed: the same configuration's.
@@ -341,12 +341,12 @@ private:
     try {
       auto measureStart = std::chrono::steady_clock::now();
       // Prepared unless the kernel was a known duplicate when a worker built it (it is not now).
-      PreparedVariant prepared = ready.prepared ? std::move(*ready.prepared)
-                                                : prepareVariant(program_, variant, sizes_, device_, deadline_);
+      PreparedVariant prepared =
+          ready.prepared ? std::move(*ready.prepared) : prepareVariant(program_, variant, sizes_, device_, deadline_);
       if (!result_.firstMeasurementSeconds) result_.firstMeasurementSeconds = secondsSinceStart();
-      evaluation.record = measurePreparedVariant(std::move(prepared), program_, variant, sizes_, device_, options_,
-                                                 *fullSizeInputs_, deadline_, &*fullReference_, progress_.bestNs,
-                                                 &runner);
+      evaluation.record =
+          measurePreparedVariant(std::move(prepared), program_, variant, sizes_, device_, options_, *fullSizeInputs_,
+                                 deadline_, &*fullReference_, progress_.bestNs, &runner);
       result_.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - measureStart).count();
     } catch (const tuner::KernelTimeoutError &) {
       // Cut by the budget: unfinished, so not recorded (a later run measures it).
@@ -359,7 +359,7 @@ private:
     // A timed-out kernel made the device rebuild its context: kernels
     // compiled ahead in the old one would queue behind it.
     // So would the kernels kept for re-timing.
-    if (evaluation.record.outcome == tuner::Outcome::Timeout) {
+    if (evaluation.record.outcome == search::Outcome::Timeout) {
       preparation_->discardAll();
       keptRunners_.clear();
     }
@@ -378,8 +378,8 @@ private:
     result_.evaluations.push_back(evaluation);
     evaluatedVariants_.push_back(mine_[k]);
     if (evaluation.configuration == Configuration{}) plainEvaluation_ = result_.evaluations.size() - 1;
-    if (evaluation.record.outcome == tuner::Outcome::Ok) keepRunner(result_.evaluations.size() - 1, std::move(runner));
-    bool ok = evaluation.record.outcome == tuner::Outcome::Ok;
+    if (evaluation.record.outcome == search::Outcome::Ok) keepRunner(result_.evaluations.size() - 1, std::move(runner));
+    bool ok = evaluation.record.outcome == search::Outcome::Ok;
     if (ok && (!progress_.bestNs || evaluation.record.medianNs < *progress_.bestNs)) {
       progress_.bestNs = evaluation.record.medianNs;
       progress_.bestKey = evaluation.record.key;
@@ -406,7 +406,7 @@ private:
     if (seenKernel(ready.identity)) return notAVariant(k, true);
     if (!evaluation.fromStore && !measure(ready, evaluation, runner)) return std::nullopt;
     record(k, ready.identity, *ready.built.variant, evaluation, std::move(runner));
-    if (evaluation.record.outcome != tuner::Outcome::Ok) return std::nullopt;
+    if (evaluation.record.outcome != search::Outcome::Ok) return std::nullopt;
     return evaluation.record.medianNs;
   }
 
@@ -422,14 +422,14 @@ private:
                                                  : stored + unstoredBaselines + options_.budget.maxEvaluations);
   }
 
-  tuner::SearchSpace searchSpace(size_t workers) {
-    tuner::SearchSpace searchSpace;
+  search::SearchSpace searchSpace(size_t workers) {
+    search::SearchSpace searchSpace;
     searchSpace.size = mine_.size();
     searchSpace.neighbours = [this](size_t k) { return neighbourIndex_->of(k); };
     searchSpace.features = [this](size_t k) { return searchFeatures(myConfigurations_[k]); };
     searchSpace.notAPoint = [this](size_t k) { return uncharged_.count(k) != 0; };
     searchSpace.first = baselines_;
-    if (options_.strategy == tuner::SearchStrategy::Model) {
+    if (options_.strategy == search::SearchStrategy::Model) {
       searchSpace.prior = result_.prior;
       result_.priorObservationsUsed = result_.prior.size();
     }
@@ -445,8 +445,8 @@ private:
     return searchSpace;
   }
 
-  tuner::SearchBudget searchBudget() {
-    tuner::SearchBudget budget = options_.budget;
+  search::SearchBudget searchBudget() {
+    search::SearchBudget budget = options_.budget;
     // Pruning judges each low-level program by its variants measured so far.
     if (budget.pruning.slowerThan > 0) {
       programGroups_ = programGroupIds(myConfigurations_);
@@ -461,8 +461,9 @@ private:
     // that ran to the deadline left its winner timed once, on a 30 s budget too.
     searchDeadline_ = deadline_;
     if (deadline_ && options_.finalists > 0)
-      searchDeadline_ = start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                     std::chrono::duration<double>(options_.budget.maxTime.count() * kSearchShareOfTime));
+      searchDeadline_ =
+          start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                       std::chrono::duration<double>(options_.budget.maxTime.count() * kSearchShareOfTime));
     budget.stop = [this] {
       return cutByBudget_ || (searchDeadline_ && std::chrono::steady_clock::now() >= *searchDeadline_) ||
              (options_.budget.stop && options_.budget.stop());
@@ -479,8 +480,9 @@ private:
     result_.preparationThreads = workers;
     preparation_.emplace(workers, kPreparedAheadPerThread * workers + 1,
                          [this](size_t k) { return buildAndPrepare(k); });
-    tuner::CostFunction costOf = [this](size_t k) { return cost(k); };
-    result_.pruned = tuner::runSearch(options_.strategy, searchSpace(workers), costOf, searchBudget(), options_.seed).pruned;
+    search::CostFunction costOf = [this](size_t k) { return cost(k); };
+    result_.pruned =
+        search::runSearch(options_.strategy, searchSpace(workers), costOf, searchBudget(), options_.seed).pruned;
     result_.preparedAhead = preparation_->takenFromWorkers();
     preparation_->discardAll(); // no compiling beside the finalists' timing
     result_.kernelsBuilt = kernelsBuilt_;
@@ -554,7 +556,7 @@ private:
     }
   }
 
-  /// One round's copy roof (0: none this round; tuner::roofFraction skips it).
+  /// One round's copy roof (0: none this round; search::roofFraction skips it).
   double timeRoof(size_t roofBytes) {
     try {
       tuner::CopyBandwidth copy = device_.measureCopyBandwidth(/*warmups=*/1, /*runs=*/3, roofBytes);
@@ -581,7 +583,7 @@ private:
       }
       Evaluation &e = result_.evaluations[finalists[f]];
       e.record = retimedRecord(e.record, rounds.figures[f]);
-      store_->append(e.record); // supersedes its single timing (tuner::ResultStore::append)
+      store_->append(e.record); // supersedes its single timing (search::ResultStore::append)
       ++result_.finalistsRetimed;
       if (!winner || e.record.medianNs < result_.evaluations[*winner].record.medianNs) winner = finalists[f];
     }
@@ -590,8 +592,8 @@ private:
       progress_.bestNs = result_.evaluations[*winner].record.medianNs;
       progress_.bestKey = result_.evaluations[*winner].record.key;
       if (options_.measureRoof)
-        roofInRounds_ = tuner::roofFraction(result_.evaluations[*winner].record.roundsNs, rounds.figures[roofEntrant],
-                                            result_.outputElements, bytesPerOutput());
+        roofInRounds_ = search::roofFraction(result_.evaluations[*winner].record.roundsNs, rounds.figures[roofEntrant],
+                                             result_.outputElements, bytesPerOutput());
     }
     if (rounds.completed < options_.finalistRounds)
       result_.retimingSkipped = "the time budget ended after " + std::to_string(rounds.completed) + " of " +
@@ -620,9 +622,9 @@ private:
     } else if (options_.measureRoof && !pastDeadline()) {
       result_.why->roof = measureRoof(device_, perOutput, result_.outputElements);
     }
-    result_.bestKernelDir = writeBestKernel(options_.storeDir, device_.resultsName(), options_.programName,
-                                            sizesKey(program_, sizes_), variantOfEvaluation(*result_.best),
-                                            best.record, result_.outputElements, &*result_.why);
+    result_.bestKernelDir =
+        writeBestKernel(options_.storeDir, device_.resultsName(), options_.programName, sizesKey(program_, sizes_),
+                        variantOfEvaluation(*result_.best), best.record, result_.outputElements, &*result_.why);
   }
 
   const Program &program_;
@@ -638,7 +640,7 @@ private:
   std::vector<size_t> mine_; ///< this shard's candidates
   std::vector<Configuration> myConfigurations_;
   std::optional<NeighbourIndex> neighbourIndex_;
-  std::optional<tuner::ResultStore> store_;
+  std::optional<search::ResultStore> store_;
   std::string programKey_, deviceName_;
   std::set<std::string> storedKeys_;
   std::vector<size_t> baselines_; ///< positions in mine_
@@ -663,7 +665,7 @@ private:
   Progress progress_;
   bool cutByBudget_ = false;
   std::map<size_t, BuiltCandidate> builtForStore_; ///< built for the store check, kept for `cost`
-  std::optional<tuner::RoofFraction> roofInRounds_;
+  std::optional<search::RoofFraction> roofInRounds_;
   std::optional<MeasuredRoof> roundsRoof_;
   /// Last: its workers use the members above until it is destroyed (joined).
   std::optional<PrefetchPool<BuiltAndPrepared>> preparation_;

@@ -8,14 +8,14 @@
 // names next (explore/variant_evaluation.h, explore/prefetch_pool.h); only the calling thread runs kernels.
 
 #include "explore/full_size_check.h"
-#include "explore/sass_check.h"
 #include "explore/knowledge.h"
+#include "explore/sass_check.h"
 #include "explore/space.h"
 #include "explore/win_explanation.h"
+#include "search/result_store.h"
+#include "search/search.h"
 #include "tuner/device.h"
-#include "tuner/result_store.h"
 #include "tuner/run_plan.h"
-#include "tuner/search.h"
 
 #include <chrono>
 #include <cstdint>
@@ -35,8 +35,8 @@ struct Progress {
 struct ExploreOptions {
   std::string programName = "program";
   std::string storeDir = "results";
-  tuner::SearchStrategy strategy = tuner::SearchStrategy::Exhaustive;
-  tuner::SearchBudget budget;
+  search::SearchStrategy strategy = search::SearchStrategy::Exhaustive;
+  search::SearchBudget budget;
   uint64_t seed = 1;
   size_t shardIndex = 0, shardCount = 1; ///< evaluate candidates i with i % count == index
   int warmups = 1, timedRuns = 5;
@@ -48,7 +48,7 @@ struct ExploreOptions {
   /// (the device's context is rebuilt), with this timeout: a later run with
   /// a longer one measures the variant again. The time budget also bounds every
   /// launch, and the interpreter's references: an evaluation cut short by it is not recorded.
-  std::chrono::duration<double> kernelTimeout{tuner::kDefaultKernelTimeoutSeconds};
+  std::chrono::duration<double> kernelTimeout{search::kDefaultKernelTimeoutSeconds};
   SpaceOptions space;
   std::function<void(const Progress &)> onProgress;
   /// Measure the device's copy roof (a few seconds), so that the best
@@ -63,7 +63,7 @@ struct ExploreOptions {
   /// At the end of the search the `finalists` fastest successful variants
   /// (and the plain default baseline) are timed again in `finalistRounds`
   /// interleaved rounds (explore/finalists.h); the winner is the best median
-  /// of its rounds, stored with them (tuner::Record::roundsNs). 0: no re-timing.
+  /// of its rounds, stored with them (search::Record::roundsNs). 0: no re-timing.
   size_t finalists = 5;
   unsigned finalistRounds = 5;
   /// Worker threads that compile variants and prepare their verification
@@ -91,7 +91,7 @@ size_t preparationThreads(const ExploreOptions &options, const tuner::Device &de
 
 struct Evaluation {
   Configuration configuration;
-  tuner::Record record;
+  search::Record record;
   /// Read from the result store, not measured by this run: only measured
   /// evaluations count against budget.maxEvaluations, so a resumed run gets further.
   bool fromStore = false;
@@ -123,14 +123,14 @@ struct ExploreResult {
   size_t finalistsRetimed = 0;
   unsigned finalistRounds = 0;
   std::string retimingSkipped;
-  size_t pruned = 0;             ///< variants skipped by budget.pruning (tuner::Pruning)
+  size_t pruned = 0;             ///< variants skipped by budget.pruning (search::Pruning)
   size_t preparationThreads = 0; ///< worker threads that prepared variants ahead (ExploreOptions::prepareThreads)
   size_t preparedAhead = 0;      ///< measured variants whose preparation a worker had done
   /// Seconds the measuring thread spent obtaining prepared variants (preparing
   /// them itself, or waiting for a worker), and measuring them.
   double preparationWaitSeconds = 0, measureSeconds = 0;
   /// In evaluation order, the baselines first; a re-timed finalist's record
-  /// is the one with its rounds (tuner::Record::roundsNs).
+  /// is the one with its rounds (search::Record::roundsNs).
   std::vector<Evaluation> evaluations;
   /// Index into evaluations: the finalist with the best median of rounds, or
   /// without re-timing the fastest successful evaluation.
@@ -151,7 +151,7 @@ struct ExploreResult {
   std::vector<std::string> knowledgeStores, knowledgeNotes;
   /// Their records as prior observations, and how many the search used (the
   /// model strategy only; 0 for the others).
-  std::vector<tuner::PriorObservation> prior;
+  std::vector<search::PriorObservation> prior;
   size_t priorObservationsUsed = 0;
 };
 
@@ -173,17 +173,17 @@ std::string sizesKey(const Program &program, const std::map<std::string, int64_t
 /// exceptions: liftcc's own failures (InternalError, or any unexpected exception) are recorded as Outcome::Bug. The one
 /// exception: a launch that does not complete by `deadline` (the end of a budget) throws tuner::KernelTimeoutError
 /// after rebuilding the device, since that is no property of the variant.
-tuner::Record evaluateVariant(const Program &program, const Variant &variant,
-                              const std::map<std::string, int64_t> &sizes, tuner::Device &device,
-                              const ExploreOptions &options);
+search::Record evaluateVariant(const Program &program, const Variant &variant,
+                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                               const ExploreOptions &options);
 /// The same with the full-size inputs given (randomInputBytes of the typed
 /// program at `sizes`), so that an exploration generates them once.
 /// `reference` is fullSizeReference of those inputs (computed here when null).
-tuner::Record evaluateVariant(const Program &program, const Variant &variant,
-                              const std::map<std::string, int64_t> &sizes, tuner::Device &device,
-                              const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
-                              std::optional<tuner::Deadline> deadline = std::nullopt,
-                              const FullSizeReference *reference = nullptr);
+search::Record evaluateVariant(const Program &program, const Variant &variant,
+                               const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                               const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
+                               std::optional<tuner::Deadline> deadline = std::nullopt,
+                               const FullSizeReference *reference = nullptr);
 
 /// Path of the result store of (program, sizes, device) under a results
 /// directory; `deviceName` is the device's resultsName().

@@ -13,12 +13,11 @@ std::vector<size_t> chooseFinalists(const std::vector<Evaluation> &evaluations, 
   if (count == 0) return {};
   std::vector<size_t> ok;
   for (size_t i = 0; i < evaluations.size(); ++i)
-    if (evaluations[i].record.outcome == tuner::Outcome::Ok) ok.push_back(i);
-  std::stable_sort(ok.begin(), ok.end(), [&](size_t a, size_t b) {
-    return evaluations[a].record.medianNs < evaluations[b].record.medianNs;
-  });
+    if (evaluations[i].record.outcome == search::Outcome::Ok) ok.push_back(i);
+  std::stable_sort(ok.begin(), ok.end(),
+                   [&](size_t a, size_t b) { return evaluations[a].record.medianNs < evaluations[b].record.medianNs; });
   if (ok.size() > count) ok.resize(count);
-  if (always && *always < evaluations.size() && evaluations[*always].record.outcome == tuner::Outcome::Ok &&
+  if (always && *always < evaluations.size() && evaluations[*always].record.outcome == search::Outcome::Ok &&
       std::find(ok.begin(), ok.end(), *always) == ok.end())
     ok.push_back(*always);
   return ok;
@@ -51,11 +50,11 @@ Rounds timeInRounds(size_t entrants, unsigned rounds, const std::function<double
   return out;
 }
 
-tuner::Record retimedRecord(const tuner::Record &timed, const std::vector<double> &roundsNs) {
-  tuner::Record record = timed;
+search::Record retimedRecord(const search::Record &timed, const std::vector<double> &roundsNs) {
+  search::Record record = timed;
   record.roundsNs = roundsNs;
   record.medianNs = std::max(tuner::median(roundsNs), 1.0);
-  record.timestamp = tuner::isoTimestamp();
+  record.timestamp = search::isoTimestamp();
   return record;
 }
 

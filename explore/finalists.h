@@ -12,9 +12,9 @@
 // (explore/variant_evaluation.h, timeVariantAgain), and, with
 // ExploreOptions::measureRoof, the device's copy roof, so that the winner's
 // fraction of the roof is the median over rounds of its time against that
-// round's copy (tuner/roof_rounds.h).
+// round's copy (search/roof_rounds.h).
 
-#include "tuner/result_store.h"
+#include "search/result_store.h"
 
 #include <functional>
 #include <optional>
@@ -49,6 +49,6 @@ Rounds timeInRounds(size_t entrants, unsigned rounds, const std::function<double
                     const std::function<bool()> &stop);
 
 /// `timed` re-timed: its roundsNs, medianNs their median, a new timestamp.
-tuner::Record retimedRecord(const tuner::Record &timed, const std::vector<double> &roundsNs);
+search::Record retimedRecord(const search::Record &timed, const std::vector<double> &roundsNs);
 
 } // namespace liftcc::explore

@@ -38,14 +38,15 @@ void rank(std::vector<KnownStrategy> &strategies) {
   std::vector<KnownStrategy> distinct;
   std::map<std::string, bool> seen;
   for (KnownStrategy &s : strategies)
-    if (seen.emplace(s.strategy.empty() ? "key " + s.key : s.strategy, true).second && distinct.size() < kMaxKnownStrategies)
+    if (seen.emplace(s.strategy.empty() ? "key " + s.key : s.strategy, true).second &&
+        distinct.size() < kMaxKnownStrategies)
       distinct.push_back(std::move(s));
   strategies = std::move(distinct);
 }
 
 /// The shape the records of a store name (the first that names one), or empty.
-std::string storeShape(const std::vector<tuner::Record> &records) {
-  for (const tuner::Record &r : records)
+std::string storeShape(const std::vector<search::Record> &records) {
+  for (const search::Record &r : records)
     if (!r.shape.empty()) return r.shape;
   return {};
 }
@@ -93,20 +94,20 @@ std::string knowledgeSourceName(KnowledgeSource source) {
   return "?";
 }
 
-void addStoreKnowledge(const std::vector<tuner::Record> &records, const std::string &store, KnowledgeSource source,
+void addStoreKnowledge(const std::vector<search::Record> &records, const std::string &store, KnowledgeSource source,
                        Knowledge &knowledge) {
   // Relative to the store's winner (the finalists' decision when it has
   // one); a single timing below it was not confirmed in rounds and ranks
   // just after it, so the winner is what a store teaches first.
-  const tuner::Record *winner = tuner::bestRecord(records);
+  const search::Record *winner = search::bestRecord(records);
   if (!winner || winner->medianNs <= 0) return; // nothing succeeded there: nothing to rank by
   const double best = winner->medianNs;
   const double unconfirmed = std::nextafter(1.0, 2.0);
   // Each family's fastest record (the store's best is one of them).
   std::map<std::string, KnownStrategy> familyBest;
   size_t skipped = 0;
-  for (const tuner::Record &r : records) {
-    if (r.outcome != tuner::Outcome::Ok) continue;
+  for (const search::Record &r : records) {
+    if (r.outcome != search::Outcome::Ok) continue;
     Configuration configuration;
     try {
       configuration = Configuration::fromJson(r.configuration);
@@ -167,9 +168,9 @@ Knowledge gatherKnowledge(const KnowledgeQuery &query) {
       break;
     }
     ++opened;
-    std::optional<tuner::ResultStore> store;
+    std::optional<search::ResultStore> store;
     try {
-      store.emplace(file.string(), tuner::ResultStore::Access::Read);
+      store.emplace(file.string(), search::ResultStore::Access::Read);
     } catch (const std::exception &e) {
       knowledge.notes.push_back("skipped " + file.string() + ": " + e.what());
       continue;
@@ -177,8 +178,7 @@ Knowledge gatherKnowledge(const KnowledgeQuery &query) {
     const std::string shape = storeShape(store->records());
     KnowledgeSource source = sameDevice ? KnowledgeSource::OtherSize : KnowledgeSource::OtherDevice;
     if (sameProgram && !shape.empty() && shape != query.shape) {
-      knowledge.notes.push_back("skipped " + file.string() + ": another program under this name (shape " + shape +
-                                ")");
+      knowledge.notes.push_back("skipped " + file.string() + ": another program under this name (shape " + shape + ")");
       continue;
     }
     if (!sameProgram) {

@@ -8,15 +8,15 @@
 //   same shape    other programs of the same shape (programShape) on any device,
 // and turns them into (i) known winning strategies, ranked, which the search
 // can measure first, and (ii) prior observations for the model search's
-// surrogate (tuner::SearchSpace::prior). Both are relative to their own
+// surrogate (search::SearchSpace::prior). Both are relative to their own
 // store (a time over that store's best): a record of another size, device
 // or program is knowledge, never a timing of this exploration. Stores are
 // only read (ResultStore::Access::Read); one that cannot be read is skipped
 // with a note, never failing the exploration.
 
 #include "core/ir/expr.h"
-#include "tuner/result_store.h"
-#include "tuner/search.h"
+#include "search/result_store.h"
+#include "search/search.h"
 
 #include <string>
 #include <vector>
@@ -42,8 +42,8 @@ struct KnownStrategy {
   /// explore/strategy_text.h; parses back to `key`'s configuration. Empty
   /// for records written before strategies existed (their key only).
   std::string strategy;
-  std::string key;      ///< the configuration's key
-  std::string family;   ///< familyOf its configuration
+  std::string key;         ///< the configuration's key
+  std::string family;      ///< familyOf its configuration
   double relativeTime = 1; ///< its time over its store's best (1: the store's best)
   KnowledgeSource source = KnowledgeSource::OtherSize;
   std::string store; ///< the store file it was read from
@@ -54,7 +54,7 @@ struct Knowledge {
   /// one entry per strategy text, or key where it has none (its best rank). At most kMaxKnownStrategies.
   std::vector<KnownStrategy> strategies;
   /// Every Ok record of the stores read, as (features, relative time). At most kMaxPriorObservations.
-  std::vector<tuner::PriorObservation> prior;
+  std::vector<search::PriorObservation> prior;
   std::vector<std::string> storesRead;
   /// Stores skipped (unreadable, another program under this name) and
   /// limits reached, one line each.
@@ -69,8 +69,8 @@ inline constexpr size_t kMaxKnowledgeStores = 200;
 struct KnowledgeQuery {
   std::string resultsDir;
   std::string programName;
-  std::string shape;       ///< programShape of this program
-  std::string deviceName;  ///< this device's resultsName()
+  std::string shape;        ///< programShape of this program
+  std::string deviceName;   ///< this device's resultsName()
   std::string currentStore; ///< this exploration's own store (never read as knowledge)
 };
 
@@ -82,7 +82,7 @@ Knowledge gatherKnowledge(const KnowledgeQuery &query);
 /// as known strategies, its Ok records as prior observations); the strategy
 /// list is ranked again. Used by gatherKnowledge and by the replay
 /// (bench/search, --warm-from).
-void addStoreKnowledge(const std::vector<tuner::Record> &records, const std::string &store, KnowledgeSource source,
+void addStoreKnowledge(const std::vector<search::Record> &records, const std::string &store, KnowledgeSource source,
                        Knowledge &knowledge);
 
 } // namespace liftcc::explore

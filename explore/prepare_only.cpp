@@ -52,8 +52,7 @@ PrepareOnlyResult prepareOnly(const Program &program, const Program &typed, cons
   std::shuffle(order.begin(), order.end(), random);
 
   const auto prepareStart = Clock::now();
-  const InterpretDeadline deadline =
-      prepareStart + std::chrono::duration_cast<Clock::duration>(options.budget);
+  const InterpretDeadline deadline = prepareStart + std::chrono::duration_cast<Clock::duration>(options.budget);
   std::mutex seenMutex;
   std::set<std::string> seen; ///< kernels (with launches) taken so far
   auto isSeen = [&](const std::string &identity) {
@@ -102,7 +101,7 @@ PrepareOnlyResult prepareOnly(const Program &program, const Program &typed, cons
     ++result.prepared;
     if (c.prepared->sass) result.sass.push_back(*c.prepared->sass);
     if (c.prepared->failure) {
-      ++result.failed[tuner::outcomeName(c.prepared->failure->outcome)];
+      ++result.failed[search::outcomeName(c.prepared->failure->outcome)];
       continue;
     }
     if (std::optional<std::string> why = sassRejection(*c.prepared, *c.variant, sizes, options.sass)) {

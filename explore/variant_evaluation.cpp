@@ -103,9 +103,9 @@ tuner::LaunchConfig launchOf(const Variant &variant, const ExploreOptions &optio
 
 } // namespace
 
-tuner::Record recordIdentity(const Program &program, const Variant &variant,
-                             const std::map<std::string, int64_t> &sizes) {
-  tuner::Record record;
+search::Record recordIdentity(const Program &program, const Variant &variant,
+                              const std::map<std::string, int64_t> &sizes) {
+  search::Record record;
   record.key = variant.configuration.key();
   record.configuration = variant.configuration.toJson();
   record.programHash = programHash(program, sizes);
@@ -133,7 +133,7 @@ PreparedVariant prepareVariant(const Program &program, const Variant &variant,
     prepared.pastDeadline = true;
     prepared.checker.reset();
   } catch (...) {
-    tuner::Record failure;
+    search::Record failure;
     recordFailure(failure, std::current_exception());
     prepared.failure = std::move(failure);
     prepared.checker.reset();
@@ -165,13 +165,14 @@ std::optional<std::string> sassRejection(const PreparedVariant &prepared, const 
   return explore::sassRejection(*prepared.sass, groupSize, requirements);
 }
 
-tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &program, const Variant &variant,
-                                     const std::map<std::string, int64_t> &sizes, tuner::Device &device,
-                                     const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
-                                     std::optional<tuner::Deadline> deadline, const FullSizeReference *reference,
-                                     std::optional<double> bestNs, std::unique_ptr<tuner::CompiledKernel> *keptRunner) {
-  tuner::Record record = recordIdentity(program, variant, sizes);
-  record.timestamp = tuner::isoTimestamp();
+search::Record measurePreparedVariant(PreparedVariant prepared, const Program &program, const Variant &variant,
+                                      const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                                      const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
+                                      std::optional<tuner::Deadline> deadline, const FullSizeReference *reference,
+                                      std::optional<double> bestNs,
+                                      std::unique_ptr<tuner::CompiledKernel> *keptRunner) {
+  search::Record record = recordIdentity(program, variant, sizes);
+  record.timestamp = search::isoTimestamp();
   // Provenance: this record is a timing on this device only (issue #36 item 4).
   record.device = device.resultsName();
   record.driver = device.driverVersion();
@@ -186,7 +187,7 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
   }
   // Never timed: a variant that spills or cannot keep the SM busy (its figures tell without a GPU).
   if (std::optional<std::string> rejection = sassRejection(prepared, variant, sizes, options.sass)) {
-    record.outcome = tuner::Outcome::Constraints;
+    record.outcome = search::Outcome::Constraints;
     record.error = *rejection;
     return record;
   }
@@ -196,7 +197,7 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
     Value actual =
         prepared.checker->run(prepared.smallSizes, prepared.smallInputs, *prepared.smallResultType, launch).output;
     if (auto mismatch = compareWithReference(*prepared.smallReference, actual, prepared.tolerance)) {
-      record.outcome = tuner::Outcome::Correctness;
+      record.outcome = search::Outcome::Correctness;
       record.error = "at sizes " + sizesKey(program, prepared.smallSizes) + ": " + *mismatch;
       return record;
     }
@@ -217,7 +218,7 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
     if (reference->unavailable.empty()) {
       if (auto mismatch = checkFullSizeOutput(*reference, variant.lowered.body().typeOrThrow(), sizes, run.output,
                                               prepared.tolerance)) {
-        record.outcome = tuner::Outcome::Correctness;
+        record.outcome = search::Outcome::Correctness;
         record.error = *mismatch;
         return record;
       }
@@ -229,7 +230,7 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
     // A successful time is > 0 (Record::fromJson, explainWin): a kernel
     // faster than the timer's resolution counts as 1 ns.
     record.medianNs = std::max(run.medianNs, 1.0);
-    record.outcome = tuner::Outcome::Ok;
+    record.outcome = search::Outcome::Ok;
     if (keptRunner) *keptRunner = std::move(prepared.runner);
   } catch (const DeadlineReached &) {
     throw; // unfinished: nothing to record
@@ -237,7 +238,7 @@ tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &pr
     // The kernel may still be running in the device's context.
     device.rebuild();
     if (deadline && std::chrono::steady_clock::now() >= *deadline) throw;
-    record.outcome = tuner::Outcome::Timeout;
+    record.outcome = search::Outcome::Timeout;
     record.timeoutSeconds = options.kernelTimeout.count(); // not replayed under a longer one
     std::ostringstream timeout;
     timeout << options.kernelTimeout.count();
@@ -258,48 +259,48 @@ double timeVariantAgain(tuner::CompiledKernel &runner, const Variant &variant,
   return std::max(runner.runBytes(sizes, fullSizeInputs, launch).medianNs, 1.0);
 }
 
-void recordFailure(tuner::Record &record, const std::exception_ptr &error) {
+void recordFailure(search::Record &record, const std::exception_ptr &error) {
   try {
     std::rethrow_exception(error);
   } catch (const tuner::KernelBuildError &e) {
-    record.outcome = tuner::Outcome::Compile;
+    record.outcome = search::Outcome::Compile;
     record.error = firstLine(e.what());
     // The whole log, so a failed build can be understood from the store alone.
     record.buildLog = std::string(e.what()).substr(0, kMaxStoredBuildLog);
   } catch (const tuner::KernelLaunchError &e) {
-    record.outcome = tuner::Outcome::Runtime;
+    record.outcome = search::Outcome::Runtime;
     record.error = firstLine(e.what());
   } catch (const rewrite::RewriteError &e) {
-    record.outcome = tuner::Outcome::Constraints;
+    record.outcome = search::Outcome::Constraints;
     record.error = firstLine(e.what());
   } catch (const codegen::CodegenError &e) {
-    record.outcome = tuner::Outcome::Constraints;
+    record.outcome = search::Outcome::Constraints;
     record.error = firstLine(e.what());
   } catch (const InternalError &e) {
-    record.outcome = tuner::Outcome::Bug;
+    record.outcome = search::Outcome::Bug;
     record.error = firstLine(e.what());
   } catch (const tuner::BackendError &e) {
     // A backend failure the device's compile/launch wrappers did not turn into
     // a build or launch error: unexpected, as before BackendError was an Error.
-    record.outcome = tuner::Outcome::Bug;
+    record.outcome = search::Outcome::Bug;
     record.error = firstLine(std::string("unexpected exception: ") + e.what());
   } catch (const Error &e) {
     // The program's own limits at the verification sizes (a type error, a
     // user function failing in the interpreter): not the variant's fault.
-    record.outcome = tuner::Outcome::Constraints;
+    record.outcome = search::Outcome::Constraints;
     record.error = firstLine(e.what());
   } catch (const std::invalid_argument &e) {
     // e.g. a work-group size the device rejects for this kernel
-    record.outcome = tuner::Outcome::Runtime;
+    record.outcome = search::Outcome::Runtime;
     record.error = firstLine(e.what());
   } catch (const std::exception &e) {
     // Nothing else is expected here: liftcc failed, recorded so that the
     // exploration goes on and the failure is seen.
-    record.outcome = tuner::Outcome::Bug;
+    record.outcome = search::Outcome::Bug;
     record.error = firstLine(std::string("unexpected exception: ") + e.what());
   } catch (...) {
     // Not even a std::exception: still one candidate's failure, never the run's.
-    record.outcome = tuner::Outcome::Bug;
+    record.outcome = search::Outcome::Bug;
     record.error = "unexpected exception of unknown type";
   }
 }

@@ -20,8 +20,8 @@
 #include "explore/full_size_check.h"
 #include "explore/sass_check.h"
 #include "explore/space.h"
+#include "search/result_store.h"
 #include "tuner/device.h"
-#include "tuner/result_store.h"
 
 #include <exception>
 #include <map>
@@ -37,7 +37,7 @@ struct ExploreOptions;
 /// What measuring a variant needs that does not touch the device.
 struct PreparedVariant {
   /// Set when preparing failed: the record (outcome and error) is final.
-  std::optional<tuner::Record> failure;
+  std::optional<search::Record> failure;
   /// Set when the deadline passed while preparing (the small reference is
   /// the interpreter's, which can take long): no outcome, nothing to record.
   bool pastDeadline = false;
@@ -61,8 +61,8 @@ std::optional<std::string> sassRejection(const PreparedVariant &prepared, const 
                                          const SassRequirements &requirements);
 
 /// The record's identity fields (key, configuration, hashes, strategy) of `variant`.
-tuner::Record recordIdentity(const Program &program, const Variant &variant,
-                             const std::map<std::string, int64_t> &sizes);
+search::Record recordIdentity(const Program &program, const Variant &variant,
+                              const std::map<std::string, int64_t> &sizes);
 
 /// The first half. Thread-safe as long as `device.compile` is (tuner/device.h).
 /// The interpreter gives up once past `deadline` (pastDeadline).
@@ -71,20 +71,19 @@ PreparedVariant prepareVariant(const Program &program, const Variant &variant,
                                std::optional<InterpretDeadline> deadline = std::nullopt) noexcept;
 
 /// The second half; a variant sassRejection refuses (options.sass) is
-/// recorded as Constraints without running anything. `reference` is fullSizeReference of `fullSizeInputs` (computed here when null).
-/// `bestNs`, the fastest median of the search so far: a variant whose first
-/// timed run is options.timeOnceWhenSlowerThan times slower is timed once.
-/// Throws only tuner::KernelTimeoutError, for a launch cut by `deadline` (after rebuilding the device), and
-/// DeadlineReached when the interpreter's work for it (preparing, the full-size reference) passed `deadline`.
-/// `keptRunner`, when given, receives the compiled full-size kernel of an Ok
+/// recorded as Constraints without running anything. `reference` is fullSizeReference of `fullSizeInputs` (computed
+/// here when null). `bestNs`, the fastest median of the search so far: a variant whose first timed run is
+/// options.timeOnceWhenSlowerThan times slower is timed once. Throws only tuner::KernelTimeoutError, for a launch cut
+/// by `deadline` (after rebuilding the device), and DeadlineReached when the interpreter's work for it (preparing, the
+/// full-size reference) passed `deadline`. `keptRunner`, when given, receives the compiled full-size kernel of an Ok
 /// record (the kernel that was verified and timed), for timing it again
 /// (timeVariantAgain: the explorer's finalists).
-tuner::Record measurePreparedVariant(PreparedVariant prepared, const Program &program, const Variant &variant,
-                                     const std::map<std::string, int64_t> &sizes, tuner::Device &device,
-                                     const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
-                                     std::optional<tuner::Deadline> deadline, const FullSizeReference *reference,
-                                     std::optional<double> bestNs = std::nullopt,
-                                     std::unique_ptr<tuner::CompiledKernel> *keptRunner = nullptr);
+search::Record measurePreparedVariant(PreparedVariant prepared, const Program &program, const Variant &variant,
+                                      const std::map<std::string, int64_t> &sizes, tuner::Device &device,
+                                      const ExploreOptions &options, const tuner::InputBytes &fullSizeInputs,
+                                      std::optional<tuner::Deadline> deadline, const FullSizeReference *reference,
+                                      std::optional<double> bestNs = std::nullopt,
+                                      std::unique_ptr<tuner::CompiledKernel> *keptRunner = nullptr);
 
 /// Times `runner`, the compiled full-size kernel of `variant`, again as
 /// measurePreparedVariant timed it (its launch, options.timedRuns runs) after
@@ -98,6 +97,6 @@ double timeVariantAgain(tuner::CompiledKernel &runner, const Variant &variant,
 /// Fills the record's outcome and error from an exception a variant's
 /// evaluation threw: compile, runtime, constraints (the program's or the
 /// recipe's limits) or bug (liftcc's own failures, and anything unexpected).
-void recordFailure(tuner::Record &record, const std::exception_ptr &error);
+void recordFailure(search::Record &record, const std::exception_ptr &error);
 
 } // namespace liftcc::explore

@@ -109,7 +109,7 @@ WinExplanation WinExplanation::fromJson(const nlohmann::json &j) {
     }
     if (j.contains("roofRounds")) {
       const nlohmann::json &r = j.at("roofRounds");
-      tuner::RoofFraction f;
+      search::RoofFraction f;
       f.perRound = field(r, "perRound").get<std::vector<double>>();
       f.median = field(r, "median").get<double>();
       f.low = field(r, "low").get<double>();
@@ -179,7 +179,7 @@ WinExplanation explainWin(const std::vector<Evaluation> &evaluations, size_t bes
                           int64_t outputElements, const std::function<double(size_t)> &modelledBytes) {
   auto modelled = [&](size_t i) { return modelledBytes ? modelledBytes(i) : 0.0; };
   const Evaluation &winner = evaluations.at(best);
-  if (winner.record.outcome != tuner::Outcome::Ok || winner.record.medianNs <= 0)
+  if (winner.record.outcome != search::Outcome::Ok || winner.record.medianNs <= 0)
     throw std::invalid_argument("explainWin: the best evaluation did not run successfully");
   WinExplanation w;
   w.family = familyOf(winner.configuration);
@@ -190,7 +190,7 @@ WinExplanation explainWin(const std::vector<Evaluation> &evaluations, size_t bes
   std::map<std::string, FamilyRunnerUp> bestOf;
   for (size_t i = 0; i < evaluations.size(); ++i) {
     const Evaluation &e = evaluations[i];
-    if (e.record.outcome != tuner::Outcome::Ok) continue;
+    if (e.record.outcome != search::Outcome::Ok) continue;
     std::string family = familyOf(e.configuration);
     if (family == w.family) continue;
     auto it = bestOf.find(family);

@@ -8,8 +8,8 @@
 
 #include "codegen/kernel.h"
 #include "core/ir/expr.h"
+#include "search/roof_rounds.h"
 #include "tuner/device.h"
-#include "tuner/roof_rounds.h"
 
 #include "core/io/json.h"
 #include <cstdint>
@@ -71,8 +71,8 @@ struct WinExplanation {
   /// were re-timed (explore/finalists.h), the fastest round's copy.
   std::optional<MeasuredRoof> roof;
   /// With the finalists' rounds: the winner's fraction of each round's copy
-  /// roof, their median and spread (tuner/roof_rounds.h).
-  std::optional<tuner::RoofFraction> roofInRounds;
+  /// roof, their median and spread (search/roof_rounds.h).
+  std::optional<search::RoofFraction> roofInRounds;
   /// The best of every other family that ran successfully, fastest first.
   std::vector<FamilyRunnerUp> runnersUp;
 

@@ -9,12 +9,12 @@
 #include "explore/best_kernels.h"
 #include "explore/sass_check.h"
 #include "explore/variant_evaluation.h"
+#include "search/result_store.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
 #include "tests/shell_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/cuda/sass_figures.h"
-#include "tuner/result_store.h"
 
 #include <doctest/doctest.h>
 
@@ -39,11 +39,11 @@ tuner::SassSummary figures() {
   return s;
 }
 
-tuner::Record cudaRecord() {
-  tuner::Record r;
+search::Record cudaRecord() {
+  search::Record r;
   r.key = "plain";
   r.configuration = nlohmann::json::object();
-  r.outcome = tuner::Outcome::Runtime;
+  r.outcome = search::Outcome::Runtime;
   r.error = "no GPU";
   r.sass = figures();
   return r;
@@ -52,39 +52,40 @@ tuner::Record cudaRecord() {
 } // namespace
 
 TEST_CASE("records: SASS figures round-trip, are validated, and old records have none") {
-  tuner::Record r = cudaRecord();
+  search::Record r = cudaRecord();
   nlohmann::json j = r.toJson();
   CHECK(j["sass"]["registers"] == 40);
   // Through text, as a store reads it.
-  tuner::Record back = tuner::Record::fromJson(nlohmann::json::parse(j.dump()));
+  search::Record back = search::Record::fromJson(nlohmann::json::parse(j.dump()));
   REQUIRE(back.sass);
   CHECK(*back.sass == figures());
-  CHECK(tuner::Record::fromJson(j).sass == figures());
+  CHECK(search::Record::fromJson(j).sass == figures());
 
   j.erase("sass"); // written before the figures existed
-  CHECK(!tuner::Record::fromJson(j).sass);
+  CHECK(!search::Record::fromJson(j).sass);
 
   auto refused = [&](const std::string &field, const nlohmann::json &value) {
     nlohmann::json bad = r.toJson();
     bad["sass"][field] = value;
     return bad;
   };
-  CHECK_THROWS_WITH(tuner::Record::fromJson(refused("registers", -1)),
+  CHECK_THROWS_WITH(search::Record::fromJson(refused("registers", -1)),
                     "sass.registers must be a non-negative integer, found -1");
-  CHECK_THROWS_WITH(tuner::Record::fromJson(refused("spillStoreBytes", 1.5)),
+  CHECK_THROWS_WITH(search::Record::fromJson(refused("spillStoreBytes", 1.5)),
                     doctest::Contains("sass.spillStoreBytes must be a non-negative integer"));
-  CHECK_THROWS_WITH(tuner::Record::fromJson(refused("barriers", "2")),
+  CHECK_THROWS_WITH(search::Record::fromJson(refused("barriers", "2")),
                     doctest::Contains("sass.barriers must be a non-negative integer"));
-  CHECK_THROWS_WITH(tuner::Record::fromJson(refused("arch", "")), doctest::Contains("sass.arch must be"));
+  CHECK_THROWS_WITH(search::Record::fromJson(refused("arch", "")), doctest::Contains("sass.arch must be"));
   nlohmann::json missing = r.toJson();
   missing["sass"].erase("stackBytes");
-  CHECK_THROWS_WITH(tuner::Record::fromJson(missing), "sass.stackBytes is missing");
+  CHECK_THROWS_WITH(search::Record::fromJson(missing), "sass.stackBytes is missing");
   nlohmann::json notObject = r.toJson();
   notObject["sass"] = 3;
-  CHECK_THROWS_WITH(tuner::Record::fromJson(notObject), doctest::Contains("sass must be an object"));
+  CHECK_THROWS_WITH(search::Record::fromJson(notObject), doctest::Contains("sass must be an object"));
 }
 
-TEST_CASE("records: a kernel's figures are the largest over its entry functions (the stages of a multi-kernel program)") {
+TEST_CASE(
+    "records: a kernel's figures are the largest over its entry functions (the stages of a multi-kernel program)") {
   const char *report = "ptxas info    : Compiling entry function 'stage0' for 'sm_90'\n"
                        "ptxas info    : Function properties for stage0\n"
                        "    8 bytes stack frame, 4 bytes spill stores, 0 bytes spill loads\n"
@@ -114,7 +115,7 @@ TEST_CASE("sass check: work-groups per SM by threads, registers and shared memor
   CHECK(explore::residentGroups(s, 32) == 32);  // 32 groups at most
   s.registers = 64;
   CHECK(explore::residentGroups(s, 256) == 4); // 65536 / (64 x 256)
-  s.registers = 33; // allocated as 40 per thread (256 per warp)
+  s.registers = 33;                            // allocated as 40 per thread (256 per warp)
   CHECK(explore::residentGroups(s, 512) == 3);
   s.registers = 255;
   CHECK(explore::residentGroups(s, 1024) == 0); // cannot be launched
@@ -148,8 +149,8 @@ TEST_CASE("best kernels: launch.json carries the record's SASS figures, liftc be
   std::map<std::string, int64_t> sizes{{"N", 32}, {"M", 32}};
   explore::Variant variant =
       explore::makeVariant(typeCheck(program, sizes), explore::Configuration{}, codegen::Target::CUDA);
-  tuner::Record record = explore::recordIdentity(program, variant, sizes);
-  record.outcome = tuner::Outcome::Ok;
+  search::Record record = explore::recordIdentity(program, variant, sizes);
+  record.outcome = search::Outcome::Ok;
   record.medianNs = 1000;
   record.samplesNs = {1000};
   record.sass = figures();
@@ -159,9 +160,9 @@ TEST_CASE("best kernels: launch.json carries the record's SASS figures, liftc be
   CHECK(best.kernelFile == "kernel.cu");
   CHECK(tuner::SassSummary::fromJson(best.launch.at("sass")) == figures());
 
-  test::ShellRun schema = test::runShell("python3 " + shellQuote((test::sourceDir() / "tests/validate_json.py").string()) +
-                                         " " + shellQuote((test::sourceDir() / "docs/launch.schema.json").string()) +
-                                         " " + shellQuote(entry + "/launch.json"));
+  test::ShellRun schema = test::runShell(
+      "python3 " + shellQuote((test::sourceDir() / "tests/validate_json.py").string()) + " " +
+      shellQuote((test::sourceDir() / "docs/launch.schema.json").string()) + " " + shellQuote(entry + "/launch.json"));
   CHECK_MESSAGE(schema.status == 0, schema.output);
 
   test::LiftcRun shown = test::runLiftc("best " + shellQuote(dir.path().string()));
@@ -178,14 +179,16 @@ TEST_CASE("best kernels: launch.json carries the record's SASS figures, liftc be
                     doctest::Contains("launch.json: /sass: sass.registers must be a non-negative integer, found -3"));
 }
 
-TEST_CASE("liftc explore --target cuda --prepare-only: prepares without a GPU, reports the rate and figures, writes nothing") {
+TEST_CASE("liftc explore --target cuda --prepare-only: prepares without a GPU, reports the rate and figures, writes "
+          "nothing") {
   if (!cuda::nvrtcAvailable()) return;
   test::TempDir dir;
   fs::path out = dir.path() / "results";
   std::string program = shellQuote((test::sourceDir() / "examples/json/jacobi2d_5pt.json").string());
   test::LiftcRun run = test::runLiftc("explore " + program +
                                       " --size N=64,M=64 --target cuda --prepare-only --evals 4 --prepare-threads 2 "
-                                      "--fast-math none --out " + shellQuote(out.string()));
+                                      "--fast-math none --out " +
+                                      shellQuote(out.string()));
   CAPTURE(run.output);
   REQUIRE(run.status == 0);
   CHECK(run.output.find("on compile-only CUDA device sm_90; nothing is run or written") != std::string::npos);
@@ -200,7 +203,8 @@ TEST_CASE("liftc explore --target cuda --prepare-only: prepares without a GPU, r
   test::LiftcRun opencl = test::runLiftc("explore " + program + " --size N=64,M=64 --prepare-only");
   CHECK(opencl.status == 2);
   CHECK(opencl.output.find("--prepare-only needs --target cuda") != std::string::npos);
-  test::LiftcRun t4 = test::runLiftc("explore " + program + " --size N=64,M=64 --target cuda --prepare-only --t4 x.json");
+  test::LiftcRun t4 =
+      test::runLiftc("explore " + program + " --size N=64,M=64 --target cuda --prepare-only --t4 x.json");
   CHECK(t4.status == 2);
   CHECK(t4.output.find("--t4 does not apply") != std::string::npos);
 }

@@ -1,5 +1,5 @@
 // Tuning that never loses (issue #36 items 1 and 2): the baselines measured
-// before any search (tuner::SearchSpace::first, explore/baselines.h), the
+// before any search (search::SearchSpace::first, explore/baselines.h), the
 // finalists timed again in interleaved rounds (explore/finalists.h), and the
 // result store's records with rounds superseding earlier lines.
 
@@ -9,11 +9,11 @@
 #include "explore/explorer.h"
 #include "explore/finalists.h"
 #include "explore/strategy_text.h"
+#include "search/search.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/opencl/opencl_backend.h"
-#include "tuner/search.h"
 
 #include "core/io/json.h"
 #include <doctest/doctest.h>
@@ -30,8 +30,8 @@ using explore::Configuration;
 using test::TempDir;
 using Sizes = std::map<std::string, int64_t>;
 
-tuner::Record okRecord(const std::string &key, double medianNs) {
-  tuner::Record r;
+search::Record okRecord(const std::string &key, double medianNs) {
+  search::Record r;
   r.key = key;
   r.configuration = nlohmann::json::object();
   r.programHash = "0123456789abcdef";
@@ -45,23 +45,25 @@ tuner::Record okRecord(const std::string &key, double medianNs) {
 } // namespace
 
 TEST_CASE("search/first: baselines come first, uncharged, and no strategy evaluates them again") {
-  for (tuner::SearchStrategy strategy : {tuner::SearchStrategy::Exhaustive, tuner::SearchStrategy::Random,
-                                         tuner::SearchStrategy::Annealing, tuner::SearchStrategy::Model}) {
-    CAPTURE(tuner::strategyName(strategy));
-    tuner::SearchSpace space;
+  for (search::SearchStrategy strategy : {search::SearchStrategy::Exhaustive, search::SearchStrategy::Random,
+                                          search::SearchStrategy::Annealing, search::SearchStrategy::Model}) {
+    CAPTURE(search::strategyName(strategy));
+    search::SearchSpace space;
     space.size = 40;
     space.neighbours = [](size_t i) { return std::vector<size_t>{(i + 1) % 40, (i + 39) % 40}; };
-    space.features = [](size_t i) { return std::vector<std::string>{"f" + std::to_string(i % 4), "g" + std::to_string(i % 5)}; };
+    space.features = [](size_t i) {
+      return std::vector<std::string>{"f" + std::to_string(i % 4), "g" + std::to_string(i % 5)};
+    };
     space.first = {7, 3, 33};
     std::vector<size_t> calls;
-    tuner::CostFunction cost = [&](size_t i) -> std::optional<double> {
+    search::CostFunction cost = [&](size_t i) -> std::optional<double> {
       calls.push_back(i);
       if (i == 3) return std::nullopt; // a failed baseline is still a point of the space
       return 1.0 + double(i);
     };
-    tuner::SearchBudget budget;
+    search::SearchBudget budget;
     budget.maxEvaluations = 2;
-    tuner::SearchResult result = tuner::runSearch(strategy, space, cost, budget, 5);
+    search::SearchResult result = search::runSearch(strategy, space, cost, budget, 5);
     // The three baselines, then the two charged evaluations.
     REQUIRE(calls.size() == 5);
     CHECK(std::vector<size_t>(calls.begin(), calls.begin() + 3) == space.first);
@@ -71,14 +73,15 @@ TEST_CASE("search/first: baselines come first, uncharged, and no strategy evalua
     CHECK(result.bestCost <= 8.0); // never worse than the best baseline (index 7)
   }
   // The time budget (here `stop`) bounds them too.
-  tuner::SearchSpace space;
+  search::SearchSpace space;
   space.size = 10;
   space.first = {1, 2, 3};
   size_t calls = 0;
-  tuner::SearchBudget budget;
+  search::SearchBudget budget;
   budget.stop = [&] { return calls >= 2; };
-  tuner::runSearch(tuner::SearchStrategy::Exhaustive, space, [&](size_t) -> std::optional<double> { return double(++calls); },
-                   budget);
+  search::runSearch(
+      search::SearchStrategy::Exhaustive, space, [&](size_t) -> std::optional<double> { return double(++calls); },
+      budget);
   CHECK(calls == 2);
 }
 
@@ -120,9 +123,9 @@ TEST_CASE("explore/baselines: the plain default first, then one default per fami
       break;
     }
   REQUIRE(knownCoarsened.recipe == rewrite::Recipe::Coarsened);
-  std::vector<size_t> informed = explore::baselineCandidates(
-      space, {"not a strategy ((", "coarsen(x=64) ; privateWindow ; mapGlb(x,y) ; wg(3,3)",
-              explore::strategyText(knownCoarsened, 2)});
+  std::vector<size_t> informed =
+      explore::baselineCandidates(space, {"not a strategy ((", "coarsen(x=64) ; privateWindow ; mapGlb(x,y) ; wg(3,3)",
+                                          explore::strategyText(knownCoarsened, 2)});
   CHECK(informed.size() == baselines.size());
   bool found = false;
   for (size_t i : informed) found = found || space.candidates[i].configuration == knownCoarsened;
@@ -130,14 +133,14 @@ TEST_CASE("explore/baselines: the plain default first, then one default per fami
 }
 
 TEST_CASE("result store: roundsNs are validated, and a later line with rounds supersedes the earlier one") {
-  tuner::Record timed = okRecord("plain", 2000);
-  tuner::Record retimed = explore::retimedRecord(timed, {3000, 1000, 2500});
+  search::Record timed = okRecord("plain", 2000);
+  search::Record retimed = explore::retimedRecord(timed, {3000, 1000, 2500});
   CHECK(retimed.medianNs == 2500);
-  CHECK(tuner::Record::fromJson(retimed.toJson()).roundsNs == std::vector<double>{3000, 1000, 2500});
+  CHECK(search::Record::fromJson(retimed.toJson()).roundsNs == std::vector<double>{3000, 1000, 2500});
   auto refused = [&](nlohmann::json rounds, const char *message) {
     nlohmann::json j = timed.toJson();
     j["roundsNs"] = rounds;
-    CHECK_THROWS_WITH_AS(tuner::Record::fromJson(j), doctest::Contains(message), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(search::Record::fromJson(j), doctest::Contains(message), std::invalid_argument);
   };
   refused(nlohmann::json::array(), "non-empty array");
   refused(42, "non-empty array");
@@ -149,12 +152,12 @@ TEST_CASE("result store: roundsNs are validated, and a later line with rounds su
   failed["outcome"] = "runtime";
   failed["error"] = "x";
   failed["roundsNs"] = {1000};
-  CHECK_THROWS_WITH_AS(tuner::Record::fromJson(failed), doctest::Contains("not ok"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(search::Record::fromJson(failed), doctest::Contains("not ok"), std::invalid_argument);
 
   TempDir dir;
   fs::path path = dir.path() / "store.jsonl";
   {
-    tuner::ResultStore store(path.string());
+    search::ResultStore store(path.string());
     store.append(timed);
     // The same identity again without rounds is refused; with rounds it supersedes.
     CHECK_THROWS_AS(store.append(okRecord("plain", 1500)), InternalError);
@@ -175,7 +178,7 @@ TEST_CASE("result store: roundsNs are validated, and a later line with rounds su
     std::ofstream append(path, std::ios::app);
     append << okRecord("plain", 10).toJson().dump() << "\n";
   }
-  tuner::ResultStore read(path.string(), tuner::ResultStore::Access::Read);
+  search::ResultStore read(path.string(), search::ResultStore::Access::Read);
   REQUIRE(read.records().size() == 1);
   CHECK(read.records()[0].roundsNs == std::vector<double>{4000});
   CHECK(read.records()[0].medianNs == 4000);
@@ -190,7 +193,7 @@ TEST_CASE("explore/baselines: one evaluation of budget still measures the baseli
   Program program = examples::findExample("jacobi2d_5pt").build();
   Sizes sizes{{"N", 64}, {"M", 64}};
   explore::ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir.path());
-  options.strategy = tuner::SearchStrategy::Random;
+  options.strategy = search::SearchStrategy::Random;
   options.budget.maxEvaluations = 1;
   options.finalists = 2;
   options.finalistRounds = 3;
@@ -208,16 +211,16 @@ TEST_CASE("explore/baselines: one evaluation of budget still measures the baseli
   CHECK(result.finalistRounds == 3);
   CHECK(result.retimingSkipped.empty());
 
-  tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Read);
-  const tuner::Record *plain = nullptr;
-  for (const tuner::Record &r : store.records())
+  search::ResultStore store(result.storePath, search::ResultStore::Access::Read);
+  const search::Record *plain = nullptr;
+  for (const search::Record &r : store.records())
     if (r.key == Configuration{}.key()) plain = &r;
   REQUIRE(plain);
-  REQUIRE(plain->outcome == tuner::Outcome::Ok);
+  REQUIRE(plain->outcome == search::Outcome::Ok);
   // The plain default is always among the finalists: both were timed in the same rounds.
   CHECK(plain->roundsNs.size() == 3);
   const explore::Evaluation &best = result.evaluations[*result.best];
-  const tuner::Record *stored = store.find(best.record.identity());
+  const search::Record *stored = store.find(best.record.identity());
   REQUIRE(stored);
   CHECK(stored->roundsNs.size() == 3);
   CHECK(stored->medianNs == best.record.medianNs);

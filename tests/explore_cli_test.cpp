@@ -1,11 +1,11 @@
 // liftc explore / best / merge run as processes, the way job scripts run
 // them: killed mid-run with SIGKILL, resumed, sharded and merged.
 
+#include "search/result_store.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/opencl/opencl_device.h"
-#include "tuner/result_store.h"
 
 #include "core/io/json.h"
 #include <doctest/doctest.h>
@@ -95,10 +95,7 @@ bool haveDevice() { return ocl::test::testDevice().has_value(); }
 /// liftc explore on jacobi2d_5pt at a tiny size, writing to `out`.
 std::vector<std::string> exploreArgs(const fs::path &out, std::vector<std::string> extra) {
   std::vector<std::string> args{"explore", (test::sourceDir() / "examples" / "json" / "jacobi2d_5pt.json").string(),
-                                "--size",  "N=16,M=16",
-                                "--out",   out.string(),
-                                "--runs",  "2",
-                                "--quiet",
+                                "--size", "N=16,M=16", "--out", out.string(), "--runs", "2", "--quiet",
                                 // Re-timed finalists append lines of their own; these tests count
                                 // lines (explore_baselines_test.cpp covers the re-timing).
                                 "--finalists", "0"};
@@ -137,7 +134,7 @@ TEST_CASE("explore/cli: a killed exploration resumes without measuring anything 
 
   // Every complete record survived the kill, and the store loads.
   fs::path store = *storeIn(results);
-  size_t recorded = tuner::ResultStore(store.string()).records().size();
+  size_t recorded = search::ResultStore(store.string()).records().size();
   CHECK(recorded >= 1);
   CHECK(recorded < 8);
   CHECK(recorded == completeLines(store));
@@ -154,8 +151,8 @@ TEST_CASE("explore/cli: a killed exploration resumes without measuring anything 
   CHECK(evaluated == std::max(recorded, baselines) + 8);
   CHECK(reused == recorded);
   CHECK(completeLines(store) == evaluated);
-  CHECK(tuner::ResultStore(store.string()).records().size() == evaluated);
-  test::checkNoBugs(tuner::ResultStore(store.string()).records());
+  CHECK(search::ResultStore(store.string()).records().size() == evaluated);
+  test::checkNoBugs(search::ResultStore(store.string()).records());
   CHECK(resumed.output.find("best kernel: ") != std::string::npos);
   CHECK_MESSAGE(resumed.output.find("of the copy roof") != std::string::npos, resumed.output);
 
@@ -233,10 +230,12 @@ TEST_CASE("explore/cli: --search names the search method; --strategy, its old na
     CHECK(std::count(refused.output.begin(), refused.output.end(), '\n') == 1);
   }
   if (!haveDevice()) return;
-  Run old = liftc(exploreArgs(dir.path(), {"--evals", "1", "--families", "plain", "--no-roofline", "--strategy", "random"}));
+  Run old =
+      liftc(exploreArgs(dir.path(), {"--evals", "1", "--families", "plain", "--no-roofline", "--strategy", "random"}));
   REQUIRE_MESSAGE(old.status == 0, old.output);
   CHECK(old.output.find("liftc: note: --strategy is deprecated") != std::string::npos);
-  Run current = liftc(exploreArgs(dir.path(), {"--evals", "1", "--families", "plain", "--no-roofline", "--search", "random"}));
+  Run current =
+      liftc(exploreArgs(dir.path(), {"--evals", "1", "--families", "plain", "--no-roofline", "--search", "random"}));
   REQUIRE_MESSAGE(current.status == 0, current.output);
   CHECK(current.output.find("deprecated") == std::string::npos);
 }
@@ -259,8 +258,8 @@ TEST_CASE("explore/cli: shards, merge and the T4 export") {
   // Every shard has half of the candidates, and they are different ones.
   size_t space = numberAfter(shard0.output, "space: "), half = numberAfter(shard0.output, "this shard: ");
   CHECK(half == (space + 1) / 2);
-  tuner::ResultStore storeA(storeIn(a)->string(), tuner::ResultStore::Access::Read),
-      storeB(storeIn(b)->string(), tuner::ResultStore::Access::Read);
+  search::ResultStore storeA(storeIn(a)->string(), search::ResultStore::Access::Read),
+      storeB(storeIn(b)->string(), search::ResultStore::Access::Read);
   REQUIRE(storeA.records().size() == baselines0 + 3);
   REQUIRE(storeB.records().size() == baselines1 + 3);
   for (const auto &r : storeA.records()) CHECK_MESSAGE(storeB.find(r.key) == nullptr, r.key);
@@ -278,7 +277,7 @@ TEST_CASE("explore/cli: shards, merge and the T4 export") {
   CHECK_MESSAGE(merge.output.find("merged " + std::to_string(all) + " record(s) from 2 store file(s)") !=
                     std::string::npos,
                 merge.output);
-  tuner::ResultStore union_(storeIn(merged)->string(), tuner::ResultStore::Access::Read);
+  search::ResultStore union_(storeIn(merged)->string(), search::ResultStore::Access::Read);
   CHECK(union_.records().size() == all);
   test::checkNoBugs(union_.records());
   // The merged best kernel is the faster of the two shards'.

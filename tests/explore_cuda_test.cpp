@@ -62,7 +62,7 @@ TEST_CASE("explore: a CUDA device gets CUDA kernels, every one compiles with NVR
     CAPTURE(e.record.key);
     // Compiled (the check kernel) and then refused to run: a runtime
     // failure, never a compile failure (NVRTC accepted the kernel).
-    CHECK(e.record.outcome == tuner::Outcome::Runtime);
+    CHECK(e.record.outcome == search::Outcome::Runtime);
     CHECK(e.record.error == tuner::KernelNotRunError::kMessage);
     // The timed kernel's SASS figures, from its own compilation: a small
     // Jacobi neither spills nor uses shared memory outside local tiles.
@@ -85,7 +85,7 @@ TEST_CASE("explore: a CUDA device gets CUDA kernels, every one compiles with NVR
   // Filed apart from an OpenCL view of the same GPU.
   CHECK(result.storePath.find("cuda-compile-only-cuda-device-sm-90") != std::string::npos);
   // The figures are in the store, as measured.
-  tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Read);
+  search::ResultStore store(result.storePath, search::ResultStore::Access::Read);
   REQUIRE(store.records().size() == result.evaluations.size());
   for (size_t i = 0; i < store.records().size(); ++i)
     CHECK(store.records()[i].sass == result.evaluations[i].record.sass);
@@ -108,18 +108,18 @@ TEST_CASE("explore: a CUDA variant that spills is recorded as constraints with i
   explore::Configuration coarsened;
   coarsened.recipe = rewrite::Recipe::Coarsened;
   coarsened.coarsen = {1, 8, 1};
-  tuner::Record spilled =
-      explore::evaluateVariant(program, explore::makeVariant(typed, coarsened, codegen::Target::CUDA), sizes, device, options);
-  CHECK(spilled.outcome == tuner::Outcome::Constraints);
+  search::Record spilled = explore::evaluateVariant(
+      program, explore::makeVariant(typed, coarsened, codegen::Target::CUDA), sizes, device, options);
+  CHECK(spilled.outcome == search::Outcome::Constraints);
   CHECK(spilled.error.rfind("spills ", 0) == 0);
   CHECK(spilled.error.find(" bytes (sm_90: ") != std::string::npos);
   REQUIRE(spilled.sass);
   CHECK(spilled.sass->spills());
   CHECK(spilled.sass->registers <= 24);
 
-  tuner::Record plain = explore::evaluateVariant(
+  search::Record plain = explore::evaluateVariant(
       program, explore::makeVariant(typed, explore::Configuration{}, codegen::Target::CUDA), sizes, device, options);
-  CHECK(plain.outcome == tuner::Outcome::Runtime); // passed the check, then refused to run
+  CHECK(plain.outcome == search::Outcome::Runtime); // passed the check, then refused to run
   REQUIRE(plain.sass);
   CHECK(!plain.sass->spills());
 
@@ -127,7 +127,7 @@ TEST_CASE("explore: a CUDA variant that spills is recorded as constraints with i
   options.sass.dropSpills = false;
   CHECK(explore::evaluateVariant(program, explore::makeVariant(typed, coarsened, codegen::Target::CUDA), sizes, device,
                                  options)
-            .outcome == tuner::Outcome::Runtime);
+            .outcome == search::Outcome::Runtime);
 }
 
 TEST_CASE("explore: a CUDA variant with too few work-groups per SM is recorded as constraints") {
@@ -143,11 +143,11 @@ TEST_CASE("explore: a CUDA variant with too few work-groups per SM is recorded a
   wide.local = {32, 32, 1}; // 1024 threads: at most 2 per SM by the thread limit alone
   explore::Variant variant = explore::makeVariant(typeCheck(program, sizes), wide, codegen::Target::CUDA);
   options.sass.minGroupsPerSm = 3;
-  tuner::Record record = explore::evaluateVariant(program, variant, sizes, device, options);
-  CHECK(record.outcome == tuner::Outcome::Constraints);
+  search::Record record = explore::evaluateVariant(program, variant, sizes, device, options);
+  CHECK(record.outcome == search::Outcome::Constraints);
   CHECK(record.error.rfind("2 work-groups of 1024 threads fit per SM, fewer than 3 (sm_90: ", 0) == 0);
   options.sass.minGroupsPerSm = 2;
-  CHECK(explore::evaluateVariant(program, variant, sizes, device, options).outcome == tuner::Outcome::Runtime);
+  CHECK(explore::evaluateVariant(program, variant, sizes, device, options).outcome == search::Outcome::Runtime);
 }
 
 TEST_CASE("explore: best kernels are written as kernel.cu for CUDA and kernel.cl for OpenCL") {

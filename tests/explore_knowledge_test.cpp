@@ -9,11 +9,11 @@
 #include "explore/explorer.h"
 #include "explore/knowledge.h"
 #include "liftcc/version.h"
+#include "search/search.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/opencl/opencl_backend.h"
-#include "tuner/search.h"
 
 #include <doctest/doctest.h>
 
@@ -31,9 +31,9 @@ using explore::KnowledgeSource;
 using test::TempDir;
 using Sizes = std::map<std::string, int64_t>;
 
-tuner::Record okRecord(const explore::Configuration &c, double ns, const std::string &strategy,
-                       const std::string &shape = "", const std::string &device = "") {
-  tuner::Record r;
+search::Record okRecord(const explore::Configuration &c, double ns, const std::string &strategy,
+                        const std::string &shape = "", const std::string &device = "") {
+  search::Record r;
   r.key = c.key();
   r.configuration = c.toJson();
   r.medianNs = ns;
@@ -59,10 +59,10 @@ explore::Configuration coarsenedBy(int64_t k) {
 
 /// A store file with these records, under resultsDir/device/program/name.
 fs::path writeStore(const fs::path &resultsDir, const std::string &device, const std::string &program,
-                    const std::string &name, const std::vector<tuner::Record> &records) {
+                    const std::string &name, const std::vector<search::Record> &records) {
   fs::path path = resultsDir / explore::deviceSlug(device) / program / name;
-  tuner::ResultStore store(path.string());
-  for (const tuner::Record &r : records) store.append(r);
+  search::ResultStore store(path.string());
+  for (const search::Record &r : records) store.append(r);
   return path;
 }
 
@@ -70,30 +70,30 @@ fs::path writeStore(const fs::path &resultsDir, const std::string &device, const
 
 TEST_CASE("knowledge/provenance: device, driver, liftcc version and shape are written and read back; old records "
           "without them stay readable") {
-  tuner::Record r = okRecord(plainWith({16, 1, 1}), 1000, "mapGlb(x,y) ; wg(16,1)", "in=[2]float", "dev A");
+  search::Record r = okRecord(plainWith({16, 1, 1}), 1000, "mapGlb(x,y) ; wg(16,1)", "in=[2]float", "dev A");
   r.driver = "OpenCL 3.0 PoCL 6.0 (driver 6.0)";
   r.liftccVersion = LIFTCC_VERSION_STRING;
-  tuner::Record back = tuner::Record::fromJson(r.toJson());
+  search::Record back = search::Record::fromJson(r.toJson());
   CHECK(back.device == "dev A");
   CHECK(back.driver == r.driver);
   CHECK(back.liftccVersion == LIFTCC_VERSION_STRING);
   CHECK(back.shape == "in=[2]float");
   nlohmann::json old = r.toJson();
   for (const char *field : {"device", "driver", "liftccVersion", "shape"}) old.erase(field);
-  tuner::Record oldBack = tuner::Record::fromJson(old);
+  search::Record oldBack = search::Record::fromJson(old);
   CHECK(oldBack.device.empty());
   CHECK(oldBack.liftccVersion.empty());
   nlohmann::json wrong = r.toJson();
   wrong["device"] = 3;
-  CHECK_THROWS_WITH_AS(tuner::Record::fromJson(wrong), doctest::Contains("\"device\" must be a string"),
+  CHECK_THROWS_WITH_AS(search::Record::fromJson(wrong), doctest::Contains("\"device\" must be a string"),
                        std::invalid_argument);
 
   // The device is part of the identity: the same kernel measured on two
   // devices is two records of one store, and a lookup for a device finds its
   // own record or one that names none, never the other device's.
   TempDir dir;
-  tuner::ResultStore store((dir.path() / "s.jsonl").string());
-  tuner::Record other = r;
+  search::ResultStore store((dir.path() / "s.jsonl").string());
+  search::Record other = r;
   other.device = "dev B";
   other.medianNs = 5000;
   store.append(r);
@@ -101,7 +101,7 @@ TEST_CASE("knowledge/provenance: device, driver, liftcc version and shape are wr
   CHECK(store.findMeasuredOn(r.key, "", "", "dev A")->medianNs == 1000);
   CHECK(store.findMeasuredOn(r.key, "", "", "dev B")->medianNs == 5000);
   CHECK(store.findMeasuredOn(r.key, "", "", "dev C") == nullptr);
-  tuner::Record unnamed = r;
+  search::Record unnamed = r;
   unnamed.device.clear();
   unnamed.medianNs = 2000;
   store.append(unnamed);
@@ -162,7 +162,8 @@ TEST_CASE("knowledge: other sizes, other devices and programs of the same shape 
   CHECK(k.strategies[1].source == KnowledgeSource::OtherDevice);
   CHECK(k.strategies[1].family == "coarsened");
   CHECK(k.strategies[2].source == KnowledgeSource::SameShape);
-  for (size_t i = 1; i < k.strategies.size(); ++i) CHECK(k.strategies[i - 1].relativeTime <= k.strategies[i].relativeTime);
+  for (size_t i = 1; i < k.strategies.size(); ++i)
+    CHECK(k.strategies[i - 1].relativeTime <= k.strategies[i].relativeTime);
   for (const explore::KnownStrategy &s : k.strategies) {
     CHECK(s.strategy != "mapGlb(x,y,z) ; wg(4,4,4)"); // another shape
     CHECK(s.strategy != "mapGlb(x,y) ; wg(2,1,1)");   // another program under this name
@@ -176,12 +177,13 @@ TEST_CASE("knowledge: other sizes, other devices and programs of the same shape 
   // Every Ok record of the stores read is a prior observation, relative to its store's best.
   CHECK(k.prior.size() == 6);
   size_t atOneAndAHalf = 0; // plain 8x1 at 150 ns where the best took 100
-  for (const tuner::PriorObservation &o : k.prior) atOneAndAHalf += std::abs(o.relativeCost - 1.5) < 1e-9;
+  for (const search::PriorObservation &o : k.prior) atOneAndAHalf += std::abs(o.relativeCost - 1.5) < 1e-9;
   CHECK(atOneAndAHalf == 1);
   bool brokenNoted = false, otherProgramNoted = false;
   for (const std::string &note : k.notes) {
     brokenNoted |= note.find("N=9,M=9.jsonl") != std::string::npos;
-    otherProgramNoted |= note.find("N=8,M=8.jsonl") != std::string::npos && note.find("another program") != std::string::npos;
+    otherProgramNoted |=
+        note.find("N=8,M=8.jsonl") != std::string::npos && note.find("another program") != std::string::npos;
   }
   CHECK(brokenNoted);
   CHECK(otherProgramNoted);
@@ -190,8 +192,8 @@ TEST_CASE("knowledge: other sizes, other devices and programs of the same shape 
 namespace {
 
 /// The model tests' space: 20 x 20 configurations, features a=i/20, b=i%20.
-tuner::SearchSpace gridSpace() {
-  tuner::SearchSpace space;
+search::SearchSpace gridSpace() {
+  search::SearchSpace space;
   space.size = 400;
   space.features = [](size_t i) {
     return std::vector<std::string>{"a=" + std::to_string(i / 20), "b=" + std::to_string(i % 20)};
@@ -208,15 +210,18 @@ double bowl(size_t i, double a, double b) {
 double gridCost(size_t i) { return bowl(i, 13, 7); }
 
 /// Evaluations the model search of `space` takes to measure the optimum (13, 7).
-size_t evaluationsToOptimum(const tuner::SearchSpace &space, uint64_t seed) {
+size_t evaluationsToOptimum(const search::SearchSpace &space, uint64_t seed) {
   size_t count = 0, found = 0;
-  tuner::SearchBudget budget;
+  search::SearchBudget budget;
   budget.stop = [&] { return found != 0; };
-  tuner::runSearch(tuner::SearchStrategy::Model, space, [&](size_t i) -> std::optional<double> {
-    ++count;
-    if (i == 13 * 20 + 7) found = count;
-    return gridCost(i);
-  }, budget, seed);
+  search::runSearch(
+      search::SearchStrategy::Model, space,
+      [&](size_t i) -> std::optional<double> {
+        ++count;
+        if (i == 13 * 20 + 7) found = count;
+        return gridCost(i);
+      },
+      budget, seed);
   return found;
 }
 
@@ -225,8 +230,8 @@ size_t evaluationsToOptimum(const tuner::SearchSpace &space, uint64_t seed) {
 TEST_CASE("knowledge/model: a prior pointing at the optimum finds it sooner than a cold start") {
   // 20 x 20 configurations, cost minimal at (13, 7); the prior is the same
   // landscape measured elsewhere (scaled: only relative costs matter).
-  tuner::SearchSpace space = gridSpace();
-  tuner::SearchSpace warm = space;
+  search::SearchSpace space = gridSpace();
+  search::SearchSpace warm = space;
   for (size_t i = 0; i < 400; i += 3) warm.prior.push_back({space.features(i), gridCost(i)});
   size_t coldTotal = 0, warmTotal = 0;
   for (uint64_t seed = 1; seed <= 5; ++seed) {
@@ -246,8 +251,8 @@ TEST_CASE("knowledge/model: a prior that the measurements contradict stops steer
   // the search near (6, 12); judged against the first measurements, it fades
   // (search_model.cpp, priorTrust), and the search finds the optimum
   // about as soon as a cold one.
-  tuner::SearchSpace space = gridSpace();
-  tuner::SearchSpace warm = space;
+  search::SearchSpace space = gridSpace();
+  search::SearchSpace warm = space;
   for (size_t i = 0; i < 400; i += 3) warm.prior.push_back({space.features(i), bowl(i, 6, 12)});
   size_t coldTotal = 0, warmTotal = 0;
   for (uint64_t seed = 1; seed <= 10; ++seed) {
@@ -272,16 +277,16 @@ TEST_CASE("knowledge/explore: an exploration learns from a store of another size
   CHECK(small.knownStrategies.empty()); // nothing else in the directory yet
   CHECK(small.knowledgeStores.empty());
   size_t ok = 0;
-  const tuner::ResultStore smallStore(small.storePath, tuner::ResultStore::Access::Read);
-  for (const tuner::Record &r : smallStore.records()) {
+  const search::ResultStore smallStore(small.storePath, search::ResultStore::Access::Read);
+  for (const search::Record &r : smallStore.records()) {
     CHECK(r.device == backend.resultsName());
     CHECK(!r.driver.empty());
     CHECK(r.liftccVersion == LIFTCC_VERSION_STRING);
     CHECK(r.shape == explore::programShape(program));
-    ok += r.outcome == tuner::Outcome::Ok;
+    ok += r.outcome == search::Outcome::Ok;
   }
 
-  options.strategy = tuner::SearchStrategy::Model;
+  options.strategy = search::SearchStrategy::Model;
   options.budget.maxEvaluations = 2;
   ExploreResult larger = explore::explore(program, {{"N", 48}, {"M", 48}}, backend, options);
   test::checkNoBugs(larger);
@@ -317,11 +322,12 @@ TEST_CASE("knowledge/explore: a record of another device in the store is never r
 
   // The same records as if measured on another device (a store copied from
   // another machine), and as if written before records named their device.
-  std::vector<tuner::Record> records = tuner::ResultStore(first.storePath, tuner::ResultStore::Access::Read).records();
+  std::vector<search::Record> records =
+      search::ResultStore(first.storePath, search::ResultStore::Access::Read).records();
   auto rewrite = [&](const std::string &deviceName) {
     fs::remove(first.storePath);
-    tuner::ResultStore store(first.storePath);
-    for (tuner::Record r : records) {
+    search::ResultStore store(first.storePath);
+    for (search::Record r : records) {
       r.device = deviceName;
       store.append(r);
     }
@@ -335,7 +341,7 @@ TEST_CASE("knowledge/explore: a record of another device in the store is never r
     CHECK(foreign.evaluations[i].record.key == first.evaluations[i].record.key);
     CHECK(foreign.evaluations[i].record.device == backend.resultsName());
   }
-  CHECK(tuner::ResultStore(first.storePath, tuner::ResultStore::Access::Read).records().size() == 2 * n);
+  CHECK(search::ResultStore(first.storePath, search::ResultStore::Access::Read).records().size() == 2 * n);
 
   rewrite("");
   ExploreResult old = explore::explore(program, sizes, backend, options);

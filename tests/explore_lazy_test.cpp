@@ -88,7 +88,7 @@ TEST_CASE("explore: the first measurement starts before the space is built; dupl
   test::TempDir dir;
   Program program = examples::findExample("jacobi2d_5pt").build();
   explore::ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir.path());
-  options.strategy = tuner::SearchStrategy::Exhaustive;
+  options.strategy = search::SearchStrategy::Exhaustive;
   options.budget.maxEvaluations = 3;
   options.timedRuns = 1;
   explore::ExploreResult result = explore::explore(program, Sizes{{"N", 16}, {"M", 16}}, backend, options);
@@ -112,8 +112,7 @@ TEST_CASE("liftc explore --space describes the space without building it; --spac
   CHECK_MESSAGE(described.output.find("kernels generated, one per low-level program") != std::string::npos,
                 described.output);
   CHECK(described.output.find("described in") != std::string::npos);
-  test::LiftcRun built =
-      test::runLiftc("explore " + program + " --space --build --families plain,tiled --param wg=16");
+  test::LiftcRun built = test::runLiftc("explore " + program + " --space --build --families plain,tiled --param wg=16");
   REQUIRE_MESSAGE(built.status == 0, built.output);
   CHECK(built.output.find("distinct kernels (source, build options and launch)") != std::string::npos);
   CHECK(built.output.find("enumerated in") != std::string::npos);

@@ -6,10 +6,10 @@
 #include "examples/example.h"
 #include "explore/explorer.h"
 #include "explore/prefetch_pool.h"
+#include "search/search.h"
 #include "tests/explore_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tuner/opencl/opencl_backend.h"
-#include "tuner/search.h"
 
 #include <doctest/doctest.h>
 
@@ -97,7 +97,7 @@ private:
 std::vector<std::string> outcomes(const explore::ExploreResult &result) {
   std::vector<std::string> lines;
   for (const explore::Evaluation &e : result.evaluations)
-    lines.push_back(e.record.key + ": " + tuner::outcomeName(e.record.outcome));
+    lines.push_back(e.record.key + ": " + search::outcomeName(e.record.outcome));
   return lines;
 }
 
@@ -178,11 +178,11 @@ TEST_CASE("prefetch pool: without workers every result is computed by take; queu
 }
 
 TEST_CASE("search: each strategy hints the configuration it evaluates next and those it expects after it") {
-  for (tuner::SearchStrategy strategy : {tuner::SearchStrategy::Exhaustive, tuner::SearchStrategy::Random,
-                                         tuner::SearchStrategy::Annealing, tuner::SearchStrategy::Model}) {
-    CAPTURE(tuner::strategyName(strategy));
+  for (search::SearchStrategy strategy : {search::SearchStrategy::Exhaustive, search::SearchStrategy::Random,
+                                          search::SearchStrategy::Annealing, search::SearchStrategy::Model}) {
+    CAPTURE(search::strategyName(strategy));
     const size_t n = 60;
-    tuner::SearchSpace space;
+    search::SearchSpace space;
     space.size = n;
     space.neighbours = [n](size_t i) { return std::vector<size_t>{(i + 1) % n, (i + n - 1) % n, (i + 7) % n}; };
     space.features = [](size_t i) {
@@ -192,9 +192,9 @@ TEST_CASE("search: each strategy hints the configuration it evaluates next and t
     std::vector<std::vector<size_t>> hints;
     space.upcoming = [&](const std::vector<size_t> &next) { hints.push_back(next); };
     std::vector<size_t> evaluated;
-    tuner::SearchBudget budget;
+    search::SearchBudget budget;
     budget.maxEvaluations = 40;
-    tuner::runSearch(
+    search::runSearch(
         strategy, space,
         [&](size_t i) -> std::optional<double> {
           evaluated.push_back(i);
@@ -212,7 +212,7 @@ TEST_CASE("search: each strategy hints the configuration it evaluates next and t
       }
     }
     // Fixed orders are foreseen exactly; the others guess.
-    if (strategy == tuner::SearchStrategy::Exhaustive || strategy == tuner::SearchStrategy::Random)
+    if (strategy == search::SearchStrategy::Exhaustive || strategy == search::SearchStrategy::Random)
       CHECK(foreseen == evaluated.size() - 1);
     else
       CHECK(foreseen > 0);
@@ -226,8 +226,8 @@ TEST_CASE("explore/prepare: with worker threads the records are the same, kernel
   tuner::OpenCLDevice backend(*info);
   Program program = examples::findExample("jacobi2d_5pt").build();
   Sizes sizes{{"N", 48}, {"M", 40}};
-  for (tuner::SearchStrategy strategy : {tuner::SearchStrategy::Random, tuner::SearchStrategy::Model}) {
-    CAPTURE(tuner::strategyName(strategy));
+  for (search::SearchStrategy strategy : {search::SearchStrategy::Random, search::SearchStrategy::Model}) {
+    CAPTURE(search::strategyName(strategy));
     std::vector<std::vector<std::string>> runs;
     for (size_t threads : {0, 2}) {
       CAPTURE(threads);
@@ -252,7 +252,7 @@ TEST_CASE("explore/prepare: with worker threads the records are the same, kernel
       }
       runs.push_back(outcomes(result));
     }
-    if (strategy == tuner::SearchStrategy::Random) {
+    if (strategy == search::SearchStrategy::Random) {
       // The same variants in the same order, with the same outcomes.
       CHECK(runs[0] == runs[1]);
     } else {
@@ -282,7 +282,7 @@ TEST_CASE("explore/prepare: whatever a worker's preparation throws is recorded a
   });
   test::TempDir dir;
   explore::ExploreOptions options = test::tinyExploreOptions("p", dir.path());
-  options.strategy = tuner::SearchStrategy::Random;
+  options.strategy = search::SearchStrategy::Random;
   options.space.fastMathLevels = {codegen::FastMath::None, codegen::FastMath::Relaxed};
   options.budget.maxEvaluations = 12;
   options.prepareThreads = 2;
@@ -292,12 +292,12 @@ TEST_CASE("explore/prepare: whatever a worker's preparation throws is recorded a
   for (const explore::Evaluation &e : result.evaluations) {
     CAPTURE(e.record.key);
     if (e.record.key.find("fast-math=relaxed") == std::string::npos) {
-      CHECK(e.record.outcome == tuner::Outcome::Ok);
+      CHECK(e.record.outcome == search::Outcome::Ok);
       continue;
     }
     ++relaxed;
-    const bool bug = e.record.outcome == tuner::Outcome::Bug;
-    const bool build = e.record.outcome == tuner::Outcome::Compile;
+    const bool bug = e.record.outcome == search::Outcome::Bug;
+    const bool build = e.record.outcome == search::Outcome::Compile;
     CHECK((bug || build));
     if (bug) CHECK(e.record.error == "unexpected exception of unknown type");
     if (build) CHECK(e.record.buildLog == "injected build failure\nwith a log");

@@ -192,12 +192,12 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   REQUIRE(first.evaluations.size() == baselines + 3);
   CHECK(test::fromStoreCount(first) == 0);
   CHECK(first.storePath == explore::storePathFor(dir.path().string(), device->name, "jacobi2d_5pt", program, sizes));
-  CHECK(tuner::ResultStore(first.storePath).records().size() == baselines + 3);
+  CHECK(search::ResultStore(first.storePath).records().size() == baselines + 3);
   REQUIRE(first.best);
   for (const auto &e : first.evaluations) {
     CAPTURE(e.record.key);
     CAPTURE(e.record.error);
-    CHECK(e.record.outcome == tuner::Outcome::Ok);
+    CHECK(e.record.outcome == search::Outcome::Ok);
   }
   REQUIRE(!first.bestKernelDir.empty());
   CHECK(test::readFile(std::filesystem::path(first.bestKernelDir) / "kernel.cl").find("kernel void") !=
@@ -217,14 +217,14 @@ TEST_CASE("explore: a run writes the store and the best kernel; a second run re-
   for (const auto &e : second.evaluations)
     if (e.fromStore) reused.insert(e.record.key);
   CHECK(reused == keysOf(first));
-  CHECK(tuner::ResultStore(first.storePath).records().size() == baselines + 6);
+  CHECK(search::ResultStore(first.storePath).records().size() == baselines + 6);
 
   options.budget.maxEvaluations = 2;
   ExploreResult third = explore::explore(program, sizes, backend, options);
   test::checkNoBugs(third);
   CHECK(third.evaluations.size() == baselines + 8);
   CHECK(test::fromStoreCount(third) == baselines + 6);
-  CHECK(tuner::ResultStore(first.storePath).records().size() == baselines + 8);
+  CHECK(search::ResultStore(first.storePath).records().size() == baselines + 8);
 }
 
 TEST_CASE("explore: a variant far slower than the best so far is timed once, every other one timedRuns times") {
@@ -235,17 +235,17 @@ TEST_CASE("explore: a variant far slower than the best so far is timed once, eve
   Program program = examples::findExample("jacobi2d_5pt").build();
   Sizes sizes{{"N", 128}, {"M", 128}};
   ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir.path());
-  options.strategy = tuner::SearchStrategy::Random;
+  options.strategy = search::SearchStrategy::Random;
   options.budget.maxEvaluations = 30;
   options.timedRuns = 4;
   options.timeOnceWhenSlowerThan = 2; // low, so that a few of 30 variants qualify
-  options.finalists = 0; // re-timed medians would change the best each variant was compared with
+  options.finalists = 0;              // re-timed medians would change the best each variant was compared with
   ExploreResult result = explore::explore(program, sizes, backend, options);
   test::checkNoBugs(result);
   std::optional<double> best;
   size_t once = 0, full = 0;
   for (const explore::Evaluation &e : result.evaluations) {
-    if (e.record.outcome != tuner::Outcome::Ok) continue;
+    if (e.record.outcome != search::Outcome::Ok) continue;
     CAPTURE(e.record.key);
     REQUIRE(!e.record.samplesNs.empty());
     // Timed once exactly when its first run was over twice the best before it.
@@ -281,7 +281,7 @@ TEST_CASE("explore/why: the explanation names the winner's family, its lead over
   Program program = examples::findExample("jacobi2d_5pt").build();
   Sizes sizes{{"N", 32}, {"M", 32}};
   ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir.path());
-  options.strategy = tuner::SearchStrategy::Random;
+  options.strategy = search::SearchStrategy::Random;
   options.budget.maxEvaluations = 16;
   options.measureRoof = true;
   // Every successful variant a finalist, so every runner-up is timed in the same rounds as the winner.
@@ -308,7 +308,7 @@ TEST_CASE("explore/why: the explanation names the winner's family, its lead over
   // One runner-up per other family that ran, fastest first, none faster than the winner.
   std::set<std::string> familiesThatRan;
   for (const auto &e : result.evaluations)
-    if (e.record.outcome == tuner::Outcome::Ok) familiesThatRan.insert(explore::familyOf(e.configuration));
+    if (e.record.outcome == search::Outcome::Ok) familiesThatRan.insert(explore::familyOf(e.configuration));
   CHECK(why.runnersUp.size() == familiesThatRan.size() - 1);
   REQUIRE(familiesThatRan.size() > 1); // 16 random picks from 6 families
   for (size_t i = 0; i < why.runnersUp.size(); ++i) {
@@ -332,7 +332,7 @@ TEST_CASE("explore: the model strategy searches the space through the configurat
   tuner::OpenCLDevice backend(*device);
   TempDir dir;
   ExploreOptions options = test::tinyExploreOptions("jacobi2d_5pt", dir.path());
-  options.strategy = tuner::SearchStrategy::Model;
+  options.strategy = search::SearchStrategy::Model;
   options.budget.maxEvaluations = 12; // past its random start of 8
   ExploreResult result =
       explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 16}, {"M", 16}}, backend, options);
@@ -402,8 +402,8 @@ TEST_CASE("explore: shards cover the space disjointly and merge to the union") {
   all.insert(keys1.begin(), keys1.end());
   CHECK(all == keysOf(space));
 
-  tuner::ResultStore merged((dir.path() / "merged.jsonl").string());
-  CHECK(tuner::mergeStores({shard0.storePath, shard1.storePath}, merged) == space.variants.size());
+  search::ResultStore merged((dir.path() / "merged.jsonl").string());
+  CHECK(search::mergeStores({shard0.storePath, shard1.storePath}, merged) == space.variants.size());
   std::set<std::string> mergedKeys;
   for (const auto &r : merged.records()) mergedKeys.insert(r.key);
   CHECK(mergedKeys == all);
@@ -436,7 +436,7 @@ TEST_CASE("explore: coarsened variants and their specialised twins are verified 
     CAPTURE(e.record.key);
     CAPTURE(e.record.error);
     // Verification used to pick sizes for the twins that the factor 8 does not divide.
-    CHECK(e.record.outcome == tuner::Outcome::Ok);
+    CHECK(e.record.outcome == search::Outcome::Ok);
     specialisedCoarsened += e.configuration.recipe == Recipe::Coarsened && e.configuration.specialise;
   }
   CHECK(specialisedCoarsened >= 1);
@@ -477,13 +477,13 @@ TEST_CASE("explore: the paper's stencils stay within budget; the best is the fas
     for (const auto &e : result.evaluations) {
       CAPTURE(e.record.key);
       CAPTURE(e.record.error);
-      CHECK(e.record.outcome == tuner::Outcome::Ok); // every variant verified against the interpreter
+      CHECK(e.record.outcome == search::Outcome::Ok); // every variant verified against the interpreter
       plainEvaluated = plainEvaluated || e.configuration.recipe == Recipe::Plain;
       // The best's record is the fastest ok record of the store.
-      if (e.record.outcome == tuner::Outcome::Ok) CHECK(best.record.medianNs <= e.record.medianNs);
+      if (e.record.outcome == search::Outcome::Ok) CHECK(best.record.medianNs <= e.record.medianNs);
     }
     CHECK(plainEvaluated);
-    CHECK(tuner::ResultStore(result.storePath).best()->key == best.record.key);
+    CHECK(search::ResultStore(result.storePath).best()->key == best.record.key);
 
     // An independent measurement of the best kernel, re-derived from its
     // configuration and run through the launch plan again: the stored median

@@ -2,8 +2,8 @@
 // Helpers shared by the exploration and tuning suites.
 
 #include "explore/explorer.h"
+#include "search/result_store.h"
 #include "tests/test_support.h"
-#include "tuner/result_store.h"
 
 #include <doctest/doctest.h>
 
@@ -52,14 +52,14 @@ inline explore::ExploreOptions tinyExploreOptions(const std::string &programName
 }
 
 /// A `bug` outcome is liftcc failing, never the variant: any fails the suite.
-inline void checkNoBugs(const std::vector<tuner::Record> &records) {
-  for (const tuner::Record &r : records) {
+inline void checkNoBugs(const std::vector<search::Record> &records) {
+  for (const search::Record &r : records) {
     CAPTURE(r.key);
-    CHECK_MESSAGE(r.outcome != tuner::Outcome::Bug, r.error);
+    CHECK_MESSAGE(r.outcome != search::Outcome::Bug, r.error);
   }
 }
 inline void checkNoBugs(const explore::ExploreResult &result) {
-  std::vector<tuner::Record> records;
+  std::vector<search::Record> records;
   for (const explore::Evaluation &e : result.evaluations) records.push_back(e.record);
   checkNoBugs(records);
 }

@@ -168,7 +168,7 @@ TEST_CASE("explore/trust: a record is reused only for its program and kernel; st
   // (an entry is replaced only by a faster one; e.g. the first run's best was
   // the record made stale above, re-measured slower now).
   auto launch = nlohmann::json::parse(test::readFile(std::filesystem::path(resumed.bestKernelDir) / "launch.json"));
-  const tuner::Record &best = resumed.evaluations[*resumed.best].record;
+  const search::Record &best = resumed.evaluations[*resumed.best].record;
   CHECK(launch.at("medianNs").get<double>() <= best.medianNs);
   bool timedByARun = false;
   for (const ExploreResult *run : {&first, &same, &resumed})
@@ -213,8 +213,8 @@ TEST_CASE("explore/trust: a candidate that throws anything is recorded as a bug 
   REQUIRE(result.evaluations.size() == result.baselinesEvaluated + 5);
   size_t bugs = 0, ok = 0;
   for (const auto &e : result.evaluations) {
-    bugs += e.record.outcome == tuner::Outcome::Bug;
-    ok += e.record.outcome == tuner::Outcome::Ok;
+    bugs += e.record.outcome == search::Outcome::Bug;
+    ok += e.record.outcome == search::Outcome::Ok;
   }
   CHECK(bugs == 2);
   CHECK(ok == result.evaluations.size() - 2);
@@ -242,7 +242,7 @@ TEST_CASE("explore/trust: verification sizes are those the program accepts (spli
   REQUIRE(!result.evaluations.empty());
   for (const auto &e : result.evaluations) {
     CAPTURE(e.record.key);
-    CHECK_MESSAGE(e.record.outcome == tuner::Outcome::Ok, e.record.error);
+    CHECK_MESSAGE(e.record.outcome == search::Outcome::Ok, e.record.error);
     CHECK(e.record.verified.find("all of N=") == 0);
   }
 }
@@ -265,7 +265,7 @@ TEST_CASE("explore/trust: a specialised 3D tile is verified at a bounded size, w
   bool sawSpecialised = false;
   for (const auto &e : result.evaluations) {
     CAPTURE(e.record.key);
-    CHECK_MESSAGE(e.record.outcome == tuner::Outcome::Ok, e.record.error);
+    CHECK_MESSAGE(e.record.outcome == search::Outcome::Ok, e.record.error);
     if (!e.configuration.specialise) continue;
     sawSpecialised = true;
     // 80 = 2.5 tiles of 32: the middle tile is interior, so the exhaustive
@@ -289,7 +289,7 @@ TEST_CASE("explore/trust: the timed kernel's own full-size output is checked") {
     ExploreResult result = explore::explore(program, sizes, backend, options);
     test::checkNoBugs(result);
     for (const auto &e : result.evaluations) {
-      CHECK(e.record.outcome == tuner::Outcome::Ok);
+      CHECK(e.record.outcome == search::Outcome::Ok);
       CHECK(e.record.verified.find("points of the timed run") != std::string::npos);
     }
   }
@@ -310,7 +310,7 @@ TEST_CASE("explore/trust: the timed kernel's own full-size output is checked") {
     REQUIRE(result.evaluations.size() == result.baselinesEvaluated + 3);
     for (const auto &e : result.evaluations) {
       CAPTURE(e.record.key);
-      CHECK(e.record.outcome == tuner::Outcome::Correctness);
+      CHECK(e.record.outcome == search::Outcome::Correctness);
       CHECK(e.record.error.find("at full size, element [95,") != std::string::npos);
     }
     CHECK(!result.best);
@@ -337,7 +337,7 @@ TEST_CASE("explore/trust: a result of several grids is checked component by comp
     REQUIRE(result.evaluations.size() == result.baselinesEvaluated + 3);
     for (const auto &e : result.evaluations) {
       CAPTURE(e.record.key);
-      CHECK_MESSAGE(e.record.outcome == tuner::Outcome::Ok, e.record.error);
+      CHECK_MESSAGE(e.record.outcome == search::Outcome::Ok, e.record.error);
     }
   }
   // The second component's last element off by a little: caught, and named.
@@ -355,7 +355,7 @@ TEST_CASE("explore/trust: a result of several grids is checked component by comp
   REQUIRE(result.evaluations.size() == result.baselinesEvaluated + 3);
   for (const auto &e : result.evaluations) {
     CAPTURE(e.record.key);
-    CHECK(e.record.outcome == tuner::Outcome::Correctness);
+    CHECK(e.record.outcome == search::Outcome::Correctness);
     CHECK_MESSAGE(e.record.error.find("at full size, component 1 element [39,47]") != std::string::npos,
                   e.record.error);
   }

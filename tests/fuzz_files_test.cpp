@@ -154,10 +154,10 @@ TEST_CASE("fuzz/files: every reader of a damaged results directory returns, or f
                       [&] { exporter::planFromBestKernel(inWork.parent_path().string()); });
       } else if (rel.extension() == ".jsonl") {
         expectCleanly(context + ", store read", damaged,
-                      [&] { tuner::ResultStore(inWork.string(), tuner::ResultStore::Access::Read); });
+                      [&] { search::ResultStore(inWork.string(), search::ResultStore::Access::Read); });
         // explore resumes by appending to its store.
         expectCleanly(context + ", store resume", damaged, [&] {
-          tuner::ResultStore store(inWork.string(), tuner::ResultStore::Access::Append, work.string());
+          search::ResultStore store(inWork.string(), search::ResultStore::Access::Append, work.string());
           store.append(test::okRecordOf("resumed", 50));
         });
       }

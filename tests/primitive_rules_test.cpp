@@ -204,10 +204,10 @@ TEST_CASE("explore: an internal error is recorded as a bug, not as the variant's
       explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 16}, {"M", 16}}, device, options);
   REQUIRE(result.evaluations.size() == result.baselinesEvaluated + 2); // the baselines come uncharged
   for (const explore::Evaluation &e : result.evaluations) {
-    CHECK(e.record.outcome == tuner::Outcome::Bug);
+    CHECK(e.record.outcome == search::Outcome::Bug);
     CHECK(e.record.error == "internal error: a broken invariant");
   }
-  CHECK(tuner::outcomeName(tuner::Outcome::Bug) == "bug");
+  CHECK(search::outcomeName(search::Outcome::Bug) == "bug");
 
   // A backend error that no wrapper turned into a build or launch error is
   // liftcc's failure too (not the variant's constraints, although it is an Error).
@@ -217,10 +217,10 @@ TEST_CASE("explore: an internal error is recorded as a bug, not as the variant's
   result = explore::explore(examples::findExample("jacobi2d_5pt").build(), {{"N", 16}, {"M", 16}}, failing, options);
   REQUIRE(result.evaluations.size() == result.baselinesEvaluated + 2); // the baselines come uncharged
   for (const explore::Evaluation &e : result.evaluations) {
-    CHECK(e.record.outcome == tuner::Outcome::Bug);
+    CHECK(e.record.outcome == search::Outcome::Bug);
     CHECK(e.record.error == "unexpected exception: CL_OUT_OF_HOST_MEMORY from clCreateKernel");
   }
-  CHECK(tuner::parseOutcome("bug") == tuner::Outcome::Bug);
+  CHECK(search::parseOutcome("bug") == search::Outcome::Bug);
 }
 
 } // namespace liftcc

@@ -9,9 +9,9 @@
 #include "explore/best_kernels.h"
 #include "explore/explorer.h"
 #include "explore/record_identity.h"
+#include "search/result_store.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
-#include "tuner/result_store.h"
 
 #include <chrono>
 #include <cstdio>
@@ -27,8 +27,8 @@ namespace liftcc::test {
 inline const std::string kFilesDevice = "Files Test Device";
 
 /// A successful record of `key` taking `ns`.
-inline tuner::Record okRecordOf(const std::string &key, double ns) {
-  tuner::Record r;
+inline search::Record okRecordOf(const std::string &key, double ns) {
+  search::Record r;
   r.key = key;
   r.configuration = {{"recipe", "plain"}};
   r.medianNs = ns;
@@ -45,7 +45,7 @@ inline std::filesystem::path writeEntry(const std::filesystem::path &resultsDir,
   Program program = readProgram(readFile(sourceDir() / "examples" / "json" / "jacobi1d_3pt.json"));
   std::map<std::string, int64_t> sizes{{"N", n}};
   explore::Variant variant = explore::makeVariant(typeCheck(program, sizes), explore::Configuration{});
-  tuner::Record record = okRecordOf(variant.configuration.key(), ns);
+  search::Record record = okRecordOf(variant.configuration.key(), ns);
   record.configuration = variant.configuration.toJson();
   record.programHash = explore::programHash(program, sizes);
   record.kernelHash = explore::kernelHash(variant.kernel, variant.configuration);
@@ -56,7 +56,7 @@ inline std::filesystem::path writeEntry(const std::filesystem::path &resultsDir,
 /// Writes a store of `count` successful records at `path` (below `root`).
 inline void writeStore(const std::filesystem::path &root, const std::filesystem::path &path, int count,
                        const std::string &prefix = "k") {
-  tuner::ResultStore store(path.string(), tuner::ResultStore::Access::Append, root.string());
+  search::ResultStore store(path.string(), search::ResultStore::Access::Append, root.string());
   for (int i = 0; i < count; ++i) store.append(okRecordOf(prefix + std::to_string(i), 100.0 + i));
 }
 

@@ -85,8 +85,8 @@ TEST_CASE("results files: a FIFO in place of a kernel, launch.json or store is r
   // Stores, read or appended to (explore resumes by appending).
   fs::path store = dir.path() / "s.jsonl";
   makeFifo(store);
-  for (auto access : {tuner::ResultStore::Access::Read, tuner::ResultStore::Access::Append}) {
-    std::string message = errorOf([&] { tuner::ResultStore(store.string(), access, dir.path().string()); });
+  for (auto access : {search::ResultStore::Access::Read, search::ResultStore::Access::Append}) {
+    std::string message = errorOf([&] { search::ResultStore(store.string(), access, dir.path().string()); });
     CHECK(message.find(store.string()) != std::string::npos);
     CHECK(message.find("not a regular file") != std::string::npos);
   }
@@ -139,7 +139,7 @@ TEST_CASE("results files: /dev/zero behind a link and sparse files over the cap 
   fs::path store = dir.path() / "big.jsonl";
   write(store, "");
   fs::resize_file(store, io::kMaxStoreFileBytes + 1);
-  message = errorOf([&] { tuner::ResultStore(store.string(), tuner::ResultStore::Access::Read); });
+  message = errorOf([&] { search::ResultStore(store.string(), search::ResultStore::Access::Read); });
   CHECK(message.find("big.jsonl") != std::string::npos);
   CHECK(message.find("may have at most") != std::string::npos);
   fs::remove(store);
@@ -261,7 +261,7 @@ TEST_CASE("results files: liftc merge reads and checks everything before it writ
   run = test::runLiftcWithin(20, "merge --out " + quote(out.string()) + " " + sources);
   CHECK_MESSAGE(run.status == 0, run.output);
   CHECK(run.output.find("merged 5 record(s) from 3 store file(s)") != std::string::npos);
-  CHECK(tuner::ResultStore((out / storeRel).string(), tuner::ResultStore::Access::Read).records().size() == 6);
+  CHECK(search::ResultStore((out / storeRel).string(), search::ResultStore::Access::Read).records().size() == 6);
   CHECK(explore::findBestKernels(out.string(), "").size() == 2);
 }
 
@@ -271,14 +271,14 @@ TEST_CASE("results files: a successful record's time is positive, in the store a
   nlohmann::json zero = test::okRecordOf("b", 100).toJson();
   zero["medianNs"] = 0;
   write(path, test::okRecordOf("a", 100).toJson().dump() + "\n" + zero.dump() + "\n");
-  CHECK_THROWS_WITH_AS(tuner::ResultStore(path.string()),
+  CHECK_THROWS_WITH_AS(search::ResultStore(path.string()),
                        doctest::Contains((path.string() + ":2: malformed record: \"medianNs\" must be a finite "
                                                           "positive number, found 0")
                                              .c_str()),
                        std::runtime_error);
   // Nothing the store would refuse is ever written to it.
   {
-    tuner::ResultStore store((dir.path() / "t.jsonl").string());
+    search::ResultStore store((dir.path() / "t.jsonl").string());
     CHECK_THROWS_AS(store.append(test::okRecordOf("c", 0)), InternalError);
     CHECK(store.records().empty());
   }

@@ -9,12 +9,12 @@
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
 #include "rewrite/recipes.h"
+#include "search/result_store.h"
 #include "tests/explore_test_support.h"
 #include "tests/opencl_test_support.h"
 #include "tests/test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/opencl/opencl_backend.h"
-#include "tuner/result_store.h"
 
 #include "core/io/json.h"
 #include <doctest/doctest.h>
@@ -145,8 +145,8 @@ TEST_CASE("robustness/unroll: constant-length reductions beyond the cap become l
   CHECK_FALSE(compareValues(interpret(typed, sizes, inputs), actual, {1e-3, 1e-4}));
 }
 
-tuner::Record okRecord(const std::string &key, double ns) {
-  tuner::Record r;
+search::Record okRecord(const std::string &key, double ns) {
+  search::Record r;
   r.key = key;
   r.configuration = {{"recipe", "plain"}};
   r.medianNs = ns;
@@ -162,38 +162,38 @@ TEST_CASE("robustness/store: only a last line cut short may be dropped; values a
   std::string a = okRecord("a", 100).toJson().dump(), b = okRecord("b", 200).toJson().dump();
   // A complete (newline-terminated) but unparseable last line is an error naming file:line.
   std::ofstream(path) << a << "\n{\"key\": \"b\"\n";
-  CHECK_THROWS_WITH_AS(tuner::ResultStore(path.string()), doctest::Contains((path.string() + ":2: malformed").c_str()),
+  CHECK_THROWS_WITH_AS(search::ResultStore(path.string()), doctest::Contains((path.string() + ":2: malformed").c_str()),
                        std::runtime_error);
   // A doctored time is rejected, not taken as the best.
   nlohmann::json negative = okRecord("b", 200).toJson();
   negative["medianNs"] = -1000;
   std::ofstream(path) << a << "\n" << negative.dump() << "\n";
-  CHECK_THROWS_WITH_AS(tuner::ResultStore(path.string()), doctest::Contains(":2: malformed record: \"medianNs\""),
+  CHECK_THROWS_WITH_AS(search::ResultStore(path.string()), doctest::Contains(":2: malformed record: \"medianNs\""),
                        std::runtime_error);
   // Reading never modifies: a cut-short last line stays in the file.
   std::ofstream(path) << a << "\n" << b.substr(0, 20);
   size_t before = fileSize(path);
-  CHECK(tuner::ResultStore(path.string(), tuner::ResultStore::Access::Read).records().size() == 1);
+  CHECK(search::ResultStore(path.string(), search::ResultStore::Access::Read).records().size() == 1);
   CHECK(fileSize(path) == before);
   // Merging from it leaves it alone too.
   {
-    tuner::ResultStore into((dir.path() / "merged.jsonl").string());
-    CHECK(tuner::mergeStores({path.string()}, into) == 1);
+    search::ResultStore into((dir.path() / "merged.jsonl").string());
+    CHECK(search::mergeStores({path.string()}, into) == 1);
   }
   CHECK(fileSize(path) == before);
   // Appending cuts it off.
-  CHECK(tuner::ResultStore(path.string()).records().size() == 1);
+  CHECK(search::ResultStore(path.string()).records().size() == 1);
   CHECK(fileSize(path) == a.size() + 1);
 }
 
 TEST_CASE("robustness/store: compile failures keep the build log") {
-  tuner::Record failed;
+  search::Record failed;
   failed.key = "local tile=8";
   failed.configuration = nlohmann::json::object();
-  failed.outcome = tuner::Outcome::Compile;
+  failed.outcome = search::Outcome::Compile;
   failed.error = "<source>:3:5: error: use of undeclared identifier 'x'";
   failed.buildLog = failed.error + "\n  x = 1;\n  ^\n1 error generated.";
-  tuner::Record back = tuner::Record::fromJson(nlohmann::json::parse(failed.toJson().dump()));
+  search::Record back = search::Record::fromJson(nlohmann::json::parse(failed.toJson().dump()));
   CHECK(back.buildLog == failed.buildLog);
   CHECK(back.error == failed.error);
 }
@@ -201,21 +201,21 @@ TEST_CASE("robustness/store: compile failures keep the build log") {
 TEST_CASE("robustness/store: one writer per store file, and no symbolic links") {
   TempDir dir;
   std::filesystem::path path = dir.path() / "dev" / "prog" / "N=8.jsonl";
-  tuner::ResultStore first(path.string(), tuner::ResultStore::Access::Append, dir.path().string());
+  search::ResultStore first(path.string(), search::ResultStore::Access::Append, dir.path().string());
   first.append(okRecord("a", 1));
-  CHECK_THROWS_WITH_AS(tuner::ResultStore(path.string()), doctest::Contains("in use by another liftc run"),
+  CHECK_THROWS_WITH_AS(search::ResultStore(path.string()), doctest::Contains("in use by another liftc run"),
                        std::runtime_error);
-  CHECK(tuner::ResultStore(path.string(), tuner::ResultStore::Access::Read).records().size() == 1);
+  CHECK(search::ResultStore(path.string(), search::ResultStore::Access::Read).records().size() == 1);
   // A planted link, as the store or as a directory on the way, is refused.
   std::filesystem::path victim = dir.path() / "victim.txt";
   std::ofstream(victim) << "precious\n";
   std::filesystem::create_symlink(victim, dir.path() / "dev" / "prog" / "N=16.jsonl");
-  CHECK_THROWS_WITH_AS(tuner::ResultStore((dir.path() / "dev" / "prog" / "N=16.jsonl").string(),
-                                          tuner::ResultStore::Access::Append, dir.path().string()),
+  CHECK_THROWS_WITH_AS(search::ResultStore((dir.path() / "dev" / "prog" / "N=16.jsonl").string(),
+                                           search::ResultStore::Access::Append, dir.path().string()),
                        doctest::Contains("symbolic link"), std::runtime_error);
   std::filesystem::create_directory_symlink(dir.path() / "dev", dir.path() / "linked");
-  CHECK_THROWS_WITH_AS(tuner::ResultStore((dir.path() / "linked" / "prog" / "N=32.jsonl").string(),
-                                          tuner::ResultStore::Access::Append, dir.path().string()),
+  CHECK_THROWS_WITH_AS(search::ResultStore((dir.path() / "linked" / "prog" / "N=32.jsonl").string(),
+                                           search::ResultStore::Access::Append, dir.path().string()),
                        doctest::Contains("symbolic link"), std::runtime_error);
   CHECK(test::readFile(victim) == "precious\n");
 }

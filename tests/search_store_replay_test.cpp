@@ -16,7 +16,7 @@ namespace {
 
 /// Mean evaluations to within 5% of the optimum over `seeds` seeds, a miss
 /// counting as the whole space.
-double meanToWithin5(tuner::SearchStrategy strategy, const bench::StoreReplay &replay, uint64_t seeds) {
+double meanToWithin5(search::SearchStrategy strategy, const bench::StoreReplay &replay, uint64_t seeds) {
   double total = 0;
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
     bench::ReplayRun run = bench::replaySearch(strategy, replay, replay.optimum * 1.05, seed);
@@ -37,8 +37,8 @@ TEST_CASE("search/replay: model search reaches within 5% of the optimum in at mo
     REQUIRE(replay.costs.size() >= 299);
     // The seeds of docs/exploration.md (search_replay --seeds 200); random needs fewer
     // to show that it is far behind.
-    double model = meanToWithin5(tuner::SearchStrategy::Model, replay, 200);
-    double random = meanToWithin5(tuner::SearchStrategy::Random, replay, 40);
+    double model = meanToWithin5(search::SearchStrategy::Model, replay, 200);
+    double random = meanToWithin5(search::SearchStrategy::Random, replay, 40);
     double share = model / double(replay.costs.size());
     MESSAGE(store << ": model " << model << " evaluations (" << 100 * share << "% of " << replay.costs.size()
                   << "), random " << random);
@@ -60,9 +60,10 @@ TEST_CASE("search/replay: a warm start from another size's store (the model's pr
     bench::StoreReplay replay = bench::loadStoreReplay(data + store);
     bench::WarmStart warm = bench::warmStartFrom(replay, data + other);
     REQUIRE(warm.priorObservations > 0);
-    double cold = meanToWithin5(tuner::SearchStrategy::Model, replay, 20);
-    double warmed = meanToWithin5(tuner::SearchStrategy::Model, warm.replay, 20);
-    MESSAGE(std::string(store) << ": cold " << cold << ", warm " << warmed << " evaluations of " << replay.costs.size());
+    double cold = meanToWithin5(search::SearchStrategy::Model, replay, 20);
+    double warmed = meanToWithin5(search::SearchStrategy::Model, warm.replay, 20);
+    MESSAGE(std::string(store) << ": cold " << cold << ", warm " << warmed << " evaluations of "
+                               << replay.costs.size());
     CHECK(warmed / double(replay.costs.size()) <= warmShare);
     CHECK(warmed < cold);
   }

@@ -532,12 +532,12 @@ TEST_CASE("strategy: liftc compile --strategy rebuilds what explore printed; exp
   for (const auto &entry : std::filesystem::recursive_directory_iterator(out))
     if (entry.path().extension() == ".jsonl") stores.push_back(entry.path().string());
   REQUIRE(stores.size() == 1);
-  tuner::ResultStore store(stores[0], tuner::ResultStore::Access::Read);
+  search::ResultStore store(stores[0], search::ResultStore::Access::Read);
   // The mapping family's baseline (its first candidate: no plain default in
   // this space), then the three of --evals.
   CHECK_MESSAGE(explored.output.find("baselines: 1 of 1 evaluated") != std::string::npos, explored.output);
   REQUIRE(store.records().size() == 1 + 3);
-  for (const tuner::Record &r : store.records()) {
+  for (const search::Record &r : store.records()) {
     CHECK(r.strategy.find("mapGlb(") == 0);
     CHECK(r.key.find(" map=") != std::string::npos);
   }

@@ -89,7 +89,7 @@ TEST_CASE("timeout records: a timeout is measured again under a longer timeout, 
   REQUIRE(tiny.evaluations.size() == 2);
   for (const explore::Evaluation &e : tiny.evaluations) {
     CAPTURE(e.record.key);
-    CHECK(e.record.outcome == tuner::Outcome::Timeout);
+    CHECK(e.record.outcome == search::Outcome::Timeout);
     REQUIRE(e.record.timeoutSeconds);
     CHECK(*e.record.timeoutSeconds == doctest::Approx(0.1));
   }
@@ -102,14 +102,14 @@ TEST_CASE("timeout records: a timeout is measured again under a longer timeout, 
     CAPTURE(longer.evaluations[i].record.key);
     CHECK(longer.evaluations[i].record.key == tiny.evaluations[i].record.key);
     CHECK(!longer.evaluations[i].fromStore);
-    CHECK(longer.evaluations[i].record.outcome == tuner::Outcome::Ok);
+    CHECK(longer.evaluations[i].record.outcome == search::Outcome::Ok);
   }
 
   // Read again, the store has the new records in place of the timeouts
   // (four lines, two records), and replays them under the tiny timeout.
-  tuner::ResultStore store(longer.storePath, tuner::ResultStore::Access::Read);
+  search::ResultStore store(longer.storePath, search::ResultStore::Access::Read);
   CHECK(store.records().size() == 2);
-  for (const tuner::Record &r : store.records()) CHECK(r.outcome == tuner::Outcome::Ok);
+  for (const search::Record &r : store.records()) CHECK(r.outcome == search::Outcome::Ok);
   std::string text = test::readFile(longer.storePath);
   CHECK(std::count(text.begin(), text.end(), '\n') == 4);
   options.kernelTimeout = std::chrono::milliseconds(100);
@@ -117,7 +117,7 @@ TEST_CASE("timeout records: a timeout is measured again under a longer timeout, 
   for (const explore::Evaluation &e : replayed.evaluations)
     if (e.record.key == tiny.evaluations[0].record.key || e.record.key == tiny.evaluations[1].record.key) {
       CHECK(e.fromStore);
-      CHECK(e.record.outcome == tuner::Outcome::Ok);
+      CHECK(e.record.outcome == search::Outcome::Ok);
     }
 }
 
@@ -126,21 +126,22 @@ TEST_CASE("timeout records: records without a timeout count as measured with the
                      {"configuration", nlohmann::json::object()},
                      {"outcome", "timeout"},
                      {"error", "kernel did not complete in time"}};
-  tuner::Record record = tuner::Record::fromJson(old);
+  search::Record record = search::Record::fromJson(old);
   CHECK(!record.timeoutSeconds);
-  CHECK(record.answersTimeout(tuner::kDefaultKernelTimeoutSeconds));
+  CHECK(record.answersTimeout(search::kDefaultKernelTimeoutSeconds));
   CHECK(record.answersTimeout(1));
-  CHECK(!record.answersTimeout(tuner::kDefaultKernelTimeoutSeconds + 1));
+  CHECK(!record.answersTimeout(search::kDefaultKernelTimeoutSeconds + 1));
 
   record.timeoutSeconds = 0.5;
-  CHECK(tuner::Record::fromJson(record.toJson()).timeoutSeconds == 0.5);
+  CHECK(search::Record::fromJson(record.toJson()).timeoutSeconds == 0.5);
   CHECK(record.answersTimeout(0.5));
   CHECK(!record.answersTimeout(0.6));
 
   for (nlohmann::json bad : {nlohmann::json(-1), nlohmann::json(0), nlohmann::json("60"), nlohmann::json(nullptr)}) {
     nlohmann::json doctored = old;
     doctored["timeoutSeconds"] = bad;
-    CHECK_THROWS_WITH_AS(tuner::Record::fromJson(doctored), doctest::Contains("timeoutSeconds"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(search::Record::fromJson(doctored), doctest::Contains("timeoutSeconds"),
+                         std::invalid_argument);
   }
   // Every other outcome answers for any timeout.
   nlohmann::json ok{{"key", "plain"},
@@ -148,7 +149,7 @@ TEST_CASE("timeout records: records without a timeout count as measured with the
                     {"outcome", "ok"},
                     {"medianNs", 1000},
                     {"samplesNs", nlohmann::json::array({uint64_t(1000)})}};
-  CHECK(tuner::Record::fromJson(ok).answersTimeout(1e6));
+  CHECK(search::Record::fromJson(ok).answersTimeout(1e6));
 }
 
 } // namespace

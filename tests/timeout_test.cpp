@@ -145,14 +145,14 @@ TEST_CASE("timeout: an exploration records kernels past --timeout as timeout and
   REQUIRE(result.evaluations.size() == 2);
   for (const auto &e : result.evaluations) {
     CAPTURE(e.record.key);
-    CHECK(e.record.outcome == tuner::Outcome::Timeout);
+    CHECK(e.record.outcome == search::Outcome::Timeout);
     CHECK(e.record.error.find("did not complete in time") != std::string::npos);
   }
   CHECK(slow.rebuilds == 2);
   CHECK(!result.best);
-  tuner::ResultStore store(result.storePath);
+  search::ResultStore store(result.storePath);
   REQUIRE(store.records().size() == 2);
-  CHECK(tuner::outcomeName(store.records()[0].outcome) == "timeout");
+  CHECK(search::outcomeName(store.records()[0].outcome) == "timeout");
 }
 
 TEST_CASE("timeout: a time budget ends an exploration within it even when a kernel would run for ever") {
@@ -179,7 +179,7 @@ TEST_CASE("timeout: a time budget ends an exploration within it even when a kern
   CHECK(seconds < 10 + 28);
   // The evaluation the budget cut is unfinished: not recorded, measured by a later run.
   CHECK(result.evaluations.empty());
-  CHECK(tuner::ResultStore(result.storePath).records().empty());
+  CHECK(search::ResultStore(result.storePath).records().empty());
   CHECK(slow.rebuilds == 1);
 }
 

@@ -12,7 +12,7 @@
 // evaluations it takes to reach a variant within 5% of the exhaustive optimum
 // and to reach the optimum itself, and how often a budget of a fixed fraction
 // of the space suffices. --prune F,... adds rows with each strategy pruned
-// (tuner::Pruning: a low-level program is skipped once 2 of its variants ran
+// (search::Pruning: a low-level program is skipped once 2 of its variants ran
 // and its best is more than F times the best so far): the evaluations it
 // saves, the variants it skipped, and how often it lost the 5% target.
 // --warm-from OTHER adds rows with the model search warm-started from another
@@ -151,13 +151,13 @@ void printHeader(const Options &o, const bench::StoreReplay &replay, double targ
 void printStrategyRows(const Options &o, const bench::StoreReplay &replay, double target) {
   size_t n = replay.costs.size();
   // Exhaustive search is deterministic: the store's order is the order it ran in.
-  bench::ReplayRun exhaustive = bench::replaySearch(tuner::SearchStrategy::Exhaustive, replay, target, 1);
+  bench::ReplayRun exhaustive = bench::replaySearch(search::SearchStrategy::Exhaustive, replay, target, 1);
   printRow("exhaustive", {exhaustive.toWithin}, {exhaustive.toOptimum}, {}, n);
   std::vector<double> pruneLevels{0};
   pruneLevels.insert(pruneLevels.end(), o.prunings.begin(), o.prunings.end());
   for (double prune : pruneLevels)
-    for (tuner::SearchStrategy strategy :
-         {tuner::SearchStrategy::Random, tuner::SearchStrategy::Annealing, tuner::SearchStrategy::Model}) {
+    for (search::SearchStrategy strategy :
+         {search::SearchStrategy::Random, search::SearchStrategy::Annealing, search::SearchStrategy::Model}) {
       std::vector<size_t> toWithin, toOptimum, pruned;
       for (uint64_t seed = 1; seed <= o.seeds; ++seed) {
         bench::ReplayRun s = bench::replaySearch(strategy, replay, target, seed, prune);
@@ -166,7 +166,7 @@ void printStrategyRows(const Options &o, const bench::StoreReplay &replay, doubl
         if (prune > 0) pruned.push_back(s.pruned);
       }
       std::ostringstream name;
-      name << tuner::strategyName(strategy);
+      name << search::strategyName(strategy);
       if (prune > 0) name << " p" << prune;
       printRow(name.str(), toWithin, toOptimum, pruned, n);
     }
@@ -184,7 +184,7 @@ void printWarmRows(const Options &o, const bench::StoreReplay &replay, double ta
     if (c && *c <= target) knownReach = k + 1;
   }
   for (uint64_t seed = 1; seed <= o.seeds; ++seed) {
-    bench::ReplayRun s = bench::replaySearch(tuner::SearchStrategy::Model, warm.replay, target, seed);
+    bench::ReplayRun s = bench::replaySearch(search::SearchStrategy::Model, warm.replay, target, seed);
     toWithin.push_back(s.toWithin);
     toOptimum.push_back(s.toOptimum);
     size_t afterKnown = s.toWithin == 0 ? 0 : warm.knownFirst.size() + s.toWithin;
@@ -202,10 +202,10 @@ void printWarmRows(const Options &o, const bench::StoreReplay &replay, double ta
 void printReproducibility(const Options &o, const bench::StoreReplay &replay, double share) {
   const size_t budget = std::max<size_t>(1, size_t(share * double(replay.costs.size())));
   auto crowned = [&](uint64_t seed) {
-    tuner::SearchBudget b;
+    search::SearchBudget b;
     b.maxEvaluations = budget;
-    tuner::SearchResult r = tuner::runSearch(
-        tuner::SearchStrategy::Model, replay.space, [&](size_t i) { return replay.costs[i]; }, b, seed);
+    search::SearchResult r = search::runSearch(
+        search::SearchStrategy::Model, replay.space, [&](size_t i) { return replay.costs[i]; }, b, seed);
     return r.best ? r.bestCost : std::numeric_limits<double>::infinity();
   };
   std::vector<double> ratios;

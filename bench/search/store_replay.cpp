@@ -4,23 +4,23 @@
 #include "explore/configuration.h"
 #include "explore/knowledge.h"
 #include "explore/space.h"
-#include "tuner/result_store.h"
+#include "search/result_store.h"
 
 #include <map>
 
 namespace liftcc::bench {
 
 StoreReplay loadStoreReplay(const std::string &path) {
-  tuner::ResultStore store(path, tuner::ResultStore::Access::Read);
+  search::ResultStore store(path, search::ResultStore::Access::Read);
   StoreReplay replay;
   std::vector<explore::Configuration> configurations;
-  for (const tuner::Record &r : store.records()) {
+  for (const search::Record &r : store.records()) {
     configurations.push_back(explore::Configuration::fromJson(r.configuration));
     replay.keys.push_back(r.key);
-    replay.costs.push_back(r.outcome == tuner::Outcome::Ok ? std::optional<double>(r.medianNs) : std::nullopt);
+    replay.costs.push_back(r.outcome == search::Outcome::Ok ? std::optional<double>(r.medianNs) : std::nullopt);
   }
   replay.programGroups = explore::programGroupIds(configurations);
-  const tuner::Record *best = store.best();
+  const search::Record *best = store.best();
   if (!best) throw Error(path + ": no successful record");
   replay.optimum = best->medianNs;
   // The same neighbourhoods and features as explore() gives its search.
@@ -34,7 +34,7 @@ StoreReplay loadStoreReplay(const std::string &path) {
 }
 
 WarmStart warmStartFrom(const StoreReplay &replay, const std::string &otherStore) {
-  tuner::ResultStore other(otherStore, tuner::ResultStore::Access::Read);
+  search::ResultStore other(otherStore, search::ResultStore::Access::Read);
   explore::Knowledge knowledge;
   explore::addStoreKnowledge(other.records(), otherStore, explore::KnowledgeSource::OtherSize, knowledge);
   WarmStart warm{replay, {}, knowledge.prior.size(), knowledge.strategies.size()};
@@ -46,11 +46,11 @@ WarmStart warmStartFrom(const StoreReplay &replay, const std::string &otherStore
   return warm;
 }
 
-ReplayRun replaySearch(tuner::SearchStrategy strategy, const StoreReplay &replay, double target, uint64_t seed,
+ReplayRun replaySearch(search::SearchStrategy strategy, const StoreReplay &replay, double target, uint64_t seed,
                        double pruneSlowerThan) {
   ReplayRun run;
   size_t evaluations = 0;
-  tuner::CostFunction cost = [&](size_t i) {
+  search::CostFunction cost = [&](size_t i) {
     ++evaluations;
     const std::optional<double> &c = replay.costs[i];
     if (c && *c <= target && !run.toWithin) run.toWithin = evaluations;
@@ -59,7 +59,7 @@ ReplayRun replaySearch(tuner::SearchStrategy strategy, const StoreReplay &replay
   };
   // No budget: the run goes on until both numbers are found (at worst the
   // whole space); budgets are applied afterwards.
-  tuner::SearchBudget untilFound;
+  search::SearchBudget untilFound;
   untilFound.stop = [&] { return run.toWithin && run.toOptimum; };
   if (pruneSlowerThan > 0) {
     // Pruned runs stop at the target: the optimum may have been pruned,
@@ -68,7 +68,7 @@ ReplayRun replaySearch(tuner::SearchStrategy strategy, const StoreReplay &replay
     untilFound.pruning.slowerThan = pruneSlowerThan;
     untilFound.pruning.group = [&](size_t i) { return replay.programGroups[i]; };
   }
-  run.pruned = tuner::runSearch(strategy, replay.space, cost, untilFound, seed).pruned;
+  run.pruned = search::runSearch(strategy, replay.space, cost, untilFound, seed).pruned;
   return run;
 }
 

@@ -6,7 +6,7 @@
 // the search_replay tool and by the tests that hold the search to the
 // figures docs/exploration.md reports.
 
-#include "tuner/search.h"
+#include "search/search.h"
 
 #include <optional>
 #include <string>
@@ -21,7 +21,7 @@ struct StoreReplay {
   double optimum = 0;                       ///< the fastest median ns
   /// The neighbourhoods and features liftc explore gives its search over
   /// the same configurations.
-  tuner::SearchSpace space;
+  search::SearchSpace space;
 };
 
 /// The store at `path` (every record one variant, e.g. an exhaustive
@@ -29,7 +29,7 @@ struct StoreReplay {
 StoreReplay loadStoreReplay(const std::string &path);
 
 /// `replay` warm-started from another store (issue #36 item 3): its space's
-/// prior (tuner::SearchSpace::prior) is the other store's Ok records, as
+/// prior (search::SearchSpace::prior) is the other store's Ok records, as
 /// explore() gathers them from a results directory (explore/knowledge.h),
 /// and `knownFirst` the indices of this space whose configuration keys are
 /// the other store's known winning strategies (its best and each family's
@@ -52,7 +52,7 @@ struct ReplayRun {
 /// <= `target` and the optimum (or, with pruning by `pruneSlowerThan` > 0,
 /// only the target, since the optimum may be pruned), at worst the whole
 /// space.
-ReplayRun replaySearch(tuner::SearchStrategy strategy, const StoreReplay &replay, double target, uint64_t seed,
+ReplayRun replaySearch(search::SearchStrategy strategy, const StoreReplay &replay, double target, uint64_t seed,
                        double pruneSlowerThan = 0);
 
 } // namespace liftcc::bench

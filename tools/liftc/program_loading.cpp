@@ -118,8 +118,7 @@ std::optional<rewrite::Recipe> parseRecipeOption(const CommandLine &cl) {
 }
 
 Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
-  auto opt = cl.value("opt");
-  if (!opt) {
+  if (!cl.value("opt")) {
     if (cl.value("tile")) throw UsageError("--tile needs --opt tiled or --opt local");
     if (cl.value("mapping")) throw UsageError("--mapping needs --opt (it maps the recipe's map nest)");
     if (cl.has("fuse")) throw UsageError("--fuse needs --opt (it chooses how the recipe lowers intermediates)");
@@ -129,15 +128,43 @@ Program lowerWithRecipe(const CommandLine &cl, const Program &typed) {
     parseVectorWidth(cl, std::nullopt, ignored);
     return typed;
   }
-  auto recipe = parseRecipeOption(cl);
-  rewrite::RecipeOptions options;
-  if (auto tile = cl.value("tile")) parseTile(*tile, options);
-  parseCoarsening(cl, recipe, options);
-  parseVectorWidth(cl, recipe, options);
-  options.mapping = parseMappingOption(cl);
-  options.fusion = cl.has("fuse") ? rewrite::Fusion::Inline : rewrite::Fusion::Separate;
-  options.timeTile = parseTimeTile(cl);
-  return rewrite::applyRecipe(typed, *recipe, options);
+  return driver::lower(typed, strategyOfOptions(cl)); // pass 3 of the pipeline
+}
+
+driver::Configuration strategyOfOptions(const CommandLine &cl) {
+  driver::Configuration config;
+  std::optional<rewrite::Recipe> recipe = parseRecipeOption(cl);
+  if (recipe) config.recipe = *recipe;
+  // The options as given, the recipes' defaults otherwise (8 outputs per
+  // tile, coarsening 8x1x1). Only the recipes that use them carry them, so
+  // that a configuration's key and record stay those of its recipe.
+  rewrite::RecipeOptions given;
+  parseCoarsening(cl, recipe, given);
+  if (config.recipe == rewrite::Recipe::Coarsened) {
+    config.coarsen = given.coarsen;
+    config.privateWindow = given.privateWindow;
+  }
+  if (auto tile = cl.value("tile")) parseTile(*tile, given);
+  if (cl.value("tile") || config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local) {
+    config.tile = given.tileOutputs;
+    config.tileShape = given.tileExtents;
+  }
+  parseVectorWidth(cl, config.recipe, given);
+  config.vectorWidth = given.vectorWidth;
+  config.mapping = parseMappingOption(cl);
+  config.fuse = cl.has("fuse");
+  config.timeTile = parseTimeTile(cl);
+  if (cl.value("local")) config.local = parseLocalOption(cl);
+  config.specialise = cl.has("specialise-boundaries");
+  config.noinlineBorder = cl.has("noinline-border");
+  if (config.noinlineBorder && !config.specialise)
+    throw UsageError("--noinline-border changes the border code of a specialised kernel: it needs "
+                     "--specialise-boundaries");
+  codegen::CodegenOptions fastMath;
+  applyFastMathOptions(cl, fastMath);
+  config.fastMath = fastMath.fastMath;
+  config.divToMul = fastMath.divToMul;
+  return config;
 }
 
 codegen::Target parseTarget(const CommandLine &cl) {
@@ -151,7 +178,7 @@ std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, con
                                                       bool forLaunch) {
   auto local = cl.value("local");
   if (!local) return std::nullopt;
-  std::array<int64_t, 3> sizes = parseCodegenOptions(cl).localSize;
+  std::array<int64_t, 3> sizes = parseLocalOption(cl);
   int given = 0;
   for (int d = 0; d < 3; ++d)
     if (sizes[d] > 0) given = d + 1;
@@ -170,34 +197,33 @@ std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, con
   return launch;
 }
 
+std::array<int64_t, 3> parseLocalOption(const CommandLine &cl) {
+  std::array<int64_t, 3> sizes{0, 0, 0};
+  auto local = cl.value("local");
+  if (!local) return sizes;
+  size_t d = 0, start = 0;
+  while (start <= local->size()) {
+    size_t comma = local->find(',', start);
+    std::string item = local->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (d >= 3) throw UsageError("--local takes at most 3 sizes");
+    uint64_t value = parseCount("--local", item, {1, 4096});
+    sizes[d++] = static_cast<int64_t>(value);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  std::array<int64_t, 3> group{1, 1, 1};
+  for (size_t i = 0; i < 3; ++i) group[i] = std::max<int64_t>(sizes[i], 1);
+  checkWorkGroupLimit(group, "--local " + io::shown(*local));
+  return sizes;
+}
+
 codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl) {
-  codegen::CodegenOptions options;
-  options.specialiseBoundaries = cl.has("specialise-boundaries");
-  options.noinlineBorder = cl.has("noinline-border");
-  if (options.noinlineBorder && !options.specialiseBoundaries)
-    throw UsageError("--noinline-border changes the border code of a specialised kernel: it needs "
-                     "--specialise-boundaries");
+  codegen::CodegenOptions options = driver::codegenOptions(strategyOfOptions(cl));
   if (auto name = cl.value("kernel-name")) {
     if (auto why = codegen::invalidKernelName(*name))
       throw UsageError("--kernel-name '" + io::shown(*name) + "' " + *why);
     options.kernelName = *name;
   }
-  if (auto local = cl.value("local")) {
-    size_t d = 0, start = 0;
-    while (start <= local->size()) {
-      size_t comma = local->find(',', start);
-      std::string item = local->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (d >= 3) throw UsageError("--local takes at most 3 sizes");
-      uint64_t value = parseCount("--local", item, {1, 4096});
-      options.localSize[d++] = static_cast<int64_t>(value);
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-    std::array<int64_t, 3> group{1, 1, 1};
-    for (size_t i = 0; i < 3; ++i) group[i] = std::max<int64_t>(options.localSize[i], 1);
-    checkWorkGroupLimit(group, "--local " + io::shown(*local));
-  }
-  applyFastMathOptions(cl, options);
   return options;
 }
 

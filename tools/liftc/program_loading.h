@@ -60,13 +60,25 @@ void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recip
 /// --vector W (2, 4, 8 or 16) into options.vectorWidth; only with --opt plain or coarsened.
 void parseVectorWidth(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options);
 
-/// With --opt RECIPE (and --tile K, --coarsen, --window), the typed program
-/// lowered by that recipe; otherwise `typed` itself.
+/// The one translation of liftc's recipe and code generator options into a
+/// strategy: --opt (plain without it), --tile, --coarsen, --window, --vector,
+/// --mapping, --fuse, --time-tile, --local, --specialise-boundaries,
+/// --noinline-border, --fast-math and --div-to-mul. compile, run and export
+/// lower and generate by it (lowerWithRecipe, parseCodegenOptions), tune
+/// measures it.
+driver::Configuration strategyOfOptions(const CommandLine &cl);
+
+/// With --opt RECIPE, the typed program lowered by strategyOfOptions (the
+/// pipeline's driver::lower); otherwise `typed` itself, which must be
+/// low-level already (options that only a recipe takes are refused).
 Program lowerWithRecipe(const CommandLine &cl, const Program &typed);
 
 /// --target opencl|cuda (default opencl).
 codegen::Target parseTarget(const CommandLine &cl);
-/// --kernel-name and --local X[,Y[,Z]].
+/// --local X[,Y[,Z]] (0 for the dimensions it leaves out; all 0 without it).
+std::array<int64_t, 3> parseLocalOption(const CommandLine &cl);
+/// The code generator's options of strategyOfOptions (driver::codegenOptions)
+/// and --kernel-name.
 codegen::CodegenOptions parseCodegenOptions(const CommandLine &cl);
 /// --fast-math none|mad|relaxed and --div-to-mul into `options` (part of
 /// parseCodegenOptions; explore/tune read them into the configuration).

@@ -5,8 +5,8 @@
 // deprecation note on stderr: "strategy" names a variant's strategy text
 // everywhere else (compile --strategy, explore/strategy_text.h).
 
+#include "search/search.h"
 #include "tools/liftc/command_line.h"
-#include "tuner/search.h"
 
 #include <optional>
 #include <ostream>
@@ -17,7 +17,7 @@ namespace liftcc::cli {
 /// The search method given by `--<option>` or its deprecated `--<oldName>`
 /// (a note on `notes`); nullopt when neither is given. Throws UsageError for
 /// an unknown method or both names at once.
-std::optional<tuner::SearchStrategy> searchMethodOf(const CommandLine &cl, const std::string &option,
-                                                    const std::string &oldName, std::ostream &notes);
+std::optional<search::SearchStrategy> searchMethodOf(const CommandLine &cl, const std::string &option,
+                                                     const std::string &oldName, std::ostream &notes);
 
 } // namespace liftcc::cli

@@ -9,13 +9,13 @@
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
+#include "tools/liftc/search_option.h"
 #include "tools/liftc/strategy_options.h"
 #include "tools/liftc/verbs.h"
-#include "tools/liftc/search_option.h"
 
 #include "examples/example.h"
 #include "explore/explorer.h"
-#include "tuner/search.h"
+#include "search/search.h"
 
 #include <algorithm>
 #include <chrono>
@@ -95,12 +95,12 @@ bool hasBestAt(const std::vector<explore::BestKernel> &bests, const std::string 
 struct OnTheSpotExploration {
   size_t evaluations = 16; ///< 0: never explore
   std::optional<double> secondsPerExample;
-  tuner::SearchStrategy strategy = tuner::SearchStrategy::Random;
+  search::SearchStrategy strategy = search::SearchStrategy::Random;
 
   bool enabled() const { return evaluations > 0; }
   std::string describe() const {
     std::string what = evaluations == SIZE_MAX ? std::string("variants") : std::to_string(evaluations) + " variants";
-    std::string text = "exploring " + what + " (" + tuner::strategyName(strategy) + ")";
+    std::string text = "exploring " + what + " (" + search::strategyName(strategy) + ")";
     if (secondsPerExample) text += " for at most " + std::to_string(static_cast<long long>(*secondsPerExample)) + " s";
     return text;
   }

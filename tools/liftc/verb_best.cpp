@@ -2,8 +2,8 @@
 
 #include "core/io/safe_file.h"
 #include "explore/best_kernels.h"
+#include "search/result_store.h"
 #include "tools/liftc/verbs.h"
-#include "tuner/result_store.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -46,8 +46,7 @@ std::string describe(const explore::BestKernel &k) {
   if (!k.launch.value("verified", "").empty())
     out << "// verified against the interpreter: " << k.launch.value("verified", "") << "\n";
   if (k.launch.contains("strategy")) out << "// strategy " << k.launch.value("strategy", "?") << "\n";
-  if (k.launch.contains("sass"))
-    out << "// SASS " << tuner::SassSummary::fromJson(k.launch.at("sass")).text() << "\n";
+  if (k.launch.contains("sass")) out << "// SASS " << tuner::SassSummary::fromJson(k.launch.at("sass")).text() << "\n";
   if (k.launch.contains("why"))
     out << "// why it won: " << explore::WinExplanation::fromJson(k.launch.at("why")).summary() << "\n";
   out << "// launch: " << k.launch.value("kernel", nlohmann::json()).dump() << "\n";
@@ -78,7 +77,7 @@ namespace {
 /// What `liftc merge` will write, gathered (and checked) before anything is written.
 struct MergePlan {
   /// Store file below --out -> the source records for it, in source order.
-  std::map<fs::path, std::vector<tuner::Record>> records;
+  std::map<fs::path, std::vector<search::Record>> records;
   size_t storeFiles = 0;
   /// Best-kernel directory below --out -> the fastest incoming entry.
   std::map<fs::path, explore::BestKernel> bests;
@@ -107,8 +106,8 @@ void gatherSource(const std::string &source, const fs::path &outDir, MergePlan &
     if (entry.path().extension() == ".jsonl") {
       fs::path target = outDir / rel;
       if (io::sameFile(target.string(), entry.path().string())) continue; // merging a directory into itself
-      tuner::ResultStore store(entry.path().string(), tuner::ResultStore::Access::Read);
-      std::vector<tuner::Record> &into = plan.records[target];
+      search::ResultStore store(entry.path().string(), search::ResultStore::Access::Read);
+      std::vector<search::Record> &into = plan.records[target];
       into.insert(into.end(), store.records().begin(), store.records().end());
       ++plan.storeFiles;
     } else if (entry.path().filename() == "launch.json") {
@@ -135,7 +134,7 @@ void checkDestination(const fs::path &outDir, MergePlan &plan) {
     io::checkCreatableBelow(outDir, target.parent_path());
     io::refuseSymlinksBelow(outDir, target);
     if (fs::exists(fs::symlink_status(target, ec)))
-      tuner::ResultStore(target.string(), tuner::ResultStore::Access::Read);
+      search::ResultStore(target.string(), search::ResultStore::Access::Read);
   }
   for (auto it = plan.bests.begin(); it != plan.bests.end();) {
     const fs::path &target = it->first;
@@ -163,13 +162,13 @@ int runMerge(const CommandLine &cl, std::ostream &out) {
   checkDestination(*outDir, plan);
   // The stores are opened (and locked) before any record or entry is written,
   // so another run holding one stops the merge before it changed anything.
-  std::vector<std::pair<std::unique_ptr<tuner::ResultStore>, const std::vector<tuner::Record> *>> stores;
+  std::vector<std::pair<std::unique_ptr<search::ResultStore>, const std::vector<search::Record> *>> stores;
   for (const auto &[target, records] : plan.records)
     stores.emplace_back(
-        std::make_unique<tuner::ResultStore>(target.string(), tuner::ResultStore::Access::Append, *outDir), &records);
+        std::make_unique<search::ResultStore>(target.string(), search::ResultStore::Access::Append, *outDir), &records);
   size_t added = 0;
   for (auto &[store, records] : stores)
-    for (const tuner::Record &r : *records)
+    for (const search::Record &r : *records)
       if (!store->find(r.identity())) {
         store->append(r);
         ++added;

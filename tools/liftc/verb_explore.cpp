@@ -58,7 +58,7 @@ void printTable(const explore::ExploreResult &result, std::ostream &out, size_t 
   std::vector<const explore::Evaluation *> ok;
   size_t failed = 0;
   for (const auto &e : result.evaluations) {
-    if (e.record.outcome == tuner::Outcome::Ok)
+    if (e.record.outcome == search::Outcome::Ok)
       ok.push_back(&e);
     else
       ++failed;
@@ -99,40 +99,6 @@ int exitNowIfAbandoned(const tuner::Device &device, int status, std::ostream &ou
   }
   std::cerr.flush();
   std::_Exit(status);
-}
-
-/// The configuration tune measures without --strategy: --opt, --tile,
-/// --coarsen, --window, --local, --mapping and the codegen options.
-explore::Configuration configurationOfOptions(const CommandLine &cl) {
-  explore::Configuration config;
-  if (auto recipe = parseRecipeOption(cl)) config.recipe = *recipe;
-  if (config.recipe == rewrite::Recipe::Coarsened) {
-    rewrite::RecipeOptions coarsening;
-    parseCoarsening(cl, config.recipe, coarsening);
-    config.coarsen = coarsening.coarsen;
-    config.privateWindow = coarsening.privateWindow;
-  } else if (cl.value("coarsen") || cl.value("window")) {
-    throw UsageError("--coarsen and --window need --opt coarsened");
-  }
-  if (config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local) {
-    rewrite::RecipeOptions tiling;
-    if (cl.value("tile")) parseTile(*cl.value("tile"), tiling);
-    config.tile = tiling.tileOutputs;
-    config.tileShape = tiling.tileExtents;
-  }
-  const codegen::CodegenOptions codegenOptions = parseCodegenOptions(cl);
-  if (cl.value("local")) config.local = codegenOptions.localSize;
-  config.specialise = codegenOptions.specialiseBoundaries;
-  config.noinlineBorder = codegenOptions.noinlineBorder;
-  config.fastMath = codegenOptions.fastMath;
-  config.divToMul = codegenOptions.divToMul;
-  config.mapping = parseMappingOption(cl);
-  config.fuse = cl.has("fuse");
-  config.timeTile = parseTimeTile(cl);
-  rewrite::RecipeOptions vector;
-  parseVectorWidth(cl, config.recipe, vector);
-  config.vectorWidth = vector.vectorWidth;
-  return config;
 }
 
 } // namespace
@@ -225,7 +191,8 @@ void printRunSummary(const explore::ExploreResult &result, const explore::Explor
   out << "space: " << result.spaceSize << " candidates (" << result.distinctPrograms << " low-level programs, "
       << result.dropped << " dropped as not fitting the device); this shard: " << result.candidates << "\n";
   out << "kernels generated: " << result.kernelsBuilt << " of the " << result.candidates << " candidates; skipped "
-      << result.duplicates << " duplicate kernel(s) and " << result.skipped << " candidate(s) without a kernel of their own\n";
+      << result.duplicates << " duplicate kernel(s) and " << result.skipped
+      << " candidate(s) without a kernel of their own\n";
   out << std::fixed << std::setprecision(2) << "space described in " << result.describeSeconds << " s";
   if (result.firstCandidateSeconds) out << ", first candidate built from " << *result.firstCandidateSeconds << " s";
   if (result.firstMeasurementSeconds)
@@ -259,7 +226,8 @@ void printRunSummary(const explore::ExploreResult &result, const explore::Explor
   }
   if (!result.knowledgeStores.empty()) {
     out << "knowledge: " << result.knowledgeStores.size() << " other store(s) of this results directory, "
-        << result.knownStrategies.size() << " known winning strateg" << (result.knownStrategies.size() == 1 ? "y" : "ies");
+        << result.knownStrategies.size() << " known winning strateg"
+        << (result.knownStrategies.size() == 1 ? "y" : "ies");
     if (result.priorObservationsUsed > 0)
       out << ", " << result.priorObservationsUsed << " prior observations for the model search";
     out << "\n";
@@ -305,7 +273,8 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   options.onProgress = progressLine(quiet);
 
   std::unique_ptr<tuner::Device> device = openDevice(cl, target);
-  if (cl.has("build") && !cl.has("space")) throw UsageError("--build goes with --space (it builds every kernel of the space)");
+  if (cl.has("build") && !cl.has("space"))
+    throw UsageError("--build goes with --space (it builds every kernel of the space)");
   if (cl.has("space")) return printSpaceOnly(cl, loaded, options, *device, out);
   explore::ExploreResult result = explore::explore(loaded.program, loaded.sizes, *device, options);
   if (!quiet && !result.evaluations.empty()) std::cerr << "\n"; // ends the progress line
@@ -323,8 +292,8 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
   printTable(result, out, 10);
   printBest(result, *device, out);
   if (auto t4 = cl.value("t4")) {
-    tuner::ResultStore store(result.storePath, tuner::ResultStore::Access::Read);
-    io::writeFile(*t4, tuner::exportT4(store.records()).dump(2) + "\n");
+    search::ResultStore store(result.storePath, search::ResultStore::Access::Read);
+    io::writeFile(*t4, search::exportT4(store.records()).dump(2) + "\n");
   }
   return exitNowIfAbandoned(*device, result.best ? 0 : 1, out);
 }
@@ -339,7 +308,7 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   const auto [program, sizes, typed] = loadTypedProgram(cl, {});
 
   std::optional<explore::Variant> fromStrategy = strategyVariant(cl, typed, parseTarget(cl));
-  explore::Configuration config = fromStrategy ? fromStrategy->configuration : configurationOfOptions(cl);
+  explore::Configuration config = fromStrategy ? fromStrategy->configuration : strategyOfOptions(cl);
 
   options.programName = programNameOf(cl);
   options.storeDir = cl.value("out").value_or("results");
@@ -348,13 +317,13 @@ int runTune(const CommandLine &cl, std::ostream &out) {
   explore::Variant variant = fromStrategy ? *fromStrategy : explore::makeVariant(typed, config, device->target());
   checkLocalOption(cl, variant.kernel, /*forLaunch=*/true);
   checkDeviceLimits(variant.kernel, device->limits(), sizes);
-  tuner::ResultStore store(
+  search::ResultStore store(
       explore::storePathFor(options.storeDir, device->resultsName(), options.programName, program, sizes),
-      tuner::ResultStore::Access::Append, options.storeDir);
-  tuner::Record record;
+      search::ResultStore::Access::Append, options.storeDir);
+  search::Record record;
   // Reused only when it measured this program and this very kernel (and a
   // timeout, with at least this run's timeout).
-  const tuner::Record *known =
+  const search::Record *known =
       store.findMeasuredOn(config.key(), explore::programHash(program, sizes),
                            explore::kernelHash(variant.kernel, variant.configuration), device->resultsName());
   if (known && known->answersTimeout(options.kernelTimeout.count())) {
@@ -365,8 +334,8 @@ int runTune(const CommandLine &cl, std::ostream &out) {
     store.append(record);
   }
   out << "device: " << device->name() << "\nvariant: " << record.key << "\nstrategy: " << explore::strategyText(variant)
-      << "\noutcome: " << tuner::outcomeName(record.outcome) << "\n";
-  if (record.outcome != tuner::Outcome::Ok) {
+      << "\noutcome: " << search::outcomeName(record.outcome) << "\n";
+  if (record.outcome != search::Outcome::Ok) {
     out << "error: " << record.error << "\n";
     return exitNowIfAbandoned(*device, 1, out);
   }

@@ -1,10 +1,10 @@
-#include "tuner/roof_rounds.h"
+#include "search/roof_rounds.h"
 
 #include "tuner/median.h"
 
 #include <algorithm>
 
-namespace liftcc::tuner {
+namespace liftcc::search {
 
 RoofFraction roofFraction(const std::vector<double> &rowRoundNs, const std::vector<double> &roofRoundBytesPerSecond,
                           int64_t outputElements, double bytesPerElement) {
@@ -25,4 +25,4 @@ RoofFraction roofFraction(const std::vector<double> &rowRoundNs, const std::vect
   return f;
 }
 
-} // namespace liftcc::tuner
+} // namespace liftcc::search

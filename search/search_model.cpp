@@ -1,4 +1,4 @@
-#include "tuner/search_model.h"
+#include "search/search_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <map>
 #include <numeric>
 
-namespace liftcc::tuner {
+namespace liftcc::search {
 
 namespace {
 
@@ -380,4 +380,4 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
   }
 }
 
-} // namespace liftcc::tuner
+} // namespace liftcc::search

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace liftcc::tuner {
+namespace liftcc::search {
 
 struct RoofFraction {
   /// The row's fraction of each round's roof, for every round in which both
@@ -33,4 +33,4 @@ struct RoofFraction {
 RoofFraction roofFraction(const std::vector<double> &rowRoundNs, const std::vector<double> &roofRoundBytesPerSecond,
                           int64_t outputElements, double bytesPerElement);
 
-} // namespace liftcc::tuner
+} // namespace liftcc::search

@@ -20,13 +20,13 @@
 //
 // Measured on recorded exhaustive explorations (bench/search/search_replay).
 
-#include "tuner/search.h"
+#include "search/search.h"
 
 #include <functional>
 #include <optional>
 #include <random>
 
-namespace liftcc::tuner {
+namespace liftcc::search {
 
 /// `exhausted`, `seen` and `evaluate` are the search's bookkeeping
 /// (budget, memoisation); `evaluate` returns nullopt for a failed configuration.
@@ -40,4 +40,4 @@ void modelSearch(const SearchSpace &space, const std::function<bool()> &exhauste
                  const std::function<void(size_t pick, const std::vector<size_t> &next)> &hint, std::mt19937_64 &rng,
                  const std::vector<std::pair<size_t, std::optional<double>>> &observed = {});
 
-} // namespace liftcc::tuner
+} // namespace liftcc::search

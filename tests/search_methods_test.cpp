@@ -2,7 +2,7 @@
 // properties (budget, no repeated evaluation, optimum found) are checked
 // exactly and fast.
 
-#include "tuner/search.h"
+#include "search/search.h"
 
 #include <doctest/doctest.h>
 
@@ -15,11 +15,11 @@
 namespace liftcc {
 namespace {
 
-using tuner::CostFunction;
-using tuner::SearchBudget;
-using tuner::SearchResult;
-using tuner::SearchSpace;
-using tuner::SearchStrategy;
+using search::CostFunction;
+using search::SearchBudget;
+using search::SearchResult;
+using search::SearchSpace;
+using search::SearchStrategy;
 
 /// A grid of width x height configurations; like explore::areNeighbours, two
 /// points are neighbours when they differ in exactly one parameter.
@@ -97,17 +97,17 @@ void checkConsistent(const SearchResult &result, const Grid &grid) {
 
 } // namespace
 
-TEST_CASE("explore/search: strategy names") {
+TEST_CASE("search: strategy names") {
   for (SearchStrategy s :
        {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing, SearchStrategy::Model})
-    CHECK(tuner::parseStrategy(tuner::strategyName(s)) == s);
-  CHECK(!tuner::parseStrategy("genetic"));
+    CHECK(search::parseStrategy(search::strategyName(s)) == s);
+  CHECK(!search::parseStrategy("genetic"));
 }
 
-TEST_CASE("explore/search: exhaustive evaluates every point in order and finds the optimum") {
+TEST_CASE("search: exhaustive evaluates every point in order and finds the optimum") {
   Grid grid = bowl(7, 5, 4, 2, 3);
   CountingCost counting{grid, {}};
-  SearchResult result = tuner::runSearch(SearchStrategy::Exhaustive, grid.space(), counting.function(), {});
+  SearchResult result = search::runSearch(SearchStrategy::Exhaustive, grid.space(), counting.function(), {});
   REQUIRE(result.evaluated.size() == grid.costs.size());
   for (size_t i = 0; i < result.evaluated.size(); ++i) CHECK(result.evaluated[i] == i);
   CHECK(counting.noneTwice());
@@ -118,18 +118,18 @@ TEST_CASE("explore/search: exhaustive evaluates every point in order and finds t
 
   SearchBudget three;
   three.maxEvaluations = 3;
-  CHECK(tuner::runSearch(SearchStrategy::Exhaustive, grid.space(), counting.function(), three).evaluated.size() == 3);
+  CHECK(search::runSearch(SearchStrategy::Exhaustive, grid.space(), counting.function(), three).evaluated.size() == 3);
 }
 
-TEST_CASE("explore/search: free evaluations (a result store's) do not count against the evaluation budget") {
+TEST_CASE("search: free evaluations (a result store's) do not count against the evaluation budget") {
   Grid grid = bowl(6, 4, 2, 1, 3);
   for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing}) {
-    CAPTURE(tuner::strategyName(s));
+    CAPTURE(search::strategyName(s));
     CountingCost counting{grid, {}};
     SearchBudget budget;
     budget.maxEvaluations = 4;
     budget.free = [](size_t i) { return i % 2 == 0; }; // every even point is already known
-    SearchResult result = tuner::runSearch(s, grid.space(), counting.function(), budget, 5);
+    SearchResult result = search::runSearch(s, grid.space(), counting.function(), budget, 5);
     size_t charged = 0;
     for (size_t i : result.evaluated) charged += i % 2 == 1;
     CHECK(charged == 4);
@@ -141,34 +141,34 @@ TEST_CASE("explore/search: free evaluations (a result store's) do not count agai
   SearchBudget none;
   none.maxEvaluations = 0;
   none.free = [](size_t i) { return i < 3; };
-  CHECK(tuner::runSearch(
+  CHECK(search::runSearch(
             SearchStrategy::Exhaustive, grid.space(), [&](size_t i) { return grid.costs[i]; }, none)
             .evaluated == std::vector<size_t>{0, 1, 2});
 }
 
-TEST_CASE("explore/search: a space of only invalid points has no best") {
+TEST_CASE("search: a space of only invalid points has no best") {
   Grid grid{4, 4, std::vector<std::optional<double>>(16)};
   for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing}) {
-    CAPTURE(tuner::strategyName(s));
+    CAPTURE(search::strategyName(s));
     CountingCost counting{grid, {}};
-    SearchResult result = tuner::runSearch(s, grid.space(), counting.function(), {});
+    SearchResult result = search::runSearch(s, grid.space(), counting.function(), {});
     CHECK(!result.best);
     CHECK(result.evaluated.size() == 16); // it keeps looking, and then stops
     CHECK(counting.noneTwice());
   }
-  SearchResult empty = tuner::runSearch(SearchStrategy::Annealing, SearchSpace{}, [](size_t) { return 1.0; }, {});
+  SearchResult empty = search::runSearch(SearchStrategy::Annealing, SearchSpace{}, [](size_t) { return 1.0; }, {});
   CHECK(empty.evaluated.empty());
   CHECK(!empty.best);
 }
 
-TEST_CASE("explore/search: random respects the evaluation budget and never evaluates twice") {
+TEST_CASE("search: random respects the evaluation budget and never evaluates twice") {
   Grid grid = bowl(8, 8, 3, 6, 5);
   for (uint64_t seed : {1u, 2u, 3u}) {
     CAPTURE(seed);
     CountingCost counting{grid, {}};
     SearchBudget budget;
     budget.maxEvaluations = 10;
-    SearchResult result = tuner::runSearch(SearchStrategy::Random, grid.space(), counting.function(), budget, seed);
+    SearchResult result = search::runSearch(SearchStrategy::Random, grid.space(), counting.function(), budget, seed);
     CHECK(result.evaluated.size() == 10);
     CHECK(counting.calls.size() == 10);
     CHECK(counting.noneTwice());
@@ -178,23 +178,23 @@ TEST_CASE("explore/search: random respects the evaluation budget and never evalu
   SearchBudget budget;
   budget.maxEvaluations = 10;
   auto cost = [&](size_t i) { return grid.costs[i]; };
-  auto a = tuner::runSearch(SearchStrategy::Random, grid.space(), cost, budget, 7).evaluated;
-  CHECK(a == tuner::runSearch(SearchStrategy::Random, grid.space(), cost, budget, 7).evaluated);
-  CHECK(a != tuner::runSearch(SearchStrategy::Random, grid.space(), cost, budget, 8).evaluated);
+  auto a = search::runSearch(SearchStrategy::Random, grid.space(), cost, budget, 7).evaluated;
+  CHECK(a == search::runSearch(SearchStrategy::Random, grid.space(), cost, budget, 7).evaluated);
+  CHECK(a != search::runSearch(SearchStrategy::Random, grid.space(), cost, budget, 8).evaluated);
 
   // A budget beyond the space: every point once, then it stops.
   CountingCost all{grid, {}};
-  SearchResult full = tuner::runSearch(SearchStrategy::Random, grid.space(), all.function(), {}, 1);
+  SearchResult full = search::runSearch(SearchStrategy::Random, grid.space(), all.function(), {}, 1);
   CHECK(full.evaluated.size() == grid.costs.size());
   CHECK(all.noneTwice());
   REQUIRE(full.best);
   CHECK(*full.best == grid.optimum());
 }
 
-TEST_CASE("explore/search: the time budget stops a search between evaluations") {
+TEST_CASE("search: the time budget stops a search between evaluations") {
   Grid grid = bowl(10, 10, 5, 5);
   for (SearchStrategy s : {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing}) {
-    CAPTURE(tuner::strategyName(s));
+    CAPTURE(search::strategyName(s));
     SearchBudget budget;
     budget.maxTime = std::chrono::milliseconds(40);
     auto slow = [&](size_t i) {
@@ -202,7 +202,7 @@ TEST_CASE("explore/search: the time budget stops a search between evaluations") 
       return grid.costs[i];
     };
     auto start = std::chrono::steady_clock::now();
-    SearchResult result = tuner::runSearch(s, grid.space(), slow, budget, 3);
+    SearchResult result = search::runSearch(s, grid.space(), slow, budget, 3);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CHECK(result.evaluated.size() >= 1);
     CHECK(result.evaluated.size() < grid.costs.size());
@@ -211,7 +211,7 @@ TEST_CASE("explore/search: the time budget stops a search between evaluations") 
   }
 }
 
-TEST_CASE("explore/search: annealing finds the optimum of a smooth space well within the budget") {
+TEST_CASE("search: annealing finds the optimum of a smooth space well within the budget") {
   // 16 x 16 = 256 points with a few invalid ones; the bowl's minimum is unique.
   Grid grid = bowl(16, 16, 11, 5, 7);
   size_t optimum = grid.optimum();
@@ -222,7 +222,7 @@ TEST_CASE("explore/search: annealing finds the optimum of a smooth space well wi
     CountingCost counting{grid, {}};
     SearchBudget budget;
     budget.maxEvaluations = grid.costs.size() / 2;
-    SearchResult result = tuner::runSearch(SearchStrategy::Annealing, grid.space(), counting.function(), budget, seed);
+    SearchResult result = search::runSearch(SearchStrategy::Annealing, grid.space(), counting.function(), budget, seed);
     CHECK(counting.noneTwice());
     CHECK(result.evaluated.size() <= budget.maxEvaluations);
     checkConsistent(result, grid);
@@ -237,14 +237,14 @@ TEST_CASE("explore/search: annealing finds the optimum of a smooth space well wi
   CHECK(mean < 64);
 }
 
-TEST_CASE("explore/search: annealing visits the whole space when the budget allows, once each") {
+TEST_CASE("search: annealing visits the whole space when the budget allows, once each") {
   // Local optima everywhere (a sawtooth): annealing must restart rather than
   // stop, and must still never repeat an evaluation.
   Grid grid{6, 6, {}};
   for (size_t i = 0; i < 36; ++i)
     grid.costs.push_back(i % 5 == 0 ? std::nullopt : std::optional<double>(double((i * 7) % 11)));
   CountingCost counting{grid, {}};
-  SearchResult result = tuner::runSearch(SearchStrategy::Annealing, grid.space(), counting.function(), {}, 5);
+  SearchResult result = search::runSearch(SearchStrategy::Annealing, grid.space(), counting.function(), {}, 5);
   CHECK(result.evaluated.size() == 36);
   CHECK(counting.noneTwice());
   REQUIRE(result.best);
@@ -284,7 +284,7 @@ Categorical additiveSpace(uint64_t shuffle) {
   return space;
 }
 
-TEST_CASE("explore/search: model search finds the optimum of an additive space in a fraction of random search's "
+TEST_CASE("search: model search finds the optimum of an additive space in a fraction of random search's "
           "evaluations") {
   double modelTotal = 0, randomTotal = 0;
   const uint64_t seeds = 10;
@@ -296,7 +296,7 @@ TEST_CASE("explore/search: model search finds the optimum of an additive space i
       CountingCost counting{asGrid, {}};
       SearchBudget budget;
       budget.maxEvaluations = 256;
-      SearchResult result = tuner::runSearch(strategy, space.space(), counting.function(), budget, seed);
+      SearchResult result = search::runSearch(strategy, space.space(), counting.function(), budget, seed);
       CHECK(counting.noneTwice());
       CHECK(result.evaluated.size() <= budget.maxEvaluations);
       checkConsistent(result, asGrid);
@@ -311,10 +311,10 @@ TEST_CASE("explore/search: model search finds the optimum of an additive space i
   CHECK(modelTotal < randomTotal / 2);
 }
 
-TEST_CASE("explore/search: model search without features, or with every point invalid, still visits each point once") {
+TEST_CASE("search: model search without features, or with every point invalid, still visits each point once") {
   Grid grid = bowl(6, 6, 2, 3, 4); // its space has no features: the model strategy searches at random
   CountingCost counting{grid, {}};
-  SearchResult result = tuner::runSearch(SearchStrategy::Model, grid.space(), counting.function(), {}, 3);
+  SearchResult result = search::runSearch(SearchStrategy::Model, grid.space(), counting.function(), {}, 3);
   CHECK(result.evaluated.size() == 36);
   CHECK(counting.noneTwice());
   REQUIRE(result.best);
@@ -324,7 +324,7 @@ TEST_CASE("explore/search: model search without features, or with every point in
   std::fill(invalid.costs.begin(), invalid.costs.end(), std::nullopt);
   Grid none{512, 1, invalid.costs};
   CountingCost noneCounting{none, {}};
-  SearchResult nothing = tuner::runSearch(SearchStrategy::Model, invalid.space(), noneCounting.function(), {}, 3);
+  SearchResult nothing = search::runSearch(SearchStrategy::Model, invalid.space(), noneCounting.function(), {}, 3);
   CHECK(nothing.evaluated.size() == 512);
   CHECK(noneCounting.noneTwice());
   CHECK(!nothing.best);
@@ -332,7 +332,7 @@ TEST_CASE("explore/search: model search without features, or with every point in
 
 namespace {
 
-/// Two groups of ten (tuner::Pruning::group = index / 10): the first fast,
+/// Two groups of ten (search::Pruning::group = index / 10): the first fast,
 /// the second ten times slower; `costs` may be changed per entry.
 struct TwoGroups {
   std::vector<std::optional<double>> costs;
@@ -345,8 +345,8 @@ struct TwoGroups {
     space.neighbours = [](size_t) { return std::vector<size_t>{}; };
     return space;
   }
-  static tuner::Pruning pruning(double slowerThan) {
-    tuner::Pruning p;
+  static search::Pruning pruning(double slowerThan) {
+    search::Pruning p;
     p.group = [](size_t i) { return i / 10; };
     p.slowerThan = slowerThan;
     return p;
@@ -364,7 +364,7 @@ TEST_CASE("search/pruning: a group slower than the best is skipped once two of i
   };
   SearchBudget budget;
   budget.pruning = TwoGroups::pruning(3);
-  SearchResult r = tuner::runSearch(SearchStrategy::Exhaustive, g.space(), cost, budget);
+  SearchResult r = search::runSearch(SearchStrategy::Exhaustive, g.space(), cost, budget);
   // The fast group, then two of the slow one: 1010 > 3 x 100, the other 8 skipped.
   CHECK(measured.size() == 12);
   CHECK(r.evaluated.size() == 12);
@@ -374,10 +374,10 @@ TEST_CASE("search/pruning: a group slower than the best is skipped once two of i
   // Within the factor nothing is skipped; off by default.
   measured.clear();
   budget.pruning = TwoGroups::pruning(20);
-  CHECK(tuner::runSearch(SearchStrategy::Exhaustive, g.space(), cost, budget).pruned == 0);
+  CHECK(search::runSearch(SearchStrategy::Exhaustive, g.space(), cost, budget).pruned == 0);
   CHECK(measured.size() == 20);
   measured.clear();
-  CHECK(tuner::runSearch(SearchStrategy::Exhaustive, g.space(), cost, {}).pruned == 0);
+  CHECK(search::runSearch(SearchStrategy::Exhaustive, g.space(), cost, {}).pruned == 0);
   CHECK(measured.size() == 20);
 }
 
@@ -392,7 +392,7 @@ TEST_CASE("search/pruning: a group that only fails is skipped; stored results ar
   SearchBudget budget;
   budget.pruning = TwoGroups::pruning(3);
   budget.free = [](size_t i) { return i == 19; }; // in the store: costs nothing, so not skipped
-  SearchResult r = tuner::runSearch(SearchStrategy::Exhaustive, g.space(), cost, budget);
+  SearchResult r = search::runSearch(SearchStrategy::Exhaustive, g.space(), cost, budget);
   CHECK(calls == 13);
   CHECK(r.pruned == 7);
   CHECK(std::count(r.evaluated.begin(), r.evaluated.end(), size_t(19)) == 1);
@@ -403,7 +403,7 @@ TEST_CASE("search/pruning: every strategy still finds the optimum and never meas
   for (SearchStrategy strategy :
        {SearchStrategy::Exhaustive, SearchStrategy::Random, SearchStrategy::Annealing, SearchStrategy::Model})
     for (uint64_t seed = 1; seed <= 20; ++seed) {
-      CAPTURE(tuner::strategyName(strategy));
+      CAPTURE(search::strategyName(strategy));
       CAPTURE(seed);
       std::map<size_t, int> measured;
       CostFunction cost = [&](size_t i) {
@@ -412,7 +412,7 @@ TEST_CASE("search/pruning: every strategy still finds the optimum and never meas
       };
       SearchBudget budget;
       budget.pruning = TwoGroups::pruning(3);
-      SearchResult r = tuner::runSearch(strategy, g.space(), cost, budget, seed);
+      SearchResult r = search::runSearch(strategy, g.space(), cost, budget, seed);
       CHECK(r.best == size_t(0));
       for (const auto &[index, times] : measured) CHECK(times == 1);
       CHECK(measured.size() + r.pruned <= 20);

@@ -2,8 +2,8 @@
 // resumes from, and what is exported in the T4 format and merged across shards.
 
 #include "core/error.h"
+#include "search/result_store.h"
 #include "tests/explore_test_support.h"
-#include "tuner/result_store.h"
 
 #include <doctest/doctest.h>
 
@@ -13,11 +13,11 @@
 namespace liftcc {
 namespace {
 
+using search::Outcome;
+using search::Record;
+using search::ResultStore;
 using test::readFile;
 using test::TempDir;
-using tuner::Outcome;
-using tuner::Record;
-using tuner::ResultStore;
 
 Record okRecord(const std::string &key, double medianNs) {
   Record r;
@@ -47,7 +47,7 @@ size_t lineCount(const std::filesystem::path &path) {
 
 } // namespace
 
-TEST_CASE("explore/store: records are appended at once, found by key and reloaded") {
+TEST_CASE("search/store: records are appended at once, found by key and reloaded") {
   TempDir dir;
   std::filesystem::path path = dir.path() / "device" / "program" / "N=64.jsonl";
   {
@@ -82,7 +82,7 @@ TEST_CASE("explore/store: records are appended at once, found by key and reloade
   CHECK(b->samplesNs.empty());
 }
 
-TEST_CASE("explore/store: best is the fastest successful record, the finalists' rounds first") {
+TEST_CASE("search/store: best is the fastest successful record, the finalists' rounds first") {
   TempDir dir;
   ResultStore store((dir.path() / "s.jsonl").string());
   store.append(failedRecord("compile", Outcome::Compile, "x")); // medianNs 0, but not a result
@@ -112,7 +112,7 @@ TEST_CASE("explore/store: best is the fastest successful record, the finalists' 
   CHECK(onlyFailures.best() == nullptr);
 }
 
-TEST_CASE("explore/store: a truncated last line is dropped and the store stays appendable") {
+TEST_CASE("search/store: a truncated last line is dropped and the store stays appendable") {
   TempDir dir;
   std::filesystem::path path = dir.path() / "s.jsonl";
   {
@@ -138,7 +138,7 @@ TEST_CASE("explore/store: a truncated last line is dropped and the store stays a
   CHECK(lineCount(path) == 4);
 }
 
-TEST_CASE("explore/store: a complete last record without its newline is kept") {
+TEST_CASE("search/store: a complete last record without its newline is kept") {
   TempDir dir;
   std::filesystem::path path = dir.path() / "s.jsonl";
   std::ofstream(path) << okRecord("a", 100).toJson().dump() << "\n" << okRecord("b", 200).toJson().dump();
@@ -151,7 +151,7 @@ TEST_CASE("explore/store: a complete last record without its newline is kept") {
   CHECK(reloaded.records().size() == 3);
 }
 
-TEST_CASE("explore/store: a malformed line before the last is an error naming the line") {
+TEST_CASE("search/store: a malformed line before the last is an error naming the line") {
   TempDir dir;
   std::filesystem::path path = dir.path() / "s.jsonl";
   std::ofstream(path) << okRecord("a", 100).toJson().dump() << "\n"
@@ -171,10 +171,10 @@ TEST_CASE("explore/store: a malformed line before the last is an error naming th
   CHECK_THROWS_WITH_AS(ResultStore(path.string()), doctest::Contains(":1: malformed"), std::runtime_error);
 }
 
-TEST_CASE("explore/store: T4 export") {
+TEST_CASE("search/store: T4 export") {
   std::vector<Record> records{okRecord("fast", 2'000'000), failedRecord("broken", Outcome::Compile, "error"),
                               failedRecord("wrong", Outcome::Correctness, "mismatch at 3")};
-  nlohmann::json t4 = tuner::exportT4(records);
+  nlohmann::json t4 = search::exportT4(records);
   CHECK(t4.at("schema_version") == "1.0.0");
   const nlohmann::json &results = t4.at("results");
   REQUIRE(results.is_array());
@@ -204,10 +204,10 @@ TEST_CASE("explore/store: T4 export") {
   CHECK(results[2].at("invalidity") == "correctness");
   CHECK(results[2].at("correctness") == 0);
 
-  CHECK(tuner::exportT4({}).at("results").empty());
+  CHECK(search::exportT4({}).at("results").empty());
 }
 
-TEST_CASE("explore/store: merging shards unions their records, the first of a key winning") {
+TEST_CASE("search/store: merging shards unions their records, the first of a key winning") {
   TempDir dir;
   std::string a = (dir.path() / "a.jsonl").string(), b = (dir.path() / "b.jsonl").string();
   {
@@ -218,12 +218,12 @@ TEST_CASE("explore/store: merging shards unions their records, the first of a ke
     shardB.append(failedRecord("z", Outcome::Runtime, "boom"));
   }
   ResultStore merged((dir.path() / "merged" / "m.jsonl").string());
-  CHECK(tuner::mergeStores({a, b}, merged) == 3);
+  CHECK(search::mergeStores({a, b}, merged) == 3);
   REQUIRE(merged.records().size() == 3);
   CHECK(merged.find("y")->medianNs == 200);
   CHECK(merged.find("z")->outcome == Outcome::Runtime);
   // Merging again adds nothing, and the merged file reloads to the same union.
-  CHECK(tuner::mergeStores({a, b}, merged) == 0);
+  CHECK(search::mergeStores({a, b}, merged) == 0);
   CHECK(ResultStore(merged.path(), ResultStore::Access::Read).records().size() == 3);
 }
 

@@ -1,4 +1,4 @@
-#include "tuner/result_store.h"
+#include "search/result_store.h"
 
 #include "core/error.h"
 #include "core/io/json_file.h"
@@ -16,7 +16,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-namespace liftcc::tuner {
+namespace liftcc::search {
 
 std::string outcomeName(Outcome outcome) {
   switch (outcome) {
@@ -92,7 +92,7 @@ Record Record::fromJson(const nlohmann::json &j) {
     if (!j.at("strategy").is_string()) invalid("\"strategy\" must be a string");
     r.strategy = j.at("strategy").get<std::string>();
   }
-  if (j.contains("sass")) r.sass = SassSummary::fromJson(j.at("sass"));
+  if (j.contains("sass")) r.sass = tuner::SassSummary::fromJson(j.at("sass"));
   // Provenance and shape: absent from records written before them.
   for (auto [name, field] : {std::pair<const char *, std::string *>{"device", &r.device},
                              {"driver", &r.driver},
@@ -365,4 +365,4 @@ size_t mergeStores(const std::vector<std::string> &sources, ResultStore &into) {
   return added;
 }
 
-} // namespace liftcc::tuner
+} // namespace liftcc::search

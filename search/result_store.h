@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace liftcc::tuner {
+namespace liftcc::search {
 
 /// The launch timeout of explorations and tunings that set none (seconds),
 /// and that of timeout records that do not say theirs.
@@ -59,7 +59,7 @@ struct Record {
   /// CUDA: the timed kernel's SASS figures (tuner/sass_summary.h), from its
   /// own compilation, whatever the outcome once it compiled; absent for
   /// OpenCL and in records written before them.
-  std::optional<SassSummary> sass;
+  std::optional<tuner::SassSummary> sass;
   /// Ok, re-timed as a finalist of an exploration (explore/finalists.h): the
   /// median of each interleaved round, in round order; medianNs is then their
   /// median, and their smallest and largest are the spread. Empty: timed once
@@ -176,4 +176,4 @@ nlohmann::json exportT4(const std::vector<Record> &records);
 /// The sources are only read (Access::Read). Returns the number of records added.
 size_t mergeStores(const std::vector<std::string> &sources, ResultStore &into);
 
-} // namespace liftcc::tuner
+} // namespace liftcc::search

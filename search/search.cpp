@@ -1,6 +1,6 @@
-#include "tuner/search.h"
+#include "search/search.h"
 
-#include "tuner/search_model.h"
+#include "search/search_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <random>
 #include <span>
 
-namespace liftcc::tuner {
+namespace liftcc::search {
 
 std::string strategyName(SearchStrategy strategy) {
   switch (strategy) {
@@ -220,11 +220,10 @@ SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const 
     modelSearch(
         space, [&] { return eval.exhausted(); }, [&](size_t i) { return eval.seen(i); },
         [&](size_t i) { return eval.evaluate(i); },
-        [&](size_t pick, const std::vector<size_t> &next) { eval.hint(space, pick, next); }, rng,
-        eval.observations());
+        [&](size_t pick, const std::vector<size_t> &next) { eval.hint(space, pick, next); }, rng, eval.observations());
     break;
   }
   return eval.result();
 }
 
-} // namespace liftcc::tuner
+} // namespace liftcc::search

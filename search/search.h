@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-namespace liftcc::tuner {
+namespace liftcc::search {
 
 /// model: a surrogate model of the cost over the configurations' features
-/// (tuner/search_model.h), refitted after every measurement, picks the next.
+/// (search/search_model.h), refitted after every measurement, picks the next.
 enum class SearchStrategy { Exhaustive, Random, Annealing, Model };
 std::string strategyName(SearchStrategy strategy);
 std::optional<SearchStrategy> parseStrategy(const std::string &name);
@@ -57,7 +57,7 @@ struct SearchSpace {
   /// Knowledge from other explorations (other sizes, devices, programs of
   /// the same shape): the model search fits its surrogate on these before it
   /// has measurements of its own and shrinks towards that fit as they arrive
-  /// (tuner/search_model.h). The other strategies ignore it. May be empty.
+  /// (search/search_model.h). The other strategies ignore it. May be empty.
   std::vector<PriorObservation> prior;
 };
 
@@ -107,4 +107,4 @@ struct SearchResult {
 SearchResult runSearch(SearchStrategy strategy, const SearchSpace &space, const CostFunction &cost,
                        const SearchBudget &budget, uint64_t seed = 1);
 
-} // namespace liftcc::tuner
+} // namespace liftcc::search

@@ -1,12 +1,12 @@
-// The fraction of the copy roof over rounds (tuner/roof_rounds.h): each round's
+// The fraction of the copy roof over rounds (search/roof_rounds.h): each round's
 // row time against that round's copy, the median and spread, and a median
 // above 1.0 flagged rather than reported.
 
-#include "tuner/roof_rounds.h"
+#include "search/roof_rounds.h"
 
 #include <doctest/doctest.h>
 
-using namespace liftcc::tuner;
+using namespace liftcc::search;
 
 TEST_SUITE("bench roof rounds") {
 
@@ -42,4 +42,4 @@ TEST_CASE("bench roof rounds: rounds without a copy or a time are left out; a pe
   CHECK_FALSE(none.aboveRoof);
 }
 
-} // TEST_SUITE
+} // TEST_SUITE("bench roof rounds")
