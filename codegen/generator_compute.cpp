@@ -49,38 +49,26 @@ AccessPath pathOnResult(const Expr &body, const AccessPath &pathOnParam, const s
 }
 
 /// Writing direction of a layout primitive: the path of a scalar of its
-/// argument -> the path of the same scalar in its result (the inverse of
-/// the reading direction in generator_views.cpp). Take keeps the path and
-/// adds the bound beyond which the scalar is not written.
+/// argument -> the path of the same scalar in its result, by the primitive's
+/// write rule (views::writeThrough, beside its reading rule); take adds the
+/// bound beyond which the scalar is not written. A layout map writes each
+/// element through its function.
 AccessPath forwardStep(const Expr &layout, const AccessPath &path, const std::string &where,
                        std::vector<WriteBound> &bounds, std::optional<int> lane) {
-  auto step = [&](size_t i) -> const arith::Expr & {
-    if (i >= path.size() || path[i].isTuple) throw InternalError(where, "partial write through a layout");
-    return path[i].index;
-  };
-  auto rest = [&](size_t n) { return AccessPath(path.begin() + static_cast<std::ptrdiff_t>(n), path.end()); };
-  switch (layout.op()) {
-  case Op::Join: {
-    arith::Expr inner = inputOf(layout).typeOrThrow().arrayElement().arrayLength();
-    return prepend(PathStep::arrayIndex(step(0) * inner + step(1)), rest(2));
-  }
-  case Op::Split: {
-    const arith::Expr &k = splitSize(layout);
-    return concat({PathStep::arrayIndex(step(0) / k), PathStep::arrayIndex(step(0) % k)}, rest(1));
-  }
-  case Op::Transpose: return concat({PathStep::arrayIndex(step(1)), PathStep::arrayIndex(step(0))}, rest(2));
-  case Op::Take: bounds.push_back({step(0), takeCount(layout)}); return path;
-  case Op::Map: {
+  if (layout.isPrim(Op::Map)) {
     const Expr &g = funOf(layout);
-    return prepend(PathStep::arrayIndex(step(0)), pathOnResult(g.body(), rest(1), where, bounds, lane));
+    if (path.empty() || path.front().isTuple) throw InternalError(where, "partial write through a layout");
+    AccessPath rest(path.begin() + 1, path.end());
+    return prepend(path.front(), pathOnResult(g.body(), rest, where, bounds, lane));
   }
-  case Op::AsScalar: {
-    if (!lane) throw InternalError(where, "asScalar: a vector is written lane by lane");
-    int64_t width = inputOf(layout).typeOrThrow().arrayElement().vectorWidth();
-    return prepend(PathStep::arrayIndex(step(0) * width + *lane), rest(1));
-  }
-  default: fail(where, "cannot write through " + std::string(layout.info().name));
-  }
+  const size_t steps = views::writeRuleSteps(layout.op());
+  if (steps == 0) fail(where, "cannot write through " + std::string(layout.info().name));
+  for (size_t i = 0; i < steps; ++i)
+    if (i >= path.size() || path[i].isTuple) throw InternalError(where, "partial write through a layout");
+  if (layout.isPrim(Op::AsScalar) && !lane) throw InternalError(where, "asScalar: a vector is written lane by lane");
+  views::Written<arith::Expr> written = views::writeThrough(layout, path, views::SymbolicIndices{}, lane);
+  if (written.bound) bounds.push_back({written.bound->first, written.bound->second});
+  return written.path;
 }
 
 /// asScalar in a layout (itself, or inside a layout map or lambda) and not

@@ -122,6 +122,77 @@ TEST_CASE("view index: the symbolic rule evaluated at an index is the concrete r
   }
 }
 
+TEST_CASE("view index: every layout primitive's write rule is the inverse of its read rule") {
+  // The code generator writes a computed array through join, split,
+  // transpose, take and asScalar by views::writeThrough: the element at p of
+  // the operand must land where the read rule finds p again, for every p, in
+  // both algebras; take writes only below its count.
+  for (Op op : allOps()) {
+    bool layout = opInfo(op).has(opflag::LayoutOnly);
+    CHECK_MESSAGE((!layout || views::writeRuleSteps(op) > 0), opInfo(op).name);
+  }
+  Size n = size("N");
+  const Sizes sizes{{"N", 3}};
+  Expr a = input("A", array(f32(), 4 * n));
+  Expr grid = input("G", array(array(f32(), 5), n));
+  Expr vectors = input("V", array(Type::vector(ScalarKind::Float, 4), n));
+  std::vector<Expr> viewExprs{split(4, a), join(grid), transpose(grid), take(5, a), asScalar(vectors)};
+  size_t checked = 0;
+  for (const Expr &untyped : viewExprs) {
+    Expr view = typeCheck(program({a, grid, vectors}, untyped), sizes).body();
+    CAPTURE(view.info().name);
+    const size_t steps = views::writeRuleSteps(view.op());
+    REQUIRE(steps > 0);
+    // Every element path of the operand: its array extents at N = 3, a
+    // vector's lanes written one at a time.
+    std::vector<int64_t> extents;
+    Type t = inputOf(view).typeOrThrow();
+    for (size_t k = 0; k < steps; ++k, t = t.arrayElement()) extents.push_back(arith::evaluate(t.arrayLength(), sizes));
+    int lanes = t.isVector() ? int(t.vectorWidth()) : 1;
+    std::vector<int64_t> p(steps, 0);
+    for (bool more = true; more;) {
+      for (int lane = 0; lane < lanes; ++lane) {
+        views::Path<int64_t> concrete;
+        views::Path<arith::Expr> symbolic;
+        for (int64_t i : p) {
+          concrete.push_back(views::Step<int64_t>::arrayIndex(i));
+          symbolic.push_back(views::Step<arith::Expr>::arrayIndex(arith::Expr(i)));
+        }
+        std::optional<int> written = t.isVector() ? std::optional<int>(lane) : std::nullopt;
+        views::Written<int64_t> w = views::writeThrough(view, concrete, Concrete{{}, sizes}, written);
+        views::Written<arith::Expr> ws = views::writeThrough(view, symbolic, views::SymbolicIndices{}, written);
+        REQUIRE(w.path.size() == ws.path.size());
+        for (size_t k = 0; k < w.path.size(); ++k) CHECK(w.path[k].index == arith::evaluate(ws.path[k].index, {}));
+        if (w.bound && w.bound->first >= w.bound->second) continue; // beyond take's count: not written
+        views::Reindexed<int64_t> back = views::reindex(view, w.path, Concrete{{}, sizes});
+        CHECK(back.operand == 0);
+        // Read back: the operand's path, and for a vector the lane written.
+        std::vector<int64_t> expected = p;
+        if (t.isVector()) expected.push_back(lane);
+        REQUIRE(back.path.size() == expected.size());
+        for (size_t k = 0; k < expected.size(); ++k) CHECK(back.path[k].index == expected[k]);
+        ++checked;
+      }
+      // The next path, innermost step fastest.
+      more = false;
+      for (size_t k = steps; k-- > 0;) {
+        if (++p[k] < extents[k]) {
+          more = true;
+          break;
+        }
+        p[k] = 0;
+      }
+    }
+  }
+  MESSAGE(checked, " elements written and read back");
+  CHECK(checked == 12 + 15 + 15 + 5 + 12);
+  // A path that stops short of the steps the rule reads is an internal error.
+  Expr joined = typeCheck(program({grid}, join(grid)), sizes).body();
+  CHECK_THROWS_AS(
+      views::writeThrough(joined, views::Path<int64_t>{views::Step<int64_t>::arrayIndex(0)}, Concrete{{}, sizes}),
+      InternalError);
+}
+
 /// A random chain of views over a 1D or 2D input of constant size, each step
 /// one that types at the current shape.
 struct Chain {

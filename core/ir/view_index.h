@@ -19,6 +19,11 @@
 // below makes a view primitive (opflag::View) without a rule a compile error:
 // a reader can never fall back to evaluating a view's whole operand because
 // its rule was forgotten.
+//
+// The writing direction (writeThrough: where an element of a layout view's
+// operand lands in its result, when a computed array is written through
+// join, split, transpose, take or asScalar) is here too, beside the reading
+// rule it inverts; the code generator writes through it.
 
 #include "core/arith/expr.h"
 #include "core/error.h"
@@ -28,6 +33,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace liftcc::views {
@@ -207,6 +214,90 @@ Reindexed<typename A::Index> reindex(const Expr &view, const Path<typename A::In
   default: break;
   }
   throw InternalError("views::reindex: no index rule for " + std::string(view.info().name));
+}
+
+/// The writing direction. A computed array can be written through the
+/// layout primitives (opflag::LayoutOnly) and take: its element lands at a
+/// path of the view's result, the inverse of reindex(). writeRuleSteps is the
+/// number of leading steps of a path into the operand that the rule reads
+/// (0: the primitive has no writing direction; a static_assert below holds
+/// every layout primitive to having one).
+constexpr size_t writeRuleSteps(Op op) {
+  switch (op) {
+  case Op::Join:
+  case Op::Transpose: return 2; // [i, j]
+  case Op::Split:
+  case Op::Take:
+  case Op::AsScalar: return 1; // [i] (asScalar: of a vector, written lane by lane)
+  default: return 0;
+  }
+}
+
+namespace detail {
+constexpr bool everyLayoutHasAWriteRule() {
+  for (size_t i = 0; i < std::size(liftcc::detail::kOpFlags); ++i) {
+    Op op = static_cast<Op>(i);
+    if (hasFlag(op, opflag::LayoutOnly) && writeRuleSteps(op) == 0) return false;
+  }
+  return true;
+}
+} // namespace detail
+static_assert(detail::everyLayoutHasAWriteRule(),
+              "every layout primitive (opflag::LayoutOnly) needs its write rule in core/ir/view_index.h");
+
+/// Where an element of a view's operand lands in the view's result.
+template <class I> struct Written {
+  Path<I> path; ///< of the same element in the view's result
+  /// take: the element is written only while bound->first < bound->second
+  /// (its index and take's count); the elements beyond are dropped.
+  std::optional<std::pair<I, I>> bound;
+};
+
+/// The write rule of `view` (writeRuleSteps(op) > 0): element `path` of its
+/// operand -> the same element in its result, so that
+/// reindex(view, writeThrough(view, p).path) reads p back. asScalar writes a
+/// vector of its operand one `lane` at a time (required there, ignored
+/// elsewhere). The steps of `path` after those the rule reads follow
+/// unchanged.
+template <class A>
+Written<typename A::Index> writeThrough(const Expr &view, const Path<typename A::Index> &path, const A &algebra,
+                                        std::optional<int> lane = std::nullopt) {
+  using I = typename A::Index;
+  const size_t steps = writeRuleSteps(view.op());
+  bool complete = steps > 0 && path.size() >= steps;
+  for (size_t i = 0; complete && i < steps; ++i) complete = !path[i].isTuple;
+  if (!complete || (view.isPrim(Op::AsScalar) && !lane))
+    throw InternalError("views::writeThrough: " + std::string(view.info().name) +
+                        " written with a path it cannot take (a partial write through a layout)");
+  auto at = [&](size_t i) -> const I & { return path[i].index; };
+  auto onto = [&](std::initializer_list<Step<I>> first) {
+    Written<I> w{Path<I>(first), std::nullopt};
+    w.path.insert(w.path.end(), path.begin() + static_cast<std::ptrdiff_t>(steps), path.end());
+    return w;
+  };
+  auto array = [](I i) { return Step<I>::arrayIndex(std::move(i)); };
+  switch (view.op()) {
+  case Op::Join: {
+    I inner = algebra.size(inputOf(view).typeOrThrow().arrayElement().arrayLength());
+    return onto({array(at(0) * inner + at(1))});
+  }
+  case Op::Split: {
+    I k = algebra.size(splitSize(view));
+    return onto({array(at(0) / k), array(at(0) % k)});
+  }
+  case Op::Transpose: return onto({array(at(1)), array(at(0))});
+  case Op::Take: {
+    Written<I> w = onto({array(at(0))}); // the first elements keep their indices
+    w.bound = std::pair<I, I>{at(0), algebra.size(takeCount(view))};
+    return w;
+  }
+  case Op::AsScalar: {
+    I width(inputOf(view).typeOrThrow().arrayElement().vectorWidth());
+    return onto({array(at(0) * width + I(*lane))});
+  }
+  default: break;
+  }
+  throw InternalError("views::writeThrough: no write rule for " + std::string(view.info().name));
 }
 
 /// The index algebra of the code generator: symbolic index expressions.
