@@ -18,6 +18,8 @@
 #include "core/io/json.h"
 #include <doctest/doctest.h>
 
+#include <sstream>
+
 #include <fstream>
 #include <limits>
 #include <set>
@@ -258,6 +260,19 @@ TEST_CASE("explore/cli: --evals 1 states the baselines, --finalists re-times, li
   CHECK_MESSAGE(run.output.find("baselines: 2 of 2 evaluated before the search") != std::string::npos, run.output);
   CHECK_MESSAGE(run.output.find("timed again in 3 interleaved round(s)") != std::string::npos, run.output);
   CHECK_MESSAGE(run.output.find("(median of 3 rounds, spread ") != std::string::npos, run.output);
+  // The table ranks the finalists first: its first row is the winner, timed in 3 rounds.
+  size_t header = run.output.find("rank variant");
+  REQUIRE_MESSAGE(header != std::string::npos, run.output);
+  std::istringstream rows(run.output.substr(header));
+  std::string line, first;
+  std::getline(rows, line);
+  std::getline(rows, first);
+  size_t bestAt = run.output.find("\nbest: ");
+  REQUIRE(bestAt != std::string::npos);
+  std::string bestKey = run.output.substr(bestAt + 7, run.output.find(',', bestAt) - bestAt - 7);
+  CHECK_MESSAGE(first.find("1    " + bestKey + " ") == 0, first << "\nbest: " << bestKey);
+  std::string trimmed = first.substr(0, first.find_last_not_of(' ') + 1);
+  CHECK_MESSAGE((!trimmed.empty() && trimmed.back() == '3'), first); // its rounds column
   test::LiftcRun best = test::runLiftc("best " + test::shellQuote(results.string()));
   REQUIRE_MESSAGE(best.status == 0, best.output);
   CHECK_MESSAGE(best.output.find("// decided by 3 interleaved rounds of the finalists: median of rounds, spread ") !=
