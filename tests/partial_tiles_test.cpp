@@ -429,6 +429,16 @@ TEST_CASE("partial tiles: liftc compiles partial and per-dimension tiles, and re
   test::LiftcRun zero = test::runLiftc("compile " + program + " --opt tiled --tile 8,0 --size N=37,M=53");
   CHECK(zero.status == 2);
   CHECK(zero.output.find("--tile expects an integer from 1 to 1024, found '0'") != std::string::npos);
+  // A recipe without tiles refuses --tile (it would ignore it, and tune would
+  // record a key naming a tile its kernel does not have).
+  for (const char *verb : {"compile", "tune"}) {
+    CAPTURE(verb);
+    test::LiftcRun untiled =
+        test::runLiftc(std::string(verb) + " " + program + " --opt coarsened --tile 4 --size N=37,M=53");
+    CHECK(untiled.status == 2);
+    CHECK(untiled.output.find("--tile needs a recipe with tiles (--opt tiled, local, streamLocal or "
+                              "timeTiledLocal), found --opt coarsened") != std::string::npos);
+  }
   test::LiftcRun extra = test::runLiftc("compile " + program + " --opt tiled --tile 8,4,2 --size N=37,M=53");
   CHECK(extra.status == 1);
   CHECK(extra.output.find("liftc: error: ") == 0);

@@ -144,8 +144,18 @@ driver::Configuration strategyOfOptions(const CommandLine &cl) {
     config.coarsen = given.coarsen;
     config.privateWindow = given.privateWindow;
   }
-  if (auto tile = cl.value("tile")) parseTile(*tile, given);
-  if (cl.value("tile") || config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local) {
+  const bool tiles = config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local ||
+                     config.recipe == rewrite::Recipe::StreamLocal || config.recipe == rewrite::Recipe::TimeTiledLocal;
+  if (auto tile = cl.value("tile")) {
+    // A recipe without tiles would ignore it, and tune would record a key
+    // naming a tile its kernel does not have.
+    if (!tiles)
+      throw UsageError("--tile needs a recipe with tiles (--opt tiled, local, streamLocal or timeTiledLocal), found "
+                       "--opt " +
+                       rewrite::recipeName(config.recipe));
+    parseTile(*tile, given);
+  }
+  if (tiles) {
     config.tile = given.tileOutputs;
     config.tileShape = given.tileExtents;
   }
