@@ -47,22 +47,38 @@ LoadedProgram loadTypedProgram(const CommandLine &cl, ProgramNeeds needs) {
   return {std::move(program), std::move(sizes), std::move(typed)};
 }
 
+namespace {
+
+/// The counts of a comma-separated option value "a[,b[,c]]" (--coarsen,
+/// --tile, --local), in order, each within `range`; a fourth is refused
+/// with `tooMany`. `given`: how many there were.
+struct CountList {
+  std::array<int64_t, 3> values{0, 0, 0};
+  size_t given = 0;
+};
+CountList parseCountList(const std::string &option, const std::string &text, CountRange range,
+                         const std::string &tooMany) {
+  CountList list;
+  for (size_t start = 0;;) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (list.given >= 3) throw UsageError(tooMany);
+    list.values[list.given++] = static_cast<int64_t>(parseCount(option, item, range));
+    if (comma == std::string::npos) return list;
+    start = comma + 1;
+  }
+}
+
+} // namespace
+
 void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options) {
   bool coarsened = recipe == rewrite::Recipe::Coarsened;
   for (const char *option : {"coarsen", "window"})
     if (cl.value(option) && !coarsened) throw UsageError(std::string("--") + option + " needs --opt coarsened");
   if (auto factors = cl.value("coarsen")) {
+    CountList list = parseCountList("--coarsen", *factors, {1, 64}, "--coarsen takes at most 3 factors (x,y,z)");
     options.coarsen = {1, 1, 1};
-    size_t d = 0, start = 0;
-    while (start <= factors->size()) {
-      size_t comma = factors->find(',', start);
-      std::string item = factors->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (d >= 3) throw UsageError("--coarsen takes at most 3 factors (x,y,z)");
-      uint64_t value = parseCount("--coarsen", item, {1, 64});
-      options.coarsen[d++] = static_cast<int64_t>(value);
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
+    for (size_t d = 0; d < list.given; ++d) options.coarsen[d] = list.values[d];
   }
   if (auto window = cl.value("window")) {
     if (*window != "private" && *window != "global")
@@ -84,21 +100,11 @@ void parseVectorWidth(const CommandLine &cl, std::optional<rewrite::Recipe> reci
 
 void parseTile(const std::string &text, rewrite::RecipeOptions &options) {
   // --tile K (every dimension) or --tile X,Y[,Z] (per dimension, x first).
-  std::array<int64_t, 3> extents{0, 0, 0};
-  size_t d = 0, start = 0;
-  for (;;) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (d >= 3) throw UsageError("--tile takes at most 3 extents (x,y,z)");
-    uint64_t k = parseCount("--tile", item, {1, 1024});
-    extents[d++] = static_cast<int64_t>(k);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (d == 1)
-    options.tileOutputs = extents[0];
+  CountList list = parseCountList("--tile", text, {1, 1024}, "--tile takes at most 3 extents (x,y,z)");
+  if (list.given == 1)
+    options.tileOutputs = list.values[0];
   else
-    options.tileExtents = extents;
+    options.tileExtents = list.values;
 }
 
 int64_t parseTimeTile(const CommandLine &cl) {
@@ -208,19 +214,9 @@ std::optional<std::array<size_t, 3>> checkLocalOption(const CommandLine &cl, con
 }
 
 std::array<int64_t, 3> parseLocalOption(const CommandLine &cl) {
-  std::array<int64_t, 3> sizes{0, 0, 0};
   auto local = cl.value("local");
-  if (!local) return sizes;
-  size_t d = 0, start = 0;
-  while (start <= local->size()) {
-    size_t comma = local->find(',', start);
-    std::string item = local->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (d >= 3) throw UsageError("--local takes at most 3 sizes");
-    uint64_t value = parseCount("--local", item, {1, 4096});
-    sizes[d++] = static_cast<int64_t>(value);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  if (!local) return {0, 0, 0};
+  std::array<int64_t, 3> sizes = parseCountList("--local", *local, {1, 4096}, "--local takes at most 3 sizes").values;
   std::array<int64_t, 3> group{1, 1, 1};
   for (size_t i = 0; i < 3; ++i) group[i] = std::max<int64_t>(sizes[i], 1);
   checkWorkGroupLimit(group, "--local " + io::shown(*local));
