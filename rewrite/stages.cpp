@@ -137,6 +137,29 @@ Expr substitute(const Expr &e, const std::unordered_map<const void *, Expr> &by)
   });
 }
 
+/// `e` with every application of a lambda to arrays, `(\x. B)(A)`, replaced
+/// by B with x bound to A. This is how a program names an intermediate array
+/// it reads more than once (the JSON form `{"apply": {"lambda": ["x"], ...},
+/// "args": [A]}`); left applied, the whole of A would be computed inside the
+/// kernel that reads it, by every work-item. Inlined, A is an intermediate
+/// like any other and becomes a stage, computed once: stages are shared by
+/// structural equality wherever B reads x. Scalar bindings (inside a
+/// function's body, per element) stay as they are.
+Expr inlineArrayBindings(const Expr &e) {
+  return transformBottomUp(e, [](const Expr &n) {
+    if (!n.is(ExprKind::Apply) || !n.fun().is(ExprKind::Lambda)) return n;
+    const Expr &f = n.fun();
+    if (f.params().size() != n.args().size()) return n;
+    std::unordered_map<const void *, Expr> by;
+    for (size_t i = 0; i < f.params().size(); ++i) {
+      const Expr &param = f.params()[i];
+      if (!param.type() || !param.type()->isArray()) return n;
+      by.emplace(param.id(), n.args()[i]);
+    }
+    return substitute(f.body(), by);
+  });
+}
+
 } // namespace
 
 bool fusible(const StagedProgram::Stage &stage) {
@@ -150,10 +173,12 @@ bool fusible(const StagedProgram::Stage &stage) {
 std::optional<StagedProgram> splitStages(const Program &typed) {
   if (typed.inputs().empty()) return std::nullopt;
   if (containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); })) return std::nullopt;
-  Splitter splitter(typed);
-  Expr last = splitter.outputs(typed.body());
+  Expr inlined = inlineArrayBindings(typed.body());
+  const Program program = inlined.sameNode(typed.body()) ? typed : typeCheck(withBody(typed, inlined));
+  Splitter splitter(program);
+  Expr last = splitter.outputs(program.body());
   if (splitter.stages.empty()) return std::nullopt;
-  Program lastProgram = typeCheck(programOf(typed.sizes, splitter.inputsRead(last), last));
+  Program lastProgram = typeCheck(programOf(program.sizes, splitter.inputsRead(last), last));
   return StagedProgram{std::move(splitter.stages), lastProgram};
 }
 
