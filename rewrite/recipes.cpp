@@ -417,10 +417,9 @@ Unrolled unrollWithin(const Expr &e) {
 
 Program unrollAll(const Program &program) { return typeCheck(withBody(program, unrollWithin(program.body()).expr)); }
 
-/// f's body with its parameter replaced by `argument` (by node identity).
-Expr applyBody(const Expr &f, const Expr &argument) {
-  const Expr &param = f.params().front();
-  return transformBottomUp(f.body(),
+/// `body` (of a lambda binding `param`) with `param` replaced by `argument` (by node identity).
+Expr applyBody(const Expr &param, const Expr &body, const Expr &argument) {
+  return transformBottomUp(body,
                            [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param) ? argument : n; });
 }
 
@@ -438,8 +437,12 @@ Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &o
   if (t < 1) throw RewriteError("time tile " + std::to_string(t) + ": must be at least 1");
   if (t > 1 && !(count.isConstant() && count.constant() % t == 0))
     throw RewriteError("time tile " + std::to_string(t) + " does not divide the iteration count " + count.str());
-  Expr step = f.body();
-  for (int64_t k = 1; k < t; ++k) step = applyBody(f, step);
+  // Arrays the step binds by lambda application are inlined first: composed,
+  // a binding's lambda would otherwise be nested inside a copy of itself
+  // (one parameter node bound twice).
+  const Expr stepBody = inlineArrayBindings(f.body());
+  Expr step = stepBody;
+  for (int64_t k = 1; k < t; ++k) step = applyBody(f.params().front(), stepBody, step);
   std::vector<Expr> inputs{f.params().front()};
   for (const Expr &in : typed.inputs()) inputs.push_back(in);
   RecipeOptions stepOptions = options;
@@ -452,8 +455,7 @@ Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &o
   Program stepProgram = typeCheck(Program{typed.sizes, Expr::lambda(inputs, step)});
   Program lowered = stepProgram;
   if (recipe == Recipe::TimeTiledLocal) {
-    lowered =
-        lowerOnLevels(tileTimeStepsThroughLocal(stepProgram, t, options), {mapToWrg, mapToLcl}, options.mapping);
+    lowered = lowerOnLevels(tileTimeStepsThroughLocal(stepProgram, t, options), {mapToWrg, mapToLcl}, options.mapping);
     if (options.unroll) lowered = unrollAll(lowered);
   } else {
     lowered = applyRecipe(stepProgram, recipe, stepOptions);
@@ -519,9 +521,12 @@ struct RecipeRow {
 };
 
 constexpr RecipeRow kRecipes[] = {
-    {Recipe::Plain, "plain", lowerPlain},          {Recipe::Tiled, "tiled", lowerTiled},
-    {Recipe::Local, "local", lowerLocal},          {Recipe::Coarsened, "coarsened", coarsen},
-    {Recipe::Stream, "stream", lowerStream},       {Recipe::StreamLocal, "streamLocal", lowerStreamLocal},
+    {Recipe::Plain, "plain", lowerPlain},
+    {Recipe::Tiled, "tiled", lowerTiled},
+    {Recipe::Local, "local", lowerLocal},
+    {Recipe::Coarsened, "coarsened", coarsen},
+    {Recipe::Stream, "stream", lowerStream},
+    {Recipe::StreamLocal, "streamLocal", lowerStreamLocal},
     // Only iterate(n, f, A) is time-tiled through local memory (lowerIterate);
     // applyRecipe refuses other programs before reaching this row.
     {Recipe::TimeTiledLocal, "timeTiledLocal", refuseTimeTiledLocal},

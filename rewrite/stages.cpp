@@ -137,6 +137,8 @@ Expr substitute(const Expr &e, const std::unordered_map<const void *, Expr> &by)
   });
 }
 
+} // namespace
+
 /// `e` with every application of a lambda to arrays, `(\x. B)(A)`, replaced
 /// by B with x bound to A. This is how a program names an intermediate array
 /// it reads more than once (the JSON form `{"apply": {"lambda": ["x"], ...},
@@ -159,8 +161,6 @@ Expr inlineArrayBindings(const Expr &e) {
     return substitute(f.body(), by);
   });
 }
-
-} // namespace
 
 bool fusible(const StagedProgram::Stage &stage) {
   // The code generator reads a high-level map as a view (f applied to the

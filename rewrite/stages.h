@@ -39,6 +39,12 @@ struct StagedProgram {
 /// (map(transpose), map(slide)) are views.
 std::optional<StagedProgram> splitStages(const Program &typed);
 
+/// `e` with every application of a lambda to arrays, `(\x. B)(A)` (how a
+/// program names an intermediate it reads more than once), replaced by B
+/// with x bound to A; bindings of scalars stay. splitStages inlines them so
+/// that A becomes a stage, and lowerIterate before it composes steps.
+Expr inlineArrayBindings(const Expr &e);
+
 /// Whether a stage can be fused into the stages reading it: its result is
 /// computable element by element where it is read (maps of scalar functions
 /// over views, no reduction), so a reader can recompute each element it

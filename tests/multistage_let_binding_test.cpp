@@ -10,6 +10,8 @@
 #include "core/interp/interpreter.h"
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
+#include "explore/space.h"
+#include "explore/strategy_text.h"
 #include "rewrite/recipes.h"
 #include "rewrite/stages.h"
 #include "tests/device_check_support.h"
@@ -78,6 +80,48 @@ TEST_CASE("multistage: an intermediate bound by a lambda application is a stage 
       CHECK_MESSAGE(!mismatch, *mismatch);
     }
   }
+}
+
+TEST_CASE("multistage: an iterated step with a binding is time-tiled and explored") {
+  // Composing two steps copied the binding's lambda into its own body (one
+  // parameter bound twice): the type checker refused the time tile, and
+  // with it the whole exploration.
+  const char *json = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}, {"name": "M", "min": 3}],
+   "inputs": [{"name": "A", "type": "[[float]M]N"}],
+   "body": {"op": "iterate", "n": 4,
+    "f": {"lambda": ["g"], "body": {"apply": {"lambda": ["s"], "body": {"op": "stencil", "name": "lapS",
+          "grids": {"s": "clamp", "g": "pointwise"},
+          "body": "return g[0][0] + 0.1f * (s[-1][0] + s[1][0] + s[0][-1] + s[0][1] - 4.0f * s[0][0]);"}},
+        "args": [{"op": "stencil", "name": "sm", "grids": {"g": "mirror"},
+          "body": "return 0.5f * g[0][0] + 0.125f * (g[-1][0] + g[1][0] + g[0][-1] + g[0][1]);"}]}},
+    "in": {"param": "A"}}})";
+  std::map<std::string, int64_t> sizes{{"N", 12}, {"M", 15}};
+  Program typed = typeCheck(readProgram(json), sizes);
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  test::DeviceReference reference = test::deviceReference(typed, sizes, 5);
+  for (int64_t timeTile : {1, 2}) {
+    CAPTURE(timeTile);
+    rewrite::RecipeOptions options;
+    options.timeTile = timeTile;
+    codegen::Kernel kernel =
+        codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, options), codegen::Target::OpenCL);
+    REQUIRE(kernel.iteration);
+    CHECK(kernel.iteration->count == arith::Expr(4 / timeTile));
+    if (!context) continue;
+    auto mismatch = test::deviceMismatch(*context, kernel, sizes, reference.inputs, typed.body().typeOrThrow(),
+                                         reference.expected, {1e-4, 1e-5});
+    CHECK_MESSAGE(!mismatch, *mismatch);
+  }
+  // The timeTiled family beside plain (the others do not change the point).
+  explore::SpaceOptions options;
+  options.includeTiled = options.includeLocal = options.includeCoarsened = options.includeVector =
+      options.includeStream = options.includeMapping = options.includeFused = options.includeSpecialised = false;
+  options.groupExtents = {8};
+  options.timeTileCoarsenings.clear();
+  explore::Space space = explore::enumerateSpace(typed, explore::DeviceLimits{}, options);
+  std::set<std::string> families;
+  for (const explore::Variant &v : space.variants) families.insert(explore::familyOf(v.configuration));
+  CHECK(families.count("timeTiled"));
 }
 
 TEST_CASE("multistage: a binding of a scalar inside a function's body stays applied") {
