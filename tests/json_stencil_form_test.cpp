@@ -137,8 +137,8 @@ TEST_CASE("json stencil form: the expansion is the long form and the C++ API's s
                    "return (5.0f * A_m1_0 + 12.0f * A_0_m1 + 15.0f * A_0_0 + 12.0f * A_0_1 + 5.0f * A_1_0) / 118.0f;");
   Expr lambda = fn(
       [&](Expr nbh) {
-        return apply(f, {at(1, at(0, nbh)), at(0, at(1, nbh)), at(1, at(1, nbh)), at(2, at(1, nbh)),
-                         at(1, at(2, nbh))});
+        return apply(f,
+                     {at(1, at(0, nbh)), at(0, at(1, nbh)), at(1, at(1, nbh)), at(2, at(1, nbh)), at(1, at(2, nbh))});
       },
       "nbh");
   Program byHand = program({A, B, V, D, k}, mapN(2, lambda, slideN(2, 3, 1, padN(2, 1, 1, clamp, A))));
@@ -151,19 +151,19 @@ TEST_CASE("json stencil form: the expansion is the long form and the C++ API's s
   CHECK(writeProgram(api) == writeProgram(read));
 
   // Several grids: zipN of the windows, a centre-only grid as it is.
-  Program twoApi = program({A, B, V, D, k}, stencil({{A, mirror}, {B, StencilBoundary::pointWise()}},
-                                                 "return A[0][-1] * B[0][0];"));
-  Program twoJson = readProgram(
-      program2d(stencilBody(R"({"A": "mirror", "B": "pointwise"})", "return A[0][-1] * B[0][0];")));
+  Program twoApi =
+      program({A, B, V, D, k}, stencil({{A, mirror}, {B, StencilBoundary::pointWise()}}, "return A[0][-1] * B[0][0];"));
+  Program twoJson =
+      readProgram(program2d(stencilBody(R"({"A": "mirror", "B": "pointwise"})", "return A[0][-1] * B[0][0];")));
   CHECK(twoApi.fun == twoJson.fun);
   Expr g = userFun("stencil", examples::floatParams({"A_0_m1", "B_0_0"}), ScalarKind::Float, "return A_0_m1 * B_0_0;");
   Expr two = fn([&](Expr m) { return apply(g, {at(0, at(1, get(0, m))), get(1, m)}); }, "m");
-  CHECK(twoJson.fun == program({A, B, V, D, k}, mapN(2, two, zipN(2, {slideN(2, 3, 1, padN(2, 1, 1, mirror, A)), B})))
-                           .fun);
+  CHECK(twoJson.fun ==
+        program({A, B, V, D, k}, mapN(2, two, zipN(2, {slideN(2, 3, 1, padN(2, 1, 1, mirror, A)), B}))).fun);
 
   // A scalar: passed as it is, after the neighbours.
-  Program scaledJson = readProgram(program2d(
-      R"({"op": "stencil", "grids": {"V": "wrap"}, "scalars": ["k"], "body": "return k * V[1];"})"));
+  Program scaledJson = readProgram(
+      program2d(R"({"op": "stencil", "grids": {"V": "wrap"}, "scalars": ["k"], "body": "return k * V[1];"})"));
   Expr h = userFun("stencil", examples::floatParams({"V_1", "k"}), ScalarKind::Float, "return k * V_1;");
   Expr one = fn([&](Expr nbh) { return apply(h, {at(2, nbh), k}); }, "nbh");
   CHECK(scaledJson.fun == program({A, B, V, D, k}, map(one, slide(3, 1, pad(1, 1, wrap, V)))).fun);
@@ -171,9 +171,9 @@ TEST_CASE("json stencil form: the expansion is the long form and the C++ API's s
 }
 
 TEST_CASE("json stencil form: one evaluation against loops (2D, clamp, 5 x 7)") {
-  Program p = readProgram(program2d(
-      stencilBody(R"({"A": "clamp", "B": "pointwise"})", "return A[-1][0] + 2.0f * A[0][1] - A[1][-1] + B[0][0] * k;",
-                  R"("scalars": ["k"], )")));
+  Program p = readProgram(
+      program2d(stencilBody(R"({"A": "clamp", "B": "pointwise"})",
+                            "return A[-1][0] + 2.0f * A[0][1] - A[1][-1] + B[0][0] * k;", R"("scalars": ["k"], )")));
   std::map<std::string, int64_t> sizes{{"N", 5}, {"M", 7}};
   Program typed = typeCheck(p, sizes);
   std::mt19937_64 rng(7);
@@ -193,6 +193,48 @@ TEST_CASE("json stencil form: one evaluation against loops (2D, clamp, 5 x 7)") 
       wrong += out[size_t(i)][size_t(j)].scalar().asFloat() != expected;
     }
   CHECK(wrong == 0);
+}
+
+TEST_CASE("json stencil form: a lambda parameter's grid has the kind of its argument's elements") {
+  // The parameter of iterate's step takes the iterated input's kind (double
+  // here, int below); the parameter of a lambda applied to a stage takes the
+  // stage's result kind. Before, such grids were read as float and a double
+  // or int program failed to type-check.
+  const std::string iterated = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}],
+    "inputs": [{"name": "A", "type": "[ELEMENT]N"}],
+    "body": {"op": "iterate", "n": 3, "f": {"lambda": ["g"], "body": {"op": "stencil", "grids": {"g": "mirror"},
+      "body": "return g[-1] + g[1] - g[0];"}}, "in": {"param": "A"}}})";
+  for (const std::string element : {"double", "int", "float"}) {
+    CAPTURE(element);
+    std::string text = iterated;
+    text.replace(text.find("ELEMENT"), 7, element);
+    Program p = readProgram(text);
+    Program typed = typeCheck(p, {{"N", 6}});
+    CHECK(typed.body().typeOrThrow().str() == "[" + element + "]6");
+    // The writer gives the stencil form back, and it reads to the same IR.
+    std::string written = writeProgram(p);
+    CHECK(contains(written, "\"op\": \"stencil\""));
+    CHECK(readProgram(written).fun.hash() == p.fun.hash());
+  }
+  const std::string bound = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}],
+    "inputs": [{"name": "A", "type": "[double]N"}],
+    "body": {"apply": {"lambda": ["s"], "body": {"op": "stencil", "name": "d2", "grids": {"s": "clamp"},
+      "body": "return s[-1] - 2.0 * s[0] + s[1];"}},
+      "args": [{"op": "stencil", "name": "avg", "grids": {"A": "wrap"}, "body": "return (A[-1] + A[1]) / 2.0;"}]}})";
+  Program p = readProgram(bound);
+  Program typed = typeCheck(p, {{"N", 5}});
+  CHECK(typed.body().typeOrThrow().str() == "[double]5");
+  std::mt19937_64 rng(3);
+  std::vector<Value> inputs{Value::random(typed.inputs()[0].typeOrThrow(), {{"N", 5}}, rng)};
+  Value out = interpret(typed, {{"N", 5}}, inputs);
+  auto avg = [&](int64_t i) {
+    auto a = [&](int64_t j) { return inputs[0][size_t((j + 5) % 5)].scalar().asDouble(); };
+    return (a(i - 1) + a(i + 1)) / 2.0;
+  };
+  for (int64_t i = 0; i < 5; ++i) {
+    double expected = avg(std::max<int64_t>(i - 1, 0)) - 2.0 * avg(i) + avg(std::min<int64_t>(i + 1, 4));
+    CHECK(out[size_t(i)].scalar().asDouble() == doctest::Approx(expected).epsilon(1e-12));
+  }
 }
 
 TEST_CASE("json stencil form: each error names the offending offset or grid") {

@@ -139,14 +139,15 @@ Parsed parseBody(const Form &form) {
 }
 
 /// The scalar kind of a grid's elements, checking its rank against the
-/// subscripts; float when the grid is untyped (a lambda parameter).
+/// subscripts; for an untyped grid (a lambda parameter) the kind its context
+/// gave, else float.
 ScalarKind elementKind(const Grid &grid, int dims) {
-  if (!grid.in.type()) return ScalarKind::Float;
+  if (!grid.in.type()) return grid.kind.value_or(ScalarKind::Float);
   const Type &t = *grid.in.type();
   if (t.rank() != dims)
     throw FormError(grid.name, grid.name + " is read with " + std::to_string(dims) + " subscript" +
-                                   (dims == 1 ? "" : "s") + " but has " + std::to_string(t.rank()) +
-                                   " dimension" + (t.rank() == 1 ? "" : "s") + " (" + t.str() + ")");
+                                   (dims == 1 ? "" : "s") + " but has " + std::to_string(t.rank()) + " dimension" +
+                                   (t.rank() == 1 ? "" : "s") + " (" + t.str() + ")");
   Type e = t.innermost();
   if (!e.isScalar()) throw FormError(grid.name, grid.name + " has elements of type " + e.str() + ", not scalars");
   return e.scalarKind();
@@ -253,8 +254,8 @@ std::vector<Expr> scalarParameters(const Form &form, const Parsed &parsed, std::
 
 /// The generated user function: each neighbour a parameter, its text in the
 /// body replaced by the parameter's name; the scalars last.
-Expr generatedFunction(const Form &form, const Parsed &parsed, const Shape &shape,
-                       const std::vector<ScalarKind> &kinds, std::vector<Expr> &scalarArgs) {
+Expr generatedFunction(const Form &form, const Parsed &parsed, const Shape &shape, const std::vector<ScalarKind> &kinds,
+                       std::vector<Expr> &scalarArgs) {
   std::vector<cfun::Param> params;
   std::map<std::string, std::string> spellingOf;
   for (const auto &[g, offsets] : shape.neighbours) {
@@ -412,6 +413,8 @@ std::optional<Form> match(const Expr &e, const std::function<std::optional<std::
       cur = &cur->args()[0];
     }
     if (!cur->sameNode(p) || g >= components.size()) return std::nullopt;
+    // An untyped grid's kind is its neighbours' (rebuilt, the same function).
+    if (!form.grids[g].in.type()) form.grids[g].kind = f.params()[i].kind;
     Offsets offsets(reversed.rbegin(), reversed.rend());
     if (radius[g] == 0) offsets.assign(static_cast<size_t>(m->dims), 0);
     for (int &o : offsets) o -= radius[g];

@@ -29,8 +29,8 @@ namespace liftcc::stencil_form {
 struct Boundary {
   enum class Kind { Pad, Constant, PointWise };
   Kind kind = Kind::Pad;
-  PadMode mode = PadMode::Clamp;     ///< Kind::Pad
-  Scalar value = Scalar::ofFloat(0); ///< Kind::Constant (converted to the grid's element type)
+  PadMode mode = PadMode::Clamp;         ///< Kind::Pad
+  Scalar value = Scalar::ofFloat(0);     ///< Kind::Constant (converted to the grid's element type)
   Boundary(PadMode mode) : mode(mode) {} // NOLINT(google-explicit-constructor): {A, clamp}
   static Boundary pad(PadMode mode) { return Boundary(mode); }
   static Boundary constant(Scalar value) {
@@ -52,8 +52,12 @@ struct Grid {
   std::string name;
   Expr in;
   Boundary boundary;
-  Grid(std::string name, Expr in, Boundary boundary)
-      : name(std::move(name)), in(std::move(in)), boundary(boundary) {}
+  /// The element kind of an untyped grid (a lambda parameter) where the
+  /// context tells it: the JSON reader knows it for the parameter of an
+  /// `iterate` or of a lambda applied to arrays, from their arguments.
+  /// Untyped and not given: float.
+  std::optional<ScalarKind> kind;
+  Grid(std::string name, Expr in, Boundary boundary) : name(std::move(name)), in(std::move(in)), boundary(boundary) {}
   /// A parameter (an input, a lambda parameter) under its own name.
   Grid(Expr param, Boundary boundary) : Grid(param.name(), param, boundary) {}
 };

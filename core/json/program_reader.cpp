@@ -16,6 +16,8 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <unordered_map>
+#include <utility>
 
 namespace liftcc {
 
@@ -237,10 +239,13 @@ private:
       const json &names = j["lambda"];
       if (!names.is_array() || names.empty()) fail(p + "/lambda", "expected a non-empty array of parameter names");
       std::vector<Expr> params;
+      // Kinds of the parameters' elements where the caller knows them.
+      std::vector<std::optional<ScalarKind>> kinds = std::exchange(nextLambdaKinds_, {});
       for (size_t i = 0; i < names.size(); ++i) {
         std::string name = string(names[i], p + "/lambda/" + std::to_string(i));
         if (!isIdentifier(name)) fail(p + "/lambda/" + std::to_string(i), "\"" + name + "\" is not an identifier");
         params.push_back(Expr::param(name));
+        if (i < kinds.size() && kinds[i]) paramKinds_.emplace(params.back().id(), *kinds[i]);
       }
       for (const Expr &param : params) scopes_.push_back({param.name(), param});
       Expr body = readExpr(field(j, p, "body"), p + "/body", depth + 1);
@@ -257,12 +262,22 @@ private:
     }
     if (j.contains("apply")) {
       allowOnly(j, p, {"apply", "args"});
-      Expr f = readExpr(j["apply"], p + "/apply", depth + 1);
       const json &args = field(j, p, "args");
       if (!args.is_array()) fail(p + "/args", "expected an array of arguments");
+      // A lambda's arguments first: the kinds of their elements are those of
+      // its parameters, which a stencil form in its body reads as grids.
+      const bool lambda = j["apply"].is_object() && j["apply"].contains("lambda");
       std::vector<Expr> as;
-      for (size_t i = 0; i < args.size(); ++i)
-        as.push_back(readExpr(args[i], p + "/args/" + std::to_string(i), depth + 1));
+      if (lambda) {
+        for (size_t i = 0; i < args.size(); ++i)
+          as.push_back(readExpr(args[i], p + "/args/" + std::to_string(i), depth + 1));
+        for (const Expr &a : as) nextLambdaKinds_.push_back(knownElementKind(a));
+      }
+      Expr f = readExpr(j["apply"], p + "/apply", depth + 1);
+      nextLambdaKinds_.clear();
+      if (!lambda)
+        for (size_t i = 0; i < args.size(); ++i)
+          as.push_back(readExpr(args[i], p + "/args/" + std::to_string(i), depth + 1));
       return Expr::apply(std::move(f), std::move(as));
     }
     if (j.contains("op")) return readPrim(j, p, depth);
@@ -321,23 +336,53 @@ private:
     if (info.attr == AttrKind::Dim) o.attr = j.contains("dim") ? integer(j["dim"], p + "/dim") : 0;
     if (info.attr == AttrKind::TupleIndex) o.attr = integer(field(j, p, "index"), p + "/index");
     if (info.hasPadMode) o.padMode = padMode(field(j, p, "mode"), p + "/mode");
-    for (std::string_view f : info.funFields) {
-      std::string key(f);
-      o.funs.push_back(readExpr(field(j, p, key.c_str()), p + "/" + key, depth + 1));
-    }
-    if (info.variadicArgs) {
-      std::string key(info.argFields[0]);
-      const json &list = field(j, p, key.c_str());
-      if (!list.is_array() || list.empty()) fail(p + "/" + key, name + ": expected a non-empty array of inputs");
-      for (size_t i = 0; i < list.size(); ++i)
-        o.args.push_back(readExpr(list[i], p + "/" + key + "/" + std::to_string(i), depth + 1));
-    } else {
-      for (std::string_view f : info.argFields) {
-        std::string key(f);
-        o.args.push_back(readExpr(field(j, p, key.c_str()), p + "/" + key, depth + 1));
+    // iterate reads its array first: its elements' kind is that of the step's
+    // parameter, which a stencil form in the step reads as a grid. (Two
+    // phases in this frame, not helper calls: each level of a program is a
+    // few frames of this recursion, and the nesting limit must fit the stack.)
+    const bool argsFirst = *op == Op::Iterate;
+    for (int phase = 0; phase < 2; ++phase) {
+      if ((phase == 0) != argsFirst) {
+        if (argsFirst && !o.args.empty()) nextLambdaKinds_ = {knownElementKind(o.args.front())};
+        for (std::string_view f : info.funFields) {
+          std::string key(f);
+          o.funs.push_back(readExpr(field(j, p, key.c_str()), p + "/" + key, depth + 1));
+        }
+        nextLambdaKinds_.clear();
+      } else if (info.variadicArgs) {
+        std::string key(info.argFields[0]);
+        const json &list = field(j, p, key.c_str());
+        if (!list.is_array() || list.empty()) fail(p + "/" + key, name + ": expected a non-empty array of inputs");
+        for (size_t i = 0; i < list.size(); ++i)
+          o.args.push_back(readExpr(list[i], p + "/" + key + "/" + std::to_string(i), depth + 1));
+      } else {
+        for (std::string_view f : info.argFields) {
+          std::string key(f);
+          o.args.push_back(readExpr(field(j, p, key.c_str()), p + "/" + key, depth + 1));
+        }
       }
     }
     return Expr::prim(*op, std::move(o));
+  }
+
+  /// The scalar kind of the elements of `e` where it is known before type
+  /// checking: a typed expression's (an input), a lambda parameter's given by
+  /// its argument, a stencil's (its function's result), an iterate's input's.
+  std::optional<ScalarKind> knownElementKind(const Expr &e) const {
+    if (e.type()) {
+      Type t = e.type()->innermost();
+      return t.isScalar() ? std::optional<ScalarKind>(t.scalarKind()) : std::nullopt;
+    }
+    if (e.is(ExprKind::Param)) {
+      auto it = paramKinds_.find(e.id());
+      return it == paramKinds_.end() ? std::nullopt : std::optional<ScalarKind>(it->second);
+    }
+    if (e.isPrim(Op::Iterate) && !e.args().empty()) return knownElementKind(e.args().front());
+    std::optional<nd::MapNParts> m = nd::largestMapN(e);
+    if (!m) m = nd::matchMapN(e, 1);
+    if (m && m->f.is(ExprKind::Lambda) && m->f.body().is(ExprKind::Apply) && m->f.body().fun().is(ExprKind::UserFun))
+      return m->f.body().fun().userFun().result();
+    return std::nullopt;
   }
 
   static PadMode padMode(const json &j, const std::string &p) {
@@ -361,13 +406,15 @@ private:
       auto in = std::find_if(scopes_.rbegin(), scopes_.rend(), [&](const auto &s) { return s.first == name; });
       if (in == scopes_.rend()) fail(gp, "stencil: unknown grid \"" + name + "\" (not an input or parameter in scope)");
       form.grids.emplace_back(name, in->second, stencilBoundary(boundary, gp));
+      if (auto kind = knownElementKind(in->second)) form.grids.back().kind = kind;
     }
     if (auto scalars = j.find("scalars"); scalars != j.end()) {
       if (!scalars->is_array()) fail(p + "/scalars", "stencil: expected an array of scalar input names");
       for (size_t i = 0; i < scalars->size(); ++i) {
         std::string sp = p + "/scalars/" + std::to_string(i), name = string((*scalars)[i], sp);
         auto in = std::find_if(scopes_.rbegin(), scopes_.rend(), [&](const auto &s) { return s.first == name; });
-        if (in == scopes_.rend()) fail(sp, "stencil: unknown scalar \"" + name + "\" (not an input or parameter in scope)");
+        if (in == scopes_.rend())
+          fail(sp, "stencil: unknown scalar \"" + name + "\" (not an input or parameter in scope)");
         form.scalars.emplace_back(name, in->second);
       }
     }
@@ -494,6 +541,12 @@ private:
   std::map<std::string, Expr> userFuns_;
   std::map<std::string, Expr> stencilFuns_; ///< the functions stencil forms generated, by name
   std::vector<std::pair<std::string, Expr>> scopes_;
+  /// The element kinds of lambda parameters known from their arguments (by
+  /// node): a stencil form reads such an untyped grid's elements as that kind.
+  std::unordered_map<const void *, ScalarKind> paramKinds_;
+  /// The kinds for the parameters of the lambda read next (set by iterate and
+  /// by the application of a lambda, consumed by the lambda).
+  std::vector<std::optional<ScalarKind>> nextLambdaKinds_;
 };
 
 } // namespace
