@@ -19,6 +19,10 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+#include <set>
+#include <string>
+
 namespace liftcc {
 namespace {
 
