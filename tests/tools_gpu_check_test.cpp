@@ -8,7 +8,10 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
 namespace liftcc {
 namespace {
@@ -50,6 +53,46 @@ TEST_CASE("tools/gpu-check: per target in order, CUDA first; --deadline skips wh
     at = found;
   }
   CHECK(run.output.find("test-cuda") == std::string::npos); // phase not asked for
+}
+
+TEST_CASE("tools/gpu-check: with --deadline the explorations leave --bench-reserve seconds for the bench") {
+  // A stand-in liftc that does nothing: each step's log starts with the
+  // command it ran, so the budgets given to the explorations can be read.
+  test::TempDir dir;
+  std::filesystem::path fakeBuild = dir.path() / "build";
+  std::filesystem::create_directories(fakeBuild / "tools/liftc");
+  std::filesystem::path fakeLiftc = fakeBuild / "tools/liftc/liftc";
+  std::ofstream(fakeLiftc) << "#!/bin/sh\nexit 0\n";
+  std::filesystem::permissions(fakeLiftc, std::filesystem::perms::owner_all);
+  std::filesystem::path out = dir.path() / "out";
+  test::ProcessRun run =
+      gpuCheck("--phases explore,bench --targets cuda --deadline 400 --bench-reserve 150 --build-dir " +
+               test::shellQuote(fakeBuild.string()) + " --out " + test::shellQuote(out.string()));
+  INFO(run.output);
+  CHECK(run.status == 0);
+  std::vector<std::filesystem::path> runs;
+  for (const auto &entry : std::filesystem::directory_iterator(out))
+    if (entry.path().filename().string().rfind("run-", 0) == 0) runs.push_back(entry.path());
+  REQUIRE(runs.size() == 1);
+  auto firstLine = [&](const std::string &step) {
+    std::ifstream log(runs[0] / (step + ".log"));
+    std::string line;
+    std::getline(log, line);
+    return line;
+  };
+  auto budgetOf = [&](const std::string &step) {
+    std::string line = firstLine(step);
+    size_t at = line.find("--budget ");
+    return at == std::string::npos ? -1 : std::stoi(line.substr(at + 9));
+  };
+  // (400 - 150 - the seconds already spent) / 4 explorations - 15 s of
+  // overhead each: 47 s for the first when nothing took long before it;
+  // then (400 - 150) / 3 - 15 > 60, so the last keeps the default 60 s.
+  int first = budgetOf("explore-cuda-jacobi2d_5pt");
+  CHECK(first <= 47);
+  CHECK(first >= 40);
+  CHECK(firstLine("explore-cuda-jacobi2d_5pt_iter64").find("--budget 60s ") != std::string::npos);
+  CHECK(firstLine("bench-cuda").find(" bench ") != std::string::npos);
 }
 
 TEST_CASE("tools/gpu-check: --rehearse prepares CUDA variants only, without GPU tests or bench") {

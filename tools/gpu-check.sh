@@ -27,6 +27,11 @@
 # --opencl-device SPEC  NVIDIA's OpenCL device for liftc's --device (default nvidia)
 # --deadline S    stop starting steps S seconds after the start (default none), and
 #                 cut each step's limit to what is left: for leases of a few minutes
+# --bench-reserve S  with --deadline and the bench phase: seconds kept for the
+#                 first target's bench (default 150); each exploration's budget
+#                 shrinks so that the explorations leave them (an H200 run with
+#                 deadline 420 gave the CUDA bench 79 s, and it timed out in its
+#                 last round with no table)
 # --rehearse      no GPU needed: CUDA only, the explorations prepare their
 #                 variants for the compile-only sm_90 device (--prepare-only:
 #                 NVRTC, ptxas figures, small-size checks; nothing timed), no
@@ -48,6 +53,7 @@ ocl_spec="nvidia"
 targets="cuda,opencl"
 programs="jacobi2d_5pt,heat,gaussian,jacobi2d_5pt_iter64"
 deadline=0
+bench_reserve=150
 rehearse=0
 while (($#)); do
   case $1 in
@@ -61,6 +67,7 @@ while (($#)); do
     --targets) targets=$2; shift 2 ;;
     --programs) programs=$2; shift 2 ;;
     --deadline) deadline=$2; shift 2 ;;
+    --bench-reserve) bench_reserve=$2; shift 2 ;;
     --rehearse) rehearse=1; shift ;;
     -h | --help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     *) echo "gpu-check: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -183,12 +190,36 @@ run_tests() {
   fi
 }
 
+# seconds BUDGET: --budget as seconds (60s, 2m or 90).
+seconds_of() {
+  case $1 in
+    *m) echo $((${1%m} * 60)) ;;
+    *s) echo "${1%s}" ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# exploration_budget N: --budget, or less with --deadline so that the N
+# explorations still to run leave --bench-reserve seconds for the bench
+# (about 15 s each beyond the budget: start-up and the finalists' rounds).
+exploration_budget() {
+  local wanted share
+  wanted=$(seconds_of "$budget")
+  if ((deadline > 0)) && has_phase bench; then
+    share=$(((deadline - SECONDS - bench_reserve) / $1 - 15))
+    ((share < wanted)) && wanted=$share
+    ((wanted < 15)) && wanted=15
+  fi
+  echo "${wanted}s"
+}
+
 # Explorations at the paper sizes, resuming the stores of OUT/results (a
 # later call measures nothing twice); rehearsed, prepared for the
 # compile-only device instead.
 run_explorations() {
-  local target=$1 device=(--device 0) name sizes
+  local target=$1 device=(--device 0) name sizes remaining
   [[ $target == opencl ]] && device=(--device "$ocl_spec")
+  remaining=$(wc -w <<<"${programs//,/ }")
   for name in ${programs//,/ }; do
     sizes=$(paper_sizes "$name") || { echo "gpu-check: --programs: no paper sizes for '$name'" >&2; continue; }
     if ((rehearse)); then
@@ -196,8 +227,10 @@ run_explorations() {
         --target "$target" --prepare-only --budget "$budget"
     else
       step "explore-$target-$name" 900 "$liftc" explore "examples/json/$name.json" --size "$sizes" \
-        --target "$target" "${device[@]}" --search model --budget "$budget" --out "$out/results"
+        --target "$target" "${device[@]}" --search model --budget "$(exploration_budget "$remaining")" \
+        --out "$out/results"
     fi
+    remaining=$((remaining - 1))
   done
   ((rehearse)) || step "best-$target" 60 "$liftc" best "$out/results"
 }
