@@ -369,15 +369,12 @@ TEST_CASE("interpreter/points: every point of every example equals the full inte
     Program typed = typeCheck(example.build(), sizes);
     std::vector<Value> inputs = randomInputs(typed, sizes, 3);
     Value whole = interpret(typed, sizes, inputs);
-    std::vector<std::vector<std::byte>> bytes;
-    for (const Value &v : inputs) bytes.push_back(toBytes(v));
-    std::vector<std::span<const std::byte>> views(bytes.begin(), bytes.end());
     // Every point: the sample of a small result is all of it.
     const Type &type = typed.body().typeOrThrow();
     std::vector<ResultPoint> points = samplePoints(type, sizes, 5000, 1);
     CHECK(int64_t(points.size()) * scalarCount(locatePoint(type, sizes, points[0]).type, sizes) ==
           scalarCount(type, sizes));
-    std::vector<Value> values = interpretPoints(typed, sizes, views, points);
+    std::vector<Value> values = test::interpretPointsOfInputs(typed, sizes, inputs, points);
     if (auto i = test::firstPointDifferingFromWhole(type, sizes, points, values, whole))
       FAIL_CHECK("point " << *i << " differs");
   }

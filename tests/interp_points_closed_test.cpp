@@ -39,13 +39,10 @@ void checkEveryPoint(const Program &built, const std::map<std::string, int64_t> 
   Program typed = typeCheck(built, sizes);
   std::vector<Value> inputs = randomInputs(typed, sizes, 3);
   Value whole = interpret(typed, sizes, inputs);
-  std::vector<std::vector<std::byte>> bytes;
-  for (const Value &v : inputs) bytes.push_back(toBytes(v));
-  std::vector<std::span<const std::byte>> views(bytes.begin(), bytes.end());
   const Type &type = typed.body().typeOrThrow();
   std::vector<ResultPoint> points = samplePoints(type, sizes, 4096, 1);
   REQUIRE(points.size() > 1);
-  std::vector<Value> values = interpretPoints(typed, sizes, views, points);
+  std::vector<Value> values = test::interpretPointsOfInputs(typed, sizes, inputs, points);
   if (auto i = test::firstPointDifferingFromWhole(type, sizes, points, values, whole))
     FAIL_CHECK("point " << *i << " differs from the whole interpretation");
 }

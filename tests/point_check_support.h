@@ -9,10 +9,21 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace liftcc::test {
+
+/// interpretPoints over `inputs` as the byte buffers a device would hold.
+inline std::vector<Value> interpretPointsOfInputs(const Program &typed, const std::map<std::string, int64_t> &sizes,
+                                                  const std::vector<Value> &inputs,
+                                                  const std::vector<ResultPoint> &points) {
+  std::vector<std::vector<std::byte>> bytes;
+  for (const Value &v : inputs) bytes.push_back(toBytes(v));
+  std::vector<std::span<const std::byte>> views(bytes.begin(), bytes.end());
+  return interpretPoints(typed, sizes, views, points);
+}
 
 /// The first of `points` whose value in `values` (interpretPoints) differs
 /// from the whole result `whole` at its location; nullopt when all agree.
