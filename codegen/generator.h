@@ -123,6 +123,11 @@ private:
   /// The C text of an index expression; records whether the range analysis
   /// proves it (and every subexpression C evaluates) within int.
   std::string index(const arith::Expr &e);
+  /// The C text of a buffer element's index: a hole (index_holes.h) through
+  /// which the nameCommonIndices pass can name the index's base, shared by
+  /// the accesses of a statement list, or plain text where there is nothing
+  /// to name.
+  std::string bufferIndex(const arith::Expr &offset);
   /// "int", or the dialect's 64-bit type for wide kernels.
   std::string indexType() const { return wideIndices_ ? dialect_.wideIndexType() : "int"; }
 
@@ -246,6 +251,8 @@ private:
   std::vector<std::string> userFunOrder_;
   std::set<std::string> takenNames_;
   std::map<std::string, int> nameCounters_;
+  /// bufferIndex: the temporary's name of each index base (by its text).
+  std::map<std::string, std::string> indexNames_;
   /// Unrolled loops (mapSeqUnroll, reduceSeqUnroll) copy their body once per
   /// iteration; beyond this many copies (the product over nested unrolled
   /// loops) they become ordinary loops, or the source grows without bound

@@ -3,6 +3,7 @@
 
 #include "codegen/generator.h"
 #include "codegen/global_load_counter.h"
+#include "codegen/index_holes.h"
 #include "codegen/kernel_ir_passes.h"
 #include "codegen/kernel_ir_print.h"
 #include "codegen/kernel_signature.h"
@@ -181,7 +182,7 @@ Kernel Generator::run() {
          "the program computes nothing: apply a user function to the elements of its result (e.g. mapGlb(id))");
   WriteTarget target = [this, out, resultType](const AccessPath &path) {
     arith::Expr offset = linearize(resultType, path, "/body");
-    return bufferElement(out + "[" + index(offset) + "]", out, offset);
+    return bufferElement(out + "[" + bufferIndex(offset) + "]", out, offset);
   };
   if (componentsTarget) target = *componentsTarget;
   gen(body, env, target, Scope{}, where);
@@ -327,7 +328,7 @@ WriteTarget Generator::outputComponents(const Type &resultType, Kernel &kernel, 
       }
     }
     arith::Expr offset = linearize(parts.at(component), indices, "/body");
-    return bufferElement(names.at(component) + "[" + index(offset) + "]", names.at(component), offset);
+    return bufferElement(names.at(component) + "[" + bufferIndex(offset) + "]", names.at(component), offset);
   };
 }
 
@@ -360,6 +361,35 @@ std::string Generator::index(const arith::Expr &e) {
     if (!fits(s)) needsWide_ = true;
   }
   return s.str();
+}
+
+std::string Generator::bufferIndex(const arith::Expr &offset) {
+  std::string full = index(offset);
+  arith::Expr s = arith::simplify(offset);
+  arith::Expr base = s;
+  int64_t constant = 0;
+  if (s.kind() == arith::Kind::Sum) {
+    arith::Expr rest(0);
+    for (const arith::Expr &term : s.operands()) {
+      if (term.isConstant())
+        constant = term.constant();
+      else
+        rest = rest + term;
+    }
+    base = arith::simplify(rest);
+  }
+  // A lone variable needs no name; a base C could not evaluate in the
+  // kernel's index type keeps the whole index (it fits where the base may not).
+  if (base.kind() == arith::Kind::Variable || base.isConstant()) return full;
+  if (constant < INT32_MIN || constant > INT32_MAX) return full;
+  if (!wideIndices_) {
+    auto lo = arith::constantLowerBound(base), hi = arith::constantUpperBound(base);
+    if (!lo || !hi || *lo < INT32_MIN || *hi > INT32_MAX) return full;
+  }
+  std::string baseText = index(base);
+  auto [named, fresh] = indexNames_.try_emplace(baseText);
+  if (fresh) named->second = freshName("idx");
+  return kir::holeText({named->second, indexType(), baseText, constant, full});
 }
 
 cfun::Function Generator::emittedUserFun(const std::string &name) const {

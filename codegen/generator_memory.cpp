@@ -90,7 +90,7 @@ MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope 
   MemoryBinding memory{name, type, space};
   WriteTarget target = [this, memory, where](const AccessPath &path) {
     arith::Expr offset = linearize(memory.type, path, where);
-    return bufferElement(memory.name + "[" + index(offset) + "]", memory.name, offset, memory.space);
+    return bufferElement(memory.name + "[" + bufferIndex(offset) + "]", memory.name, offset, memory.space);
   };
   gen(e, env, target, scope, where);
   if (space == AddressSpace::Local) {

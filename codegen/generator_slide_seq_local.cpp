@@ -78,7 +78,7 @@ void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarge
     arith::Expr slot = index % arith::Expr(n);
     WriteTarget slotTarget = [this, ring, ringType, slot, where](const AccessPath &path) {
       arith::Expr offset = linearize(ringType, prepend(PathStep::arrayIndex(slot), path), where);
-      return bufferElement(ring + "[" + this->index(offset) + "]", ring, offset);
+      return bufferElement(ring + "[" + this->bufferIndex(offset) + "]", ring, offset);
     };
     Env copyEnv = prepared.bind(copy->params()[0], ViewBinding{planes, share(prepared), {PathStep::arrayIndex(index)}});
     gen(copy->body(), copyEnv, slotTarget, scope, where + "/in/f/body/f/body");

@@ -85,11 +85,11 @@ std::string Generator::readVector(const Expr &asVector, const Env &env, const Ac
                                                                : load;
   };
   if (dialect_.hasVectorLoads() && consecutive(cells))
-    return counted("vload" + std::to_string(width) + "(0, " + cells[0]->buffer + " + (" + index(*cells[0]->offset) +
-                   "))");
+    return counted("vload" + std::to_string(width) + "(0, " + cells[0]->buffer + " + (" +
+                   bufferIndex(*cells[0]->offset) + "))");
   if (alignedGlobalLanes(cells, dialect_.vectorAlignment(vector.scalarKind(), width)))
-    return counted(dialect_.alignedVectorAccess(dialect_.vectorType(vector.scalarKind(), width), cells[0]->buffer,
-                                                true, index(*cells[0]->offset)));
+    return counted(dialect_.alignedVectorAccess(dialect_.vectorType(vector.scalarKind(), width), cells[0]->buffer, true,
+                                                bufferIndex(*cells[0]->offset)));
   return dialect_.vectorOf(vector.scalarKind(), lanes);
 }
 
@@ -127,7 +127,7 @@ void Generator::store(const Lvalue &lvalue, const std::string &value) {
       (dialect_.hasVectorLoads() && consecutive(cells)) || alignedGlobalLanes(cells, lvalue.vectorAlignment);
   if (oneStore && !guardedLanes) {
     body_.vectorStore({lvalue.vectorType, static_cast<int>(lvalue.lanes.size()), lvalue.lanes[0].buffer,
-                       index(*lvalue.lanes[0].offset), value});
+                       bufferIndex(*lvalue.lanes[0].offset), value});
     return;
   }
   std::string v = freshName("vec");

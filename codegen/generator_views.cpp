@@ -69,7 +69,7 @@ std::string Generator::readParam(const Expr &param, const Env &env, const Access
           return read(binding.expr, *binding.env, concat(binding.prefix, path), where);
         } else if constexpr (std::is_same_v<B, MemoryBinding>) {
           arith::Expr offset = linearize(binding.type, path, where);
-          std::string text = binding.name + "[" + index(offset) + "]";
+          std::string text = binding.name + "[" + bufferIndex(offset) + "]";
           if (options_.countGlobalLoads && binding.space == AddressSpace::Global)
             text = countedGlobalLoad(dialect_.target(), text, 1);
           lastMemoryRead_ = bufferElement(text, binding.name, offset, binding.space);

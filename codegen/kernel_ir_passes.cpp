@@ -1,5 +1,10 @@
 #include "codegen/kernel_ir_passes.h"
 
+#include "codegen/index_holes.h"
+
+#include <cctype>
+#include <functional>
+#include <map>
 #include <set>
 
 namespace liftcc::codegen::kir {
@@ -33,7 +38,136 @@ bool declaresAnything(const Stmts &statements) {
   return false;
 }
 
+/// `statement` with `edit` applied to each expression text of its own (not
+/// of the statements nested in it).
+Stmt mapOwnTexts(const Stmt &statement, const std::function<std::string(const std::string &)> &edit) {
+  Stmt copy = statement;
+  std::visit(
+      [&](auto &node) {
+        using N = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<N, Let>) {
+          node.init = edit(node.init);
+        } else if constexpr (std::is_same_v<N, Assign>) {
+          node.target = edit(node.target);
+          node.value = edit(node.value);
+          node.guard = edit(node.guard);
+        } else if constexpr (std::is_same_v<N, VectorStore>) {
+          node.buffer = edit(node.buffer);
+          node.offset = edit(node.offset);
+          node.value = edit(node.value);
+        } else if constexpr (std::is_same_v<N, If>) {
+          node.condition = edit(node.condition);
+        } else if constexpr (std::is_same_v<N, For>) {
+          node.start = edit(node.start);
+          node.bound = edit(node.bound);
+          node.step = edit(node.step);
+        } else if constexpr (std::is_same_v<N, Raw>) {
+          node.text = edit(node.text);
+        }
+      },
+      copy.node);
+  return copy;
+}
+
+/// The holes of `statement`'s own texts, in order.
+std::vector<IndexHole> ownHoles(const Stmt &statement) {
+  std::vector<IndexHole> holes;
+  mapOwnTexts(statement, [&](const std::string &text) {
+    forEachHole(text, [&](const IndexHole &hole) { holes.push_back(hole); });
+    return text;
+  });
+  return holes;
+}
+
+std::set<std::string> identifiersIn(const std::string &text) {
+  std::set<std::string> words;
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (std::isalpha(c) || c == '_') {
+      size_t end = i;
+      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+      words.insert(text.substr(i, end - i));
+      i = end;
+    } else {
+      ++i;
+    }
+  }
+  return words;
+}
+
+/// The variables some statement writes after declaring them: non-const
+/// lets and assignments to a plain name (accumulators, a stream's
+/// registers). A base that reads one is never named: its value could change
+/// between the name's declaration and a later use.
+void collectWritten(const Stmts &statements, std::set<std::string> &written) {
+  for (const Stmt &s : statements) {
+    if (const Let *l = s.as<Let>(); l && !l->constant) written.insert(l->name);
+    if (const Assign *a = s.as<Assign>(); a && identifiersIn(a->target) == std::set<std::string>{a->target})
+      written.insert(a->target);
+    if (const Block *b = s.as<Block>()) collectWritten(b->body, written);
+    if (const For *f = s.as<For>()) collectWritten(f->body, written);
+    if (const If *i = s.as<If>()) {
+      collectWritten(i->then, written);
+      if (i->otherwise) collectWritten(*i->otherwise, written);
+    }
+  }
+}
+
+class IndexNamer {
+public:
+  explicit IndexNamer(const Stmts &all) { collectWritten(all, written_); }
+
+  /// `statements` with each base that two or more of their own accesses
+  /// share declared once, before its first use, and every access to a
+  /// named base (declared here or in an enclosing list) written through it.
+  Stmts list(const Stmts &statements, std::set<std::string> visible) {
+    std::map<std::string, int> uses;
+    for (const Stmt &s : statements)
+      for (const IndexHole &hole : ownHoles(s))
+        if (nameable(hole)) ++uses[hole.name];
+    Stmts out;
+    for (const Stmt &s : statements) {
+      for (const IndexHole &hole : ownHoles(s))
+        if (nameable(hole) && uses[hole.name] >= 2 && visible.insert(hole.name).second)
+          out.push_back({Let{hole.type, hole.name, hole.base}});
+      Stmt rewritten = mapOwnTexts(s, [&](const std::string &text) {
+        return replaceHoles(
+            text, [&](const IndexHole &hole) { return visible.count(hole.name) ? namedIndex(hole) : holeText(hole); });
+      });
+      out.push_back(nested(rewritten, visible));
+    }
+    return out;
+  }
+
+private:
+  bool nameable(const IndexHole &hole) const {
+    for (const std::string &word : identifiersIn(hole.base))
+      if (written_.count(word)) return false;
+    return true;
+  }
+
+  Stmt nested(const Stmt &statement, const std::set<std::string> &visible) {
+    if (const Block *b = statement.as<Block>()) return {Block{list(b->body, visible)}};
+    if (const For *f = statement.as<For>()) {
+      For copy = *f;
+      copy.body = list(f->body, visible);
+      return {copy};
+    }
+    if (const If *i = statement.as<If>()) {
+      If copy = *i;
+      copy.then = list(i->then, visible);
+      if (i->otherwise) copy.otherwise = list(*i->otherwise, visible);
+      return {copy};
+    }
+    return statement;
+  }
+
+  std::set<std::string> written_;
+};
+
 } // namespace
+
+Stmts nameCommonIndices(const Stmts &statements) { return IndexNamer(statements).list(statements, {}); }
 
 Stmts foldConstantConditions(const Stmts &statements) {
   Stmts out;
@@ -89,6 +223,7 @@ const std::vector<Pass> &passes() {
   static const std::vector<Pass> list{
       {"fold constant conditions", foldConstantConditions},
       {"flatten blocks", flattenBlocks},
+      {"name common indices", nameCommonIndices},
   };
   return list;
 }

@@ -1,7 +1,6 @@
 #pragma once
 // The passes over the kernel IR, in the order simplify() applies them. Each
-// maps a statement list to one with the same meaning; none changes an
-// expression's text.
+// maps a statement list to one with the same meaning.
 
 #include "codegen/kernel_ir.h"
 
@@ -26,6 +25,15 @@ Stmts foldConstantConditions(const Stmts &statements);
 /// braces around every statement (mapGlb without a guard, unrolled copies,
 /// vector stores).
 Stmts flattenBlocks(const Stmts &statements);
+
+/// Common index subexpressions: where two or more buffer accesses of one
+/// statement list share an index base (index_holes.h), the base is declared
+/// once as a named temporary before its first use (`const int idx_0 = ...;`)
+/// and every access of that list and the lists nested in it reads
+/// `idx_0 + offset`. Bases that read a variable some statement writes
+/// (accumulators, registers) keep their text. Holes left unnamed are spelled
+/// by the printer.
+Stmts nameCommonIndices(const Stmts &statements);
 
 /// The passes, in order.
 const std::vector<Pass> &passes();

@@ -1,5 +1,7 @@
 #include "codegen/kernel_ir_print.h"
 
+#include "codegen/index_holes.h"
+
 namespace liftcc::codegen::kir {
 
 namespace {
@@ -14,7 +16,8 @@ public:
   std::string text() const { return out_; }
 
 private:
-  void line(int depth, const std::string &text) { out_ += std::string(2 * depth, ' ') + text + "\n"; }
+  // Index holes no pass named are spelled as the index text they stand for.
+  void line(int depth, const std::string &text) { out_ += std::string(2 * depth, ' ') + spellHoles(text) + "\n"; }
   void scope(int depth, const std::string &header, const Stmts &body) {
     line(depth, header.empty() ? "{" : header + " {");
     statements(body, depth + 1);

@@ -24,10 +24,12 @@ struct Library {
   std::vector<std::string> deps;        ///< liftcc_* dependencies only
 };
 
-/// Build trees, git's folder and results directories: never sources.
+/// Build trees, hidden folders (git's, the GPU bundle of third-party
+/// headers tools/gpu-bundle.sh packs) and results directories: never sources.
 inline bool isBuildOutput(const std::filesystem::path &relative) {
   std::string first = relative.begin()->string();
-  return first.rfind("build", 0) == 0 || first == ".git" || first == "results";
+  return first.rfind("build", 0) == 0 || first.rfind(".", 0) == 0 || first == "results" || first == "gpu-check" ||
+         first == "gpu-out";
 }
 
 /// Every liftcc_add_library(NAME DEPS ... EXCLUDE ... INCLUDE_DIRS ...) call.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the generated kernel (and launch metadata) of every example x recipe x
+# Writes the generated kernel (and launch metadata) of every example x family x
 # target into DIR, so that a refactoring of the code generator can be checked
 # to leave the generated code byte-identical:
 #   tools/dump-kernels.sh build/tools/liftc/liftc before/ && ... && diff -r before/ after/
@@ -13,10 +13,17 @@ for program in examples/json/*.json; do
   # Sizes: every size variable at 64 (symbolic sizes are covered by the tests).
   # A size is {"name": ...} or its name alone ("sizes": ["N", "M"]).
   sizes=$(python3 -c 'import json,sys; print(",".join((s["name"] if isinstance(s, dict) else s)+"=64" for s in json.load(open(sys.argv[1]))["sizes"]))' "$program")
-  for recipe in plain tiled local; do
+  # Each family's recipe with its defaults, and the plain kernel specialised
+  # (interior and border codes) and vectorised.
+  for family in plain tiled local coarsened stream plain-spec plain-vec4; do
+    case $family in
+      plain-spec) options=(--opt plain --specialise-boundaries --local 16,4) ;;
+      plain-vec4) options=(--opt plain --vector 4) ;;
+      *) options=(--opt "$family") ;;
+    esac
     for target in opencl cuda; do
-      base="$out/$name.$recipe.$target"
-      if ! "$liftc" compile "$program" --opt "$recipe" --size "$sizes" --target "$target" \
+      base="$out/$name.$family.$target"
+      if ! "$liftc" compile "$program" "${options[@]}" --size "$sizes" --target "$target" \
            -o "$base.kernel" --metadata "$base.json" 2> "$base.err"; then
         rm -f "$base.kernel" "$base.json"
       else
