@@ -6,13 +6,14 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <type_traits>
 
 namespace liftcc::codegen::kir {
 
 namespace {
 
 /// `statement` with `pass` applied to each statement list nested in it.
-Stmt mapNested(const Stmt &statement, Stmts (*pass)(const Stmts &)) {
+Stmt mapNested(const Stmt &statement, const std::function<Stmts(const Stmts &)> &pass) {
   if (const Block *b = statement.as<Block>()) return {Block{pass(b->body)}};
   if (const For *f = statement.as<For>()) {
     For copy = *f;
@@ -134,7 +135,7 @@ public:
         return replaceHoles(
             text, [&](const IndexHole &hole) { return visible.count(hole.name) ? namedIndex(hole) : holeText(hole); });
       });
-      out.push_back(nested(rewritten, visible));
+      out.push_back(mapNested(rewritten, [&](const Stmts &body) { return list(body, visible); }));
     }
     return out;
   }
@@ -144,22 +145,6 @@ private:
     for (const std::string &word : identifiersIn(hole.base))
       if (written_.count(word)) return false;
     return true;
-  }
-
-  Stmt nested(const Stmt &statement, const std::set<std::string> &visible) {
-    if (const Block *b = statement.as<Block>()) return {Block{list(b->body, visible)}};
-    if (const For *f = statement.as<For>()) {
-      For copy = *f;
-      copy.body = list(f->body, visible);
-      return {copy};
-    }
-    if (const If *i = statement.as<If>()) {
-      If copy = *i;
-      copy.then = list(i->then, visible);
-      if (i->otherwise) copy.otherwise = list(*i->otherwise, visible);
-      return {copy};
-    }
-    return statement;
   }
 
   std::set<std::string> written_;
