@@ -13,7 +13,6 @@
 #include "core/interp/components.h"
 #include "core/ir/transform.h"
 
-#include <cctype>
 #include <climits>
 #include <functional>
 #include <sstream>
@@ -334,18 +333,9 @@ WriteTarget Generator::outputComponents(const Type &resultType, Kernel &kernel, 
 
 std::string Generator::index(const arith::Expr &e) {
   arith::Expr s = arith::simplify(e);
-  if (wideIndices_) {
-    // min/max of an int literal and a 64-bit index are ambiguous overloads
-    // in CUDA and OpenCL C: wide kernels call their own 64-bit versions.
-    std::string text = s.str(), out;
-    for (size_t i = 0; i < text.size(); ++i) {
-      bool call = (text.compare(i, 4, "min(") == 0 || text.compare(i, 4, "max(") == 0) &&
-                  (i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_'));
-      if (call) out += "liftcc_";
-      out += text[i];
-    }
-    return out;
-  }
+  // min/max of an int literal and a 64-bit index are ambiguous overloads in
+  // CUDA and OpenCL C: wide kernels call their own 64-bit versions.
+  if (wideIndices_) return s.str(cfun::kGeneratedPrefix);
   if (!needsWide_) {
     // C evaluates every subexpression in the index type, so each must fit,
     // not only the result (a*K - b*K can be small while a*K overflows).

@@ -41,6 +41,14 @@ TEST_CASE("arith print: minimal parentheses") {
   CHECK((select(x, CmpOp::Eq, y, 1, 2) * 2).str() == "2*(x == y ? 1 : 2)");
 }
 
+TEST_CASE("arith print: a call prefix goes before every min and max, nowhere else") {
+  // Kernels with 64-bit indices call their own liftcc_min / liftcc_max.
+  const Expr e = min(x, max(N, y - 1)) + select(x, CmpOp::Lt, y, min(x, 1), 0);
+  CHECK(e.str("liftcc_") == "liftcc_min(x, liftcc_max(N, y - 1)) + (x < y ? liftcc_min(1, x) : 0)");
+  CHECK(e.str("") == e.str());
+  CHECK((x + 2 * y).str("liftcc_") == (x + 2 * y).str());
+}
+
 TEST_CASE("arith print: round trips") {
   checkRoundTrip(Expr(0));
   checkRoundTrip(Expr(-17));

@@ -19,6 +19,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace liftcc::arith {
@@ -84,6 +85,9 @@ public:
 
   /// C syntax with minimal parentheses; parse(e.str()) == e.
   std::string str() const;
+  /// The same with `callPrefix` before every min and max call
+  /// (`liftcc_min(...)`: kernels with 64-bit indices call their own).
+  std::string str(std::string_view callPrefix) const;
 
   const Node *node() const { return node_.get(); }
 

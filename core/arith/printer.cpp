@@ -37,18 +37,24 @@ const char *cmpText(CmpOp op) {
   return " ? ";
 }
 
-void print(const Expr &e, std::string &out);
+/// How calls are spelled: `prefix` goes before min and max (the generator's
+/// own 64-bit versions in wide kernels).
+struct Style {
+  std::string_view callPrefix;
+};
 
-void printAtLeast(const Expr &e, Prec needed, std::string &out) {
-  if (precedence(e) >= needed) return print(e, out);
+void print(const Expr &e, const Style &style, std::string &out);
+
+void printAtLeast(const Expr &e, Prec needed, const Style &style, std::string &out) {
+  if (precedence(e) >= needed) return print(e, style, out);
   out += '(';
-  print(e, out);
+  print(e, style, out);
   out += ')';
 }
 
 /// coeff * factors. A Div/Mod factor needs parentheses unless it is the very
 /// first thing printed: `a / b*x` is (a/b)*x, but `x*a / b` is (x*a)/b.
-void printProduct(int64_t coeff, std::span<const Expr> factors, std::string &out) {
+void printProduct(int64_t coeff, std::span<const Expr> factors, const Style &style, std::string &out) {
   bool first = true;
   if (coeff == -1) {
     out += '-';
@@ -60,11 +66,11 @@ void printProduct(int64_t coeff, std::span<const Expr> factors, std::string &out
   }
   for (size_t i = 0; i < factors.size(); ++i) {
     if (i > 0) out += '*';
-    printAtLeast(factors[i], first && i == 0 ? kMultiplicative : kUnary, out);
+    printAtLeast(factors[i], first && i == 0 ? kMultiplicative : kUnary, style, out);
   }
 }
 
-void print(const Expr &e, std::string &out) {
+void print(const Expr &e, const Style &style, std::string &out) {
   const std::vector<Expr> &ops = e.operands();
   switch (e.kind()) {
   case Kind::Constant: out += std::to_string(e.constant()); return;
@@ -78,42 +84,43 @@ void print(const Expr &e, std::string &out) {
         if (v.factors.empty())
           out += std::to_string(wrapNeg(v.coeff));
         else
-          printProduct(wrapNeg(v.coeff), v.factors, out);
+          printProduct(wrapNeg(v.coeff), v.factors, style, out);
         continue;
       }
       if (i > 0) out += " + ";
-      printAtLeast(ops[i], kMultiplicative, out);
+      printAtLeast(ops[i], kMultiplicative, style, out);
     }
     return;
   case Kind::Product: {
     const TermView v = viewTerm(e);
-    printProduct(v.coeff, v.factors, out);
+    printProduct(v.coeff, v.factors, style, out);
     return;
   }
   case Kind::Div:
   case Kind::Mod:
-    printAtLeast(ops[0], kMultiplicative, out);
+    printAtLeast(ops[0], kMultiplicative, style, out);
     out += e.kind() == Kind::Div ? " / " : " % ";
-    printAtLeast(ops[1], kUnary, out);
+    printAtLeast(ops[1], kUnary, style, out);
     return;
   case Kind::Min:
   case Kind::Max:
+    out += style.callPrefix;
     out += e.kind() == Kind::Min ? "min(" : "max(";
-    print(ops[0], out);
+    print(ops[0], style, out);
     out += ", ";
-    print(ops[1], out);
+    print(ops[1], style, out);
     out += ')';
     return;
   case Kind::Select:
     // Always parenthesised: ?: binds weaker than everything else.
     out += '(';
-    print(ops[0], out);
+    print(ops[0], style, out);
     out += cmpText(e.selectCmp());
-    print(ops[1], out);
+    print(ops[1], style, out);
     out += " ? ";
-    print(ops[2], out);
+    print(ops[2], style, out);
     out += " : ";
-    print(ops[3], out);
+    print(ops[3], style, out);
     out += ')';
     return;
   }
@@ -121,9 +128,11 @@ void print(const Expr &e, std::string &out) {
 
 } // namespace
 
-std::string Expr::str() const {
+std::string Expr::str() const { return str(""); }
+
+std::string Expr::str(std::string_view callPrefix) const {
   std::string out;
-  print(*this, out);
+  print(*this, Style{callPrefix}, out);
   return out;
 }
 
