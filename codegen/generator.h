@@ -123,6 +123,8 @@ private:
   /// The C text of an index expression; records whether the range analysis
   /// proves it (and every subexpression C evaluates) within int.
   std::string index(const arith::Expr &e);
+  /// index() of an expression arith::simplify already returned.
+  std::string simplifiedIndex(const arith::Expr &simplified);
   /// The C text of a buffer element's index: a hole (index_holes.h) through
   /// which the nameCommonIndices pass can name the index's base, shared by
   /// the accesses of a statement list, or plain text where there is nothing

@@ -331,8 +331,9 @@ WriteTarget Generator::outputComponents(const Type &resultType, Kernel &kernel, 
   };
 }
 
-std::string Generator::index(const arith::Expr &e) {
-  arith::Expr s = arith::simplify(e);
+std::string Generator::index(const arith::Expr &e) { return simplifiedIndex(arith::simplify(e)); }
+
+std::string Generator::simplifiedIndex(const arith::Expr &s) {
   // min/max of an int literal and a 64-bit index are ambiguous overloads in
   // CUDA and OpenCL C: wide kernels call their own 64-bit versions.
   if (wideIndices_) return s.str(cfun::kGeneratedPrefix);
@@ -354,8 +355,10 @@ std::string Generator::index(const arith::Expr &e) {
 }
 
 std::string Generator::bufferIndex(const arith::Expr &offset) {
-  std::string full = index(offset);
+  // Simplified once: the index, its terms and its base (a canonical sum
+  // without its constant) are all canonical already.
   arith::Expr s = arith::simplify(offset);
+  std::string full = simplifiedIndex(s);
   arith::Expr base = s;
   int64_t constant = 0;
   if (s.kind() == arith::Kind::Sum) {
@@ -366,7 +369,7 @@ std::string Generator::bufferIndex(const arith::Expr &offset) {
       else
         rest = rest + term;
     }
-    base = arith::simplify(rest);
+    base = rest;
   }
   // A lone variable needs no name; a base C could not evaluate in the
   // kernel's index type keeps the whole index (it fits where the base may not).
@@ -376,7 +379,7 @@ std::string Generator::bufferIndex(const arith::Expr &offset) {
     auto lo = arith::constantLowerBound(base), hi = arith::constantUpperBound(base);
     if (!lo || !hi || *lo < INT32_MIN || *hi > INT32_MAX) return full;
   }
-  std::string baseText = index(base);
+  std::string baseText = simplifiedIndex(base);
   auto [named, fresh] = indexNames_.try_emplace(baseText);
   if (fresh) named->second = freshName("idx");
   return kir::holeText({named->second, indexType(), baseText, constant, full});
