@@ -1,6 +1,7 @@
 #include "codegen/kernel_ir_passes.h"
 
 #include "codegen/index_holes.h"
+#include "core/cfun/reserved.h"
 
 #include <cctype>
 #include <functional>
@@ -103,8 +104,7 @@ std::set<std::string> identifiersIn(const std::string &text) {
 void collectWritten(const Stmts &statements, std::set<std::string> &written) {
   for (const Stmt &s : statements) {
     if (const Let *l = s.as<Let>(); l && !l->constant) written.insert(l->name);
-    if (const Assign *a = s.as<Assign>(); a && identifiersIn(a->target) == std::set<std::string>{a->target})
-      written.insert(a->target);
+    if (const Assign *a = s.as<Assign>(); a && cfun::isIdentifier(a->target)) written.insert(a->target);
     if (const Block *b = s.as<Block>()) collectWritten(b->body, written);
     if (const For *f = s.as<For>()) collectWritten(f->body, written);
     if (const If *i = s.as<If>()) {
@@ -122,13 +122,17 @@ public:
   /// share declared once, before its first use, and every access to a
   /// named base (declared here or in an enclosing list) written through it.
   Stmts list(const Stmts &statements, std::set<std::string> visible) {
+    std::vector<std::vector<IndexHole>> holes;
     std::map<std::string, int> uses;
-    for (const Stmt &s : statements)
-      for (const IndexHole &hole : ownHoles(s))
-        if (nameable(hole)) ++uses[hole.name];
-    Stmts out;
     for (const Stmt &s : statements) {
-      for (const IndexHole &hole : ownHoles(s))
+      holes.push_back(ownHoles(s));
+      for (const IndexHole &hole : holes.back())
+        if (nameable(hole)) ++uses[hole.name];
+    }
+    Stmts out;
+    for (size_t k = 0; k < statements.size(); ++k) {
+      const Stmt &s = statements[k];
+      for (const IndexHole &hole : holes[k])
         if (nameable(hole) && uses[hole.name] >= 2 && visible.insert(hole.name).second)
           out.push_back({Let{hole.type, hole.name, hole.base}});
       Stmt rewritten = mapOwnTexts(s, [&](const std::string &text) {
