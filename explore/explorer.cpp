@@ -166,10 +166,14 @@ private:
       result_.budgetEndedWhile = "describing the space of variants";
       return false;
     }
+    // Nothing to explore because the code generator refused every program
+    // (e.g. an iterate over a tuple of arrays): its reason, not "no variant".
+    if (space_.candidates.empty() && space_.firstRefusal) throw *space_.firstRefusal;
     result_.describeSeconds = secondsSinceStart();
     result_.spaceSize = space_.candidates.size();
     result_.distinctPrograms = space_.programs.size();
     result_.dropped = space_.dropped;
+    result_.refused = space_.refused;
     result_.outputElements = scalarCount(typed_.body().typeOrThrow(), sizes_);
     return true;
   }

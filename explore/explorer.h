@@ -101,6 +101,9 @@ struct ExploreResult {
   /// spaceSize: the configurations of the space's description (describeSpace),
   /// before the checks that need their kernels; candidates: this shard's.
   size_t spaceSize = 0, distinctPrograms = 0, dropped = 0, candidates = 0;
+  /// Of `dropped`, the low-level programs the code generator refused (the
+  /// rest do not fit the device).
+  size_t refused = 0;
   /// Candidates the search picked that were no variant of their own, neither
   /// measured nor charged: `duplicates` generated a kernel and launch already
   /// evaluated under another configuration, `skipped` none of their own

@@ -15,6 +15,7 @@
 #include <climits>
 #include <map>
 #include <set>
+#include <variant>
 
 namespace liftcc::explore {
 
@@ -208,7 +209,8 @@ ProgramLaunches programLaunches(const LoweredPrograms &lowered, size_t p, const 
     // timeTiledLocal: one work-item per output of the tile (the widest
     // mapLcl is the first copy: the tile plus every step's halo).
     if (config.recipe == rewrite::Recipe::TimeTiledLocal)
-      for (int d = 0; d < base.dims && d < 3; ++d) def[static_cast<size_t>(d)] = config.tileShape[static_cast<size_t>(d)];
+      for (int d = 0; d < base.dims && d < 3; ++d)
+        def[static_cast<size_t>(d)] = config.tileShape[static_cast<size_t>(d)];
     std::vector<std::array<int64_t, 3>> shapes{def};
     for (int d = 0; d < base.dims; ++d)
       if (def[d] >= 4) {
@@ -368,24 +370,25 @@ SpaceDescription describeSpace(const Program &typed, const DeviceLimits &limits,
   // their noinline-border twins, each a list of its own for the round-robin.
   // The programs' default kernels (most of the description's time), on
   // SpaceOptions::threads threads; none where codegen refuses the program.
-  std::vector<std::optional<codegen::Kernel>> bases =
-      parallelMap(lowered.programs.size(), options.threads, [&](size_t p) -> std::optional<codegen::Kernel> {
+  std::vector<std::variant<codegen::Kernel, codegen::CodegenError>> bases = parallelMap(
+      lowered.programs.size(), options.threads, [&](size_t p) -> std::variant<codegen::Kernel, codegen::CodegenError> {
         checkSpaceDeadline(options);
         try {
           return codegen::generateKernel(lowered.programs[p].second, options.target);
-        } catch (const codegen::CodegenError &) {
-          return std::nullopt;
+        } catch (const codegen::CodegenError &e) {
+          return e;
         }
       });
   description.kernelsGenerated = lowered.programs.size();
   std::vector<std::vector<Candidate>> lists;
   for (size_t p = 0; p < lowered.programs.size(); ++p) {
     const auto &[config, program] = lowered.programs[p];
-    const std::optional<codegen::Kernel> &base = bases[p];
-    if (!base) {
+    if (const auto *refusal = std::get_if<codegen::CodegenError>(&bases[p])) {
       ++description.dropped; // as enumerateSpace: a program codegen refuses is not part of the space
+      if (description.refused++ == 0) description.firstRefusal = *refusal;
       continue;
     }
+    const codegen::Kernel *base = &std::get<codegen::Kernel>(bases[p]);
     ProgramLaunches launches = programLaunches(lowered, p, *base, limits, options);
     description.dropped += launches.dropped;
     if (launches.configurations.empty()) continue;

@@ -15,6 +15,7 @@
 // size) are dropped after generating them. Variants are deduplicated by their
 // kernel and launch (source, build options, NDRange, work-group shape).
 
+#include "codegen/generate.h"
 #include "codegen/kernel.h"
 #include "explore/configuration.h"
 #include "tuner/device.h"
@@ -184,7 +185,12 @@ struct SpaceDescription {
   /// noinline-border twin without an interior and a duplicate kernel are
   /// candidates here and skipped when built (buildCandidate, the explorer).
   std::vector<Candidate> candidates;
-  size_t dropped = 0;          ///< programs or work-group shapes that do not fit the device
+  size_t dropped = 0; ///< programs or work-group shapes that do not fit the device
+  /// Programs the code generator refused (counted in `dropped`), and the
+  /// first one's reason: when it refuses every program, the exploration
+  /// fails with it instead of finding no variant (explorer.cpp).
+  size_t refused = 0;
+  std::optional<codegen::CodegenError> firstRefusal;
   size_t kernelsGenerated = 0; ///< by describeSpace itself: one per program at most
   /// The selected families; `variants` counts candidates here.
   std::vector<FamilySummary> families;

@@ -4,11 +4,13 @@
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
+#include "primitives/api.h"
 #include "rewrite/apply.h"
 #include "rewrite/rule.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -74,6 +76,8 @@ public:
         rebuilt.push_back(outputs(in));
       else if (containsNode(in, computes))
         rebuilt.push_back(stageFor(hoist(in, false), in.typeOrThrow()));
+      else if (std::optional<Expr> copy = copyOf(in))
+        rebuilt.push_back(stageFor(*copy, in.typeOrThrow()));
       else
         rebuilt.push_back(in);
       changed = changed || !rebuilt.back().sameNode(in);
@@ -84,6 +88,17 @@ public:
   std::vector<StagedProgram::Stage> stages;
 
 private:
+  /// A component that computes nothing (an input, or a view of one, as in
+  /// `tuple(step(u), u)`) is copied by a stage of its own: its output
+  /// buffer must be written like any other. Arrays of scalars only.
+  static std::optional<Expr> copyOf(const Expr &in) {
+    int dims = 0;
+    Type element = in.typeOrThrow();
+    for (; element.isArray(); element = element.arrayElement()) ++dims;
+    if (dims == 0 || !element.isScalar()) return std::nullopt;
+    return api::mapN(dims, api::id(element.scalarKind()), in);
+  }
+
   /// The parameter of the stage computing `body` (one per distinct body).
   Expr stageFor(const Expr &body, const Type &type) {
     for (size_t i = 0; i < bodies_.size(); ++i)
@@ -137,6 +152,16 @@ Expr substitute(const Expr &e, const std::unordered_map<const void *, Expr> &by)
   });
 }
 
+/// An array, or a tuple with an array among its components (a tuple of
+/// grids, as the state `(u, u_prev)` of a two-level step): bound by a
+/// lambda, it is an intermediate to inline, not a per-element value.
+bool holdsArray(const Type &type) {
+  if (type.isArray()) return true;
+  if (!type.isTuple()) return false;
+  const std::vector<Type> &elements = type.tupleElements();
+  return std::any_of(elements.begin(), elements.end(), holdsArray);
+}
+
 } // namespace
 
 /// `e` with every application of a lambda to arrays, `(\x. B)(A)`, replaced
@@ -155,7 +180,7 @@ Expr inlineArrayBindings(const Expr &e) {
     std::unordered_map<const void *, Expr> by;
     for (size_t i = 0; i < f.params().size(); ++i) {
       const Expr &param = f.params()[i];
-      if (!param.type() || !param.type()->isArray()) return n;
+      if (!param.type() || !holdsArray(*param.type())) return n;
       by.emplace(param.id(), n.args()[i]);
     }
     return substitute(f.body(), by);

@@ -4,7 +4,9 @@
 // program is split into stages, so A is a stage of its own, computed once,
 // like an intermediate written in place; left applied, every work-item of
 // B's kernel computed the whole of A (correct, far slower), and a tuple
-// result over such a binding was refused as computing nothing.
+// result over such a binding was refused as computing nothing. A tuple of
+// grids is bound the same way (the state of a two-level step), and a result
+// component that computes nothing (an input) is copied by a stage.
 
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
@@ -44,6 +46,26 @@ const char *kTwoStages = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}, {"n
    "args": [{"op": "stencil", "name": "smooth5", "grids": {"A": "clamp"},
      "body": "return 0.6f * A[0][0] + 0.1f * (A[-1][0] + A[1][0] + A[0][-1] + A[0][1]);"}]}})";
 
+/// One step of a two-level scheme (a wave): the state is a tuple of grids
+/// bound by a lambda, its components named by a second binding; the result
+/// is the next state, whose second component is the first grid as it was.
+const char *kTupleOfGridsBound = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}, {"name": "M", "min": 3}],
+ "inputs": [{"name": "U", "type": "[[float]M]N"}, {"name": "V", "type": "[[float]M]N"}],
+ "body": {"apply": {"lambda": ["s"], "body": {"apply": {"lambda": ["u", "v"], "body": {"op": "tuple", "in": [
+     {"op": "stencil", "name": "wave", "grids": {"u": "clamp", "v": "pointwise"},
+      "body": "return 2.0f * u[0][0] - v[0][0] + 0.1f * (u[-1][0] + u[1][0] + u[0][-1] + u[0][1] - 4.0f * u[0][0]);"},
+     {"param": "u"}]}},
+    "args": [{"op": "get", "index": 0, "in": {"param": "s"}}, {"op": "get", "index": 1, "in": {"param": "s"}}]}},
+   "args": [{"op": "tuple", "in": [{"param": "U"}, {"param": "V"}]}]}})";
+
+/// A result whose second component is an input: it is copied by a kernel of
+/// its own (before, its output buffer was never written).
+const char *kComponentIsAnInput = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}],
+ "inputs": [{"name": "A", "type": "[float]N"}],
+ "body": {"op": "tuple", "in": [
+     {"op": "stencil", "name": "d2", "grids": {"A": "mirror"}, "body": "return A[-1] - 2.0f * A[0] + A[1];"},
+     {"param": "A"}]}})";
+
 struct Case {
   const char *name;
   const char *json;
@@ -61,8 +83,12 @@ TEST_CASE("multistage: an intermediate bound by a lambda application is a stage 
   // The tuple: the smoothing (shared by both components), its second
   // difference and its square; the last program only gathers them.
   // The two stages: the smoothing and the gradient reading it.
+  // A tuple of grids bound, and a component that is an input: each
+  // component a kernel of its own (the copy of u, of A, one of them).
   for (const Case &c : {Case{"tuple of one binding", kTupleOfOneBinding, {{"N", 37}}, 3, 3},
-                        Case{"two stages", kTwoStages, {{"N", 13}, {"M", 21}}, 1, 2}}) {
+                        Case{"two stages", kTwoStages, {{"N", 13}, {"M", 21}}, 1, 2},
+                        Case{"tuple of grids bound", kTupleOfGridsBound, {{"N", 11}, {"M", 17}}, 2, 2},
+                        Case{"component is an input", kComponentIsAnInput, {{"N", 29}}, 2, 2}}) {
     CAPTURE(c.name);
     Program typed = typeCheck(readProgram(c.json), c.sizes);
     std::optional<rewrite::StagedProgram> staged = rewrite::splitStages(typed);

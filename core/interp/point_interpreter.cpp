@@ -5,6 +5,8 @@
 #include "core/ir/view_index.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <set>
@@ -40,7 +42,15 @@ struct Deferred {
   Expr expr;
   Path path;
 };
-using Binding = std::variant<Value, RawInput, Deferred>;
+/// The argument of an applied lambda whose free variables are all inputs or
+/// such arguments: an earlier stage of a multi-stage program, `(\s. B)(S)`.
+/// Its elements are evaluated where B reads them, each path once (memoised
+/// in `elements`), never the whole stage for every point asked.
+struct Shared {
+  Expr expr;
+  std::shared_ptr<std::map<std::vector<int64_t>, Value>> elements;
+};
+using Binding = std::variant<Value, RawInput, Deferred, Shared>;
 
 class PointInterpreter final : public rules::EvalContext {
 public:
@@ -78,9 +88,11 @@ public:
     case ExprKind::Prim: return primitiveElement(e, path);
     case ExprKind::Literal: return select(e.literal(), path);
     case ExprKind::Apply: {
+      const Expr &f = e.fun();
+      if (f.is(ExprKind::Lambda) && openBindings_ == 0) return stageElement(e, path);
       std::vector<Value> args;
       for (const Expr &a : e.args()) args.push_back(eval(a));
-      return select(call(e.fun(), args), path);
+      return select(call(f, args), path);
     }
     case ExprKind::Lambda:
     case ExprKind::UserFun: throw InterpreterError("a function is not a value");
@@ -89,21 +101,61 @@ public:
   }
 
 private:
+  /// Element `path` of `(\s1 ... sk. B)(S1, ..., Sk)` where every binding
+  /// in scope is an input or a stage: B at `path`, each Si bound as a Shared
+  /// stage. Applied where only the inputs are bound, the stages' elements
+  /// are memoised across the points of this call (the same node always
+  /// means the same value there); deeper, per application.
+  Value stageElement(const Expr &e, const Path &path) {
+    const bool topLevel = env_.size() == inputs_;
+    std::vector<Binding> bindings;
+    for (size_t i = 0; i < e.args().size(); ++i) {
+      std::shared_ptr<std::map<std::vector<int64_t>, Value>> elements;
+      if (topLevel) {
+        auto &kept = topLevelStages_[{e.id(), i}];
+        if (!kept) kept = std::make_shared<std::map<std::vector<int64_t>, Value>>();
+        elements = kept;
+      } else {
+        elements = std::make_shared<std::map<std::vector<int64_t>, Value>>();
+      }
+      bindings.push_back(Shared{e.args()[i], std::move(elements)});
+    }
+    return withBindings(e.fun(), std::move(bindings), path);
+  }
+
+  /// Element `path` of a stage, evaluated once per stage binding.
+  Value sharedElement(const Shared &stage, const Path &path) {
+    std::vector<int64_t> key;
+    for (const Step &step : path) key.push_back(step.isTuple ? -1 - int64_t(step.component) : step.index);
+    auto it = stage.elements->find(key);
+    if (it != stage.elements->end()) return it->second;
+    Expr expr = stage.expr;
+    auto elements = stage.elements; // the binding may be replaced while evaluating
+    Value value = element(expr, path);
+    elements->emplace(std::move(key), value);
+    return value;
+  }
+
   /// Evaluates lambda f's body at `path` with its parameters bound.
   Value withBindings(const Expr &f, std::vector<Binding> bindings, const Path &path) {
     const std::vector<Expr> &params = f.params();
     if (bindings.size() != params.size()) throw InterpreterError("wrong number of arguments to a lambda");
     std::vector<std::optional<Binding>> saved;
+    size_t open = 0;
     for (size_t i = 0; i < params.size(); ++i) {
       auto it = env_.find(params[i].id());
       saved.push_back(it == env_.end() ? std::nullopt : std::optional<Binding>(it->second));
+      if (!std::holds_alternative<Shared>(bindings[i])) ++open;
       env_.insert_or_assign(params[i].id(), std::move(bindings[i]));
     }
+    openBindings_ += open;
     struct Restore {
       PointInterpreter &self;
       const std::vector<Expr> &params;
       std::vector<std::optional<Binding>> &saved;
+      size_t open;
       ~Restore() {
+        self.openBindings_ -= open;
         for (size_t i = 0; i < params.size(); ++i) {
           if (saved[i])
             self.env_.insert_or_assign(params[i].id(), std::move(*saved[i]));
@@ -111,7 +163,7 @@ private:
             self.env_.erase(params[i].id());
         }
       }
-    } restore{*this, params, saved};
+    } restore{*this, params, saved, open};
     return element(f.body(), path);
   }
 
@@ -119,6 +171,7 @@ private:
     auto it = env_.find(param.id());
     if (it == env_.end()) throw InterpreterError("unbound parameter '" + param.name() + "'");
     if (const Value *value = std::get_if<Value>(&it->second)) return select(*value, path);
+    if (const Shared *stage = std::get_if<Shared>(&it->second)) return sharedElement(*stage, path);
     if (const Deferred *deferred = std::get_if<Deferred>(&it->second)) {
       Path full = deferred->path;
       full.insert(full.end(), path.begin(), path.end());
@@ -243,6 +296,11 @@ private:
   size_t inputs_ = 0; ///< bindings of env_ that are the program's inputs (bound first)
   /// Whole values of computed primitives evaluated with only the inputs bound, by node.
   std::unordered_map<const void *, Value> closedValues_;
+  /// Bindings in env_ that are neither inputs nor stages (Shared): while
+  /// there are none, an applied lambda's arguments are stages.
+  size_t openBindings_ = 0;
+  /// The stages applied where only the inputs are bound, by (apply node, argument).
+  std::map<std::pair<const void *, size_t>, std::shared_ptr<std::map<std::vector<int64_t>, Value>>> topLevelStages_;
 };
 
 } // namespace

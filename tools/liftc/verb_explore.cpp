@@ -201,7 +201,9 @@ void printRunSummary(const explore::ExploreResult &result, const explore::Explor
                      const tuner::Device &device, std::ostream &out) {
   out << "device: " << device.name() << " (" << codegen::targetName(device.target()) << ")\n";
   out << "space: " << result.spaceSize << " candidates (" << result.distinctPrograms << " low-level programs, "
-      << result.dropped << " dropped as not fitting the device); this shard: " << result.candidates << "\n";
+      << result.dropped - result.refused << " dropped as not fitting the device";
+  if (result.refused) out << ", " << result.refused << " refused by the code generator";
+  out << "); this shard: " << result.candidates << "\n";
   out << "kernels generated: " << result.kernelsBuilt << " of the " << result.candidates << " candidates; skipped "
       << result.duplicates << " duplicate kernel(s) and " << result.skipped
       << " candidate(s) without a kernel of their own\n";
