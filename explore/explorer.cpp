@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -168,7 +169,7 @@ private:
     }
     // Nothing to explore because the code generator refused every program
     // (e.g. an iterate over a tuple of arrays): its reason, not "no variant".
-    if (space_.candidates.empty() && space_.firstRefusal) throw *space_.firstRefusal;
+    if (space_.candidates.empty() && space_.firstRefusal) std::rethrow_exception(space_.firstRefusal);
     result_.describeSeconds = secondsSinceStart();
     result_.spaceSize = space_.candidates.size();
     result_.distinctPrograms = space_.programs.size();

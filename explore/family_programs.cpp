@@ -64,11 +64,12 @@ public:
   }
 
   /// The program of `c`, not added to the space.
-  std::optional<Program> lower(const Configuration &c) const {
+  std::optional<Program> lower(const Configuration &c) {
     checkSpaceDeadline(options_);
     try {
       return driver::lower(typed_, c);
     } catch (const rewrite::RewriteError &) {
+      if (!result_.firstRefusal) result_.firstRefusal = std::current_exception();
       return std::nullopt;
     }
   }

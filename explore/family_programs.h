@@ -6,6 +6,7 @@
 
 #include "explore/space.h"
 
+#include <exception>
 #include <set>
 #include <utility>
 #include <vector>
@@ -20,6 +21,9 @@ struct LoweredPrograms {
   std::vector<std::pair<Configuration, Program>> programs;
   size_t unmappedPrograms = 0;     ///< the programs of the base families (before the mapping family's)
   std::set<size_t> everyDimension; ///< programs coarsened in every dimension for time tiles
+  /// The rewriting's first refusal (rewrite::RewriteError): the reason when
+  /// no configuration lowers at all.
+  std::exception_ptr firstRefusal;
 };
 
 /// The programs of every selected family's configurations that lower

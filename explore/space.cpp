@@ -366,6 +366,7 @@ SpaceDescription describeSpace(const Program &typed, const DeviceLimits &limits,
   description.crossedWithFastMath = !(levels.size() == 1 && levels.front() == codegen::FastMath::None);
   const bool reassociate = std::find(levels.begin(), levels.end(), codegen::FastMath::Reassociate) != levels.end();
   const LoweredPrograms lowered = lowerPrograms(typed, options);
+  if (lowered.programs.empty()) description.firstRefusal = lowered.firstRefusal;
   // Per program, as enumerateSpace: its launches, its specialised twins and
   // their noinline-border twins, each a list of its own for the round-robin.
   // The programs' default kernels (most of the description's time), on
@@ -385,7 +386,7 @@ SpaceDescription describeSpace(const Program &typed, const DeviceLimits &limits,
     const auto &[config, program] = lowered.programs[p];
     if (const auto *refusal = std::get_if<codegen::CodegenError>(&bases[p])) {
       ++description.dropped; // as enumerateSpace: a program codegen refuses is not part of the space
-      if (description.refused++ == 0) description.firstRefusal = *refusal;
+      if (description.refused++ == 0) description.firstRefusal = std::make_exception_ptr(*refusal);
       continue;
     }
     const codegen::Kernel *base = &std::get<codegen::Kernel>(bases[p]);

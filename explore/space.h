@@ -15,13 +15,13 @@
 // size) are dropped after generating them. Variants are deduplicated by their
 // kernel and launch (source, build options, NDRange, work-group shape).
 
-#include "codegen/generate.h"
 #include "codegen/kernel.h"
 #include "explore/configuration.h"
 #include "tuner/device.h"
 
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <optional>
 #include <string>
@@ -187,10 +187,12 @@ struct SpaceDescription {
   std::vector<Candidate> candidates;
   size_t dropped = 0; ///< programs or work-group shapes that do not fit the device
   /// Programs the code generator refused (counted in `dropped`), and the
-  /// first one's reason: when it refuses every program, the exploration
-  /// fails with it instead of finding no variant (explorer.cpp).
+  /// first refusal (a codegen::CodegenError, or the rewriting's
+  /// rewrite::RewriteError when no configuration lowers): when nothing is
+  /// left to explore, the exploration fails with it instead of finding no
+  /// variant (explorer.cpp).
   size_t refused = 0;
-  std::optional<codegen::CodegenError> firstRefusal;
+  std::exception_ptr firstRefusal;
   size_t kernelsGenerated = 0; ///< by describeSpace itself: one per program at most
   /// The selected families; `variants` counts candidates here.
   std::vector<FamilySummary> families;

@@ -558,6 +558,18 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   const bool iterated = typed.body().isPrim(Op::Iterate) && funOf(typed.body()).is(ExprKind::Lambda) &&
                         inputOf(typed.body()).is(ExprKind::Param);
   if (iterated) return lowerIterate(typed, recipe, options);
+  // Every recipe would refuse a top-level iterate over anything else as
+  // "not tiled/coarsened yet"; say what is missing instead.
+  if (typed.body().isPrim(Op::Iterate)) {
+    const Type &state = inputOf(typed.body()).typeOrThrow();
+    if (hasTuple(state))
+      throw RewriteError(recipeName(recipe) + ": iterate over a tuple of arrays (" + state.str() +
+                         ") is not compiled: the host loop exchanges one buffer with the output; compile one step "
+                         "and loop in the application (docs/limits.md)");
+    throw RewriteError(recipeName(recipe) +
+                       ": iterate is compiled over a program input (the host loop exchanges its buffer with the "
+                       "output's), not over a computed array; make that array the program's input");
+  }
   if (recipe == Recipe::TimeTiledLocal) refuseTimeTiledLocal(typed, options);
   if (options.timeTile != 1)
     throw RewriteError("time tile " + std::to_string(options.timeTile) +
