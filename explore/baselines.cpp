@@ -87,19 +87,30 @@ std::vector<size_t> baselineCandidates(const SpaceDescription &description,
         if (candidates[i].configuration == k) chosen = i;
       if (chosen) break;
     }
+    auto cheap = [&](size_t p) { return description.programs[p].base.source.size() <= kMaxBaselineSourceBytes; };
     if (auto isDefault = familyDefault(family.name); !chosen && isDefault) {
       // Time tiles: the smallest of the space first.
       std::optional<size_t> program;
       for (size_t p = 0; p < description.programs.size(); ++p) {
         const Configuration &c = description.programs[p].configuration;
-        if (familyOf(c) != family.name || !isDefault(c)) continue;
+        if (familyOf(c) != family.name || !isDefault(c) || !cheap(p)) continue;
         if (!program || c.timeTile < description.programs[*program].configuration.timeTile) program = p;
       }
       if (program) chosen = defaultLaunchOf(*program);
     }
-    if (!chosen)
-      for (size_t i = 0; i < candidates.size() && !chosen; ++i)
-        if (familyOf(candidates[i].configuration) == family.name) chosen = defaultLaunchOf(candidates[i].program);
+    if (!chosen) {
+      // The family's first candidate; if its program is too large to build
+      // quickly, the family's program with the smallest default kernel.
+      std::optional<size_t> first, smallest;
+      for (const Candidate &c : candidates) {
+        if (familyOf(c.configuration) != family.name) continue;
+        if (!first) first = c.program;
+        const size_t bytes = description.programs[c.program].base.source.size();
+        if (!smallest || bytes < description.programs[*smallest].base.source.size()) smallest = c.program;
+      }
+      std::optional<size_t> program = first && cheap(*first) ? first : smallest;
+      if (program && cheap(*program)) chosen = defaultLaunchOf(*program);
+    }
     add(chosen);
   }
   return out;

@@ -28,14 +28,25 @@
 //   fused      the plain program with its intermediates fused
 //   timeTiled  coarsened in every dimension at the smallest time tile
 //
+// A baseline is measured whatever the budget, so it must be cheap to build:
+// a program whose default kernel's source exceeds kMaxBaselineSourceBytes
+// is never a family's baseline (its fixed default then gives way to the
+// family's smallest program). A time tile of an iterated two-stage step
+// coarsened 16 x 8 is 850 KB of OpenCL C that PoCL builds in about 30 s: it
+// was the timeTiled baseline and took most of a 40 s budget.
+//
 // Duplicates are listed once.
 
 #include "explore/space.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace liftcc::explore {
+
+/// The largest default kernel source a baseline may have.
+inline constexpr size_t kMaxBaselineSourceBytes = 128 * 1024;
 
 /// Indices into description.candidates, plain default first.
 std::vector<size_t> baselineCandidates(const SpaceDescription &description,

@@ -20,9 +20,14 @@
 
 #include <sstream>
 
+#include <array>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace liftcc {
 namespace {
@@ -132,6 +137,37 @@ TEST_CASE("explore/baselines: the plain default first, then one default per fami
   bool found = false;
   for (size_t i : informed) found = found || space.candidates[i].configuration == knownCoarsened;
   CHECK(found);
+}
+
+TEST_CASE("explore/baselines: a family default too large to build quickly gives way to the family's smallest program") {
+  Sizes sizes{{"N", 64}, {"M", 64}};
+  Program typed = typeCheck(examples::findExample("jacobi2d_5pt").build(), sizes);
+  explore::SpaceOptions options;
+  options.includeMapping = false;
+  const explore::SpaceDescription space = explore::describeSpace(typed, tuner::DeviceLimits{}, options);
+  auto baselineProgram = [](const explore::SpaceDescription &d, const std::string &family) -> std::optional<size_t> {
+    for (size_t i : explore::baselineCandidates(d, {}))
+      if (explore::familyOf(d.candidates[i].configuration) == family) return d.candidates[i].program;
+    return std::nullopt;
+  };
+  std::optional<size_t> coarsened = baselineProgram(space, "coarsened");
+  REQUIRE(coarsened);
+  CHECK(space.programs[*coarsened].configuration.coarsen == std::array<int64_t, 3>{4, 1, 1});
+  // Its default kernel made too large: another coarsened program instead.
+  explore::SpaceDescription inflated = space;
+  inflated.programs[*coarsened].base.source.append(explore::kMaxBaselineSourceBytes, ' ');
+  std::optional<size_t> instead = baselineProgram(inflated, "coarsened");
+  REQUIRE(instead);
+  CHECK(*instead != *coarsened);
+  CHECK(inflated.programs[*instead].base.source.size() <= explore::kMaxBaselineSourceBytes);
+  // Every coarsened program too large: no coarsened baseline (the search may
+  // still pick one); the plain default stays first.
+  for (explore::DescribedProgram &p : inflated.programs)
+    if (explore::familyOf(p.configuration) == "coarsened") p.base.source.append(explore::kMaxBaselineSourceBytes, ' ');
+  CHECK_FALSE(baselineProgram(inflated, "coarsened"));
+  std::vector<size_t> baselines = explore::baselineCandidates(inflated, {});
+  REQUIRE(!baselines.empty());
+  CHECK(inflated.candidates[baselines[0]].configuration == Configuration{});
 }
 
 TEST_CASE("result store: roundsNs are validated, and a later line with rounds supersedes the earlier one") {
