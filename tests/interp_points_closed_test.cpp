@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <map>
+#include <span>
 #include <vector>
 
 namespace liftcc {
@@ -31,6 +32,9 @@ using namespace api;
 Expr average3() {
   return userFun("average3", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}, {"c", ScalarKind::Float}},
                  ScalarKind::Float, "return (a + 2.0f * b + c) / 4.0f;");
+}
+Expr divide() {
+  return userFun("divide", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a / b;");
 }
 Expr add() {
   return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
@@ -119,6 +123,26 @@ TEST_CASE("interp points: a stage bound by an applied lambda is read element by 
   }
 }
 
+/// Every element of x divided by the sum of x: a reduction read inside a
+/// map's function, by every element.
+Expr normalised(Expr x) {
+  return map(fn([x](Expr e) { return apply(divide(), {e, at(0, reduce(add(), lit(0.0f), x))}); }, "e"), x);
+}
+
+TEST_CASE("interp points: a reduction of the inputs or of a top-level stage is computed once, wherever it is read") {
+  Expr a = input("A", array(f32(), size("N")));
+  std::map<std::string, int64_t> sizes{{"N", 23}};
+  SUBCASE("of an input, inside a map's function") { checkEveryPoint(program({a}, normalised(a)), sizes); }
+  SUBCASE("of a stage bound by an applied lambda") {
+    checkEveryPoint(program({a}, apply(fn([](Expr s) { return normalised(s); }, "s"), {step(a)})), sizes);
+  }
+  SUBCASE("one lambda node applied to two different stages") {
+    Expr f = fn([](Expr s) { return normalised(s); }, "s");
+    Expr both = zip({apply(f, {step(a)}), apply(f, {step(step(step(a)))})});
+    checkEveryPoint(program({a}, map(fn([](Expr p) { return apply(add(), {get(0, p), get(1, p)}); }), both)), sizes);
+  }
+}
+
 TEST_CASE("interp points: checking a two-stage grid costs its points, not the grid per point") {
   // 1024 x 1024, every border point and 256 random ones: reading the two
   // stages whole for each point (the old way) is some 10^9 interpreter steps;
@@ -136,6 +160,23 @@ TEST_CASE("interp points: checking a two-stage grid costs its points, not the gr
   std::vector<Value> values;
   CHECK_NOTHROW(values = interpretPoints(typed, sizes, inputs, points, deadline));
   CHECK(values.size() == points.size());
+}
+
+TEST_CASE("interp points: a sum every element reads is summed once, not once per point") {
+  // 2^21 elements, each divided by their sum: summing again for each of the
+  // some 270 points is over 5 * 10^8 interpreter steps; the deadline only
+  // tells the two apart, it is no performance figure.
+  Expr a = input("A", array(f32(), size("N")));
+  std::map<std::string, int64_t> sizes{{"N", int64_t(1) << 21}};
+  Program typed = typeCheck(program({a}, normalised(a)), sizes);
+  std::vector<ResultPoint> points = samplePoints(typed.body().typeOrThrow(), sizes, 256, 1);
+  std::vector<float> ones(size_t(1) << 21, 1.0f);
+  std::vector<std::span<const std::byte>> inputs{std::as_bytes(std::span<const float>(ones))};
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::vector<Value> values;
+  CHECK_NOTHROW(values = interpretPoints(typed, sizes, inputs, points, deadline));
+  REQUIRE(values.size() == points.size());
+  CHECK(values.front().scalar().toDouble() == doctest::Approx(1.0 / double(1 << 21)));
 }
 
 } // namespace liftcc

@@ -11,7 +11,9 @@
 #include <random>
 #include <set>
 #include <unordered_map>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace liftcc {
 
@@ -49,8 +51,11 @@ struct Deferred {
 struct Shared {
   Expr expr;
   std::shared_ptr<std::map<std::vector<int64_t>, Value>> elements;
+  bool topLevel = false; ///< bound by an application where only the inputs were bound
 };
 using Binding = std::variant<Value, RawInput, Deferred, Shared>;
+
+using ClosedKey = std::pair<const void *, const void *>;
 
 class PointInterpreter final : public rules::EvalContext {
 public:
@@ -118,9 +123,62 @@ private:
       } else {
         elements = std::make_shared<std::map<std::vector<int64_t>, Value>>();
       }
-      bindings.push_back(Shared{e.args()[i], std::move(elements)});
+      bindings.push_back(Shared{e.args()[i], std::move(elements), topLevel});
     }
+    // While B is evaluated, the application its top-level stages belong to
+    // (one at a time: another top-level application needs a scope without them).
+    struct Scope {
+      PointInterpreter &self;
+      const void *previous;
+      ~Scope() { self.topLevelApplication_ = previous; }
+    } scope{*this, topLevelApplication_};
+    if (topLevel) topLevelApplication_ = e.id();
     return withBindings(e.fun(), std::move(bindings), path);
+  }
+
+  /// The parameters occurring free in e, memoised by node.
+  const std::vector<const void *> &freeParams(const Expr &e) {
+    if (auto it = freeParams_.find(e.id()); it != freeParams_.end()) return it->second;
+    std::vector<const void *> free;
+    auto addFreeOf = [&](const Expr &child) {
+      for (const void *p : freeParams(child))
+        if (std::find(free.begin(), free.end(), p) == free.end()) free.push_back(p);
+    };
+    switch (e.kind()) {
+    case ExprKind::Param: free.push_back(e.id()); break;
+    case ExprKind::Literal:
+    case ExprKind::UserFun: break;
+    case ExprKind::Lambda:
+      addFreeOf(e.body());
+      for (const Expr &param : e.params()) std::erase(free, param.id());
+      break;
+    case ExprKind::Apply:
+      addFreeOf(e.fun());
+      for (const Expr &a : e.args()) addFreeOf(a);
+      break;
+    case ExprKind::Prim:
+      for (const Expr &f : e.funs()) addFreeOf(f);
+      for (const Expr &a : e.args()) addFreeOf(a);
+      break;
+    }
+    return freeParams_.emplace(e.id(), std::move(free)).first->second;
+  }
+
+  /// (top-level application or nullptr, node): where e's value is the same
+  /// for every point, its key in closedValues_; nullopt where it reads a
+  /// parameter bound per point or per application (a map's element, a
+  /// lambda's argument, a stage of a nested application).
+  std::optional<ClosedKey> closedKey(const Expr &e) {
+    const void *application = nullptr;
+    for (const void *param : freeParams(e)) {
+      auto it = env_.find(param);
+      if (it == env_.end()) return std::nullopt; // unbound: evaluating says so
+      if (std::holds_alternative<RawInput>(it->second)) continue;
+      const Shared *stage = std::get_if<Shared>(&it->second);
+      if (!stage || !stage->topLevel) return std::nullopt;
+      application = topLevelApplication_;
+    }
+    return ClosedKey{application, e.id()};
   }
 
   /// Element `path` of a stage, evaluated once per stage binding.
@@ -218,13 +276,17 @@ private:
     const Op op = e.op();
     const views::IndexRule rule = views::indexRule(op);
     bool pickOnly = rule.kind == views::RuleKind::Reindex && rule.steps == 0; // at, get
-    if (rule.kind == views::RuleKind::Computed && env_.size() == inputs_) {
-      // Nothing but the inputs is bound, so e's whole value (an iterate's
-      // grid, a reduction) is the same for every point asked: computed once.
-      // Before, each of a check's 256 points evaluated an iterate again.
-      auto it = closedValues_.find(e.id());
-      if (it == closedValues_.end()) it = closedValues_.emplace(e.id(), rules::evalPrimitive(*this, e)).first;
-      return select(it->second, path);
+    if (rule.kind == views::RuleKind::Computed) {
+      if (std::optional<ClosedKey> key = closedKey(e)) {
+        // e reads nothing but the inputs (and top-level stages), so its whole
+        // value (an iterate's grid, a reduction) is the same for every point
+        // asked: computed once. Before, each of a check's 256 points
+        // evaluated an iterate again, and a sum read by every element
+        // (`map(\x. x / sum(s), s)`) was summed again for each of them.
+        auto it = closedValues_.find(*key);
+        if (it == closedValues_.end()) it = closedValues_.emplace(*key, rules::evalPrimitive(*this, e)).first;
+        return select(it->second, path);
+      }
     }
     if (rule.kind == views::RuleKind::Computed || rule.kind == views::RuleKind::Scalar || (path.empty() && !pickOnly))
       return select(rules::evalPrimitive(*this, e), path);
@@ -294,8 +356,14 @@ private:
   DeadlineCheck deadline_;
   std::unordered_map<const void *, Binding> env_;
   size_t inputs_ = 0; ///< bindings of env_ that are the program's inputs (bound first)
-  /// Whole values of computed primitives evaluated with only the inputs bound, by node.
-  std::unordered_map<const void *, Value> closedValues_;
+  /// Whole values of computed primitives that read only the inputs, by
+  /// (nullptr, node), or the inputs and the stages of the top-level
+  /// application, by (application, node): the same lambda node may be
+  /// applied to different stages in two places.
+  std::map<ClosedKey, Value> closedValues_;
+  std::unordered_map<const void *, std::vector<const void *>> freeParams_;
+  /// The top-level application whose body is being evaluated (none: nullptr).
+  const void *topLevelApplication_ = nullptr;
   /// Bindings in env_ that are neither inputs nor stages (Shared): while
   /// there are none, an applied lambda's arguments are stages.
   size_t openBindings_ = 0;
