@@ -3,8 +3,8 @@
 namespace liftcc::api {
 
 Expr stencil(std::vector<StencilGrid> grids, const std::string &body, const std::string &function,
-             std::vector<StencilScalar> scalars) {
-  return liftcc::stencil_form::build({std::move(grids), body, function, std::move(scalars)});
+             std::vector<StencilScalar> scalars, std::optional<ScalarKind> returns) {
+  return liftcc::stencil_form::build({std::move(grids), body, function, std::move(scalars), returns});
 }
 
 } // namespace liftcc::api

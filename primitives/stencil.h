@@ -11,6 +11,7 @@
 
 #include "core/ir/stencil_form.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,10 @@ using StencilBoundary = liftcc::stencil_form::Boundary;
 using StencilScalar = liftcc::stencil_form::ScalarParam;
 
 /// Several grids are zipped (zipN) in order of first use in the body; `scalars` follow the neighbours as
-/// parameters. Throws stencil_form::FormError (a std::invalid_argument) naming the offending offset or grid.
+/// parameters; `returns` is the function's result type (default: the element type of the grid the body
+/// reads first). Throws stencil_form::FormError (a std::invalid_argument) naming the offending offset or grid.
 Expr stencil(std::vector<StencilGrid> grids, const std::string &body,
              const std::string &function = std::string(liftcc::stencil_form::kDefaultFunctionName),
-             std::vector<StencilScalar> scalars = {});
+             std::vector<StencilScalar> scalars = {}, std::optional<ScalarKind> returns = std::nullopt);
 
 } // namespace liftcc::api

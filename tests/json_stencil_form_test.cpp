@@ -19,8 +19,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace liftcc {
 namespace {
@@ -110,6 +112,46 @@ TEST_CASE("json stencil form: 1D, 2D, 3D, several grids and every boundary round
   Program scaled = roundTrips(program2d(R"({"op": "stencil", "grids": {"A": "clamp"}, "scalars": ["k"],
                                             "body": "return k * (A[0][1] - A[0][-1]);"})"));
   CHECK(contains(writeProgram(scaled), R"("scalars": ["k"])"));
+  // The result type given: a double grid read first, a float result; the
+  // writer writes `returns` only where it differs from the first grid's.
+  Program narrowed = roundTrips(program2d(R"({"op": "stencil", "grids": {"D": "clamp"}, "returns": "float",
+                                                 "body": "return (float)(D[0][0][1] - D[0][0][-1]);"})"));
+  CHECK(typeCheck(narrowed).body().typeOrThrow().str() == "[[[float]M]N]N");
+  Program same = roundTrips(program2d(
+      R"({"op": "stencil", "grids": {"A": "clamp"}, "returns": "float", "body": "return A[0][1] - A[0][-1];"})"));
+  CHECK(!contains(writeProgram(same), "returns"));
+}
+
+TEST_CASE("json stencil form: `returns` gives the result type the first grid read would not") {
+  // A bool mask read first made the result bool (the value of A converted);
+  // with "returns": "float" it is A's value. The C++ API takes it too.
+  const std::string masked = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}],
+    "inputs": [{"name": "A", "type": "[float]N"}, {"name": "K", "type": "[bool]N"}],
+    "body": {"op": "stencil", "grids": {"A": "clamp", "K": "pointwise"}, "returns": "float",
+             "body": "if (K[0]) return A[-1];\nreturn 0.5f * A[1];"}})";
+  Program read = readProgram(masked);
+  std::map<std::string, int64_t> sizes{{"N", 5}};
+  Program typed = typeCheck(read, sizes);
+  CHECK(typed.body().typeOrThrow().str() == "[float]5");
+  std::vector<Scalar> a{Scalar::ofFloat(1.5f), Scalar::ofFloat(-2.25f), Scalar::ofFloat(3.0f), Scalar::ofFloat(4.0f),
+                        Scalar::ofFloat(0.5f)};
+  std::vector<Scalar> k{Scalar::ofBool(true), Scalar::ofBool(false), Scalar::ofBool(true), Scalar::ofBool(false),
+                        Scalar::ofBool(true)};
+  std::vector<Scalar> out = interpret(typed, sizes,
+                                      {Value::fromFlat(typed.inputs()[0].typeOrThrow(), sizes, a),
+                                       Value::fromFlat(typed.inputs()[1].typeOrThrow(), sizes, k)})
+                                .flatten();
+  REQUIRE(out.size() == 5);
+  CHECK(out[0].toDouble() == 1.5);   // clamped A[-1]
+  CHECK(out[1].toDouble() == 1.5);   // 0.5 * A[2]
+  CHECK(out[2].toDouble() == -2.25); // A[1]
+  CHECK(out[3].toDouble() == 0.25);  // 0.5 * A[4]
+  CHECK(out[4].toDouble() == 4.0);   // A[3]
+  Expr apiA = api::input("A", api::array(api::f32(), api::size("N", 3)));
+  Expr apiK = api::input("K", api::array(Type::scalar(ScalarKind::Bool), api::size("N", 3)));
+  Expr viaApi = api::stencil({{apiA, api::clamp}, {apiK, api::StencilBoundary::pointWise()}},
+                             "if (K[0]) return A[-1];\nreturn 0.5f * A[1];", "stencil", {}, ScalarKind::Float);
+  CHECK(writeProgram(api::program({apiA, apiK}, viaApi)) == writeProgram(read));
 }
 
 TEST_CASE("json stencil form: several-grid output names the grids in order of first use") {
@@ -238,6 +280,8 @@ TEST_CASE("json stencil form: a lambda parameter's grid has the kind of its argu
 }
 
 TEST_CASE("json stencil form: each error names the offending offset or grid") {
+  checkError(stencilBody(R"({"A": "clamp"})", "return A[0][1];", R"("returns": "real", )"), "/body/returns",
+             "unknown scalar type \"real\" (expected bool, int, float or double)");
   checkError(stencilBody(R"({"A": "clamp"})", "return A[0][100];"), "/body/body",
              "offset A[0][100] exceeds the largest stencil radius 64");
   checkError(stencilBody(R"({"A": "clamp"})", "return A[0][i];"), "/body/body",

@@ -278,7 +278,8 @@ Expr generatedFunction(const Form &form, const Parsed &parsed, const Shape &shap
   }
   body += form.body.substr(copied);
   try {
-    return Expr::userFun(cfun::Function::compile(form.function, std::move(params), kinds[shape.order[0]], body));
+    return Expr::userFun(
+        cfun::Function::compile(form.function, std::move(params), form.returns.value_or(kinds[shape.order[0]]), body));
   } catch (const cfun::CFunError &e) {
     throw FormError("", std::string("the generated function ") + form.function + ": " + e.what());
   }
@@ -434,6 +435,9 @@ std::optional<Form> match(const Expr &e, const std::function<std::optional<std::
   }
   form.body = body + text.substr(copied);
   try {
+    if (build(form) == e) return form;
+    // A result type other than the first grid's is written out.
+    form.returns = f.result();
     if (build(form) == e) return form;
   } catch (const std::exception &) { // not a form build() accepts: the writer prints the composition
   }

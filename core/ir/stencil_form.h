@@ -81,6 +81,9 @@ struct Form {
   std::string body; ///< C-subset statements; a neighbour is GRID[o1][o2]... with integer literal offsets
   std::string function = std::string(kDefaultFunctionName); ///< the generated user function's name
   std::vector<ScalarParam> scalars;                         ///< parameters after the neighbours, as listed
+  /// The function's result type; empty: the element type of the grid the
+  /// body reads first.
+  std::optional<ScalarKind> returns;
 };
 
 /// A stencil form that cannot be built. `grid()` names the grid (or, when

@@ -396,7 +396,7 @@ private:
   // {"A": "clamp", ...}, "body": "return ... A[-1][0] ...;", "name": "f"}.
   // Its errors name the grid (/grids/A), the body or the name.
   Expr readStencil(const json &j, const std::string &p, int depth) {
-    allowOnly(j, p, {"op", "grids", "scalars", "body", "name"});
+    allowOnly(j, p, {"op", "grids", "scalars", "body", "name", "returns"});
     const json &grids = field(j, p, "grids");
     if (!grids.is_object() || grids.empty())
       fail(p + "/grids", "stencil: expected an object mapping grid names to boundaries, e.g. {\"A\": \"clamp\"}");
@@ -419,6 +419,7 @@ private:
       }
     }
     form.body = string(field(j, p, "body"), p + "/body");
+    if (j.contains("returns")) form.returns = scalarKind(j["returns"], p + "/returns");
     if (j.contains("name")) {
       form.function = string(j["name"], p + "/name");
       if (!isIdentifier(form.function)) fail(p + "/name", "stencil: \"" + form.function + "\" is not an identifier");

@@ -135,6 +135,9 @@ Json stencilFormSchema() {
                      {"description", "input or lambda parameter name -> boundary: a pad mode, pointwise (read at "
                                      "the centre only) or {\"constant\": value}"},
                      {"additionalProperties", boundary}}},
+      {"returns", Json{{"enum", {"bool", "int", "float", "double"}},
+                       {"description", "the function's result type (default: the element type of the grid the body "
+                                       "reads first)"}}},
       {"scalars", Json{{"type", "array"},
                        {"items", identifier()},
                        {"description", "scalar inputs the body reads by name (parameters after the neighbours)"}}},

@@ -185,6 +185,7 @@ private:
       for (const stencil_form::ScalarParam &k : form->scalars) scalars.push_back(k.name);
       j["scalars"] = scalars;
     }
+    if (form->returns) j["returns"] = std::string(scalarKindName(*form->returns));
     j["body"] = form->body;
     return j;
   }
