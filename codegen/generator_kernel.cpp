@@ -301,7 +301,9 @@ std::string assembleSource(const Dialect &dialect, const std::vector<SourceParts
 }
 
 WriteTarget Generator::outputComponents(const Type &resultType, Kernel &kernel, std::vector<std::string> &params) {
-  if (program_.body().isPrim(Op::Iterate)) fail("/body", "iterate over a result with tuples is not supported");
+  if (program_.body().isPrim(Op::Iterate))
+    fail("/body", "iterate over a tuple of arrays is not compiled: the host loop exchanges one buffer with the "
+                  "output; compile one step and loop in the application (docs/limits.md)");
   std::vector<Type> parts = components(resultType);
   std::vector<std::string> names;
   for (const Type &part : parts) {
