@@ -167,8 +167,9 @@ private:
       result_.budgetEndedWhile = "describing the space of variants";
       return false;
     }
-    // Nothing to explore because the code generator refused every program
-    // (e.g. an iterate over a tuple of arrays): its reason, not "no variant".
+    // Nothing to explore because no configuration lowers or the code
+    // generator refused every program (e.g. an iterate over a tuple of
+    // arrays): the first refusal, not "no variant".
     if (space_.candidates.empty() && space_.firstRefusal) std::rethrow_exception(space_.firstRefusal);
     result_.describeSeconds = secondsSinceStart();
     result_.spaceSize = space_.candidates.size();

@@ -94,7 +94,10 @@ public:
     case ExprKind::Literal: return select(e.literal(), path);
     case ExprKind::Apply: {
       const Expr &f = e.fun();
-      if (f.is(ExprKind::Lambda) && openBindings_ == 0) return stageElement(e, path);
+      if (f.is(ExprKind::Lambda) && std::all_of(e.args().begin(), e.args().end(), [&](const Expr &a) {
+            return readsOnly(a, /*topLevelStagesOnly=*/false);
+          }))
+        return stageElement(e, path);
       std::vector<Value> args;
       for (const Expr &a : e.args()) args.push_back(eval(a));
       return select(call(f, args), path);
@@ -106,8 +109,8 @@ public:
   }
 
 private:
-  /// Element `path` of `(\s1 ... sk. B)(S1, ..., Sk)` where every binding
-  /// in scope is an input or a stage: B at `path`, each Si bound as a Shared
+  /// Element `path` of `(\s1 ... sk. B)(S1, ..., Sk)` where each Si reads
+  /// only inputs and stages: B at `path`, each Si bound as a Shared
   /// stage. Applied where only the inputs are bound, the stages' elements
   /// are memoised across the points of this call (the same node always
   /// means the same value there); deeper, per application.
@@ -164,21 +167,30 @@ private:
     return freeParams_.emplace(e.id(), std::move(free)).first->second;
   }
 
-  /// (top-level application or nullptr, node): where e's value is the same
-  /// for every point, its key in closedValues_; nullopt where it reads a
-  /// parameter bound per point or per application (a map's element, a
-  /// lambda's argument, a stage of a nested application).
-  std::optional<ClosedKey> closedKey(const Expr &e) {
-    const void *application = nullptr;
+  /// Whether every parameter free in e is bound to an input or a stage (a
+  /// top-level one only, with `topLevelStagesOnly`): never to a value bound
+  /// per point or per application (a map's element, a lambda's argument).
+  bool readsOnly(const Expr &e, bool topLevelStagesOnly) {
     for (const void *param : freeParams(e)) {
       auto it = env_.find(param);
-      if (it == env_.end()) return std::nullopt; // unbound: evaluating says so
+      if (it == env_.end()) return false; // unbound: evaluating says so
       if (std::holds_alternative<RawInput>(it->second)) continue;
       const Shared *stage = std::get_if<Shared>(&it->second);
-      if (!stage || !stage->topLevel) return std::nullopt;
-      application = topLevelApplication_;
+      if (!stage || (topLevelStagesOnly && !stage->topLevel)) return false;
     }
-    return ClosedKey{application, e.id()};
+    return true;
+  }
+
+  /// (top-level application or nullptr, node): where e's value is the same
+  /// for every point, its key in closedValues_; nullopt where it reads a
+  /// parameter bound per point or per application, or a stage of a nested
+  /// application.
+  std::optional<ClosedKey> closedKey(const Expr &e) {
+    if (!readsOnly(e, /*topLevelStagesOnly=*/true)) return std::nullopt;
+    const bool readsStage = std::any_of(freeParams(e).begin(), freeParams(e).end(), [&](const void *param) {
+      return std::holds_alternative<Shared>(env_.at(param));
+    });
+    return ClosedKey{readsStage ? topLevelApplication_ : nullptr, e.id()};
   }
 
   /// Element `path` of a stage, evaluated once per stage binding.
@@ -199,21 +211,16 @@ private:
     const std::vector<Expr> &params = f.params();
     if (bindings.size() != params.size()) throw InterpreterError("wrong number of arguments to a lambda");
     std::vector<std::optional<Binding>> saved;
-    size_t open = 0;
     for (size_t i = 0; i < params.size(); ++i) {
       auto it = env_.find(params[i].id());
       saved.push_back(it == env_.end() ? std::nullopt : std::optional<Binding>(it->second));
-      if (!std::holds_alternative<Shared>(bindings[i])) ++open;
       env_.insert_or_assign(params[i].id(), std::move(bindings[i]));
     }
-    openBindings_ += open;
     struct Restore {
       PointInterpreter &self;
       const std::vector<Expr> &params;
       std::vector<std::optional<Binding>> &saved;
-      size_t open;
       ~Restore() {
-        self.openBindings_ -= open;
         for (size_t i = 0; i < params.size(); ++i) {
           if (saved[i])
             self.env_.insert_or_assign(params[i].id(), std::move(*saved[i]));
@@ -221,7 +228,7 @@ private:
             self.env_.erase(params[i].id());
         }
       }
-    } restore{*this, params, saved, open};
+    } restore{*this, params, saved};
     return element(f.body(), path);
   }
 
@@ -364,9 +371,6 @@ private:
   std::unordered_map<const void *, std::vector<const void *>> freeParams_;
   /// The top-level application whose body is being evaluated (none: nullptr).
   const void *topLevelApplication_ = nullptr;
-  /// Bindings in env_ that are neither inputs nor stages (Shared): while
-  /// there are none, an applied lambda's arguments are stages.
-  size_t openBindings_ = 0;
   /// The stages applied where only the inputs are bound, by (apply node, argument).
   std::map<std::pair<const void *, size_t>, std::shared_ptr<std::map<std::vector<int64_t>, Value>>> topLevelStages_;
 };
