@@ -1,8 +1,13 @@
 // Function API: signature text, name validation, usesDouble, accessors.
 
+#include "core/cfun/magnitude_twin.h"
 #include "tests/cfun_test_helpers.h"
 
+#include <algorithm>
+#include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 using namespace cfun_test;
 
@@ -82,4 +87,44 @@ TEST_CASE("cfun function: function and parameter names are validated") {
   // Ordinary stencil names stay usable.
   CHECK(signatureError("jacobi", {f32("n"), f32("s"), f32("e"), f32("w"), f32("c"), f32("x0"), f32("y1"), f32("step"),
                                   f32("length"), f32("dot"), f32("_tmp")}) == "<accepted>");
+}
+
+TEST_CASE("cfun function: a sum of 729 terms is printed one level deep, so every printed form parses again") {
+  // A radius-4 3D box stencil: 729 weighted taps. Printed with a pair of
+  // parentheses per addition, the magnitude twin (run --check's tolerance),
+  // division by multiplication and the float -> int conversion form nested
+  // 729 levels deep: the C subset refuses more than 200 (the check failed
+  // with "nesting is deeper than 200 levels") and Clang more than 256
+  // brackets.
+  std::vector<Param> params;
+  std::string body = "return (";
+  for (int i = 0; i < 729; ++i) {
+    params.push_back({"a" + std::to_string(i), ScalarKind::Float});
+    body += (i ? " + " : "") + std::string("0.5f * a") + std::to_string(i);
+  }
+  body += ") / 400.0f + (float)(int)a0;";
+  Function f = Function::compile("box", params, ScalarKind::Float, body);
+  auto depth = [](const std::string &text) {
+    int deepest = 0, open = 0;
+    for (char c : text) {
+      open += c == '(' ? 1 : c == ')' ? -1 : 0;
+      deepest = std::max(deepest, open);
+    }
+    return deepest;
+  };
+  std::string converted =
+      f.bodyWithConversions([](ScalarKind, const std::string &operand) { return "(int)" + operand; });
+  CHECK(depth(converted) <= 8);
+  CHECK(converted.find("((0.5f) * a0) + ((0.5f) * a1) + ((0.5f) * a2) + ") != std::string::npos);
+  CHECK(depth(f.divisionsAsMultiplications().body()) <= 8);
+  CHECK(f.divisionsAsMultiplications().body().find(" / ") == std::string::npos);
+  CHECK(depth(f.regroupedSums().body()) <= 8);
+  std::optional<Function> twin = liftcc::cfun::magnitudeTwin(f);
+  CHECK_FALSE(twin); // it converts to int: no twin, but no parse error either
+  Function positive =
+      Function::compile("box", params, ScalarKind::Float, body.substr(0, body.find(" + (float)")) + ";");
+  twin = liftcc::cfun::magnitudeTwin(positive);
+  REQUIRE(twin);
+  std::vector<Scalar> ones(729, Scalar::ofFloat(1.0f));
+  CHECK(twin->call(std::span<const Scalar>(ones)).toDouble() == doctest::Approx(0.5 * 729 / 400.0));
 }

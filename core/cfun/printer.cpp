@@ -119,15 +119,12 @@ private:
     case ir::ExprKind::Neg: return "(-" + expr(*e.a) + ")";
     case ir::ExprKind::Not: return "(!" + expr(*e.a) + ")";
     case ir::ExprKind::Arith:
-      if (rewrites_.regroupSums && isFloatingSum(e) && sumTerms(e) >= kRegroupedSumTerms) {
+      if (regroups(e)) {
         std::vector<SignedTerm> terms;
         collectTerms(e, false, terms);
         return regrouped(terms);
       }
-      if (rewrites_.divisionsAsMultiplications && e.arith == ir::ArithOp::Div)
-        if (std::optional<Scalar> inverse = inverseOfConstantDivisor(e))
-          return "(" + expr(*e.a) + " * " + constant(*inverse) + ")";
-      return "(" + expr(*e.a) + arithOp(e.arith) + expr(*e.b) + ")";
+      return "(" + chain(e) + ")";
     case ir::ExprKind::Compare: return "(" + expr(*e.a) + compareOp(e.compare) + expr(*e.b) + ")";
     case ir::ExprKind::And: return "(" + expr(*e.a) + " && " + expr(*e.b) + ")";
     case ir::ExprKind::Or: return "(" + expr(*e.a) + " || " + expr(*e.b) + ")";
@@ -144,6 +141,28 @@ private:
     }
     }
     return "0";
+  }
+
+  bool regroups(const ir::Expr &e) const {
+    return rewrites_.regroupSums && isFloatingSum(e) && sumTerms(e) >= kRegroupedSumTerms;
+  }
+
+  /// Additive or multiplicative.
+  static int precedence(ir::ArithOp op) { return op == ir::ArithOp::Add || op == ir::ArithOp::Sub ? 1 : 2; }
+
+  /// The arithmetic `e` without its outer parentheses. C groups operators of
+  /// one precedence from the left (`a - b + c` is `(a - b) + c`), so a left
+  /// operand of e's precedence is printed as a chain too: a sum of 729 terms
+  /// (a radius-4 3D box) nests one level deep instead of 729, within what
+  /// parsers allow (the C subset's 200 levels, Clang's 256 brackets).
+  std::string chain(const ir::Expr &e) {
+    const ir::Expr &left = *e.a;
+    bool sameLevel = left.kind == ir::ExprKind::Arith && precedence(left.arith) == precedence(e.arith) &&
+                     left.type == e.type && !regroups(left);
+    std::string leftText = sameLevel ? chain(left) : expr(left);
+    if (rewrites_.divisionsAsMultiplications && e.arith == ir::ArithOp::Div)
+      if (std::optional<Scalar> inverse = inverseOfConstantDivisor(e)) return leftText + " * " + constant(*inverse);
+    return leftText + arithOp(e.arith) + expr(*e.b);
   }
 
   /// A term of a sum: `negated` when it is subtracted.
@@ -185,18 +204,23 @@ private:
     for (size_t begin = 0; begin < n; begin += length) {
       const size_t end = std::min(n, begin + length);
       const bool subtracted = begin > 0 && terms[begin].negated;
-      std::string chain;
+      std::string chainText;
       for (size_t i = begin; i < end; ++i) {
         bool negated = terms[i].negated != subtracted;
         std::string term = expr(*terms[i].expr);
         if (i == begin)
-          chain = negated ? "(-" + term + ")" : term;
+          chainText = negated ? "(-" + term + ")" : term;
         else
-          chain = "(" + chain + (negated ? " - " : " + ") + term + ")";
+          chainText += (negated ? " - " : " + ") + term;
       }
-      sum = sum.empty() ? chain : "(" + sum + (subtracted ? " - " : " + ") + chain + ")";
+      // Chains after the first are parenthesised (that is the regrouping);
+      // the first is the sum's left end, grouped first anyway.
+      if (sum.empty())
+        sum = chainText;
+      else
+        sum += (subtracted ? " - " : " + ") + (end - begin > 1 ? "(" + chainText + ")" : chainText);
     }
-    return sum;
+    return "(" + sum + ")";
   }
 
   std::string stmt(const ir::Stmt &s, const std::string &indent) {
