@@ -303,6 +303,11 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
 /// The index of the program input A that the program's iterate(n, f, A)
 /// iterates; a CodegenError at /body/in when A is not an input.
 size_t iteratedInput(const Program &typedProgram);
+/// iterate(n, f, tuple(A, B, ...)) over distinct inputs (core/ir/iterated_state.h):
+/// the kernels of one step over the inputs, one output per component,
+/// launched n times by the host with each component's buffer and its output
+/// swapped between steps (Kernel::Iteration::inputArgs).
+Kernel generateIteratedTuple(const Program &typedProgram, Target target, const CodegenOptions &options);
 /// Whether the program is iterate(n, \x. B, A) whose step B has an
 /// intermediate computed by a kernel of its own (a toGlobal).
 bool iteratesStages(const Program &typedProgram);

@@ -7,6 +7,7 @@
 #include "codegen/kernel_ir_passes.h"
 #include "codegen/kernel_ir_print.h"
 #include "codegen/kernel_signature.h"
+#include "core/ir/iterated_state.h"
 #include "core/ir/operands.h"
 
 #include "core/cfun/reserved.h"
@@ -168,7 +169,7 @@ Kernel Generator::run() {
   if (body.isPrim(Op::Iterate)) {
     // One kernel for f; the host iterates (see Kernel::Iteration).
     const Expr &over = inputOf(body);
-    kernel.iteration = Kernel::Iteration{iterateCount(body), iteratedInput(program_)};
+    kernel.iteration = Kernel::Iteration{iterateCount(body), {iteratedInput(program_)}};
     body = Expr::apply(funOf(body), {over}).withType(resultType);
     where = "/body/f";
   }
@@ -302,8 +303,9 @@ std::string assembleSource(const Dialect &dialect, const std::vector<SourceParts
 
 WriteTarget Generator::outputComponents(const Type &resultType, Kernel &kernel, std::vector<std::string> &params) {
   if (program_.body().isPrim(Op::Iterate))
-    fail("/body", "iterate over a tuple of arrays is not compiled: the host loop exchanges one buffer with the "
-                  "output; compile one step and loop in the application (docs/limits.md)");
+    fail("/body", "iterate over a tuple is compiled over a tuple of distinct program inputs holding arrays of "
+                  "scalars, each exchanged with its output between launches; found state of type " +
+                      inputOf(program_.body()).typeOrThrow().str());
   std::vector<Type> parts = components(resultType);
   std::vector<std::string> names;
   for (const Type &part : parts) {
@@ -402,9 +404,11 @@ size_t iteratedInput(const Program &typedProgram) {
 }
 
 Kernel generateKernel(const Program &typedProgram, Target target, const CodegenOptions &options) {
-  if (options.countGlobalLoads && (hasStages(typedProgram) || iteratesStages(typedProgram)))
+  if (options.countGlobalLoads &&
+      (hasStages(typedProgram) || iteratesStages(typedProgram) || iteratesTuple(typedProgram)))
     fail("/body", "counting global loads (CodegenOptions::countGlobalLoads) supports single-kernel programs only, "
                   "not one with an intermediate array in global memory");
+  if (iteratesTuple(typedProgram)) return generateIteratedTuple(typedProgram, target, options);
   if (hasStages(typedProgram)) return generateStages(typedProgram, target, options);
   if (iteratesStages(typedProgram)) return generateIteratedStages(typedProgram, target, options);
   return generateOneKernel(typedProgram, target, options, nullptr);

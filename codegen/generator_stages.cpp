@@ -7,6 +7,7 @@
 
 #include "codegen/generator.h"
 #include "codegen/kernel_signature.h"
+#include "core/ir/iterated_state.h"
 #include "core/ir/nd_forms.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
@@ -382,7 +383,35 @@ Kernel generateIteratedStages(const Program &typedProgram, Target target, const 
   if (!input || outputs != 1)
     throw InternalError("the iterated step over " + over.name() + " has " + std::to_string(outputs) + " outputs and " +
                         (input ? "" : "no ") + "input " + over.name());
-  kernel.iteration = Kernel::Iteration{iterateCount(body), *input};
+  kernel.iteration = Kernel::Iteration{iterateCount(body), {*input}};
+  return kernel;
+}
+
+Kernel generateIteratedTuple(const Program &typedProgram, Target target, const CodegenOptions &options) {
+  const std::vector<Expr> state = *iteratedInputs(typedProgram);
+  // One step over the inputs themselves: its result is the new state, a
+  // tuple of arrays, each component written to an output of its own.
+  Program step =
+      typeCheck(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), stepOverState(typedProgram))});
+  Kernel kernel = generateKernel(step, target, options);
+  std::vector<size_t> outputs;
+  for (size_t i = 0; i < kernel.args.size(); ++i)
+    if (kernel.args[i].role == KernelArg::Role::Output) outputs.push_back(i);
+  if (outputs.size() != state.size())
+    throw InternalError("the iterated step over a tuple of " + std::to_string(state.size()) + " arrays has " +
+                        std::to_string(outputs.size()) + " outputs");
+  std::vector<size_t> inputArgs;
+  for (size_t c = 0; c < state.size(); ++c) {
+    auto in = std::find_if(kernel.args.begin(), kernel.args.end(), [&](const KernelArg &a) {
+      return a.role == KernelArg::Role::Input && a.name == state[c].name();
+    });
+    const KernelArg &out = kernel.args[outputs[c]];
+    if (in == kernel.args.end() || in->kind != out.kind || !(in->count == out.count))
+      throw InternalError("component " + std::to_string(c) + " of the iterated state, input " + state[c].name() +
+                          ", is not an argument of the type and length of output " + out.name);
+    inputArgs.push_back(static_cast<size_t>(in - kernel.args.begin()));
+  }
+  kernel.iteration = Kernel::Iteration{iterateCount(typedProgram.body()), inputArgs};
   return kernel;
 }
 

@@ -52,9 +52,18 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
             {"indexBits", kernel.indexBits}};
   // Written only when there are some, so that exact kernels' metadata stays as it was.
   if (!kernel.buildOptions.empty()) meta["buildOptions"] = kernel.buildOptions;
-  if (kernel.iteration)
-    meta["iterate"] = {{"count", kernel.iteration->count.str()},
-                       {"input", kernel.args[kernel.iteration->inputArg].name}};
+  if (kernel.iteration) {
+    meta["iterate"] = {{"count", kernel.iteration->count.str()}};
+    // One iterated input keeps the field it always had; a tuple lists its components.
+    const std::vector<size_t> &inputs = kernel.iteration->inputArgs;
+    if (inputs.size() == 1)
+      meta["iterate"]["input"] = kernel.args.at(inputs.front()).name;
+    else {
+      json names = json::array();
+      for (size_t i : inputs) names.push_back(kernel.args.at(i).name);
+      meta["iterate"]["inputs"] = names;
+    }
+  }
   if (kernel.localSize) {
     json local = json::array();
     for (int d = 0; d < kernel.dims; ++d) local.push_back((*kernel.localSize)[d]);

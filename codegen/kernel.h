@@ -45,10 +45,14 @@ struct Kernel {
   /// A program `iterate(n, f, A)` over one of its inputs is one kernel for
   /// `f`, launched n times by the host with the buffers of A and the output
   /// swapped between launches (double buffering: a global barrier between
-  /// iterations cannot be had inside one OpenCL/CUDA kernel).
+  /// iterations cannot be had inside one OpenCL/CUDA kernel). Over a tuple
+  /// of inputs, `iterate(n, f, tuple(A, B))`, each component's buffer is
+  /// swapped with the output of that component.
   struct Iteration {
     arith::Expr count;
-    size_t inputArg; ///< index in `args` of the input that is iterated
+    /// Index in `args` of each iterated input, in the order of the state's
+    /// components: the c-th Output argument replaces inputArgs[c].
+    std::vector<size_t> inputArgs;
   };
   std::optional<Iteration> iteration;
   /// Options the device compiler must build the kernel with, in the target's

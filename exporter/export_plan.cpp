@@ -12,6 +12,7 @@
 
 #include "core/io/json.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <filesystem>
@@ -210,13 +211,21 @@ void validate(const ExportPlan &plan, const std::string &where) {
   if (plan.iteration)
     withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(plan.iteration->count); });
   if (plan.iteration) {
-    const PlanArg &in = plan.args.at(plan.iteration->inputArg), &out = plan.args[plan.outputArg()];
-    if (in.kind != out.kind || in.count != out.count)
+    const std::vector<size_t> &inputs = plan.iteration->inputArgs;
+    std::vector<size_t> outputs = plan.outputArgs();
+    if (inputs.size() != outputs.size())
       fail(where, "/kernel/iterate",
-           "the iterated input " + io::shown(in.name) + " and the output differ in type or length");
-    if (plan.outputArgs().size() > 1)
-      fail(where, "/kernel/iterate",
-           "an iterated program has one output, found " + std::to_string(plan.outputArgs().size()));
+           "an iterated program has one output per iterated input, found " + std::to_string(outputs.size()) +
+               " outputs for " + std::to_string(inputs.size()) + (inputs.size() == 1 ? " input" : " inputs"));
+    for (size_t c = 0; c < inputs.size(); ++c) {
+      const PlanArg &in = plan.args.at(inputs[c]), &out = plan.args.at(outputs[c]);
+      if (in.kind != out.kind || in.count != out.count)
+        fail(where, "/kernel/iterate",
+             "the iterated input '" + io::shown(in.name) + "' and the output '" + io::shown(out.name) +
+                 "' it becomes differ in type or length");
+      if (std::count(inputs.begin(), inputs.end(), inputs[c]) > 1)
+        fail(where, "/kernel/iterate", "the input '" + io::shown(in.name) + "' is iterated twice");
+    }
   }
 }
 
@@ -331,21 +340,33 @@ void parseTemporaries(ExportPlan &plan, const json &kernel, const std::string &w
   }
 }
 
-/// The kernel's iterate field: the launch count and the input argument the
-/// output of each launch replaces.
+/// The kernel's iterate field: the launch count and the input argument each
+/// output replaces between launches: "input" names one, "inputs" lists one
+/// per component of a tuple state, in the outputs' order.
 ExportPlan::Iteration parseIteration(const ExportPlan &plan, const json &kernel, const std::string &where) {
   const json &iterate = kernel["iterate"];
   ExportPlan::Iteration it;
   it.count = constantOf(field(iterate, "count", where, "/kernel/iterate"), where, "/kernel/iterate/count", 0);
   withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(it.count); });
-  std::string input = stringField(iterate, "input", where, "/kernel/iterate");
-  bool found = false;
-  for (size_t i = 0; i < plan.args.size(); ++i)
-    if (plan.args[i].name == input && plan.args[i].role == codegen::KernelArg::Role::Input) {
-      it.inputArg = i;
-      found = true;
+  auto inputArg = [&](const std::string &input, const std::string &pointer) {
+    for (size_t i = 0; i < plan.args.size(); ++i)
+      if (plan.args[i].name == input && plan.args[i].role == codegen::KernelArg::Role::Input) return i;
+    fail(where, pointer, "no input argument named '" + io::shown(input) + "'");
+  };
+  if (iterate.is_object() && iterate.contains("inputs")) {
+    if (iterate.contains("input"))
+      fail(where, "/kernel/iterate", "expected either \"input\" or \"inputs\", found both");
+    const json &inputs = iterate["inputs"];
+    if (!inputs.is_array() || inputs.empty())
+      fail(where, "/kernel/iterate/inputs", "expected a non-empty array of input names");
+    for (size_t c = 0; c < inputs.size(); ++c) {
+      std::string pointer = "/kernel/iterate/inputs/" + std::to_string(c);
+      if (!inputs[c].is_string()) fail(where, pointer, "expected a string");
+      it.inputArgs.push_back(inputArg(inputs[c].get<std::string>(), pointer));
     }
-  if (!found) fail(where, "/kernel/iterate/input", "no input argument named '" + io::shown(input) + "'");
+    return it;
+  }
+  it.inputArgs.push_back(inputArg(stringField(iterate, "input", where, "/kernel/iterate"), "/kernel/iterate/input"));
   return it;
 }
 
@@ -485,7 +506,7 @@ ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &prog
   plan.buildOptions = kernel.buildOptions;
   if (kernel.iteration)
     plan.iteration =
-        ExportPlan::Iteration{arith::evaluate(kernel.iteration->count, bindings), kernel.iteration->inputArg};
+        ExportPlan::Iteration{arith::evaluate(kernel.iteration->count, bindings), kernel.iteration->inputArgs};
   plan.provenance = std::move(provenance);
   validate(plan, where);
   return plan;

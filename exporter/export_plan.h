@@ -80,13 +80,16 @@ struct ExportPlan {
   std::string buildOptions;
   struct Iteration {
     int64_t count = 0;
-    size_t inputArg = 0; ///< index in `args`
+    /// Index in `args` of each iterated input, paired in order with
+    /// outputArgs(): one for iterate(n, f, A), one per component for
+    /// iterate(n, f, tuple(A, B)).
+    std::vector<size_t> inputArgs;
   };
   std::optional<Iteration> iteration;
   /// Where the kernel came from, for the comment heading the exported files.
   std::vector<std::string> provenance;
 
-  /// The first output argument (the one an iteration swaps with its input).
+  /// The first output argument.
   size_t outputArg() const;
   /// Every output argument, in the order of the result's components.
   std::vector<size_t> outputArgs() const;

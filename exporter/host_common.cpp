@@ -4,6 +4,8 @@
 #include "exporter/template_text.h"
 #include "liftcc/version.h"
 
+#include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace liftcc::exporter {
@@ -136,21 +138,35 @@ bool launchesKernels(const ExportPlan &plan) { return !plan.iteration || plan.it
 
 std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks) {
   const std::string OK = names.enumValue("OK");
-  size_t output = plan.outputArg();
-  std::string out = names.argParam[output];
-  if (plan.iteration && plan.iteration->count == 0)
-    return "  /* Zero iterations: the result is the input. */\n" +
-           hooks.copy(names.argParam[plan.iteration->inputArg], out, names.argMacro[output] + "_BYTES");
+  const std::vector<size_t> outputs = plan.outputArgs();
+  const std::vector<size_t> iterated = plan.iteration ? plan.iteration->inputArgs : std::vector<size_t>{};
+  if (plan.iteration && plan.iteration->count == 0) {
+    std::string text = "  /* Zero iterations: the result is the input. */\n";
+    for (size_t c = 0; c < iterated.size(); ++c)
+      text += hooks.copy(names.argParam[iterated[c]], names.argParam[outputs.at(c)],
+                         names.argMacro[outputs.at(c)] + "_BYTES", c + 1 == iterated.size() ? "done" : "NULL");
+    return text + "  return " + OK + ";\n";
+  }
 
-  // The iterated input and the output change between launches: bound in the loop.
-  auto swapped = [&](const StageParam &p) {
-    return plan.iteration && !p.isSize && (p.index == output || p.index == plan.iteration->inputArg);
+  // Component c of an iteration reads `source` and writes `target` (with a
+  // suffix when the state has several components).
+  auto variable = [&](const std::string &base, size_t c) {
+    return iterated.size() == 1 ? base : base + "_" + std::to_string(c);
+  };
+  // The iterated inputs and their outputs change between launches: bound in the loop.
+  auto swappedAs = [&](const StageParam &p) -> std::optional<std::string> {
+    if (p.isSize) return std::nullopt;
+    for (size_t c = 0; c < iterated.size(); ++c) {
+      if (p.index == outputs.at(c)) return variable("target", c);
+      if (p.index == iterated[c]) return variable("source", c);
+    }
+    return std::nullopt;
   };
   std::string text;
   for (size_t s = 0; s < plan.stages.size(); ++s)
     for (size_t p = 0; p < plan.stages[s].params.size(); ++p) {
       const StageParam &param = plan.stages[s].params[p];
-      if (!swapped(param)) text += hooks.bind(s, p, param.isSize, paramValue(plan, names, param), "  ");
+      if (!swappedAs(param)) text += hooks.bind(s, p, param.isSize, paramValue(plan, names, param), "  ");
     }
   auto stageComment = [&](size_t s, const std::string &indent) {
     return plan.stages.size() > 1 ? indent + "/* " + plan.stages[s].kernelName + " */\n" : std::string();
@@ -165,23 +181,33 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
   }
 
   std::string count = std::to_string(plan.iteration->count);
-  if (plan.iteration->count >= 2) text += hooks.allocateScratch(names.argMacro[output] + "_BYTES");
+  for (size_t c = 0; plan.iteration->count >= 2 && c < iterated.size(); ++c)
+    text += hooks.allocateScratch(c, names.argMacro[outputs.at(c)] + "_BYTES");
   TemplateSections shared = templateFile("host.c.in");
-  text += substitute(section(shared, "iteration_start"), {{"COUNT", count},
-                                                          {"BUFFER", hooks.bufferType},
-                                                          {"INPUT", names.argParam[plan.iteration->inputArg]},
-                                                          {"OUTPUT", out}});
+  std::string sources, targets, advances;
+  for (size_t c = 0; c < iterated.size(); ++c) {
+    std::map<std::string, std::string> values{{"BUFFER", hooks.bufferType},
+                                              {"SOURCE", variable("source", c)},
+                                              {"TARGET", variable("target", c)},
+                                              {"INPUT", names.argParam[iterated[c]]},
+                                              {"OUTPUT", names.argParam[outputs.at(c)]},
+                                              {"COUNT", count},
+                                              {"SLOT", std::to_string(c)}};
+    sources += substitute(section(shared, "iteration_source"), values);
+    targets += substitute(section(shared, "iteration_target"), values);
+    advances += substitute(section(shared, "iteration_advance"), values);
+  }
+  text += substitute(section(shared, "iteration_start"), {{"COUNT", count}, {"SOURCES", sources}}) + targets;
   for (size_t s = 0; s < plan.stages.size(); ++s) {
     text += stageComment(s, "      ");
-    for (size_t p = 0; p < plan.stages[s].params.size(); ++p) {
-      const StageParam &param = plan.stages[s].params[p];
-      if (swapped(param)) text += hooks.bind(s, p, false, param.index == output ? "target" : "source", "      ");
-    }
+    for (size_t p = 0; p < plan.stages[s].params.size(); ++p)
+      if (std::optional<std::string> value = swappedAs(plan.stages[s].params[p]))
+        text += hooks.bind(s, p, false, *value, "      ");
     bool last = s + 1 == plan.stages.size();
     text += "      status = " + hooks.enqueue(s, last ? "k == " + count + " - 1 ? done : NULL" : "NULL") + ";\n";
     text += "      if (status != " + OK + ") return status;\n";
   }
-  return text + substitute(section(shared, "iteration_end"), {{"API", names.API}});
+  return text + advances + substitute(section(shared, "iteration_end"), {{"API", names.API}});
 }
 
 std::string provenanceComment(const ExportPlan &plan, const std::string &what) {

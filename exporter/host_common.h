@@ -62,20 +62,25 @@ struct ScheduleHooks {
   /// An expression launching stage `stage` that yields the status; `event`
   /// is where the last launch's event goes ("done", or "NULL").
   std::function<std::string(size_t stage, const std::string &event)> enqueue;
-  /// Statements copying `bytes` from buffer `from` to `to` and returning (zero iterations).
-  std::function<std::string(const std::string &from, const std::string &to, const std::string &bytes)> copy;
-  /// Statements allocating program->scratch of `bytes` unless it exists, returning the status on failure.
-  std::function<std::string(const std::string &bytes)> allocateScratch;
+  /// Statements copying `bytes` from buffer `from` to `to` (zero iterations),
+  /// returning the status on failure; `event` as for enqueue.
+  std::function<std::string(const std::string &from, const std::string &to, const std::string &bytes,
+                            const std::string &event)>
+      copy;
+  /// Statements allocating program->scratch[slot] of `bytes` unless it
+  /// exists, returning the status on failure.
+  std::function<std::string(size_t slot, const std::string &bytes)> allocateScratch;
   /// The C type of a buffer handle (cl_mem, CUdeviceptr).
   std::string bufferType;
 };
 
 /// The body of the launch function after the checks: every stage's
 /// parameters bound and the stages launched in order; for `iterate`, the
-/// stages launched count times, the iterated input and the output bound to
-/// a source and a target that alternate between the output and the scratch
-/// buffer so that the last launch writes the output and the input is never
-/// written (temporaries are written and read within one step).
+/// stages launched count times, each iterated input and the output it
+/// becomes bound to a source and a target that alternate between the output
+/// and a scratch buffer of their own so that the last launch writes the
+/// outputs and the inputs are never written (temporaries are written and
+/// read within one step).
 std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks);
 
 /// The C expression of a stage parameter outside an iteration's swap: the

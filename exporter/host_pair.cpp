@@ -47,6 +47,7 @@ std::map<std::string, std::string> sharedValues(const ExportPlan &plan, const Ho
       {"KERNELCOUNT", std::to_string(plan.stages.size())},
       {"KERNELNAMES", kernelNames},
       {"TEMPORARYSLOTS", std::to_string(std::max<size_t>(1, plan.temporaries.size()))},
+      {"SCRATCHSLOTS", std::to_string(plan.iteration ? std::max<size_t>(1, plan.iteration->inputArgs.size()) : 1)},
       {"TEMPORARYNOTE", plan.temporaries.empty()
                             ? "none: one kernel"
                             : "what the kernels pass between them, " + values.at("MADE") + " at build"},
@@ -63,13 +64,13 @@ std::map<std::string, std::string> sharedValues(const ExportPlan &plan, const Ho
 ScheduleHooks templateHooks(const TargetTemplates &target, const HostNames &names) {
   ScheduleHooks hooks;
   hooks.bufferType = target.words.at("BUFFER");
-  hooks.copy = [copy = section(target.sections, "copy_input"),
-                API = names.API](const std::string &from, const std::string &to, const std::string &bytes) {
-    return substitute(copy, {{"API", API}, {"FROM", from}, {"TO", to}, {"BYTES", bytes}});
+  hooks.copy = [copy = section(target.sections, "copy_input"), API = names.API](
+                   const std::string &from, const std::string &to, const std::string &bytes, const std::string &event) {
+    return substitute(copy, {{"API", API}, {"FROM", from}, {"TO", to}, {"BYTES", bytes}, {"EVENT", event}});
   };
   hooks.allocateScratch = [allocate = section(target.sections, "allocate_scratch"),
-                           API = names.API](const std::string &bytes) {
-    return substitute(allocate, {{"API", API}, {"BYTES", bytes}});
+                           API = names.API](size_t slot, const std::string &bytes) {
+    return substitute(allocate, {{"API", API}, {"BYTES", bytes}, {"SLOT", std::to_string(slot)}});
   };
   return hooks;
 }

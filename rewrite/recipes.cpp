@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/interp/components.h"
+#include "core/ir/iterated_state.h"
+#include "core/ir/nd_forms.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
@@ -429,7 +431,42 @@ Expr applyBody(const Expr &param, const Expr &body, const Expr &argument) {
 /// host loop launches one kernel per step; the others are kernels of their
 /// own, launched in order in every step. With a time tile t, B is composed t
 /// times and the host iterates n / t times.
+/// iterate(n, f, tuple(A, B, ...)) over program inputs: the step, lowered
+/// over the inputs themselves, becomes a program with one output per
+/// component (a kernel per computed component, a copy for one that is only
+/// passed on: rewrite/stages.cpp), and the host exchanges each component's
+/// buffer with its output between launches (codegen::Kernel::Iteration).
+Program lowerIteratedTuple(const Program &typed, Recipe recipe, const RecipeOptions &options) {
+  const Expr &body = typed.body();
+  const std::vector<Expr> state = *iteratedInputs(typed);
+  if (options.timeTile != 1 || recipe == Recipe::TimeTiledLocal)
+    throw RewriteError(recipeName(recipe) +
+                       (options.timeTile != 1 ? " time tile " + std::to_string(options.timeTile) : std::string()) +
+                       ": an iterate over a tuple of arrays is compiled one step per launch; its time tiles are "
+                       "not built yet");
+  RecipeOptions stepOptions = options;
+  stepOptions.fusion = Fusion::Inline;
+  Program step =
+      typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), inlineArrayBindings(stepOverState(typed)))});
+  Program lowered = applyRecipe(step, recipe, stepOptions);
+  // The lowered step over a fresh state parameter: component c of the state
+  // where it read the c-th input of the tuple, the other inputs as they were.
+  Expr param = Expr::param(funOf(body).params().front().name());
+  std::unordered_map<std::string, Expr> byName;
+  for (size_t c = 0; c < state.size(); ++c) byName.emplace(state[c].name(), api::get(static_cast<int>(c), param));
+  for (const Expr &in : typed.inputs()) byName.emplace(in.name(), in);
+  Expr loweredStep = transformBottomUp(lowered.body(), [&](const Expr &n) {
+    if (!n.is(ExprKind::Param)) return n;
+    for (const Expr &in : lowered.inputs())
+      if (n.sameNode(in)) return byName.at(in.name());
+    return n;
+  });
+  Expr loop = api::iterate(iterateCount(body), Expr::lambda({param}, loweredStep), inputOf(body));
+  return typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)});
+}
+
 Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &options) {
+  if (iteratesTuple(typed)) return lowerIteratedTuple(typed, recipe, options);
   const Expr &body = typed.body();
   const Expr &f = funOf(body);
   const arith::Expr &count = iterateCount(body);
@@ -555,20 +592,21 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
     throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
-  const bool iterated = typed.body().isPrim(Op::Iterate) && funOf(typed.body()).is(ExprKind::Lambda) &&
-                        inputOf(typed.body()).is(ExprKind::Param);
+  const bool iterated = iteratedInputs(typed) && funOf(typed.body()).is(ExprKind::Lambda);
   if (iterated) return lowerIterate(typed, recipe, options);
   // Every recipe would refuse a top-level iterate over anything else as
   // "not tiled/coarsened yet"; say what is missing instead.
   if (typed.body().isPrim(Op::Iterate)) {
-    const Type &state = inputOf(typed.body()).typeOrThrow();
-    if (hasTuple(state))
-      throw RewriteError(recipeName(recipe) + ": iterate over a tuple of arrays (" + state.str() +
-                         ") is not compiled: the host loop exchanges one buffer with the output; compile one step "
-                         "and loop in the application (docs/limits.md)");
+    const Expr &state = inputOf(typed.body());
+    if (state.isPrim(Op::Tuple))
+      throw RewriteError(recipeName(recipe) +
+                         ": iterate over a tuple is compiled when its components are distinct program inputs, each "
+                         "an array of scalars (the host exchanges their buffers with the outputs); found " +
+                         state.typeOrThrow().str());
     throw RewriteError(recipeName(recipe) +
-                       ": iterate is compiled over a program input (the host loop exchanges its buffer with the "
-                       "output's), not over a computed array; make that array the program's input");
+                       ": iterate is compiled over a program input or a tuple of distinct inputs (the host loop "
+                       "exchanges their buffers with the outputs), not over a computed array (" +
+                       state.typeOrThrow().str() + "); make that array the program's input");
   }
   if (recipe == Recipe::TimeTiledLocal) refuseTimeTiledLocal(typed, options);
   if (options.timeTile != 1)

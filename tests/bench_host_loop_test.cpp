@@ -63,7 +63,7 @@ TEST_CASE("bench/host loop: the row launches the step's kernel n times and compu
     bench::ContenderKernel built = rows[0].kernelAt(typed, sizes, target);
     REQUIRE(built.kernel.iteration);
     CHECK(built.kernel.iteration->count.constant() == 16);
-    CHECK(built.kernel.args[built.kernel.iteration->inputArg].name == "A");
+    CHECK(built.kernel.args[built.kernel.iteration->inputArgs.at(0)].name == "A");
   }
   std::optional<ocl::Context> context = ocl::test::testContext();
   if (!context) return;

@@ -100,10 +100,10 @@ TEST_CASE("multistage: iterate over a step of several kernels, with every recipe
           CHECK_FALSE(kernel.temporaries.empty());
           REQUIRE(kernel.iteration);
           CHECK(kernel.iteration->count.constant() == count / t);
-          CHECK(kernel.args[kernel.iteration->inputArg].name == "A");
+          CHECK(kernel.args[kernel.iteration->inputArgs.at(0)].name == "A");
           tuner::LaunchPlan plan = tuner::planLaunch(kernel, sizes, std::nullopt, std::nullopt);
           REQUIRE(plan.iteration);
-          CHECK_FALSE(plan.buffers[plan.iteration->inputBuffer].readOnly); // written in odd steps
+          CHECK_FALSE(plan.buffers[plan.iteration->inputBuffers.at(0)].readOnly); // written in odd steps
           if (!context) continue;
           // Two repetitions: the second starts from the input again.
           auto mismatch = test::deviceMismatch(*context, kernel, sizes, inputs, typed.body().typeOrThrow(), *expected,
@@ -121,7 +121,7 @@ TEST_CASE("multistage: the launch plan of an iterated step of several kernels ex
   tuner::LaunchPlan plan = tuner::planLaunch(kernel, sizes, std::nullopt, std::nullopt);
   REQUIRE(plan.iteration);
   CHECK(plan.launches() == 3);
-  const size_t in = plan.iteration->inputBuffer, out = plan.outputBuffer;
+  const size_t in = plan.iteration->inputBuffers.at(0), out = plan.outputBuffer;
   CHECK(plan.buffers[in].name == "A");
   CHECK(plan.resultBuffer() == out); // odd: the last step wrote the output buffer
   REQUIRE(plan.stages.size() == 2);

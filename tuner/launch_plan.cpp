@@ -16,11 +16,16 @@ std::vector<std::optional<size_t>> LaunchPlan::buffersOfStageLaunch(size_t stage
   return swappedBuffers(stages.at(stage).params, k);
 }
 
+std::vector<size_t> LaunchPlan::outputs() const {
+  return outputBuffers.empty() ? std::vector<size_t>{outputBuffer} : outputBuffers;
+}
+
 std::vector<std::optional<size_t>> LaunchPlan::swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const {
   std::vector<std::optional<size_t>> out;
   out.reserve(params.size());
   // Odd launches of an iterated kernel read what the even ones wrote.
   bool swapped = iteration && k % 2 == 1;
+  const std::vector<size_t> written = outputs();
   for (const PlanParam &p : params) {
     const auto *b = std::get_if<BufferParam>(&p);
     if (!b) {
@@ -28,20 +33,27 @@ std::vector<std::optional<size_t>> LaunchPlan::swappedBuffers(const std::vector<
       continue;
     }
     size_t buffer = b->buffer;
-    if (swapped && buffer == iteration->inputBuffer)
-      buffer = outputBuffer;
-    else if (swapped && buffer == outputBuffer)
-      buffer = iteration->inputBuffer;
+    for (size_t c = 0; swapped && c < iteration->inputBuffers.size(); ++c) {
+      if (b->buffer == iteration->inputBuffers[c]) buffer = written.at(c);
+      if (b->buffer == written.at(c)) buffer = iteration->inputBuffers[c];
+    }
     out.push_back(buffer);
   }
   return out;
 }
 
-size_t LaunchPlan::resultBuffer() const {
-  // After an odd number of launches the output buffer holds the last result,
-  // after an even number (zero included) the iterated input buffer does.
-  if (iteration && iteration->count % 2 == 0) return iteration->inputBuffer;
-  return outputBuffer;
+size_t LaunchPlan::resultBuffer() const { return resultBuffers().front(); }
+
+std::vector<size_t> LaunchPlan::resultBuffers() const {
+  // After an odd number of launches the output buffers hold the last result,
+  // after an even number (zero included) the iterated inputs' buffers do.
+  // Outputs after the state's components (a global-load counter) are never
+  // swapped.
+  std::vector<size_t> result = outputs();
+  if (iteration && iteration->count % 2 == 0)
+    for (size_t c = 0; c < iteration->inputBuffers.size() && c < result.size(); ++c)
+      result[c] = iteration->inputBuffers[c];
+  return result;
 }
 
 std::array<size_t, 3> defaultCudaBlock(int dims) {
@@ -127,9 +139,13 @@ LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string,
   plan.global = kernel.concreteGlobalSize(sizes, plan.local.value_or(std::array<size_t, 3>{1, 1, 1}));
 
   if (kernel.iteration) {
-    const std::optional<size_t> &iterated = bufferOfArg.at(kernel.iteration->inputArg);
-    if (!iterated) throw InternalError("kernel " + kernel.name + " iterates a parameter that is not a buffer");
-    plan.iteration = LaunchPlan::Iteration{*iterated, arith::evaluate(kernel.iteration->count, sizes)};
+    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes)};
+    for (size_t arg : kernel.iteration->inputArgs) {
+      const std::optional<size_t> &iterated = bufferOfArg.at(arg);
+      if (!iterated) throw InternalError("kernel " + kernel.name + " iterates a parameter that is not a buffer");
+      iteration.inputBuffers.push_back(*iterated);
+    }
+    plan.iteration = iteration;
   }
   return plan;
 }

@@ -59,10 +59,12 @@ struct LaunchPlan {
   /// `iterate(count, f, A)`: one kernel (or every stage, in order) launched
   /// `count` times with A's buffer and the output swapped between launches
   /// (a global barrier between iterations cannot be had inside one kernel).
-  /// A repetition is the whole sequence; zero launches leave the input as the
-  /// result.
+  /// Over `tuple(A, B)`, A's buffer is swapped with the first output and B's
+  /// with the second. A repetition is the whole sequence; zero launches leave
+  /// the inputs as the result.
   struct Iteration {
-    size_t inputBuffer;
+    /// One per component of the state, paired with outputsOf's buffers in order.
+    std::vector<size_t> inputBuffers;
     int64_t count;
   };
   std::optional<Iteration> iteration;
@@ -90,6 +92,10 @@ struct LaunchPlan {
   std::vector<std::optional<size_t>> buffersOfStageLaunch(size_t stage, int64_t k) const;
   /// The buffer that holds the result after a repetition.
   size_t resultBuffer() const;
+  /// The buffer of each component of the result after a repetition.
+  std::vector<size_t> resultBuffers() const;
+  /// The output buffers (plans built by hand may list none: then outputBuffer).
+  std::vector<size_t> outputs() const;
 
 private:
   std::vector<std::optional<size_t>> swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const;

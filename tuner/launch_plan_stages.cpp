@@ -6,6 +6,7 @@
 #include "tuner/launch_plan.h"
 
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace liftcc::tuner {
@@ -15,8 +16,9 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
                       const std::optional<std::array<size_t, 3>> &defaultLocal) {
   // An iterated program's input is written too: every other step's kernels
   // read the output buffer and write the input's (LaunchPlan::buffersOfStageLaunch).
-  std::optional<std::string> iterated;
-  if (kernel.iteration) iterated = kernel.args.at(kernel.iteration->inputArg).name;
+  std::set<std::string> iterated;
+  if (kernel.iteration)
+    for (size_t arg : kernel.iteration->inputArgs) iterated.insert(kernel.args.at(arg).name);
   LaunchPlan plan;
   plan.kernelName = kernel.name;
   std::map<std::string, size_t> bufferOf;
@@ -27,7 +29,7 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
     bool input = arg.role == codegen::KernelArg::Role::Input;
     // An output may be read by a later stage too (never write-only).
     plan.buffers.push_back({arg.name, bufferBytes(arg, sizes), input ? std::optional<size_t>(inputs++) : std::nullopt,
-                            input && arg.name != iterated, false});
+                            input && !iterated.count(arg.name), false});
     bufferOf[arg.name] = plan.buffers.size() - 1;
     if (input) continue;
     if (!output) output = plan.buffers.size() - 1;
@@ -64,8 +66,12 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
     }
     plan.stages.push_back(std::move(launch));
   }
-  if (iterated)
-    plan.iteration = LaunchPlan::Iteration{bufferOf.at(*iterated), arith::evaluate(kernel.iteration->count, sizes)};
+  if (kernel.iteration) {
+    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes)};
+    for (size_t arg : kernel.iteration->inputArgs)
+      iteration.inputBuffers.push_back(bufferOf.at(kernel.args.at(arg).name));
+    plan.iteration = iteration;
+  }
   const LaunchPlan::Stage &last = plan.stages.back();
   plan.dims = last.dims;
   plan.params = last.params;

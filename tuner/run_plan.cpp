@@ -42,23 +42,21 @@ void checkInputs(const LaunchPlan &plan, const InputViews &inputs) {
   }
 }
 
-/// The output buffers (plans built by hand may list none: then outputBuffer).
-std::vector<size_t> outputsOf(const LaunchPlan &plan) {
-  return plan.outputBuffers.empty() ? std::vector<size_t>{plan.outputBuffer} : plan.outputBuffers;
-}
-
 /// Uploads the inputs (`onlyIterated`: only the input an iteration overwrites).
 void uploadInputs(PlanBackend &backend, const LaunchPlan &plan, const InputViews &inputs, bool onlyIterated) {
   for (size_t b = 0; b < plan.buffers.size(); ++b) {
     const PlanBuffer &buffer = plan.buffers[b];
-    if (!buffer.input || (onlyIterated && (!plan.iteration || plan.iteration->inputBuffer != b))) continue;
+    bool iterated =
+        plan.iteration && std::find(plan.iteration->inputBuffers.begin(), plan.iteration->inputBuffers.end(), b) !=
+                              plan.iteration->inputBuffers.end();
+    if (!buffer.input || (onlyIterated && !iterated)) continue;
     if (buffer.bytes > 0) backend.upload(b, inputs[*buffer.input]);
   }
 }
 
 /// Fills the outputs with kUnwritten.
 void poisonOutputs(PlanBackend &backend, const LaunchPlan &plan) {
-  for (size_t b : outputsOf(plan)) {
+  for (size_t b : plan.outputs()) {
     const PlanBuffer &out = plan.buffers[b];
     std::vector<float> nan(out.bytes / sizeof(float), kUnwritten);
     backend.upload(b, std::as_bytes(std::span<const float>(nan)));
@@ -80,7 +78,7 @@ std::optional<Deadline> launchDeadline(const LaunchConfig &config) {
 std::vector<std::byte> downloadOutputs(PlanBackend &backend, const LaunchPlan &plan) {
   std::vector<std::byte> output;
   if (plan.outputBuffers.size() > 1) {
-    for (size_t b : plan.outputBuffers) {
+    for (size_t b : plan.resultBuffers()) {
       size_t offset = output.size();
       output.resize(offset + plan.buffers[b].bytes);
       backend.download(b, std::span<std::byte>(output).subspan(offset));

@@ -1,0 +1,63 @@
+#include "core/ir/iterated_state.h"
+
+#include "core/error.h"
+#include "core/ir/operands.h"
+#include "core/ir/transform.h"
+
+#include <algorithm>
+
+namespace liftcc {
+
+namespace {
+bool holdsTuple(const Type &type) {
+  Type t = type;
+  while (t.isArray()) t = t.arrayElement();
+  return t.isTuple();
+}
+} // namespace
+
+std::optional<std::vector<Expr>> iteratedInputs(const Program &program) {
+  const Expr &body = program.body();
+  if (!body.isPrim(Op::Iterate)) return std::nullopt;
+  const Expr &state = inputOf(body);
+  auto input = [&](const Expr &e) -> std::optional<Expr> {
+    if (!e.is(ExprKind::Param)) return std::nullopt;
+    for (const Expr &in : program.inputs())
+      if (e.sameNode(in)) return in;
+    return std::nullopt;
+  };
+  if (std::optional<Expr> in = input(state)) return std::vector<Expr>{*in};
+  if (!state.isPrim(Op::Tuple)) return std::nullopt;
+  std::vector<Expr> components;
+  for (const Expr &part : inputsOf(state)) {
+    std::optional<Expr> in = input(part);
+    if (!in || !in->type() || !in->type()->isArray() || holdsTuple(*in->type())) return std::nullopt;
+    if (std::any_of(components.begin(), components.end(), [&](const Expr &c) { return c.sameNode(*in); }))
+      return std::nullopt;
+    components.push_back(*in);
+  }
+  if (components.empty()) return std::nullopt;
+  return components;
+}
+
+bool iteratesTuple(const Program &program) {
+  return iteratedInputs(program) && inputOf(program.body()).isPrim(Op::Tuple);
+}
+
+Expr stepOverState(const Program &program) {
+  const Expr &body = program.body();
+  const Expr &f = funOf(body);
+  const Expr &state = inputOf(body);
+  if (!f.is(ExprKind::Lambda) || f.params().size() != 1)
+    throw InternalError("stepOverState: iterate's function is not a lambda of one parameter");
+  const Expr &param = f.params().front();
+  return transformBottomUp(f.body(), [&](const Expr &n) {
+    if (n.is(ExprKind::Param) && n.sameNode(param)) return state;
+    // Bottom-up, the operand of a get has already become the state.
+    if (n.isPrim(Op::Get) && inputOf(n).isPrim(Op::Tuple) && inputOf(n).sameNode(state))
+      return inputsOf(state).at(static_cast<size_t>(getIndex(n)));
+    return n;
+  });
+}
+
+} // namespace liftcc

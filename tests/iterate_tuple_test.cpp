@@ -1,0 +1,374 @@
+// iterate over a tuple of grids, iterate(n, f, tuple(U, V)): the state of a
+// two-level scheme (a wave's current and previous fields) or of a coupled
+// system. One step over the inputs themselves is compiled (a kernel per
+// computed component, a copy for one only passed on), and the host launches
+// it n times with each component's buffer exchanged with its output
+// (codegen::Kernel::Iteration::inputArgs). Checked here: every recipe's
+// kernels against the interpreter on PoCL for zero, one, even and odd counts,
+// the launch plan's exchanges, launch.json's "inputs", and the exported C
+// host code run from a C driver against liftc eval.
+
+#include "codegen/generate.h"
+#include "codegen/kernel.h"
+#include "core/ir/iterated_state.h"
+#include "core/json/program_json.h"
+#include "core/typecheck/typecheck.h"
+#include "exporter/export_plan.h"
+#include "rewrite/recipes.h"
+#include "tests/device_check_support.h"
+#include "tests/explore_test_support.h"
+#include "tests/export_test_support.h"
+#include "tests/liftc_process.h"
+#include "tests/opencl_test_support.h"
+#include "tests/shell_support.h"
+#include "tests/test_support.h"
+#include "tuner/launch_plan.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace liftcc {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A two-level wave in 2D: (u, v) -> (2u - v + c lap(u), u).
+std::string wave2D(int64_t count) {
+  return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}, {"name": "M", "min": 3}],
+ "inputs": [{"name": "U", "type": "[[float]M]N"}, {"name": "V", "type": "[[float]M]N"}],
+ "body": {"op": "iterate", "n": )" +
+         std::to_string(count) + R"(, "f": {"lambda": ["s"], "body": {"apply": {"lambda": ["u", "v"],
+   "body": {"op": "tuple", "in": [{"op": "stencil", "name": "wave", "grids": {"u": "clamp", "v": "pointwise"},
+     "body": "return 2.0f*u[0][0] - v[0][0] + 0.1f*(u[-1][0] + u[1][0] + u[0][-1] + u[0][1] - 4.0f*u[0][0]);"},
+     {"param": "u"}]}},
+   "args": [{"op": "get", "index": 0, "in": {"param": "s"}}, {"op": "get", "index": 1, "in": {"param": "s"}}]}},
+  "in": {"op": "tuple", "in": [{"param": "U"}, {"param": "V"}]}}})";
+}
+
+/// Three coupled 1D fields, each computed from its own neighbourhood and the
+/// others' points, with three different boundaries.
+std::string coupled1D(int64_t count) {
+  return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 5}],
+ "inputs": [{"name": "A", "type": "[float]N"}, {"name": "B", "type": "[float]N"}, {"name": "C", "type": "[float]N"}],
+ "body": {"op": "iterate", "n": )" +
+         std::to_string(count) + R"(, "f": {"lambda": ["s"], "body": {"apply": {"lambda": ["a", "b", "c"],
+   "body": {"op": "tuple", "in": [
+     {"op": "stencil", "name": "fa", "grids": {"a": "wrap", "b": "pointwise"},
+      "body": "return 0.5f*a[0] + 0.2f*(a[-1] + a[1]) + 0.1f*b[0];"},
+     {"op": "stencil", "name": "fb", "grids": {"b": "mirror", "c": "pointwise", "a": "pointwise"},
+      "body": "return 0.6f*b[0] + 0.1f*(b[-2] + b[2]) + 0.1f*c[0] + 0.1f*a[0];"},
+     {"op": "stencil", "name": "fc", "grids": {"c": "clamp", "a": "pointwise"},
+      "body": "return 0.25f*(c[-1] + 2.0f*c[0] + c[1]) - 0.01f*a[0];"}]}},
+   "args": [{"op": "get", "index": 0, "in": {"param": "s"}}, {"op": "get", "index": 1, "in": {"param": "s"}},
+            {"op": "get", "index": 2, "in": {"param": "s"}}]}},
+  "in": {"op": "tuple", "in": [{"param": "A"}, {"param": "B"}, {"param": "C"}]}}})";
+}
+
+struct Case {
+  std::string name;
+  std::function<std::string(int64_t)> program;
+  std::map<std::string, int64_t> sizes;
+  std::vector<std::string> state;
+};
+
+std::vector<Case> cases() {
+  return {{"wave2D", wave2D, {{"N", 13}, {"M", 11}}, {"U", "V"}},
+          {"coupled1D", coupled1D, {{"N", 37}}, {"A", "B", "C"}}};
+}
+
+std::string errorOf(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST_CASE("iterate tuple: every recipe's kernels, launched n times with each component exchanged, agree with the "
+          "interpreter") {
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  for (const Case &c : cases())
+    for (int64_t count : {0, 1, 4, 5}) {
+      CAPTURE(c.name);
+      CAPTURE(count);
+      Program typed = typeCheck(readProgram(c.program(count)), c.sizes);
+      REQUIRE(iteratesTuple(typed));
+      test::DeviceReference reference = test::deviceReference(typed, c.sizes, 17 + static_cast<uint64_t>(count));
+      for (rewrite::Recipe recipe : {rewrite::Recipe::Plain, rewrite::Recipe::Coarsened, rewrite::Recipe::Tiled}) {
+        CAPTURE(rewrite::recipeName(recipe));
+        Program lowered = rewrite::applyRecipe(typed, recipe, {});
+        // The loop stays the host's, over the same tuple of inputs.
+        REQUIRE(iteratesTuple(lowered));
+        codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+        REQUIRE(kernel.iteration);
+        CHECK(kernel.iteration->count == arith::Expr(count));
+        REQUIRE(kernel.iteration->inputArgs.size() == c.state.size());
+        for (size_t k = 0; k < c.state.size(); ++k)
+          CHECK(kernel.args.at(kernel.iteration->inputArgs[k]).name == c.state[k]);
+        if (!context) continue;
+        // Two repetitions: the second must start from the inputs again.
+        auto mismatch = test::deviceMismatch(*context, kernel, c.sizes, reference.inputs, typed.body().typeOrThrow(),
+                                             reference.expected, {1e-4, 1e-5}, std::nullopt, 2);
+        CHECK_MESSAGE(!mismatch, *mismatch);
+      }
+    }
+}
+
+TEST_CASE("iterate tuple: time tiles and states that are not distinct inputs are refused with their reason") {
+  Program typed = typeCheck(readProgram(wave2D(4)), {{"N", 13}, {"M", 11}});
+  rewrite::RecipeOptions options;
+  options.timeTile = 2;
+  CHECK(errorOf([&] { rewrite::applyRecipe(typed, rewrite::Recipe::Plain, options); }) ==
+        "plain time tile 2: an iterate over a tuple of arrays is compiled one step per launch; its time tiles are not "
+        "built yet");
+  CHECK(errorOf([&] {
+          rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, {});
+        }).find("timeTiledLocal: an iterate over a tuple of arrays is compiled one step per launch") !=
+        std::string::npos);
+  // The same input twice cannot be two buffers exchanged with two outputs.
+  std::string twice = wave2D(2);
+  twice.replace(twice.rfind("{\"param\": \"V\"}"), 14, "{\"param\": \"U\"}");
+  Program same = typeCheck(readProgram(twice), {{"N", 13}, {"M", 11}});
+  CHECK_FALSE(iteratedInputs(same));
+  CHECK(errorOf([&] {
+          rewrite::applyRecipe(same, rewrite::Recipe::Plain, {});
+        }).find("plain: iterate over a tuple is compiled when its components are distinct program inputs") !=
+        std::string::npos);
+}
+
+TEST_CASE("iterate tuple: the launch plan exchanges each input with its own output in odd launches") {
+  std::map<std::string, int64_t> sizes{{"N", 13}, {"M", 11}};
+  for (int64_t count : {4, 5}) {
+    CAPTURE(count);
+    Program typed = typeCheck(readProgram(wave2D(count)), sizes);
+    codegen::Kernel kernel =
+        codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}), codegen::Target::OpenCL);
+    tuner::LaunchPlan plan = tuner::planLaunch(kernel, sizes, std::nullopt, std::nullopt);
+    REQUIRE(plan.iteration);
+    REQUIRE(plan.iteration->inputBuffers.size() == 2);
+    REQUIRE(plan.outputBuffers.size() == 2);
+    CHECK(plan.buffers[plan.iteration->inputBuffers[0]].name == "U");
+    CHECK(plan.buffers[plan.iteration->inputBuffers[1]].name == "V");
+    // Written in odd launches, so not read-only.
+    for (size_t b : plan.iteration->inputBuffers) CHECK_FALSE(plan.buffers[b].readOnly);
+    REQUIRE_FALSE(plan.stages.empty());
+    for (size_t s = 0; s < plan.stages.size(); ++s) {
+      std::vector<std::optional<size_t>> even = plan.buffersOfStageLaunch(s, 0), odd = plan.buffersOfStageLaunch(s, 1);
+      for (size_t p = 0; p < even.size(); ++p) {
+        if (!even[p]) continue;
+        for (size_t k = 0; k < 2; ++k) {
+          if (*even[p] == plan.iteration->inputBuffers[k]) CHECK(odd[p] == plan.outputBuffers[k]);
+          if (*even[p] == plan.outputBuffers[k]) CHECK(odd[p] == plan.iteration->inputBuffers[k]);
+        }
+      }
+    }
+    CHECK(plan.resultBuffers() == (count % 2 == 0 ? plan.iteration->inputBuffers : plan.outputBuffers));
+  }
+}
+
+TEST_CASE("iterate tuple: launch.json lists the iterated inputs and the exporter reads them back") {
+  std::map<std::string, int64_t> sizes{{"N", 13}, {"M", 11}};
+  Program typed = typeCheck(readProgram(wave2D(3)), sizes);
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}), codegen::Target::OpenCL);
+  nlohmann::json launch{{"program", "wave"}, {"sizes", "N=13,M=11"}, {"kernel", codegen::kernelMetadata(kernel)}};
+  CHECK(launch["kernel"]["iterate"] == nlohmann::json{{"count", "3"}, {"inputs", {"U", "V"}}});
+  exporter::ExportPlan plan = exporter::planFromLaunchJson(launch, kernel.source, "launch.json");
+  REQUIRE(plan.iteration);
+  CHECK(plan.iteration->count == 3);
+  REQUIRE(plan.iteration->inputArgs.size() == 2);
+  CHECK(plan.args[plan.iteration->inputArgs[0]].name == "U");
+  CHECK(plan.args[plan.iteration->inputArgs[1]].name == "V");
+
+  auto errorWith = [&](const nlohmann::json &iterate) {
+    nlohmann::json changed = launch;
+    changed["kernel"]["iterate"] = iterate;
+    return errorOf([&] { exporter::planFromLaunchJson(changed, kernel.source, "launch.json"); });
+  };
+  CHECK(errorWith({{"count", "3"}, {"inputs", {"U", "V"}}, {"input", "U"}})
+            .find("launch.json: /kernel/iterate: expected either \"input\" or \"inputs\", found both") !=
+        std::string::npos);
+  CHECK(errorWith({{"count", "3"}, {"inputs", {"U", "W"}}})
+            .find("launch.json: /kernel/iterate/inputs/1: no input argument named 'W'") != std::string::npos);
+  CHECK(errorWith({{"count", "3"}, {"inputs", {"U", 2}}})
+            .find("launch.json: /kernel/iterate/inputs/1: expected a string") != std::string::npos);
+  CHECK(errorWith({{"count", "3"}, {"inputs", {"U", "U"}}}).find("the input 'U' is iterated twice") !=
+        std::string::npos);
+  CHECK(errorWith({{"count", "3"}, {"input", "U"}})
+            .find("an iterated program has one output per iterated input, found 2 outputs for 1 input") !=
+        std::string::npos);
+  CHECK(errorWith({{"count", "3"}, {"inputs", nlohmann::json::array()}})
+            .find("/kernel/iterate/inputs: expected a non-empty array of input names") != std::string::npos);
+}
+
+/// A driver for the exported wave: reads U and V, launches twice (the second
+/// launch must compute the same: the scratch buffers are reused), checks
+/// that neither input was written and writes out_0 then out_1.
+std::string waveDriver(const std::string &api, int64_t n, int64_t m) {
+  std::string API = api;
+  for (char &c : API) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string text = R"C(#include "@api@.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define COUNT @API@_U_COUNT
+
+static int launch(@api@_program *program, cl_command_queue queue, cl_mem u, cl_mem v, cl_mem o0, cl_mem o1,
+                  float *result) {
+  cl_event done;
+  if (@api@_launch(program, queue, u, v, o0, o1, @N@, @M@, &done) != @API@_OK) return 1;
+  clWaitForEvents(1, &done);
+  clReleaseEvent(done);
+  if (clEnqueueReadBuffer(queue, o0, CL_TRUE, 0, @API@_OUT_0_BYTES, result, 0, NULL, NULL) != CL_SUCCESS) return 1;
+  if (clEnqueueReadBuffer(queue, o1, CL_TRUE, 0, @API@_OUT_1_BYTES, result + COUNT, 0, NULL, NULL) != CL_SUCCESS)
+    return 1;
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  static float u0[COUNT], v0[COUNT], after[COUNT], result[2 * COUNT], again[2 * COUNT];
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context context;
+  cl_command_queue queue;
+  cl_mem u, v, o0, o1;
+  cl_int error;
+  @api@_program *program = NULL;
+  FILE *file;
+  char log[4096];
+  if (argc != 4) return 2;
+  file = fopen(argv[1], "rb");
+  if (!file || fread(u0, 1, sizeof u0, file) != sizeof u0) return 2;
+  fclose(file);
+  file = fopen(argv[2], "rb");
+  if (!file || fread(v0, 1, sizeof v0, file) != sizeof v0) return 2;
+  fclose(file);
+  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS) return 3;
+  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS) return 3;
+  context = clCreateContext(NULL, 1, &device, NULL, NULL, &error);
+  if (error != CL_SUCCESS) return 3;
+  queue = clCreateCommandQueue(context, device, 0, &error);
+  if (error != CL_SUCCESS) return 3;
+  u = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, @API@_U_BYTES, u0, &error);
+  v = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, @API@_V_BYTES, v0, &error);
+  o0 = clCreateBuffer(context, CL_MEM_READ_WRITE, @API@_OUT_0_BYTES, NULL, &error);
+  o1 = clCreateBuffer(context, CL_MEM_READ_WRITE, @API@_OUT_1_BYTES, NULL, &error);
+  if (error != CL_SUCCESS) return 3;
+  if (@api@_build(context, device, &program, log, sizeof log) != @API@_OK) {
+    printf("FAIL build: %s\n", log);
+    return 1;
+  }
+  if (@api@_launch(program, queue, u, v, o0, u, @N@, @M@, NULL) != @API@_ERROR_INVALID_ARGUMENT) {
+    printf("FAIL: an output aliasing an input was accepted\n");
+    return 1;
+  }
+  if (launch(program, queue, u, v, o0, o1, again) || launch(program, queue, u, v, o0, o1, result)) {
+    printf("FAIL: launch\n");
+    return 1;
+  }
+  if (memcmp(again, result, sizeof result) != 0) {
+    printf("FAIL: a second launch computed something else\n");
+    return 1;
+  }
+  if (clEnqueueReadBuffer(queue, u, CL_TRUE, 0, sizeof after, after, 0, NULL, NULL) != CL_SUCCESS ||
+      memcmp(u0, after, sizeof after) != 0 ||
+      clEnqueueReadBuffer(queue, v, CL_TRUE, 0, sizeof after, after, 0, NULL, NULL) != CL_SUCCESS ||
+      memcmp(v0, after, sizeof after) != 0) {
+    printf("FAIL: the launch wrote an input\n");
+    return 1;
+  }
+  file = fopen(argv[3], "wb");
+  if (!file || fwrite(result, 1, sizeof result, file) != sizeof result) return 2;
+  fclose(file);
+  @api@_release(program);
+  clReleaseMemObject(u);
+  clReleaseMemObject(v);
+  clReleaseMemObject(o0);
+  clReleaseMemObject(o1);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+  printf("driver ok\n");
+  return 0;
+}
+)C";
+  auto replaceAll = [&](const std::string &key, const std::string &value) {
+    for (size_t p; (p = text.find(key)) != std::string::npos;) text.replace(p, key.size(), value);
+  };
+  replaceAll("@api@", api);
+  replaceAll("@API@", API);
+  replaceAll("@N@", std::to_string(n));
+  replaceAll("@M@", std::to_string(m));
+  return text;
+}
+
+void writeRandomFloats(const fs::path &path, size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (float &v : values) v = dist(rng);
+  test::writeFile(path, std::string(reinterpret_cast<const char *>(values.data()), count * sizeof(float)));
+}
+
+TEST_CASE("iterate tuple: the exported host code runs the wave from C, generated and explored, as liftc eval does") {
+  if (!test::canRunExported()) return;
+  test::TempDir dir;
+  const int64_t n = 13, m = 11;
+  const std::string sizes = "N=13,M=11";
+  fs::path u = dir.path() / "u.bin", v = dir.path() / "v.bin";
+  writeRandomFloats(u, n * m, 5);
+  writeRandomFloats(v, n * m, 6);
+  auto liftc = [](const std::vector<std::string> &args) { return test::runLiftc(test::quoteArgs(args)); };
+  // Zero, odd and even counts generated on the spot; an even count from the
+  // best-kernel directory of a short exploration.
+  for (auto [count, explored] : {std::pair<int64_t, bool>{0, false}, {3, false}, {4, false}, {4, true}}) {
+    CAPTURE(count);
+    CAPTURE(explored);
+    std::string name = "wave" + std::to_string(count) + (explored ? "_explored" : "");
+    fs::path program = dir.path() / (name + ".json"), out = dir.path() / name;
+    test::writeFile(program, wave2D(count));
+    std::vector<std::string> command{"export",   program.string(), "--size", sizes,
+                                     "--target", "opencl",         "--opt",  "plain"};
+    if (explored) {
+      fs::path results = dir.path() / (name + "_results");
+      test::LiftcRun run = liftc({"explore", program.string(), "--size", sizes, "--out", results.string(), "--evals",
+                                  "2", "--runs", "1", "--quiet", "--families", "plain,coarsened"});
+      REQUIRE_MESSAGE(run.status == 0, run.output);
+      command = {"export", test::bestKernelDirectory(results).string()};
+    }
+    command.insert(command.end(), {"--name", name, "--out", out.string()});
+    test::LiftcRun exported = liftc(command);
+    REQUIRE_MESSAGE(exported.status == 0, exported.output);
+    std::string api = name + "_opencl";
+    test::writeFile(out / "driver.c", waveDriver(api, n, m));
+    test::compileC({out / "driver.c", out / (api + ".c")}, out, out / "driver");
+    fs::path result = dir.path() / (name + "_out.bin"), reference = dir.path() / (name + "_ref.bin");
+    test::ShellRun run =
+        test::runShell(test::shellQuote((out / "driver").string()) + " " + test::shellQuote(u.string()) + " " +
+                       test::shellQuote(v.string()) + " " + test::shellQuote(result.string()));
+    REQUIRE_MESSAGE(run.status == 0, run.output);
+    test::LiftcRun eval = liftc({"eval", program.string(), "--size", sizes, "--input", "U=" + u.string(), "--input",
+                                 "V=" + v.string(), "--output", reference.string()});
+    REQUIRE_MESSAGE(eval.status == 0, eval.output);
+    std::vector<float> expected = test::readFloats(reference), actual = test::readFloats(result);
+    REQUIRE(actual.size() == expected.size());
+    size_t wrong = 0;
+    for (size_t i = 0; i < expected.size(); ++i)
+      if (!(std::fabs(actual[i] - expected[i]) <= 1e-4f * (1.0f + std::fabs(expected[i])))) ++wrong;
+    CHECK(wrong == 0);
+  }
+}
+
+} // namespace
+} // namespace liftcc
