@@ -294,12 +294,18 @@ std::string borderUserFunName(const std::string &name);
 /// One kernel, 32-bit indices where the range analysis proves them enough;
 /// `parts` (optional) receives the pieces of its source.
 Kernel generateOneKernel(const Program &typedProgram, Target target, const CodegenOptions &options, SourceParts *parts);
+/// A program of several kernels (Kernel::stages) takes the dimensions, NDRange,
+/// work-group size and interior of its last one.
+void launchOfLastStage(Kernel &program);
 /// Whether the program has a closed toGlobal: an intermediate array computed
 /// by a kernel of its own (rewrite/stages.h).
 bool hasStages(const Program &typedProgram);
 /// A multi-kernel program: one kernel per closed toGlobal, then the rest
 /// (generator_stages.cpp, Kernel::stages).
-Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options);
+/// `sourceParts` (optional) receives the pieces of every stage's source;
+/// the temporaries are named `temporaryBase` followed by their index.
+Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options,
+                      std::vector<SourceParts> *sourceParts = nullptr, const std::string &temporaryBase = "tmp");
 /// The index of the program input A that the program's iterate(n, f, A)
 /// iterates; a CodegenError at /body/in when A is not an input.
 size_t iteratedInput(const Program &typedProgram);
@@ -313,7 +319,17 @@ Kernel generateIteratedTuple(const Program &typedProgram, Target target, const C
 bool iteratesStages(const Program &typedProgram);
 /// Its kernels: B's stages over A, launched in order n times by the host with
 /// A's buffer and the output swapped between steps (Kernel::iteration).
-Kernel generateIteratedStages(const Program &typedProgram, Target target, const CodegenOptions &options);
+Kernel generateIteratedStages(const Program &typedProgram, Target target, const CodegenOptions &options,
+                              std::vector<SourceParts> *sourceParts = nullptr,
+                              const std::string &temporaryBase = "tmp");
+/// Whether the program is iterate(m, g, iterate(n, f, A)) over an input A:
+/// the lowered form of time tiles whose depth does not divide the iteration
+/// count (rewrite::lowerIterate), n launches of the tile, then m of the
+/// steps left.
+bool iteratesInPhases(const Program &typedProgram);
+/// Its kernels, every phase's in turn (generator_phases.cpp,
+/// Kernel::Iteration::phases).
+Kernel generatePhases(const Program &typedProgram, Target target, const CodegenOptions &options);
 
 bool isCompute(const Expr &e);
 /// True when writing `e` writes memory (a compute node, possibly seen through

@@ -169,7 +169,7 @@ Kernel Generator::run() {
   if (body.isPrim(Op::Iterate)) {
     // One kernel for f; the host iterates (see Kernel::Iteration).
     const Expr &over = inputOf(body);
-    kernel.iteration = Kernel::Iteration{iterateCount(body), {iteratedInput(program_)}};
+    kernel.iteration = Kernel::Iteration{iterateCount(body), {iteratedInput(program_)}, {}};
     body = Expr::apply(funOf(body), {over}).withType(resultType);
     where = "/body/f";
   }
@@ -409,6 +409,7 @@ Kernel generateKernel(const Program &typedProgram, Target target, const CodegenO
     fail("/body", "counting global loads (CodegenOptions::countGlobalLoads) supports single-kernel programs only, "
                   "not one with an intermediate array in global memory");
   if (iteratesTuple(typedProgram)) return generateIteratedTuple(typedProgram, target, options);
+  if (iteratesInPhases(typedProgram)) return generatePhases(typedProgram, target, options);
   if (hasStages(typedProgram)) return generateStages(typedProgram, target, options);
   if (iteratesStages(typedProgram)) return generateIteratedStages(typedProgram, target, options);
   return generateOneKernel(typedProgram, target, options, nullptr);

@@ -245,15 +245,19 @@ void setInterface(Kernel &result, const Program &typedProgram, const std::vector
   for (const arith::Expr &s : typedProgram.sizes)
     result.args.push_back({s.varName(), KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
 
-  const Kernel &lastStage = result.stages.back();
-  result.dims = lastStage.dims;
-  result.globalSize = lastStage.globalSize;
-  result.localSize = lastStage.localSize;
-  result.interior = lastStage.interior;
-  result.requiresLocalSize = lastStage.requiresLocalSize;
+  launchOfLastStage(result);
 }
 
 } // namespace
+
+void launchOfLastStage(Kernel &program) {
+  const Kernel &lastStage = program.stages.back();
+  program.dims = lastStage.dims;
+  program.globalSize = lastStage.globalSize;
+  program.localSize = lastStage.localSize;
+  program.interior = lastStage.interior;
+  program.requiresLocalSize = lastStage.requiresLocalSize;
+}
 
 bool hasStages(const Program &typedProgram) {
   return containsNode(typedProgram.body(),
@@ -278,7 +282,8 @@ Kernel generateOneKernel(const Program &typedProgram, Target target, const Codeg
   return checkedSignature(std::move(kernel));
 }
 
-Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options) {
+Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options,
+                      std::vector<SourceParts> *sourceParts, const std::string &temporaryBase) {
   if (!typedProgram.body().type()) fail("", "the program is not type-checked");
   if (containsNode(typedProgram.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
     fail("/body", "iterate over a program of several kernels (an intermediate array in global memory) is not "
@@ -299,7 +304,7 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
   std::vector<Temporary> temporaries;
   std::vector<Expr> reads; // what replaces each stage in the stages after it
   for (size_t i = 0; i < stages.size(); ++i) {
-    temporaries.push_back(temporaryFor("tmp" + std::to_string(i), stages[i].typeOrThrow(), fresh));
+    temporaries.push_back(temporaryFor(temporaryBase + std::to_string(i), stages[i].typeOrThrow(), fresh));
     reads.push_back(temporaries.back().read);
   }
   Expr last = replaceStages(typedProgram.body(), stages, reads, stages.size());
@@ -354,6 +359,7 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
 
   setInterface(result, typedProgram, outputs, outputTypes);
   result.source = assembleSource(Dialect(target), parts);
+  if (sourceParts) sourceParts->insert(sourceParts->end(), parts.begin(), parts.end());
   return result;
 }
 
@@ -365,7 +371,8 @@ bool iteratesStages(const Program &typedProgram) {
          containsNode(f.body(), [](const Expr &e) { return e.isPrim(Op::ToGlobal); });
 }
 
-Kernel generateIteratedStages(const Program &typedProgram, Target target, const CodegenOptions &options) {
+Kernel generateIteratedStages(const Program &typedProgram, Target target, const CodegenOptions &options,
+                              std::vector<SourceParts> *sourceParts, const std::string &temporaryBase) {
   const Expr &body = typedProgram.body();
   const Expr &over = typedProgram.inputs()[iteratedInput(typedProgram)];
   // One step reads the state from A's buffer, as the single-kernel host loop
@@ -373,7 +380,7 @@ Kernel generateIteratedStages(const Program &typedProgram, Target target, const 
   // over the inputs.
   Program step =
       typeCheck(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), stageBody(funOf(body), over))});
-  Kernel kernel = generateStages(step, target, options);
+  Kernel kernel = generateStages(step, target, options, sourceParts, temporaryBase);
   size_t outputs = 0;
   std::optional<size_t> input;
   for (size_t i = 0; i < kernel.args.size(); ++i) {
@@ -383,7 +390,7 @@ Kernel generateIteratedStages(const Program &typedProgram, Target target, const 
   if (!input || outputs != 1)
     throw InternalError("the iterated step over " + over.name() + " has " + std::to_string(outputs) + " outputs and " +
                         (input ? "" : "no ") + "input " + over.name());
-  kernel.iteration = Kernel::Iteration{iterateCount(body), {*input}};
+  kernel.iteration = Kernel::Iteration{iterateCount(body), {*input}, {}};
   return kernel;
 }
 
@@ -411,7 +418,7 @@ Kernel generateIteratedTuple(const Program &typedProgram, Target target, const C
                           ", is not an argument of the type and length of output " + out.name);
     inputArgs.push_back(static_cast<size_t>(in - kernel.args.begin()));
   }
-  kernel.iteration = Kernel::Iteration{iterateCount(typedProgram.body()), inputArgs};
+  kernel.iteration = Kernel::Iteration{iterateCount(typedProgram.body()), inputArgs, {}};
   return kernel;
 }
 

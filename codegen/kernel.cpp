@@ -63,6 +63,13 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
       for (size_t i : inputs) names.push_back(kernel.args.at(i).name);
       meta["iterate"]["inputs"] = names;
     }
+    // Written only for phases, so the metadata of one loop stays as it was.
+    if (!kernel.iteration->phases.empty()) {
+      json phases = json::array();
+      for (const Kernel::Iteration::Phase &phase : kernel.iteration->phases)
+        phases.push_back({{"count", phase.count.str()}, {"stages", phase.stages}});
+      meta["iterate"]["phases"] = phases;
+    }
   }
   if (kernel.localSize) {
     json local = json::array();

@@ -53,6 +53,17 @@ struct Kernel {
     /// Index in `args` of each iterated input, in the order of the state's
     /// components: the c-th Output argument replaces inputArgs[c].
     std::vector<size_t> inputArgs;
+    /// The stages (Kernel::stages) in order, split into phases, each
+    /// launched `count` times in turn, the buffers exchanging after every
+    /// launch as in one loop; `count` above is then their sum. Time tiles
+    /// whose depth does not divide the iteration count are two phases: the
+    /// tiles, then one launch of the steps left. Empty: one phase, every
+    /// stage (or the kernel itself).
+    struct Phase {
+      arith::Expr count;
+      size_t stages = 0;
+    };
+    std::vector<Phase> phases;
   };
   std::optional<Iteration> iteration;
   /// Options the device compiler must build the kernel with, in the target's

@@ -226,6 +226,24 @@ void validate(const ExportPlan &plan, const std::string &where) {
       if (std::count(inputs.begin(), inputs.end(), inputs[c]) > 1)
         fail(where, "/kernel/iterate", "the input '" + io::shown(in.name) + "' is iterated twice");
     }
+    const std::vector<ExportPlan::Iteration::Phase> &phases = plan.iteration->phases;
+    if (!phases.empty()) {
+      int64_t launches = 0;
+      size_t stages = 0;
+      for (const ExportPlan::Iteration::Phase &phase : phases) {
+        launches += phase.count;
+        stages += phase.stages;
+      }
+      auto counted = [](int64_t n, const std::string &one, const std::string &many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+      };
+      if (launches != plan.iteration->count || stages != plan.stages.size())
+        fail(where, "/kernel/iterate/phases",
+             "the phases add up to " + counted(launches, "launch", "launches") + " of " +
+                 counted(int64_t(stages), "kernel", "kernels") + ", expected " +
+                 counted(plan.iteration->count, "launch", "launches") + " of " +
+                 counted(int64_t(plan.stages.size()), "kernel", "kernels"));
+    }
   }
 }
 
@@ -370,6 +388,27 @@ ExportPlan::Iteration parseIteration(const ExportPlan &plan, const json &kernel,
   return it;
 }
 
+/// The iterate field's phases (absent: one phase of every stage).
+std::vector<ExportPlan::Iteration::Phase> parsePhases(const json &kernel, const std::string &where) {
+  const json &iterate = kernel["iterate"];
+  std::vector<ExportPlan::Iteration::Phase> phases;
+  if (!iterate.is_object() || !iterate.contains("phases")) return phases;
+  const json &list = iterate["phases"];
+  if (!list.is_array() || list.empty()) fail(where, "/kernel/iterate/phases", "expected a non-empty array");
+  for (size_t p = 0; p < list.size(); ++p) {
+    std::string at = "/kernel/iterate/phases/" + std::to_string(p);
+    ExportPlan::Iteration::Phase phase;
+    phase.count = constantOf(field(list[p], "count", where, at), where, at + "/count", 0);
+    withinLimits(where, at + "/count", [&] { codegen::checkIterations(phase.count); });
+    const json &stages = field(list[p], "stages", where, at);
+    if (!stages.is_number_integer() || stages.get<int64_t>() < 1 || stages.get<int64_t>() > 1024)
+      fail(where, at + "/stages", "expected a number of kernels from 1 to 1024, found " + io::shown(stages.dump()));
+    phase.stages = stages.get<size_t>();
+    phases.push_back(phase);
+  }
+  return phases;
+}
+
 /// Where and how fast the kernel was tuned, for the exported files' comment.
 std::vector<std::string> provenanceLines(const json &launch) {
   std::vector<std::string> lines;
@@ -431,7 +470,10 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
   plan.dims = plan.stages.back().dims;
   plan.globalSize = plan.stages.back().globalSize;
   plan.localSize = plan.stages.back().localSize;
-  if (kernel.contains("iterate")) plan.iteration = parseIteration(plan, kernel, where);
+  if (kernel.contains("iterate")) {
+    plan.iteration = parseIteration(plan, kernel, where);
+    plan.iteration->phases = parsePhases(kernel, where);
+  }
   std::vector<std::string> provenance = provenanceLines(launch);
   plan.provenance.insert(plan.provenance.end(), provenance.begin(), provenance.end());
   validate(plan, where);
@@ -506,7 +548,10 @@ ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &prog
   plan.buildOptions = kernel.buildOptions;
   if (kernel.iteration)
     plan.iteration =
-        ExportPlan::Iteration{arith::evaluate(kernel.iteration->count, bindings), kernel.iteration->inputArgs};
+        ExportPlan::Iteration{arith::evaluate(kernel.iteration->count, bindings), kernel.iteration->inputArgs, {}};
+  for (const codegen::Kernel::Iteration::Phase &phase :
+       kernel.iteration ? kernel.iteration->phases : std::vector<codegen::Kernel::Iteration::Phase>{})
+    plan.iteration->phases.push_back({arith::evaluate(phase.count, bindings), phase.stages});
   plan.provenance = std::move(provenance);
   validate(plan, where);
   return plan;

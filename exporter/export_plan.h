@@ -84,6 +84,14 @@ struct ExportPlan {
     /// outputArgs(): one for iterate(n, f, A), one per component for
     /// iterate(n, f, tuple(A, B)).
     std::vector<size_t> inputArgs;
+    /// codegen::Kernel::Iteration::phases: each launches its `stages`
+    /// consecutive stages `count` times, one phase after the other; empty:
+    /// every stage, `count` times.
+    struct Phase {
+      int64_t count = 0;
+      size_t stages = 0;
+    };
+    std::vector<Phase> phases;
   };
   std::optional<Iteration> iteration;
   /// Where the kernel came from, for the comment heading the exported files.

@@ -197,17 +197,30 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
     targets += substitute(section(shared, "iteration_target"), values);
     advances += substitute(section(shared, "iteration_advance"), values);
   }
-  text += substitute(section(shared, "iteration_start"), {{"COUNT", count}, {"SOURCES", sources}}) + targets;
-  for (size_t s = 0; s < plan.stages.size(); ++s) {
-    text += stageComment(s, "      ");
-    for (size_t p = 0; p < plan.stages[s].params.size(); ++p)
-      if (std::optional<std::string> value = swappedAs(plan.stages[s].params[p]))
-        text += hooks.bind(s, p, false, *value, "      ");
-    bool last = s + 1 == plan.stages.size();
-    text += "      status = " + hooks.enqueue(s, last ? "k == " + count + " - 1 ? done : NULL" : "NULL") + ";\n";
-    text += "      if (status != " + OK + ") return status;\n";
+  text += substitute(section(shared, "iteration_start"), {{"COUNT", count}, {"SOURCES", sources}});
+  // One loop per phase (one for a single loop), each launching its stages;
+  // the last launch of all gives the caller's event.
+  std::vector<ExportPlan::Iteration::Phase> phases = plan.iteration->phases;
+  if (phases.empty()) phases.push_back({plan.iteration->count, plan.stages.size()});
+  size_t first = 0;
+  for (size_t p = 0; p < phases.size(); ++p) {
+    const bool lastPhase = p + 1 == phases.size();
+    const std::string phaseCount = std::to_string(phases[p].count);
+    if (phases.size() > 1) text += "    /* phase " + std::to_string(p) + " */\n";
+    text += substitute(section(shared, "iteration_loop"), {{"PHASECOUNT", phaseCount}}) + targets;
+    for (size_t s = first; s < first + phases[p].stages; ++s) {
+      text += stageComment(s, "      ");
+      for (size_t q = 0; q < plan.stages[s].params.size(); ++q)
+        if (std::optional<std::string> value = swappedAs(plan.stages[s].params[q]))
+          text += hooks.bind(s, q, false, *value, "      ");
+      bool last = lastPhase && s + 1 == first + phases[p].stages;
+      text += "      status = " + hooks.enqueue(s, last ? "k == " + phaseCount + " - 1 ? done : NULL" : "NULL") + ";\n";
+      text += "      if (status != " + OK + ") return status;\n";
+    }
+    text += advances + section(shared, "iteration_loop_end");
+    first += phases[p].stages;
   }
-  return text + advances + substitute(section(shared, "iteration_end"), {{"API", names.API}});
+  return text + substitute(section(shared, "iteration_end"), {{"API", names.API}});
 }
 
 std::string provenanceComment(const ExportPlan &plan, const std::string &what) {

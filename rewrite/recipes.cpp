@@ -465,21 +465,17 @@ Program lowerIteratedTuple(const Program &typed, Recipe recipe, const RecipeOpti
   return typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)});
 }
 
-Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &options) {
-  if (iteratesTuple(typed)) return lowerIteratedTuple(typed, recipe, options);
-  const Expr &body = typed.body();
-  const Expr &f = funOf(body);
-  const arith::Expr &count = iterateCount(body);
-  int64_t t = options.timeTile;
-  if (t < 1) throw RewriteError("time tile " + std::to_string(t) + ": must be at least 1");
-  if (t > 1 && !(count.isConstant() && count.constant() % t == 0))
-    throw RewriteError("time tile " + std::to_string(t) + " does not divide the iteration count " + count.str());
+/// iterate(launches, f^depth lowered by the recipe, over): `depth` steps of
+/// the program's iterate fused into one launch (a time tile; 1: one step).
+Expr loweredLoop(const Program &typed, Recipe recipe, const RecipeOptions &options, int64_t depth,
+                 const arith::Expr &launches, const Expr &over) {
+  const Expr &f = funOf(typed.body());
   // Arrays the step binds by lambda application are inlined first: composed,
   // a binding's lambda would otherwise be nested inside a copy of itself
   // (one parameter node bound twice).
   const Expr stepBody = inlineArrayBindings(f.body());
   Expr step = stepBody;
-  for (int64_t k = 1; k < t; ++k) step = applyBody(f.params().front(), stepBody, step);
+  for (int64_t k = 1; k < depth; ++k) step = applyBody(f.params().front(), stepBody, step);
   std::vector<Expr> inputs{f.params().front()};
   for (const Expr &in : typed.inputs()) inputs.push_back(in);
   RecipeOptions stepOptions = options;
@@ -492,7 +488,8 @@ Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &o
   Program stepProgram = typeCheck(Program{typed.sizes, Expr::lambda(inputs, step)});
   Program lowered = stepProgram;
   if (recipe == Recipe::TimeTiledLocal) {
-    lowered = lowerOnLevels(tileTimeStepsThroughLocal(stepProgram, t, options), {mapToWrg, mapToLcl}, options.mapping);
+    lowered =
+        lowerOnLevels(tileTimeStepsThroughLocal(stepProgram, depth, options), {mapToWrg, mapToLcl}, options.mapping);
     if (options.unroll) lowered = unrollAll(lowered);
   } else {
     lowered = applyRecipe(stepProgram, recipe, stepOptions);
@@ -507,9 +504,30 @@ Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &o
       if (n.sameNode(in)) return byName.at(in.name());
     return n;
   });
-  Expr loop = api::iterate(t > 1 ? arith::Expr(count.constant() / t) : count, Expr::lambda({state}, loweredStep),
-                           inputOf(body));
-  return typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)});
+  return api::iterate(launches, Expr::lambda({state}, loweredStep), over);
+}
+
+Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &options) {
+  if (iteratesTuple(typed)) return lowerIteratedTuple(typed, recipe, options);
+  const Expr &body = typed.body();
+  const arith::Expr &count = iterateCount(body);
+  const int64_t t = options.timeTile;
+  if (t < 1) throw RewriteError("time tile " + std::to_string(t) + ": must be at least 1");
+  auto program = [&](const Expr &loop) { return typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)}); };
+  if (t == 1) return program(loweredLoop(typed, recipe, options, 1, count, inputOf(body)));
+  if (!count.isConstant())
+    throw RewriteError("time tile " + std::to_string(t) + ": the iteration count " + count.str() +
+                       " must be a constant");
+  const int64_t n = count.constant();
+  if (t > n)
+    throw RewriteError("time tile " + std::to_string(t) + " is deeper than the iteration count " + std::to_string(n));
+  // n = q t + r: q launches of t steps, then, when t does not divide n, one
+  // launch of the r steps left (a time tile of depth r; the host launches
+  // the two phases in turn: codegen/generator_phases.cpp).
+  const int64_t q = n / t, r = n % t;
+  Expr tiles = loweredLoop(typed, recipe, options, t, arith::Expr(q), inputOf(body));
+  if (r == 0) return program(tiles);
+  return program(loweredLoop(typed, recipe, options, r, arith::Expr(1), tiles));
 }
 
 // ---- the recipes: each a composition of the rules above -------------------

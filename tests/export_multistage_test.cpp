@@ -26,15 +26,15 @@ namespace liftcc {
 namespace {
 
 namespace fs = std::filesystem;
-using test::quoteArgs;
-using test::readFile;
-using test::runShell;
-using test::shellQuote;
-using test::TempDir;
 using test::bestKernelDirectory;
 using test::canRunExported;
 using test::compileC;
+using test::quoteArgs;
+using test::readFile;
 using test::readFloats;
+using test::runShell;
+using test::shellQuote;
+using test::TempDir;
 using test::writeFile;
 
 test::LiftcRun liftc(const std::vector<std::string> &args) { return test::runLiftc(quoteArgs(args)); }
@@ -361,7 +361,8 @@ TEST_CASE("export multistage: a three-kernel 2D chain and a result of two arrays
 
   // iterate over a step of two kernels: the host loop (odd, even and zero
   // counts) and a time tile of two steps per launch.
-  for (auto [count, timeTile] : {std::pair<int64_t, int>{3, 1}, {4, 1}, {0, 1}, {4, 2}}) {
+  // (5 steps in tiles of 2: two launches of the tile, then one of the step left.)
+  for (auto [count, timeTile] : {std::pair<int64_t, int>{3, 1}, {4, 1}, {0, 1}, {4, 2}, {5, 2}}) {
     CAPTURE(count);
     CAPTURE(timeTile);
     std::string name = "steps" + std::to_string(count) + "_t" + std::to_string(timeTile);
@@ -383,16 +384,24 @@ TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outpu
   writeFile(dir.path() / "chain.json", chainProgram());
   writeFile(dir.path() / "pair.json", pairProgram());
   writeFile(dir.path() / "steps.json", writeProgram(iteratedSteps(3)));
+  writeFile(dir.path() / "phases.json", writeProgram(iteratedSteps(5)));
   struct Case {
     std::string name, program, sizes, call;
+    std::vector<std::string> options;
   };
-  for (const Case &c : {Case{"chain", "chain.json", "N=20,M=24", "0, 1, 2, 20, 24"},
-                        Case{"pair", "pair.json", "N=20,M=24", "0, 1, 2, 3, 20, 24"},
-                        Case{"steps", "steps.json", "N=50", "0, 1, 2, 50"}}) {
+  for (const Case &c : {Case{"chain", "chain.json", "N=20,M=24", "0, 1, 2, 20, 24", {}},
+                        Case{"pair", "pair.json", "N=20,M=24", "0, 1, 2, 3, 20, 24", {}},
+                        Case{"steps", "steps.json", "N=50", "0, 1, 2, 50", {}},
+                        Case{"phases", "phases.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}}}) {
     CAPTURE(c.name);
     fs::path out = dir.path() / c.name;
-    test::LiftcRun exported = liftc({"export", (dir.path() / c.program).string(), "--size", c.sizes, "--target", "cuda",
-                                     "--opt", "plain", "--out", out.string()});
+    std::vector<std::string> command{"export",   (dir.path() / c.program).string(),
+                                     "--size",   c.sizes,
+                                     "--target", "cuda",
+                                     "--opt",    "plain",
+                                     "--out",    out.string()};
+    command.insert(command.end(), c.options.begin(), c.options.end());
+    test::LiftcRun exported = liftc(command);
     REQUIRE_MESSAGE(exported.status == 0, exported.output);
     std::string api = c.name + "_cuda";
     // Launches without a program: what a linked application calls.

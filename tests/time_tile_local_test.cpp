@@ -217,9 +217,11 @@ TEST_CASE("timeTiledLocal: clamp, mirror and depths not dividing the iteration c
       CHECK(message.find('\n') == std::string::npos);
     }
   }
+  // A depth beyond the count (one that does not divide it ends with a launch
+  // of the steps left: tests/iterate_remainder_test.cpp).
   Program five = typeCheck(iterated(2, 1, Wrap, 5), extents);
-  CHECK_THROWS_WITH_AS(rewrite::applyRecipe(five, rewrite::Recipe::TimeTiledLocal, oddTiles(2, 2)),
-                       "time tile 2 does not divide the iteration count 5", rewrite::RewriteError);
+  CHECK_THROWS_WITH_AS(rewrite::applyRecipe(five, rewrite::Recipe::TimeTiledLocal, oddTiles(2, 6)),
+                       "time tile 6 is deeper than the iteration count 5", rewrite::RewriteError);
   // Not an iterate: nothing to time-tile.
   Program single = typeCheck(composed(2, 1, Wrap, 1), extents);
   CHECK_THROWS_AS(rewrite::applyRecipe(single, rewrite::Recipe::TimeTiledLocal, oddTiles(2, 2)), rewrite::RewriteError);
@@ -259,7 +261,8 @@ TEST_CASE("timeTiledLocal: the family is in the explored space and its strategie
           options.includeTimeTiled = false;
   options.includeSpecialised = false;
   options.includeTimeTiledLocal = true;
-  options.timeTiledLocalDepths = {2, 3, 4}; // 3 does not divide 4: left out
+  // 3 does not divide 4 (a tile of 3, then one step); 5 is beyond 4: left out.
+  options.timeTiledLocalDepths = {2, 3, 4, 5};
   options.timeTiledLocalTiles = {{8, 4, 0}};
   tuner::DeviceLimits limits;
   limits.maxWorkGroupSize = 1024;
@@ -278,7 +281,7 @@ TEST_CASE("timeTiledLocal: the family is in the explored space and its strategie
     explore::Variant rebuilt = explore::variantFromStrategy(typed, text);
     CHECK(rebuilt.kernel.source == v.kernel.source);
   }
-  CHECK(depths == std::set<int64_t>{2, 4});
+  CHECK(depths == std::set<int64_t>{2, 3, 4});
   // The tile is the default launch shape.
   CHECK(space.variants.front().configuration.local == std::array<int64_t, 3>{8, 4, 1});
   CHECK(explore::strategyText(space.variants.front()) ==

@@ -42,6 +42,15 @@ std::vector<std::optional<size_t>> LaunchPlan::swappedBuffers(const std::vector<
   return out;
 }
 
+std::pair<size_t, size_t> LaunchPlan::stagesOfLaunch(int64_t k) const {
+  if (iteration)
+    for (const Iteration::Phase &phase : iteration->phases) {
+      if (k < phase.count) return {phase.firstStage, phase.endStage};
+      k -= phase.count;
+    }
+  return {0, stages.size()};
+}
+
 size_t LaunchPlan::resultBuffer() const { return resultBuffers().front(); }
 
 std::vector<size_t> LaunchPlan::resultBuffers() const {
@@ -139,7 +148,7 @@ LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string,
   plan.global = kernel.concreteGlobalSize(sizes, plan.local.value_or(std::array<size_t, 3>{1, 1, 1}));
 
   if (kernel.iteration) {
-    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes)};
+    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes), {}};
     for (size_t arg : kernel.iteration->inputArgs) {
       const std::optional<size_t> &iterated = bufferOfArg.at(arg);
       if (!iterated) throw InternalError("kernel " + kernel.name + " iterates a parameter that is not a buffer");

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -66,6 +67,14 @@ struct LaunchPlan {
     /// One per component of the state, paired with outputsOf's buffers in order.
     std::vector<size_t> inputBuffers;
     int64_t count;
+    /// codegen::Kernel::Iteration::phases: launches `count` times the stages
+    /// [firstStage, endStage), one phase after the other; empty: every stage
+    /// in every launch.
+    struct Phase {
+      int64_t count;
+      size_t firstStage, endStage;
+    };
+    std::vector<Phase> phases;
   };
   std::optional<Iteration> iteration;
   /// A multi-kernel program (codegen::Kernel::stages): its kernels, launched
@@ -83,6 +92,8 @@ struct LaunchPlan {
 
   /// Launches per repetition.
   int64_t launches() const { return iteration ? iteration->count : 1; }
+  /// The stages launch `k` of a repetition launches, [first, end).
+  std::pair<size_t, size_t> stagesOfLaunch(int64_t k) const;
   /// The buffer of each parameter in launch `k` of a repetition (nullopt for
   /// int parameters): iterated kernels read what the previous launch wrote.
   std::vector<std::optional<size_t>> buffersOfLaunch(int64_t k) const;

@@ -67,9 +67,17 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
     plan.stages.push_back(std::move(launch));
   }
   if (kernel.iteration) {
-    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes)};
+    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes), {}};
     for (size_t arg : kernel.iteration->inputArgs)
       iteration.inputBuffers.push_back(bufferOf.at(kernel.args.at(arg).name));
+    size_t first = 0;
+    for (const codegen::Kernel::Iteration::Phase &phase : kernel.iteration->phases) {
+      iteration.phases.push_back({arith::evaluate(phase.count, sizes), first, first + phase.stages});
+      first += phase.stages;
+    }
+    if (first != 0 && first != kernel.stages.size())
+      throw InternalError("the phases of kernel " + kernel.name + " have " + std::to_string(first) + " stages, not " +
+                          std::to_string(kernel.stages.size()));
     plan.iteration = iteration;
   }
   const LaunchPlan::Stage &last = plan.stages.back();

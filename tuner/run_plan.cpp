@@ -134,13 +134,15 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
     for (int64_t k = 0; k < plan.launches(); ++k) {
       if (plan.iteration && plan.stages.empty())
         rebind(bound, plan.buffersOfLaunch(k), [&](size_t i, size_t b) { backend.bind(i, BufferParam{b}); });
-      for (size_t s = 0; plan.iteration && s < plan.stages.size(); ++s)
+      // A multi-kernel program's launch is all its stages (those of the
+      // launch's phase), in order; the in-order queue makes each see what
+      // the previous one wrote.
+      const auto [first, end] = plan.stagesOfLaunch(k);
+      for (size_t s = first; plan.iteration && s < end; ++s)
         rebind(boundStages[s], plan.buffersOfStageLaunch(s, k),
                [&](size_t i, size_t b) { backend.bindStage(s, i, BufferParam{b}); });
-      // A multi-kernel program's repetition is all its stages, in order;
-      // the in-order queue makes each see what the previous one wrote.
       if (plan.stages.empty()) total += backend.launch(plan, launchDeadline(config));
-      for (size_t s = 0; s < plan.stages.size(); ++s) total += backend.launchStage(plan, s, launchDeadline(config));
+      for (size_t s = first; s < end; ++s) total += backend.launchStage(plan, s, launchDeadline(config));
     }
     return total;
   };

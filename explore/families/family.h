@@ -101,9 +101,10 @@ size_t outputRank(const Program &typed);
 /// NDRange dimensions of a lowered program: 1 + the largest dimension of its
 /// mapGlb/mapWrg (1 when it has none).
 int ndrangeDimensions(const Program &lowered);
-/// The time tiles of SpaceOptions::timeTiles (above 1) dividing the
-/// iteration count of a program iterate(n, f, input); none for other
-/// programs or when the timeTiled family is not selected.
-std::vector<int64_t> dividingTimeTiles(const Program &typed, const SpaceOptions &options);
+/// The time tiles of SpaceOptions::timeTiles (above 1) at most the constant
+/// iteration count of a program iterate(n, f, input) (one that does not
+/// divide n ends with a launch of the steps left); none for other programs,
+/// iterates over a tuple, or when the timeTiled family is not selected.
+std::vector<int64_t> timeTilesWithin(const Program &typed, const SpaceOptions &options);
 
 } // namespace liftcc::explore::families

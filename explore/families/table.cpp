@@ -1,5 +1,6 @@
 #include "explore/families/family.h"
 
+#include "core/ir/iterated_state.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 
@@ -74,13 +75,13 @@ int ndrangeDimensions(const Program &lowered) {
   return dims;
 }
 
-std::vector<int64_t> dividingTimeTiles(const Program &typed, const SpaceOptions &options) {
+std::vector<int64_t> timeTilesWithin(const Program &typed, const SpaceOptions &options) {
   const Expr &body = typed.body();
-  if (!options.includeTimeTiled || !body.isPrim(Op::Iterate)) return {};
+  if (!options.includeTimeTiled || !body.isPrim(Op::Iterate) || iteratesTuple(typed)) return {};
   const arith::Expr &n = iterateCount(body);
   std::vector<int64_t> tiles;
   for (int64_t t : options.timeTiles)
-    if (t > 1 && n.isConstant() && n.constant() % t == 0) tiles.push_back(t);
+    if (t > 1 && n.isConstant() && t <= n.constant()) tiles.push_back(t);
   return tiles;
 }
 

@@ -31,7 +31,7 @@ std::vector<Configuration> everyDimensionCoarsened(const Program &typed, const S
 
 std::vector<Proposal> timeTiledConfigurations(const FamilyInput &in) {
   std::vector<Proposal> proposals;
-  for (int64_t t : dividingTimeTiles(in.typed, in.options)) {
+  for (int64_t t : timeTilesWithin(in.typed, in.options)) {
     for (Configuration c : in.basePrograms) {
       c.timeTile = t;
       proposals.push_back({c, true, false});
@@ -53,7 +53,7 @@ Family timeTiledFamily() {
   f.stage = Stage::Derived;
   f.include = &SpaceOptions::includeTimeTiled;
   f.parameters = timeTiledParameters;
-  f.appliesTo = [](const Program &typed, const SpaceOptions &o) { return !dividingTimeTiles(typed, o).empty(); };
+  f.appliesTo = [](const Program &typed, const SpaceOptions &o) { return !timeTilesWithin(typed, o).empty(); };
   f.configurations = timeTiledConfigurations;
   f.member = [](const Configuration &c) { return c.timeTile > 1; };
   return f;

@@ -7,27 +7,29 @@
 // derive from its programs.
 #include "explore/families/family.h"
 
+#include "core/ir/iterated_state.h"
 #include "core/ir/operands.h"
 
 namespace liftcc::explore::families {
 
 namespace {
 
-/// The depths (at least 2) dividing the program's constant iteration count;
-/// none for other programs.
-std::vector<int64_t> dividingDepths(const Program &typed, const SpaceOptions &options) {
+/// The depths (at least 2) within the program's constant iteration count
+/// (one that does not divide it ends with a launch of the steps left); none
+/// for other programs and iterates over a tuple.
+std::vector<int64_t> depthsWithin(const Program &typed, const SpaceOptions &options) {
   const Expr &body = typed.body();
-  if (!body.isPrim(Op::Iterate) || !iterateCount(body).isConstant()) return {};
+  if (!body.isPrim(Op::Iterate) || !iterateCount(body).isConstant() || iteratesTuple(typed)) return {};
   std::vector<int64_t> depths;
   for (int64_t depth : options.timeTiledLocalDepths)
-    if (depth >= 2 && iterateCount(body).constant() % depth == 0) depths.push_back(depth);
+    if (depth >= 2 && depth <= iterateCount(body).constant()) depths.push_back(depth);
   return depths;
 }
 
 std::vector<Proposal> timeTiledLocalConfigurations(const FamilyInput &in) {
   std::vector<Configuration> configurations;
   const size_t rank = outputRank(in.typed);
-  for (int64_t depth : dividingDepths(in.typed, in.options))
+  for (int64_t depth : depthsWithin(in.typed, in.options))
     for (const auto &tile : in.options.timeTiledLocalTiles) {
       Configuration c{rewrite::Recipe::TimeTiledLocal, 8, {0, 0, 0}};
       for (size_t d = 0; d < rank && d < 3; ++d) c.tileShape[d] = tile[d] > 0 ? tile[d] : c.tile;
@@ -49,7 +51,7 @@ Family timeTiledLocalFamily() {
     return {{"timeTiledLocalDepth", listText(o.timeTiledLocalDepths)},
             {"timeTiledLocalTile", shapesText(o.timeTiledLocalTiles)}};
   };
-  f.appliesTo = [](const Program &typed, const SpaceOptions &o) { return !dividingDepths(typed, o).empty(); };
+  f.appliesTo = [](const Program &typed, const SpaceOptions &o) { return !depthsWithin(typed, o).empty(); };
   f.configurations = timeTiledLocalConfigurations;
   f.member = [](const Configuration &c) { return c.recipe == rewrite::Recipe::TimeTiledLocal; };
   return f;

@@ -1,0 +1,101 @@
+// Iterated programs launched in phases. A time tile of depth t fuses t steps
+// into one launch; when t does not divide the iteration count n, the lowered
+// program is iterate(1, f^r, iterate(q, f^t, A)) with n = q t + r
+// (rewrite::lowerIterate): q launches of the tile, then one of the r steps
+// left. Each phase is generated as the iterate over A it would be alone, and
+// the host launches the first phase's kernels q times and the second's once,
+// the buffers of A and the output exchanging after every launch as in one
+// loop (Kernel::Iteration::phases).
+
+#include "codegen/generator.h"
+#include "core/error.h"
+#include "core/ir/operands.h"
+#include "core/typecheck/typecheck.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace liftcc::codegen {
+
+namespace {
+
+/// A phase's kernels with the pieces of their source: one kernel, or the
+/// stages of a step with an intermediate in global memory.
+Kernel phaseKernel(const Program &phase, Target target, const CodegenOptions &options, std::vector<SourceParts> &parts,
+                   const std::string &temporaryBase) {
+  if (iteratesStages(phase)) return generateIteratedStages(phase, target, options, &parts, temporaryBase);
+  parts.emplace_back();
+  return generateOneKernel(phase, target, options, &parts.back());
+}
+
+bool sameInterface(const std::vector<KernelArg> &a, const std::vector<KernelArg> &b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const KernelArg &x, const KernelArg &y) {
+    return x.name == y.name && x.role == y.role && x.kind == y.kind && x.count == y.count;
+  });
+}
+
+} // namespace
+
+bool iteratesInPhases(const Program &typedProgram) {
+  const Expr &body = typedProgram.body();
+  if (!body.isPrim(Op::Iterate) || !inputOf(body).isPrim(Op::Iterate)) return false;
+  const Expr &state = inputOf(inputOf(body));
+  return std::any_of(typedProgram.inputs().begin(), typedProgram.inputs().end(),
+                     [&](const Expr &in) { return state.is(ExprKind::Param) && state.sameNode(in); });
+}
+
+Kernel generatePhases(const Program &typedProgram, Target target, const CodegenOptions &options) {
+  const Expr &outer = typedProgram.body();
+  const Expr &inner = inputOf(outer);
+  // The second phase alone: its iterate over the input instead of over the first.
+  std::vector<Expr> children;
+  for (const Child &c : outer.children()) children.push_back(c.expr->sameNode(inner) ? inputOf(inner) : *c.expr);
+  const std::vector<Expr> loops{inner, outer.withChildren(std::move(children))};
+
+  Kernel result;
+  result.target = target;
+  result.name = options.kernelName;
+  result.buildOptions = buildOptionsFor(options.fastMath, target);
+  std::vector<SourceParts> parts;
+  Kernel::Iteration iteration;
+  arith::Expr total(0);
+  for (size_t p = 0; p < loops.size(); ++p) {
+    // The last phase's last kernel has the program's name (the entry point a
+    // runner looks up first), as a program of one phase would.
+    const bool last = p + 1 == loops.size();
+    CodegenOptions phaseOptions = options;
+    if (!last) phaseOptions.kernelName = options.kernelName + "_phase" + std::to_string(p);
+    Program phase = typeCheck(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), loops[p])});
+    Kernel kernel =
+        phaseKernel(phase, target, phaseOptions, parts, last ? "tmp" : "phase" + std::to_string(p) + "_tmp");
+    if (!kernel.iteration || kernel.iteration->inputArgs.size() != 1)
+      throw InternalError("phase " + std::to_string(p) + " of " + options.kernelName +
+                          " is not an iterate over an input");
+    if (p == 0) {
+      result.args = kernel.args;
+      iteration.inputArgs = kernel.iteration->inputArgs;
+    } else if (!sameInterface(result.args, kernel.args) || iteration.inputArgs != kernel.iteration->inputArgs) {
+      throw InternalError("the phases of " + options.kernelName + " have different parameters");
+    }
+    std::vector<Kernel> stages = kernel.stages;
+    if (stages.empty()) stages.push_back(kernel);
+    for (Kernel &stage : stages) {
+      stage.iteration.reset();
+      stage.source.clear();
+      result.localMemoryBytes = std::max(result.localMemoryBytes, stage.localMemoryBytes);
+      result.indexBits = std::max(result.indexBits, stage.indexBits);
+    }
+    iteration.phases.push_back({kernel.iteration->count, stages.size()});
+    total = total + kernel.iteration->count;
+    result.stages.insert(result.stages.end(), stages.begin(), stages.end());
+    result.temporaries.insert(result.temporaries.end(), kernel.temporaries.begin(), kernel.temporaries.end());
+  }
+  iteration.count = total;
+  result.iteration = iteration;
+  launchOfLastStage(result);
+  result.source = assembleSource(Dialect(target), parts);
+  return result;
+}
+
+} // namespace liftcc::codegen
