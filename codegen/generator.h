@@ -118,6 +118,8 @@ private:
   std::string readFunction(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
   /// The call of user function `f`, lane-wise when `result` is a vector.
   std::string callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result);
+  /// Refuses an output expression of more than kMaxExpressionBytes of text (a CodegenError).
+  static void checkExpressionSize(size_t bytes);
   /// Row-major offset of `path` in a buffer of `type`.
   arith::Expr linearize(const Type &type, const AccessPath &path, const std::string &where) const;
   /// The C text of an index expression; records whether the range analysis

@@ -38,8 +38,15 @@ std::string Generator::read(const Expr &e, const Env &env, const AccessPath &pat
       if (!path.empty())
         fail(where, "cannot index into the scalar result of user function '" + f.userFun().name() + "'");
       std::vector<std::string> args;
-      for (size_t i = 0; i < e.args().size(); ++i)
+      size_t bytes = 0;
+      for (size_t i = 0; i < e.args().size(); ++i) {
         args.push_back(read(e.args()[i], env, {}, where + "/args/" + std::to_string(i)));
+        // Checked as the arguments grow: a fused step of a 729-point stencil
+        // would otherwise build all 729 recomputed neighbours (16 MB of text
+        // and half a million index expressions, 18 s) before the call's check.
+        bytes += args.back().size() + 2;
+        checkExpressionSize(bytes);
+      }
       return callUserFun(f, args, e.typeOrThrow());
     }
     if (!f.is(ExprKind::Lambda)) fail(where + "/apply", "only lambdas and user functions can be applied");
@@ -174,11 +181,15 @@ std::string Generator::callUserFun(const Expr &f, const std::vector<std::string>
   // each fused step multiplies the expression by the taps of its window:
   // 5 steps of a 5-point stencil made one 39 MB line (and a PoCL build that
   // never ended). Refuse long before that, while the text is still small.
-  if (call.size() > kMaxExpressionBytes)
+  checkExpressionSize(call.size());
+  return call + ")";
+}
+
+void Generator::checkExpressionSize(size_t bytes) {
+  if (bytes > kMaxExpressionBytes)
     throw CodegenError("", "one output's expression exceeds " + std::to_string(kMaxExpressionBytes >> 10) +
                                " KiB of C source (fused steps recompute their producer at every read); fuse fewer "
                                "steps (a smaller time tile)");
-  return call + ")";
 }
 
 arith::Expr Generator::linearize(const Type &type, const AccessPath &path, const std::string &where) const {

@@ -6,15 +6,17 @@
 // and the phases for every recipe and depth, each on PoCL against the
 // interpreter (two repetitions, so the second starts from the input again),
 // a step of two kernels, time tiles through local memory, the launch plan,
-// the metadata read back by the exporter with its errors, and the families
-// of the explored space. tests/export_multistage_test.cpp runs the exported
-// host code of such a program from C.
+// the metadata read back by the exporter with its errors, the families of
+// the explored space (time tiles within the count and the reads they
+// recompute), and the early refusal of a fused step too wide to generate. tests/export_multistage_test.cpp runs the
+// exported host code of such a program from C.
 
 #include "codegen/generate.h"
 #include "codegen/kernel.h"
 #include "core/ir/operands.h"
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
+#include "explore/families/family.h"
 #include "explore/space.h"
 #include "explore/strategy_text.h"
 #include "exporter/export_plan.h"
@@ -69,6 +71,36 @@ std::string summedSteps(int64_t steps) {
      "init": {"literal": 0.0, "type": "float"}, "in": {"param": "w"}}}, "in": {"op": "slide", "size": 3, "step": 1,
      "in": {"op": "pad", "left": 1, "right": 1, "mode": "clamp", "in": {"param": "x"}}}}}]}},
   "in": {"param": "A"}}})";
+}
+
+/// Every point of a (2r+1)^2 window, weighted, wrapped, `steps` times.
+std::string box2D(int64_t steps) {
+  std::string taps;
+  for (int i = -4; i <= 4; ++i)
+    for (int j = -4; j <= 4; ++j)
+      taps += (taps.empty() ? "" : " + ") + std::string("A[") + std::to_string(i) + "][" + std::to_string(j) + "]";
+  return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 9}, {"name": "M", "min": 9}],
+ "inputs": [{"name": "A", "type": "[[float]M]N"}],
+ "body": {"op": "iterate", "n": )" +
+         std::to_string(steps) + R"(, "f": {"lambda": ["A"], "body": {"op": "stencil", "name": "box",
+   "grids": {"A": "wrap"}, "body": "return ()" +
+         taps + R"() / 81.0f;"}}, "in": {"param": "A"}}})";
+}
+
+/// A radius-4 3D box (729 taps), clamped, `steps` times.
+std::string box3D(int64_t steps) {
+  std::string taps;
+  for (int i = -4; i <= 4; ++i)
+    for (int j = -4; j <= 4; ++j)
+      for (int k = -4; k <= 4; ++k)
+        taps += (taps.empty() ? "" : " + ") + std::string("A[") + std::to_string(i) + "][" + std::to_string(j) + "][" +
+                std::to_string(k) + "]";
+  return R"({"liftcc": 1, "sizes": [{"name": "O", "min": 9}, {"name": "N", "min": 9}, {"name": "M", "min": 9}],
+ "inputs": [{"name": "A", "type": "[[[float]M]N]O"}],
+ "body": {"op": "iterate", "n": )" +
+         std::to_string(steps) + R"(, "f": {"lambda": ["A"], "body": {"op": "stencil", "name": "box3",
+   "grids": {"A": "clamp"}, "body": "return ()" +
+         taps + R"() / 729.0f;"}}, "in": {"param": "A"}}})";
 }
 
 std::string errorOf(const std::function<void()> &f) {
@@ -237,6 +269,28 @@ TEST_CASE("iterate remainder: the explored space has time tiles within the count
   for (const explore::Variant &v : space.variants)
     if (explore::familyOf(v.configuration) == "timeTiled") tiles.insert(v.configuration.timeTile);
   CHECK(tiles == std::set<int64_t>{2, 3});
+
+  // A radius-4 2D box reads 81 points per step: a tile of 2 steps about
+  // 81^2 = 6561 per output, one of 3 steps 531441, beyond
+  // families::kMaxTimeTileReads (its kernels took minutes to generate).
+  Program box = typeCheck(readProgram(box2D(4)), {{"N", 40}, {"M", 64}});
+  CHECK(explore::families::timeTilesWithin(box, options) == std::vector<int64_t>{2});
+  CHECK(explore::families::timeTilesWithin(typed, options) == std::vector<int64_t>{2, 3});
+}
+
+TEST_CASE("iterate remainder: a fused step of a wide stencil is refused before its whole text is built") {
+  // Two steps of a radius-4 3D box fused: 729 recomputed neighbours of 729
+  // taps each. The expression cap used to be checked once all 729 arguments
+  // of the outer call were built (16 MB of text, half a million index
+  // expressions); it is checked as they grow.
+  std::map<std::string, int64_t> sizes{{"O", 12}, {"N", 11}, {"M", 10}};
+  Program typed = typeCheck(readProgram(box3D(2)), sizes);
+  rewrite::RecipeOptions two;
+  two.timeTile = 2;
+  Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Plain, two);
+  CHECK(errorOf([&] {
+          codegen::generateKernel(lowered, codegen::Target::OpenCL);
+        }).find("one output's expression exceeds 1024 KiB of C source") != std::string::npos);
 }
 
 } // namespace

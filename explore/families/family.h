@@ -101,10 +101,17 @@ size_t outputRank(const Program &typed);
 /// NDRange dimensions of a lowered program: 1 + the largest dimension of its
 /// mapGlb/mapWrg (1 when it has none).
 int ndrangeDimensions(const Program &lowered);
+/// A time tile of t steps recomputes each step's window at every read of
+/// the next: about w^t reads per output for steps of w reads. Beyond this
+/// many the tile cannot pay for itself, and generating its kernels took
+/// minutes (a radius-4 3D box, 729^2 reads, coarsened: 97 s).
+inline constexpr double kMaxTimeTileReads = 20000;
+
 /// The time tiles of SpaceOptions::timeTiles (above 1) at most the constant
 /// iteration count of a program iterate(n, f, input) (one that does not
-/// divide n ends with a launch of the steps left); none for other programs,
-/// iterates over a tuple, or when the timeTiled family is not selected.
+/// divide n ends with a launch of the steps left) and within
+/// kMaxTimeTileReads; none for other programs, iterates over a tuple, or
+/// when the timeTiled family is not selected.
 std::vector<int64_t> timeTilesWithin(const Program &typed, const SpaceOptions &options);
 
 } // namespace liftcc::explore::families

@@ -4,6 +4,9 @@
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace liftcc::explore::families {
 
 // Each defined in its own file of this folder, returning its row.
@@ -75,13 +78,37 @@ int ndrangeDimensions(const Program &lowered) {
   return dims;
 }
 
+namespace {
+
+/// The reads per output of one step, estimated: the points its windows
+/// span (the product of the sizes of the slides in iterate's function: 9
+/// for a 2D 5-point star's 3x3 window, 729 for a radius-4 3D box), or, when
+/// no reduction sums a window, the most arguments a user function there
+/// takes, if fewer (5 for that star: one per tap).
+double stepReads(const Program &typed) {
+  double points = 1;
+  size_t arity = 0;
+  bool reduces = false;
+  containsNode(funOf(typed.body()), [&](const Expr &e) {
+    if (e.isPrim(Op::Slide) && slideSize(e).isConstant()) points *= static_cast<double>(slideSize(e).constant());
+    if (e.is(ExprKind::UserFun)) arity = std::max(arity, e.userFun().params().size());
+    reduces = reduces || e.isPrim(Op::Reduce);
+    return false;
+  });
+  return reduces || arity == 0 ? points : std::min(points, static_cast<double>(arity));
+}
+
+} // namespace
+
 std::vector<int64_t> timeTilesWithin(const Program &typed, const SpaceOptions &options) {
   const Expr &body = typed.body();
   if (!options.includeTimeTiled || !body.isPrim(Op::Iterate) || iteratesTuple(typed)) return {};
   const arith::Expr &n = iterateCount(body);
+  const double reads = stepReads(typed);
   std::vector<int64_t> tiles;
   for (int64_t t : options.timeTiles)
-    if (t > 1 && n.isConstant() && t <= n.constant()) tiles.push_back(t);
+    if (t > 1 && n.isConstant() && t <= n.constant() && std::pow(reads, double(t)) <= kMaxTimeTileReads)
+      tiles.push_back(t);
   return tiles;
 }
 
