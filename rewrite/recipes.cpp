@@ -431,6 +431,18 @@ Expr applyBody(const Expr &param, const Expr &body, const Expr &argument) {
 /// host loop launches one kernel per step; the others are kernels of their
 /// own, launched in order in every step. With a time tile t, B is composed t
 /// times and the host iterates n / t times.
+/// The body of a lowered step with each of its inputs replaced by what
+/// `byName` maps that input's name to (the loop's state, or the program's
+/// own input: lowering rebuilds the step's parameters).
+Expr bodyOver(const Program &lowered, const std::unordered_map<std::string, Expr> &byName) {
+  return transformBottomUp(lowered.body(), [&](const Expr &n) {
+    if (!n.is(ExprKind::Param)) return n;
+    for (const Expr &in : lowered.inputs())
+      if (n.sameNode(in)) return byName.at(in.name());
+    return n;
+  });
+}
+
 /// iterate(n, f, tuple(A, B, ...)) over program inputs: the step, lowered
 /// over the inputs themselves, becomes a program with one output per
 /// component (a kernel per computed component, a copy for one that is only
@@ -455,12 +467,7 @@ Program lowerIteratedTuple(const Program &typed, Recipe recipe, const RecipeOpti
   std::unordered_map<std::string, Expr> byName;
   for (size_t c = 0; c < state.size(); ++c) byName.emplace(state[c].name(), api::get(static_cast<int>(c), param));
   for (const Expr &in : typed.inputs()) byName.emplace(in.name(), in);
-  Expr loweredStep = transformBottomUp(lowered.body(), [&](const Expr &n) {
-    if (!n.is(ExprKind::Param)) return n;
-    for (const Expr &in : lowered.inputs())
-      if (n.sameNode(in)) return byName.at(in.name());
-    return n;
-  });
+  Expr loweredStep = bodyOver(lowered, byName);
   Expr loop = api::iterate(iterateCount(body), Expr::lambda({param}, loweredStep), inputOf(body));
   return typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)});
 }
@@ -498,12 +505,7 @@ Expr loweredLoop(const Program &typed, Recipe recipe, const RecipeOptions &optio
   Expr state = Expr::param(f.params().front().name());
   std::unordered_map<std::string, Expr> byName{{lowered.inputs().front().name(), state}};
   for (const Expr &in : typed.inputs()) byName.emplace(in.name(), in);
-  Expr loweredStep = transformBottomUp(lowered.body(), [&](const Expr &n) {
-    if (!n.is(ExprKind::Param)) return n;
-    for (const Expr &in : lowered.inputs())
-      if (n.sameNode(in)) return byName.at(in.name());
-    return n;
-  });
+  Expr loweredStep = bodyOver(lowered, byName);
   return api::iterate(launches, Expr::lambda({state}, loweredStep), over);
 }
 
