@@ -237,6 +237,48 @@ TEST_CASE("json stencil form: one evaluation against loops (2D, clamp, 5 x 7)") 
   CHECK(wrong == 0);
 }
 
+TEST_CASE("json stencil form: the components of an iterated tuple keep their kinds through get") {
+  // iterate(n, \s. (\t c. tuple(diffuse(t), age(c, t)))(get(0, s), get(1, s)), tuple(T, C)) with
+  // T float and C int: c is read as an int grid. Before, a grid bound to a
+  // component of a tuple parameter was read as float, and age's int
+  // parameter refused the int argument.
+  const char *text = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}],
+    "inputs": [{"name": "T", "type": "[float]N"}, {"name": "C", "type": "[int]N"}],
+    "body": {"op": "iterate", "n": 2, "f": {"lambda": ["s"], "body": {"apply": {"lambda": ["t", "c"],
+      "body": {"op": "tuple", "in": [
+        {"op": "stencil", "name": "diffuse", "grids": {"t": "clamp"}, "body": "return 0.5f * t[0] + 0.25f * (t[-1] + t[1]);"},
+        {"op": "stencil", "name": "age", "returns": "int", "grids": {"c": "pointwise", "t": "pointwise"},
+         "body": "return t[0] > 0.0f ? c[0] + 1 : 0;"}]}},
+      "args": [{"op": "get", "index": 0, "in": {"param": "s"}}, {"op": "get", "index": 1, "in": {"param": "s"}}]}},
+    "in": {"op": "tuple", "in": [{"param": "T"}, {"param": "C"}]}}})";
+  Program typed = typeCheck(readProgram(text), {{"N", 7}});
+  CHECK(typed.body().typeOrThrow().str() == "([float]7, [int]7)");
+  std::mt19937_64 rng(5);
+  std::vector<Value> inputs{Value::random(typed.inputs()[0].typeOrThrow(), {{"N", 7}}, rng),
+                            Value::random(typed.inputs()[1].typeOrThrow(), {{"N", 7}}, rng)};
+  Value out = interpret(typed, {{"N", 7}}, inputs);
+  // Two steps: an element's age grows by one per step while its field stays positive.
+  std::vector<float> t(7);
+  std::vector<int32_t> c(7);
+  for (size_t i = 0; i < 7; ++i) {
+    t[i] = inputs[0][i].scalar().asFloat();
+    c[i] = inputs[1][i].scalar().asInt();
+  }
+  for (int step = 0; step < 2; ++step) {
+    std::vector<float> next(7);
+    for (size_t i = 0; i < 7; ++i) {
+      float left = t[i == 0 ? 0 : i - 1], right = t[i == 6 ? 6 : i + 1];
+      next[i] = 0.5f * t[i] + 0.25f * (left + right);
+      c[i] = t[i] > 0.0f ? c[i] + 1 : 0;
+    }
+    t = next;
+  }
+  for (size_t i = 0; i < 7; ++i) {
+    CHECK(out[0][i].scalar().asFloat() == doctest::Approx(t[i]));
+    CHECK(out[1][i].scalar().asInt() == c[i]);
+  }
+}
+
 TEST_CASE("json stencil form: a lambda parameter's grid has the kind of its argument's elements") {
   // The parameter of iterate's step takes the iterated input's kind (double
   // here, int below); the parameter of a lambda applied to a stage takes the

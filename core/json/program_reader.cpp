@@ -25,6 +25,9 @@ namespace {
 
 using json = nlohmann::json;
 
+/// The kinds of the elements of a tuple's components, where known.
+using ComponentKinds = std::vector<std::optional<ScalarKind>>;
+
 class Reader {
 public:
   Program read(const json &doc) {
@@ -241,11 +244,14 @@ private:
       std::vector<Expr> params;
       // Kinds of the parameters' elements where the caller knows them.
       std::vector<std::optional<ScalarKind>> kinds = std::exchange(nextLambdaKinds_, {});
+      std::vector<ComponentKinds> components = std::exchange(nextLambdaComponents_, {});
       for (size_t i = 0; i < names.size(); ++i) {
         std::string name = string(names[i], p + "/lambda/" + std::to_string(i));
         if (!isIdentifier(name)) fail(p + "/lambda/" + std::to_string(i), "\"" + name + "\" is not an identifier");
         params.push_back(Expr::param(name));
         if (i < kinds.size() && kinds[i]) paramKinds_.emplace(params.back().id(), *kinds[i]);
+        if (i < components.size() && !components[i].empty())
+          paramComponentKinds_.emplace(params.back().id(), components[i]);
       }
       for (const Expr &param : params) scopes_.push_back({param.name(), param});
       Expr body = readExpr(field(j, p, "body"), p + "/body", depth + 1);
@@ -271,10 +277,14 @@ private:
       if (lambda) {
         for (size_t i = 0; i < args.size(); ++i)
           as.push_back(readExpr(args[i], p + "/args/" + std::to_string(i), depth + 1));
-        for (const Expr &a : as) nextLambdaKinds_.push_back(knownElementKind(a));
+        for (const Expr &a : as) {
+          nextLambdaKinds_.push_back(knownElementKind(a));
+          nextLambdaComponents_.push_back(knownComponentKinds(a));
+        }
       }
       Expr f = readExpr(j["apply"], p + "/apply", depth + 1);
       nextLambdaKinds_.clear();
+      nextLambdaComponents_.clear();
       if (!lambda)
         for (size_t i = 0; i < args.size(); ++i)
           as.push_back(readExpr(args[i], p + "/args/" + std::to_string(i), depth + 1));
@@ -343,12 +353,16 @@ private:
     const bool argsFirst = *op == Op::Iterate;
     for (int phase = 0; phase < 2; ++phase) {
       if ((phase == 0) != argsFirst) {
-        if (argsFirst && !o.args.empty()) nextLambdaKinds_ = {knownElementKind(o.args.front())};
+        if (argsFirst && !o.args.empty()) {
+          nextLambdaKinds_ = {knownElementKind(o.args.front())};
+          nextLambdaComponents_ = {knownComponentKinds(o.args.front())};
+        }
         for (std::string_view f : info.funFields) {
           std::string key(f);
           o.funs.push_back(readExpr(field(j, p, key.c_str()), p + "/" + key, depth + 1));
         }
         nextLambdaKinds_.clear();
+        nextLambdaComponents_.clear();
       } else if (info.variadicArgs) {
         std::string key(info.argFields[0]);
         const json &list = field(j, p, key.c_str());
@@ -378,11 +392,30 @@ private:
       return it == paramKinds_.end() ? std::nullopt : std::optional<ScalarKind>(it->second);
     }
     if (e.isPrim(Op::Iterate) && !e.args().empty()) return knownElementKind(e.args().front());
+    if (e.isPrim(Op::Get) && !e.args().empty()) {
+      ComponentKinds components = knownComponentKinds(e.args().front());
+      size_t index = static_cast<size_t>(e.attr());
+      return index < components.size() ? components[index] : std::nullopt;
+    }
     std::optional<nd::MapNParts> m = nd::largestMapN(e);
     if (!m) m = nd::matchMapN(e, 1);
     if (m && m->f.is(ExprKind::Lambda) && m->f.body().is(ExprKind::Apply) && m->f.body().fun().is(ExprKind::UserFun))
       return m->f.body().fun().userFun().result();
     return std::nullopt;
+  }
+
+  /// The kinds of the elements of each component of a tuple `e` where they
+  /// are known before type checking: tuple(A, B) of inputs, a lambda
+  /// parameter given such a tuple (an iterate's state), an iterate over one.
+  /// Empty when `e` is not known to be a tuple.
+  ComponentKinds knownComponentKinds(const Expr &e) const {
+    ComponentKinds kinds;
+    if (e.isPrim(Op::Tuple))
+      for (const Expr &a : e.args()) kinds.push_back(knownElementKind(a));
+    if (e.is(ExprKind::Param))
+      if (auto it = paramComponentKinds_.find(e.id()); it != paramComponentKinds_.end()) kinds = it->second;
+    if (e.isPrim(Op::Iterate) && !e.args().empty()) kinds = knownComponentKinds(e.args().front());
+    return kinds;
   }
 
   static PadMode padMode(const json &j, const std::string &p) {
@@ -545,9 +578,12 @@ private:
   /// The element kinds of lambda parameters known from their arguments (by
   /// node): a stencil form reads such an untyped grid's elements as that kind.
   std::unordered_map<const void *, ScalarKind> paramKinds_;
+  /// The same for parameters holding a tuple of arrays: one kind per component.
+  std::unordered_map<const void *, ComponentKinds> paramComponentKinds_;
   /// The kinds for the parameters of the lambda read next (set by iterate and
   /// by the application of a lambda, consumed by the lambda).
   std::vector<std::optional<ScalarKind>> nextLambdaKinds_;
+  std::vector<ComponentKinds> nextLambdaComponents_;
 };
 
 } // namespace
