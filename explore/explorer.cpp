@@ -386,7 +386,7 @@ private:
     if (evaluation.configuration == Configuration{}) plainEvaluation_ = result_.evaluations.size() - 1;
     if (evaluation.record.outcome == search::Outcome::Ok) keepRunner(result_.evaluations.size() - 1, std::move(runner));
     bool ok = evaluation.record.outcome == search::Outcome::Ok;
-    if (ok && (!progress_.bestNs || evaluation.record.medianNs < *progress_.bestNs)) {
+    if (ok && (!result_.best || search::fasterRecord(evaluation.record, result_.evaluations[*result_.best].record))) {
       progress_.bestNs = evaluation.record.medianNs;
       progress_.bestKey = evaluation.record.key;
       result_.best = result_.evaluations.size() - 1;
@@ -591,7 +591,7 @@ private:
       e.record = retimedRecord(e.record, rounds.figures[f]);
       store_->append(e.record); // supersedes its single timing (search::ResultStore::append)
       ++result_.finalistsRetimed;
-      if (!winner || e.record.medianNs < result_.evaluations[*winner].record.medianNs) winner = finalists[f];
+      if (!winner || search::fasterRecord(e.record, result_.evaluations[*winner].record)) winner = finalists[f];
     }
     if (winner) {
       result_.best = *winner;

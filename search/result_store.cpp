@@ -301,10 +301,14 @@ const Record *bestRecord(const std::vector<Record> &records) {
   const Record *bestInRounds = nullptr;
   for (const Record &r : records) {
     if (r.outcome != Outcome::Ok) continue;
-    if (!best || r.medianNs < best->medianNs) best = &r;
-    if (!r.roundsNs.empty() && (!bestInRounds || r.medianNs < bestInRounds->medianNs)) bestInRounds = &r;
+    if (!best || fasterRecord(r, *best)) best = &r;
+    if (!r.roundsNs.empty() && (!bestInRounds || fasterRecord(r, *bestInRounds))) bestInRounds = &r;
   }
   return bestInRounds ? bestInRounds : best;
+}
+
+bool fasterRecord(const Record &a, const Record &b) {
+  return a.medianNs < b.medianNs || (a.medianNs == b.medianNs && a.key < b.key);
 }
 
 std::string isoTimestamp() {

@@ -165,6 +165,12 @@ private:
 /// ResultStore::best over any records (one line per identity).
 const Record *bestRecord(const std::vector<Record> &records);
 
+/// Whether `a` beats `b`: a lower median, or the same median and the smaller
+/// key. Ties are broken this way wherever a best is chosen (the store's best,
+/// the explorer's winner among its finalists), so the two always agree:
+/// microsecond kernels often have equal medians.
+bool fasterRecord(const Record &a, const Record &b);
+
 /// Current time as ISO 8601 UTC ("2026-11-23T00:41:05Z").
 std::string isoTimestamp();
 

@@ -9,6 +9,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace liftcc {
 namespace {
@@ -110,6 +113,19 @@ TEST_CASE("search/store: best is the fastest successful record, the finalists' r
   ResultStore onlyFailures((dir.path() / "f.jsonl").string());
   onlyFailures.append(failedRecord("r", Outcome::Runtime, "CL_OUT_OF_RESOURCES"));
   CHECK(onlyFailures.best() == nullptr);
+
+  // Equal medians (microsecond kernels often have them): the smaller key,
+  // whatever the order of the records, as the explorer's winner
+  // (search::fasterRecord). Before, the store took the first record and the
+  // explorer the first finalist, and the two could crown different kernels.
+  for (bool reversed : {false, true}) {
+    ResultStore tied((dir.path() / (reversed ? "t2.jsonl" : "t1.jsonl")).string());
+    std::vector<std::string> keys{"stream wg=4x4x1 spec", "stream wg=4x4x1"};
+    if (reversed) std::swap(keys[0], keys[1]);
+    for (const std::string &key : keys) tied.append(okRecord(key, 1000));
+    REQUIRE(tied.best() != nullptr);
+    CHECK(tied.best()->key == "stream wg=4x4x1");
+  }
 }
 
 TEST_CASE("search/store: a truncated last line is dropped and the store stays appendable") {
