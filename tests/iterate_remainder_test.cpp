@@ -23,6 +23,7 @@
 #include "rewrite/recipes.h"
 #include "tests/device_check_support.h"
 #include "tests/opencl_test_support.h"
+#include "tests/test_support.h"
 #include "tuner/launch_plan.h"
 
 #include <doctest/doctest.h>
@@ -73,43 +74,29 @@ std::string summedSteps(int64_t steps) {
   "in": {"param": "A"}}})";
 }
 
-/// Every point of a (2r+1)^2 window, weighted, wrapped, `steps` times.
-std::string box2D(int64_t steps) {
-  std::string taps;
-  for (int i = -4; i <= 4; ++i)
-    for (int j = -4; j <= 4; ++j)
-      taps += (taps.empty() ? "" : " + ") + std::string("A[") + std::to_string(i) + "][" + std::to_string(j) + "]";
-  return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 9}, {"name": "M", "min": 9}],
- "inputs": [{"name": "A", "type": "[[float]M]N"}],
+/// The average of every point of a radius-4 box in `dims` dimensions (81
+/// taps in 2D, 729 in 3D) with `boundary` borders, `steps` times.
+std::string radius4Box(int dims, const std::string &boundary, int64_t steps) {
+  std::vector<std::string> taps{"A"};
+  for (int d = 0; d < dims; ++d) {
+    std::vector<std::string> longer;
+    for (const std::string &tap : taps)
+      for (int offset = -4; offset <= 4; ++offset) longer.push_back(tap + "[" + std::to_string(offset) + "]");
+    taps = longer;
+  }
+  std::string sum;
+  for (const std::string &tap : taps) sum += (sum.empty() ? "" : " + ") + tap;
+  const std::vector<std::string> names{"O", "N", "M"};
+  std::string sizes, type = "float";
+  for (int d = 3 - dims; d < 3; ++d)
+    sizes += std::string(sizes.empty() ? "" : ", ") + "{\"name\": \"" + names[size_t(d)] + "\", \"min\": 9}";
+  for (int d = 2; d >= 3 - dims; --d) type = "[" + type + "]" + names[size_t(d)]; // innermost (M) first
+  return R"({"liftcc": 1, "sizes": [)" + sizes + R"(], "inputs": [{"name": "A", "type": ")" + type + R"("}],
  "body": {"op": "iterate", "n": )" +
          std::to_string(steps) + R"(, "f": {"lambda": ["A"], "body": {"op": "stencil", "name": "box",
-   "grids": {"A": "wrap"}, "body": "return ()" +
-         taps + R"() / 81.0f;"}}, "in": {"param": "A"}}})";
-}
-
-/// A radius-4 3D box (729 taps), clamped, `steps` times.
-std::string box3D(int64_t steps) {
-  std::string taps;
-  for (int i = -4; i <= 4; ++i)
-    for (int j = -4; j <= 4; ++j)
-      for (int k = -4; k <= 4; ++k)
-        taps += (taps.empty() ? "" : " + ") + std::string("A[") + std::to_string(i) + "][" + std::to_string(j) + "][" +
-                std::to_string(k) + "]";
-  return R"({"liftcc": 1, "sizes": [{"name": "O", "min": 9}, {"name": "N", "min": 9}, {"name": "M", "min": 9}],
- "inputs": [{"name": "A", "type": "[[[float]M]N]O"}],
- "body": {"op": "iterate", "n": )" +
-         std::to_string(steps) + R"(, "f": {"lambda": ["A"], "body": {"op": "stencil", "name": "box3",
-   "grids": {"A": "clamp"}, "body": "return ()" +
-         taps + R"() / 729.0f;"}}, "in": {"param": "A"}}})";
-}
-
-std::string errorOf(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const std::exception &e) {
-    return e.what();
-  }
-  return "(no error)";
+   "grids": {"A": ")" +
+         boundary + R"("}, "body": "return ()" + sum + ") / " + std::to_string(taps.size()) +
+         R"(.0f;"}}, "in": {"param": "A"}}})";
 }
 
 /// The kernel of `typed` lowered by `recipe` with time tiles of `depth`,
@@ -181,7 +168,7 @@ TEST_CASE("iterate remainder: every recipe's time tiles that do not divide the c
   // A depth beyond the count is refused.
   rewrite::RecipeOptions six;
   six.timeTile = 6;
-  CHECK(errorOf([&] { rewrite::applyRecipe(summed, Recipe::Plain, six); }) ==
+  CHECK(test::errorOf([&] { rewrite::applyRecipe(summed, Recipe::Plain, six); }) ==
         "time tile 6 is deeper than the iteration count 5");
 }
 
@@ -242,7 +229,7 @@ TEST_CASE("iterate remainder: launch.json lists the phases and the exporter read
   auto errorWith = [&](const nlohmann::json &phases) {
     nlohmann::json changed = launch;
     changed["kernel"]["iterate"]["phases"] = phases;
-    return errorOf([&] { exporter::planFromLaunchJson(changed, kernel.source, "launch.json"); });
+    return test::errorOf([&] { exporter::planFromLaunchJson(changed, kernel.source, "launch.json"); });
   };
   CHECK(errorWith({{{"count", "2"}, {"stages", 1}}, {{"count", "2"}, {"stages", 1}}}) ==
         "launch.json: /kernel/iterate/phases: the phases add up to 4 launches of 2 kernels, expected 3 launches of 2 "
@@ -273,7 +260,7 @@ TEST_CASE("iterate remainder: the explored space has time tiles within the count
   // A radius-4 2D box reads 81 points per step: a tile of 2 steps about
   // 81^2 = 6561 per output, one of 3 steps 531441, beyond
   // families::kMaxTimeTileReads (its kernels took minutes to generate).
-  Program box = typeCheck(readProgram(box2D(4)), {{"N", 40}, {"M", 64}});
+  Program box = typeCheck(readProgram(radius4Box(2, "wrap", 4)), {{"N", 40}, {"M", 64}});
   CHECK(explore::families::timeTilesWithin(box, options) == std::vector<int64_t>{2});
   CHECK(explore::families::timeTilesWithin(typed, options) == std::vector<int64_t>{2, 3});
 }
@@ -284,11 +271,11 @@ TEST_CASE("iterate remainder: a fused step of a wide stencil is refused before i
   // of the outer call were built (16 MB of text, half a million index
   // expressions); it is checked as they grow.
   std::map<std::string, int64_t> sizes{{"O", 12}, {"N", 11}, {"M", 10}};
-  Program typed = typeCheck(readProgram(box3D(2)), sizes);
+  Program typed = typeCheck(readProgram(radius4Box(3, "clamp", 2)), sizes);
   rewrite::RecipeOptions two;
   two.timeTile = 2;
   Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::Plain, two);
-  CHECK(errorOf([&] {
+  CHECK(test::errorOf([&] {
           codegen::generateKernel(lowered, codegen::Target::OpenCL);
         }).find("one output's expression exceeds 1024 KiB of C source") != std::string::npos);
 }

@@ -86,15 +86,6 @@ std::vector<Case> cases() {
           {"coupled1D", coupled1D, {{"N", 37}}, {"A", "B", "C"}}};
 }
 
-std::string errorOf(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const std::exception &e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 TEST_CASE("iterate tuple: every recipe's kernels, launched n times with each component exchanged, agree with the "
           "interpreter") {
   std::optional<ocl::Context> context = ocl::test::testContext();
@@ -129,10 +120,10 @@ TEST_CASE("iterate tuple: time tiles and states that are not distinct inputs are
   Program typed = typeCheck(readProgram(wave2D(4)), {{"N", 13}, {"M", 11}});
   rewrite::RecipeOptions options;
   options.timeTile = 2;
-  CHECK(errorOf([&] { rewrite::applyRecipe(typed, rewrite::Recipe::Plain, options); }) ==
+  CHECK(test::errorOf([&] { rewrite::applyRecipe(typed, rewrite::Recipe::Plain, options); }) ==
         "plain time tile 2: an iterate over a tuple of arrays is compiled one step per launch; its time tiles are not "
         "built yet");
-  CHECK(errorOf([&] {
+  CHECK(test::errorOf([&] {
           rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, {});
         }).find("timeTiledLocal: an iterate over a tuple of arrays is compiled one step per launch") !=
         std::string::npos);
@@ -141,7 +132,7 @@ TEST_CASE("iterate tuple: time tiles and states that are not distinct inputs are
   twice.replace(twice.rfind("{\"param\": \"V\"}"), 14, "{\"param\": \"U\"}");
   Program same = typeCheck(readProgram(twice), {{"N", 13}, {"M", 11}});
   CHECK_FALSE(iteratedInputs(same));
-  CHECK(errorOf([&] {
+  CHECK(test::errorOf([&] {
           rewrite::applyRecipe(same, rewrite::Recipe::Plain, {});
         }).find("plain: iterate over a tuple is compiled when its components are distinct program inputs") !=
         std::string::npos);
@@ -194,7 +185,7 @@ TEST_CASE("iterate tuple: launch.json lists the iterated inputs and the exporter
   auto errorWith = [&](const nlohmann::json &iterate) {
     nlohmann::json changed = launch;
     changed["kernel"]["iterate"] = iterate;
-    return errorOf([&] { exporter::planFromLaunchJson(changed, kernel.source, "launch.json"); });
+    return test::errorOf([&] { exporter::planFromLaunchJson(changed, kernel.source, "launch.json"); });
   };
   CHECK(errorWith({{"count", "3"}, {"inputs", {"U", "V"}}, {"input", "U"}})
             .find("launch.json: /kernel/iterate: expected either \"input\" or \"inputs\", found both") !=

@@ -2,13 +2,25 @@
 // Small helpers shared by the test suites.
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace liftcc::test {
+
+/// what() of the exception `f` throws, or "(no error)".
+inline std::string errorOf(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 inline std::filesystem::path sourceDir() { return LIFTCC_SOURCE_DIR; }
 
