@@ -45,6 +45,15 @@ struct CodegenOptions {
   /// loop of its own, at the price of a call per border element
   /// (docs/codegen.md, Boundary specialisation). No effect on CUDA or unspecialised kernels.
   bool noinlineBorder = false;
+  /// With specialiseBoundaries: in the work-groups the interior condition
+  /// leaves to the border code, each work-item whose own indices lie in the
+  /// interior runs the interior code, the others the border code. A
+  /// work-group is interior only when all its work-items are, so with wide
+  /// work-groups a large share of the elements runs the (slow) border code
+  /// for the few that need it: 2 x 64 of every 4096 columns for a radius-2
+  /// stencil in 64-wide work-groups. No effect where the interior is decided
+  /// per work-group of a mapWrg kernel (Kernel::Interior::inWorkGroups).
+  bool splitBorder = false;
   /// How the device compiler may relax floating point (codegen/fast_math.h);
   /// recorded in Kernel::buildOptions.
   FastMath fastMath = FastMath::None;

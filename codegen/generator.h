@@ -224,6 +224,9 @@ private:
   /// these sizes, or it would equal the general code.
   std::optional<InteriorCode> findInterior(const Kernel &general);
   std::string interiorCondition(const Kernel &general, const Kernel::Interior &margins) const;
+  /// Whether this work-item's own indices lie within `margins` (mapGlb
+  /// kernels; CodegenOptions::splitBorder).
+  std::string itemInteriorCondition(const Kernel::Interior &margins) const;
   /// The general code again, calling the border copies of the user
   /// functions (borderUserFunName), for a kernel whose interior was found.
   kir::Stmts borderCode() const;

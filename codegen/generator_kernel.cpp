@@ -237,6 +237,11 @@ kir::Stmts Generator::specialisedBody(Kernel &kernel) {
   parts_.borderUserFuns = options_.noinlineBorder && dialect_.separateBorderUserFuns();
   parts_.inlineUserFuns = true;
   kir::Stmts border = parts_.borderUserFuns ? borderCode() : general;
+  if (options_.splitBorder && !interior->margins.inWorkGroups) {
+    // Work-groups at the border: their interior work-items run the interior code.
+    std::string item = itemInteriorCondition(interior->margins);
+    if (!item.empty()) border = kir::Stmts{kir::Stmt{kir::If{item, interior->body, border}}};
+  }
   return kir::Stmts{kir::Stmt{kir::If{interior->condition, interior->body, border}}};
 }
 

@@ -97,6 +97,20 @@ std::string Generator::interiorCondition(const Kernel &general, const Kernel::In
   return condition;
 }
 
+std::string Generator::itemInteriorCondition(const Kernel::Interior &margins) const {
+  // mapGlb's index in dimension d is the work-item's global id (a guard, no
+  // loop: generator_loops.cpp), so the interior code's ranges hold for it.
+  std::string condition;
+  auto conjoin = [&](const std::string &term) { condition += (condition.empty() ? "" : " && ") + term; };
+  for (int d = 0; d < 3; ++d) {
+    if (!glbExtent_[d]) continue;
+    std::string id = dialect_.globalId(d, indexType());
+    if (margins.lo[d] > 0) conjoin(id + " >= " + std::to_string(margins.lo[d]));
+    if (margins.hi[d] > 0) conjoin(id + " < " + arith::simplify(*glbExtent_[d] - margins.hi[d]).str());
+  }
+  return condition;
+}
+
 std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &general) {
   // Kernels with local tiles are not specialised: their barriers would sit in
   // the two branches, and PoCL 3.1 mishandles barriers under conditionals (a

@@ -79,6 +79,7 @@ struct Kernel {
   struct Interior {
     std::array<int64_t, 3> lo{0, 0, 0}, hi{0, 0, 0};
     bool inWorkGroups = false;
+    bool operator==(const Interior &) const = default;
   };
   std::optional<Interior> interior;
   /// The kernel was generated for exactly `localSize` (bounds guards dropped

@@ -44,6 +44,7 @@ std::string Configuration::key() const {
     k += " wg=" + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" + std::to_string(local[2]);
   if (specialise) k += " spec";
   if (noinlineBorder) k += " noinline-border";
+  if (splitBorder) k += " split-border";
   if (fastMath != codegen::FastMath::None) k += " fast-math=" + codegen::fastMathName(fastMath);
   if (divToMul) k += " div-to-mul";
   if (!mapping.isDefault()) k += " map=" + mapping.text();
@@ -62,6 +63,7 @@ nlohmann::json Configuration::toJson() const {
   if (hasTileShape(*this)) j["tileShape"] = tileShape;
   if (specialise) j["specialise"] = true;
   if (noinlineBorder) j["noinlineBorder"] = true;
+  if (splitBorder) j["splitBorder"] = true;
   if (fastMath != codegen::FastMath::None) j["fastMath"] = codegen::fastMathName(fastMath);
   if (divToMul) j["divToMul"] = true;
   if (!mapping.isDefault()) j["mapping"] = mapping.ndrange;
@@ -84,6 +86,7 @@ Configuration Configuration::fromJson(const nlohmann::json &j) {
   if (j.contains("tileShape")) c.tileShape = j.at("tileShape").get<std::array<int64_t, 3>>();
   c.specialise = j.value("specialise", false);
   c.noinlineBorder = j.value("noinlineBorder", false);
+  c.splitBorder = j.value("splitBorder", false);
   if (j.contains("fastMath")) {
     auto level = codegen::parseFastMath(j.at("fastMath").get<std::string>());
     if (!level) throw std::invalid_argument("unknown fast-math level " + j.at("fastMath").dump());

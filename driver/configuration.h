@@ -33,6 +33,9 @@ struct Configuration {
   /// codegen::CodegenOptions::noinlineBorder (key suffix " noinline-border",
   /// absent when off); only with `specialise`.
   bool noinlineBorder = false;
+  /// codegen::CodegenOptions::splitBorder (key suffix " split-border", absent
+  /// when off); only with `specialise`.
+  bool splitBorder = false;
   /// Build options (codegen/fast_math.h) and division by constants as
   /// multiplication. The defaults leave key() and toJson() as they were
   /// before these existed, so stored results stay valid.

@@ -39,6 +39,7 @@ codegen::CodegenOptions codegenOptions(const Configuration &strategy) {
   options.localSize = strategy.local;
   options.specialiseBoundaries = strategy.specialise;
   options.noinlineBorder = strategy.noinlineBorder;
+  options.splitBorder = strategy.splitBorder;
   options.fastMath = strategy.fastMath;
   options.divToMul = strategy.divToMul;
   return options;

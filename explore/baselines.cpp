@@ -43,7 +43,7 @@ std::function<bool(const Configuration &)> familyDefault(const std::string &fami
 /// Whether a candidate launches its program the plain way: no specialisation,
 /// no fast math.
 bool unadorned(const Configuration &c) {
-  return !c.specialise && !c.noinlineBorder && c.fastMath == codegen::FastMath::None && !c.divToMul;
+  return !c.specialise && !c.noinlineBorder && !c.splitBorder && c.fastMath == codegen::FastMath::None && !c.divToMul;
 }
 
 } // namespace

@@ -38,7 +38,7 @@ std::vector<std::string> searchFeatures(const Configuration &configuration) {
 bool areNeighbours(const Configuration &a, const Configuration &b) {
   int differences = (a.recipe != b.recipe) + (a.tile != b.tile) + (a.fastMath != b.fastMath) +
                     (a.divToMul != b.divToMul) + (a.specialise != b.specialise) +
-                    (a.noinlineBorder != b.noinlineBorder);
+                    (a.noinlineBorder != b.noinlineBorder) + (a.splitBorder != b.splitBorder);
   for (int d = 0; d < 3; ++d)
     differences += (a.local[d] != b.local[d]) + (a.coarsen[d] != b.coarsen[d]) + (a.tileShape[d] != b.tileShape[d]);
   differences += (a.privateWindow != b.privateWindow) + (a.vectorWidth != b.vectorWidth);
@@ -50,7 +50,7 @@ bool areNeighbours(const Configuration &a, const Configuration &b) {
 std::string programGroupKey(const Configuration &configuration) {
   Configuration program = configuration;
   program.local = {0, 0, 0};
-  program.specialise = program.noinlineBorder = program.divToMul = false;
+  program.specialise = program.noinlineBorder = program.splitBorder = program.divToMul = false;
   program.fastMath = codegen::FastMath::None;
   return program.key();
 }

@@ -106,6 +106,26 @@ std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, cons
   return out;
 }
 
+/// The twins of the noinline-border `twins` whose border work-groups run the
+/// interior code in their interior work-items (splitBorder): a border
+/// work-group calls the never-inlined functions once per element, so PoCL
+/// runs it several times slower than an interior one, and a 64-wide
+/// work-group is a border one for the two elements of its row that need it.
+/// With the border code inlined, PoCL merges the two codes again
+/// (docs/codegen.md, Boundary specialisation), so that twin is not explored.
+/// Only kernels whose interior is decided per work-item have the choice.
+std::vector<Variant> splitBorderTwins(const std::vector<Variant> &twins, const SpaceOptions &options) {
+  std::vector<Variant> out;
+  for (const Variant &v : twins) {
+    if (!v.kernel.interior || v.kernel.interior->inWorkGroups) continue;
+    checkSpaceDeadline(options);
+    Configuration c = v.configuration;
+    c.splitBorder = true;
+    out.push_back({c, v.lowered, driver::generate(v.lowered, c, options.target)});
+  }
+  return out;
+}
+
 /// Whether some user function of `program` has a sum that the reassociate
 /// level regroups (cfun::Function::regroupedSums).
 bool hasRegroupableSum(const Program &program) {
@@ -318,8 +338,10 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     result.lists.push_back(std::move(variants));
     if (!twins.empty()) {
       std::vector<Variant> noinline = noinlineBorderTwins(twins, options);
+      std::vector<Variant> split = splitBorderTwins(noinline, options);
       result.lists.push_back(std::move(twins));
-      if (!noinline.empty()) result.lists.push_back(std::move(noinline));
+      for (std::vector<Variant> *list : {&noinline, &split})
+        if (!list->empty()) result.lists.push_back(std::move(*list));
     }
     return result;
   };
@@ -395,7 +417,7 @@ SpaceDescription describeSpace(const Program &typed, const DeviceLimits &limits,
     if (launches.configurations.empty()) continue;
     const size_t index = description.programs.size();
     description.programs.push_back({config, program, *base, reassociate && hasRegroupableSum(program)});
-    std::vector<Candidate> plain, twins, noinline;
+    std::vector<Candidate> plain, twins, noinline, split;
     for (const Configuration &c : launches.configurations) {
       plain.push_back({c, index});
       if (!options.includeSpecialised) continue;
@@ -405,8 +427,10 @@ SpaceDescription describeSpace(const Program &typed, const DeviceLimits &limits,
       if (options.target != codegen::Target::OpenCL) continue;
       twin.noinlineBorder = true;
       noinline.push_back({twin, index});
+      twin.splitBorder = true;
+      split.push_back({twin, index});
     }
-    for (auto *list : {&plain, &twins, &noinline})
+    for (auto *list : {&plain, &twins, &noinline, &split})
       if (!list->empty()) lists.push_back(std::move(*list));
   }
   std::vector<Candidate> ordered = roundRobin(std::move(lists));
@@ -436,7 +460,7 @@ BuiltCandidate buildCandidate(const SpaceDescription &description, size_t index)
   try {
     // The unspecialised kernel at the exact level, as enumerateSpace makes it.
     Configuration launch = c;
-    launch.specialise = launch.noinlineBorder = false;
+    launch.specialise = launch.noinlineBorder = launch.splitBorder = false;
     launch.fastMath = codegen::FastMath::None;
     codegen::Kernel kernel = program.base;
     if (program.base.localSize) kernel = driver::generate(program.lowered, launch, description.target);
@@ -448,6 +472,12 @@ BuiltCandidate buildCandidate(const SpaceDescription &description, size_t index)
       if (c.noinlineBorder) {
         if (!specialised.interior) return {std::nullopt, "its specialised kernel has no interior, so no border code"};
         twin.noinlineBorder = true;
+        specialised = driver::generate(program.lowered, twin, description.target);
+      }
+      if (c.splitBorder) {
+        if (!specialised.interior || specialised.interior->inWorkGroups)
+          return {std::nullopt, "its specialised kernel has no interior decided per work-item"};
+        twin.splitBorder = true;
         specialised = driver::generate(program.lowered, twin, description.target);
       }
       kernel = std::move(specialised);

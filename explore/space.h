@@ -66,7 +66,11 @@ struct SpaceOptions {
   std::vector<std::array<int64_t, 3>> streamTiles{{32, 4, 0}, {16, 8, 0}};
   /// A boundary-specialised twin of every variant (Configuration::specialise)
   /// and, in OpenCL, of each twin with an interior one whose border code calls
-  /// never-inlined user functions (Configuration::noinlineBorder).
+  /// never-inlined user functions (Configuration::noinlineBorder); and of
+  /// each of those whose interior is decided per work-item, one whose border
+  /// work-groups run the interior code in their interior work-items
+  /// (Configuration::splitBorder; by hand, a strategy may split any
+  /// specialised kernel's border, on either target).
   bool includeSpecialised = true;
   /// Fast-math levels every variant is crossed with (codegen/fast_math.h);
   /// `liftc explore` uses none and relaxed unless --fast-math says otherwise.
@@ -179,10 +183,11 @@ struct Candidate {
 struct SpaceDescription {
   std::vector<DescribedProgram> programs;
   /// In enumerateSpace's order (its programs round-robin, each with its
-  /// launches, then their specialised and noinline-border twins, then the
-  /// fast-math levels), but before the checks that need the kernels: a
-  /// specialised twin whose kernel equals its unspecialised one, a
-  /// noinline-border twin without an interior and a duplicate kernel are
+  /// launches, then their specialised, noinline-border and split-border
+  /// twins, then the fast-math levels), but before the checks that need the
+  /// kernels: a specialised twin whose kernel equals its unspecialised one, a
+  /// noinline-border twin without an interior, a split-border twin without
+  /// an interior decided per work-item and a duplicate kernel are
   /// candidates here and skipped when built (buildCandidate, the explorer).
   std::vector<Candidate> candidates;
   size_t dropped = 0; ///< programs or work-group shapes that do not fit the device
@@ -206,7 +211,7 @@ SpaceDescription describeSpace(const Program &typed, const DeviceLimits &limits,
 
 /// A candidate built: its variant (the kernel enumerateSpace would give it),
 /// or why it is no variant of its own (`skipped`): its specialisation changes
-/// nothing, it has no interior for a noinline border, or rewriting or code
+/// nothing, it has no interior for a noinline or split border, or rewriting or code
 /// generation refused it.
 struct BuiltCandidate {
   std::optional<Variant> variant;

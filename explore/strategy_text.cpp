@@ -214,6 +214,7 @@ std::string strategyText(const Configuration &c, int kernelDims) {
   if (c.local != std::array<int64_t, 3>{0, 0, 0}) text += " ; " + shapeText(c.local);
   if (c.specialise) text += " ; specialise";
   if (c.noinlineBorder) text += " ; noinlineBorder";
+  if (c.splitBorder) text += " ; splitBorder";
   if (c.fastMath != codegen::FastMath::None) text += " ; fastMath(" + codegen::fastMathName(c.fastMath) + ")";
   if (c.divToMul) text += " ; divToMul";
   return text;
@@ -372,7 +373,7 @@ void parseLowering(StepCursor &steps, ParsedStrategy &parsed) {
   }
 }
 
-/// One launch or codegen step (wg, specialise, noinlineBorder, fastMath, divToMul) into `c`.
+/// One launch or codegen step (wg, specialise, noinlineBorder, splitBorder, fastMath, divToMul) into `c`.
 void parseLaunchStep(const Step &s, Configuration &c) {
   if (s.name == "wg") {
     expectArguments(s, 1, 3);
@@ -388,6 +389,10 @@ void parseLaunchStep(const Step &s, Configuration &c) {
     noArguments(s);
     if (!c.specialise) fail(s.position, "noinlineBorder needs specialise before it");
     c.noinlineBorder = true;
+  } else if (s.name == "splitBorder") {
+    noArguments(s);
+    if (!c.specialise) fail(s.position, "splitBorder needs specialise before it");
+    c.splitBorder = true;
   } else if (s.name == "fastMath") {
     expectArguments(s, 1, 1);
     auto level = codegen::parseFastMath(s.args[0].value);
@@ -403,7 +408,7 @@ void parseLaunchStep(const Step &s, Configuration &c) {
 
 /// The launch and codegen choices, each at most once and in this order.
 void parseLaunchSteps(StepCursor &steps, Configuration &c) {
-  const std::vector<std::string> order{"wg", "specialise", "noinlineBorder", "fastMath", "divToMul"};
+  const std::vector<std::string> order{"wg", "specialise", "noinlineBorder", "splitBorder", "fastMath", "divToMul"};
   size_t allowed = 0;
   while (!steps.atEnd()) {
     const Step &s = steps.take();
@@ -415,8 +420,10 @@ void parseLaunchSteps(StepCursor &steps, Configuration &c) {
       fail(s.position,
            "expected " + (expected.empty() ? std::string("the end of the strategy") : expected) + ", found '" +
                shown(s.name) + "'" +
-               (k < order.size() ? " (each step once, in the order wg, specialise, noinlineBorder, fastMath, divToMul)"
-                                 : ""));
+               (k < order.size()
+                    ? " (each step once, in the order wg, specialise, noinlineBorder, splitBorder, fastMath, "
+                      "divToMul)"
+                    : ""));
     }
     allowed = k + 1;
     parseLaunchStep(s, c);

@@ -37,6 +37,8 @@
 //   wg(X[,Y[,Z]])                          work-group shape (omitted: the runtime's choice)
 //   specialise                             boundary specialisation
 //   noinlineBorder                         (after specialise) border code calls never-inlined user functions
+//   splitBorder                            (after specialise) in border work-groups, interior work-items run
+//                                          the interior code
 //   fastMath(mad|relaxed)                  build options (omitted: none)
 //   divToMul                               divisions by constants as multiplications
 //

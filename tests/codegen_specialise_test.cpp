@@ -142,10 +142,11 @@ struct Check {
 };
 
 codegen::Kernel specialised(const Program &lowered, codegen::Target target, const Local &local,
-                            bool noinlineBorder = false) {
+                            bool noinlineBorder = false, bool splitBorder = false) {
   codegen::CodegenOptions options;
   options.specialiseBoundaries = true;
   options.noinlineBorder = noinlineBorder;
+  options.splitBorder = splitBorder;
   if (local) options.localSize = *local;
   return codegen::generateKernel(lowered, target, options);
 }
@@ -165,8 +166,37 @@ void checkOnDevice(ocl::Context &context, const codegen::Kernel &kernel, const P
   CHECK_MESSAGE(!mismatch, *mismatch);
 }
 
-/// Generates, inspects and (with a device) runs one specialised kernel, and
-/// its twin with never-inlined border calls (CodegenOptions::noinlineBorder).
+/// Whether some margin of `kernel`'s interior is not zero (a work-item can be
+/// outside it), where the interior is decided per work-item.
+bool hasItemMargins(const codegen::Kernel &kernel) {
+  if (!kernel.interior || kernel.interior->inWorkGroups) return false;
+  for (int d = 0; d < 3; ++d)
+    if (kernel.interior->lo[d] > 0 || kernel.interior->hi[d] > 0) return true;
+  return false;
+}
+
+/// The split-border twin of `unsplit` (CodegenOptions::splitBorder): its
+/// border work-groups test each work-item against the margins; nothing
+/// changes without margins.
+void checkSplit(const codegen::Kernel &split, const codegen::Kernel &unsplit) {
+  CAPTURE(split.source);
+  CHECK(split.interior == unsplit.interior);
+  if (!hasItemMargins(unsplit)) {
+    CHECK(split.source == unsplit.source);
+    return;
+  }
+  const std::string item = split.target == codegen::Target::OpenCL ? "if ((int)get_global_id(" : "if ((int)(blockIdx.";
+  CHECK(unsplit.source.find(item) == std::string::npos);
+  // Once, inside the border code (after the work-group test's else).
+  size_t at = split.source.find(item);
+  REQUIRE(at != std::string::npos);
+  CHECK(split.source.find(item, at + 1) == std::string::npos);
+  CHECK(split.source.rfind("} else {", at) != std::string::npos);
+}
+
+/// Generates, inspects and (with a device) runs one specialised kernel, its
+/// twin with never-inlined border calls (CodegenOptions::noinlineBorder), and
+/// the split-border twins of both (CodegenOptions::splitBorder).
 codegen::Kernel checkSpecialised(const Check &c, ocl::Context *context) {
   std::string sizes;
   for (const auto &[name, value] : c.sizes) sizes += name + "=" + std::to_string(value) + " ";
@@ -220,10 +250,25 @@ codegen::Kernel checkSpecialised(const Check &c, ocl::Context *context) {
   // Nothing changes in CUDA (no vectoriser to mislead).
   CHECK(specialised(lowered, codegen::Target::CUDA, c.local, true).source == cudaKernel.source);
 
+  codegen::Kernel split = specialised(lowered, codegen::Target::OpenCL, c.local, false, true);
+  codegen::Kernel splitNoinline = specialised(lowered, codegen::Target::OpenCL, c.local, true, true);
+  checkSplit(split, kernel);
+  checkSplit(splitNoinline, noinline);
+  codegen::Kernel cudaSplit = specialised(lowered, codegen::Target::CUDA, c.local, false, true);
+  checkSplit(cudaSplit, cudaKernel);
+  if (auto options = cuda::test::strictSm90(); options && hasItemMargins(cudaKernel)) {
+    cuda::PtxResult ptx = cuda::compileToPtx(cudaSplit.source, *options, "split.cu");
+    CHECK(ptx.warnings.empty());
+  }
+
   if (!context) return kernel;
   const test::DeviceReference reference = test::deviceReference(typed, c.sizes, 11);
   checkOnDevice(*context, kernel, typed, c, reference);
   if (noinline.interior) checkOnDevice(*context, noinline, typed, c, reference);
+  if (hasItemMargins(kernel)) {
+    checkOnDevice(*context, split, typed, c, reference);
+    checkOnDevice(*context, splitNoinline, typed, c, reference);
+  }
   return kernel;
 }
 
@@ -331,7 +376,11 @@ TEST_CASE("specialise: the configuration field, the exploration space's twins an
   CHECK(c.key() == "plain wg=16x4x1 spec noinline-border");
   CHECK(c.toJson()["noinlineBorder"] == true);
   CHECK(explore::Configuration::fromJson(c.toJson()) == c);
-  c.noinlineBorder = false;
+  c.splitBorder = true;
+  CHECK(c.key() == "plain wg=16x4x1 spec noinline-border split-border");
+  CHECK(c.toJson()["splitBorder"] == true);
+  CHECK(explore::Configuration::fromJson(c.toJson()) == c);
+  c.noinlineBorder = c.splitBorder = false;
 
   Program typed = typeCheck(padded(2, 1, 1, PadMode::Clamp), {{"N", 64}, {"M", 64}});
   explore::Variant v = explore::makeVariant(typed, c);
@@ -341,7 +390,7 @@ TEST_CASE("specialise: the configuration field, the exploration space's twins an
   explore::SpaceOptions without;
   without.includeSpecialised = false;
   explore::Space plain = explore::enumerateSpace(typed, {}, without), twinned = explore::enumerateSpace(typed, {});
-  size_t twins = 0, noinline = 0;
+  size_t twins = 0, noinline = 0, split = 0;
   std::set<std::string> keys;
   for (const explore::Variant &variant : twinned.variants) keys.insert(variant.configuration.key());
   for (const explore::Variant &variant : twinned.variants) {
@@ -349,7 +398,20 @@ TEST_CASE("specialise: the configuration field, the exploration space's twins an
     CAPTURE(variant.configuration.key());
     CHECK((variant.kernel.interior || variant.kernel.requiresLocalSize));
     if (!variant.configuration.noinlineBorder) {
+      CHECK_FALSE(variant.configuration.splitBorder); // explored only with a never-inlined border
       ++twins;
+      continue;
+    }
+    if (variant.configuration.splitBorder) {
+      // A twin of a noinline-border twin whose interior is decided per work-item.
+      ++split;
+      REQUIRE(variant.kernel.interior);
+      CHECK_FALSE(variant.kernel.interior->inWorkGroups);
+      CHECK(variant.kernel.source.find("if ((int)get_global_id(") != std::string::npos);
+      explore::Configuration unsplit = variant.configuration;
+      unsplit.splitBorder = false;
+      CHECK(keys.count(unsplit.key()) == 1);
+      CHECK(explore::makeVariant(typed, variant.configuration).kernel.source == variant.kernel.source);
       continue;
     }
     // A twin of a twin with a border code, which it calls never-inlined copies from.
@@ -364,8 +426,10 @@ TEST_CASE("specialise: the configuration field, the exploration space's twins an
   CHECK(twins > 0);
   CHECK(noinline > 0);
   CHECK(noinline <= twins);
-  CHECK(twinned.variants.size() == plain.variants.size() + twins + noinline);
-  CHECK(twinned.variants.size() <= 3 * plain.variants.size());
+  CHECK(split > 0);
+  CHECK(split <= noinline);
+  CHECK(twinned.variants.size() == plain.variants.size() + twins + noinline + split);
+  CHECK(twinned.variants.size() <= 4 * plain.variants.size());
 }
 
 } // namespace liftcc

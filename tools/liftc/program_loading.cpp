@@ -176,6 +176,10 @@ driver::Configuration strategyOfOptions(const CommandLine &cl) {
   if (config.noinlineBorder && !config.specialise)
     throw UsageError("--noinline-border changes the border code of a specialised kernel: it needs "
                      "--specialise-boundaries");
+  config.splitBorder = cl.has("split-border");
+  if (config.splitBorder && !config.specialise)
+    throw UsageError("--split-border changes the border code of a specialised kernel: it needs "
+                     "--specialise-boundaries");
   codegen::CodegenOptions fastMath;
   applyFastMathOptions(cl, fastMath);
   config.fastMath = fastMath.fastMath;

@@ -204,7 +204,8 @@ std::optional<explore::Variant> strategyVariant(const CommandLine &cl, const Pro
   auto text = cl.value("strategy");
   if (!text) return std::nullopt;
   for (const char *option : {"opt", "tile", "coarsen", "window", "vector", "mapping", "fuse", "time-tile", "local",
-                             "specialise-boundaries", "noinline-border", "fast-math", "div-to-mul", "kernel-name"})
+                             "specialise-boundaries", "noinline-border", "split-border", "fast-math", "div-to-mul",
+                             "kernel-name"})
     if (cl.has(option))
       throw UsageError(std::string("--strategy gives the whole variant; it cannot be combined with --") + option);
   std::optional<explore::Variant> variant;

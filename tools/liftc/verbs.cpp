@@ -34,7 +34,7 @@ std::vector<Verb> allVerbs() {
        "                     [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
        "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W]\n"
        "                     [--ptx FILE.ptx [--arch sm_90]]\n"
-       "                     [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]]\n"
+       "                     [--specialise-boundaries [--noinline-border] [--split-border]] [--mapping D[,D[,D]]]\n"
        "                     [--fast-math none|mad|reassociate|relaxed] [--div-to-mul] [--fuse] [--time-tile T]\n"
        "       liftc compile PROGRAM.json --size N=64,... --strategy \"TEXT\" [-o FILE] [--metadata FILE.json] ...\n"
        "\n"
@@ -66,6 +66,8 @@ std::vector<Verb> allVerbs() {
        "(OpenCL): the border code calls never-inlined copies of the user\n"
        "functions, so that the device compiler cannot merge it with the interior\n"
        "code into one whose loads are all gathers (docs/codegen.md, Boundary specialisation).\n"
+       "--split-border: in the work-groups at the border, each work-item whose\n"
+       "own indices are interior runs the interior code.\n"
        "--fast-math mad|relaxed builds the kernel with -cl-mad-enable or\n"
        "-cl-fast-relaxed-math (CUDA: --fmad=true or --use_fast_math), recorded as\n"
        "buildOptions in the metadata; --fast-math reassociate builds it exactly\n"
@@ -90,14 +92,15 @@ std::vector<Verb> allVerbs() {
        "and --metadata then also records the strategy and its work-group shape.\n",
        {{"target", "output", "metadata", "size", "local", "kernel-name", "opt", "tile", "coarsen", "window", "vector",
          "ptx", "arch", "fast-math", "strategy", "mapping", "time-tile"},
-        {"div-to-mul", "specialise-boundaries", "noinline-border", "fuse"}},
+        {"div-to-mul", "specialise-boundaries", "noinline-border", "split-border", "fuse"}},
        runCompile},
       {"run",
        "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
        "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream] [--tile K|X,Y[,Z]]\n"
        "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--target opencl|cuda]\n"
-       "                 [--specialise-boundaries [--noinline-border]] [--mapping D[,D[,D]]] [--strategy TEXT]\n"
+       "                 [--specialise-boundaries [--noinline-border] [--split-border]] [--mapping D[,D[,D]]]\n"
+       "                 [--strategy TEXT]\n"
        "                 [--fast-math none|mad|reassociate|relaxed] [--div-to-mul] [--fuse] [--time-tile T]\n"
        "                 [--count-global-loads]\n"
        "\n"
@@ -116,7 +119,8 @@ std::vector<Verb> allVerbs() {
        "executed per output (docs/gpu.md); single-kernel programs only.\n",
        {{"size", "device", "seed", "repeat", "local", "opt", "tile", "coarsen", "window", "vector", "target",
          "fast-math", "strategy", "mapping", "time-tile"},
-        {"check", "div-to-mul", "specialise-boundaries", "noinline-border", "fuse", "count-global-loads"}},
+        {"check", "div-to-mul", "specialise-boundaries", "noinline-border", "split-border", "fuse",
+         "count-global-loads"}},
        runRun},
       {"rewrite",
        "apply a rewrite rule at a location, or list where rules apply",
@@ -248,15 +252,15 @@ std::vector<Verb> allVerbs() {
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name "
        "NAME]\n"
        "                  [--fast-math none|mad|reassociate|relaxed] [--div-to-mul] [--specialise-boundaries "
-       "[--noinline-border]]\n"
+       "[--noinline-border] [--split-border]]\n"
        "                  [--mapping D[,D[,D]]] [--fuse] [--time-tile T] [--strategy TEXT]\n"
        "\n"
        "Verifies and times a single configuration like 'liftc explore' does, and\n"
        "records it in the same result store (--specialise-boundaries, --noinline-border,\n"
-       "--vector, --mapping, --fuse, --time-tile and --strategy: see compile).\n",
+       "--split-border, --vector, --mapping, --fuse, --time-tile and --strategy: see compile).\n",
        {{"size", "opt", "tile", "coarsen", "window", "vector", "local", "target", "device", "out", "runs", "timeout",
          "name", "fast-math", "strategy", "mapping", "time-tile"},
-        {"div-to-mul", "specialise-boundaries", "noinline-border", "fuse"}},
+        {"div-to-mul", "specialise-boundaries", "noinline-border", "split-border", "fuse"}},
        runTune},
       {"best",
        "print the best kernels recorded in a results directory",
