@@ -165,12 +165,11 @@ std::string openclDriver(const std::string &api, const std::vector<std::string> 
       return 1;                                                                                             \
     }                                                                                                       \
   } while (0)
-
+@OPEN_FIRST_DEVICE@
 int main(int argc, char **argv) {
   static float input[@API@_A_COUNT], after[@API@_A_COUNT];
   static char result[@TOTAL@], again[@TOTAL@];
   size_t at = 0;
-  cl_platform_id platform;
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
@@ -184,12 +183,7 @@ int main(int argc, char **argv) {
   file = fopen(argv[1], "rb");
   if (!file || fread(input, 1, sizeof input, file) != sizeof input) return 2;
   fclose(file);
-  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS) return 3;
-  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS) return 3;
-  context = clCreateContext(NULL, 1, &device, NULL, NULL, &error);
-  if (error != CL_SUCCESS) return 3;
-  queue = clCreateCommandQueue(context, device, 0, &error);
-  if (error != CL_SUCCESS) return 3;
+  if (!open_first_device(&device, &context, &queue)) return 3;
   a = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, @API@_A_BYTES, input, &error);
   if (error != CL_SUCCESS) return 3;
 @CREATE@
@@ -228,6 +222,7 @@ int main(int argc, char **argv) {
   auto replaceAll = [&](const std::string &key, const std::string &value) {
     for (size_t p; (p = text.find(key)) != std::string::npos;) text.replace(p, key.size(), value);
   };
+  replaceAll("@OPEN_FIRST_DEVICE@", test::kOpenFirstDeviceC);
   replaceAll("@DECLARE@", declare);
   replaceAll("@CREATE@", create);
   replaceAll("@READ@", read);

@@ -34,15 +34,15 @@ namespace liftcc {
 namespace {
 
 namespace fs = std::filesystem;
-using test::quoteArgs;
-using test::readFile;
-using test::runShell;
-using test::shellQuote;
-using test::TempDir;
 using test::bestKernelDirectory;
 using test::canRunExported;
 using test::compileC;
+using test::quoteArgs;
+using test::readFile;
 using test::readFloats;
+using test::runShell;
+using test::shellQuote;
+using test::TempDir;
 using test::writeFile;
 
 test::LiftcRun liftc(const std::vector<std::string> &args) { return test::runLiftc(quoteArgs(args)); }
@@ -210,11 +210,10 @@ const char *kIterateDriver = R"C(#include "iter_opencl.h"
       return 1;                                                                                 \
     }                                                                                           \
   } while (0)
-
+@OPEN_FIRST_DEVICE@
 int main(int argc, char **argv) {
   static float input[ITER_OPENCL_A_COUNT], first[ITER_OPENCL_OUT_COUNT], second[ITER_OPENCL_OUT_COUNT];
   static float after[ITER_OPENCL_A_COUNT];
-  cl_platform_id platform;
   cl_device_id device;
   cl_context context, other_context;
   cl_command_queue queue, other_queue;
@@ -228,10 +227,7 @@ int main(int argc, char **argv) {
   file = fopen(argv[1], "rb");
   if (!file || fread(input, 1, sizeof input, file) != sizeof input) return 2;
   fclose(file);
-  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS) return 3;
-  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS) return 3;
-  context = clCreateContext(NULL, 1, &device, NULL, NULL, &error);
-  queue = clCreateCommandQueue(context, device, 0, &error);
+  if (!open_first_device(&device, &context, &queue)) return 3;
   other_context = clCreateContext(NULL, 1, &device, NULL, NULL, &error);
   other_queue = clCreateCommandQueue(other_context, device, 0, &error);
   a = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ITER_OPENCL_A_BYTES, input, &error);
@@ -296,7 +292,10 @@ TEST_CASE("export: an iterated program runs as a host loop on PoCL, with every l
     REQUIRE_MESSAGE(exported.status == 0, exported.output);
     std::string header = readFile(dir.path() / "out" / "iter_opencl.h");
     CHECK(header.find("#define ITER_OPENCL_ITERATIONS " + std::to_string(iterations) + "\n") != std::string::npos);
-    writeFile(dir.path() / "driver.c", kIterateDriver);
+    std::string driver = kIterateDriver;
+    driver.replace(driver.find("@OPEN_FIRST_DEVICE@"), std::string("@OPEN_FIRST_DEVICE@").size(),
+                   test::kOpenFirstDeviceC);
+    writeFile(dir.path() / "driver.c", driver);
     compileC({dir.path() / "driver.c", dir.path() / "out" / "iter_opencl.c"}, dir.path() / "out",
              dir.path() / "driver");
 

@@ -17,6 +17,23 @@
 
 namespace liftcc::test {
 
+/// C text of `open_first_device`, which the C drivers of the export suites
+/// paste before their main: the first device of the first OpenCL platform,
+/// a context and an in-order queue on it; 0 when any of them fails.
+inline const char *const kOpenFirstDeviceC = R"C(
+static int open_first_device(cl_device_id *device, cl_context *context, cl_command_queue *queue) {
+  cl_platform_id platform;
+  cl_int error;
+  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS) return 0;
+  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, device, NULL) != CL_SUCCESS) return 0;
+  *context = clCreateContext(NULL, 1, device, NULL, NULL, &error);
+  if (error != CL_SUCCESS) return 0;
+  *queue = clCreateCommandQueue(*context, *device, 0, &error);
+  return error == CL_SUCCESS;
+}
+
+)C";
+
 /// True when the tests can compile and run exported OpenCL code here.
 inline bool canRunExported() {
   if (cCompiler().empty()) {

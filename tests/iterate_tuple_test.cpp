@@ -227,10 +227,9 @@ static int launch(@api@_program *program, cl_command_queue queue, cl_mem u, cl_m
     return 1;
   return 0;
 }
-
+@OPEN_FIRST_DEVICE@
 int main(int argc, char **argv) {
   static float u0[COUNT], v0[COUNT], after[COUNT], result[2 * COUNT], again[2 * COUNT];
-  cl_platform_id platform;
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
@@ -246,12 +245,7 @@ int main(int argc, char **argv) {
   file = fopen(argv[2], "rb");
   if (!file || fread(v0, 1, sizeof v0, file) != sizeof v0) return 2;
   fclose(file);
-  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS) return 3;
-  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS) return 3;
-  context = clCreateContext(NULL, 1, &device, NULL, NULL, &error);
-  if (error != CL_SUCCESS) return 3;
-  queue = clCreateCommandQueue(context, device, 0, &error);
-  if (error != CL_SUCCESS) return 3;
+  if (!open_first_device(&device, &context, &queue)) return 3;
   u = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, @API@_U_BYTES, u0, &error);
   v = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, @API@_V_BYTES, v0, &error);
   o0 = clCreateBuffer(context, CL_MEM_READ_WRITE, @API@_OUT_0_BYTES, NULL, &error);
@@ -297,6 +291,7 @@ int main(int argc, char **argv) {
   auto replaceAll = [&](const std::string &key, const std::string &value) {
     for (size_t p; (p = text.find(key)) != std::string::npos;) text.replace(p, key.size(), value);
   };
+  replaceAll("@OPEN_FIRST_DEVICE@", test::kOpenFirstDeviceC);
   replaceAll("@api@", api);
   replaceAll("@API@", API);
   replaceAll("@N@", std::to_string(n));
