@@ -123,8 +123,8 @@ TEST_CASE("json stencil form: 1D, 2D, 3D, several grids and every boundary round
 }
 
 TEST_CASE("json stencil form: `returns` gives the result type the first grid read would not") {
-  // A bool mask read first made the result bool (the value of A converted);
-  // with "returns": "float" it is A's value. The C++ API takes it too.
+  // "returns": "float" says the result type where the first grid read is a
+  // bool mask. The C++ API takes it too.
   const std::string masked = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}],
     "inputs": [{"name": "A", "type": "[float]N"}, {"name": "K", "type": "[bool]N"}],
     "body": {"op": "stencil", "grids": {"A": "clamp", "K": "pointwise"}, "returns": "float",
@@ -152,6 +152,30 @@ TEST_CASE("json stencil form: `returns` gives the result type the first grid rea
   Expr viaApi = api::stencil({{apiA, api::clamp}, {apiK, api::StencilBoundary::pointWise()}},
                              "if (K[0]) return A[-1];\nreturn 0.5f * A[1];", "stencil", {}, ScalarKind::Float);
   CHECK(writeProgram(api::program({apiA, apiK}, viaApi)) == writeProgram(read));
+
+  // Without "returns", a mask read first does not truncate the value the
+  // body returns (an independent program's int mask read first made its
+  // float result int): the function returns the body's floating kind, the
+  // same program as with "returns": "float", which the writer then omits.
+  std::string inferred = masked;
+  inferred.erase(inferred.find(R"("returns": "float",)"), std::string(R"("returns": "float",)").size());
+  CHECK(readProgram(inferred).fun == read.fun);
+  CHECK(!contains(writeProgram(read), "returns"));
+  CHECK(writeProgram(api::program({apiA, apiK},
+                                  api::stencil({{apiA, api::clamp}, {apiK, api::StencilBoundary::pointWise()}},
+                                               "if (K[0]) return A[-1];\nreturn 0.5f * A[1];"))) == writeProgram(read));
+  // A double returned gives double; said explicitly, a conversion to the
+  // mask's kind is what the user asked for, and the writer keeps it.
+  std::string widest = inferred;
+  widest.replace(widest.find("0.5f * A[1]"), std::string("0.5f * A[1]").size(), "0.5 * A[1]");
+  CHECK(typeCheck(readProgram(widest), sizes).body().typeOrThrow().str() == "[double]5");
+  std::string asBool = masked;
+  asBool.replace(asBool.find(R"("returns": "float")"), std::string(R"("returns": "float")").size(),
+                 R"("returns": "bool")");
+  Program converted = readProgram(asBool);
+  CHECK(typeCheck(converted, sizes).body().typeOrThrow().str() == "[bool]5");
+  CHECK(contains(writeProgram(converted), R"("returns": "bool")"));
+  CHECK(readProgram(writeProgram(converted)).fun == converted.fun);
 }
 
 TEST_CASE("json stencil form: several-grid output names the grids in order of first use") {

@@ -320,7 +320,10 @@ private:
     case ast::StmtKind::Assign: out = lowerAssign(s); return true;
     case ast::StmtKind::Return: {
       ir::Stmt *r = newStmt(ir::StmtKind::Return);
-      r->value = convert(lower(*s.value), prog_->result);
+      const ir::Expr *value = lower(*s.value);
+      if (isFloating(value->type) && prog_->widestFloatingReturn != ScalarKind::Double)
+        prog_->widestFloatingReturn = value->type;
+      r->value = convert(value, prog_->result);
       out = r;
       return false;
     }

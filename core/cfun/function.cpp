@@ -74,6 +74,7 @@ std::string Function::signatureC() const {
 bool Function::usesDouble() const { return impl_->program->usesDouble; }
 
 bool Function::convertsFloatingToInt() const { return impl_->program->convertsFloatingToInt; }
+std::optional<ScalarKind> Function::widestFloatingReturn() const { return impl_->program->widestFloatingReturn; }
 
 std::string Function::bodyWithConversions(
     const std::function<std::string(ScalarKind from, const std::string &operand)> &floatingToInt) const {

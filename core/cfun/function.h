@@ -68,6 +68,10 @@ public:
   /// emitters then use bodyWithConversions instead of body().
   bool convertsFloatingToInt() const;
 
+  /// The widest floating kind (double over float) some return statement
+  /// gives before its conversion to the result type; nullopt when none does.
+  std::optional<ScalarKind> widestFloatingReturn() const;
+
   /// The body printed from the checked form, every conversion explicit, and
   /// each floating -> int conversion of `operand` (a parenthesised C
   /// expression of kind `from`) spelled `floatingToInt(from, operand)`.

@@ -11,6 +11,7 @@
 #include "core/scalar.h"
 
 #include <deque>
+#include <optional>
 #include <vector>
 
 namespace liftcc::cfun::ir {
@@ -69,6 +70,11 @@ struct Program {
   /// folded or not): C leaves NaN and out-of-range values undefined there, so
   /// emitters must print the body from this IR with saturating conversions.
   bool convertsFloatingToInt = false;
+  /// The widest floating kind (double over float) of the values the return
+  /// statements give before their conversion to the result type; none when
+  /// no return gives a floating value (a stencil form whose first grid is an
+  /// int or bool mask returns this kind instead: stencil_form.cpp).
+  std::optional<ScalarKind> widestFloatingReturn;
 };
 
 } // namespace liftcc::cfun::ir

@@ -277,12 +277,21 @@ Expr generatedFunction(const Form &form, const Parsed &parsed, const Shape &shap
     copied = a.end;
   }
   body += form.body.substr(copied);
-  try {
-    return Expr::userFun(
-        cfun::Function::compile(form.function, std::move(params), form.returns.value_or(kinds[shape.order[0]]), body));
-  } catch (const cfun::CFunError &e) {
-    throw FormError("", std::string("the generated function ") + form.function + ": " + e.what());
-  }
+  // Without `returns`, the first grid's kind; but an int or bool grid read
+  // first (a mask) does not truncate the floating value the body returns:
+  // the function returns that value's kind.
+  auto compile = [&](ScalarKind result) {
+    try {
+      return cfun::Function::compile(form.function, params, result, body);
+    } catch (const cfun::CFunError &e) {
+      throw FormError("", std::string("the generated function ") + form.function + ": " + e.what());
+    }
+  };
+  if (form.returns) return Expr::userFun(compile(*form.returns));
+  const ScalarKind first = kinds[shape.order[0]];
+  cfun::Function f = compile(first);
+  if (auto floating = f.widestFloatingReturn(); floating && !isFloating(first)) f = compile(*floating);
+  return Expr::userFun(f);
 }
 
 /// mapN of f over the neighbourhoods (zipped when there are several grids; a

@@ -82,7 +82,8 @@ struct Form {
   std::string function = std::string(kDefaultFunctionName); ///< the generated user function's name
   std::vector<ScalarParam> scalars;                         ///< parameters after the neighbours, as listed
   /// The function's result type; empty: the element type of the grid the
-  /// body reads first.
+  /// body reads first, or, where that is int or bool, the widest floating
+  /// kind the body returns, if any.
   std::optional<ScalarKind> returns;
 };
 
@@ -107,7 +108,9 @@ private:
 /// the number of subscripts; the radius of a grid is its largest |offset|
 /// (the same in every dimension, as the examples' windows). Parameters take
 /// the grid's element type (float when the grid is an untyped parameter);
-/// the function returns the first grid's. The scalars follow the neighbours
+/// the function returns `returns`, else the first grid's (unless that is int
+/// or bool and the body returns a floating value: then that value's kind,
+/// double over float). The scalars follow the neighbours
 /// as parameters of their own names and types. Throws FormError.
 Expr build(const Form &form);
 
