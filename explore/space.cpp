@@ -88,22 +88,34 @@ std::vector<Variant> specialisedTwins(const std::vector<Variant> &variants, cons
   return twins;
 }
 
+/// Whether a specialised kernel has a border code (an interior was found).
+bool hasBorderCode(const codegen::Kernel &k) { return k.interior.has_value(); }
+
+/// Whether a specialised kernel's interior is decided per work-item (mapGlb),
+/// so its border work-groups can split per work-item.
+bool hasItemInterior(const codegen::Kernel &k) { return k.interior && !k.interior->inWorkGroups; }
+
+/// The twin, with `flag` set, of each of `variants` whose kernel `admits` it.
+std::vector<Variant> twinsWith(const std::vector<Variant> &variants, const SpaceOptions &options,
+                               bool Configuration::*flag, bool (*admits)(const codegen::Kernel &)) {
+  std::vector<Variant> out;
+  for (const Variant &v : variants) {
+    if (!admits(v.kernel)) continue;
+    checkSpaceDeadline(options);
+    Configuration c = v.configuration;
+    c.*flag = true;
+    out.push_back({c, v.lowered, driver::generate(v.lowered, c, options.target)});
+  }
+  return out;
+}
+
 /// The twins of the specialised `twins` whose OpenCL border code calls
 /// never-inlined copies of the user functions (noinlineBorder): which of the
 /// two border codes is faster depends on the stencil (docs/codegen.md,
 /// Boundary specialisation). Only kernels with an interior have a border code.
 std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, const SpaceOptions &options) {
-  const codegen::Target target = options.target;
-  std::vector<Variant> out;
-  if (target != codegen::Target::OpenCL) return out;
-  for (const Variant &v : twins) {
-    if (!v.kernel.interior) continue;
-    checkSpaceDeadline(options);
-    Configuration c = v.configuration;
-    c.noinlineBorder = true;
-    out.push_back({c, v.lowered, driver::generate(v.lowered, c, target)});
-  }
-  return out;
+  if (options.target != codegen::Target::OpenCL) return {};
+  return twinsWith(twins, options, &Configuration::noinlineBorder, hasBorderCode);
 }
 
 /// The twins of the noinline-border `twins` whose border work-groups run the
@@ -115,15 +127,7 @@ std::vector<Variant> noinlineBorderTwins(const std::vector<Variant> &twins, cons
 /// (docs/codegen.md, Boundary specialisation), so that twin is not explored.
 /// Only kernels whose interior is decided per work-item have the choice.
 std::vector<Variant> splitBorderTwins(const std::vector<Variant> &twins, const SpaceOptions &options) {
-  std::vector<Variant> out;
-  for (const Variant &v : twins) {
-    if (!v.kernel.interior || v.kernel.interior->inWorkGroups) continue;
-    checkSpaceDeadline(options);
-    Configuration c = v.configuration;
-    c.splitBorder = true;
-    out.push_back({c, v.lowered, driver::generate(v.lowered, c, options.target)});
-  }
-  return out;
+  return twinsWith(twins, options, &Configuration::splitBorder, hasItemInterior);
 }
 
 /// Whether some user function of `program` has a sum that the reassociate
@@ -470,12 +474,13 @@ BuiltCandidate buildCandidate(const SpaceDescription &description, size_t index)
       codegen::Kernel specialised = driver::generate(program.lowered, twin, description.target);
       if (specialised.source == kernel.source) return {std::nullopt, "its boundary specialisation changes no code"};
       if (c.noinlineBorder) {
-        if (!specialised.interior) return {std::nullopt, "its specialised kernel has no interior, so no border code"};
+        if (!hasBorderCode(specialised))
+          return {std::nullopt, "its specialised kernel has no interior, so no border code"};
         twin.noinlineBorder = true;
         specialised = driver::generate(program.lowered, twin, description.target);
       }
       if (c.splitBorder) {
-        if (!specialised.interior || specialised.interior->inWorkGroups)
+        if (!hasItemInterior(specialised))
           return {std::nullopt, "its specialised kernel has no interior decided per work-item"};
         twin.splitBorder = true;
         specialised = driver::generate(program.lowered, twin, description.target);
