@@ -58,7 +58,8 @@ Contender hostLoopContender(const explore::BestKernel &best, const examples::Exa
           return a.role == codegen::KernelArg::Role::Input && a.name == iterated;
         });
         if (input == kernel.args.end()) throw std::invalid_argument("the single step does not read " + iterated);
-        kernel.iteration = codegen::Kernel::Iteration{iterateCount(body), {size_t(input - kernel.args.begin())}, {}};
+        kernel.iteration =
+            codegen::Kernel::Iteration{iterateCount(body), {size_t(input - kernel.args.begin())}, {}, {}};
         return ContenderKernel{std::move(kernel), driver::launchLocalSize(configuration)};
       }};
   contender.tolerance = codegen::fastMathTolerance(configuration.fastMath, configuration.divToMul);

@@ -68,7 +68,7 @@ codegen::Kernel scheduledReferenceKernel(const examples::Example &example, const
   if (schedule.stages.size() == 1) {
     // One kernel; an iterated program runs it once per step.
     if (typed.body().isPrim(Op::Iterate))
-      kernel.iteration = codegen::Kernel::Iteration{iterateCount(typed.body()), {0}, {}};
+      kernel.iteration = codegen::Kernel::Iteration{iterateCount(typed.body()), {0}, {}, {}};
     return kernel;
   }
   auto known = [&](const std::string &name) {

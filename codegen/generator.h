@@ -309,8 +309,12 @@ bool hasStages(const Program &typedProgram);
 /// (generator_stages.cpp, Kernel::stages).
 /// `sourceParts` (optional) receives the pieces of every stage's source;
 /// the temporaries are named `temporaryBase` followed by their index.
+/// A component of a tuple result that is an input itself gets an output that
+/// no stage writes when the input is one of `passedOn` (an iterated state's
+/// carried component: the host passes the buffer on); any other is an error.
 Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options,
-                      std::vector<SourceParts> *sourceParts = nullptr, const std::string &temporaryBase = "tmp");
+                      std::vector<SourceParts> *sourceParts = nullptr, const std::string &temporaryBase = "tmp",
+                      const std::set<std::string> &passedOn = {});
 /// The index of the program input A that the program's iterate(n, f, A)
 /// iterates; a CodegenError at /body/in when A is not an input.
 size_t iteratedInput(const Program &typedProgram);

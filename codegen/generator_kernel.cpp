@@ -169,7 +169,7 @@ Kernel Generator::run() {
   if (body.isPrim(Op::Iterate)) {
     // One kernel for f; the host iterates (see Kernel::Iteration).
     const Expr &over = inputOf(body);
-    kernel.iteration = Kernel::Iteration{iterateCount(body), {iteratedInput(program_)}, {}};
+    kernel.iteration = Kernel::Iteration{iterateCount(body), {iteratedInput(program_)}, {}, {}};
     body = Expr::apply(funOf(body), {over}).withType(resultType);
     where = "/body/f";
   }

@@ -205,8 +205,10 @@ void nameStageBuffers(Kernel &kernel, const std::vector<std::string> &writes,
 /// When the result `last` is only a tuple or zip of stages' results of
 /// arrays of scalars, one per output: which output each of those stages
 /// writes (temporary -> output); nullopt when a last kernel computes the result.
-std::optional<std::map<std::string, std::string>> outputsOfStages(const Expr &last, const Type &resultType,
-                                                                  const std::vector<std::string> &outputs) {
+std::optional<std::map<std::string, std::string>> outputsOfStages(const Program &typedProgram, const Expr &last,
+                                                                  const Type &resultType,
+                                                                  const std::vector<std::string> &outputs,
+                                                                  const std::set<std::string> &passedOn) {
   std::vector<const Expr *> leaves;
   std::function<bool(const Expr &)> onlyStages = [&](const Expr &e) {
     if (e.isPrim(Op::Tuple) || e.isPrim(Op::Zip)) return std::all_of(e.args().begin(), e.args().end(), onlyStages);
@@ -217,6 +219,15 @@ std::optional<std::map<std::string, std::string>> outputsOfStages(const Expr &la
   if (!(hasTuple(resultType) && onlyStages(last) && leaves.size() == outputs.size())) return std::nullopt;
   std::map<std::string, std::string> bufferName;
   for (size_t k = 0; k < leaves.size(); ++k) {
+    // An input as a component: its output is written by no stage. Only the
+    // host loop of an iterated state may do that (it passes the buffer on).
+    const std::vector<Expr> &inputs = typedProgram.inputs();
+    if (std::any_of(inputs.begin(), inputs.end(), [&](const Expr &in) { return in.sameNode(*leaves[k]); })) {
+      if (!passedOn.count(leaves[k]->name()))
+        fail("/body", "component " + std::to_string(k) + " of the result is the input " + leaves[k]->name() +
+                          " itself, which no kernel writes to an output: copy it with a map (lowering does)");
+      continue;
+    }
     if (hasTuple(leaves[k]->typeOrThrow()) || bufferName.count(leaves[k]->name()))
       fail("/body", "a result whose components are arrays of tuples or the same array twice is not supported yet");
     bufferName[leaves[k]->name()] = outputs[k];
@@ -283,7 +294,8 @@ Kernel generateOneKernel(const Program &typedProgram, Target target, const Codeg
 }
 
 Kernel generateStages(const Program &typedProgram, Target target, const CodegenOptions &options,
-                      std::vector<SourceParts> *sourceParts, const std::string &temporaryBase) {
+                      std::vector<SourceParts> *sourceParts, const std::string &temporaryBase,
+                      const std::set<std::string> &passedOn) {
   if (!typedProgram.body().type()) fail("", "the program is not type-checked");
   if (containsNode(typedProgram.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); }))
     fail("/body", "iterate over a program of several kernels (an intermediate array in global memory) is not "
@@ -320,7 +332,8 @@ Kernel generateStages(const Program &typedProgram, Target target, const CodegenO
     outputs.push_back(fresh("out"));
   else
     for (size_t k = 0; k < outputTypes.size(); ++k) outputs.push_back(fresh("out_" + std::to_string(k)));
-  std::optional<std::map<std::string, std::string>> direct = outputsOfStages(last, resultType, outputs);
+  std::optional<std::map<std::string, std::string>> direct =
+      outputsOfStages(typedProgram, last, resultType, outputs, passedOn);
   const bool lastKernel = !direct;
   const std::map<std::string, std::string> bufferName = direct.value_or(std::map<std::string, std::string>{});
 
@@ -390,17 +403,24 @@ Kernel generateIteratedStages(const Program &typedProgram, Target target, const 
   if (!input || outputs != 1)
     throw InternalError("the iterated step over " + over.name() + " has " + std::to_string(outputs) + " outputs and " +
                         (input ? "" : "no ") + "input " + over.name());
-  kernel.iteration = Kernel::Iteration{iterateCount(body), {*input}, {}};
+  kernel.iteration = Kernel::Iteration{iterateCount(body), {*input}, {}, {}};
   return kernel;
 }
 
 Kernel generateIteratedTuple(const Program &typedProgram, Target target, const CodegenOptions &options) {
   const std::vector<Expr> state = *iteratedInputs(typedProgram);
   // One step over the inputs themselves: its result is the new state, a
-  // tuple of arrays, each component written to an output of its own.
-  Program step =
-      typeCheck(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), stepOverState(typedProgram))});
-  Kernel kernel = generateKernel(step, target, options);
+  // tuple of arrays, each component written to an output of its own, but
+  // for the components carried over from another (their outputs are never
+  // written: the host passes the buffers on).
+  const Expr stepBody = stepOverState(typedProgram);
+  const std::vector<std::optional<size_t>> carried = carriedComponents(stepBody, state);
+  std::set<std::string> passedOn;
+  for (const std::optional<size_t> &from : carried)
+    if (from) passedOn.insert(state[*from].name());
+  Program step = typeCheck(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), stepBody)});
+  Kernel kernel = passedOn.empty() ? generateKernel(step, target, options)
+                                   : generateStages(step, target, options, nullptr, "tmp", passedOn);
   std::vector<size_t> outputs;
   for (size_t i = 0; i < kernel.args.size(); ++i)
     if (kernel.args[i].role == KernelArg::Role::Output) outputs.push_back(i);
@@ -418,7 +438,7 @@ Kernel generateIteratedTuple(const Program &typedProgram, Target target, const C
                           ", is not an argument of the type and length of output " + out.name);
     inputArgs.push_back(static_cast<size_t>(in - kernel.args.begin()));
   }
-  kernel.iteration = Kernel::Iteration{iterateCount(typedProgram.body()), inputArgs, {}};
+  kernel.iteration = Kernel::Iteration{iterateCount(typedProgram.body()), inputArgs, {}, carried};
   return kernel;
 }
 

@@ -70,6 +70,14 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
         phases.push_back({{"count", phase.count.str()}, {"stages", phase.stages}});
       meta["iterate"]["phases"] = phases;
     }
+    // Written only when some component is carried over: per component, null
+    // (computed) or the index of the component it is the old value of.
+    if (!kernel.iteration->carriedFrom.empty()) {
+      json carried = json::array();
+      for (const std::optional<size_t> &from : kernel.iteration->carriedFrom)
+        carried.push_back(from ? json(*from) : json(nullptr));
+      meta["iterate"]["carriedFrom"] = carried;
+    }
   }
   if (kernel.localSize) {
     json local = json::array();

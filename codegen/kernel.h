@@ -64,6 +64,12 @@ struct Kernel {
       size_t stages = 0;
     };
     std::vector<Phase> phases;
+    /// Per component of the state, the component it is carried over from
+    /// unchanged (core/ir/iterated_state.h: a wave's (prev, cur) -> (cur,
+    /// f(prev, cur))): no stage writes its output, the host passes the
+    /// buffer on, rotating the state's buffers instead of exchanging pairs.
+    /// Empty: every component is computed.
+    std::vector<std::optional<size_t>> carriedFrom;
   };
   std::optional<Iteration> iteration;
   /// Options the device compiler must build the kernel with, in the target's

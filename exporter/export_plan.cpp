@@ -191,6 +191,39 @@ std::vector<StageParam> bindParams(const ExportPlan &plan, const std::vector<Pla
 }
 
 /// Checks what every plan must satisfy, whatever it was built from.
+/// carriedFrom: one entry per component, each source carried once, of the
+/// component's type and length, some component computed, and no kernel
+/// writing the output of a carried one (the host passes buffers on).
+void validateCarried(const ExportPlan &plan, const std::string &where) {
+  const std::vector<std::optional<size_t>> &carried = plan.iteration->carriedFrom;
+  if (carried.empty()) return;
+  const std::vector<size_t> &inputs = plan.iteration->inputArgs, outputs = plan.outputArgs();
+  const std::string pointer = "/kernel/iterate/carriedFrom";
+  if (carried.size() != inputs.size())
+    fail(where, pointer,
+         "expected one entry per component of the state (" + std::to_string(inputs.size()) + "), found " +
+             std::to_string(carried.size()));
+  if (std::all_of(carried.begin(), carried.end(), [](const std::optional<size_t> &f) { return f.has_value(); }))
+    fail(where, pointer, "expected some component computed by the kernels, found every one carried over");
+  for (size_t c = 0; c < carried.size(); ++c) {
+    if (!carried[c]) continue;
+    const std::string at = pointer + "/" + std::to_string(c);
+    if (std::count(carried.begin(), carried.end(), carried[c]) > 1)
+      fail(where, at, "component " + std::to_string(*carried[c]) + " is carried over twice");
+    const PlanArg &to = plan.args.at(inputs[c]), &from = plan.args.at(inputs[*carried[c]]);
+    if (to.kind != from.kind || to.count != from.count)
+      fail(where, at,
+           "the iterated input '" + io::shown(to.name) + "' and the input '" + io::shown(from.name) +
+               "' it is carried over from differ in type or length");
+    for (const PlanStage &stage : plan.stages)
+      for (const StageParam &param : stage.params)
+        if (!param.isSize && param.index == outputs.at(c))
+          fail(where, at,
+               "the output '" + io::shown(plan.args.at(outputs[c]).name) +
+                   "' of a carried component is written by kernel '" + io::shown(stage.kernelName) + "'");
+  }
+}
+
 void validate(const ExportPlan &plan, const std::string &where) {
   size_t outputs = 0;
   std::vector<PlanArg> buffers = plan.args;
@@ -226,6 +259,7 @@ void validate(const ExportPlan &plan, const std::string &where) {
       if (std::count(inputs.begin(), inputs.end(), inputs[c]) > 1)
         fail(where, "/kernel/iterate", "the input '" + io::shown(in.name) + "' is iterated twice");
     }
+    validateCarried(plan, where);
     const std::vector<ExportPlan::Iteration::Phase> &phases = plan.iteration->phases;
     if (!phases.empty()) {
       int64_t launches = 0;
@@ -409,6 +443,29 @@ std::vector<ExportPlan::Iteration::Phase> parsePhases(const json &kernel, const 
   return phases;
 }
 
+/// The iterate field's carriedFrom (absent: every component computed):
+/// null or a component index per component; validate() checks the rest.
+std::vector<std::optional<size_t>> parseCarried(const json &kernel, const std::string &where) {
+  const json &iterate = kernel["iterate"];
+  std::vector<std::optional<size_t>> carried;
+  if (!iterate.is_object() || !iterate.contains("carriedFrom")) return carried;
+  const json &list = iterate["carriedFrom"];
+  if (!list.is_array() || list.empty()) fail(where, "/kernel/iterate/carriedFrom", "expected a non-empty array");
+  for (size_t c = 0; c < list.size(); ++c) {
+    const std::string at = "/kernel/iterate/carriedFrom/" + std::to_string(c);
+    if (list[c].is_null()) {
+      carried.push_back(std::nullopt);
+      continue;
+    }
+    if (!list[c].is_number_integer() || list[c].get<int64_t>() < 0 || list[c].get<int64_t>() >= int64_t(list.size()))
+      fail(where, at,
+           "expected null or a component index below " + std::to_string(list.size()) + ", found " +
+               io::shown(list[c].dump()));
+    carried.push_back(list[c].get<size_t>());
+  }
+  return carried;
+}
+
 /// Where and how fast the kernel was tuned, for the exported files' comment.
 std::vector<std::string> provenanceLines(const json &launch) {
   std::vector<std::string> lines;
@@ -473,6 +530,7 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
   if (kernel.contains("iterate")) {
     plan.iteration = parseIteration(plan, kernel, where);
     plan.iteration->phases = parsePhases(kernel, where);
+    plan.iteration->carriedFrom = parseCarried(kernel, where);
   }
   std::vector<std::string> provenance = provenanceLines(launch);
   plan.provenance.insert(plan.provenance.end(), provenance.begin(), provenance.end());
@@ -547,8 +605,10 @@ ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &prog
   plan.localMemoryBytes = kernel.localMemoryBytes;
   plan.buildOptions = kernel.buildOptions;
   if (kernel.iteration)
-    plan.iteration =
-        ExportPlan::Iteration{arith::evaluate(kernel.iteration->count, bindings), kernel.iteration->inputArgs, {}};
+    plan.iteration = ExportPlan::Iteration{arith::evaluate(kernel.iteration->count, bindings),
+                                           kernel.iteration->inputArgs,
+                                           {},
+                                           kernel.iteration->carriedFrom};
   for (const codegen::Kernel::Iteration::Phase &phase :
        kernel.iteration ? kernel.iteration->phases : std::vector<codegen::Kernel::Iteration::Phase>{})
     plan.iteration->phases.push_back({arith::evaluate(phase.count, bindings), phase.stages});

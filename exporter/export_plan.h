@@ -92,6 +92,10 @@ struct ExportPlan {
       size_t stages = 0;
     };
     std::vector<Phase> phases;
+    /// codegen::Kernel::Iteration::carriedFrom: per component, the component
+    /// it is carried over from (no kernel writes its output); empty: none.
+    std::vector<std::optional<size_t>> carriedFrom;
+    bool carries() const { return !carriedFrom.empty(); }
   };
   std::optional<Iteration> iteration;
   /// Where the kernel came from, for the comment heading the exported files.

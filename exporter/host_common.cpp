@@ -4,6 +4,7 @@
 #include "exporter/template_text.h"
 #include "liftcc/version.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -136,6 +137,144 @@ std::string paramValue(const ExportPlan &plan, const HostNames &names, const Sta
 
 bool launchesKernels(const ExportPlan &plan) { return !plan.iteration || plan.iteration->count > 0; }
 
+ScratchLayout scratchLayout(const ExportPlan &plan) {
+  ScratchLayout layout;
+  if (!plan.iteration) return layout;
+  const std::vector<size_t> outputs = plan.outputArgs();
+  const size_t components = plan.iteration->inputArgs.size();
+  auto bytes = [&](size_t c) {
+    return plan.args.at(outputs.at(c)).count * elementBytes(plan.args.at(outputs.at(c)).kind);
+  };
+  if (!plan.iteration->carries()) {
+    for (size_t c = 0; c < components; ++c) {
+      layout.first.push_back(c);
+      layout.count.push_back(1);
+      layout.slotComponent.push_back(c);
+    }
+    return layout;
+  }
+  layout.first.assign(components, 0);
+  layout.count.assign(components, 0);
+  std::vector<bool> placed(components, false);
+  for (size_t c = 0; c < components; ++c) {
+    if (placed[c]) continue;
+    const size_t first = layout.slotComponent.size();
+    size_t slots = 0;
+    for (size_t d = c; d < components; ++d)
+      if (!placed[d] && bytes(d) == bytes(c)) slots += plan.iteration->carriedFrom[d] ? 1 : 2;
+    for (size_t d = c; d < components; ++d)
+      if (!placed[d] && bytes(d) == bytes(c)) {
+        placed[d] = true;
+        layout.first[d] = first;
+        layout.count[d] = slots;
+      }
+    layout.slotComponent.insert(layout.slotComponent.end(), slots, c);
+  }
+  return layout;
+}
+
+std::string scratchNote(const ExportPlan &plan) {
+  if (plan.iteration && plan.iteration->carries())
+    return "the buffers an iterate's state rotates through (a carried component passes its buffer on)";
+  return "the second buffer of each iterated array";
+}
+
+namespace {
+
+/// The C of an iterate's launches around the stages: the declarations
+/// before the loops, per launch the targets and the next state, and what
+/// follows the loops.
+struct LoopText {
+  std::string start, targets, advance, end;
+};
+
+using VariableName = std::function<std::string(const std::string &, size_t)>;
+
+std::string indented(const std::string &text, const std::string &indent) {
+  std::string out;
+  size_t from = 0;
+  while (from < text.size()) {
+    size_t to = text.find('\n', from);
+    to = to == std::string::npos ? text.size() : to + 1;
+    out += indent + text.substr(from, to - from);
+    from = to;
+  }
+  return out;
+}
+
+/// Without carried components: each component's target alternates between
+/// its output and its scratch buffer, so that the last launch writes the output.
+LoopText exchangeText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks,
+                      const std::vector<size_t> &outputs, const VariableName &variable) {
+  TemplateSections shared = templateFile("host.c.in");
+  const std::string count = std::to_string(plan.iteration->count);
+  std::string sources;
+  LoopText text;
+  for (size_t c = 0; c < plan.iteration->inputArgs.size(); ++c) {
+    std::map<std::string, std::string> values{{"BUFFER", hooks.bufferType},
+                                              {"SOURCE", variable("source", c)},
+                                              {"TARGET", variable("target", c)},
+                                              {"INPUT", names.argParam[plan.iteration->inputArgs[c]]},
+                                              {"OUTPUT", names.argParam[outputs.at(c)]},
+                                              {"COUNT", count},
+                                              {"SLOT", std::to_string(c)}};
+    sources += substitute(section(shared, "iteration_source"), values);
+    text.targets += substitute(section(shared, "iteration_target"), values);
+    text.advance += substitute(section(shared, "iteration_advance"), values);
+  }
+  text.start = substitute(section(shared, "iteration_start"), {{"COUNT", count}, {"SOURCES", sources}});
+  return text;
+}
+
+/// With carried components (ScratchLayout): per launch the computed
+/// components' targets (the outputs in the last launch, else free scratch
+/// buffers) and the next state (carried components take over their source's
+/// buffer); after the loops the carried components copied into their outputs.
+LoopText rotationText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks,
+                      const std::vector<size_t> &outputs, const VariableName &variable) {
+  TemplateSections shared = templateFile("host.c.in");
+  const std::vector<std::optional<size_t>> &from = plan.iteration->carriedFrom;
+  const ScratchLayout layout = scratchLayout(plan);
+  const std::string count = std::to_string(plan.iteration->count);
+  std::string sources, last, busy, picks, next, assign, copies;
+  for (size_t c = 0; c < from.size(); ++c) {
+    std::map<std::string, std::string> values{{"BUFFER", hooks.bufferType},
+                                              {"SOURCE", variable("source", c)},
+                                              {"TARGET", variable("target", c)},
+                                              {"INPUT", names.argParam[plan.iteration->inputArgs[c]]}};
+    sources += substitute(section(shared, from[c] ? "rotation_carried_source" : "iteration_source"), values);
+    busy += "        busy[nbusy++] = " + variable("source", c) + ";\n";
+    next += (c ? ", " : "") + variable("next", c) + " = " +
+            (from[c] ? variable("source", *from[c]) : variable("target", c));
+    assign += "        " + variable("source", c) + " = " + variable("next", c) + ";\n";
+    if (from[c]) {
+      bool lastCopy = std::none_of(from.begin() + static_cast<std::ptrdiff_t>(c) + 1, from.end(),
+                                   [](const std::optional<size_t> &f) { return f.has_value(); });
+      copies += indented(hooks.copy(variable("source", c), names.argParam[outputs.at(c)],
+                                    names.argMacro[outputs.at(c)] + "_BYTES", lastCopy ? "done" : "NULL"),
+                         "  ");
+      continue;
+    }
+    last += "        " + variable("target", c) + " = " + names.argParam[outputs.at(c)] + ";\n";
+    picks += "        " + variable("target", c) + " = " + names.api + "_free_scratch(program->scratch + " +
+             std::to_string(layout.first[c]) + ", " + std::to_string(layout.count[c]) + ", busy, nbusy);\n" +
+             "        busy[nbusy++] = " + variable("target", c) + ";\n";
+  }
+  LoopText text;
+  text.start = substitute(section(shared, "rotation_start"), {{"COUNT", count},
+                                                              {"SOURCES", sources},
+                                                              {"BUFFER", hooks.bufferType},
+                                                              {"BUSY", std::to_string(2 * from.size())}});
+  text.targets = substitute(section(shared, "rotation_targets"),
+                            {{"COUNT", count}, {"LAST", last}, {"BUSYSOURCES", busy}, {"PICKS", picks}});
+  text.advance = substitute(section(shared, "rotation_advance"),
+                            {{"BUFFER", hooks.bufferType}, {"NEXT", next}, {"ASSIGN", assign}});
+  text.end = substitute(section(shared, "rotation_copies"), {{"COPIES", copies}});
+  return text;
+}
+
+} // namespace
+
 std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks) {
   const std::string OK = names.enumValue("OK");
   const std::vector<size_t> outputs = plan.outputArgs();
@@ -181,23 +320,14 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
   }
 
   std::string count = std::to_string(plan.iteration->count);
-  for (size_t c = 0; plan.iteration->count >= 2 && c < iterated.size(); ++c)
-    text += hooks.allocateScratch(c, names.argMacro[outputs.at(c)] + "_BYTES");
+  const ScratchLayout layout = scratchLayout(plan);
+  for (size_t slot = 0; plan.iteration->count >= 2 && slot < layout.slotComponent.size(); ++slot)
+    text += hooks.allocateScratch(slot, names.argMacro[outputs.at(layout.slotComponent[slot])] + "_BYTES");
   TemplateSections shared = templateFile("host.c.in");
-  std::string sources, targets, advances;
-  for (size_t c = 0; c < iterated.size(); ++c) {
-    std::map<std::string, std::string> values{{"BUFFER", hooks.bufferType},
-                                              {"SOURCE", variable("source", c)},
-                                              {"TARGET", variable("target", c)},
-                                              {"INPUT", names.argParam[iterated[c]]},
-                                              {"OUTPUT", names.argParam[outputs.at(c)]},
-                                              {"COUNT", count},
-                                              {"SLOT", std::to_string(c)}};
-    sources += substitute(section(shared, "iteration_source"), values);
-    targets += substitute(section(shared, "iteration_target"), values);
-    advances += substitute(section(shared, "iteration_advance"), values);
-  }
-  text += substitute(section(shared, "iteration_start"), {{"COUNT", count}, {"SOURCES", sources}});
+  const bool rotates = plan.iteration->carries();
+  const LoopText loop = rotates ? rotationText(plan, names, hooks, outputs, variable)
+                                : exchangeText(plan, names, hooks, outputs, variable);
+  text += loop.start;
   // One loop per phase (one for a single loop), each launching its stages;
   // the last launch of all gives the caller's event.
   std::vector<ExportPlan::Iteration::Phase> phases = plan.iteration->phases;
@@ -207,20 +337,21 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
     const bool lastPhase = p + 1 == phases.size();
     const std::string phaseCount = std::to_string(phases[p].count);
     if (phases.size() > 1) text += "    /* phase " + std::to_string(p) + " */\n";
-    text += substitute(section(shared, "iteration_loop"), {{"PHASECOUNT", phaseCount}}) + targets;
+    text += substitute(section(shared, "iteration_loop"), {{"PHASECOUNT", phaseCount}}) + loop.targets;
     for (size_t s = first; s < first + phases[p].stages; ++s) {
       text += stageComment(s, "      ");
       for (size_t q = 0; q < plan.stages[s].params.size(); ++q)
         if (std::optional<std::string> value = swappedAs(plan.stages[s].params[q]))
           text += hooks.bind(s, q, false, *value, "      ");
-      bool last = lastPhase && s + 1 == first + phases[p].stages;
+      // With carried components, the copies after the launches give the event.
+      bool last = lastPhase && s + 1 == first + phases[p].stages && !rotates;
       text += "      status = " + hooks.enqueue(s, last ? "k == " + phaseCount + " - 1 ? done : NULL" : "NULL") + ";\n";
       text += "      if (status != " + OK + ") return status;\n";
     }
-    text += advances + section(shared, "iteration_loop_end");
+    text += loop.advance + section(shared, "iteration_loop_end");
     first += phases[p].stages;
   }
-  return text + substitute(section(shared, "iteration_end"), {{"API", names.API}});
+  return text + loop.end + substitute(section(shared, "iteration_end"), {{"API", names.API}});
 }
 
 std::string provenanceComment(const ExportPlan &plan, const std::string &what) {

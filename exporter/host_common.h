@@ -90,6 +90,20 @@ std::string paramValue(const ExportPlan &plan, const HostNames &names, const Sta
 /// Whether the schedule launches any kernel (not for zero iterations).
 bool launchesKernels(const ExportPlan &plan);
 
+/// The scratch buffers of an iterate's launches. Without carried components:
+/// one per component (the second buffer of each iterated array). With them
+/// (ExportPlan::Iteration::carriedFrom): the state rotates through them, so
+/// each size of component has as many as the components of that size plus
+/// those computed, in a range of its own (`first`, `count` per component).
+struct ScratchLayout {
+  std::vector<size_t> slotComponent; ///< per slot: a component whose size it has
+  std::vector<size_t> first, count;  ///< per component: its size's slots
+};
+ScratchLayout scratchLayout(const ExportPlan &plan);
+
+/// What program->scratch holds, for the comment on its field.
+std::string scratchNote(const ExportPlan &plan);
+
 /// The definition of `<api>_kernel_source`: the kernel source as an array of
 /// `<API>_KERNEL_SOURCE_PARTS` string literals (literalPieces).
 std::string kernelSourceDefinition(const ExportPlan &plan, const HostNames &names);

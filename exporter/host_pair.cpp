@@ -47,7 +47,8 @@ std::map<std::string, std::string> sharedValues(const ExportPlan &plan, const Ho
       {"KERNELCOUNT", std::to_string(plan.stages.size())},
       {"KERNELNAMES", kernelNames},
       {"TEMPORARYSLOTS", std::to_string(std::max<size_t>(1, plan.temporaries.size()))},
-      {"SCRATCHSLOTS", std::to_string(plan.iteration ? std::max<size_t>(1, plan.iteration->inputArgs.size()) : 1)},
+      {"SCRATCHSLOTS", std::to_string(std::max<size_t>(1, scratchLayout(plan).slotComponent.size()))},
+      {"SCRATCHNOTE", scratchNote(plan)},
       {"TEMPORARYNOTE", plan.temporaries.empty()
                             ? "none: one kernel"
                             : "what the kernels pass between them, " + values.at("MADE") + " at build"},
@@ -57,6 +58,9 @@ std::map<std::string, std::string> sharedValues(const ExportPlan &plan, const Ho
       {"SIZECHECK", sizeCheck(plan, names, "  ")},
       {"BUFFERSIZES", bufferSizeChecks(plan, names)},
   });
+  // The scratch picker, only where a schedule calls it (an unused static function is a warning).
+  const bool rotates = plan.iteration && plan.iteration->carries() && plan.iteration->count >= 1;
+  values["ROTATION"] = rotates ? substitute(section(templateFile("host.c.in"), "rotation_function"), values) : "";
   values["TEMPORARIES"] = plan.temporaries.empty() ? "" : substitute(section(target.sections, "temporaries"), values);
   return values;
 }

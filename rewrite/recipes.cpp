@@ -443,6 +443,44 @@ Expr bodyOver(const Program &lowered, const std::unordered_map<std::string, Expr
   });
 }
 
+/// The step over the state inputs, lowered by the recipe. Components the
+/// step only carries over from another component (core/ir/iterated_state.h)
+/// are left out of the recipe's program and put back as that input itself,
+/// so no kernel copies them: the host passes their buffers on instead.
+Program lowerComputedComponents(const Program &typed, const Expr &stepBody, const std::vector<Expr> &state,
+                                Recipe recipe, const RecipeOptions &options) {
+  auto lower = [&](const Expr &body) {
+    return applyRecipe(typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), body)}), recipe, options);
+  };
+  const std::vector<std::optional<size_t>> carried = carriedComponents(stepBody, state);
+  if (carried.empty()) return lower(stepBody);
+  std::vector<Expr> computed;
+  for (size_t c = 0; c < carried.size(); ++c)
+    if (!carried[c]) computed.push_back(inputsOf(stepBody)[c]);
+  Program lowered = lower(api::tuple(computed));
+  // The recipe makes a kernel (a toGlobal stage) of each component of a
+  // tuple result; where it made anything else, the carried components are
+  // copied by kernels too.
+  const Expr &result = lowered.body();
+  if (!result.isPrim(Op::Tuple) || inputsOf(result).size() != computed.size() ||
+      !std::all_of(inputsOf(result).begin(), inputsOf(result).end(),
+                   [](const Expr &part) { return part.isPrim(Op::ToGlobal); }))
+    return lower(stepBody);
+  std::vector<Expr> parts;
+  for (size_t c = 0, k = 0; c < carried.size(); ++c) {
+    if (!carried[c]) {
+      parts.push_back(inputsOf(lowered.body())[k++]);
+      continue;
+    }
+    const std::string &name = state[*carried[c]].name();
+    auto input = std::find_if(lowered.inputs().begin(), lowered.inputs().end(),
+                              [&](const Expr &in) { return in.name() == name; });
+    if (input == lowered.inputs().end()) throw InternalError("the lowered step has no input " + name);
+    parts.push_back(*input);
+  }
+  return typeCheck(Program{typed.sizes, Expr::lambda(lowered.inputs(), api::tuple(parts))});
+}
+
 /// iterate(n, f, tuple(A, B, ...)) over program inputs: the step, lowered
 /// over the inputs themselves, becomes a program with one output per
 /// component (a kernel per computed component, a copy for one that is only
@@ -458,9 +496,8 @@ Program lowerIteratedTuple(const Program &typed, Recipe recipe, const RecipeOpti
                        "not built yet");
   RecipeOptions stepOptions = options;
   stepOptions.fusion = Fusion::Inline;
-  Program step =
-      typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), inlineArrayBindings(stepOverState(typed)))});
-  Program lowered = applyRecipe(step, recipe, stepOptions);
+  const Expr stepBody = inlineArrayBindings(stepOverState(typed));
+  Program lowered = lowerComputedComponents(typed, stepBody, state, recipe, stepOptions);
   // The lowered step over a fresh state parameter: component c of the state
   // where it read the c-th input of the tuple, the other inputs as they were.
   Expr param = Expr::param(funOf(body).params().front().name());

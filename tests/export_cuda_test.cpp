@@ -145,6 +145,26 @@ TEST_CASE(
       CHECK_MESSAGE(compiledIter.status == 0, compile << "\n" << compiledIter.output);
     }
   }
+  // The rotating host loop of a wave, whose second component is carried over.
+  for (int iterations : {1, 4}) {
+    CAPTURE(iterations);
+    fs::path waveDir = dir.path() / ("wave" + std::to_string(iterations));
+    fs::create_directories(waveDir);
+    std::ofstream(waveDir / "leapfrog.json") << test::waveTupleJson(iterations);
+    exported = test::runLiftc(test::quoteArgs({"export", (waveDir / "leapfrog.json").string(), "--size", "N=13,M=11",
+                                               "--target", "cuda", "--opt", "plain", "--out", waveDir.string()}));
+    REQUIRE_MESSAGE(exported.status == 0, exported.output);
+    std::string waveSource = shellQuote((waveDir / "leapfrog_cuda.c").string());
+    CHECK(test::readFile(waveDir / "leapfrog_cuda.c")
+              .find("leapfrog_cuda_free_scratch(program->scratch + 0, 3, busy, nbusy)") != std::string::npos);
+    for (const std::string &compile : {cc + " -I" + shellQuote(waveDir.string()) + " -c " + waveSource + " -o " +
+                                           shellQuote((waveDir / "c.o").string()),
+                                       cxx + " -I" + shellQuote(waveDir.string()) + " -c " + waveSource + " -o " +
+                                           shellQuote((waveDir / "cxx.o").string())}) {
+      test::ShellRun compiledWave = runShell(compile);
+      CHECK_MESSAGE(compiledWave.status == 0, compile << "\n" << compiledWave.output);
+    }
+  }
 #endif
 }
 

@@ -1,12 +1,15 @@
 // iterate over a tuple of grids, iterate(n, f, tuple(U, V)): the state of a
 // two-level scheme (a wave's current and previous fields) or of a coupled
 // system. One step over the inputs themselves is compiled (a kernel per
-// computed component, a copy for one only passed on), and the host launches
-// it n times with each component's buffer exchanged with its output
-// (codegen::Kernel::Iteration::inputArgs). Checked here: every recipe's
-// kernels against the interpreter on PoCL for zero, one, even and odd counts,
-// the launch plan's exchanges, launch.json's "inputs", and the exported C
-// host code run from a C driver against liftc eval.
+// computed component), and the host launches it n times with each
+// component's buffer exchanged with its output
+// (codegen::Kernel::Iteration::inputArgs), or, where a component is only
+// carried over from another (a wave's v = old u), with the state's buffers
+// rotating so that no kernel copies it (Iteration::carriedFrom). Checked
+// here: every recipe's kernels against the interpreter on PoCL for zero,
+// one, even and odd counts, the launch plan's exchanges and rotations,
+// launch.json's "inputs" and "carriedFrom", and the exported C host code run
+// from a C driver against liftc eval.
 
 #include "codegen/generate.h"
 #include "codegen/kernel.h"
@@ -18,6 +21,7 @@
 #include "tests/device_check_support.h"
 #include "tests/explore_test_support.h"
 #include "tests/export_test_support.h"
+#include "tests/iterated_program.h"
 #include "tests/liftc_process.h"
 #include "tests/opencl_test_support.h"
 #include "tests/shell_support.h"
@@ -43,17 +47,7 @@ namespace {
 namespace fs = std::filesystem;
 
 /// A two-level wave in 2D: (u, v) -> (2u - v + c lap(u), u).
-std::string wave2D(int64_t count) {
-  return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}, {"name": "M", "min": 3}],
- "inputs": [{"name": "U", "type": "[[float]M]N"}, {"name": "V", "type": "[[float]M]N"}],
- "body": {"op": "iterate", "n": )" +
-         std::to_string(count) + R"(, "f": {"lambda": ["s"], "body": {"apply": {"lambda": ["u", "v"],
-   "body": {"op": "tuple", "in": [{"op": "stencil", "name": "wave", "grids": {"u": "clamp", "v": "pointwise"},
-     "body": "return 2.0f*u[0][0] - v[0][0] + 0.1f*(u[-1][0] + u[1][0] + u[0][-1] + u[0][1] - 4.0f*u[0][0]);"},
-     {"param": "u"}]}},
-   "args": [{"op": "get", "index": 0, "in": {"param": "s"}}, {"op": "get", "index": 1, "in": {"param": "s"}}]}},
-  "in": {"op": "tuple", "in": [{"param": "U"}, {"param": "V"}]}}})";
-}
+std::string wave2D(int64_t count) { return test::waveTupleJson(count); }
 
 /// Three coupled 1D fields, each computed from its own neighbourhood and the
 /// others' points, with three different boundaries.
@@ -74,16 +68,51 @@ std::string coupled1D(int64_t count) {
   "in": {"op": "tuple", "in": [{"param": "A"}, {"param": "B"}, {"param": "C"}]}}})";
 }
 
+/// A three-level scheme in 1D, (a, b, c) -> (b, c, f(a, b, c)): two components
+/// carried over, so one kernel per step and the buffers rotate.
+std::string rotate1D(int64_t count) {
+  return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 5}],
+ "inputs": [{"name": "A", "type": "[float]N"}, {"name": "B", "type": "[float]N"}, {"name": "C", "type": "[float]N"}],
+ "body": {"op": "iterate", "n": )" +
+         std::to_string(count) + R"(, "f": {"lambda": ["s"], "body": {"apply": {"lambda": ["a", "b", "c"],
+   "body": {"op": "tuple", "in": [{"param": "b"}, {"param": "c"},
+     {"op": "stencil", "name": "f3", "grids": {"c": "clamp", "b": "pointwise", "a": "pointwise"},
+      "body": "return 0.5f*c[0] + 0.2f*(c[-1] + c[1]) + 0.07f*b[0] - 0.03f*a[0];"}]}},
+   "args": [{"op": "get", "index": 0, "in": {"param": "s"}}, {"op": "get", "index": 1, "in": {"param": "s"}},
+            {"op": "get", "index": 2, "in": {"param": "s"}}]}},
+  "in": {"op": "tuple", "in": [{"param": "A"}, {"param": "B"}, {"param": "C"}]}}})";
+}
+
+/// (a, b, c) -> (f(a, b), a, a): a carried over twice; the second is a copy
+/// (two components of the state never share a buffer).
+std::string carriedTwice1D(int64_t count) {
+  return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 5}],
+ "inputs": [{"name": "A", "type": "[float]N"}, {"name": "B", "type": "[float]N"}, {"name": "C", "type": "[float]N"}],
+ "body": {"op": "iterate", "n": )" +
+         std::to_string(count) + R"(, "f": {"lambda": ["s"], "body": {"apply": {"lambda": ["a", "b", "c"],
+   "body": {"op": "tuple", "in": [
+     {"op": "stencil", "name": "g2", "grids": {"a": "wrap", "b": "pointwise"},
+      "body": "return 0.6f*a[0] + 0.15f*(a[-1] + a[1]) + 0.1f*b[0];"},
+     {"param": "a"}, {"param": "a"}]}},
+   "args": [{"op": "get", "index": 0, "in": {"param": "s"}}, {"op": "get", "index": 1, "in": {"param": "s"}},
+            {"op": "get", "index": 2, "in": {"param": "s"}}]}},
+  "in": {"op": "tuple", "in": [{"param": "A"}, {"param": "B"}, {"param": "C"}]}}})";
+}
+
 struct Case {
   std::string name;
   std::function<std::string(int64_t)> program;
   std::map<std::string, int64_t> sizes;
   std::vector<std::string> state;
+  std::vector<std::optional<size_t>> carriedFrom; ///< Kernel::Iteration::carriedFrom
+  size_t kernels;                                 ///< launched per step
 };
 
 std::vector<Case> cases() {
-  return {{"wave2D", wave2D, {{"N", 13}, {"M", 11}}, {"U", "V"}},
-          {"coupled1D", coupled1D, {{"N", 37}}, {"A", "B", "C"}}};
+  return {{"wave2D", wave2D, {{"N", 13}, {"M", 11}}, {"U", "V"}, {std::nullopt, 0}, 1},
+          {"coupled1D", coupled1D, {{"N", 37}}, {"A", "B", "C"}, {}, 3},
+          {"rotate1D", rotate1D, {{"N", 29}}, {"A", "B", "C"}, {1, 2, std::nullopt}, 1},
+          {"carriedTwice1D", carriedTwice1D, {{"N", 23}}, {"A", "B", "C"}, {std::nullopt, 0, std::nullopt}, 2}};
 }
 
 TEST_CASE("iterate tuple: every recipe's kernels, launched n times with each component exchanged, agree with the "
@@ -107,6 +136,9 @@ TEST_CASE("iterate tuple: every recipe's kernels, launched n times with each com
         REQUIRE(kernel.iteration->inputArgs.size() == c.state.size());
         for (size_t k = 0; k < c.state.size(); ++k)
           CHECK(kernel.args.at(kernel.iteration->inputArgs[k]).name == c.state[k]);
+        // A component carried over is no kernel: its buffer is passed on.
+        CHECK(kernel.iteration->carriedFrom == c.carriedFrom);
+        CHECK(kernel.stages.size() == c.kernels);
         if (!context) continue;
         // Two repetitions: the second must start from the inputs again.
         auto mismatch = test::deviceMismatch(*context, kernel, c.sizes, reference.inputs, typed.body().typeOrThrow(),
@@ -139,18 +171,19 @@ TEST_CASE("iterate tuple: time tiles and states that are not distinct inputs are
 }
 
 TEST_CASE("iterate tuple: the launch plan exchanges each input with its own output in odd launches") {
-  std::map<std::string, int64_t> sizes{{"N", 13}, {"M", 11}};
+  std::map<std::string, int64_t> sizes{{"N", 37}};
   for (int64_t count : {4, 5}) {
     CAPTURE(count);
-    Program typed = typeCheck(readProgram(wave2D(count)), sizes);
+    Program typed = typeCheck(readProgram(coupled1D(count)), sizes);
     codegen::Kernel kernel =
         codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}), codegen::Target::OpenCL);
     tuner::LaunchPlan plan = tuner::planLaunch(kernel, sizes, std::nullopt, std::nullopt);
     REQUIRE(plan.iteration);
-    REQUIRE(plan.iteration->inputBuffers.size() == 2);
-    REQUIRE(plan.outputBuffers.size() == 2);
-    CHECK(plan.buffers[plan.iteration->inputBuffers[0]].name == "U");
-    CHECK(plan.buffers[plan.iteration->inputBuffers[1]].name == "V");
+    REQUIRE(plan.iteration->inputBuffers.size() == 3);
+    REQUIRE(plan.outputBuffers.size() == 3);
+    CHECK(plan.iteration->carriedFrom.empty());
+    CHECK(plan.buffers[plan.iteration->inputBuffers[0]].name == "A");
+    CHECK(plan.buffers[plan.iteration->inputBuffers[2]].name == "C");
     // Written in odd launches, so not read-only.
     for (size_t b : plan.iteration->inputBuffers) CHECK_FALSE(plan.buffers[b].readOnly);
     REQUIRE_FALSE(plan.stages.empty());
@@ -158,7 +191,7 @@ TEST_CASE("iterate tuple: the launch plan exchanges each input with its own outp
       std::vector<std::optional<size_t>> even = plan.buffersOfStageLaunch(s, 0), odd = plan.buffersOfStageLaunch(s, 1);
       for (size_t p = 0; p < even.size(); ++p) {
         if (!even[p]) continue;
-        for (size_t k = 0; k < 2; ++k) {
+        for (size_t k = 0; k < 3; ++k) {
           if (*even[p] == plan.iteration->inputBuffers[k]) CHECK(odd[p] == plan.outputBuffers[k]);
           if (*even[p] == plan.outputBuffers[k]) CHECK(odd[p] == plan.iteration->inputBuffers[k]);
         }
@@ -168,13 +201,44 @@ TEST_CASE("iterate tuple: the launch plan exchanges each input with its own outp
   }
 }
 
+TEST_CASE("iterate tuple: a carried component passes its buffer on; the state rotates through the buffers") {
+  std::map<std::string, int64_t> sizes{{"N", 13}, {"M", 11}};
+  Program typed = typeCheck(readProgram(wave2D(7)), sizes);
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}), codegen::Target::OpenCL);
+  tuner::LaunchPlan plan = tuner::planLaunch(kernel, sizes, std::nullopt, std::nullopt);
+  REQUIRE(plan.iteration);
+  REQUIRE(plan.stages.size() == 1); // the new u; v is the old u, no copy kernel
+  const size_t U = plan.iteration->inputBuffers.at(0), V = plan.iteration->inputBuffers.at(1);
+  const size_t out0 = plan.outputBuffers.at(0), out1 = plan.outputBuffers.at(1);
+  CHECK(plan.buffers[U].name == "U");
+  CHECK(plan.buffers[out0].name == "out_0");
+  // (u, v) -> (f(u, v), u): launch k reads the state and writes the new u to
+  // a buffer that holds neither; the old u becomes v without moving.
+  using Rotation = tuner::LaunchPlan::Rotation;
+  CHECK(plan.rotationOfLaunch(0) == Rotation{{U, V}, {out0, out1}});
+  CHECK(plan.rotationOfLaunch(1) == Rotation{{out0, U}, {V, out1}});
+  CHECK(plan.rotationOfLaunch(2) == Rotation{{V, out0}, {U, out1}});
+  CHECK(plan.rotationOfLaunch(3) == Rotation{{U, V}, {out0, out1}}); // period 3
+  CHECK(plan.rotationOfLaunch(1000) == plan.rotationOfLaunch(1));
+  // The one kernel's parameters in launch 1: U read as v, out_0 as u, V written.
+  std::vector<std::optional<size_t>> bound = plan.buffersOfStageLaunch(0, 1);
+  std::vector<size_t> buffers;
+  for (const std::optional<size_t> &b : bound)
+    if (b) buffers.push_back(*b);
+  CHECK(buffers == std::vector<size_t>{out0, U, V});
+  // After 7 launches (7 mod 3 = 1) the result is in launch 1's state.
+  CHECK(plan.resultBuffers() == std::vector<size_t>{out0, U});
+}
+
 TEST_CASE("iterate tuple: launch.json lists the iterated inputs and the exporter reads them back") {
   std::map<std::string, int64_t> sizes{{"N", 13}, {"M", 11}};
   Program typed = typeCheck(readProgram(wave2D(3)), sizes);
   codegen::Kernel kernel =
       codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}), codegen::Target::OpenCL);
   nlohmann::json launch{{"program", "wave"}, {"sizes", "N=13,M=11"}, {"kernel", codegen::kernelMetadata(kernel)}};
-  CHECK(launch["kernel"]["iterate"] == nlohmann::json{{"count", "3"}, {"inputs", {"U", "V"}}});
+  CHECK(launch["kernel"]["iterate"] ==
+        nlohmann::json{{"count", "3"}, {"inputs", {"U", "V"}}, {"carriedFrom", {nullptr, 0}}});
   exporter::ExportPlan plan = exporter::planFromLaunchJson(launch, kernel.source, "launch.json");
   REQUIRE(plan.iteration);
   CHECK(plan.iteration->count == 3);
@@ -201,6 +265,20 @@ TEST_CASE("iterate tuple: launch.json lists the iterated inputs and the exporter
         std::string::npos);
   CHECK(errorWith({{"count", "3"}, {"inputs", nlohmann::json::array()}})
             .find("/kernel/iterate/inputs: expected a non-empty array of input names") != std::string::npos);
+  CHECK(plan.iteration->carriedFrom == std::vector<std::optional<size_t>>{std::nullopt, 0});
+  // carriedFrom: per component null or the component it is the old value of.
+  CHECK(errorWith({{"count", "3"}, {"inputs", {"U", "V"}}, {"carriedFrom", {nullptr, 2}}})
+            .find("launch.json: /kernel/iterate/carriedFrom/1: expected null or a component index below 2, found 2") !=
+        std::string::npos);
+  CHECK(errorWith({{"count", "3"}, {"inputs", {"U", "V"}}, {"carriedFrom", {nullptr}}})
+            .find("/kernel/iterate/carriedFrom: expected one entry per component of the state (2), found 1") !=
+        std::string::npos);
+  CHECK(errorWith({{"count", "3"}, {"inputs", {"U", "V"}}, {"carriedFrom", {1, 0}}})
+            .find("/kernel/iterate/carriedFrom: expected some component computed by the kernels") != std::string::npos);
+  // Carrying U into the first component: the kernel writes out_0.
+  CHECK(errorWith({{"count", "3"}, {"inputs", {"U", "V"}}, {"carriedFrom", {1, nullptr}}})
+            .find("/kernel/iterate/carriedFrom/0: the output 'out_0' of a carried component is written by kernel") !=
+        std::string::npos);
 }
 
 /// A driver for the exported wave: reads U and V, launches twice (the second

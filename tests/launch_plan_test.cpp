@@ -31,7 +31,7 @@ codegen::Kernel kernelOver(std::optional<int64_t> count) {
             {"N", codegen::KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)}};
   k.dims = 1;
   k.globalSize = {arith::Expr::var("N"), arith::Expr(1), arith::Expr(1)};
-  if (count) k.iteration = codegen::Kernel::Iteration{arith::Expr(*count), {0}, {}};
+  if (count) k.iteration = codegen::Kernel::Iteration{arith::Expr(*count), {0}, {}, {}};
   return k;
 }
 

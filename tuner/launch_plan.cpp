@@ -20,12 +20,75 @@ std::vector<size_t> LaunchPlan::outputs() const {
   return outputBuffers.empty() ? std::vector<size_t>{outputBuffer} : outputBuffers;
 }
 
+LaunchPlan::Rotation LaunchPlan::rotationOf(std::vector<size_t> state) const {
+  const std::vector<size_t> written = outputs();
+  const std::vector<std::optional<size_t>> &from = iteration->carriedFrom;
+  // The targets: buffers of the state's inputs and outputs that hold no
+  // component of the state and no other target.
+  std::vector<size_t> pool = iteration->inputBuffers, busy = state;
+  pool.insert(pool.end(), written.begin(), written.begin() + static_cast<std::ptrdiff_t>(from.size()));
+  Rotation rotation{std::move(state), {}};
+  for (size_t c = 0; c < from.size(); ++c) {
+    if (from[c]) {
+      rotation.target.push_back(written[c]);
+      continue;
+    }
+    std::vector<size_t> candidates{written[c]};
+    candidates.insert(candidates.end(), pool.begin(), pool.end());
+    auto free = std::find_if(candidates.begin(), candidates.end(), [&](size_t b) {
+      return buffers[b].bytes == buffers[written[c]].bytes && std::find(busy.begin(), busy.end(), b) == busy.end();
+    });
+    if (free == candidates.end())
+      throw InternalError("kernel " + kernelName + ": no free buffer for component " + std::to_string(c) +
+                          " of the iterated state");
+    rotation.target.push_back(*free);
+    busy.push_back(*free);
+  }
+  return rotation;
+}
+
+LaunchPlan::Rotation LaunchPlan::rotationOfLaunch(int64_t k) const {
+  if (!iteration || iteration->carriedFrom.size() != iteration->inputBuffers.size())
+    throw InternalError("kernel " + kernelName + " carries no component of an iterated state");
+  const std::vector<std::optional<size_t>> &from = iteration->carriedFrom;
+  // The rotation depends only on the state's buffers, so it repeats with a
+  // short period: follow it until launch k or the first repeat.
+  std::vector<Rotation> seen{rotationOf(iteration->inputBuffers)};
+  for (int64_t launch = 0; launch < k; ++launch) {
+    const Rotation &now = seen.back();
+    std::vector<size_t> next;
+    for (size_t c = 0; c < from.size(); ++c) next.push_back(from[c] ? now.state[*from[c]] : now.target[c]);
+    Rotation rotation = rotationOf(std::move(next));
+    auto repeat = std::find(seen.begin(), seen.end(), rotation);
+    if (repeat != seen.end()) {
+      const int64_t first = repeat - seen.begin(), period = static_cast<int64_t>(seen.size()) - first;
+      return seen[static_cast<size_t>(first + (k - first) % period)];
+    }
+    seen.push_back(std::move(rotation));
+  }
+  return seen.back();
+}
+
 std::vector<std::optional<size_t>> LaunchPlan::swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const {
   std::vector<std::optional<size_t>> out;
   out.reserve(params.size());
+  const std::vector<size_t> written = outputs();
+  if (iteration && !iteration->carriedFrom.empty()) {
+    // A state with carried components rotates through its buffers.
+    const Rotation rotation = rotationOfLaunch(k);
+    for (const PlanParam &p : params) {
+      const auto *b = std::get_if<BufferParam>(&p);
+      std::optional<size_t> buffer = b ? std::optional<size_t>(b->buffer) : std::nullopt;
+      for (size_t c = 0; b && c < rotation.state.size(); ++c) {
+        if (b->buffer == iteration->inputBuffers[c]) buffer = rotation.state[c];
+        if (b->buffer == written.at(c)) buffer = rotation.target[c];
+      }
+      out.push_back(buffer);
+    }
+    return out;
+  }
   // Odd launches of an iterated kernel read what the even ones wrote.
   bool swapped = iteration && k % 2 == 1;
-  const std::vector<size_t> written = outputs();
   for (const PlanParam &p : params) {
     const auto *b = std::get_if<BufferParam>(&p);
     if (!b) {
@@ -59,6 +122,12 @@ std::vector<size_t> LaunchPlan::resultBuffers() const {
   // Outputs after the state's components (a global-load counter) are never
   // swapped.
   std::vector<size_t> result = outputs();
+  if (iteration && !iteration->carriedFrom.empty()) {
+    // After the last launch, the state of a launch that never comes.
+    std::vector<size_t> state = rotationOfLaunch(iteration->count).state;
+    std::copy(state.begin(), state.end(), result.begin());
+    return result;
+  }
   if (iteration && iteration->count % 2 == 0)
     for (size_t c = 0; c < iteration->inputBuffers.size() && c < result.size(); ++c)
       result[c] = iteration->inputBuffers[c];
@@ -148,12 +217,13 @@ LaunchPlan planLaunch(const codegen::Kernel &kernel, const std::map<std::string,
   plan.global = kernel.concreteGlobalSize(sizes, plan.local.value_or(std::array<size_t, 3>{1, 1, 1}));
 
   if (kernel.iteration) {
-    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes), {}};
+    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes), {}, {}};
     for (size_t arg : kernel.iteration->inputArgs) {
       const std::optional<size_t> &iterated = bufferOfArg.at(arg);
       if (!iterated) throw InternalError("kernel " + kernel.name + " iterates a parameter that is not a buffer");
       iteration.inputBuffers.push_back(*iterated);
     }
+    iteration.carriedFrom = kernel.iteration->carriedFrom;
     plan.iteration = iteration;
   }
   return plan;

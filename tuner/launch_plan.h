@@ -75,6 +75,10 @@ struct LaunchPlan {
       size_t firstStage, endStage;
     };
     std::vector<Phase> phases;
+    /// codegen::Kernel::Iteration::carriedFrom: per component, the component
+    /// it is carried over from; empty: every component computed. Then the
+    /// state's buffers rotate (see stateBuffers) instead of exchanging pairs.
+    std::vector<std::optional<size_t>> carriedFrom;
   };
   std::optional<Iteration> iteration;
   /// A multi-kernel program (codegen::Kernel::stages): its kernels, launched
@@ -108,8 +112,22 @@ struct LaunchPlan {
   /// The output buffers (plans built by hand may list none: then outputBuffer).
   std::vector<size_t> outputs() const;
 
+  /// Where launch `k` of a repetition of a state with carried components
+  /// reads each component (`state`) and writes each computed one (`target`;
+  /// a carried component's entry is its unwritten output). A computed
+  /// component is written to its own output buffer when free, else to the
+  /// first free state input or output buffer of its size; a carried one
+  /// takes over the buffer of the component it is carried from. So a wave's
+  /// (prev, cur) -> (cur, f(prev, cur)) moves no data for `cur`.
+  struct Rotation {
+    std::vector<size_t> state, target;
+    bool operator==(const Rotation &) const = default;
+  };
+  Rotation rotationOfLaunch(int64_t k) const;
+
 private:
   std::vector<std::optional<size_t>> swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const;
+  Rotation rotationOf(std::vector<size_t> state) const;
 };
 
 /// The plan of a generated kernel at concrete sizes: `config.localSize`, else

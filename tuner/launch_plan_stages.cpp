@@ -67,7 +67,7 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
     plan.stages.push_back(std::move(launch));
   }
   if (kernel.iteration) {
-    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes), {}};
+    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes), {}, {}};
     for (size_t arg : kernel.iteration->inputArgs)
       iteration.inputBuffers.push_back(bufferOf.at(kernel.args.at(arg).name));
     size_t first = 0;
@@ -78,6 +78,7 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
     if (first != 0 && first != kernel.stages.size())
       throw InternalError("the phases of kernel " + kernel.name + " have " + std::to_string(first) + " stages, not " +
                           std::to_string(kernel.stages.size()));
+    iteration.carriedFrom = kernel.iteration->carriedFrom;
     plan.iteration = iteration;
   }
   const LaunchPlan::Stage &last = plan.stages.back();

@@ -60,4 +60,25 @@ Expr stepOverState(const Program &program) {
   });
 }
 
+std::vector<std::optional<size_t>> carriedComponents(const Expr &step, const std::vector<Expr> &state) {
+  if (!step.isPrim(Op::Tuple) || inputsOf(step).size() != state.size()) return {};
+  std::vector<std::optional<size_t>> from(state.size());
+  std::vector<bool> taken(state.size(), false);
+  size_t carried = 0;
+  for (size_t c = 0; c < state.size(); ++c) {
+    const Expr &part = inputsOf(step)[c];
+    if (!part.is(ExprKind::Param)) continue;
+    for (size_t j = 0; j < state.size(); ++j)
+      if (!taken[j] && part.name() == state[j].name() && part.type() && state[j].type() &&
+          *part.type() == *state[j].type() && *state[c].type() == *state[j].type()) {
+        from[c] = j;
+        taken[j] = true;
+        ++carried;
+        break;
+      }
+  }
+  if (carried == 0 || carried == state.size()) return {};
+  return from;
+}
+
 } // namespace liftcc

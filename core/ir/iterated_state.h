@@ -29,4 +29,17 @@ bool iteratesTuple(const Program &program);
 /// step over tuple(A, B) reads A and B themselves.
 Expr stepOverState(const Program &program);
 
+/// Which components of a step over the state (stepOverState, or a step
+/// whose state components are the inputs `state`) are carried over
+/// unchanged: component c of the new state is component j of the old one
+/// when the step's result is a tuple whose c-th part is state input j
+/// itself, as in a wave's (prev, cur) -> (cur, f(prev, cur)). Such a
+/// component needs no kernel: the host passes the buffer on
+/// (codegen::Kernel::Iteration::carriedFrom). A state input carried to two
+/// components is carried to the first only (the second is computed, a
+/// copy: two components of a state never share a buffer), and a step that
+/// would compute nothing carries nothing (the host loop launches kernels).
+/// Empty when no component is carried, else one entry per component.
+std::vector<std::optional<size_t>> carriedComponents(const Expr &step, const std::vector<Expr> &state);
+
 } // namespace liftcc
