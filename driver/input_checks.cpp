@@ -142,4 +142,13 @@ void checkIterationCount(const Program &typed, const Sizes &sizes) {
   codegen::checkIterations(iterationProduct(typed, sizes));
 }
 
+bool launchesNoKernel(const Program &typed, const Sizes &sizes) {
+  const Expr &body = typed.body();
+  if (!body.isPrim(Op::Iterate)) return false;
+  const arith::Expr &count = iterateCount(body);
+  for (const std::string &var : arith::freeVariables(count))
+    if (!sizes.count(var)) return false;
+  return arith::evaluate(count, sizes) == 0;
+}
+
 } // namespace liftcc::driver

@@ -45,5 +45,9 @@ int64_t iterationProduct(const Program &typed, const Sizes &sizes);
 /// The program's iterate counts are within codegen::kMaxIterations
 /// (codegen::LimitError otherwise).
 void checkIterationCount(const Program &typed, const Sizes &sizes);
+/// Whether the program's kernels never run: its body is an iterate that runs
+/// 0 times at `sizes` (the result is the input; a time or a rate of it means
+/// nothing).
+bool launchesNoKernel(const Program &typed, const Sizes &sizes);
 
 } // namespace liftcc::driver

@@ -206,6 +206,30 @@ TEST_CASE("explore/cli: a time budget ends the exploration") {
   CHECK(seconds < 120);     // start-up, space enumeration and the evaluation in flight
 }
 
+TEST_CASE("explore/cli: an iterate that runs 0 times is verified but reports no time or rate (run too)") {
+  if (!haveDevice()) return;
+  TempDir dir;
+  fs::path program = dir.path() / "still.json";
+  std::ofstream(program) << R"({"liftcc": 1, "sizes": ["N"], "inputs": [{"name": "A", "type": "[float]N"}],
+ "body": {"op": "iterate", "n": 0, "f": {"lambda": ["g"], "body": {"op": "stencil", "name": "avg",
+   "grids": {"g": "clamp"}, "body": "return (g[-1] + g[0] + g[1]) / 3.0f;"}}, "in": {"param": "A"}}})";
+  Run run = liftc({"explore", program.string(), "--size", "N=64", "--out", (dir.path() / "results").string(), "--runs",
+                   "2", "--quiet", "--finalists", "0", "--evals", "3"});
+  REQUIRE_MESSAGE(run.status == 0, run.output);
+  // Before: "best: plain, 0.000 ms, 64000.0 M elements/s" and a roof fraction.
+  CHECK_MESSAGE(run.output.find("(iterate runs 0 times: no variant launches a kernel, each returns its input; "
+                                "verified, not timed)") != std::string::npos,
+                run.output);
+  CHECK_MESSAGE(run.output.find("why it won") == std::string::npos, run.output);
+  CHECK_MESSAGE(run.output.find("0.000") == std::string::npos, run.output);
+  Run single = liftc({"run", program.string(), "--size", "N=64", "--opt", "plain", "--check"});
+  REQUIRE_MESSAGE(single.status == 0, single.output);
+  CHECK_MESSAGE(single.output.find("kernel time: none (iterate runs 0 times: no kernel is launched and the result is "
+                                   "the input)") != std::string::npos,
+                single.output);
+  CHECK_MESSAGE(single.output.find("inf") == std::string::npos, single.output);
+}
+
 TEST_CASE("explore/cli: --prune reports what it skipped; a bad factor is one line") {
   if (!haveDevice()) return;
   TempDir dir;

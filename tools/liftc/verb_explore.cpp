@@ -3,6 +3,7 @@
 
 #include "core/io/safe_file.h"
 #include "core/typecheck/typecheck.h"
+#include "driver/input_checks.h"
 #include "explore/best_kernels.h"
 #include "explore/explorer.h"
 #include "explore/record_identity.h"
@@ -54,7 +55,7 @@ std::string programNameOf(const CommandLine &cl) {
   return explore::programNameFromStem(std::filesystem::path(cl.onlyPositional("program file")).stem().string());
 }
 
-void printTable(const explore::ExploreResult &result, std::ostream &out, size_t rows) {
+void printTable(const explore::ExploreResult &result, std::ostream &out, size_t rows, bool timed) {
   std::vector<const explore::Evaluation *> ok;
   size_t failed = 0;
   for (const auto &e : result.evaluations) {
@@ -82,8 +83,13 @@ void printTable(const explore::ExploreResult &result, std::ostream &out, size_t 
   if (!plain) out << "(the plain variant with the default work-group size was not evaluated: no ratios)\n";
   for (size_t i = 0; i < ok.size() && i < rows; ++i) {
     const auto &r = ok[i]->record;
-    out << std::left << std::setw(5) << i + 1 << std::setw(30) << r.key << std::right << std::fixed
-        << std::setprecision(3) << std::setw(12) << r.medianNs / 1e6 << std::setprecision(1) << std::setw(14)
+    out << std::left << std::setw(5) << i + 1 << std::setw(30) << r.key << std::right << std::fixed;
+    if (!timed) {
+      // Nothing launched: no time to show, no ratio.
+      out << std::setw(12) << "-" << std::setw(14) << "-" << std::setw(12) << "-" << std::setw(9) << "-\n";
+      continue;
+    }
+    out << std::setprecision(3) << std::setw(12) << r.medianNs / 1e6 << std::setprecision(1) << std::setw(14)
         << result.outputElements / (r.medianNs * 1e-9) / 1e6;
     if (plain)
       out << std::setprecision(2) << std::setw(11) << plain->record.medianNs / r.medianNs << "x";
@@ -253,12 +259,19 @@ void printRunSummary(const explore::ExploreResult &result, const explore::Explor
 }
 
 /// The winner: its time, rounds, strategy, why it won and where its kernel is.
-void printBest(const explore::ExploreResult &result, const tuner::Device &device, std::ostream &out) {
+void printBest(const explore::ExploreResult &result, const tuner::Device &device, std::ostream &out, bool timed) {
   if (!result.best) {
     out << "no variant ran successfully\n";
     return;
   }
   const auto &best = result.evaluations[*result.best];
+  if (!timed) {
+    out << "best: " << best.record.key
+        << " (iterate runs 0 times: no variant launches a kernel, each returns its input; verified, not timed)\n";
+    out << "strategy: " << best.record.strategy << "\n";
+    out << "best kernel: " << result.bestKernelDir << "/" << explore::kernelFileName(device.target()) << "\n";
+    return;
+  }
   out << "best: " << best.record.key << ", " << std::fixed << std::setprecision(3) << best.record.medianNs / 1e6
       << " ms, " << std::setprecision(1) << result.outputElements / (best.record.medianNs * 1e-9) / 1e6
       << " M elements/s";
@@ -303,8 +316,9 @@ int runExplore(const CommandLine &cl, std::ostream &out) {
     return exitNowIfAbandoned(*device, 1, out);
   }
   printRunSummary(result, options, *device, out);
-  printTable(result, out, 10);
-  printBest(result, *device, out);
+  const bool timed = !driver::launchesNoKernel(loaded.typed, loaded.sizes);
+  printTable(result, out, 10, timed);
+  printBest(result, *device, out, timed);
   if (auto t4 = cl.value("t4")) {
     search::ResultStore store(result.storePath, search::ResultStore::Access::Read);
     io::writeFile(*t4, search::exportT4(store.records()).dump(2) + "\n");

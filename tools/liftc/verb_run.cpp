@@ -7,6 +7,7 @@
 #include "core/interp/magnitudes.h"
 #include "core/interp/value_compare.h"
 #include "core/typecheck/typecheck.h"
+#include "driver/input_checks.h"
 #include "tools/liftc/device_selection.h"
 #include "tools/liftc/program_loading.h"
 #include "tools/liftc/resource_limits.h"
@@ -90,8 +91,12 @@ int runRun(const CommandLine &cl, std::ostream &out) {
   double medianNs = run.medianNs;
   int64_t elements = scalarCount(typed.body().typeOrThrow(), sizes);
   out << "device: " << deviceName << "\n";
-  out << std::fixed << std::setprecision(3) << "kernel time: " << medianNs / 1e6 << " ms (median of "
-      << run.timesNs.size() << "), " << std::setprecision(1) << elements / (medianNs * 1e-9) / 1e6 << " M elements/s\n";
+  if (driver::launchesNoKernel(typed, sizes))
+    out << "kernel time: none (iterate runs 0 times: no kernel is launched and the result is the input)\n";
+  else
+    out << std::fixed << std::setprecision(3) << "kernel time: " << medianNs / 1e6 << " ms (median of "
+        << run.timesNs.size() << "), " << std::setprecision(1) << elements / (medianNs * 1e-9) / 1e6
+        << " M elements/s\n";
   if (cl.has("check")) {
     // The oracle is the program as given, before any recipe rewrote it.
     Reference expected = interpretReference(typed, sizes, randomInputs(typed, sizes, seed));
