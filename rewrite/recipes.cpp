@@ -486,14 +486,56 @@ Program lowerComputedComponents(const Program &typed, const Expr &stepBody, cons
 /// component (a kernel per computed component, a copy for one that is only
 /// passed on: rewrite/stages.cpp), and the host exchanges each component's
 /// buffer with its output between launches (codegen::Kernel::Iteration).
+/// The step of iterate(n, \s. B, tuple(...)) composed `depth` times: B, then
+/// B with each get(j, s) replaced by component j of the steps before (B, its
+/// array bindings inlined, must be a tuple).
+Expr composedTupleStep(const Expr &f, int64_t depth, const std::string &what) {
+  const Expr &s = f.params().front();
+  const Expr once = inlineArrayBindings(f.body());
+  if (!once.isPrim(Op::Tuple))
+    throw RewriteError(what +
+                       ": a time tile of an iterate over a tuple needs a step whose result is a tuple of the "
+                       "new components, found " +
+                       std::string(once.info().name));
+  Expr step = once;
+  for (int64_t k = 1; k < depth; ++k) {
+    const std::vector<Expr> parts = inputsOf(step);
+    const Expr previous = api::tuple(parts);
+    // Bottom-up, a get's operand has already become `previous`.
+    step = transformBottomUp(once, [&](const Expr &n) {
+      if (n.is(ExprKind::Param) && n.sameNode(s)) return previous;
+      if (n.isPrim(Op::Get) && inputOf(n).sameNode(previous)) return parts.at(static_cast<size_t>(getIndex(n)));
+      return n;
+    });
+  }
+  return step;
+}
+
 Program lowerIteratedTuple(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   const Expr &body = typed.body();
   const std::vector<Expr> state = *iteratedInputs(typed);
-  if (options.timeTile != 1 || recipe == Recipe::TimeTiledLocal)
-    throw RewriteError(recipeName(recipe) +
-                       (options.timeTile != 1 ? " time tile " + std::to_string(options.timeTile) : std::string()) +
-                       ": an iterate over a tuple of arrays is compiled one step per launch; its time tiles are "
-                       "not built yet");
+  const int64_t t = options.timeTile;
+  const std::string what = recipeName(recipe) + (t != 1 ? " time tile " + std::to_string(t) : std::string());
+  if (recipe == Recipe::TimeTiledLocal)
+    throw RewriteError(what + ": an iterate over a tuple of arrays is not time-tiled through local memory yet (its "
+                              "time tiles recompute through the other recipes: --time-tile)");
+  if (t < 1) throw RewriteError(what + ": must be at least 1");
+  if (t > 1) {
+    // t steps composed into one launch, n / t launches. The launch of the
+    // steps left when t does not divide n (phases) is not built for tuples.
+    const arith::Expr &count = iterateCount(body);
+    if (!count.isConstant() || t > count.constant() || count.constant() % t != 0)
+      throw RewriteError(what +
+                         ": a time tile of an iterate over a tuple of arrays must divide its constant iteration "
+                         "count, found " +
+                         count.str());
+    const Expr &f = funOf(body);
+    Expr tile = Expr::lambda(f.params(), composedTupleStep(f, t, what));
+    Expr loop = api::iterate(arith::Expr(count.constant() / t), tile, inputOf(body));
+    RecipeOptions once = options;
+    once.timeTile = 1;
+    return lowerIteratedTuple(typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)}), recipe, once);
+  }
   RecipeOptions stepOptions = options;
   stepOptions.fusion = Fusion::Inline;
   const Expr stepBody = inlineArrayBindings(stepOverState(typed));

@@ -75,7 +75,7 @@ public:
       if (in.isPrim(Op::Zip) || in.isPrim(Op::Tuple))
         rebuilt.push_back(outputs(in));
       else if (containsNode(in, computes))
-        rebuilt.push_back(stageFor(hoist(in, false), in.typeOrThrow()));
+        rebuilt.push_back(distinctOutput(stageFor(hoist(in, false), in.typeOrThrow())));
       else if (std::optional<Expr> copy = copyOf(in))
         rebuilt.push_back(stageFor(*copy, in.typeOrThrow()));
       else
@@ -88,6 +88,17 @@ public:
   std::vector<StagedProgram::Stage> stages;
 
 private:
+  /// A stage already written to an output (the same array twice in the
+  /// result, as composed time tiles of a tuple state make: (f(a), a, a)
+  /// twice is (f(f(a)), f(a), f(a))) is copied by a stage of its own: each
+  /// output buffer has its own writer.
+  Expr distinctOutput(const Expr &temporary) {
+    if (written_.insert(temporary.name()).second) return temporary;
+    std::optional<Expr> copy = copyOf(temporary);
+    return copy ? stageFor(*copy, temporary.typeOrThrow()) : temporary;
+  }
+  std::set<std::string> written_;
+
   /// A component that computes nothing (an input, or a view of one, as in
   /// `tuple(step(u), u)`) is copied by a stage of its own: its output
   /// buffer must be written like any other. Arrays of scalars only.

@@ -16,6 +16,8 @@
 #include "core/ir/iterated_state.h"
 #include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
+#include "explore/families/family.h"
+#include "explore/space.h"
 #include "exporter/export_plan.h"
 #include "rewrite/recipes.h"
 #include "tests/device_check_support.h"
@@ -148,16 +150,66 @@ TEST_CASE("iterate tuple: every recipe's kernels, launched n times with each com
     }
 }
 
-TEST_CASE("iterate tuple: time tiles and states that are not distinct inputs are refused with their reason") {
+TEST_CASE("iterate tuple: time tiles compose the step; every recipe's kernels agree with the interpreter") {
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  for (const Case &c : cases())
+    for (auto [count, depth] : {std::pair<int64_t, int64_t>{4, 2}, {6, 3}}) {
+      CAPTURE(c.name);
+      CAPTURE(count);
+      CAPTURE(depth);
+      Program typed = typeCheck(readProgram(c.program(count)), c.sizes);
+      test::DeviceReference reference = test::deviceReference(typed, c.sizes, 29 + static_cast<uint64_t>(depth));
+      for (rewrite::Recipe recipe : {rewrite::Recipe::Plain, rewrite::Recipe::Coarsened, rewrite::Recipe::Tiled}) {
+        CAPTURE(rewrite::recipeName(recipe));
+        rewrite::RecipeOptions options;
+        options.timeTile = depth;
+        Program lowered = rewrite::applyRecipe(typed, recipe, options);
+        REQUIRE(iteratesTuple(lowered));
+        codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+        REQUIRE(kernel.iteration);
+        // depth steps per launch, count / depth launches
+        CHECK(kernel.iteration->count == arith::Expr(count / depth));
+        if (!context) continue;
+        auto mismatch = test::deviceMismatch(*context, kernel, c.sizes, reference.inputs, typed.body().typeOrThrow(),
+                                             reference.expected, {1e-4, 1e-5}, std::nullopt, 2);
+        CHECK_MESSAGE(!mismatch, *mismatch);
+      }
+    }
+  // The rotation's two carried components: after 2 steps (c, f(a, b, c),
+  // f(b, c, f(a, b, c))) carries c only.
+  Program rotation = typeCheck(readProgram(rotate1D(4)), {{"N", 29}});
+  rewrite::RecipeOptions two;
+  two.timeTile = 2;
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(rotation, rewrite::Recipe::Plain, two), codegen::Target::OpenCL);
+  REQUIRE(kernel.iteration);
+  CHECK(kernel.iteration->carriedFrom == std::vector<std::optional<size_t>>{2, std::nullopt, std::nullopt});
+}
+
+TEST_CASE("iterate tuple: the explored time tiles divide the count (no launch of the steps left for a tuple)") {
+  explore::SpaceOptions options;
+  options.includeTimeTiled = true;
+  options.timeTiles = {2, 3, 4, 8};
+  CHECK(explore::families::timeTilesWithin(typeCheck(readProgram(wave2D(4)), {{"N", 13}, {"M", 11}}), options) ==
+        std::vector<int64_t>{2, 4});
+  CHECK(explore::families::timeTilesWithin(typeCheck(readProgram(rotate1D(6)), {{"N", 29}}), options) ==
+        std::vector<int64_t>{2, 3});
+}
+
+TEST_CASE("iterate tuple: time tiles that do not divide the count and states that are not distinct inputs are "
+          "refused with their reason") {
   Program typed = typeCheck(readProgram(wave2D(4)), {{"N", 13}, {"M", 11}});
   rewrite::RecipeOptions options;
-  options.timeTile = 2;
+  options.timeTile = 3;
   CHECK(test::errorOf([&] { rewrite::applyRecipe(typed, rewrite::Recipe::Plain, options); }) ==
-        "plain time tile 2: an iterate over a tuple of arrays is compiled one step per launch; its time tiles are not "
-        "built yet");
+        "plain time tile 3: a time tile of an iterate over a tuple of arrays must divide its constant iteration count, "
+        "found 4");
+  options.timeTile = 8;
+  CHECK(test::errorOf([&] { rewrite::applyRecipe(typed, rewrite::Recipe::Plain, options); }).find("found 4") !=
+        std::string::npos);
   CHECK(test::errorOf([&] {
           rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, {});
-        }).find("timeTiledLocal: an iterate over a tuple of arrays is compiled one step per launch") !=
+        }).find("timeTiledLocal: an iterate over a tuple of arrays is not time-tiled through local memory yet") !=
         std::string::npos);
   // The same input twice cannot be two buffers exchanged with two outputs.
   std::string twice = wave2D(2);
@@ -394,16 +446,25 @@ TEST_CASE("iterate tuple: the exported host code runs the wave from C, generated
   writeRandomFloats(u, n * m, 5);
   writeRandomFloats(v, n * m, 6);
   auto liftc = [](const std::vector<std::string> &args) { return test::runLiftc(test::quoteArgs(args)); };
-  // Zero, odd and even counts generated on the spot; an even count from the
+  // Zero, odd and even counts generated on the spot (6 steps also two at a
+  // time: nothing carried, three launches); an even count from the
   // best-kernel directory of a short exploration.
-  for (auto [count, explored] : {std::pair<int64_t, bool>{0, false}, {3, false}, {4, false}, {4, true}}) {
+  struct Export {
+    int64_t count;
+    bool explored;
+    int64_t timeTile;
+  };
+  for (auto [count, explored, timeTile] :
+       {Export{0, false, 1}, Export{3, false, 1}, Export{4, false, 1}, Export{6, false, 2}, Export{4, true, 1}}) {
     CAPTURE(count);
     CAPTURE(explored);
-    std::string name = "wave" + std::to_string(count) + (explored ? "_explored" : "");
+    CAPTURE(timeTile);
+    std::string name = "wave" + std::to_string(count) + (explored ? "_explored" : "") +
+                       (timeTile > 1 ? "_t" + std::to_string(timeTile) : "");
     fs::path program = dir.path() / (name + ".json"), out = dir.path() / name;
     test::writeFile(program, wave2D(count));
-    std::vector<std::string> command{"export",   program.string(), "--size", sizes,
-                                     "--target", "opencl",         "--opt",  "plain"};
+    std::vector<std::string> command{"export", program.string(), "--size", sizes,         "--target",
+                                     "opencl", "--opt",          "plain",  "--time-tile", std::to_string(timeTile)};
     if (explored) {
       fs::path results = dir.path() / (name + "_results");
       test::LiftcRun run = liftc({"explore", program.string(), "--size", sizes, "--out", results.string(), "--evals",
