@@ -29,9 +29,20 @@ double modelledBytesPerOutput(const codegen::Kernel &kernel, double compulsoryBy
     temporaries += 2 * scalarBytes * double(arith::evaluate(t.count, sizes)); // written once, read once
   }
   // The host loop of an iterated kernel moves the compulsory bytes once per
-  // launch: a time tile of t steps launches n / t times.
+  // launch: a time tile of t steps launches n / t times. A component carried
+  // over from another is not written by any launch (its buffer is passed on).
   double launches = kernel.iteration ? double(arith::evaluate(kernel.iteration->count, sizes)) : 1.0;
-  return launches * (compulsoryBytesPerOutput + temporaries / double(outputScalars));
+  double carried = 0;
+  if (kernel.iteration && !kernel.iteration->carriedFrom.empty()) {
+    std::vector<const codegen::KernelArg *> outputs;
+    for (const codegen::KernelArg &a : kernel.args)
+      if (a.role == codegen::KernelArg::Role::Output) outputs.push_back(&a);
+    for (size_t c = 0; c < kernel.iteration->carriedFrom.size() && c < outputs.size(); ++c)
+      if (kernel.iteration->carriedFrom[c])
+        carried += double(byteCount(Type::scalar(outputs[c]->kind), sizes)) *
+                   double(arith::evaluate(outputs[c]->count, sizes));
+  }
+  return launches * (compulsoryBytesPerOutput + (temporaries - carried) / double(outputScalars));
 }
 
 size_t roofBufferBytes(double bytesPerOutput, int64_t outputElements) {

@@ -18,6 +18,7 @@
 #include "core/typecheck/typecheck.h"
 #include "explore/families/family.h"
 #include "explore/space.h"
+#include "explore/win_explanation.h"
 #include "exporter/export_plan.h"
 #include "rewrite/recipes.h"
 #include "tests/device_check_support.h"
@@ -281,6 +282,11 @@ TEST_CASE("iterate tuple: a carried component passes its buffer on; the state ro
   CHECK(buffers == std::vector<size_t>{out0, U, V});
   // After 7 launches (7 mod 3 = 1) the result is in launch 1's state.
   CHECK(plan.resultBuffers() == std::vector<size_t>{out0, U});
+  // The traffic model: per launch U and V read and the new u written, 12
+  // bytes per point, 6 per output (two per point), not the compulsory 8.
+  double compulsory = explore::compulsoryBytesPerOutput(typed, sizes);
+  CHECK(compulsory == doctest::Approx(8.0));
+  CHECK(explore::modelledBytesPerOutput(kernel, compulsory, sizes, 2 * 13 * 11) == doctest::Approx(7 * 6.0));
 }
 
 TEST_CASE("iterate tuple: launch.json lists the iterated inputs and the exporter reads them back") {
