@@ -3,8 +3,9 @@
 // its kernels (one work-group per chunk of planes and plane tile, each plane
 // copied once into a local ring) match the interpreter on the device at
 // sizes no tile or chunk divides, for radius 1 to 4 and every boundary, 2D
-// and 3D; their CUDA C compiles with NVRTC without a warning; the family is
-// in the explored space and its strategies parse back.
+// and 3D, and for iterated stencils (the host loop of a streamed step);
+// their CUDA C compiles with NVRTC without a warning; the family is in the
+// explored space and its strategies parse back.
 
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
@@ -65,9 +66,7 @@ void checkOnDevice(ocl::Context &context, const Program &typed, const std::map<s
 /// 1 mirror, 2 wrap, 3 constant): the star, and the box's corners at distance
 /// r (so planes other than the centre one are read off their centre), each
 /// point with its own weight so that a misplaced plane or halo shows.
-Program radiusStencil(int dims, int radius, int boundary) {
-  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-  Expr grid = examples::gridInput("A", sizes);
+Expr radiusStencilOf(int dims, int radius, int boundary, const Expr &grid) {
   Expr padded = boundary == 3 ? padConstantN(dims, radius, radius, lit(0.5f), grid)
                               : padN(dims, radius, radius,
                                      std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], grid);
@@ -83,7 +82,12 @@ Program radiusStencil(int dims, int radius, int boundary) {
   for (const examples::Offset &o : offsets) groups.push_back({std::to_string(0.01 * ++k) + "f", {o}});
   Expr f =
       fn([&](Expr nbh) { return examples::weightedSum("r" + std::to_string(radius), nbh, radius, groups); }, "nbh");
-  return program({grid}, mapN(dims, f, slideN(dims, 2 * radius + 1, 1, padded)));
+  return mapN(dims, f, slideN(dims, 2 * radius + 1, 1, padded));
+}
+
+Program radiusStencil(int dims, int radius, int boundary) {
+  Expr grid = examples::gridInput("A", examples::gridSizes(dims, 2 * radius + 1));
+  return program({grid}, radiusStencilOf(dims, radius, boundary, grid));
 }
 
 } // namespace
@@ -222,6 +226,34 @@ TEST_CASE("streamLocal: radius 1 to 4 with clamp, mirror, wrap and constant boun
         checkOnDevice(*context, typed, extents, kernel);
       }
   CHECK(checked == 17);
+}
+
+TEST_CASE("streamLocal: an iterated stencil streams each step through local memory, launched n times") {
+  auto context = ocl::test::testContext();
+  // (dims, radius, boundary): every boundary, radius 1 and 2, 2D and 3D.
+  for (auto [dims, radius, boundary] : {std::array{3, 1, 0}, std::array{3, 2, 1}, std::array{3, 1, 2},
+                                        std::array{3, 1, 3}, std::array{2, 2, 0}, std::array{2, 1, 2}}) {
+    CAPTURE(dims);
+    CAPTURE(radius);
+    CAPTURE(boundary);
+    Expr grid = examples::gridInput("A", examples::gridSizes(dims, 2 * radius + 1));
+    Program high = program({grid}, iterate(
+                                       3, [&](Expr x) { return radiusStencilOf(dims, radius, boundary, x); }, grid));
+    std::map<std::string, int64_t> extents;
+    std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
+    std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+    for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+    Program typed = typeCheck(high, extents);
+    codegen::Kernel kernel = codegen::generateKernel(
+        rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles()), codegen::Target::OpenCL);
+    CAPTURE(kernel.source);
+    REQUIRE(kernel.iteration);
+    CHECK(kernel.iteration->count == arith::Expr(3)); // the host loop: one streamed step per launch
+    CHECK(!streamingLoop(kernel.source).empty());
+    CHECK(kernel.source.find("local float ring_0[") != std::string::npos);
+    if (!context) continue;
+    checkOnDevice(*context, typed, extents, kernel);
+  }
 }
 
 TEST_CASE("streamLocal: the CUDA kernels compile with NVRTC; Heat 256^3 loads fewer values per store than stream") {
