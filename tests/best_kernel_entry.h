@@ -8,6 +8,7 @@
 #include "core/typecheck/typecheck.h"
 #include "explore/record_identity.h"
 #include "rewrite/recipes.h"
+#include "tests/iterated_program.h"
 #include "tests/test_support.h"
 
 #include "core/io/json.h"
@@ -54,6 +55,26 @@ inline UnsealedEntry jacobi2dPlainEntry() {
                            {"kernelFile", "kernel.cl"},
                            {"medianNs", 1000.0},
                            {"measured", "2026-11-27T10:00:00Z"},
+                           {"kernel", codegen::kernelMetadata(kernel)}};
+  return {kernel.source, std::move(launch)};
+}
+
+/// The same for a wave iterated 4 times over (U, V): its launch.json has
+/// /kernel/iterate with "inputs" and "carriedFrom".
+inline UnsealedEntry waveTuplePlainEntry() {
+  std::map<std::string, int64_t> sizes{{"N", 13}, {"M", 11}};
+  Program typed = typeCheck(readProgram(waveTupleJson(4)), sizes);
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL);
+  nlohmann::json launch = {{"liftcc", 1},
+                           {"device", "test device"},
+                           {"program", "wave"},
+                           {"sizes", "N=13,M=11"},
+                           {"configuration", {{"recipe", "plain"}, {"tile", 0}, {"local", {8, 8, 1}}}},
+                           {"key", "plain wg=8x8x1"},
+                           {"kernelFile", "kernel.cl"},
+                           {"medianNs", 1000.0},
+                           {"measured", "2026-11-29T10:00:00Z"},
                            {"kernel", codegen::kernelMetadata(kernel)}};
   return {kernel.source, std::move(launch)};
 }
