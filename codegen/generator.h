@@ -322,7 +322,10 @@ size_t iteratedInput(const Program &typedProgram);
 /// the kernels of one step over the inputs, one output per component,
 /// launched n times by the host with each component's buffer and its output
 /// swapped between steps (Kernel::Iteration::inputArgs).
-Kernel generateIteratedTuple(const Program &typedProgram, Target target, const CodegenOptions &options);
+/// `sourceParts` and `temporaryBase` as for generateStages (a phase of a
+/// time-tiled program).
+Kernel generateIteratedTuple(const Program &typedProgram, Target target, const CodegenOptions &options,
+                             std::vector<SourceParts> *sourceParts = nullptr, const std::string &temporaryBase = "tmp");
 /// Whether the program is iterate(n, \x. B, A) whose step B has an
 /// intermediate computed by a kernel of its own (a toGlobal).
 bool iteratesStages(const Program &typedProgram);

@@ -9,6 +9,7 @@
 
 #include "codegen/generator.h"
 #include "core/error.h"
+#include "core/ir/iterated_state.h"
 #include "core/ir/operands.h"
 #include "core/typecheck/typecheck.h"
 
@@ -24,6 +25,7 @@ namespace {
 /// stages of a step with an intermediate in global memory.
 Kernel phaseKernel(const Program &phase, Target target, const CodegenOptions &options, std::vector<SourceParts> &parts,
                    const std::string &temporaryBase) {
+  if (iteratesTuple(phase)) return generateIteratedTuple(phase, target, options, &parts, temporaryBase);
   if (iteratesStages(phase)) return generateIteratedStages(phase, target, options, &parts, temporaryBase);
   parts.emplace_back();
   return generateOneKernel(phase, target, options, &parts.back());
@@ -40,9 +42,8 @@ bool sameInterface(const std::vector<KernelArg> &a, const std::vector<KernelArg>
 bool iteratesInPhases(const Program &typedProgram) {
   const Expr &body = typedProgram.body();
   if (!body.isPrim(Op::Iterate) || !inputOf(body).isPrim(Op::Iterate)) return false;
-  const Expr &state = inputOf(inputOf(body));
-  return std::any_of(typedProgram.inputs().begin(), typedProgram.inputs().end(),
-                     [&](const Expr &in) { return state.is(ExprKind::Param) && state.sameNode(in); });
+  // The inner loop iterates over an input, or a tuple of distinct inputs.
+  return iteratedInputs(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), inputOf(body))}).has_value();
 }
 
 Kernel generatePhases(const Program &typedProgram, Target target, const CodegenOptions &options) {
@@ -69,9 +70,9 @@ Kernel generatePhases(const Program &typedProgram, Target target, const CodegenO
     Program phase = typeCheck(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), loops[p])});
     Kernel kernel =
         phaseKernel(phase, target, phaseOptions, parts, last ? "tmp" : "phase" + std::to_string(p) + "_tmp");
-    if (!kernel.iteration || kernel.iteration->inputArgs.size() != 1)
+    if (!kernel.iteration || kernel.iteration->inputArgs.empty())
       throw InternalError("phase " + std::to_string(p) + " of " + options.kernelName +
-                          " is not an iterate over an input");
+                          " is not an iterate over inputs");
     if (p == 0) {
       result.args = kernel.args;
       iteration.inputArgs = kernel.iteration->inputArgs;
@@ -86,7 +87,7 @@ Kernel generatePhases(const Program &typedProgram, Target target, const CodegenO
       result.localMemoryBytes = std::max(result.localMemoryBytes, stage.localMemoryBytes);
       result.indexBits = std::max(result.indexBits, stage.indexBits);
     }
-    iteration.phases.push_back({kernel.iteration->count, stages.size()});
+    iteration.phases.push_back({kernel.iteration->count, stages.size(), kernel.iteration->carriedFrom});
     total = total + kernel.iteration->count;
     result.stages.insert(result.stages.end(), stages.begin(), stages.end());
     result.temporaries.insert(result.temporaries.end(), kernel.temporaries.begin(), kernel.temporaries.end());

@@ -407,7 +407,8 @@ Kernel generateIteratedStages(const Program &typedProgram, Target target, const 
   return kernel;
 }
 
-Kernel generateIteratedTuple(const Program &typedProgram, Target target, const CodegenOptions &options) {
+Kernel generateIteratedTuple(const Program &typedProgram, Target target, const CodegenOptions &options,
+                             std::vector<SourceParts> *sourceParts, const std::string &temporaryBase) {
   const std::vector<Expr> state = *iteratedInputs(typedProgram);
   // One step over the inputs themselves: its result is the new state, a
   // tuple of arrays, each component written to an output of its own, but
@@ -419,8 +420,9 @@ Kernel generateIteratedTuple(const Program &typedProgram, Target target, const C
   for (const std::optional<size_t> &from : carried)
     if (from) passedOn.insert(state[*from].name());
   Program step = typeCheck(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), stepBody)});
-  Kernel kernel = passedOn.empty() ? generateKernel(step, target, options)
-                                   : generateStages(step, target, options, nullptr, "tmp", passedOn);
+  // A tuple result is a kernel per computed component: stages.
+  if (!hasStages(step)) throw InternalError("the iterated step over a tuple has no kernel per component");
+  Kernel kernel = generateStages(step, target, options, sourceParts, temporaryBase, passedOn);
   std::vector<size_t> outputs;
   for (size_t i = 0; i < kernel.args.size(); ++i)
     if (kernel.args[i].role == KernelArg::Role::Output) outputs.push_back(i);

@@ -36,6 +36,15 @@ nlohmann::json argsMetadata(const std::vector<KernelArg> &kernelArgs) {
   }
   return args;
 }
+
+/// Kernel::Iteration::carriedFrom as launch.json writes it: per component
+/// null (computed) or the index of the component it is the old value of.
+nlohmann::json carriedJson(const std::vector<std::optional<size_t>> &carriedFrom) {
+  using nlohmann::json;
+  json carried = json::array();
+  for (const std::optional<size_t> &from : carriedFrom) carried.push_back(from ? json(*from) : json(nullptr));
+  return carried;
+}
 } // namespace
 
 nlohmann::json kernelMetadata(const Kernel &kernel) {
@@ -66,18 +75,17 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
     // Written only for phases, so the metadata of one loop stays as it was.
     if (!kernel.iteration->phases.empty()) {
       json phases = json::array();
-      for (const Kernel::Iteration::Phase &phase : kernel.iteration->phases)
-        phases.push_back({{"count", phase.count.str()}, {"stages", phase.stages}});
+      for (const Kernel::Iteration::Phase &phase : kernel.iteration->phases) {
+        json entry = {{"count", phase.count.str()}, {"stages", phase.stages}};
+        if (!phase.carriedFrom.empty()) entry["carriedFrom"] = carriedJson(phase.carriedFrom);
+        phases.push_back(entry);
+      }
       meta["iterate"]["phases"] = phases;
     }
     // Written only when some component is carried over: per component, null
     // (computed) or the index of the component it is the old value of.
-    if (!kernel.iteration->carriedFrom.empty()) {
-      json carried = json::array();
-      for (const std::optional<size_t> &from : kernel.iteration->carriedFrom)
-        carried.push_back(from ? json(*from) : json(nullptr));
-      meta["iterate"]["carriedFrom"] = carried;
-    }
+    if (!kernel.iteration->carriedFrom.empty())
+      meta["iterate"]["carriedFrom"] = carriedJson(kernel.iteration->carriedFrom);
   }
   if (kernel.localSize) {
     json local = json::array();

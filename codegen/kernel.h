@@ -5,6 +5,7 @@
 
 #include "codegen/dialect.h"
 #include "core/arith/expr.h"
+#include "core/ir/iterated_state.h"
 #include "core/scalar.h"
 
 #include <cstdint>
@@ -62,14 +63,20 @@ struct Kernel {
     struct Phase {
       arith::Expr count;
       size_t stages = 0;
+      /// carriedFrom (below) of this phase's step; a time tile of a tuple
+      /// state and the launch of its steps left may carry different
+      /// components.
+      std::vector<std::optional<size_t>> carriedFrom;
     };
     std::vector<Phase> phases;
     /// Per component of the state, the component it is carried over from
     /// unchanged (core/ir/iterated_state.h: a wave's (prev, cur) -> (cur,
     /// f(prev, cur))): no stage writes its output, the host passes the
     /// buffer on, rotating the state's buffers instead of exchanging pairs.
-    /// Empty: every component is computed.
+    /// Empty: every component is computed. With phases, each phase's own.
     std::vector<std::optional<size_t>> carriedFrom;
+    /// Whether some launch carries a component (the buffers rotate).
+    bool carries() const { return carriesSomewhere(*this); }
   };
   std::optional<Iteration> iteration;
   /// Options the device compiler must build the kernel with, in the target's

@@ -194,11 +194,10 @@ std::vector<StageParam> bindParams(const ExportPlan &plan, const std::vector<Pla
 /// carriedFrom: one entry per component, each source carried once, of the
 /// component's type and length, some component computed, and no kernel
 /// writing the output of a carried one (the host passes buffers on).
-void validateCarried(const ExportPlan &plan, const std::string &where) {
-  const std::vector<std::optional<size_t>> &carried = plan.iteration->carriedFrom;
+void validateCarried(const ExportPlan &plan, const std::vector<std::optional<size_t>> &carried,
+                     const std::vector<PlanStage> &stages, const std::string &pointer, const std::string &where) {
   if (carried.empty()) return;
   const std::vector<size_t> &inputs = plan.iteration->inputArgs, outputs = plan.outputArgs();
-  const std::string pointer = "/kernel/iterate/carriedFrom";
   if (carried.size() != inputs.size())
     fail(where, pointer,
          "expected one entry per component of the state (" + std::to_string(inputs.size()) + "), found " +
@@ -215,7 +214,7 @@ void validateCarried(const ExportPlan &plan, const std::string &where) {
       fail(where, at,
            "the iterated input '" + io::shown(to.name) + "' and the input '" + io::shown(from.name) +
                "' it is carried over from differ in type or length");
-    for (const PlanStage &stage : plan.stages)
+    for (const PlanStage &stage : stages)
       for (const StageParam &param : stage.params)
         if (!param.isSize && param.index == outputs.at(c))
           fail(where, at,
@@ -259,8 +258,17 @@ void validate(const ExportPlan &plan, const std::string &where) {
       if (std::count(inputs.begin(), inputs.end(), inputs[c]) > 1)
         fail(where, "/kernel/iterate", "the input '" + io::shown(in.name) + "' is iterated twice");
     }
-    validateCarried(plan, where);
+    validateCarried(plan, plan.iteration->carriedFrom, plan.stages, "/kernel/iterate/carriedFrom", where);
     const std::vector<ExportPlan::Iteration::Phase> &phases = plan.iteration->phases;
+    size_t first = 0;
+    for (size_t p = 0; p < phases.size(); ++p) {
+      const size_t end = std::min(first + phases[p].stages, plan.stages.size());
+      const std::vector<PlanStage> own(plan.stages.begin() + static_cast<std::ptrdiff_t>(first),
+                                       plan.stages.begin() + static_cast<std::ptrdiff_t>(end));
+      validateCarried(plan, phases[p].carriedFrom, own, "/kernel/iterate/phases/" + std::to_string(p) + "/carriedFrom",
+                      where);
+      first = end;
+    }
     if (!phases.empty()) {
       int64_t launches = 0;
       size_t stages = 0;
@@ -422,6 +430,30 @@ ExportPlan::Iteration parseIteration(const ExportPlan &plan, const json &kernel,
   return it;
 }
 
+/// The carriedFrom of the iterate field or of one of its phases, `object`
+/// at `pointer` (absent: every component computed): null or a component
+/// index per component; validate() checks the rest.
+std::vector<std::optional<size_t>> parseCarried(const json &object, const std::string &pointer,
+                                                const std::string &where) {
+  std::vector<std::optional<size_t>> carried;
+  if (!object.is_object() || !object.contains("carriedFrom")) return carried;
+  const json &list = object["carriedFrom"];
+  if (!list.is_array() || list.empty()) fail(where, pointer + "/carriedFrom", "expected a non-empty array");
+  for (size_t c = 0; c < list.size(); ++c) {
+    const std::string at = pointer + "/carriedFrom/" + std::to_string(c);
+    if (list[c].is_null()) {
+      carried.push_back(std::nullopt);
+      continue;
+    }
+    if (!list[c].is_number_integer() || list[c].get<int64_t>() < 0 || list[c].get<int64_t>() >= int64_t(list.size()))
+      fail(where, at,
+           "expected null or a component index below " + std::to_string(list.size()) + ", found " +
+               io::shown(list[c].dump()));
+    carried.push_back(list[c].get<size_t>());
+  }
+  return carried;
+}
+
 /// The iterate field's phases (absent: one phase of every stage).
 std::vector<ExportPlan::Iteration::Phase> parsePhases(const json &kernel, const std::string &where) {
   const json &iterate = kernel["iterate"];
@@ -438,32 +470,10 @@ std::vector<ExportPlan::Iteration::Phase> parsePhases(const json &kernel, const 
     if (!stages.is_number_integer() || stages.get<int64_t>() < 1 || stages.get<int64_t>() > 1024)
       fail(where, at + "/stages", "expected a number of kernels from 1 to 1024, found " + io::shown(stages.dump()));
     phase.stages = stages.get<size_t>();
+    phase.carriedFrom = parseCarried(list[p], at, where);
     phases.push_back(phase);
   }
   return phases;
-}
-
-/// The iterate field's carriedFrom (absent: every component computed):
-/// null or a component index per component; validate() checks the rest.
-std::vector<std::optional<size_t>> parseCarried(const json &kernel, const std::string &where) {
-  const json &iterate = kernel["iterate"];
-  std::vector<std::optional<size_t>> carried;
-  if (!iterate.is_object() || !iterate.contains("carriedFrom")) return carried;
-  const json &list = iterate["carriedFrom"];
-  if (!list.is_array() || list.empty()) fail(where, "/kernel/iterate/carriedFrom", "expected a non-empty array");
-  for (size_t c = 0; c < list.size(); ++c) {
-    const std::string at = "/kernel/iterate/carriedFrom/" + std::to_string(c);
-    if (list[c].is_null()) {
-      carried.push_back(std::nullopt);
-      continue;
-    }
-    if (!list[c].is_number_integer() || list[c].get<int64_t>() < 0 || list[c].get<int64_t>() >= int64_t(list.size()))
-      fail(where, at,
-           "expected null or a component index below " + std::to_string(list.size()) + ", found " +
-               io::shown(list[c].dump()));
-    carried.push_back(list[c].get<size_t>());
-  }
-  return carried;
 }
 
 /// Where and how fast the kernel was tuned, for the exported files' comment.
@@ -530,7 +540,7 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
   if (kernel.contains("iterate")) {
     plan.iteration = parseIteration(plan, kernel, where);
     plan.iteration->phases = parsePhases(kernel, where);
-    plan.iteration->carriedFrom = parseCarried(kernel, where);
+    plan.iteration->carriedFrom = parseCarried(kernel["iterate"], "/kernel/iterate", where);
   }
   std::vector<std::string> provenance = provenanceLines(launch);
   plan.provenance.insert(plan.provenance.end(), provenance.begin(), provenance.end());
@@ -611,7 +621,7 @@ ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &prog
                                            kernel.iteration->carriedFrom};
   for (const codegen::Kernel::Iteration::Phase &phase :
        kernel.iteration ? kernel.iteration->phases : std::vector<codegen::Kernel::Iteration::Phase>{})
-    plan.iteration->phases.push_back({arith::evaluate(phase.count, bindings), phase.stages});
+    plan.iteration->phases.push_back({arith::evaluate(phase.count, bindings), phase.stages, phase.carriedFrom});
   plan.provenance = std::move(provenance);
   validate(plan, where);
   return plan;

@@ -5,6 +5,7 @@
 // ones the kernel was generated (and tuned) for instead.
 
 #include "codegen/kernel.h"
+#include "core/ir/iterated_state.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -90,12 +91,19 @@ struct ExportPlan {
     struct Phase {
       int64_t count = 0;
       size_t stages = 0;
+      std::vector<std::optional<size_t>> carriedFrom; ///< this phase's (below)
     };
     std::vector<Phase> phases;
     /// codegen::Kernel::Iteration::carriedFrom: per component, the component
     /// it is carried over from (no kernel writes its output); empty: none.
+    /// With phases, each phase has its own.
     std::vector<std::optional<size_t>> carriedFrom;
-    bool carries() const { return !carriedFrom.empty(); }
+    /// Whether some launch carries a component (the state's buffers rotate).
+    bool carries() const { return carriesSomewhere(*this); }
+    /// The carriedFrom of phase `p` (of the one loop without phases).
+    const std::vector<std::optional<size_t>> &carriedIn(size_t p) const {
+      return phases.empty() ? carriedFrom : phases.at(p).carriedFrom;
+    }
   };
   std::optional<Iteration> iteration;
   /// Where the kernel came from, for the comment heading the exported files.

@@ -137,6 +137,17 @@ std::string paramValue(const ExportPlan &plan, const HostNames &names, const Sta
 
 bool launchesKernels(const ExportPlan &plan) { return !plan.iteration || plan.iteration->count > 0; }
 
+namespace {
+/// Whether the phases (the one loop) launch a kernel computing component c.
+bool computedSomewhere(const ExportPlan &plan, size_t c) {
+  for (size_t p = 0; p < std::max<size_t>(1, plan.iteration->phases.size()); ++p) {
+    const std::vector<std::optional<size_t>> &carried = plan.iteration->carriedIn(p);
+    if (carried.empty() || !carried.at(c)) return true;
+  }
+  return false;
+}
+} // namespace
+
 ScratchLayout scratchLayout(const ExportPlan &plan) {
   ScratchLayout layout;
   if (!plan.iteration) return layout;
@@ -161,7 +172,7 @@ ScratchLayout scratchLayout(const ExportPlan &plan) {
     const size_t first = layout.slotComponent.size();
     size_t slots = 0;
     for (size_t d = c; d < components; ++d)
-      if (!placed[d] && bytes(d) == bytes(c)) slots += plan.iteration->carriedFrom[d] ? 1 : 2;
+      if (!placed[d] && bytes(d) == bytes(c)) slots += computedSomewhere(plan, d) ? 2 : 1;
     for (size_t d = c; d < components; ++d)
       if (!placed[d] && bytes(d) == bytes(c)) {
         placed[d] = true;
@@ -182,11 +193,15 @@ std::string scratchNote(const ExportPlan &plan) {
 namespace {
 
 /// The C of an iterate's launches around the stages: the declarations
-/// before the loops, per launch the targets and the next state, and what
-/// follows the loops.
+/// before the loops, per launch of each phase (of the one loop) the targets
+/// and the next state, and what follows the loops.
 struct LoopText {
-  std::string start, targets, advance, end;
+  std::string start, end;
+  std::vector<std::string> targets, advance; ///< per phase
+  bool endGivesEvent = false;                ///< `end` copies: its last copy gives the caller's event
 };
+
+size_t phaseCount(const ExportPlan &plan) { return std::max<size_t>(1, plan.iteration->phases.size()); }
 
 using VariableName = std::function<std::string(const std::string &, size_t)>;
 
@@ -208,7 +223,7 @@ LoopText exchangeText(const ExportPlan &plan, const HostNames &names, const Sche
                       const std::vector<size_t> &outputs, const VariableName &variable) {
   TemplateSections shared = templateFile("host.c.in");
   const std::string count = std::to_string(plan.iteration->count);
-  std::string sources;
+  std::string sources, targets, advance;
   LoopText text;
   for (size_t c = 0; c < plan.iteration->inputArgs.size(); ++c) {
     std::map<std::string, std::string> values{{"BUFFER", hooks.bufferType},
@@ -219,10 +234,12 @@ LoopText exchangeText(const ExportPlan &plan, const HostNames &names, const Sche
                                               {"COUNT", count},
                                               {"SLOT", std::to_string(c)}};
     sources += substitute(section(shared, "iteration_source"), values);
-    text.targets += substitute(section(shared, "iteration_target"), values);
-    text.advance += substitute(section(shared, "iteration_advance"), values);
+    targets += substitute(section(shared, "iteration_target"), values);
+    advance += substitute(section(shared, "iteration_advance"), values);
   }
   text.start = substitute(section(shared, "iteration_start"), {{"COUNT", count}, {"SOURCES", sources}});
+  text.targets.assign(phaseCount(plan), targets);
+  text.advance.assign(phaseCount(plan), advance);
   return text;
 }
 
@@ -233,43 +250,55 @@ LoopText exchangeText(const ExportPlan &plan, const HostNames &names, const Sche
 LoopText rotationText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks,
                       const std::vector<size_t> &outputs, const VariableName &variable) {
   TemplateSections shared = templateFile("host.c.in");
-  const std::vector<std::optional<size_t>> &from = plan.iteration->carriedFrom;
+  const size_t components = plan.iteration->inputArgs.size();
   const ScratchLayout layout = scratchLayout(plan);
   const std::string count = std::to_string(plan.iteration->count);
-  std::string sources, last, busy, picks, next, assign, copies;
-  for (size_t c = 0; c < from.size(); ++c) {
+  LoopText text;
+  std::string sources, busy;
+  for (size_t c = 0; c < components; ++c) {
     std::map<std::string, std::string> values{{"BUFFER", hooks.bufferType},
                                               {"SOURCE", variable("source", c)},
                                               {"TARGET", variable("target", c)},
                                               {"INPUT", names.argParam[plan.iteration->inputArgs[c]]}};
-    sources += substitute(section(shared, from[c] ? "rotation_carried_source" : "iteration_source"), values);
+    sources += substitute(section(shared, computedSomewhere(plan, c) ? "iteration_source" : "rotation_carried_source"),
+                          values);
     busy += "        busy[nbusy++] = " + variable("source", c) + ";\n";
-    next += (c ? ", " : "") + variable("next", c) + " = " +
-            (from[c] ? variable("source", *from[c]) : variable("target", c));
-    assign += "        " + variable("source", c) + " = " + variable("next", c) + ";\n";
-    if (from[c]) {
-      bool lastCopy = std::none_of(from.begin() + static_cast<std::ptrdiff_t>(c) + 1, from.end(),
-                                   [](const std::optional<size_t> &f) { return f.has_value(); });
-      copies += indented(hooks.copy(variable("source", c), names.argParam[outputs.at(c)],
-                                    names.argMacro[outputs.at(c)] + "_BYTES", lastCopy ? "done" : "NULL"),
-                         "  ");
-      continue;
-    }
-    last += "        " + variable("target", c) + " = " + names.argParam[outputs.at(c)] + ";\n";
-    picks += "        " + variable("target", c) + " = " + names.api + "_free_scratch(program->scratch + " +
-             std::to_string(layout.first[c]) + ", " + std::to_string(layout.count[c]) + ", busy, nbusy);\n" +
-             "        busy[nbusy++] = " + variable("target", c) + ";\n";
   }
-  LoopText text;
-  text.start = substitute(section(shared, "rotation_start"), {{"COUNT", count},
-                                                              {"SOURCES", sources},
-                                                              {"BUFFER", hooks.bufferType},
-                                                              {"BUSY", std::to_string(2 * from.size())}});
-  text.targets = substitute(section(shared, "rotation_targets"),
-                            {{"COUNT", count}, {"LAST", last}, {"BUSYSOURCES", busy}, {"PICKS", picks}});
-  text.advance = substitute(section(shared, "rotation_advance"),
-                            {{"BUFFER", hooks.bufferType}, {"NEXT", next}, {"ASSIGN", assign}});
-  text.end = substitute(section(shared, "rotation_copies"), {{"COPIES", copies}});
+  for (size_t p = 0; p < phaseCount(plan); ++p) {
+    const std::vector<std::optional<size_t>> &carried = plan.iteration->carriedIn(p);
+    auto from = [&](size_t c) { return carried.empty() ? std::nullopt : carried[c]; };
+    std::string last, picks, next, assign;
+    for (size_t c = 0; c < components; ++c) {
+      next += (c ? ", " : "") + variable("next", c) + " = " +
+              (from(c) ? variable("source", *from(c)) : variable("target", c));
+      assign += "        " + variable("source", c) + " = " + variable("next", c) + ";\n";
+      if (from(c)) continue;
+      last += "        " + variable("target", c) + " = " + names.argParam[outputs.at(c)] + ";\n";
+      picks += "        " + variable("target", c) + " = " + names.api + "_free_scratch(program->scratch + " +
+               std::to_string(layout.first[c]) + ", " + std::to_string(layout.count[c]) + ", busy, nbusy);\n" +
+               "        busy[nbusy++] = " + variable("target", c) + ";\n";
+    }
+    text.targets.push_back(substitute(section(shared, "rotation_targets"),
+                                      {{"COUNT", count}, {"LAST", last}, {"BUSYSOURCES", busy}, {"PICKS", picks}}));
+    text.advance.push_back(substitute(section(shared, "rotation_advance"),
+                                      {{"BUFFER", hooks.bufferType}, {"NEXT", next}, {"ASSIGN", assign}}));
+  }
+  // After the last launch, the components its phase carries are copied to
+  // their outputs (the others were written there); the last copy gives the event.
+  const std::vector<std::optional<size_t>> &carried = plan.iteration->carriedIn(phaseCount(plan) - 1);
+  std::vector<size_t> copied;
+  for (size_t c = 0; c < carried.size(); ++c)
+    if (carried[c]) copied.push_back(c);
+  std::string copies;
+  for (size_t c : copied)
+    copies += indented(hooks.copy(variable("source", c), names.argParam[outputs.at(c)],
+                                  names.argMacro[outputs.at(c)] + "_BYTES", c == copied.back() ? "done" : "NULL"),
+                       "  ");
+  text.start = substitute(
+      section(shared, "rotation_start"),
+      {{"COUNT", count}, {"SOURCES", sources}, {"BUFFER", hooks.bufferType}, {"BUSY", std::to_string(2 * components)}});
+  text.end = copied.empty() ? std::string() : substitute(section(shared, "rotation_copies"), {{"COPIES", copies}});
+  text.endGivesEvent = !copied.empty();
   return text;
 }
 
@@ -324,31 +353,30 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
   for (size_t slot = 0; plan.iteration->count >= 2 && slot < layout.slotComponent.size(); ++slot)
     text += hooks.allocateScratch(slot, names.argMacro[outputs.at(layout.slotComponent[slot])] + "_BYTES");
   TemplateSections shared = templateFile("host.c.in");
-  const bool rotates = plan.iteration->carries();
-  const LoopText loop = rotates ? rotationText(plan, names, hooks, outputs, variable)
-                                : exchangeText(plan, names, hooks, outputs, variable);
+  const LoopText loop = plan.iteration->carries() ? rotationText(plan, names, hooks, outputs, variable)
+                                                  : exchangeText(plan, names, hooks, outputs, variable);
   text += loop.start;
   // One loop per phase (one for a single loop), each launching its stages;
   // the last launch of all gives the caller's event.
   std::vector<ExportPlan::Iteration::Phase> phases = plan.iteration->phases;
-  if (phases.empty()) phases.push_back({plan.iteration->count, plan.stages.size()});
+  if (phases.empty()) phases.push_back({plan.iteration->count, plan.stages.size(), plan.iteration->carriedFrom});
   size_t first = 0;
   for (size_t p = 0; p < phases.size(); ++p) {
     const bool lastPhase = p + 1 == phases.size();
     const std::string phaseCount = std::to_string(phases[p].count);
     if (phases.size() > 1) text += "    /* phase " + std::to_string(p) + " */\n";
-    text += substitute(section(shared, "iteration_loop"), {{"PHASECOUNT", phaseCount}}) + loop.targets;
+    text += substitute(section(shared, "iteration_loop"), {{"PHASECOUNT", phaseCount}}) + loop.targets.at(p);
     for (size_t s = first; s < first + phases[p].stages; ++s) {
       text += stageComment(s, "      ");
       for (size_t q = 0; q < plan.stages[s].params.size(); ++q)
         if (std::optional<std::string> value = swappedAs(plan.stages[s].params[q]))
           text += hooks.bind(s, q, false, *value, "      ");
-      // With carried components, the copies after the launches give the event.
-      bool last = lastPhase && s + 1 == first + phases[p].stages && !rotates;
+      // Where the last phase carries components, the copies after the launches give the event.
+      bool last = lastPhase && s + 1 == first + phases[p].stages && !loop.endGivesEvent;
       text += "      status = " + hooks.enqueue(s, last ? "k == " + phaseCount + " - 1 ? done : NULL" : "NULL") + ";\n";
       text += "      if (status != " + OK + ") return status;\n";
     }
-    text += loop.advance + section(shared, "iteration_loop_end");
+    text += loop.advance.at(p) + section(shared, "iteration_loop_end");
     first += phases[p].stages;
   }
   return text + loop.end + substitute(section(shared, "iteration_end"), {{"API", names.API}});

@@ -521,20 +521,34 @@ Program lowerIteratedTuple(const Program &typed, Recipe recipe, const RecipeOpti
                               "time tiles recompute through the other recipes: --time-tile)");
   if (t < 1) throw RewriteError(what + ": must be at least 1");
   if (t > 1) {
-    // t steps composed into one launch, n / t launches. The launch of the
-    // steps left when t does not divide n (phases) is not built for tuples.
+    // t steps composed into one launch, n / t launches; when t does not
+    // divide n, one launch of the r = n mod t steps left follows (phases,
+    // as lowerIterate makes them for one array).
     const arith::Expr &count = iterateCount(body);
-    if (!count.isConstant() || t > count.constant() || count.constant() % t != 0)
+    if (!count.isConstant() || t > count.constant())
       throw RewriteError(what +
-                         ": a time tile of an iterate over a tuple of arrays must divide its constant iteration "
-                         "count, found " +
+                         ": a time tile of an iterate over a tuple of arrays needs a constant iteration count "
+                         "of at least the tile, found " +
                          count.str());
+    const int64_t q = count.constant() / t, r = count.constant() % t;
     const Expr &f = funOf(body);
-    Expr tile = Expr::lambda(f.params(), composedTupleStep(f, t, what));
-    Expr loop = api::iterate(arith::Expr(count.constant() / t), tile, inputOf(body));
     RecipeOptions once = options;
     once.timeTile = 1;
-    return lowerIteratedTuple(typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)}), recipe, once);
+    auto loweredTile = [&](int64_t depth, int64_t launches) {
+      Expr tile = Expr::lambda(f.params(), composedTupleStep(f, depth, what));
+      Expr loop = api::iterate(arith::Expr(launches), tile, inputOf(body));
+      return lowerIteratedTuple(typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)}), recipe, once);
+    };
+    Program tiles = loweredTile(t, q);
+    if (r == 0) return tiles;
+    // The steps left iterate over what the tiles leave, reading the same
+    // program inputs (the tiles' parameter nodes).
+    const Program rest = loweredTile(r, 1);
+    std::unordered_map<std::string, Expr> byName;
+    for (const Expr &in : tiles.inputs()) byName.emplace(in.name(), in);
+    const Expr restBody = bodyOver(rest, byName);
+    Expr loop = api::iterate(iterateCount(restBody), funOf(restBody), tiles.body());
+    return typeCheck(Program{typed.sizes, Expr::lambda(tiles.inputs(), loop)});
   }
   RecipeOptions stepOptions = options;
   stepOptions.fusion = Fusion::Inline;

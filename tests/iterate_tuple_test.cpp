@@ -169,7 +169,8 @@ TEST_CASE("iterate tuple: every recipe's kernels, launched n times with each com
 TEST_CASE("iterate tuple: time tiles compose the step; every recipe's kernels agree with the interpreter") {
   std::optional<ocl::Context> context = ocl::test::testContext();
   for (const Case &c : cases())
-    for (auto [count, depth] : {std::pair<int64_t, int64_t>{4, 2}, {6, 3}}) {
+    // Dividing tiles, and tiles followed by a launch of the steps left (phases).
+    for (auto [count, depth] : {std::pair<int64_t, int64_t>{4, 2}, {6, 3}, {5, 2}, {4, 3}}) {
       CAPTURE(c.name);
       CAPTURE(count);
       CAPTURE(depth);
@@ -184,11 +185,13 @@ TEST_CASE("iterate tuple: time tiles compose the step; every recipe's kernels ag
         rewrite::RecipeOptions options;
         options.timeTile = depth;
         Program lowered = rewrite::applyRecipe(typed, recipe, options);
-        REQUIRE(iteratesTuple(lowered));
+        // The steps left iterate over what the tiles leave: no longer over the inputs.
+        CHECK(iteratesTuple(lowered) == (count % depth == 0));
         codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
         REQUIRE(kernel.iteration);
-        // depth steps per launch, count / depth launches
-        CHECK(kernel.iteration->count == arith::Expr(count / depth));
+        // depth steps per launch, count / depth launches, then one of the steps left
+        CHECK(kernel.iteration->count == arith::Expr(count / depth + (count % depth ? 1 : 0)));
+        CHECK(kernel.iteration->phases.size() == (count % depth ? 2u : 0u));
         if (!context) continue;
         auto mismatch = test::deviceMismatch(*context, kernel, c.sizes, reference.inputs, typed.body().typeOrThrow(),
                                              reference.expected, {1e-4, 1e-5}, std::nullopt, 2);
@@ -206,27 +209,64 @@ TEST_CASE("iterate tuple: time tiles compose the step; every recipe's kernels ag
   CHECK(kernel.iteration->carriedFrom == std::vector<std::optional<size_t>>{2, std::nullopt, std::nullopt});
 }
 
-TEST_CASE("iterate tuple: the explored time tiles divide the count (no launch of the steps left for a tuple)") {
+TEST_CASE("iterate tuple: the explored time tiles are those up to the count, as for one array") {
   explore::SpaceOptions options;
   options.includeTimeTiled = true;
   options.timeTiles = {2, 3, 4, 8};
   CHECK(explore::families::timeTilesWithin(typeCheck(readProgram(wave2D(4)), {{"N", 13}, {"M", 11}}), options) ==
-        std::vector<int64_t>{2, 4});
+        std::vector<int64_t>{2, 3, 4});
   CHECK(explore::families::timeTilesWithin(typeCheck(readProgram(rotate1D(6)), {{"N", 29}}), options) ==
-        std::vector<int64_t>{2, 3});
+        std::vector<int64_t>{2, 3, 4});
 }
 
-TEST_CASE("iterate tuple: time tiles that do not divide the count and states that are not distinct inputs are "
-          "refused with their reason") {
+TEST_CASE("iterate tuple: a time tile and the launch of the steps left carry different components; the plan and "
+          "launch.json follow each phase") {
+  std::map<std::string, int64_t> sizes{{"N", 13}, {"M", 11}};
+  // 5 steps two at a time: 2 launches of (f(f(u, v), u), f(u, v)) carrying
+  // nothing, then 1 of (f(u, v), u) carrying u.
+  Program typed = typeCheck(readProgram(wave2D(5)), sizes);
+  rewrite::RecipeOptions two;
+  two.timeTile = 2;
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, two), codegen::Target::OpenCL);
+  REQUIRE(kernel.iteration);
+  REQUIRE(kernel.iteration->phases.size() == 2);
+  CHECK(kernel.iteration->phases[0].carriedFrom.empty());
+  CHECK(kernel.iteration->phases[1].carriedFrom == std::vector<std::optional<size_t>>{std::nullopt, 0});
+  CHECK(kernel.iteration->carries());
+  nlohmann::json meta = codegen::kernelMetadata(kernel);
+  CHECK_FALSE(meta["iterate"]["phases"][0].contains("carriedFrom"));
+  CHECK(meta["iterate"]["phases"][1]["carriedFrom"] == nlohmann::json{nullptr, 0});
+  tuner::LaunchPlan plan = tuner::planLaunch(kernel, sizes, std::nullopt, std::nullopt);
+  REQUIRE(plan.iteration);
+  const size_t U = plan.iteration->inputBuffers.at(0), V = plan.iteration->inputBuffers.at(1);
+  const size_t out0 = plan.outputBuffers.at(0), out1 = plan.outputBuffers.at(1);
+  using Rotation = tuner::LaunchPlan::Rotation;
+  // The tiles compute both components: each its own output first, then back.
+  CHECK(plan.rotationOfLaunch(0) == Rotation{{U, V}, {out0, out1}});
+  CHECK(plan.rotationOfLaunch(1) == Rotation{{out0, out1}, {U, V}});
+  // The step left computes u only; v takes over u's buffer.
+  CHECK(plan.rotationOfLaunch(2) == Rotation{{U, V}, {out0, out1}});
+  CHECK(plan.resultBuffers() == std::vector<size_t>{out0, U});
+  // launch.json read back: the phase's carriedFrom, and its errors.
+  nlohmann::json launch{{"program", "wave"}, {"sizes", "N=13,M=11"}, {"kernel", meta}};
+  exporter::ExportPlan exported = exporter::planFromLaunchJson(launch, kernel.source, "launch.json");
+  REQUIRE(exported.iteration);
+  CHECK(exported.iteration->carriedIn(1) == std::vector<std::optional<size_t>>{std::nullopt, 0});
+  launch["kernel"]["iterate"]["phases"][1]["carriedFrom"] = {1, nullptr};
+  CHECK(test::errorOf([&] { exporter::planFromLaunchJson(launch, kernel.source, "launch.json"); })
+            .find("launch.json: /kernel/iterate/phases/1/carriedFrom/0: the output 'out_0' of a carried component is "
+                  "written by kernel") != std::string::npos);
+}
+
+TEST_CASE("iterate tuple: time tiles deeper than the count and states that are not distinct inputs are refused "
+          "with their reason") {
   Program typed = typeCheck(readProgram(wave2D(4)), {{"N", 13}, {"M", 11}});
   rewrite::RecipeOptions options;
-  options.timeTile = 3;
-  CHECK(test::errorOf([&] { rewrite::applyRecipe(typed, rewrite::Recipe::Plain, options); }) ==
-        "plain time tile 3: a time tile of an iterate over a tuple of arrays must divide its constant iteration count, "
-        "found 4");
   options.timeTile = 8;
-  CHECK(test::errorOf([&] { rewrite::applyRecipe(typed, rewrite::Recipe::Plain, options); }).find("found 4") !=
-        std::string::npos);
+  CHECK(test::errorOf([&] { rewrite::applyRecipe(typed, rewrite::Recipe::Plain, options); }) ==
+        "plain time tile 8: a time tile of an iterate over a tuple of arrays needs a constant iteration count of at "
+        "least the tile, found 4");
   CHECK(test::errorOf([&] {
           rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, {});
         }).find("timeTiledLocal: an iterate over a tuple of arrays is not time-tiled through local memory yet") !=
@@ -472,15 +512,16 @@ TEST_CASE("iterate tuple: the exported host code runs the wave from C, generated
   writeRandomFloats(v, n * m, 6);
   auto liftc = [](const std::vector<std::string> &args) { return test::runLiftc(test::quoteArgs(args)); };
   // Zero, odd and even counts generated on the spot (6 steps also two at a
-  // time: nothing carried, three launches); an even count from the
-  // best-kernel directory of a short exploration.
+  // time: nothing carried, three launches; 5 two at a time: two such
+  // launches, then one step carrying u); an even count from the best-kernel
+  // directory of a short exploration.
   struct Export {
     int64_t count;
     bool explored;
     int64_t timeTile;
   };
-  for (auto [count, explored, timeTile] :
-       {Export{0, false, 1}, Export{3, false, 1}, Export{4, false, 1}, Export{6, false, 2}, Export{4, true, 1}}) {
+  for (auto [count, explored, timeTile] : {Export{0, false, 1}, Export{3, false, 1}, Export{4, false, 1},
+                                           Export{6, false, 2}, Export{5, false, 2}, Export{4, true, 1}}) {
     CAPTURE(count);
     CAPTURE(explored);
     CAPTURE(timeTile);

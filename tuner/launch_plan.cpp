@@ -20,16 +20,17 @@ std::vector<size_t> LaunchPlan::outputs() const {
   return outputBuffers.empty() ? std::vector<size_t>{outputBuffer} : outputBuffers;
 }
 
-LaunchPlan::Rotation LaunchPlan::rotationOf(std::vector<size_t> state) const {
+LaunchPlan::Rotation LaunchPlan::rotationOf(std::vector<size_t> state,
+                                            const std::vector<std::optional<size_t>> &carried) const {
   const std::vector<size_t> written = outputs();
-  const std::vector<std::optional<size_t>> &from = iteration->carriedFrom;
+  const size_t components = iteration->inputBuffers.size();
   // The targets: buffers of the state's inputs and outputs that hold no
   // component of the state and no other target.
   std::vector<size_t> pool = iteration->inputBuffers, busy = state;
-  pool.insert(pool.end(), written.begin(), written.begin() + static_cast<std::ptrdiff_t>(from.size()));
+  pool.insert(pool.end(), written.begin(), written.begin() + static_cast<std::ptrdiff_t>(components));
   Rotation rotation{std::move(state), {}};
-  for (size_t c = 0; c < from.size(); ++c) {
-    if (from[c]) {
+  for (size_t c = 0; c < components; ++c) {
+    if (!carried.empty() && carried[c]) {
       rotation.target.push_back(written[c]);
       continue;
     }
@@ -47,33 +48,45 @@ LaunchPlan::Rotation LaunchPlan::rotationOf(std::vector<size_t> state) const {
   return rotation;
 }
 
-LaunchPlan::Rotation LaunchPlan::rotationOfLaunch(int64_t k) const {
-  if (!iteration || iteration->carriedFrom.size() != iteration->inputBuffers.size())
-    throw InternalError("kernel " + kernelName + " carries no component of an iterated state");
-  const std::vector<std::optional<size_t>> &from = iteration->carriedFrom;
+std::vector<size_t> LaunchPlan::advanced(std::vector<size_t> state, const std::vector<std::optional<size_t>> &carried,
+                                         int64_t steps) const {
   // The rotation depends only on the state's buffers, so it repeats with a
-  // short period: follow it until launch k or the first repeat.
-  std::vector<Rotation> seen{rotationOf(iteration->inputBuffers)};
-  for (int64_t launch = 0; launch < k; ++launch) {
-    const Rotation &now = seen.back();
+  // short period: follow it until `steps` launches or the first repeat.
+  std::vector<std::vector<size_t>> seen{state};
+  for (int64_t launch = 0; launch < steps; ++launch) {
+    const Rotation now = rotationOf(seen.back(), carried);
     std::vector<size_t> next;
-    for (size_t c = 0; c < from.size(); ++c) next.push_back(from[c] ? now.state[*from[c]] : now.target[c]);
-    Rotation rotation = rotationOf(std::move(next));
-    auto repeat = std::find(seen.begin(), seen.end(), rotation);
+    for (size_t c = 0; c < now.state.size(); ++c)
+      next.push_back(!carried.empty() && carried[c] ? now.state[*carried[c]] : now.target[c]);
+    auto repeat = std::find(seen.begin(), seen.end(), next);
     if (repeat != seen.end()) {
       const int64_t first = repeat - seen.begin(), period = static_cast<int64_t>(seen.size()) - first;
-      return seen[static_cast<size_t>(first + (k - first) % period)];
+      return seen[static_cast<size_t>(first + (steps - first) % period)];
     }
-    seen.push_back(std::move(rotation));
+    seen.push_back(std::move(next));
   }
   return seen.back();
+}
+
+LaunchPlan::Rotation LaunchPlan::rotationOfLaunch(int64_t k) const {
+  if (!iteration || !iteration->carries())
+    throw InternalError("kernel " + kernelName + " carries no component of an iterated state");
+  // Phase by phase, each with its own carried components.
+  std::vector<size_t> state = iteration->inputBuffers;
+  for (const Iteration::Phase &phase : iteration->phases) {
+    if (k < phase.count) return rotationOf(advanced(state, phase.carriedFrom, k), phase.carriedFrom);
+    state = advanced(state, phase.carriedFrom, phase.count);
+    k -= phase.count;
+  }
+  if (iteration->phases.empty()) return rotationOf(advanced(state, iteration->carriedFrom, k), iteration->carriedFrom);
+  return rotationOf(state, {}); // after the last launch: the state is what counts
 }
 
 std::vector<std::optional<size_t>> LaunchPlan::swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const {
   std::vector<std::optional<size_t>> out;
   out.reserve(params.size());
   const std::vector<size_t> written = outputs();
-  if (iteration && !iteration->carriedFrom.empty()) {
+  if (iteration && iteration->carries()) {
     // A state with carried components rotates through its buffers.
     const Rotation rotation = rotationOfLaunch(k);
     for (const PlanParam &p : params) {
@@ -122,7 +135,7 @@ std::vector<size_t> LaunchPlan::resultBuffers() const {
   // Outputs after the state's components (a global-load counter) are never
   // swapped.
   std::vector<size_t> result = outputs();
-  if (iteration && !iteration->carriedFrom.empty()) {
+  if (iteration && iteration->carries()) {
     // After the last launch, the state of a launch that never comes.
     std::vector<size_t> state = rotationOfLaunch(iteration->count).state;
     std::copy(state.begin(), state.end(), result.begin());

@@ -11,6 +11,7 @@
 // cannot disagree about what a kernel time is.
 
 #include "codegen/kernel.h"
+#include "core/ir/iterated_state.h"
 
 #include <array>
 #include <cstddef>
@@ -73,12 +74,16 @@ struct LaunchPlan {
     struct Phase {
       int64_t count;
       size_t firstStage, endStage;
+      std::vector<std::optional<size_t>> carriedFrom; ///< this phase's (below)
     };
     std::vector<Phase> phases;
     /// codegen::Kernel::Iteration::carriedFrom: per component, the component
     /// it is carried over from; empty: every component computed. Then the
-    /// state's buffers rotate (see stateBuffers) instead of exchanging pairs.
+    /// state's buffers rotate (rotationOfLaunch) instead of exchanging
+    /// pairs. With phases, each phase has its own.
     std::vector<std::optional<size_t>> carriedFrom;
+    /// Whether some launch carries a component.
+    bool carries() const { return carriesSomewhere(*this); }
   };
   std::optional<Iteration> iteration;
   /// A multi-kernel program (codegen::Kernel::stages): its kernels, launched
@@ -127,7 +132,10 @@ struct LaunchPlan {
 
 private:
   std::vector<std::optional<size_t>> swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const;
-  Rotation rotationOf(std::vector<size_t> state) const;
+  Rotation rotationOf(std::vector<size_t> state, const std::vector<std::optional<size_t>> &carried) const;
+  /// The state after `steps` launches carrying `carried`, from `state`.
+  std::vector<size_t> advanced(std::vector<size_t> state, const std::vector<std::optional<size_t>> &carried,
+                               int64_t steps) const;
 };
 
 /// The plan of a generated kernel at concrete sizes: `config.localSize`, else

@@ -72,7 +72,7 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
       iteration.inputBuffers.push_back(bufferOf.at(kernel.args.at(arg).name));
     size_t first = 0;
     for (const codegen::Kernel::Iteration::Phase &phase : kernel.iteration->phases) {
-      iteration.phases.push_back({arith::evaluate(phase.count, sizes), first, first + phase.stages});
+      iteration.phases.push_back({arith::evaluate(phase.count, sizes), first, first + phase.stages, phase.carriedFrom});
       first += phase.stages;
     }
     if (first != 0 && first != kernel.stages.size())

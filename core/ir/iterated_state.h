@@ -42,4 +42,14 @@ Expr stepOverState(const Program &program);
 /// Empty when no component is carried, else one entry per component.
 std::vector<std::optional<size_t>> carriedComponents(const Expr &step, const std::vector<Expr> &state);
 
+/// Whether some launch of an iteration carries a component: the one loop's
+/// `carriedFrom`, or a phase's (codegen::Kernel::Iteration,
+/// tuner::LaunchPlan::Iteration and exporter::ExportPlan::Iteration alike).
+template <class Iteration> bool carriesSomewhere(const Iteration &iteration) {
+  if (!iteration.carriedFrom.empty()) return true;
+  for (const auto &phase : iteration.phases)
+    if (!phase.carriedFrom.empty()) return true;
+  return false;
+}
+
 } // namespace liftcc

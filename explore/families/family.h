@@ -110,9 +110,8 @@ inline constexpr double kMaxTimeTileReads = 20000;
 /// The time tiles of SpaceOptions::timeTiles (above 1) at most the constant
 /// iteration count of a program iterate(n, f, input) (one that does not
 /// divide n ends with a launch of the steps left) and within
-/// kMaxTimeTileReads (over a tuple of inputs: only those dividing n, whose
-/// steps left would need a launch of their own); none for other programs or
-/// when the timeTiled family is not selected.
+/// kMaxTimeTileReads; none for other programs or when the timeTiled family
+/// is not selected.
 std::vector<int64_t> timeTilesWithin(const Program &typed, const SpaceOptions &options);
 
 } // namespace liftcc::explore::families

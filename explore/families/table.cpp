@@ -105,13 +105,9 @@ std::vector<int64_t> timeTilesWithin(const Program &typed, const SpaceOptions &o
   if (!options.includeTimeTiled || !body.isPrim(Op::Iterate)) return {};
   const arith::Expr &n = iterateCount(body);
   const double reads = stepReads(typed);
-  // A tuple state has no launch of the steps left (rewrite::lowerIterate):
-  // only tiles that divide n.
-  const bool dividing = iteratesTuple(typed);
   std::vector<int64_t> tiles;
   for (int64_t t : options.timeTiles)
-    if (t > 1 && n.isConstant() && t <= n.constant() && (!dividing || n.constant() % t == 0) &&
-        std::pow(reads, double(t)) <= kMaxTimeTileReads)
+    if (t > 1 && n.isConstant() && t <= n.constant() && std::pow(reads, double(t)) <= kMaxTimeTileReads)
       tiles.push_back(t);
   return tiles;
 }
