@@ -31,18 +31,27 @@ double modelledBytesPerOutput(const codegen::Kernel &kernel, double compulsoryBy
   // The host loop of an iterated kernel moves the compulsory bytes once per
   // launch: a time tile of t steps launches n / t times. A component carried
   // over from another is not written by any launch (its buffer is passed on).
-  double launches = kernel.iteration ? double(arith::evaluate(kernel.iteration->count, sizes)) : 1.0;
-  double carried = 0;
-  if (kernel.iteration && !kernel.iteration->carriedFrom.empty()) {
-    std::vector<const codegen::KernelArg *> outputs;
-    for (const codegen::KernelArg &a : kernel.args)
-      if (a.role == codegen::KernelArg::Role::Output) outputs.push_back(&a);
-    for (size_t c = 0; c < kernel.iteration->carriedFrom.size() && c < outputs.size(); ++c)
-      if (kernel.iteration->carriedFrom[c])
-        carried += double(byteCount(Type::scalar(outputs[c]->kind), sizes)) *
-                   double(arith::evaluate(outputs[c]->count, sizes));
-  }
-  return launches * (compulsoryBytesPerOutput + (temporaries - carried) / double(outputScalars));
+  if (!kernel.iteration) return compulsoryBytesPerOutput + temporaries / double(outputScalars);
+  std::vector<const codegen::KernelArg *> outputs;
+  for (const codegen::KernelArg &a : kernel.args)
+    if (a.role == codegen::KernelArg::Role::Output) outputs.push_back(&a);
+  auto carriedBytes = [&](const std::vector<std::optional<size_t>> &carriedFrom) {
+    double bytes = 0;
+    for (size_t c = 0; c < carriedFrom.size() && c < outputs.size(); ++c)
+      if (carriedFrom[c])
+        bytes += double(byteCount(Type::scalar(outputs[c]->kind), sizes)) *
+                 double(arith::evaluate(outputs[c]->count, sizes));
+    return bytes;
+  };
+  auto perLaunch = [&](const std::vector<std::optional<size_t>> &carriedFrom) {
+    return compulsoryBytesPerOutput + (temporaries - carriedBytes(carriedFrom)) / double(outputScalars);
+  };
+  if (kernel.iteration->phases.empty())
+    return double(arith::evaluate(kernel.iteration->count, sizes)) * perLaunch(kernel.iteration->carriedFrom);
+  double total = 0;
+  for (const codegen::Kernel::Iteration::Phase &phase : kernel.iteration->phases)
+    total += double(arith::evaluate(phase.count, sizes)) * perLaunch(phase.carriedFrom);
+  return total;
 }
 
 size_t roofBufferBytes(double bytesPerOutput, int64_t outputElements) {

@@ -248,6 +248,10 @@ TEST_CASE("iterate tuple: a time tile and the launch of the steps left carry dif
   // The step left computes u only; v takes over u's buffer.
   CHECK(plan.rotationOfLaunch(2) == Rotation{{U, V}, {out0, out1}});
   CHECK(plan.resultBuffers() == std::vector<size_t>{out0, U});
+  // The traffic model per phase: 2 launches of 8 bytes per output, 1 of 6.
+  CHECK(kernel.temporaries.empty());
+  CHECK(explore::modelledBytesPerOutput(kernel, explore::compulsoryBytesPerOutput(typed, sizes), sizes, 2 * 13 * 11) ==
+        doctest::Approx(2 * 8.0 + 6.0));
   // launch.json read back: the phase's carriedFrom, and its errors.
   nlohmann::json launch{{"program", "wave"}, {"sizes", "N=13,M=11"}, {"kernel", meta}};
   exporter::ExportPlan exported = exporter::planFromLaunchJson(launch, kernel.source, "launch.json");
