@@ -262,33 +262,54 @@ LoopText rotationText(const ExportPlan &plan, const HostNames &names, const Sche
                                               {"INPUT", names.argParam[plan.iteration->inputArgs[c]]}};
     sources += substitute(section(shared, computedSomewhere(plan, c) ? "iteration_source" : "rotation_carried_source"),
                           values);
-    busy += "        busy[nbusy++] = " + variable("source", c) + ";\n";
+    busy += "      busy[nbusy++] = " + variable("source", c) + ";\n";
+  }
+  // Where each component's last value is computed (launch, component), or
+  // nothing when it is an input's: that launch writes it to the output.
+  std::vector<std::optional<std::pair<int64_t, size_t>>> origin(components);
+  std::vector<int64_t> phaseStart;
+  int64_t launch = 0;
+  for (size_t p = 0; p < phaseCount(plan); ++p) {
+    phaseStart.push_back(launch);
+    const int64_t launches = plan.iteration->phases.empty() ? plan.iteration->count : plan.iteration->phases[p].count;
+    const std::vector<std::optional<size_t>> &carried = plan.iteration->carriedIn(p);
+    for (int64_t k = 0; k < launches; ++k, ++launch) {
+      std::vector<std::optional<std::pair<int64_t, size_t>>> next(components);
+      for (size_t c = 0; c < components; ++c)
+        next[c] =
+            !carried.empty() && carried[c] ? origin[*carried[c]] : std::optional(std::pair<int64_t, size_t>{launch, c});
+      origin = std::move(next);
+    }
   }
   for (size_t p = 0; p < phaseCount(plan); ++p) {
     const std::vector<std::optional<size_t>> &carried = plan.iteration->carriedIn(p);
     auto from = [&](size_t c) { return carried.empty() ? std::nullopt : carried[c]; };
-    std::string last, picks, next, assign;
+    const int64_t first = phaseStart[p], end = p + 1 < phaseStart.size() ? phaseStart[p + 1] : launch;
+    std::string picks, next, assign;
     for (size_t c = 0; c < components; ++c) {
       next += (c ? ", " : "") + variable("next", c) + " = " +
               (from(c) ? variable("source", *from(c)) : variable("target", c));
       assign += "        " + variable("source", c) + " = " + variable("next", c) + ";\n";
       if (from(c)) continue;
-      last += "        " + variable("target", c) + " = " + names.argParam[outputs.at(c)] + ";\n";
-      picks += "        " + variable("target", c) + " = " + names.api + "_free_scratch(program->scratch + " +
+      std::string pick = "      ";
+      for (size_t d = 0; d < components; ++d)
+        if (origin[d] && origin[d]->second == c && origin[d]->first >= first && origin[d]->first < end)
+          pick += "if (step == " + std::to_string(origin[d]->first) + ") " + variable("target", c) + " = " +
+                  names.argParam[outputs.at(d)] + ";\n      else ";
+      picks += pick + variable("target", c) + " = " + names.api + "_free_scratch(program->scratch + " +
                std::to_string(layout.first[c]) + ", " + std::to_string(layout.count[c]) + ", busy, nbusy);\n" +
-               "        busy[nbusy++] = " + variable("target", c) + ";\n";
+               "      busy[nbusy++] = " + variable("target", c) + ";\n";
     }
-    text.targets.push_back(substitute(section(shared, "rotation_targets"),
-                                      {{"COUNT", count}, {"LAST", last}, {"BUSYSOURCES", busy}, {"PICKS", picks}}));
+    picks.pop_back(); // the section's own line break ends the last pick
+    text.targets.push_back(substitute(section(shared, "rotation_targets"), {{"BUSYSOURCES", busy}, {"PICKS", picks}}));
     text.advance.push_back(substitute(section(shared, "rotation_advance"),
                                       {{"BUFFER", hooks.bufferType}, {"NEXT", next}, {"ASSIGN", assign}}));
   }
-  // After the last launch, the components its phase carries are copied to
-  // their outputs (the others were written there); the last copy gives the event.
-  const std::vector<std::optional<size_t>> &carried = plan.iteration->carriedIn(phaseCount(plan) - 1);
+  // Components whose last value is an input's (fewer launches than the
+  // carries need) are copied after the launches; the last copy gives the event.
   std::vector<size_t> copied;
-  for (size_t c = 0; c < carried.size(); ++c)
-    if (carried[c]) copied.push_back(c);
+  for (size_t c = 0; c < components; ++c)
+    if (!origin[c]) copied.push_back(c);
   std::string copies;
   for (size_t c : copied)
     copies += indented(hooks.copy(variable("source", c), names.argParam[outputs.at(c)],
