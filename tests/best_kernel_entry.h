@@ -38,45 +38,39 @@ struct UnsealedEntry {
   nlohmann::json launch;
 };
 
-/// Jacobi2D (examples/json/jacobi2d_5pt.json) at 40 x 56 with the plain
-/// recipe in OpenCL, launched in 8 x 8 work-groups: the entry the export
-/// trust and fuzz tests edit.
-inline UnsealedEntry jacobi2dPlainEntry() {
-  std::map<std::string, int64_t> sizes{{"N", 40}, {"M", 56}};
-  Program typed = typeCheck(readProgram(readFile(sourceDir() / "examples/json/jacobi2d_5pt.json")), sizes);
+/// The entry of `programText` (JSON) named `name` at `sizes` (`sizesText`
+/// as launch.json spells them) with the plain recipe in OpenCL, launched in
+/// 8 x 8 work-groups, measured at `measured`.
+inline UnsealedEntry plainEntry(const std::string &programText, const std::string &name,
+                                const std::map<std::string, int64_t> &sizes, const std::string &sizesText,
+                                const std::string &measured) {
+  Program typed = typeCheck(readProgram(programText), sizes);
   codegen::Kernel kernel =
       codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL);
   nlohmann::json launch = {{"liftcc", 1},
                            {"device", "test device"},
-                           {"program", "jacobi2d_5pt"},
-                           {"sizes", "N=40,M=56"},
+                           {"program", name},
+                           {"sizes", sizesText},
                            {"configuration", {{"recipe", "plain"}, {"tile", 0}, {"local", {8, 8, 1}}}},
                            {"key", "plain wg=8x8x1"},
                            {"kernelFile", "kernel.cl"},
                            {"medianNs", 1000.0},
-                           {"measured", "2026-11-27T10:00:00Z"},
+                           {"measured", measured},
                            {"kernel", codegen::kernelMetadata(kernel)}};
   return {kernel.source, std::move(launch)};
+}
+
+/// Jacobi2D (examples/json/jacobi2d_5pt.json) at 40 x 56: the entry the
+/// export trust and fuzz tests edit.
+inline UnsealedEntry jacobi2dPlainEntry() {
+  return plainEntry(readFile(sourceDir() / "examples/json/jacobi2d_5pt.json"), "jacobi2d_5pt", {{"N", 40}, {"M", 56}},
+                    "N=40,M=56", "2026-11-27T10:00:00Z");
 }
 
 /// The same for a wave iterated 4 times over (U, V): its launch.json has
 /// /kernel/iterate with "inputs" and "carriedFrom".
 inline UnsealedEntry waveTuplePlainEntry() {
-  std::map<std::string, int64_t> sizes{{"N", 13}, {"M", 11}};
-  Program typed = typeCheck(readProgram(waveTupleJson(4)), sizes);
-  codegen::Kernel kernel =
-      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL);
-  nlohmann::json launch = {{"liftcc", 1},
-                           {"device", "test device"},
-                           {"program", "wave"},
-                           {"sizes", "N=13,M=11"},
-                           {"configuration", {{"recipe", "plain"}, {"tile", 0}, {"local", {8, 8, 1}}}},
-                           {"key", "plain wg=8x8x1"},
-                           {"kernelFile", "kernel.cl"},
-                           {"medianNs", 1000.0},
-                           {"measured", "2026-11-29T10:00:00Z"},
-                           {"kernel", codegen::kernelMetadata(kernel)}};
-  return {kernel.source, std::move(launch)};
+  return plainEntry(waveTupleJson(4), "wave", {{"N", 13}, {"M", 11}}, "N=13,M=11", "2026-11-29T10:00:00Z");
 }
 
 } // namespace liftcc::test
