@@ -244,9 +244,10 @@ LoopText exchangeText(const ExportPlan &plan, const HostNames &names, const Sche
 }
 
 /// With carried components (ScratchLayout): per launch the computed
-/// components' targets (the outputs in the last launch, else free scratch
-/// buffers) and the next state (carried components take over their source's
-/// buffer); after the loops the carried components copied into their outputs.
+/// components' targets (a component's output at the launch that computes its
+/// last value, else a free scratch buffer) and the next state (carried
+/// components take over their source's buffer); after the loops, the
+/// components whose last value is an input's copied into their outputs.
 LoopText rotationText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks,
                       const std::vector<size_t> &outputs, const VariableName &variable) {
   TemplateSections shared = templateFile("host.c.in");

@@ -68,18 +68,31 @@ std::vector<size_t> LaunchPlan::advanced(std::vector<size_t> state, const std::v
   return seen.back();
 }
 
+std::vector<size_t> LaunchPlan::stateBeforeLaunch(int64_t k) const {
+  // Phase by phase (the one loop is one phase), each with its own carried components.
+  std::vector<size_t> state = iteration->inputBuffers;
+  for (size_t p = 0; p < std::max<size_t>(1, iteration->phases.size()) && k > 0; ++p) {
+    const bool one = iteration->phases.empty(), last = one || p + 1 == iteration->phases.size();
+    // The last phase (the one loop) goes on past the count as it would.
+    const int64_t steps = last ? k : std::min(k, iteration->phases[p].count);
+    state = advanced(std::move(state), one ? iteration->carriedFrom : iteration->phases[p].carriedFrom, steps);
+    k -= steps;
+  }
+  return state;
+}
+
+const std::vector<std::optional<size_t>> &LaunchPlan::carriedOfLaunch(int64_t k) const {
+  for (const Iteration::Phase &phase : iteration->phases) {
+    if (k < phase.count) return phase.carriedFrom;
+    k -= phase.count;
+  }
+  return iteration->phases.empty() ? iteration->carriedFrom : iteration->phases.back().carriedFrom;
+}
+
 LaunchPlan::Rotation LaunchPlan::rotationOfLaunch(int64_t k) const {
   if (!iteration || !iteration->carries())
     throw InternalError("kernel " + kernelName + " carries no component of an iterated state");
-  // Phase by phase, each with its own carried components.
-  std::vector<size_t> state = iteration->inputBuffers;
-  for (const Iteration::Phase &phase : iteration->phases) {
-    if (k < phase.count) return rotationOf(advanced(state, phase.carriedFrom, k), phase.carriedFrom);
-    state = advanced(state, phase.carriedFrom, phase.count);
-    k -= phase.count;
-  }
-  if (iteration->phases.empty()) return rotationOf(advanced(state, iteration->carriedFrom, k), iteration->carriedFrom);
-  return rotationOf(state, {}); // after the last launch: the state is what counts
+  return rotationOf(stateBeforeLaunch(k), carriedOfLaunch(k));
 }
 
 std::vector<std::optional<size_t>> LaunchPlan::swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const {
@@ -136,8 +149,8 @@ std::vector<size_t> LaunchPlan::resultBuffers() const {
   // swapped.
   std::vector<size_t> result = outputs();
   if (iteration && iteration->carries()) {
-    // After the last launch, the state of a launch that never comes.
-    std::vector<size_t> state = rotationOfLaunch(iteration->count).state;
+    // The state after the last launch.
+    std::vector<size_t> state = stateBeforeLaunch(iteration->count);
     std::copy(state.begin(), state.end(), result.begin());
     return result;
   }

@@ -133,6 +133,10 @@ struct LaunchPlan {
 private:
   std::vector<std::optional<size_t>> swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const;
   Rotation rotationOf(std::vector<size_t> state, const std::vector<std::optional<size_t>> &carried) const;
+  /// The buffers of the state's components when launch `k` starts (k = count: the result's).
+  std::vector<size_t> stateBeforeLaunch(int64_t k) const;
+  /// The carriedFrom of launch `k`'s phase.
+  const std::vector<std::optional<size_t>> &carriedOfLaunch(int64_t k) const;
   /// The state after `steps` launches carrying `carried`, from `state`.
   std::vector<size_t> advanced(std::vector<size_t> state, const std::vector<std::optional<size_t>> &carried,
                                int64_t steps) const;
