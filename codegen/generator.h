@@ -116,6 +116,14 @@ private:
   std::string readThrough(const Expr &view, const Env &env, const AccessPath &path, const std::string &where);
   /// Reads element `path` of a map (f of an element of its input) or of generate (f of the index).
   std::string readFunction(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
+  /// Reads element `path` of atDynamic: `in` at its index operand's value, clamped into the array.
+  std::string readDataIndex(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
+  /// The value of atDynamic's int operand as an index expression: the
+  /// index itself when the operand is an index (generate's parameter), else
+  /// a variable spelled as the operand's C text.
+  arith::Expr dynamicIndex(const Expr &operand, const Env &env, const std::string &where);
+  /// Whether `e` holds one of opaqueIndices_.
+  bool readsOpaqueIndex(const arith::Expr &e) const;
   /// The call of user function `f`, lane-wise when `result` is a vector.
   std::string callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result);
   /// Refuses an output expression of more than kMaxExpressionBytes of text (a CodegenError).
@@ -260,6 +268,11 @@ private:
   std::map<std::string, int> nameCounters_;
   /// bufferIndex: the temporary's name of each index base (by its text).
   std::map<std::string, std::string> indexNames_;
+  /// Index variables spelled as an operand's C text (dynamicIndex): a base
+  /// holding one is never named, since naming evaluates it before its
+  /// statement, outside the guard (padConstant's select) it may be under,
+  /// and the text may read memory or divide.
+  std::set<std::string> opaqueIndices_;
   /// Unrolled loops (mapSeqUnroll, reduceSeqUnroll) copy their body once per
   /// iteration; beyond this many copies (the product over nested unrolled
   /// loops) they become ordinary loops, or the source grows without bound

@@ -363,6 +363,13 @@ std::string Generator::simplifiedIndex(const arith::Expr &s) {
   return s.str();
 }
 
+bool Generator::readsOpaqueIndex(const arith::Expr &e) const {
+  if (e.kind() == arith::Kind::Variable) return opaqueIndices_.count(e.varName()) > 0;
+  for (const arith::Expr &operand : e.operands())
+    if (readsOpaqueIndex(operand)) return true;
+  return false;
+}
+
 std::string Generator::bufferIndex(const arith::Expr &offset) {
   // Simplified once: the index, its terms and its base (a canonical sum
   // without its constant) are all canonical already.
@@ -382,7 +389,7 @@ std::string Generator::bufferIndex(const arith::Expr &offset) {
   }
   // A lone variable needs no name; a base C could not evaluate in the
   // kernel's index type keeps the whole index (it fits where the base may not).
-  if (base.kind() == arith::Kind::Variable || base.isConstant()) return full;
+  if (base.kind() == arith::Kind::Variable || base.isConstant() || readsOpaqueIndex(base)) return full;
   if (constant < INT32_MIN || constant > INT32_MAX) return full;
   if (!wideIndices_) {
     auto lo = arith::constantLowerBound(base), hi = arith::constantUpperBound(base);

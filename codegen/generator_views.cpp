@@ -3,6 +3,7 @@
 
 #include "codegen/generator.h"
 #include "codegen/global_load_counter.h"
+#include "codegen/index_holes.h"
 #include "core/ir/operands.h"
 
 namespace liftcc::codegen {
@@ -103,6 +104,7 @@ std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath 
   case views::RuleKind::Scalar:
     if (!path.empty()) fail(where, name + " is a scalar");
     return "(" + index(sizeValueOf(e)) + ")";
+  case views::RuleKind::DataIndex: return readDataIndex(e, env, path, where);
   case views::RuleKind::Computed: break;
   }
   throw InternalError(where,
@@ -167,6 +169,29 @@ std::string Generator::readFunction(const Expr &e, const Env &env, const AccessP
     fail(where + "/f", "map computes an array here: lower it to mapGlb, mapWrg/mapLcl or mapSeq");
   Env inner = env.bind(f.params().front(), ViewBinding{inputOf(e), share(env), {PathStep::arrayIndex(i)}});
   return read(f.body(), inner, dropFront(path, 1), where + "/f/body");
+}
+
+std::string Generator::readDataIndex(const Expr &e, const Env &env, const AccessPath &path, const std::string &where) {
+  const arith::Expr n = typeOf(inputOf(e)).arrayLength();
+  arith::Expr index = dynamicIndex(dynamicIndexOf(e), env, where + "/index");
+  // Clamped as the interpreter clamps; the simplifier drops the bounds that
+  // the index's range proves (generate's index, a clamped position).
+  AccessPath into{PathStep::arrayIndex(arith::simplify(arith::min(arith::max(index, 0), n - 1)))};
+  into.insert(into.end(), path.begin(), path.end());
+  return read(inputOf(e), env, into, where + "/in");
+}
+
+arith::Expr Generator::dynamicIndex(const Expr &operand, const Env &env, const std::string &where) {
+  if (operand.is(ExprKind::Param))
+    if (const Binding *b = env.lookup(operand))
+      if (const auto *index = std::get_if<IndexBinding>(b)) return index->value;
+  std::string text = read(operand, env, {}, where);
+  // The operand is an int: its value, whatever the text computes, is within
+  // int's range, which the index width analysis needs to know.
+  std::string name = "(" + kir::spellHoles(text) + ")";
+  opaqueIndices_.insert(name);
+  return arith::Expr::var(name,
+                          arith::Range::between(arith::Expr(int64_t(INT32_MIN)), arith::Expr(int64_t(INT32_MAX))));
 }
 
 std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result) {

@@ -106,6 +106,7 @@ Expr padConstant(Size left, Size right, Expr value, Expr in) {
 Expr transpose(Expr in) { return prim(Op::Transpose, {}, {}, {std::move(in)}); }
 Expr iterate(Size n, Expr f, Expr in) { return prim(Op::Iterate, {std::move(n)}, {std::move(f)}, {std::move(in)}); }
 Expr at(Size index, Expr in) { return prim(Op::At, {std::move(index)}, {}, {std::move(in)}); }
+Expr atDynamic(Expr index, Expr in) { return prim(Op::AtDynamic, {}, {}, {std::move(index), std::move(in)}); }
 Expr asVector(Size width, Expr in) { return prim(Op::AsVector, {std::move(width)}, {}, {std::move(in)}); }
 Expr asScalar(Expr in) { return prim(Op::AsScalar, {}, {}, {std::move(in)}); }
 Expr get(int index, Expr in) { return prim(Op::Get, {}, {}, {std::move(in)}, index); }

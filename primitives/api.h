@@ -84,6 +84,8 @@ Expr padConstant(Size left, Size right, Expr value, Expr in);
 Expr transpose(Expr in);
 Expr iterate(Size n, Expr f, Expr in);
 Expr at(Size index, Expr in);
+/// The element of `in` at the int value `index`, clamped into the array.
+Expr atDynamic(Expr index, Expr in);
 /// [T]n -> [T<width>](n/width); asScalar is its inverse.
 Expr asVector(Size width, Expr in);
 Expr asScalar(Expr in);

@@ -1,5 +1,5 @@
-// Data layout: split, join, slide, transpose, reverse, take and at only rearrange (or pick)
-// elements; codegen reads through them as views (codegen/generator_views.cpp).
+// Data layout: split, join, slide, transpose, reverse, take, at and atDynamic only rearrange (or
+// pick) elements; codegen reads through them as views (codegen/generator_views.cpp).
 
 #include "primitives/rules.h"
 
@@ -156,6 +156,26 @@ Expr typeAt(TypeContext &checker, const Expr &e, const std::string &path) {
 
 Value evalAt(EvalContext &interpreter, const Expr &e) {
   return interpreter.eval(inputOf(e))[static_cast<size_t>(interpreter.size(atIndex(e)))];
+}
+
+Expr typeAtDynamic(TypeContext &checker, const Expr &e, const std::string &path) {
+  const std::string op(e.info().name);
+  Expr index = checker.check(dynamicIndexOf(e), checker.field(path, "index"));
+  const Type &indexType = index.typeOrThrow();
+  if (!indexType.isScalar() || indexType.scalarKind() != ScalarKind::Int)
+    checker.fail(checker.field(path, "index"), op + ": expected an int index, found " + indexType.str());
+  Expr in = checker.checkArray(inputOf(e), checker.field(path, "in"), e);
+  Type element = in.typeOrThrow().arrayElement();
+  return checker.rebuild(e, {}, {index, in}, std::move(element));
+}
+
+Value evalAtDynamic(EvalContext &interpreter, const Expr &e) {
+  // Clamped into the array (the generated code clamps the same way): an
+  // index out of range reads the nearest end, never outside.
+  int64_t i = interpreter.eval(dynamicIndexOf(e)).scalar().asInt();
+  Value in = interpreter.eval(inputOf(e));
+  int64_t last = static_cast<int64_t>(in.elements().size()) - 1;
+  return in[static_cast<size_t>(std::clamp<int64_t>(i, 0, last))];
 }
 
 } // namespace liftcc::rules

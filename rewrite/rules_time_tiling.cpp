@@ -13,8 +13,7 @@
 // Each buffer holds the step's values on the tile plus the halo the later
 // steps read, so its positions beyond the grid edge must hold what the
 // boundary gives there (pad_b of the step, not the stencil applied beyond
-// the edge). Which boundaries that holds for without moving data across the
-// tile:
+// the edge). Per boundary:
 //   wrap      the periodic extension of a stencil's result is the stencil
 //             of the periodic extension (no position is special), so the
 //             plain shrinking form above is exact when the input is padded
@@ -22,10 +21,19 @@
 //   constant  beyond the edge every step is the constant: a mask (1 inside
 //             the grid, 0 beyond: padConstantN of a generated array of ones)
 //             tiled beside the input selects g's value or the constant;
-//   clamp, mirror  the value beyond the edge is a copy of a value inside at
-//             a position that depends on where the tile lies in the grid; a
-//             tile's local buffer cannot be remapped by a static view, so
-//             the rule does not match (the recipe refuses them, naming why).
+//   clamp, mirror  beyond the edge a step's value is a copy of one inside,
+//             at b(p) for grid position p (b the boundary's reindexing),
+//             which lies in the same tile's buffer at local index
+//             j + b(p) - p. The offsets b(p) - p are a generated array over
+//             the padded grid (0 inside), tiled beside the input like the
+//             masks, so each tile has its own; the next step reads the
+//             buffer through atDynamic at j + offset, per dimension. The
+//             values the rule computes beyond the edge are never read.
+//             The input is padded by b for one step and clamped beyond (only
+//             one step's pad is ever read from it). Mirror reflects once, so
+//             it needs pads of at most the grid's extent, a right pad at
+//             most the left plus 1 and a left pad at most the tile plus the
+//             right (then b(p) lies in the tile's buffer).
 // Partial tiles as in overlapped tiling: inputs extended at the end, the
 // surplus outputs dropped by take.
 
@@ -38,6 +46,7 @@
 #include "rewrite/time_tiled_local.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace liftcc::rewrite {
 
@@ -108,31 +117,113 @@ Expr onesOf(const std::vector<int64_t> &extents, size_t level = 0) {
               "i"));
 }
 
+/// The N-d array of `extents` (outermost first) whose element at
+/// (i_0, ..., i_d-1) is f of those indices, as a view.
+Expr generateN(const std::vector<int64_t> &extents, const std::function<Expr(const std::vector<Expr> &)> &f,
+               const std::vector<Expr> &outer = {}) {
+  return api::generate(arith::Expr(extents[outer.size()]),
+                       api::fn(
+                           [&](Expr i) {
+                             std::vector<Expr> indices = outer;
+                             indices.push_back(i);
+                             return indices.size() == extents.size() ? f(indices) : generateN(extents, f, indices);
+                           },
+                           "i"));
+}
+
+/// The element of `array` at `indices` (outermost first, int values).
+Expr elementAt(Expr array, const std::vector<Expr> &indices) {
+  for (const Expr &i : indices) array = api::atDynamic(i, std::move(array));
+  return array;
+}
+
+/// `in` padded by `halo` steps' pads: the step's own boundary (clamp or
+/// mirror) for one step, clamped beyond (only one step's pad is read).
+Expr paddedForOneStep(int dims, int64_t halo, int64_t l, int64_t r, PadMode mode, const Expr &in) {
+  Expr once = api::padN(dims, arith::Expr(l), arith::Expr(r), mode, in);
+  if (halo == 1) return once;
+  return api::padN(dims, arith::Expr((halo - 1) * l), arith::Expr((halo - 1) * r), PadMode::Clamp, once);
+}
+
+/// For the buffer of a step read by `halo` more steps: over the grid padded
+/// by `halo` steps, the offset b(p) - p in dimension `dim` (outermost 0) of
+/// each position, p its grid position and b the boundary's reindexing (0
+/// inside the grid).
+Expr sourceOffsets(const std::vector<int64_t> &grid, int64_t halo, int64_t l, int64_t r, PadMode mode, size_t dim) {
+  const int dims = static_cast<int>(grid.size());
+  std::vector<int64_t> padded;
+  for (int64_t extent : grid) padded.push_back(extent + halo * (l + r));
+  Expr positions = generateN(grid, [dim](const std::vector<Expr> &i) { return i[dim]; });
+  Expr sources = paddedForOneStep(dims, halo, l, r, mode, positions);
+  const std::string shift = std::to_string(halo * l);
+  Expr offset = api::userFun("timeTileSourceOffset" + shift, {{"source", ScalarKind::Int}, {"at", ScalarKind::Int}},
+                             ScalarKind::Int, "return source - at + " + shift + ";");
+  return generateN(padded, [&](const std::vector<Expr> &i) {
+    return api::apply(offset, {elementAt(sources, i), i[dim]});
+  });
+}
+
+/// `buffer` (of `extents`, outermost first) read with each position beyond
+/// the grid taken from inside: element j is the buffer's element at
+/// j + offset(j) in every dimension, `offsets` the tile's sourceOffsets.
+Expr readInsideGrid(const Expr &buffer, const std::vector<Expr> &offsets, const std::vector<int64_t> &extents) {
+  Expr plus = api::userFun("timeTileSourceIndex", {{"at", ScalarKind::Int}, {"offset", ScalarKind::Int}},
+                           ScalarKind::Int, "return at + offset;");
+  // Applied to the buffer, so that it is a data operand (materialised)
+  // rather than an array a function reads.
+  return api::apply(api::fn(
+                        [&](Expr b) {
+                          return generateN(extents, [&](const std::vector<Expr> &j) {
+                            std::vector<Expr> source;
+                            for (size_t d = 0; d < j.size(); ++d)
+                              source.push_back(api::apply(plus, {j[d], elementAt(offsets[d], j)}));
+                            return elementAt(b, source);
+                          });
+                        },
+                        "buffer"),
+                    {buffer});
+}
+
 std::string ruleName(int dims, int64_t depth, const std::vector<int64_t> &extents) {
   std::string name = "timeTileThroughLocal" + std::to_string(dims) + "D(" + std::to_string(depth) + ";";
   for (size_t d = 0; d < extents.size(); ++d) name += (d ? "," : "") + std::to_string(extents[d]);
   return name + ")";
 }
 
-/// One tile's D steps (`steps`, the last first): the tile copied to local
-/// memory, each intermediate step computed into a local buffer of its own
-/// from the previous one's windows (for a constant boundary, kept only
-/// inside the grid: then `tile` zips the input's tile with step k's in-grid
-/// mask as component k), and the last step's map over the last buffer's
-/// windows.
-Expr stepsThroughLocal(const std::vector<StepMatch> &steps, int dims, ScalarKind kind, const Expr &tile) {
+/// One tile's D steps (`steps`, the last first; tiles of `tileExtents`
+/// outputs, outermost first): the tile copied to local memory, each
+/// intermediate step computed into a local buffer of its own from the
+/// previous one's windows, and the last step's map over the last buffer's
+/// windows. For a constant boundary a step is kept only inside the grid
+/// (`tile` zips the input's tile with step k's in-grid mask as component
+/// k); for clamp and mirror the next step reads a buffer through its
+/// offsets (`tile` zips step k's, one per dimension, from component
+/// 1 + (k-1)*dims).
+Expr stepsThroughLocal(const std::vector<StepMatch> &steps, int dims, ScalarKind kind,
+                       const std::vector<int64_t> &tileExtents, const Expr &tile) {
   const StepMatch &first = steps.front();
   const int64_t depth = static_cast<int64_t>(steps.size()), n = first.size;
-  const bool wrap = first.mode == PadMode::Wrap;
+  const bool wrap = first.mode == PadMode::Wrap, reindexing = first.mode && !wrap;
   Expr keep = api::userFun("timeTileKeep_" + std::string(scalarKindName(kind)),
                            {{"inside", ScalarKind::Int}, {"v", kind}, {"c", kind}}, kind, "return inside ? v : c;");
   Expr buffer = api::toLocal(api::fn([&](Expr x) { return mapLclNest(dims, api::id(kind), x); }, "x"),
-                             !wrap && depth > 1 ? api::get(0, tile) : tile); // (masks zipped beside)
+                             !wrap && depth > 1 ? api::get(0, tile) : tile); // (masks or offsets zipped beside)
+  // Step k's buffer as the next step reads it.
+  auto readable = [&](const Expr &b, int64_t k) {
+    if (!reindexing || k == 0) return b; // the input's tile holds the boundary's values
+    std::vector<Expr> offsets;
+    std::vector<int64_t> extents;
+    for (int d = 0; d < dims; ++d) {
+      offsets.push_back(api::get(static_cast<int>(1 + (k - 1) * dims + d), tile));
+      extents.push_back(tileExtents[static_cast<size_t>(d)] + (depth - k) * (n - 1));
+    }
+    return readInsideGrid(b, offsets, extents);
+  };
   // Step k from step k-1 (steps[depth-1] is the first step's function).
   for (int64_t k = 1; k < depth; ++k) {
     const Expr &g = steps[static_cast<size_t>(depth - k)].g;
-    Expr windows = api::slideN(dims, arith::Expr(n), arith::Expr(1), buffer);
-    if (wrap) {
+    Expr windows = api::slideN(dims, arith::Expr(n), arith::Expr(1), readable(buffer, k - 1));
+    if (first.mode) {
       buffer = api::toLocal(api::fn([&](Expr x) { return mapLclNest(dims, g, x); }, "x"), windows);
       continue;
     }
@@ -144,7 +235,14 @@ Expr stepsThroughLocal(const std::vector<StepMatch> &steps, int dims, ScalarKind
     buffer = api::toLocal(api::fn([&](Expr x) { return mapLclNest(dims, masked, x); }, "x"),
                           api::zipN(dims, {windows, api::get(static_cast<int>(k), tile)}));
   }
-  return api::mapN(dims, first.g, api::slideN(dims, arith::Expr(n), arith::Expr(1), buffer));
+  return api::mapN(dims, first.g, api::slideN(dims, arith::Expr(n), arith::Expr(1), readable(buffer, depth - 1)));
+}
+
+/// Mirror reflects once: b(p) must exist and lie in the tile's buffer.
+bool mirrorReaches(const std::vector<int64_t> &grid, const std::vector<int64_t> &tile, int64_t l, int64_t r) {
+  for (size_t d = 0; d < grid.size(); ++d)
+    if (std::max(l, r) > grid[d] || r > l + 1 || l > tile[d] + r) return false;
+  return true;
 }
 
 } // namespace
@@ -155,7 +253,8 @@ Rule timeTileThroughLocal(int64_t depth, const std::vector<int64_t> &extents) {
   return {ruleName(dims, depth, extents),
           "D steps mapN(g, slideN(n, 1, pad_b(x))) composed -> untileN(mapN(\\t. mapN(g, slideN(n, 1, B_{D-1})), "
           "slideN(T + D(n-1), T, pad_b^D(x)))), B_0 = toLocal(mapLclN(id), t), B_k = toLocal(mapLclN(g), slideN(n, 1, "
-          "B_{k-1})); boundary wrap, or constant with a tiled in-grid mask",
+          "B_{k-1})); boundary wrap, constant with a tiled in-grid mask, or clamp and mirror reading each buffer at "
+          "tiled offsets",
           [depth, dims, outerFirst](const Expr &e) -> std::optional<Expr> {
             if (depth < 1 || dims < 1 || dims > 3 || !e.type()) return std::nullopt;
             // The chain of `depth` steps, the last (outermost) first.
@@ -168,8 +267,7 @@ Rule timeTileThroughLocal(int64_t depth, const std::vector<int64_t> &extents) {
               steps.push_back(std::move(*step));
             }
             const StepMatch &first = steps.front();
-            const bool wrap = first.mode == PadMode::Wrap;
-            if (!wrap && !first.value) return std::nullopt; // clamp, mirror: see above
+            const bool wrap = first.mode == PadMode::Wrap, reindexing = first.mode && !wrap;
             // Constant extents (partial tiles), the grid's: each step keeps them.
             auto grid = constantExtents(*e.type(), dims);
             if (!grid) return std::nullopt;
@@ -181,6 +279,7 @@ Rule timeTileThroughLocal(int64_t depth, const std::vector<int64_t> &extents) {
             // The periodic extension needs the padding within one period.
             for (int64_t extent : *grid)
               if (wrap && depth * std::max(l, r) > extent) return std::nullopt;
+            if (first.mode == PadMode::Mirror && !mirrorReaches(*grid, outerFirst, l, r)) return std::nullopt;
             std::vector<arith::Expr> extra, tileSteps;
             std::vector<int64_t> rounded;
             for (int d = 0; d < dims; ++d) {
@@ -204,13 +303,18 @@ Rule timeTileThroughLocal(int64_t depth, const std::vector<int64_t> &extents) {
               return value ? api::padConstantN(dims, left, right, *value, in)
                            : api::padN(dims, left, right, PadMode::Wrap, in);
             };
-            // Input tiles, and for a constant boundary step k's in-grid mask (k = 1 .. D-1).
-            std::vector<Expr> tiled{tilesOf(depth, padded(depth, cur, first.value))};
-            if (!wrap)
-              for (int64_t k = 1; k < depth; ++k)
+            // Input tiles, and for step k (k = 1 .. D-1) a constant boundary's
+            // in-grid mask or clamp's and mirror's offsets, one per dimension.
+            std::vector<Expr> tiled{tilesOf(depth, reindexing ? paddedForOneStep(dims, depth, l, r, *first.mode, cur)
+                                                              : padded(depth, cur, first.value))};
+            for (int64_t k = 1; k < depth; ++k) {
+              if (first.value)
                 tiled.push_back(tilesOf(depth - k, padded(depth - k, onesOf(*grid), api::lit(int32_t(0)))));
+              for (size_t d = 0; reindexing && d < static_cast<size_t>(dims); ++d)
+                tiled.push_back(tilesOf(depth - k, sourceOffsets(*grid, depth - k, l, r, *first.mode, d)));
+            }
             Expr tiles = tiled.size() == 1 ? tiled[0] : api::zipN(dims, tiled);
-            Expr perTile = api::fn([&](Expr t) { return stepsThroughLocal(steps, dims, kind, t); }, "tile");
+            Expr perTile = api::fn([&](Expr t) { return stepsThroughLocal(steps, dims, kind, outerFirst, t); }, "tile");
             Expr untiled = untileN(dims, api::mapN(dims, perTile, tiles));
             return partial ? takeFirst(*grid, rounded, untiled) : untiled;
           }};

@@ -18,26 +18,17 @@ int arrayDimensions(const Type &type) {
   return dims;
 }
 
-/// Why the rule found nothing to tile: the boundary, when it is one the
-/// rule cannot make exact, else the shape it needs.
+/// Why the rule found nothing to tile: the shape it needs, and for a
+/// mirror boundary the reach a single reflection has.
 std::string refusal(const Program &step, int64_t depth) {
-  bool clamp = false, mirror = false;
-  containsNode(step.body(), [&](const Expr &e) {
-    if (e.isPrim(Op::Pad)) {
-      clamp = clamp || e.padMode() == PadMode::Clamp;
-      mirror = mirror || e.padMode() == PadMode::Mirror;
-    }
-    return false;
-  });
-  if (clamp || mirror)
-    return std::string("timeTiledLocal: the ") + (clamp ? "clamp" : "mirror") +
-           " boundary is not time-tiled through local memory: beyond the grid edge an intermediate step's value is "
-           "a copy of a value inside the grid at a position that depends on where the tile lies, which a tile's "
-           "local buffer cannot be remapped to by a view; wrap and constant boundaries are (use timeTile(" +
-           std::to_string(depth) + ") with another lowering for this program)";
+  bool mirror =
+      containsNode(step.body(), [](const Expr &e) { return e.isPrim(Op::Pad) && e.padMode() == PadMode::Mirror; });
   return "timeTiledLocal: no time tile of " + std::to_string(depth) +
          " steps to tile through local memory: each step must be mapN over slideN (window n, step 1) of one "
-         "input of scalars padded by n-1 in all (nothing zipped), with constant grid extents";
+         "input of scalars padded by n-1 in all (nothing zipped), with constant grid extents" +
+         (mirror ? std::string("; a mirror boundary also needs pads of at most the grid's extent, a right pad at "
+                               "most the left plus 1 and a left pad at most the tile plus the right")
+                 : std::string());
 }
 
 } // namespace

@@ -17,17 +17,18 @@ namespace liftcc::rewrite {
 /// `extents` (innermost first, one per dimension): one work-group per tile of
 /// the last step, each intermediate step's tile plus the halo the later steps
 /// read in a local buffer of its own (shrinking by n-1 per step), barriers
-/// between them, the last step written out. Exact for wrap and constant
-/// boundaries only (see the file); clamp and mirror do not match. Constant
-/// grid extents; partial tiles where the tile does not divide them.
+/// between them, the last step written out. Exact for every boundary (see
+/// the file for how each is kept beyond the grid edge; mirror within one
+/// reflection). Constant grid extents; partial tiles where the tile does not
+/// divide them.
 Rule timeTileThroughLocal(int64_t depth, const std::vector<int64_t> &extents);
 
 /// `step` is the typed program of a time tile, the iterated function composed
 /// `depth` times (rewrite/recipes.cpp, lowerIterate); returns it tiled by
 /// timeTileThroughLocal with options' tile extents (tileExtents, else
 /// tileOutputs in every dimension), not yet lowered onto work-groups. Throws
-/// RewriteError naming the reason when the rule does not apply (clamp and
-/// mirror boundaries, zipped inputs, symbolic extents, ...).
+/// RewriteError naming the reason when the rule does not apply (zipped
+/// inputs, symbolic extents, a mirror pad beyond one reflection, ...).
 Program tileTimeStepsThroughLocal(const Program &step, int64_t depth, const RecipeOptions &options);
 
 } // namespace liftcc::rewrite

@@ -37,7 +37,8 @@ TEST_CASE("view index: every view primitive has an index rule, and only views ha
     views::RuleKind kind = views::indexRule(op).kind;
     bool view = opInfo(op).has(opflag::View);
     CHECK(view == (kind == views::RuleKind::Reindex || kind == views::RuleKind::Scalar ||
-                   (kind == views::RuleKind::Function && op == Op::Generate)));
+                   (kind == views::RuleKind::Function && op == Op::Generate) ||
+                   (kind == views::RuleKind::DataIndex && op == Op::AtDynamic)));
     if (isMapLike(op)) CHECK(kind == views::RuleKind::Function);
   }
 }

@@ -283,6 +283,7 @@ private:
     const Op op = e.op();
     const views::IndexRule rule = views::indexRule(op);
     bool pickOnly = rule.kind == views::RuleKind::Reindex && rule.steps == 0; // at, get
+    if (rule.kind == views::RuleKind::DataIndex) return dataIndexElement(e, path);
     if (rule.kind == views::RuleKind::Computed) {
       if (std::optional<ClosedKey> key = closedKey(e)) {
         // e reads nothing but the inputs (and top-level stages), so its whole
@@ -314,6 +315,17 @@ private:
       return select(element.isScalar() ? Value(fill) : Value::fromFlat(element, sizes_, flat), path, 1);
     }
     return element(e.args().at(source.operand), source.path);
+  }
+
+  /// Element `path` of atDynamic: its index operand evaluated and clamped
+  /// into the array (as the interpreter's rule and the generated code do),
+  /// then `path` into that element of `in`.
+  Value dataIndexElement(const Expr &e, const Path &path) {
+    int64_t i = element(dynamicIndexOf(e), {}).scalar().asInt();
+    int64_t n = size(inputOf(e).typeOrThrow().arrayLength());
+    Path into{arrayIndex(std::clamp<int64_t>(i, 0, n - 1))};
+    into.insert(into.end(), path.begin(), path.end());
+    return element(inputOf(e), into);
   }
 
   /// Element `path` of e whose index rule reads more steps than `path` has:

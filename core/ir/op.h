@@ -118,7 +118,9 @@ inline constexpr uint32_t Unrolled = 1u << 8;     ///< mapSeqUnroll / reduceSeqU
   X(AsScalar, "asScalar", AsScalar, opflag::View | opflag::LayoutOnly, (), None, false, (), ("in"), false,              \
     "the lanes of the vectors, in order", "[T<w>]m -> [T](m*w)")                                                        \
   X(Take, "take", Take, opflag::View, ("n"), None, false, (), ("in"), false,                                            \
-    "the first n elements (writing through it drops the rest: the guard of a partial tile)", "n -> [T]m -> [T]n")
+    "the first n elements (writing through it drops the rest: the guard of a partial tile)", "n -> [T]m -> [T]n")    \
+  X(AtDynamic, "atDynamic", AtDynamic, opflag::View, (), None, false, (), ("index", "in"), false,                       \
+    "the element at a computed int index, clamped into [0, n)", "int -> [T]n -> T")
 // clang-format on
 
 enum class Op {

@@ -55,6 +55,10 @@ const Expr &padValue(const Expr &padConstant) {
   return argField(padConstant, "value", "padValue", padConstant.isPrim(Op::PadConstant));
 }
 
+const Expr &dynamicIndexOf(const Expr &atDynamic) {
+  return argField(atDynamic, "index", "dynamicIndexOf", atDynamic.isPrim(Op::AtDynamic));
+}
+
 const arith::Expr &splitSize(const Expr &split) { return sizeField(split, "n", "splitSize", split.isPrim(Op::Split)); }
 const arith::Expr &vectorWidthOf(const Expr &asVector) {
   return sizeField(asVector, "width", "vectorWidthOf", asVector.isPrim(Op::AsVector));

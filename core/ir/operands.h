@@ -23,6 +23,8 @@ const Expr &funOf(const Expr &prim);
 const Expr &reduceInit(const Expr &reduce);
 /// The padding value of padConstant.
 const Expr &padValue(const Expr &padConstant);
+/// The int index operand of atDynamic.
+const Expr &dynamicIndexOf(const Expr &atDynamic);
 
 // ---- size and integer operands ---------------------------------------------------
 const arith::Expr &splitSize(const Expr &split);

@@ -57,6 +57,10 @@ enum class RuleKind {
   Reindex,  ///< an element of one of its data operands (the rule: reindex() below)
   Function, ///< f applied to an element of `in` (map-like) or to the index (generate): the reader applies f
   Scalar,   ///< a scalar (sizeValue): nothing to index
+  /// an element of `in` at the index its int operand `index` holds, clamped
+  /// into [0, n) (atDynamic): the reader evaluates the operand, then reads
+  /// `in` at [clamped index] followed by the rest of the path
+  DataIndex,
   Computed, ///< computed as a whole by the interpreter's rules (reduce, iterate, toX, slideSeq)
 };
 
@@ -93,6 +97,7 @@ constexpr IndexRule indexRule(Op op) {
   case Op::MapSeqUnroll:
   case Op::Generate: return {RuleKind::Function, 1, {false, false}};
   case Op::SizeValue: return {RuleKind::Scalar, 0, {false, false}};
+  case Op::AtDynamic: return {RuleKind::DataIndex, 0, {false, false}};
   case Op::Reduce:
   case Op::ReduceSeq:
   case Op::ReduceSeqUnroll:
