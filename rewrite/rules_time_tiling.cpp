@@ -23,14 +23,15 @@
 //             tiled beside the input selects g's value or the constant;
 //   clamp, mirror  beyond the edge a step's value is a copy of one inside,
 //             at b(p) for grid position p (b the boundary's reindexing),
-//             which lies in the same tile's buffer at local index
-//             j + b(p) - p. The offsets b(p) - p are a generated array over
-//             the padded grid (0 inside), tiled beside the input like the
-//             masks, so each tile has its own; the next step reads the
-//             buffer through atDynamic at j + offset, per dimension. The
-//             values the rule computes beyond the edge are never read.
-//             The input is padded by b for one step and clamped beyond (only
-//             one step's pad is ever read from it). Mirror reflects once, so
+//             whose window lies in the same tile's previous buffer at local
+//             index j + b(p) - p. The offsets b(p) - p are a generated
+//             array over the padded grid (0 inside), tiled beside the input
+//             like the masks, so each tile has its own; each step computes
+//             position j from the window at j + offset (atDynamic, per
+//             dimension), so every buffer holds the boundary's values beyond
+//             the edge and the next step reads it as it is. The input is
+//             padded by b for one step and clamped beyond (only one step's
+//             pad is ever read from it). Mirror reflects once, so
 //             it needs pads of at most the grid's extent, a right pad at
 //             most the left plus 1 and a left pad at most the tile plus the
 //             right (then b(p) lies in the tile's buffer).
@@ -163,25 +164,27 @@ Expr sourceOffsets(const std::vector<int64_t> &grid, int64_t halo, int64_t l, in
   });
 }
 
-/// `buffer` (of `extents`, outermost first) read with each position beyond
-/// the grid taken from inside: element j is the buffer's element at
-/// j + offset(j) in every dimension, `offsets` the tile's sourceOffsets.
-Expr readInsideGrid(const Expr &buffer, const std::vector<Expr> &offsets, const std::vector<int64_t> &extents) {
+/// The windows of step k's input (one per position of step k's buffer, of
+/// `extents`, outermost first) with each position beyond the grid given the
+/// window at its source: element j is the window at j + offset(j) in every
+/// dimension, `offsets` the tile's sourceOffsets. The source index is
+/// computed once per element, not once per tap.
+Expr windowsAtSources(const Expr &windows, const std::vector<Expr> &offsets, const std::vector<int64_t> &extents) {
   Expr plus = api::userFun("timeTileSourceIndex", {{"at", ScalarKind::Int}, {"offset", ScalarKind::Int}},
                            ScalarKind::Int, "return at + offset;");
-  // Applied to the buffer, so that it is a data operand (materialised)
-  // rather than an array a function reads.
+  // Applied to the windows, so that the buffer under them is a data operand
+  // (materialised) rather than an array a function reads.
   return api::apply(api::fn(
-                        [&](Expr b) {
+                        [&](Expr w) {
                           return generateN(extents, [&](const std::vector<Expr> &j) {
                             std::vector<Expr> source;
                             for (size_t d = 0; d < j.size(); ++d)
                               source.push_back(api::apply(plus, {j[d], elementAt(offsets[d], j)}));
-                            return elementAt(b, source);
+                            return elementAt(w, source);
                           });
                         },
-                        "buffer"),
-                    {buffer});
+                        "windows"),
+                    {windows});
 }
 
 std::string ruleName(int dims, int64_t depth, const std::vector<int64_t> &extents) {
@@ -196,8 +199,9 @@ std::string ruleName(int dims, int64_t depth, const std::vector<int64_t> &extent
 /// previous one's windows, and the last step's map over the last buffer's
 /// windows. For a constant boundary a step is kept only inside the grid
 /// (`tile` zips the input's tile with step k's in-grid mask as component
-/// k); for clamp and mirror the next step reads a buffer through its
-/// offsets (`tile` zips step k's, one per dimension, from component
+/// k); for clamp and mirror a step computes each position beyond the grid
+/// at its source, so that every buffer holds the boundary's values there
+/// (`tile` zips step k's offsets, one per dimension, from component
 /// 1 + (k-1)*dims).
 Expr stepsThroughLocal(const std::vector<StepMatch> &steps, int dims, ScalarKind kind,
                        const std::vector<int64_t> &tileExtents, const Expr &tile) {
@@ -208,21 +212,19 @@ Expr stepsThroughLocal(const std::vector<StepMatch> &steps, int dims, ScalarKind
                            {{"inside", ScalarKind::Int}, {"v", kind}, {"c", kind}}, kind, "return inside ? v : c;");
   Expr buffer = api::toLocal(api::fn([&](Expr x) { return mapLclNest(dims, api::id(kind), x); }, "x"),
                              !wrap && depth > 1 ? api::get(0, tile) : tile); // (masks or offsets zipped beside)
-  // Step k's buffer as the next step reads it.
-  auto readable = [&](const Expr &b, int64_t k) {
-    if (!reindexing || k == 0) return b; // the input's tile holds the boundary's values
-    std::vector<Expr> offsets;
-    std::vector<int64_t> extents;
-    for (int d = 0; d < dims; ++d) {
-      offsets.push_back(api::get(static_cast<int>(1 + (k - 1) * dims + d), tile));
-      extents.push_back(tileExtents[static_cast<size_t>(d)] + (depth - k) * (n - 1));
-    }
-    return readInsideGrid(b, offsets, extents);
-  };
   // Step k from step k-1 (steps[depth-1] is the first step's function).
   for (int64_t k = 1; k < depth; ++k) {
     const Expr &g = steps[static_cast<size_t>(depth - k)].g;
-    Expr windows = api::slideN(dims, arith::Expr(n), arith::Expr(1), readable(buffer, k - 1));
+    Expr windows = api::slideN(dims, arith::Expr(n), arith::Expr(1), buffer);
+    if (reindexing) {
+      std::vector<Expr> offsets;
+      std::vector<int64_t> extents;
+      for (int d = 0; d < dims; ++d) {
+        offsets.push_back(api::get(static_cast<int>(1 + (k - 1) * dims + d), tile));
+        extents.push_back(tileExtents[static_cast<size_t>(d)] + (depth - k) * (n - 1));
+      }
+      windows = windowsAtSources(windows, offsets, extents);
+    }
     if (first.mode) {
       buffer = api::toLocal(api::fn([&](Expr x) { return mapLclNest(dims, g, x); }, "x"), windows);
       continue;
@@ -235,7 +237,7 @@ Expr stepsThroughLocal(const std::vector<StepMatch> &steps, int dims, ScalarKind
     buffer = api::toLocal(api::fn([&](Expr x) { return mapLclNest(dims, masked, x); }, "x"),
                           api::zipN(dims, {windows, api::get(static_cast<int>(k), tile)}));
   }
-  return api::mapN(dims, first.g, api::slideN(dims, arith::Expr(n), arith::Expr(1), readable(buffer, depth - 1)));
+  return api::mapN(dims, first.g, api::slideN(dims, arith::Expr(n), arith::Expr(1), buffer));
 }
 
 /// Mirror reflects once: b(p) must exist and lie in the tile's buffer.
