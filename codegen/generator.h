@@ -124,6 +124,8 @@ private:
   arith::Expr dynamicIndex(const Expr &operand, const Env &env, const std::string &where);
   /// Whether `e` holds one of opaqueIndices_.
   bool readsOpaqueIndex(const arith::Expr &e) const;
+  /// Whether `text` calls a user function whose body divides (or takes a remainder).
+  bool callsDividingUserFun(const std::string &text) const;
   /// The call of user function `f`, lane-wise when `result` is a vector.
   std::string callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result);
   /// Refuses an output expression of more than kMaxExpressionBytes of text (a CodegenError).
@@ -268,10 +270,10 @@ private:
   std::map<std::string, int> nameCounters_;
   /// bufferIndex: the temporary's name of each index base (by its text).
   std::map<std::string, std::string> indexNames_;
-  /// Index variables spelled as an operand's C text (dynamicIndex): a base
-  /// holding one is never named, since naming evaluates it before its
-  /// statement, outside the guard (padConstant's select) it may be under,
-  /// and the text may read memory or divide.
+  /// Index variables spelled as an operand's C text (dynamicIndex) that
+  /// reads memory or calls a user function that divides: a base holding one
+  /// is never named, since naming evaluates it before its statement, outside
+  /// the guard (padConstant's select) it may be under.
   std::set<std::string> opaqueIndices_;
   /// Unrolled loops (mapSeqUnroll, reduceSeqUnroll) copy their body once per
   /// iteration; beyond this many copies (the product over nested unrolled

@@ -6,6 +6,8 @@
 #include "codegen/index_holes.h"
 #include "core/ir/operands.h"
 
+#include <cctype>
+
 namespace liftcc::codegen {
 
 namespace {
@@ -188,10 +190,30 @@ arith::Expr Generator::dynamicIndex(const Expr &operand, const Env &env, const s
   std::string text = read(operand, env, {}, where);
   // The operand is an int: its value, whatever the text computes, is within
   // int's range, which the index width analysis needs to know.
-  std::string name = "(" + kir::spellHoles(text) + ")";
-  opaqueIndices_.insert(name);
+  std::string spelled = kir::spellHoles(text);
+  std::string name = "(" + spelled + ")";
+  // Named like any index (evaluated once, before its statement) only where
+  // evaluating it early is harmless: it reads no memory and calls no user
+  // function that divides (arith's own divisions are by positive constants).
+  if (spelled != text || callsDividingUserFun(spelled)) opaqueIndices_.insert(name);
   return arith::Expr::var(name,
                           arith::Range::between(arith::Expr(int64_t(INT32_MIN)), arith::Expr(int64_t(INT32_MAX))));
+}
+
+bool Generator::callsDividingUserFun(const std::string &text) const {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = 0; at < text.size();) {
+    if (!word(text[at])) {
+      ++at;
+      continue;
+    }
+    size_t end = at;
+    while (end < text.size() && word(text[end])) ++end;
+    auto f = userFuns_.find(text.substr(at, end - at));
+    if (f != userFuns_.end() && f->second.body().find_first_of("/%") != std::string::npos) return true;
+    at = end;
+  }
+  return false;
 }
 
 std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result) {
