@@ -10,6 +10,7 @@
 #include "core/interp/value_compare.h"
 #include "core/interp/value_io.h"
 #include "core/ir/printer.h"
+#include "core/ir/transform.h"
 #include "core/ir/view_index.h"
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
@@ -245,6 +246,20 @@ Chain randomChain(const Expr &input, std::mt19937_64 &rng, int length) {
         if (!t.arrayElement().isScalar()) return std::nullopt;
         return map(fn([](Expr p) { return get(1, p); }), zip({reverseOf(x), x}));
       },
+      // atDynamic at generate's own index (an index expression), and at
+      // computed indices beyond both ends (clamped), with and without a
+      // division in the index's user function (which keeps it unnamed).
+      [](const Expr &x, const Type &t) -> std::optional<Expr> {
+        return generate(t.arrayLength(), fn([&](Expr i) { return atDynamic(i, x); }, "i"));
+      },
+      [](const Expr &x, const Type &t) -> std::optional<Expr> {
+        Expr scramble = userFun("scramble", {{"i", ScalarKind::Int}}, ScalarKind::Int, "return (i * 7 + 3) % 11 - 2;");
+        return generate(t.arrayLength(), fn([&](Expr i) { return atDynamic(apply(scramble, {i}), x); }, "i"));
+      },
+      [](const Expr &x, const Type &t) -> std::optional<Expr> {
+        Expr stretch = userFun("stretch", {{"i", ScalarKind::Int}}, ScalarKind::Int, "return 3 * i - 4;");
+        return generate(t.arrayLength() + 2, fn([&](Expr i) { return atDynamic(apply(stretch, {i}), x); }, "i"));
+      },
   };
   for (int k = 0; k < length; ++k) {
     Type t = typeCheck(program({input}, chain.body)).body().typeOrThrow();
@@ -267,7 +282,7 @@ Expr identity() { return userFun("id", {{"x", ScalarKind::Float}}, ScalarKind::F
 TEST_CASE("view index: through random chains of views, point interpreter, interpreter and kernel agree") {
   std::mt19937_64 rng(2024);
   std::optional<ocl::Context> context = ocl::test::testContext();
-  int kernels = 0;
+  int kernels = 0, dynamicChains = 0, dynamicKernels = 0;
   for (int trial = 0; trial < 24; ++trial) {
     bool twoD = trial % 2 == 1;
     Expr a = input("A", twoD ? array(array(f32(), 4), 6) : array(f32(), 12));
@@ -277,6 +292,8 @@ TEST_CASE("view index: through random chains of views, point interpreter, interp
       chain = {asScalar(asVector(4, chain.body)), false}; // lanes: the interpreter's rules only
     Program p = program({a}, chain.body);
     CAPTURE(printExpr(p.body()));
+    const bool dynamic = containsNode(p.body(), [](const Expr &e) { return e.isPrim(Op::AtDynamic); });
+    dynamicChains += dynamic ? 1 : 0;
     Program typed = typeCheck(p);
     const Sizes sizes;
     std::vector<Value> inputs = randomInputs(typed, sizes, uint64_t(trial));
@@ -300,8 +317,12 @@ TEST_CASE("view index: through random chains of views, point interpreter, interp
     CAPTURE(kernel.source);
     CHECK_MESSAGE(!mismatch, *mismatch);
     ++kernels;
+    dynamicKernels += dynamic ? 1 : 0;
   }
-  MESSAGE(kernels, " kernels checked on the device");
+  MESSAGE(kernels, " kernels checked on the device (", dynamicKernels, " with atDynamic; ", dynamicChains,
+          " of the chains)");
+  CHECK(dynamicChains >= 4);
+  if (context) CHECK(dynamicKernels >= 1);
 }
 
 } // namespace
