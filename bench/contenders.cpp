@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 namespace liftcc::bench {
@@ -131,9 +132,31 @@ Contender optionsContender(std::string name, rewrite::Recipe recipe, const rewri
           }};
 }
 
+/// Temporal blocking through local memory, 4 steps a launch on tiles of
+/// 32x8 (2D; 8x8x8 in 3D, 256 in 1D), where the count is a multiple of 4
+/// and the recipe applies (one iterated grid): a fixed row, so that a GPU
+/// run measures it whatever its exploration finds.
+std::optional<Contender> timeTiledLocalContender(const examples::Example &example, const Program &program) {
+  const arith::Expr &steps = iterateCount(program.body());
+  if (!steps.isConstant() || steps.constant() % 4 != 0) return std::nullopt;
+  rewrite::RecipeOptions options;
+  options.timeTile = 4;
+  options.tileExtents = example.dims == 1   ? std::array<int64_t, 3>{256, 0, 0}
+                        : example.dims == 2 ? std::array<int64_t, 3>{32, 8, 0}
+                                            : std::array<int64_t, 3>{8, 8, 8};
+  try {
+    rewrite::applyRecipe(typeCheck(program, example.paperSizes), rewrite::Recipe::TimeTiledLocal, options);
+  } catch (const rewrite::RewriteError &) {
+    return std::nullopt;
+  }
+  std::string tile = example.dims == 1 ? "256" : example.dims == 2 ? "32x8" : "8x8x8";
+  return optionsContender("timeTiledLocal time=4 tile=" + tile, rewrite::Recipe::TimeTiledLocal, options, 1);
+}
+
 /// Multi-stage programs: with every fusible intermediate recomputed by its
 /// readers (plain, local t=8, coarsened by 8 along x), or, for iterate, time
-/// tiles of 2 and 4 steps per kernel dividing the count (plain and coarsened).
+/// tiles of 2 and 4 steps per kernel dividing the count (plain and coarsened,
+/// recomputing in private memory, and 4 through local memory).
 std::vector<Contender> multiStageContenders(const examples::Example &example) {
   std::vector<Contender> out;
   Program program = example.build();
@@ -149,6 +172,7 @@ std::vector<Contender> multiStageContenders(const examples::Example &example) {
       out.push_back(
           optionsContender("coarsened x8 time=" + std::to_string(t), rewrite::Recipe::Coarsened, coarsened, 8));
     }
+    if (std::optional<Contender> local = timeTiledLocalContender(example, program)) out.push_back(std::move(*local));
     return out;
   }
   // Only where fusing changes the program (an intermediate that is also a

@@ -199,6 +199,7 @@ TEST_CASE("bench: the multi-stage rows: fused where fusing changes the program, 
   std::set<std::string> iterated = variants("jacobi2d_5pt_iter64");
   CHECK(iterated.count("plain time=2") == 1);
   CHECK(iterated.count("coarsened x8 time=4") == 1);
+  CHECK(iterated.count("timeTiledLocal time=4 tile=32x8") == 1);
   CHECK(iterated.count("plain fused") == 0);
   CHECK(variants("jacobi2d_5pt").count("plain time=2") == 0);
 }
