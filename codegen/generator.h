@@ -190,6 +190,11 @@ private:
   /// (generator_slide_seq_local.cpp).
   void genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                         const std::string &where);
+  /// The environment of a stream's step over zipped planes: `param` the
+  /// window at `step`, component `copied` the local ring's planes (`ringWindows`
+  /// at slot `first`), every other component its part's window, read where it is.
+  Env zippedWindow(const std::vector<Expr> &parts, size_t copied, const Expr &param, const Expr &ringWindows,
+                   const arith::Expr &first, const arith::Expr &step, const Expr &slideSeq, const Env &env);
   void genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                       const std::string &where);
   /// Where a layout's result is written: the path on its result of the

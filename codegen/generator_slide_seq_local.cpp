@@ -36,6 +36,39 @@ const Expr *planeCopy(const Expr &in) {
   return &h;
 }
 
+/// The zipped plane copy `map(\p. tuple(..., toLocal(h, get(k, p)), ...,
+/// get(j, p), ...), zip(parts))`: one component copied to local memory, the
+/// others read where they are.
+struct ZippedPlanes {
+  const Expr *copy = nullptr;               ///< h
+  size_t copied = 0;                        ///< k
+  const std::vector<Expr> *parts = nullptr; ///< the zip's operands
+};
+
+std::optional<ZippedPlanes> zippedPlaneCopy(const Expr &in) {
+  if (!in.is(ExprKind::Prim) || !in.info().has(opflag::MapLike) || !inputOf(in).isPrim(Op::Zip)) return std::nullopt;
+  const Expr &g = funOf(in);
+  if (!g.is(ExprKind::Lambda) || g.params().size() != 1 || !g.body().isPrim(Op::Tuple)) return std::nullopt;
+  const std::vector<Expr> &components = inputsOf(g.body());
+  if (components.size() != inputsOf(inputOf(in)).size()) return std::nullopt;
+  auto component = [&](const Expr &e, size_t k) {
+    return e.isPrim(Op::Get) && getIndex(e) == static_cast<int>(k) && inputOf(e).sameNode(g.params()[0]);
+  };
+  ZippedPlanes zipped;
+  zipped.parts = &inputsOf(inputOf(in));
+  for (size_t k = 0; k < components.size(); ++k) {
+    const Expr &c = components[k];
+    if (component(c, k)) continue;
+    if (zipped.copy || !c.isPrim(Op::ToLocal) || !component(inputOf(c), k)) return std::nullopt;
+    const Expr &h = funOf(c);
+    if (!h.is(ExprKind::Lambda) || h.params().size() != 1) return std::nullopt;
+    zipped.copy = &h;
+    zipped.copied = k;
+  }
+  if (!zipped.copy) return std::nullopt;
+  return zipped;
+}
+
 } // namespace
 
 void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
@@ -46,15 +79,24 @@ void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarge
   const int64_t n = slideSize(e).constant(), s = slideStep(e).constant();
   const Expr &f = funOf(e);
   const Expr *copy = planeCopy(inputOf(e));
+  std::optional<ZippedPlanes> zipped = copy ? std::nullopt : zippedPlaneCopy(inputOf(e));
+  if (zipped) copy = zipped->copy;
   if (!copy || !f.is(ExprKind::Lambda) || f.params().size() != 1)
     fail(where, "slideSeq inside mapWrg must be nested in mapLcl (each work-item owns its private window), or "
                 "stream planes through local memory: slideSeq(n, s, \\w. ..., map(\\p. toLocal(copy, p), planes))");
   const Expr &planesMap = inputOf(e);
   Env prepared = env;
-  Expr planes = prepare(inputOf(planesMap), prepared, scope, where + "/in/in");
+  std::string copiedWhere = zipped ? where + "/in/in/in/" + std::to_string(zipped->copied) : where + "/in/in";
+  Expr planes = prepare(zipped ? (*zipped->parts)[zipped->copied] : inputOf(planesMap), prepared, scope, copiedWhere);
+  // The zipped inputs' planes, read where they are (the copied one: the ring).
+  std::vector<Expr> parts;
+  for (size_t k = 0; zipped && k < zipped->parts->size(); ++k)
+    parts.push_back(k == zipped->copied
+                        ? planes
+                        : prepare((*zipped->parts)[k], prepared, scope, where + "/in/in/in/" + std::to_string(k)));
 
   // The ring: `n` planes of constant size in local memory.
-  const Type &plane = planesMap.typeOrThrow().arrayElement();
+  const Type &plane = planes.typeOrThrow().arrayElement();
   Type scalar = plane;
   int64_t planeScalars = 1;
   while (scalar.isArray()) {
@@ -106,9 +148,41 @@ void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarge
     };
     arith::Expr first = (step * arith::Expr(s)) % arith::Expr(n);
     Env bodyEnv = windowEnv.bind(f.params()[0], ViewBinding{windows, share(windowEnv), {PathStep::arrayIndex(first)}});
+    if (zipped) bodyEnv = zippedWindow(parts, zipped->copied, f.params()[0], windows, first, step, e, windowEnv);
     gen(f.body(), bodyEnv, elementTarget, scope, where + "/f/body");
     body_.barrier();
   });
+}
+
+} // namespace liftcc::codegen
+
+namespace liftcc::codegen {
+
+Env Generator::zippedWindow(const std::vector<Expr> &parts, size_t copied, const Expr &param, const Expr &ringWindows,
+                            const arith::Expr &first, const arith::Expr &step, const Expr &slideSeq, const Env &env) {
+  // The window at `step`: component k the ring's planes (at slot `first`),
+  // the others their own planes' window, as views: zip(ring, slide(n, s, part)...).
+  const int64_t n = slideSize(slideSeq).constant(), s = slideStep(slideSeq).constant();
+  const arith::Expr count = slideSeq.typeOrThrow().arrayLength();
+  Env out = env;
+  std::vector<Expr> components;
+  std::vector<Type> elementTypes;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const Expr &part = parts[k];
+    const Type &plane = part.typeOrThrow().arrayElement();
+    const Type window = Type::array(plane, arith::Expr(n));
+    Expr component = Expr::param(freshName("window"), window);
+    if (k == copied) {
+      out = out.bind(component, ViewBinding{ringWindows, share(env), {PathStep::arrayIndex(first)}});
+    } else {
+      Expr windows = api::slide(arith::Expr(n), arith::Expr(s), part).withType(Type::array(window, count));
+      out = out.bind(component, ViewBinding{windows, share(env), {PathStep::arrayIndex(step)}});
+    }
+    components.push_back(component);
+    elementTypes.push_back(plane);
+  }
+  Expr zip = api::zip(components).withType(Type::array(Type::tuple(elementTypes), arith::Expr(n)));
+  return out.bind(param, ViewBinding{zip, share(out), {}});
 }
 
 } // namespace liftcc::codegen

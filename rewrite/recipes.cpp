@@ -354,7 +354,8 @@ Program streamStencilThroughLocal(const Program &typed, const RecipeOptions &opt
     return applyRule(tiled, streamPlanesThroughLocal(dims), *deepest);
   }
   throw RewriteError("streamLocal: no 2D or 3D stencil to stream through local memory: it needs mapN over slideN of "
-                     "one input of scalars (nothing zipped) with a constant square window and step, and constant "
+                     "one input of scalars (other inputs may be zipped beside its neighbourhoods, read at the output's "
+                     "position, with step 1) with a constant square window and step, and constant "
                      "output extents (or extents the tile and chunk divide); use --opt stream or plain");
 }
 
