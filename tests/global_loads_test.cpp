@@ -34,19 +34,25 @@ struct Measured {
   codegen::Kernel kernel;
 };
 
-/// `recipe` applied to Heat at `extents` (x, y, z), instrumented and run once.
-Measured heatLoads(ocl::Context &context, std::vector<int64_t> extents, rewrite::Recipe recipe,
-                   const rewrite::RecipeOptions &recipeOptions, codegen::CodegenOptions options = {}) {
-  const examples::Example &heat = examples::findExample("heat");
+/// `recipe` applied to a 3D example at `extents` (x, y, z), instrumented and run once.
+Measured exampleLoads(const std::string &name, ocl::Context &context, std::vector<int64_t> extents,
+                      rewrite::Recipe recipe, const rewrite::RecipeOptions &recipeOptions,
+                      codegen::CodegenOptions options = {}) {
+  const examples::Example &example = examples::findExample(name);
   // sizesFor binds the outermost size first: O (z), N (y), M (x).
-  std::map<std::string, int64_t> sizes = sizesFor(heat, {extents[2], extents[1], extents[0]});
-  Program typed = typeCheck(heat.build(), sizes);
+  std::map<std::string, int64_t> sizes = sizesFor(example, {extents[2], extents[1], extents[0]});
+  Program typed = typeCheck(example.build(), sizes);
   Program lowered = rewrite::applyRecipe(typed, recipe, recipeOptions);
   options.countGlobalLoads = true;
   codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL, options);
   tuner::OpenCLKernelRunner runner(context, kernel);
   tuner::InputBytes inputs = tuner::toInputBytes(randomInputs(typed, sizes, 5));
   return {tuner::countGlobalLoads(runner, kernel, sizes, tuner::inputViews(inputs)), kernel};
+}
+
+Measured heatLoads(ocl::Context &context, std::vector<int64_t> extents, rewrite::Recipe recipe,
+                   const rewrite::RecipeOptions &recipeOptions, codegen::CodegenOptions options = {}) {
+  return exampleLoads("heat", context, std::move(extents), recipe, recipeOptions, options);
 }
 
 } // namespace
@@ -119,6 +125,25 @@ TEST_CASE("global loads: Heat 3D per output, plain 7, stream about 9, coarsened 
   CHECK(local.count.perOutput() < coarsened.count.perOutput());
   CHECK(coarsened.count.perOutput() < plain.count.perOutput());
   CHECK(plain.count.perOutput() < stream.count.perOutput());
+}
+
+TEST_CASE("global loads: Hotspot3D streamed through local memory reads its power grid once, beside the ring") {
+  auto context = ocl::test::testContext();
+  if (!context) return;
+  // Plain: the temperature's 7 taps and the power grid's value.
+  Measured plain = exampleLoads("hotspot3d", *context, {8, 8, 8}, rewrite::Recipe::Plain, {});
+  CHECK(plain.count.perOutput() == doctest::Approx(8.0));
+  // streamLocal: the temperature's tiles plus halo as Heat's, and the power
+  // grid once per output (zipped beside the neighbourhoods, in global memory).
+  rewrite::RecipeOptions planes;
+  planes.tileExtents = {64, 8, 0};
+  planes.streamChunk = 32;
+  codegen::CodegenOptions tileShape;
+  tileShape.localSize = {64, 8, 1};
+  Measured local = exampleLoads("hotspot3d", *context, {64, 16, 32}, rewrite::Recipe::StreamLocal, planes, tileShape);
+  CHECK(local.count.perOutput() == doctest::Approx(66.0 * 10 * 34 / (64 * 8 * 32) + 1.0));
+  MESSAGE("Hotspot3D global loads per output: plain ", plain.count.perOutput(), ", streamLocal 64x8 chunk 32 ",
+          local.count.perOutput());
 }
 
 TEST_CASE("global loads: liftc run --count-global-loads prints the figure; --check is refused") {
