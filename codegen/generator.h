@@ -188,6 +188,8 @@ private:
                    const std::string &where);
   /// slideSeq on a whole work-group: planes streamed through a local ring
   /// (generator_slide_seq_local.cpp).
+  /// Declares the local ring of `n` planes of constant extents (scalars) and returns its name.
+  std::string declareRing(const Type &plane, int64_t n, const std::string &where);
   void genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                         const std::string &where);
   /// The environment of a stream's step over zipped planes: `param` the

@@ -71,6 +71,25 @@ std::optional<ZippedPlanes> zippedPlaneCopy(const Expr &in) {
 
 } // namespace
 
+std::string Generator::declareRing(const Type &plane, int64_t n, const std::string &where) {
+  Type scalar = plane;
+  int64_t planeScalars = 1;
+  while (scalar.isArray()) {
+    if (!scalar.arrayLength().isConstant())
+      fail(where,
+           "a plane streamed through local memory needs constant extents (the tile plus halo), found " + plane.str());
+    planeScalars *= scalar.arrayLength().constant();
+    scalar = scalar.arrayElement();
+  }
+  if (!scalar.isScalar()) fail(where, "a plane streamed through local memory must hold scalars, found " + plane.str());
+  const ScalarKind kind = scalar.scalarKind();
+  if (kind == ScalarKind::Double) usesDouble_ = true;
+  const std::string ring = freshName("ring");
+  localDeclarations_.push_back({kir::ArrayDecl{kir::ArraySpace::Local, kind, ring, std::to_string(n * planeScalars)}});
+  localBytes_ += n * planeScalars * (kind == ScalarKind::Double ? 8 : kind == ScalarKind::Bool ? 1 : 4);
+  return ring;
+}
+
 void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                                  const std::string &where) {
   if (!slideSize(e).isConstant() || !slideStep(e).isConstant())
@@ -97,22 +116,7 @@ void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarge
 
   // The ring: `n` planes of constant size in local memory.
   const Type &plane = planes.typeOrThrow().arrayElement();
-  Type scalar = plane;
-  int64_t planeScalars = 1;
-  while (scalar.isArray()) {
-    if (!scalar.arrayLength().isConstant())
-      fail(where + "/in",
-           "a plane streamed through local memory needs constant extents (the tile plus halo), found " + plane.str());
-    planeScalars *= scalar.arrayLength().constant();
-    scalar = scalar.arrayElement();
-  }
-  if (!scalar.isScalar())
-    fail(where + "/in", "a plane streamed through local memory must hold scalars, found " + plane.str());
-  const ScalarKind kind = scalar.scalarKind();
-  if (kind == ScalarKind::Double) usesDouble_ = true;
-  const std::string ring = freshName("ring");
-  localDeclarations_.push_back({kir::ArrayDecl{kir::ArraySpace::Local, kind, ring, std::to_string(n * planeScalars)}});
-  localBytes_ += n * planeScalars * (kind == ScalarKind::Double ? 8 : kind == ScalarKind::Bool ? 1 : 4);
+  const std::string ring = declareRing(plane, n, where + "/in");
   const Type ringType = Type::array(plane, arith::Expr(n));
 
   // Plane `index` of the input into slot index % n, copied by the work-group.
