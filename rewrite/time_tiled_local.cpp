@@ -25,7 +25,8 @@ std::string refusal(const Program &step, int64_t depth) {
       containsNode(step.body(), [](const Expr &e) { return e.isPrim(Op::Pad) && e.padMode() == PadMode::Mirror; });
   return "timeTiledLocal: no time tile of " + std::to_string(depth) +
          " steps to tile through local memory: each step must be mapN over slideN (window n, step 1) of one "
-         "input of scalars padded by n-1 in all (nothing zipped), with constant grid extents" +
+         "input of scalars padded by n-1 in all (other grids may be zipped beside the windows, read at the output's "
+         "position and the same in every step), with constant grid extents" +
          (mirror ? std::string("; a mirror boundary also needs pads of at most the grid's extent, a right pad at "
                                "most the left plus 1 and a left pad at most the tile plus the right")
                  : std::string());

@@ -71,6 +71,37 @@ Expr step(int dims, int radius, Boundary boundary, Expr x) {
   return mapN(dims, f, slideN(dims, 2 * radius + 1, 1, padded));
 }
 
+/// The step with a second grid zipped beside its windows and read at the
+/// output's position (a power grid: the same in every step): step(x) + 0.25 P.
+Expr pointwiseStep(int dims, int radius, Boundary boundary, Expr x, Expr p) {
+  Expr padded = boundary == Constant ? padConstantN(dims, radius, radius, lit(0.5f), x)
+                                     : padN(dims, radius, radius,
+                                            std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
+  std::vector<examples::WeightedGroup> groups;
+  int k = 0;
+  for (const examples::Offset &o : examples::starOffsets(dims, radius))
+    groups.push_back({std::to_string(0.02 * ++k) + "f", {o}});
+  groups.push_back({"0.3f", {examples::centre(dims)}});
+  Expr plus = userFun("plusQuarter", {{"s", ScalarKind::Float}, {"p", ScalarKind::Float}}, ScalarKind::Float,
+                      "return s + 0.25f * p;");
+  Expr f = fn(
+      [&](Expr q) {
+        return apply(plus,
+                     {examples::weightedSum("pw" + std::to_string(radius), get(0, q), radius, groups), get(1, q)});
+      },
+      "q");
+  return mapN(dims, f, zipN(dims, {slideN(dims, 2 * radius + 1, 1, padded), p}));
+}
+
+/// iterate(steps, pointwiseStep, A) with the power grid P.
+Program iteratedPointwise(int dims, int radius, Boundary boundary, int64_t steps) {
+  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+  Expr grid = examples::gridInput("A", sizes), power = examples::gridInput("P", sizes);
+  return program(
+      {grid, power},
+      iterate(steps, fn([&](Expr x) { return pointwiseStep(dims, radius, boundary, x, power); }, "x"), grid));
+}
+
 /// iterate(steps, step, A) over a grid of `extents` (outermost first).
 Program iterated(int dims, int radius, Boundary boundary, int64_t steps) {
   std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
@@ -156,6 +187,39 @@ TEST_CASE("timeTiledLocal: random walks ending in timeTileThroughLocal preserve 
             checkSame(expected, interpret(current, sizes, inputs));
           }
         }
+  // With a power grid zipped beside the windows: depth 2 in 2D, the rule
+  // alone and after a random step.
+  for (int boundary = Clamp; boundary <= Constant; ++boundary) {
+    std::map<std::string, int64_t> sizes = extentsOf(2, 1, {11, 9});
+    std::vector<Size> gridSizes = examples::gridSizes(2, 3);
+    Expr grid = examples::gridInput("A", gridSizes), power = examples::gridInput("P", gridSizes);
+    Program original =
+        typeCheck(program({grid, power}, pointwiseStep(2, 1, Boundary(boundary),
+                                                       pointwiseStep(2, 1, Boundary(boundary), grid, power), power)),
+                  sizes);
+    std::vector<Value> inputs = randomInputs(original, sizes, 5);
+    Value expected = interpret(original, sizes, inputs);
+    rewrite::Rule rule = rewrite::timeTileThroughLocal(2, {4, 3});
+    for (int walk = 0; walk < 2; ++walk, ++walks) {
+      Program current = original;
+      if (walk == 1) {
+        std::shuffle(rules.begin(), rules.end(), rng);
+        for (const rewrite::Rule &r : rules)
+          if (std::vector<std::string> at = rewrite::applicableLocations(current, r); !at.empty()) {
+            current = rewrite::applyRule(current, r, at[rng() % at.size()]);
+            break;
+          }
+      }
+      std::vector<std::string> at = rewrite::applicableLocations(current, rule);
+      if (at.empty()) continue;
+      current = rewrite::applyRule(current, rule, at[rng() % at.size()]);
+      ++applications["pointwise2D"];
+      CAPTURE(std::string(kBoundaryNames[boundary]));
+      INFO(printProgram(current));
+      checkSame(expected, interpret(current, sizes, inputs));
+    }
+  }
+  CHECK(applications["pointwise2D"] >= 4);
   std::string counts;
   for (const auto &[key, count] : applications) counts += " " + key + "=" + std::to_string(count);
   MESSAGE(walks, " walks;", counts);
@@ -242,6 +306,46 @@ TEST_CASE("timeTiledLocal: a mirror beyond one reflection and depths beyond the 
   // Not an iterate: nothing to time-tile.
   Program single = typeCheck(composed(2, 1, Wrap, 1), extents);
   CHECK_THROWS_AS(rewrite::applyRecipe(single, rewrite::Recipe::TimeTiledLocal, oddTiles(2, 2)), rewrite::RewriteError);
+}
+
+TEST_CASE("timeTiledLocal: a grid zipped beside the windows (the same every step), every boundary, on the device") {
+  auto context = ocl::test::testContext();
+  int checked = 0;
+  for (int dims = 2; dims <= 3; ++dims)
+    for (int boundary : {Clamp, Mirror, Wrap, Constant})
+      for (int radius : {1, 2}) {
+        if (dims == 3 && radius == 2) continue;
+        const int64_t depth = radius == 1 ? 3 : 2, steps = 2 * depth;
+        std::map<std::string, int64_t> extents =
+            extentsOf(dims, radius, dims == 2 ? std::vector<int64_t>{37, 29} : std::vector<int64_t>{11, 10, 9});
+        Program typed = typeCheck(iteratedPointwise(dims, radius, Boundary(boundary), steps), extents);
+        Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, oddTiles(dims, depth));
+        codegen::Kernel kernel = kernelOf(lowered, dims, codegen::Target::OpenCL);
+        CAPTURE(dims);
+        CAPTURE(std::string(kBoundaryNames[boundary]));
+        CAPTURE(radius);
+        CAPTURE(kernel.source);
+        REQUIRE(kernel.iteration);
+        CHECK(kernel.iteration->count == arith::Expr(steps / depth));
+        // The power grid stays in global memory: read once per computed
+        // position of each level, never copied to local memory.
+        CHECK(occurrences(kernel.source, "local float tile_") == depth);
+        CHECK(occurrences(kernel.source, "P[") == depth);
+        ++checked;
+        if (!context) continue;
+        std::vector<Value> inputs = randomInputs(typed, extents, 7);
+        tuner::OpenCLKernelRunner runner(*context, kernel);
+        checkSame(interpret(typed, extents, inputs), runner.run(extents, inputs, typed.body().typeOrThrow()).output);
+      }
+  CHECK(checked == 12);
+  // A grid zipped beside the windows that changes from step to step (the
+  // state itself, read at the centre) is not tiled.
+  std::map<std::string, int64_t> extents = extentsOf(2, 1, {37, 29});
+  std::vector<Size> sizes = examples::gridSizes(2, 3);
+  Expr grid = examples::gridInput("A", sizes);
+  Program itself = typeCheck(
+      program({grid}, iterate(4, fn([&](Expr x) { return pointwiseStep(2, 1, Clamp, x, x); }, "x"), grid)), extents);
+  CHECK_THROWS_AS(rewrite::applyRecipe(itself, rewrite::Recipe::TimeTiledLocal, oddTiles(2, 2)), rewrite::RewriteError);
 }
 
 TEST_CASE("timeTiledLocal: the CUDA kernels compile with NVRTC with an empty log") {
