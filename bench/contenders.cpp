@@ -132,10 +132,27 @@ Contender optionsContender(std::string name, rewrite::Recipe recipe, const rewri
           }};
 }
 
+/// 2.5D streaming through local memory, plane tiles of 32x4 and chunks of
+/// 32 planes (the explorer's first streamLocal tile), where the recipe
+/// applies: a fixed row of the CUDA bench, as the one below.
+std::optional<Contender> streamLocalContender(const examples::Example &example) {
+  rewrite::RecipeOptions options;
+  options.tileExtents = {32, 4, 0};
+  options.streamChunk = 32;
+  try {
+    rewrite::applyRecipe(typeCheck(example.build(), example.paperSizes), rewrite::Recipe::StreamLocal, options);
+  } catch (const rewrite::RewriteError &) {
+    return std::nullopt;
+  }
+  return optionsContender("streamLocal 32x4 chunk=32", rewrite::Recipe::StreamLocal, options, 1);
+}
+
 /// Temporal blocking through local memory, 4 steps a launch on tiles of
 /// 32x8 (2D; 8x8x8 in 3D, 256 in 1D), where the count is a multiple of 4
-/// and the recipe applies (one iterated grid): a fixed row, so that a GPU
-/// run measures it whatever its exploration finds.
+/// and the recipe applies (one iterated grid): a fixed row of the CUDA
+/// bench, so that a GPU run measures it whatever its exploration finds (on
+/// PoCL, which runs work-groups' barriers as loops, it is 5x slower than
+/// plain and would only lengthen the bench).
 std::optional<Contender> timeTiledLocalContender(const examples::Example &example, const Program &program) {
   const arith::Expr &steps = iterateCount(program.body());
   if (!steps.isConstant() || steps.constant() % 4 != 0) return std::nullopt;
@@ -157,7 +174,7 @@ std::optional<Contender> timeTiledLocalContender(const examples::Example &exampl
 /// readers (plain, local t=8, coarsened by 8 along x), or, for iterate, time
 /// tiles of 2 and 4 steps per kernel dividing the count (plain and coarsened,
 /// recomputing in private memory, and 4 through local memory).
-std::vector<Contender> multiStageContenders(const examples::Example &example) {
+std::vector<Contender> multiStageContenders(const examples::Example &example, codegen::Target target) {
   std::vector<Contender> out;
   Program program = example.build();
   rewrite::RecipeOptions coarsened;
@@ -172,7 +189,8 @@ std::vector<Contender> multiStageContenders(const examples::Example &example) {
       out.push_back(
           optionsContender("coarsened x8 time=" + std::to_string(t), rewrite::Recipe::Coarsened, coarsened, 8));
     }
-    if (std::optional<Contender> local = timeTiledLocalContender(example, program)) out.push_back(std::move(*local));
+    if (target == codegen::Target::CUDA)
+      if (std::optional<Contender> local = timeTiledLocalContender(example, program)) out.push_back(std::move(*local));
     return out;
   }
   // Only where fusing changes the program (an intermediate that is also a
@@ -241,8 +259,11 @@ std::optional<CoarsenedVariant> parseCoarsenedVariant(const std::string &spec) {
 std::vector<Contender> contendersFor(const examples::Example &example, const ContenderOptions &options,
                                      codegen::Target target) {
   std::vector<Contender> out{recipeContender(rewrite::Recipe::Plain, 0), plainFastMathContender()};
-  // 2.5D streaming marches the outermost dimension of 2D and 3D stencils.
+  // 2.5D streaming marches the outermost dimension of 2D and 3D stencils;
+  // on a GPU also through local memory (3D: 32x4 plane tiles, chunks of 32).
   if (example.dims >= 2) out.push_back(recipeContender(rewrite::Recipe::Stream, 0));
+  if (example.dims == 3 && target == codegen::Target::CUDA)
+    if (std::optional<Contender> local = streamLocalContender(example)) out.push_back(std::move(*local));
   if (options.specialised) {
     out.push_back(specialisedPlainContender(false));
     out.push_back(specialisedPlainContender(true));
@@ -261,7 +282,7 @@ std::vector<Contender> contendersFor(const examples::Example &example, const Con
   for (const explore::BestKernel &best : options.explored)
     if (best.launch.value("program", "") == example.name) out.push_back(exploredContender(best));
   for (Contender &c : hostLoopContenders(example, options.explored)) out.push_back(std::move(c));
-  for (Contender &c : multiStageContenders(example)) out.push_back(std::move(c));
+  for (Contender &c : multiStageContenders(example, target)) out.push_back(std::move(c));
   if (std::optional<ReferenceSchedule> schedule = referenceSchedule(example.name))
     out.push_back(
         {"hand-written", ContenderKind::Reference, 1,
