@@ -192,11 +192,16 @@ private:
   std::string declareRing(const Type &plane, int64_t n, const std::string &where);
   void genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                         const std::string &where);
+  /// Copies plane `index` of `planes` into slot index % n of the local `ring` with `copy` (a work-group's copy).
+  void loadPlane(const Expr &copy, const Expr &planes, const std::string &ring, const arith::Expr &index, int64_t n,
+                 const Env &env, const Scope &scope, const std::string &where);
   /// The environment of a stream's step over zipped planes: `param` the
-  /// window at `step`, component `copied` the local ring's planes (`ringWindows`
-  /// at slot `first`), every other component its part's window, read where it is.
-  Env zippedWindow(const std::vector<Expr> &parts, size_t copied, const Expr &param, const Expr &ringWindows,
-                   const arith::Expr &first, const arith::Expr &step, const Expr &slideSeq, const Env &env);
+  /// window at `step`, each copied component its local ring's planes
+  /// (`ringWindows[k]` at slot `first`), every other one its part's window,
+  /// read where it is.
+  Env zippedWindow(const std::vector<Expr> &parts, const std::vector<std::optional<Expr>> &ringWindows,
+                   const Expr &param, const arith::Expr &first, const arith::Expr &step, const Expr &slideSeq,
+                   const Env &env);
   void genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                       const std::string &where);
   /// Where a layout's result is written: the path on its result of the

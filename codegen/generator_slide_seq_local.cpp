@@ -16,6 +16,8 @@
 #include "core/ir/operands.h"
 #include "primitives/api.h"
 
+#include <algorithm>
+
 namespace liftcc::codegen {
 
 namespace {
@@ -36,16 +38,18 @@ const Expr *planeCopy(const Expr &in) {
   return &h;
 }
 
-/// The zipped plane copy `map(\p. tuple(..., toLocal(h, get(k, p)), ...,
-/// get(j, p), ...), zip(parts))`: one component copied to local memory, the
-/// others read where they are.
-struct ZippedPlanes {
-  const Expr *copy = nullptr;               ///< h
-  size_t copied = 0;                        ///< k
-  const std::vector<Expr> *parts = nullptr; ///< the zip's operands
+/// The planes a stream through local memory reads: per zip component (one
+/// without a zip) its planes and, when they go through a local ring, the
+/// copy h of `map(\\p. toLocal(h, p), planes)` or, zipped,
+/// `map(\\p. tuple(..., toLocal(h, get(k, p)), ..., get(j, p), ...), zip(parts))`.
+struct StreamedPlanes {
+  std::vector<const Expr *> copies; ///< h, or nullptr: read where it is
+  std::vector<Expr> parts;
+  bool zipped = false;
 };
 
-std::optional<ZippedPlanes> zippedPlaneCopy(const Expr &in) {
+std::optional<StreamedPlanes> streamedPlanes(const Expr &in) {
+  if (const Expr *h = planeCopy(in)) return StreamedPlanes{{h}, {inputOf(in)}, false};
   if (!in.is(ExprKind::Prim) || !in.info().has(opflag::MapLike) || !inputOf(in).isPrim(Op::Zip)) return std::nullopt;
   const Expr &g = funOf(in);
   if (!g.is(ExprKind::Lambda) || g.params().size() != 1 || !g.body().isPrim(Op::Tuple)) return std::nullopt;
@@ -54,19 +58,21 @@ std::optional<ZippedPlanes> zippedPlaneCopy(const Expr &in) {
   auto component = [&](const Expr &e, size_t k) {
     return e.isPrim(Op::Get) && getIndex(e) == static_cast<int>(k) && inputOf(e).sameNode(g.params()[0]);
   };
-  ZippedPlanes zipped;
-  zipped.parts = &inputsOf(inputOf(in));
+  StreamedPlanes streamed{{}, inputsOf(inputOf(in)), true};
   for (size_t k = 0; k < components.size(); ++k) {
     const Expr &c = components[k];
-    if (component(c, k)) continue;
-    if (zipped.copy || !c.isPrim(Op::ToLocal) || !component(inputOf(c), k)) return std::nullopt;
+    if (component(c, k)) {
+      streamed.copies.push_back(nullptr);
+      continue;
+    }
+    if (!c.isPrim(Op::ToLocal) || !component(inputOf(c), k)) return std::nullopt;
     const Expr &h = funOf(c);
     if (!h.is(ExprKind::Lambda) || h.params().size() != 1) return std::nullopt;
-    zipped.copy = &h;
-    zipped.copied = k;
+    streamed.copies.push_back(&h);
   }
-  if (!zipped.copy) return std::nullopt;
-  return zipped;
+  if (std::all_of(streamed.copies.begin(), streamed.copies.end(), [](const Expr *h) { return !h; }))
+    return std::nullopt;
+  return streamed;
 }
 
 } // namespace
@@ -97,49 +103,40 @@ void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarge
                     " and " + slideStep(e).str());
   const int64_t n = slideSize(e).constant(), s = slideStep(e).constant();
   const Expr &f = funOf(e);
-  const Expr *copy = planeCopy(inputOf(e));
-  std::optional<ZippedPlanes> zipped = copy ? std::nullopt : zippedPlaneCopy(inputOf(e));
-  if (zipped) copy = zipped->copy;
-  if (!copy || !f.is(ExprKind::Lambda) || f.params().size() != 1)
+  std::optional<StreamedPlanes> streamed = streamedPlanes(inputOf(e));
+  if (!streamed || !f.is(ExprKind::Lambda) || f.params().size() != 1)
     fail(where, "slideSeq inside mapWrg must be nested in mapLcl (each work-item owns its private window), or "
                 "stream planes through local memory: slideSeq(n, s, \\w. ..., map(\\p. toLocal(copy, p), planes))");
-  const Expr &planesMap = inputOf(e);
   Env prepared = env;
-  std::string copiedWhere = zipped ? where + "/in/in/in/" + std::to_string(zipped->copied) : where + "/in/in";
-  Expr planes = prepare(zipped ? (*zipped->parts)[zipped->copied] : inputOf(planesMap), prepared, scope, copiedWhere);
-  // The zipped inputs' planes, read where they are (the copied one: the ring).
   std::vector<Expr> parts;
-  for (size_t k = 0; zipped && k < zipped->parts->size(); ++k)
-    parts.push_back(k == zipped->copied
-                        ? planes
-                        : prepare((*zipped->parts)[k], prepared, scope, where + "/in/in/in/" + std::to_string(k)));
+  for (size_t k = 0; k < streamed->parts.size(); ++k)
+    parts.push_back(prepare(streamed->parts[k], prepared, scope,
+                            streamed->zipped ? where + "/in/in/in/" + std::to_string(k) : where + "/in/in"));
 
-  // The ring: `n` planes of constant size in local memory.
-  const Type &plane = planes.typeOrThrow().arrayElement();
-  const std::string ring = declareRing(plane, n, where + "/in");
-  const Type ringType = Type::array(plane, arith::Expr(n));
-
-  // Plane `index` of the input into slot index % n, copied by the work-group.
+  // A ring of `n` planes of constant size in local memory per copied input;
+  // its window as a view of the ring, in window order.
+  std::vector<std::string> rings(parts.size());
+  std::vector<std::optional<Expr>> ringWindows(parts.size());
+  Env windowEnv = prepared;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    if (!streamed->copies[k]) continue;
+    const Type &plane = parts[k].typeOrThrow().arrayElement();
+    rings[k] = declareRing(plane, n, where + "/in");
+    const Type ringType = Type::array(plane, arith::Expr(n));
+    Expr ringParam = Expr::param(rings[k], ringType);
+    windowEnv = windowEnv.bind(ringParam, MemoryBinding{rings[k], ringType, AddressSpace::Local});
+    Expr wrapped = api::pad(arith::Expr(0), arith::Expr(n - 1), PadMode::Wrap, ringParam)
+                       .withType(Type::array(plane, arith::Expr(2 * n - 1)));
+    ringWindows[k] = api::slide(arith::Expr(n), arith::Expr(1), wrapped)
+                         .withType(Type::array(Type::array(plane, arith::Expr(n)), arith::Expr(n)));
+  }
+  // Plane `index` of each copied input into slot index % n of its ring, copied by the work-group.
   auto load = [&](const arith::Expr &index) {
-    arith::Expr slot = index % arith::Expr(n);
-    WriteTarget slotTarget = [this, ring, ringType, slot, where](const AccessPath &path) {
-      arith::Expr offset = linearize(ringType, prepend(PathStep::arrayIndex(slot), path), where);
-      return bufferElement(ring + "[" + this->bufferIndex(offset) + "]", ring, offset);
-    };
-    Env copyEnv = prepared.bind(copy->params()[0], ViewBinding{planes, share(prepared), {PathStep::arrayIndex(index)}});
-    gen(copy->body(), copyEnv, slotTarget, scope, where + "/in/f/body/f/body");
+    for (size_t k = 0; k < parts.size(); ++k)
+      if (streamed->copies[k]) loadPlane(*streamed->copies[k], parts[k], rings[k], index, n, prepared, scope, where);
   };
-
   const int64_t keep = std::max<int64_t>(n - s, 0);
   for (int64_t k = 0; k < keep; ++k) load(arith::Expr(k));
-
-  // The window as a view of the ring, in window order.
-  Expr ringParam = Expr::param(ring, ringType);
-  Env windowEnv = prepared.bind(ringParam, MemoryBinding{ring, ringType, AddressSpace::Local});
-  Expr wrapped = api::pad(arith::Expr(0), arith::Expr(n - 1), PadMode::Wrap, ringParam)
-                     .withType(Type::array(plane, arith::Expr(2 * n - 1)));
-  Expr windows = api::slide(arith::Expr(n), arith::Expr(1), wrapped)
-                     .withType(Type::array(Type::array(plane, arith::Expr(n)), arith::Expr(n)));
 
   arith::Expr count = e.typeOrThrow().arrayLength();
   std::string w = freshName("w");
@@ -151,35 +148,46 @@ void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarge
       return target(prepend(PathStep::arrayIndex(step), p));
     };
     arith::Expr first = (step * arith::Expr(s)) % arith::Expr(n);
-    Env bodyEnv = windowEnv.bind(f.params()[0], ViewBinding{windows, share(windowEnv), {PathStep::arrayIndex(first)}});
-    if (zipped) bodyEnv = zippedWindow(parts, zipped->copied, f.params()[0], windows, first, step, e, windowEnv);
+    Env bodyEnv = streamed->zipped
+                      ? zippedWindow(parts, ringWindows, f.params()[0], first, step, e, windowEnv)
+                      : windowEnv.bind(f.params()[0],
+                                       ViewBinding{*ringWindows[0], share(windowEnv), {PathStep::arrayIndex(first)}});
     gen(f.body(), bodyEnv, elementTarget, scope, where + "/f/body");
     body_.barrier();
   });
 }
 
-} // namespace liftcc::codegen
+void Generator::loadPlane(const Expr &copy, const Expr &planes, const std::string &ring, const arith::Expr &index,
+                          int64_t n, const Env &env, const Scope &scope, const std::string &where) {
+  const Type ringType = Type::array(planes.typeOrThrow().arrayElement(), arith::Expr(n));
+  arith::Expr slot = index % arith::Expr(n);
+  WriteTarget slotTarget = [this, ring, ringType, slot, where](const AccessPath &path) {
+    arith::Expr offset = linearize(ringType, prepend(PathStep::arrayIndex(slot), path), where);
+    return bufferElement(ring + "[" + this->bufferIndex(offset) + "]", ring, offset);
+  };
+  Env copyEnv = env.bind(copy.params()[0], ViewBinding{planes, share(env), {PathStep::arrayIndex(index)}});
+  gen(copy.body(), copyEnv, slotTarget, scope, where + "/in/f/body/f/body");
+}
 
-namespace liftcc::codegen {
-
-Env Generator::zippedWindow(const std::vector<Expr> &parts, size_t copied, const Expr &param, const Expr &ringWindows,
-                            const arith::Expr &first, const arith::Expr &step, const Expr &slideSeq, const Env &env) {
-  // The window at `step`: component k the ring's planes (at slot `first`),
-  // the others their own planes' window, as views: zip(ring, slide(n, s, part)...).
+Env Generator::zippedWindow(const std::vector<Expr> &parts, const std::vector<std::optional<Expr>> &ringWindows,
+                            const Expr &param, const arith::Expr &first, const arith::Expr &step, const Expr &slideSeq,
+                            const Env &env) {
+  // The window at `step`: each copied component its ring's planes (at slot
+  // `first`), the others their own planes' window, as views:
+  // zip(ring, slide(n, s, part), ...).
   const int64_t n = slideSize(slideSeq).constant(), s = slideStep(slideSeq).constant();
   const arith::Expr count = slideSeq.typeOrThrow().arrayLength();
   Env out = env;
   std::vector<Expr> components;
   std::vector<Type> elementTypes;
   for (size_t k = 0; k < parts.size(); ++k) {
-    const Expr &part = parts[k];
-    const Type &plane = part.typeOrThrow().arrayElement();
+    const Type &plane = parts[k].typeOrThrow().arrayElement();
     const Type window = Type::array(plane, arith::Expr(n));
     Expr component = Expr::param(freshName("window"), window);
-    if (k == copied) {
-      out = out.bind(component, ViewBinding{ringWindows, share(env), {PathStep::arrayIndex(first)}});
+    if (ringWindows[k]) {
+      out = out.bind(component, ViewBinding{*ringWindows[k], share(env), {PathStep::arrayIndex(first)}});
     } else {
-      Expr windows = api::slide(arith::Expr(n), arith::Expr(s), part).withType(Type::array(window, count));
+      Expr windows = api::slide(arith::Expr(n), arith::Expr(s), parts[k]).withType(Type::array(window, count));
       out = out.bind(component, ViewBinding{windows, share(env), {PathStep::arrayIndex(step)}});
     }
     components.push_back(component);

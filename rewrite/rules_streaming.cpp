@@ -164,17 +164,18 @@ Expr mapLclNest(int dims, Expr f, Expr in) {
   return api::mapLcl(dims - 1, api::fn([dims, f](Expr row) { return mapLclNest(dims - 1, f, row); }, "row"), in);
 }
 
-/// The planes of a stream through local memory: each plane of the slid
-/// input (tile plus halo) copied by the work-group into local memory as it
-/// enters the window. With inputs zipped beside the neighbourhoods (read at
-/// the output's position), the planes are zipped: the slid input's copied,
-/// each other input's left in global memory and padded by size-1 planes in
-/// front, so that window slot size-1 holds the output's plane.
-Expr planesThroughLocal(const StencilMatch &m, int inner, ScalarKind kind) {
-  auto copied = [inner, kind](Expr plane) {
+/// The planes of a stream through local memory: each plane of a slid input
+/// (tile plus halo) copied by the work-group into local memory as it enters
+/// the window (`kinds`: each input's scalar kind). With inputs zipped beside
+/// the neighbourhoods, the planes are zipped: each slid input's copied into
+/// a ring of its own, each input read at the output's position left in
+/// global memory and padded by size-1 planes in front, so that window slot
+/// size-1 holds the output's plane.
+Expr planesThroughLocal(const StencilMatch &m, int inner, const std::vector<ScalarKind> &kinds) {
+  auto copied = [inner](Expr plane, ScalarKind kind) {
     return api::toLocal(api::fn([inner, kind](Expr p) { return mapLclNest(inner, api::id(kind), p); }), plane);
   };
-  if (!m.zipped) return api::map(api::fn(copied, "plane"), m.inputs[0]);
+  if (!m.zipped) return api::map(api::fn([&](Expr plane) { return copied(plane, kinds[0]); }, "plane"), m.inputs[0]);
   std::vector<Expr> parts;
   for (size_t i = 0; i < m.inputs.size(); ++i)
     parts.push_back(m.slid[i] ? m.inputs[i] : api::pad(m.size - 1, 0, PadMode::Clamp, m.inputs[i]));
@@ -183,7 +184,7 @@ Expr planesThroughLocal(const StencilMatch &m, int inner, ScalarKind kind) {
                         std::vector<Expr> components;
                         for (size_t i = 0; i < m.inputs.size(); ++i) {
                           Expr part = api::get(static_cast<int>(i), p);
-                          components.push_back(m.slid[i] ? copied(part) : part);
+                          components.push_back(m.slid[i] ? copied(part, kinds[i]) : part);
                         }
                         return api::tuple(components);
                       },
@@ -191,19 +192,20 @@ Expr planesThroughLocal(const StencilMatch &m, int inner, ScalarKind kind) {
                   api::zip(parts));
 }
 
-/// The step's function: each output of the plane on a work-item, its
-/// neighbourhood read from the window's n local planes (and the zipped
-/// inputs from the output's plane, window slot n-1).
+/// The step's function: each output of the plane on a work-item, the
+/// neighbourhoods of each slid input read from the window's n local planes
+/// (and the other zipped inputs from the output's plane, window slot n-1).
 Expr outputsOfPlane(const StencilMatch &m, int inner, const Expr &window) {
-  size_t slid = static_cast<size_t>(std::find(m.slid.begin(), m.slid.end(), true) - m.slid.begin());
-  auto localPlane = [&](Expr t) { return m.zipped ? api::get(static_cast<int>(slid), t) : t; };
-  Expr neighbourhoods = moveFrontDimensionTo(
-      inner,
-      api::map(api::fn([&](Expr t) { return api::slideN(inner, m.size, m.step, localPlane(t)); }, "plane"), window));
-  if (!m.zipped) return mapLclNest(inner, m.f, neighbourhoods);
+  auto neighbourhoods = [&](size_t i) {
+    auto plane = [&](Expr t) { return m.zipped ? api::get(static_cast<int>(i), t) : t; };
+    return moveFrontDimensionTo(
+        inner,
+        api::map(api::fn([&](Expr t) { return api::slideN(inner, m.size, m.step, plane(t)); }, "plane"), window));
+  };
+  if (!m.zipped) return mapLclNest(inner, m.f, neighbourhoods(0));
   std::vector<Expr> columns;
   for (size_t i = 0; i < m.inputs.size(); ++i)
-    columns.push_back(m.slid[i] ? neighbourhoods : api::get(static_cast<int>(i), api::at(m.size - 1, window)));
+    columns.push_back(m.slid[i] ? neighbourhoods(i) : api::get(static_cast<int>(i), api::at(m.size - 1, window)));
   Expr f = api::fn(
       [&](Expr q) {
         std::vector<Expr> components;
@@ -220,16 +222,17 @@ Rule streamPlanesThroughLocal(int dims) {
   std::string name = "streamPlanesThroughLocal" + std::to_string(dims) + "D";
   return {name,
           "mapN(f, slideN(n, s, x)) -> slideSeq(n, s, \\w. mapLclN-1(f, moveToBack(map(slideN-1(n, s), w))), "
-          "map(\\p. toLocal(mapLclN-1(id), p), x)); inputs zipped beside the neighbourhoods stay in global memory, "
-          "read at window slot n-1",
+          "map(\\p. toLocal(mapLclN-1(id), p), x)); several slid inputs each through a ring of its own, inputs zipped "
+          "beside the neighbourhoods in global memory, read at window slot n-1",
           [dims](const Expr &e) -> std::optional<Expr> {
             if (dims < 2) return std::nullopt;
             auto m = matchStream(e, dims);
-            // One slid input; others zipped beside it, read at the output's position.
-            if (!m || std::count(m->slid.begin(), m->slid.end(), true) != 1) return std::nullopt;
-            // Every input's planes must be arrays of scalars: the slid one's are
-            // copied to local memory, the others' read element by element.
-            std::optional<ScalarKind> kind;
+            // Slid inputs (each through a local ring of its own) and others
+            // zipped beside them, read at the output's position.
+            if (!m || std::count(m->slid.begin(), m->slid.end(), true) < 1) return std::nullopt;
+            // Every input's planes must be arrays of scalars: the slid ones are
+            // copied to local memory, the others read element by element.
+            std::vector<ScalarKind> kinds;
             for (size_t i = 0; i < m->inputs.size(); ++i) {
               const Expr &x = m->inputs[i];
               if (!x.type()) return std::nullopt;
@@ -237,13 +240,13 @@ Rule streamPlanesThroughLocal(int dims) {
               int rank = 0;
               for (; element.isArray(); element = element.arrayElement()) ++rank;
               if (rank != dims || !element.isScalar()) return std::nullopt;
-              if (m->slid[i]) kind = element.scalarKind();
+              kinds.push_back(element.scalarKind());
             }
             const int inner = dims - 1;
             StencilMatch match = *m;
             Expr perStep =
                 api::fn([match, inner](Expr window) { return outputsOfPlane(match, inner, window); }, "window");
-            return api::slideSeq(m->size, m->step, perStep, planesThroughLocal(match, inner, *kind));
+            return api::slideSeq(m->size, m->step, perStep, planesThroughLocal(match, inner, kinds));
           }};
 }
 

@@ -4,7 +4,8 @@
 // copied once into a local ring) match the interpreter on the device at
 // sizes no tile or chunk divides, for radius 1 to 4 and every boundary, 2D
 // and 3D, with inputs zipped beside the neighbourhoods (read in global
-// memory at the output's position: Hotspot, Acoustic), and for iterated
+// memory at the output's position: Hotspot, Acoustic; or slid too, each
+// through a ring of its own: SRAD2), and for iterated
 // stencils (the host loop of a streamed step);
 // their CUDA C compiles with NVRTC without a warning; the family is in the
 // explored space and its strategies parse back.
@@ -116,6 +117,34 @@ Program zippedRadiusStencil(int dims, int radius, int boundary) {
   return program({a, b}, mapN(dims, f, zipN(dims, {slideN(dims, 2 * radius + 1, 1, padded), b})));
 }
 
+/// Two slid grids (as SRAD2's image and coefficients): A's stencil plus half
+/// of B's, both padded with the boundary; each goes through a ring of its own.
+Program twoSlidStencil(int dims, int radius, int boundary) {
+  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+  Expr a = examples::gridInput("A", sizes), b = examples::gridInput("B", sizes);
+  auto padded = [&](const Expr &x) {
+    return boundary == 3
+               ? padConstantN(dims, radius, radius, lit(0.5f), x)
+               : padN(dims, radius, radius, std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
+  };
+  std::vector<examples::WeightedGroup> groups;
+  int k = 0;
+  for (const examples::Offset &o : examples::starOffsets(dims, radius))
+    groups.push_back({std::to_string(0.01 * ++k) + "f", {o}});
+  groups.push_back({"0.3f", {examples::centre(dims)}});
+  Expr plusHalf = userFun("plusHalf", {{"s", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float,
+                          "return s + 0.5f * b;");
+  Expr f = fn(
+      [&](Expr p) {
+        return apply(plusHalf, {examples::weightedSum("ta" + std::to_string(radius), get(0, p), radius, groups),
+                                examples::weightedSum("tb" + std::to_string(radius), get(1, p), radius, groups)});
+      },
+      "p");
+  return program({a, b}, mapN(dims, f,
+                              zipN(dims, {slideN(dims, 2 * radius + 1, 1, padded(a)),
+                                          slideN(dims, 2 * radius + 1, 1, padded(b))})));
+}
+
 } // namespace
 
 TEST_CASE("streamLocal: random walks with the local streaming rules preserve semantics (application counts)") {
@@ -152,7 +181,8 @@ TEST_CASE("streamLocal: random walks with the local streaming rules preserve sem
         if (at.empty()) continue;
         current = rewrite::applyRule(current, rule, at[rng() % at.size()]);
         ++applications[rule.name];
-        if (ex.name == "hotspot2d" || ex.name == "hotspot3d" || ex.name == "acoustic") ++applications["zipped"];
+        if (ex.name == "hotspot2d" || ex.name == "hotspot3d" || ex.name == "acoustic" || ex.name == "srad2")
+          ++applications["zipped"];
         streamed = true;
         break;
       }
@@ -164,12 +194,12 @@ TEST_CASE("streamLocal: random walks with the local streaming rules preserve sem
   }
   MESSAGE(walks, " walks; streamPlanesThroughLocal2D=", applications["streamPlanesThroughLocal2D"],
           " streamPlanesThroughLocal3D=", applications["streamPlanesThroughLocal3D"],
-          " with zipped inputs (hotspot2d, hotspot3d, acoustic)=", applications["zipped"]);
+          " with zipped inputs (hotspot2d, hotspot3d, acoustic, srad2)=", applications["zipped"]);
   // (Deterministic: the counts change when the catalogue or the examples do.)
   CHECK(applications["streamPlanesThroughLocal2D"] >= 5);
   CHECK(applications["streamPlanesThroughLocal3D"] >= 5);
   CHECK(applications["zipped"] >= 3);
-  // The rule needs one slid input (others zipped beside it), no 1D stencil.
+  // The rule needs a 2D or 3D stencil.
   const examples::Example &j1 = examples::findExample("jacobi1d_3pt");
   Program oneD = typeCheck(j1.build(), sizesFor(j1, {19}));
   CHECK(rewrite::applicableLocations(oneD, rewrite::streamPlanesThroughLocal(2)).empty());
@@ -211,13 +241,13 @@ TEST_CASE("streamLocal: the examples streamed through local memory match the int
     CHECK(occurrences(loop, "barrier(CLK_LOCAL_MEM_FENCE)") == 2);
     CHECK(occurrences(loop, "ring_0[") >= 2);
     // On the device: one example per window shape (PoCL builds dominate the time).
-    const std::set<std::string> run{"jacobi2d_9pt", "gaussian",  "heat",    "jacobi3d_13pt",
-                                    "poisson",      "hotspot3d", "acoustic"};
+    const std::set<std::string> run{"jacobi2d_9pt", "gaussian",  "heat",     "jacobi3d_13pt",
+                                    "poisson",      "hotspot3d", "acoustic", "srad2"};
     if (!context || !run.count(ex.name)) continue;
     checkOnDevice(*context, typed, sizes, kernel);
   }
   for (const char *name : {"jacobi2d_5pt", "jacobi2d_9pt", "gaussian", "heat", "jacobi3d_7pt", "jacobi3d_13pt",
-                           "poisson", "hotspot2d", "hotspot3d", "acoustic"})
+                           "poisson", "hotspot2d", "hotspot3d", "acoustic", "srad2"})
     CHECK_MESSAGE(streamed.count(name), name, " is not streamed through local memory");
   std::string names;
   for (const std::string &n : streamed) names += n + " ";
@@ -255,7 +285,8 @@ TEST_CASE("streamLocal: radius 1 to 4 with clamp, mirror, wrap and constant boun
   CHECK(checked == 17);
 }
 
-TEST_CASE("streamLocal: a grid zipped beside the neighbourhoods is read in global memory, every boundary") {
+TEST_CASE(
+    "streamLocal: grids zipped beside the neighbourhoods (in global memory, or slid through rings of their own)") {
   auto context = ocl::test::testContext();
   int checked = 0;
   for (int dims = 2; dims <= 3; ++dims)
@@ -284,6 +315,24 @@ TEST_CASE("streamLocal: a grid zipped beside the neighbourhoods is read in globa
         checkOnDevice(*context, typed, extents, kernel);
       }
   CHECK(checked == 13);
+  // Two slid grids, each through a local ring of its own.
+  for (int dims = 2; dims <= 3; ++dims)
+    for (int boundary = 0; boundary < 4; ++boundary) {
+      const int radius = dims == 2 ? 1 : 2;
+      if (dims == 3 && boundary != 1) continue; // 3D: mirror, radius 2
+      std::map<std::string, int64_t> extents;
+      std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
+      std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+      for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+      Program typed = typeCheck(twoSlidStencil(dims, radius, boundary), extents);
+      Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
+      codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+      CAPTURE(dims);
+      CAPTURE(boundary);
+      CAPTURE(kernel.source);
+      CHECK(occurrences(kernel.source, "local float ring_") == 2);
+      if (context) checkOnDevice(*context, typed, extents, kernel);
+    }
 }
 
 TEST_CASE("streamLocal: an iterated stencil streams each step through local memory, launched n times") {
