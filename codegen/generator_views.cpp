@@ -193,9 +193,10 @@ arith::Expr Generator::dynamicIndex(const Expr &operand, const Env &env, const s
   std::string spelled = kir::spellHoles(text);
   std::string name = "(" + spelled + ")";
   // Named like any index (evaluated once, before its statement) only where
-  // evaluating it early is harmless: it reads no memory and calls no user
-  // function that divides (arith's own divisions are by positive constants).
-  if (spelled != text || callsDividingUserFun(spelled)) opaqueIndices_.insert(name);
+  // evaluating it early is harmless: it reads no memory (no subscript: an
+  // element read need not carry an index hole) and calls no user function
+  // that divides (arith's own divisions are by positive constants).
+  if (spelled.find('[') != std::string::npos || callsDividingUserFun(spelled)) opaqueIndices_.insert(name);
   return arith::Expr::var(name,
                           arith::Range::between(arith::Expr(int64_t(INT32_MIN)), arith::Expr(int64_t(INT32_MAX))));
 }

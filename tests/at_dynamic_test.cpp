@@ -122,6 +122,20 @@ TEST_CASE("atDynamic: lookup kernels match the interpreter on the device, and co
     CHECK(k4.source.substr(line, k4.source.find('\n', line) - line).find("I[") == std::string::npos);
   checkKernel(guarded, {{{"N", 1}, {"M", 4}}, {{"N", 50}, {"M", 9}}}, k4);
 
+  // Two tables read at one index from memory, whose own subscript is a lone
+  // work-item id (so it carries no index hole): still never named.
+  Expr plus = userFun("plus", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
+  Expr other = input("U", array(f32(), m));
+  Program shared = program({idx, tab, other}, mapGlb(0, fn([&](Expr i) {
+                                                       Expr row = atDynamic(i, zip({tab, other}));
+                                                       return apply(plus, {get(0, row), get(1, row)});
+                                                     }),
+                                                     idx));
+  codegen::Kernel k5 = codegen::generateKernel(typeCheck(shared, {{"N", 20}, {"M", 6}}), codegen::Target::OpenCL);
+  CAPTURE(k5.source);
+  CHECK(k5.source.find("const int idx_") == std::string::npos);
+  checkKernel(shared, {{{"N", 20}, {"M", 6}}}, k5);
+
   std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
   if (!strict) return;
   for (const Program &p : {lookup(true), twoD, reversed, guarded}) {
