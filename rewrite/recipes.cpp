@@ -374,6 +374,24 @@ constexpr int64_t unrollBudget = 4096;
 /// whole exploration. A 3D coarsened window (8+2) x 3 x 3 = 90 stays unrolled.
 constexpr int64_t unrolledPrivateBudget = 1024;
 
+/// At most this many IR nodes in the unrolled copies of a loop's function
+/// (its node count times the copies made): the copy budget alone let the
+/// sequential x loop of a 7x7 box's rows (mapGlb(y) at 1024 wide) unroll into
+/// 1024 copies of a 49-tap body, 2 MB of CUDA C that NVRTC compiled for
+/// minutes, stalling an exploration past its budget. Coarsening 8x8x8 of a
+/// 27-point box (512 copies of about 100 nodes) stays unrolled.
+constexpr int64_t unrolledNodeBudget = 65536;
+
+/// IR nodes of `e` (shared subexpressions counted at each use).
+int64_t nodesOf(const Expr &e) {
+  int64_t n = 0;
+  containsNode(e, [&](const Expr &) {
+    ++n;
+    return false;
+  });
+  return n;
+}
+
 /// What unrollWithin returns for a subexpression.
 struct Unrolled {
   Expr expr;
@@ -392,8 +410,9 @@ int64_t privateScalarsOf(const Expr &e) {
 }
 
 /// Unrolls mapSeq and reduceSeq of constant length, innermost first, while
-/// the copies of the innermost body stay within unrollBudget and their
-/// private arrays within unrolledPrivateBudget.
+/// the copies of the innermost body stay within unrollBudget, their private
+/// arrays within unrolledPrivateBudget and their nodes within
+/// unrolledNodeBudget.
 Unrolled unrollWithin(const Expr &e) {
   const bool loop = e.isPrim(Op::MapSeq) || e.isPrim(Op::ReduceSeq);
   // Copies and private scalars of the loop body (its function, run per
@@ -412,7 +431,10 @@ Unrolled unrollWithin(const Expr &e) {
   // The original node is typed (rebuilt ones are not): its input's length.
   const Type &in = inputOf(e).typeOrThrow();
   int64_t length = in.isArray() && in.arrayLength().isConstant() ? in.arrayLength().constant() : 0;
-  if (length < 1 || length > unrollBudget / body || length * bodyPrivate > unrolledPrivateBudget)
+  int64_t functionNodes = 0;
+  for (const Expr &f : e.funs()) functionNodes += nodesOf(f);
+  if (length < 1 || length > unrollBudget / body || length * bodyPrivate > unrolledPrivateBudget ||
+      length * functionNodes > unrolledNodeBudget)
     return {rebuilt, std::max(body, rest), bodyPrivate + restPrivate};
   Op unrolled = e.isPrim(Op::MapSeq) ? Op::MapSeqUnroll : Op::ReduceSeqUnroll;
   return {withOp(rebuilt, unrolled), std::max(body * length, rest), length * bodyPrivate + restPrivate};

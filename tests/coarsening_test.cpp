@@ -7,6 +7,7 @@
 #include "core/interp/value_compare.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
+#include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "explore/configuration.h"
@@ -182,6 +183,22 @@ TEST_CASE("coarsening: every example coarsened along each dimension, with and wi
   MESSAGE(variants, " coarsened variants generated, ", ran, " run on the device");
   CHECK(variants == 4 + 14 * 8); // one 1D example (2 choices), fourteen 2D/3D ones (4 choices)
   if (context) CHECK(ran == variants);
+}
+
+TEST_CASE("coarsening: a sequential row of a wide stencil stays a loop rather than 1024 unrolled copies") {
+  // mapGlb(y) leaves x sequential. Each output of a 7x7 box is a 49-tap
+  // body: within the copy budget, its 1024 copies made 2 MB of CUDA C that
+  // NVRTC compiled for minutes (an exploration stalled past its budget).
+  const char *box = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 7}, {"name": "M", "min": 7}],
+    "inputs": [{"name": "A", "type": "[[float]M]N"}],
+    "body": {"op": "stencil", "name": "box7", "grids": {"A": {"constant": 1.5}},
+             "body": "float s = 0.0f;\ns += A[-3][-3] + A[-3][-2] + A[-3][-1] + A[-3][0] + A[-3][1] + A[-3][2] + A[-3][3];\ns += A[-2][-3] + A[-2][-2] + A[-2][-1] + A[-2][0] + A[-2][1] + A[-2][2] + A[-2][3];\ns += A[-1][-3] + A[-1][-2] + A[-1][-1] + A[-1][0] + A[-1][1] + A[-1][2] + A[-1][3];\ns += A[0][-3] + A[0][-2] + A[0][-1] + A[0][0] + A[0][1] + A[0][2] + A[0][3];\ns += A[1][-3] + A[1][-2] + A[1][-1] + A[1][0] + A[1][1] + A[1][2] + A[1][3];\ns += A[2][-3] + A[2][-2] + A[2][-1] + A[2][0] + A[2][1] + A[2][2] + A[2][3];\ns += A[3][-3] + A[3][-2] + A[3][-1] + A[3][0] + A[3][1] + A[3][2] + A[3][3];\nreturn s / 49.0f;"}})";
+  std::map<std::string, int64_t> sizes{{"N", 1024}, {"M", 1024}};
+  Program typed = typeCheck(readProgram(box), sizes);
+  explore::Variant v = explore::variantFromStrategy(typed, "mapGlb(y) ; wg(32)", codegen::Target::CUDA);
+  CAPTURE(v.kernel.source.substr(0, 2000));
+  CHECK(v.kernel.source.size() < 20000);
+  CHECK(v.kernel.source.find("< 1024; ") != std::string::npos);
 }
 
 TEST_CASE(
