@@ -354,9 +354,9 @@ Program streamStencilThroughLocal(const Program &typed, const RecipeOptions &opt
     return applyRule(tiled, streamPlanesThroughLocal(dims), *deepest);
   }
   throw RewriteError("streamLocal: no 2D or 3D stencil to stream through local memory: it needs mapN over slideN of "
-                     "one input of scalars (other inputs may be zipped beside its neighbourhoods, read at the output's "
-                     "position, with step 1) with a constant square window and step, and constant "
-                     "output extents (or extents the tile and chunk divide); use --opt stream or plain");
+                     "inputs of scalars, all by one constant square window and step (inputs without a window may be "
+                     "zipped beside the neighbourhoods, with step 1), and constant output extents (or extents the "
+                     "tile and chunk divide); use --opt stream or plain");
 }
 
 /// At most this many copies of a loop body after unrolling a loop nest:
