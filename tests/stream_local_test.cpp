@@ -65,14 +65,35 @@ void checkOnDevice(ocl::Context &context, const Program &typed, const std::map<s
   checkSame(interpret(typed, sizes, inputs), runner.run(sizes, inputs, typed.body().typeOrThrow()).output);
 }
 
+/// `x` padded by `radius` in every dimension with the boundary (0 clamp, 1
+/// mirror, 2 wrap, 3 the constant 0.5).
+Expr paddedBy(int dims, int radius, int boundary, const Expr &x) {
+  return boundary == 3
+             ? padConstantN(dims, radius, radius, lit(0.5f), x)
+             : padN(dims, radius, radius, std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
+}
+
+/// The star of `radius` and its centre, each point with its own weight.
+std::vector<examples::WeightedGroup> starGroups(int dims, int radius) {
+  std::vector<examples::WeightedGroup> groups;
+  int k = 0;
+  for (const examples::Offset &o : examples::starOffsets(dims, radius))
+    groups.push_back({std::to_string(0.01 * ++k) + "f", {o}});
+  groups.push_back({"0.3f", {examples::centre(dims)}});
+  return groups;
+}
+
+Expr plusHalf() {
+  return userFun("plusHalf", {{"s", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float,
+                 "return s + 0.5f * b;");
+}
+
 /// A `dims`-dimensional stencil of radius r with the given boundary (0 clamp,
 /// 1 mirror, 2 wrap, 3 constant): the star, and the box's corners at distance
 /// r (so planes other than the centre one are read off their centre), each
 /// point with its own weight so that a misplaced plane or halo shows.
 Expr radiusStencilOf(int dims, int radius, int boundary, const Expr &grid) {
-  Expr padded = boundary == 3 ? padConstantN(dims, radius, radius, lit(0.5f), grid)
-                              : padN(dims, radius, radius,
-                                     std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], grid);
+  Expr padded = paddedBy(dims, radius, boundary, grid);
   std::vector<examples::Offset> offsets = examples::starOffsets(dims, radius);
   offsets.push_back(examples::centre(dims));
   for (const examples::Offset &o : examples::boxOffsets(dims, radius)) {
@@ -98,22 +119,14 @@ Program radiusStencil(int dims, int radius, int boundary) {
 Program zippedRadiusStencil(int dims, int radius, int boundary) {
   std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
   Expr a = examples::gridInput("A", sizes), b = examples::gridInput("B", sizes);
-  Expr padded = boundary == 3 ? padConstantN(dims, radius, radius, lit(0.5f), a)
-                              : padN(dims, radius, radius,
-                                     std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], a);
-  std::vector<examples::WeightedGroup> groups;
-  int k = 0;
-  for (const examples::Offset &o : examples::starOffsets(dims, radius))
-    groups.push_back({std::to_string(0.01 * ++k) + "f", {o}});
-  groups.push_back({"0.3f", {examples::centre(dims)}});
-  Expr plusHalf = userFun("plusHalf", {{"s", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float,
-                          "return s + 0.5f * b;");
+  std::vector<examples::WeightedGroup> groups = starGroups(dims, radius);
   Expr f = fn(
       [&](Expr p) {
-        return apply(plusHalf,
+        return apply(plusHalf(),
                      {examples::weightedSum("z" + std::to_string(radius), get(0, p), radius, groups), get(1, p)});
       },
       "p");
+  Expr padded = paddedBy(dims, radius, boundary, a);
   return program({a, b}, mapN(dims, f, zipN(dims, {slideN(dims, 2 * radius + 1, 1, padded), b})));
 }
 
@@ -122,27 +135,15 @@ Program zippedRadiusStencil(int dims, int radius, int boundary) {
 Program twoSlidStencil(int dims, int radius, int boundary) {
   std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
   Expr a = examples::gridInput("A", sizes), b = examples::gridInput("B", sizes);
-  auto padded = [&](const Expr &x) {
-    return boundary == 3
-               ? padConstantN(dims, radius, radius, lit(0.5f), x)
-               : padN(dims, radius, radius, std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
-  };
-  std::vector<examples::WeightedGroup> groups;
-  int k = 0;
-  for (const examples::Offset &o : examples::starOffsets(dims, radius))
-    groups.push_back({std::to_string(0.01 * ++k) + "f", {o}});
-  groups.push_back({"0.3f", {examples::centre(dims)}});
-  Expr plusHalf = userFun("plusHalf", {{"s", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float,
-                          "return s + 0.5f * b;");
+  std::vector<examples::WeightedGroup> groups = starGroups(dims, radius);
   Expr f = fn(
       [&](Expr p) {
-        return apply(plusHalf, {examples::weightedSum("ta" + std::to_string(radius), get(0, p), radius, groups),
-                                examples::weightedSum("tb" + std::to_string(radius), get(1, p), radius, groups)});
+        return apply(plusHalf(), {examples::weightedSum("ta" + std::to_string(radius), get(0, p), radius, groups),
+                                  examples::weightedSum("tb" + std::to_string(radius), get(1, p), radius, groups)});
       },
       "p");
-  return program({a, b}, mapN(dims, f,
-                              zipN(dims, {slideN(dims, 2 * radius + 1, 1, padded(a)),
-                                          slideN(dims, 2 * radius + 1, 1, padded(b))})));
+  auto windows = [&](const Expr &x) { return slideN(dims, 2 * radius + 1, 1, paddedBy(dims, radius, boundary, x)); };
+  return program({a, b}, mapN(dims, f, zipN(dims, {windows(a), windows(b)})));
 }
 
 } // namespace

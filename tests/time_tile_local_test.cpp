@@ -48,13 +48,18 @@ void checkSame(const Value &expected, const Value &actual) {
   CHECK_MESSAGE(!mismatch, *mismatch);
 }
 
+/// `x` padded by `radius` in every dimension with the boundary (the constant 0.5).
+Expr paddedBy(int dims, int radius, Boundary boundary, const Expr &x) {
+  return boundary == Constant
+             ? padConstantN(dims, radius, radius, lit(0.5f), x)
+             : padN(dims, radius, radius, std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
+}
+
 /// One step of a `dims`-dimensional stencil of radius r with the boundary:
 /// the star and the box's corners, each point its own weight (their sum
 /// below 1, so iterating stays bounded) so that a misplaced halo shows.
 Expr step(int dims, int radius, Boundary boundary, Expr x) {
-  Expr padded = boundary == Constant ? padConstantN(dims, radius, radius, lit(0.5f), x)
-                                     : padN(dims, radius, radius,
-                                            std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
+  Expr padded = paddedBy(dims, radius, boundary, x);
   std::vector<examples::Offset> offsets = examples::starOffsets(dims, radius);
   offsets.push_back(examples::centre(dims));
   for (const examples::Offset &o : examples::boxOffsets(dims, radius)) {
@@ -74,9 +79,7 @@ Expr step(int dims, int radius, Boundary boundary, Expr x) {
 /// The step with a second grid zipped beside its windows and read at the
 /// output's position (a power grid: the same in every step): step(x) + 0.25 P.
 Expr pointwiseStep(int dims, int radius, Boundary boundary, Expr x, Expr p) {
-  Expr padded = boundary == Constant ? padConstantN(dims, radius, radius, lit(0.5f), x)
-                                     : padN(dims, radius, radius,
-                                            std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
+  Expr padded = paddedBy(dims, radius, boundary, x);
   std::vector<examples::WeightedGroup> groups;
   int k = 0;
   for (const examples::Offset &o : examples::starOffsets(dims, radius))
