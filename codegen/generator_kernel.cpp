@@ -416,6 +416,7 @@ size_t iteratedInput(const Program &typedProgram) {
 }
 
 Kernel generateKernel(const Program &typedProgram, Target target, const CodegenOptions &options) {
+  if (std::optional<Expr> read = stateInputReadByStep(typedProgram)) fail("/body/f", stateInputReadMessage(*read));
   if (options.countGlobalLoads &&
       (hasStages(typedProgram) || iteratesStages(typedProgram) || iteratesTuple(typedProgram)))
     fail("/body", "counting global loads (CodegenOptions::countGlobalLoads) supports single-kernel programs only, "

@@ -1,11 +1,13 @@
-// Iterated programs launched in phases. A time tile of depth t fuses t steps
+// Iterated programs launched in phases: a chain of iterates, each over the
+// last, iterate(m, g, iterate(n, f, A)). A time tile of depth t fuses t steps
 // into one launch; when t does not divide the iteration count n, the lowered
 // program is iterate(1, f^r, iterate(q, f^t, A)) with n = q t + r
 // (rewrite::lowerIterate): q launches of the tile, then one of the r steps
-// left. Each phase is generated as the iterate over A it would be alone, and
-// the host launches the first phase's kernels q times and the second's once,
-// the buffers of A and the output exchanging after every launch as in one
-// loop (Kernel::Iteration::phases).
+// left. A stage before or after a loop is a level of one launch
+// (rewrite/iterate_chain.h). Each phase is generated as the iterate over A it
+// would be alone, and the host launches each phase's kernels its count of
+// times in turn, the buffers of A and the output exchanging after every
+// launch as in one loop (Kernel::Iteration::phases).
 
 #include "codegen/generator.h"
 #include "core/error.h"
@@ -42,17 +44,23 @@ bool sameInterface(const std::vector<KernelArg> &a, const std::vector<KernelArg>
 bool iteratesInPhases(const Program &typedProgram) {
   const Expr &body = typedProgram.body();
   if (!body.isPrim(Op::Iterate) || !inputOf(body).isPrim(Op::Iterate)) return false;
-  // The inner loop iterates over an input, or a tuple of distinct inputs.
-  return iteratedInputs(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), inputOf(body))}).has_value();
+  // The innermost loop iterates over an input, or a tuple of distinct inputs.
+  return chainedInputs(typedProgram).has_value();
 }
 
 Kernel generatePhases(const Program &typedProgram, Target target, const CodegenOptions &options) {
-  const Expr &outer = typedProgram.body();
-  const Expr &inner = inputOf(outer);
-  // The second phase alone: its iterate over the input instead of over the first.
-  std::vector<Expr> children;
-  for (const Child &c : outer.children()) children.push_back(c.expr->sameNode(inner) ? inputOf(inner) : *c.expr);
-  const std::vector<Expr> loops{inner, outer.withChildren(std::move(children))};
+  // Each level of the chain alone, innermost first: its iterate over the
+  // state's inputs instead of over the levels before it.
+  std::vector<Expr> levels;
+  for (Expr e = typedProgram.body(); e.isPrim(Op::Iterate); e = inputOf(e)) levels.push_back(e);
+  std::reverse(levels.begin(), levels.end());
+  const Expr &start = inputOf(levels.front());
+  std::vector<Expr> loops{levels.front()};
+  for (size_t p = 1; p < levels.size(); ++p) {
+    std::vector<Expr> children;
+    for (const Child &c : levels[p].children()) children.push_back(c.expr->sameNode(levels[p - 1]) ? start : *c.expr);
+    loops.push_back(levels[p].withChildren(std::move(children)));
+  }
 
   Kernel result;
   result.target = target;

@@ -10,6 +10,7 @@
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
 #include "rewrite/apply.h"
+#include "rewrite/iterate_chain.h"
 #include "rewrite/nd_patterns.h"
 #include "rewrite/stages.h"
 #include "rewrite/time_tiled_local.h"
@@ -625,27 +626,57 @@ Expr loweredLoop(const Program &typed, Recipe recipe, const RecipeOptions &optio
   return api::iterate(launches, Expr::lambda({state}, loweredStep), over);
 }
 
-Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &options) {
-  if (iteratesTuple(typed)) return lowerIteratedTuple(typed, recipe, options);
-  const Expr &body = typed.body();
-  const arith::Expr &count = iterateCount(body);
-  const int64_t t = options.timeTile;
+/// One level of a chain of iterates, `level` (a program whose body is that
+/// iterate), over `over`: the levels before it, lowered. With a time tile t,
+/// t steps fused into each launch and, when t does not divide the count, one
+/// launch of the steps left. In a chain, a level shorter than t (a stage
+/// before or after the loop) fuses all its steps into one launch, and a
+/// level of one step the recipe does not apply to (a stage that is no
+/// stencil, say) is lowered plain, as a stage of a multi-kernel program is.
+Expr loweredLevel(const Program &level, Recipe recipe, const RecipeOptions &options, const Expr &over, bool chained) {
+  const arith::Expr &count = iterateCount(level.body());
+  int64_t t = options.timeTile;
   if (t < 1) throw RewriteError("time tile " + std::to_string(t) + ": must be at least 1");
-  auto program = [&](const Expr &loop) { return typeCheck(Program{typed.sizes, Expr::lambda(typed.inputs(), loop)}); };
-  if (t == 1) return program(loweredLoop(typed, recipe, options, 1, count, inputOf(body)));
-  if (!count.isConstant())
+  if (t > 1 && !count.isConstant())
     throw RewriteError("time tile " + std::to_string(t) + ": the iteration count " + count.str() +
                        " must be a constant");
-  const int64_t n = count.constant();
-  if (t > n)
-    throw RewriteError("time tile " + std::to_string(t) + " is deeper than the iteration count " + std::to_string(n));
-  // n = q t + r: q launches of t steps, then, when t does not divide n, one
-  // launch of the r steps left (a time tile of depth r; the host launches
-  // the two phases in turn: codegen/generator_phases.cpp).
-  const int64_t q = n / t, r = n % t;
-  Expr tiles = loweredLoop(typed, recipe, options, t, arith::Expr(q), inputOf(body));
-  if (r == 0) return program(tiles);
-  return program(loweredLoop(typed, recipe, options, r, arith::Expr(1), tiles));
+  if (t > 1 && chained) t = std::min(t, std::max<int64_t>(count.constant(), 1));
+  auto loops = [&](Recipe r) {
+    if (t == 1) return loweredLoop(level, r, options, 1, count, over);
+    const int64_t n = count.constant();
+    if (t > n)
+      throw RewriteError("time tile " + std::to_string(t) + " is deeper than the iteration count " + std::to_string(n));
+    // n = q t + r: q launches of t steps, then, when t does not divide n, one
+    // launch of the r steps left (a time tile of depth r; the host launches
+    // the two phases in turn: codegen/generator_phases.cpp).
+    const int64_t q = n / t, left = n % t;
+    Expr tiles = loweredLoop(level, r, options, t, arith::Expr(q), over);
+    return left == 0 ? tiles : loweredLoop(level, r, options, left, arith::Expr(1), tiles);
+  };
+  const bool oneStep = count.isConstant() && count.constant() <= 1;
+  if (!chained || !oneStep) return loops(recipe);
+  try {
+    return loops(recipe);
+  } catch (const RewriteError &) {
+    return loops(Recipe::Plain);
+  }
+}
+
+Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &options) {
+  if (iteratesTuple(typed)) return lowerIteratedTuple(typed, recipe, options);
+  // The levels of a chain of iterates (one, or stages around a loop and the
+  // phases of time tiles: rewrite/iterate_chain.h), innermost first, each
+  // lowered over the ones before it.
+  std::vector<Expr> levels;
+  for (Expr e = typed.body(); e.isPrim(Op::Iterate); e = inputOf(e)) levels.push_back(e);
+  std::reverse(levels.begin(), levels.end());
+  if (levels.size() > 1 && inputOf(levels.front()).isPrim(Op::Tuple))
+    throw RewriteError(recipeName(recipe) + ": a chain of iterates over a tuple (stages before or after an "
+                                            "iterate over a tuple) is not compiled yet");
+  Expr over = inputOf(levels.front());
+  for (const Expr &level : levels)
+    over = loweredLevel(withBody(typed, level), recipe, options, over, levels.size() > 1);
+  return typeCheck(withBody(typed, over));
 }
 
 // ---- the recipes: each a composition of the rules above -------------------
@@ -728,7 +759,13 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
     throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
-  const bool iterated = iteratedInputs(typed) && funOf(typed.body()).is(ExprKind::Lambda);
+  // Stages before and after an iterate become phases of its host loop.
+  if (std::optional<Program> chained = iterateChain(typed)) return applyRecipe(*chained, recipe, options);
+  if (std::optional<Expr> read = stateInputReadByStep(typed))
+    throw RewriteError(recipeName(recipe) + ": " + stateInputReadMessage(*read));
+  bool iterated = chainedInputs(typed).has_value();
+  for (Expr e = typed.body(); iterated && e.isPrim(Op::Iterate); e = inputOf(e))
+    iterated = funOf(e).is(ExprKind::Lambda);
   if (iterated) return lowerIterate(typed, recipe, options);
   // Every recipe would refuse a top-level iterate over anything else as
   // "not tiled/coarsened yet"; say what is missing instead.

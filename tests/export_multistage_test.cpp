@@ -370,6 +370,46 @@ TEST_CASE("export multistage: a three-kernel 2D chain and a result of two arrays
   }
 }
 
+/// A stage before a loop of `count` steps and two after it (1D, one input
+/// A): the host loop's phases (rewrite/iterate_chain.h).
+std::string stagedLoopProgram(int64_t count) {
+  auto stencil = [](const std::string &name, const std::string &grid, const std::string &mode,
+                    const std::string &body) {
+    return R"({"op": "stencil", "name": ")" + name + R"(", "grids": {")" + grid + R"(": ")" + mode +
+           R"("}, "body": ")" + body + R"("})";
+  };
+  const std::string pre = stencil("pre", "A", "wrap", "return A[0]*A[0] - 0.5f*A[1];");
+  const std::string loop =
+      R"({"op": "iterate", "n": )" + std::to_string(count) + R"(, "f": {"lambda": ["g"], "body": )" +
+      stencil("avg", "g", "mirror", "return (g[-2] + g[-1] + g[0] + g[1] + g[2])/5.0f;") + R"(}, "in": )" + pre + "}";
+  const std::string post = R"({"apply": {"lambda": ["d"], "body": )" +
+                           stencil("d2", "d", "clamp", "return d[-1] - 2.0f*d[0] + d[1];") + R"(}, "args": [)" +
+                           stencil("d1", "s", "clamp", "return 0.5f*(s[1] - s[-1]);") + "]}";
+  return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 5}], "inputs": [{"name": "A", "type": "[float]N"}],
+ "body": {"apply": {"lambda": ["s"], "body": )" +
+         post + R"(}, "args": [)" + loop + "]}}";
+}
+
+TEST_CASE("export multistage: stages before and after an iterate (phases of its host loop), generated and explored, "
+          "run from C") {
+  if (!canRunExported()) return;
+  TempDir dir;
+  // Zero, odd and even counts, one step per launch and two (the loop's
+  // steps left then take a launch of their own), and an exploration's best.
+  for (auto [count, timeTile] : {std::pair<int64_t, int>{0, 1}, {3, 1}, {4, 2}, {5, 2}}) {
+    CAPTURE(count);
+    CAPTURE(timeTile);
+    std::string name = "staged" + std::to_string(count) + "_t" + std::to_string(timeTile);
+    writeFile(dir.path() / (name + ".json"), stagedLoopProgram(count));
+    std::vector<std::string> options{"--opt", "plain"};
+    if (timeTile > 1) options.insert(options.end(), {"--time-tile", std::to_string(timeTile)});
+    runExported(dir.path(), dir.path() / (name + ".json"), name, "N=50", "50", "51", 50, {"OUT"}, options);
+  }
+  writeFile(dir.path() / "staged.json", stagedLoopProgram(4));
+  checkExportedDriver(dir.path(), dir.path() / "staged.json", "staged_explored", "N=50", "50", "51", 50, {"OUT"},
+                      {"export", exploredBest(dir.path(), dir.path() / "staged.json", "N=50").string()});
+}
+
 TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outputs compile as C99 and link") {
   if (test::cCompiler().empty()) return;
 #if !defined(LIFTCC_TEST_CUDA_INCLUDE) || !defined(LIFTCC_TEST_CUDA_STUB)

@@ -286,6 +286,37 @@ TEST_CASE("iterate tuple: time tiles deeper than the count and states that are n
         std::string::npos);
 }
 
+TEST_CASE("iterate: a step reading an iterated input by name (not through its parameter) is refused by every "
+          "recipe and by the code generator") {
+  // The host loop writes each launch's result over the state inputs'
+  // buffers: such a step would read the latest state where it means the
+  // initial values (the kernel was generated, and failed verification).
+  const std::string one = R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}, {"name": "M", "min": 3}],
+ "inputs": [{"name": "A", "type": "[[float]M]N"}],
+ "body": {"op": "iterate", "n": 4, "f": {"lambda": ["g"], "body": {"op": "stencil", "name": "src",
+   "grids": {"g": "wrap", "A": "pointwise"}, "body": "return 0.25f*(g[0][-1] + g[0][1] + g[-1][0] + g[1][0]) + 0.5f*A[0][0];"}},
+  "in": {"param": "A"}}})";
+  std::string tuple = wave2D(4);
+  tuple.replace(tuple.find(R"("v": "pointwise")"), 16, R"("V": "pointwise")");
+  tuple.replace(tuple.find("- v[0][0]"), 9, "- V[0][0]");
+  for (const auto &[text, input] : {std::pair{one, std::string("A")}, std::pair{tuple, std::string("V")}}) {
+    Program typed = typeCheck(readProgram(text), {{"N", 13}, {"M", 11}});
+    REQUIRE(stateInputReadByStep(typed));
+    CHECK(stateInputReadByStep(typed)->name() == input);
+    const std::string why = "iterate's step reads its input " + input + " by name, not through its parameter (" +
+                            input + "'s buffer holds the latest state); pass the initial values as another input";
+    for (rewrite::Recipe recipe : {rewrite::Recipe::Plain, rewrite::Recipe::TimeTiledLocal}) {
+      rewrite::RecipeOptions options;
+      options.timeTile = 2;
+      CHECK(test::errorOf([&] { rewrite::applyRecipe(typed, recipe, options); }) ==
+            rewrite::recipeName(recipe) + ": " + why);
+    }
+    CHECK(test::errorOf([&] { codegen::generateKernel(typed, codegen::Target::OpenCL); }) == "/body/f: " + why);
+  }
+  // Reading the state through the parameter, and other inputs by name, is the normal case.
+  CHECK_FALSE(stateInputReadByStep(typeCheck(readProgram(wave2D(4)), {{"N", 13}, {"M", 11}})));
+}
+
 TEST_CASE("iterate tuple: the launch plan exchanges each input with its own output in odd launches") {
   std::map<std::string, int64_t> sizes{{"N", 37}};
   for (int64_t count : {4, 5}) {

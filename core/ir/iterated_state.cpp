@@ -40,6 +40,30 @@ std::optional<std::vector<Expr>> iteratedInputs(const Program &program) {
   return components;
 }
 
+std::optional<std::vector<Expr>> chainedInputs(const Program &program) {
+  Expr innermost = program.body();
+  while (innermost.isPrim(Op::Iterate) && inputOf(innermost).isPrim(Op::Iterate)) innermost = inputOf(innermost);
+  return iteratedInputs(Program{program.sizes, Expr::lambda(program.inputs(), innermost)});
+}
+
+std::optional<Expr> stateInputReadByStep(const Program &program) {
+  std::optional<std::vector<Expr>> state = chainedInputs(program);
+  if (!state) return std::nullopt;
+  for (Expr level = program.body(); level.isPrim(Op::Iterate); level = inputOf(level)) {
+    const Expr &f = funOf(level);
+    if (!f.is(ExprKind::Lambda)) continue;
+    for (const Expr &in : *state)
+      if (containsNode(f.body(), [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(in); })) return in;
+  }
+  return std::nullopt;
+}
+
+std::string stateInputReadMessage(const Expr &input) {
+  // The host loop writes each step's result over the input's buffer.
+  return "iterate's step reads its input " + input.name() + " by name, not through its parameter (" + input.name() +
+         "'s buffer holds the latest state); pass the initial values as another input";
+}
+
 bool iteratesTuple(const Program &program) {
   return iteratedInputs(program) && inputOf(program.body()).isPrim(Op::Tuple);
 }

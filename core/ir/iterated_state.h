@@ -9,6 +9,7 @@
 #include "core/ir/expr.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace liftcc {
@@ -19,6 +20,25 @@ namespace liftcc {
 /// arrays without tuples. nullopt when the body is not an iterate or its
 /// state is anything else (a computed array, a nested tuple, an input twice).
 std::optional<std::vector<Expr>> iteratedInputs(const Program &program);
+
+/// The program inputs the state of a chain of iterates starts from:
+/// iteratedInputs of the innermost iterate of iterate(m, g, iterate(n, f,
+/// A)) (a single iterate is a chain of one; time tiles and the stages
+/// around a loop are launched as such chains, in phases).
+std::optional<std::vector<Expr>> chainedInputs(const Program &program);
+
+/// A program input of the top-level iterate's state (or of the innermost
+/// iterate of a chain iterate(m, g, iterate(n, f, A)), time tiles in phases)
+/// that some step reads by its own name rather than through the step's
+/// parameter, e.g. iterate(n, \x. f(x, A), A). The host loop overwrites
+/// the state inputs' buffers with each launch's result, so such a step would
+/// read the latest state where it means the initial values: every verb
+/// refuses it (rewrite::applyRecipe, codegen::generateKernel). nullopt when
+/// no step does, or the body is no such iterate.
+std::optional<Expr> stateInputReadByStep(const Program &program);
+
+/// The one-line message for stateInputReadByStep's input `input`.
+std::string stateInputReadMessage(const Expr &input);
 
 /// Whether the top-level iterate's state is a tuple of inputs (see above).
 bool iteratesTuple(const Program &program);

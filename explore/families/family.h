@@ -101,6 +101,11 @@ size_t outputRank(const Program &typed);
 /// NDRange dimensions of a lowered program: 1 + the largest dimension of its
 /// mapGlb/mapWrg (1 when it has none).
 int ndrangeDimensions(const Program &lowered);
+/// The iterate of the program's host loop with the most steps: the body, or
+/// the longest level of the chain of iterates it is, or that the stages
+/// around its iterate make (rewrite/iterate_chain.h). Time tiles fuse that
+/// many steps at most. nullopt for programs without such a loop.
+std::optional<Expr> mainLoop(const Program &typed);
 /// A time tile of t steps recomputes each step's window at every read of
 /// the next: about w^t reads per output for steps of w reads. Beyond this
 /// many the tile cannot pay for itself, and generating its kernels took

@@ -3,6 +3,8 @@
 #include "core/ir/iterated_state.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
+#include "rewrite/apply.h"
+#include "rewrite/iterate_chain.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,6 +80,24 @@ int ndrangeDimensions(const Program &lowered) {
   return dims;
 }
 
+std::optional<Expr> mainLoop(const Program &typed) {
+  std::optional<Program> chained;
+  try {
+    chained = rewrite::iterateChain(typed);
+  } catch (const rewrite::RewriteError &) {
+    return std::nullopt; // no variant compiles: the recipes say why
+  }
+  const Expr body = chained ? chained->body() : typed.body();
+  std::optional<Expr> longest;
+  for (Expr e = body; e.isPrim(Op::Iterate); e = inputOf(e)) {
+    const arith::Expr &n = iterateCount(e);
+    if (!longest ||
+        (n.isConstant() && (!iterateCount(*longest).isConstant() || n.constant() > iterateCount(*longest).constant())))
+      longest = e;
+  }
+  return longest;
+}
+
 namespace {
 
 /// The reads per output of one step, estimated: the points its windows
@@ -85,11 +105,11 @@ namespace {
 /// for a 2D 5-point star's 3x3 window, 729 for a radius-4 3D box), or, when
 /// no reduction sums a window, the most arguments a user function there
 /// takes, if fewer (5 for that star: one per tap).
-double stepReads(const Program &typed) {
+double stepReads(const Expr &loop) {
   double points = 1;
   size_t arity = 0;
   bool reduces = false;
-  containsNode(funOf(typed.body()), [&](const Expr &e) {
+  containsNode(funOf(loop), [&](const Expr &e) {
     if (e.isPrim(Op::Slide) && slideSize(e).isConstant()) points *= static_cast<double>(slideSize(e).constant());
     if (e.is(ExprKind::UserFun)) arity = std::max(arity, e.userFun().params().size());
     reduces = reduces || e.isPrim(Op::Reduce);
@@ -101,10 +121,10 @@ double stepReads(const Program &typed) {
 } // namespace
 
 std::vector<int64_t> timeTilesWithin(const Program &typed, const SpaceOptions &options) {
-  const Expr &body = typed.body();
-  if (!options.includeTimeTiled || !body.isPrim(Op::Iterate)) return {};
-  const arith::Expr &n = iterateCount(body);
-  const double reads = stepReads(typed);
+  const std::optional<Expr> loop = options.includeTimeTiled ? mainLoop(typed) : std::nullopt;
+  if (!loop) return {};
+  const arith::Expr &n = iterateCount(*loop);
+  const double reads = stepReads(*loop);
   std::vector<int64_t> tiles;
   for (int64_t t : options.timeTiles)
     if (t > 1 && n.isConstant() && t <= n.constant() && std::pow(reads, double(t)) <= kMaxTimeTileReads)

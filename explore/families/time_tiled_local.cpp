@@ -14,15 +14,15 @@ namespace liftcc::explore::families {
 
 namespace {
 
-/// The depths (at least 2) within the program's constant iteration count
+/// The depths (at least 2) within the constant iteration count of the program's loop (mainLoop)
 /// (one that does not divide it ends with a launch of the steps left); none
 /// for other programs and iterates over a tuple.
 std::vector<int64_t> depthsWithin(const Program &typed, const SpaceOptions &options) {
-  const Expr &body = typed.body();
-  if (!body.isPrim(Op::Iterate) || !iterateCount(body).isConstant() || iteratesTuple(typed)) return {};
+  const std::optional<Expr> loop = mainLoop(typed);
+  if (!loop || !iterateCount(*loop).isConstant() || iteratesTuple(typed)) return {};
   std::vector<int64_t> depths;
   for (int64_t depth : options.timeTiledLocalDepths)
-    if (depth >= 2 && depth <= iterateCount(body).constant()) depths.push_back(depth);
+    if (depth >= 2 && depth <= iterateCount(*loop).constant()) depths.push_back(depth);
   return depths;
 }
 

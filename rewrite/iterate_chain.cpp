@@ -1,0 +1,176 @@
+#include "rewrite/iterate_chain.h"
+
+#include "core/ir/iterated_state.h"
+#include "core/ir/operands.h"
+#include "core/ir/transform.h"
+#include "core/typecheck/typecheck.h"
+#include "primitives/api.h"
+#include "rewrite/apply.h"
+#include "rewrite/stages.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace liftcc::rewrite {
+
+namespace {
+
+bool isIterate(const Expr &e) { return e.isPrim(Op::Iterate); }
+bool hasIterate(const Expr &e) { return containsNode(e, isIterate); }
+
+bool isInput(const Program &program, const Expr &e) {
+  return e.is(ExprKind::Param) &&
+         std::any_of(program.inputs().begin(), program.inputs().end(), [&](const Expr &in) { return e.sameNode(in); });
+}
+
+/// Whether `e` reads no parameter but the program's inputs and those its
+/// own lambdas bind (an iterate inside a per-element function reads the
+/// element: it cannot run as a loop of its own).
+bool closed(const Program &program, const Expr &e, std::vector<Expr> &bound) {
+  if (e.is(ExprKind::Param))
+    return isInput(program, e) || std::any_of(bound.begin(), bound.end(), [&](const Expr &p) { return e.sameNode(p); });
+  if (e.is(ExprKind::Lambda)) {
+    bound.insert(bound.end(), e.params().begin(), e.params().end());
+    bool result = closed(program, e.body(), bound);
+    bound.erase(bound.end() - static_cast<std::ptrdiff_t>(e.params().size()), bound.end());
+    return result;
+  }
+  for (const Child &c : e.children())
+    if (!closed(program, *c.expr, bound)) return false;
+  return true;
+}
+
+/// `e` with every subexpression structurally equal to `what` replaced by `by`.
+Expr replaced(const Expr &e, const Expr &what, const Expr &by) {
+  if (e == what) return by;
+  return mapChildren(e, [&](const Expr &c) { return replaced(c, what, by); });
+}
+
+/// The iterates of `e` not inside another one, each once (by structure).
+void outermostIterates(const Expr &e, std::vector<Expr> &found) {
+  if (isIterate(e)) {
+    if (std::none_of(found.begin(), found.end(), [&](const Expr &f) { return f == e; })) found.push_back(e);
+    return;
+  }
+  for (const Child &c : e.children()) outermostIterates(*c.expr, found);
+}
+
+/// Whether `e` applies a user function (a stage that applies none only
+/// rearranges data: a view, which no kernel computes).
+bool computes(const Expr &e) {
+  return containsNode(e, [](const Expr &n) { return n.is(ExprKind::UserFun); });
+}
+
+bool readsParam(const Expr &e, const Expr &param) {
+  return containsNode(e, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
+}
+
+class Chainer {
+public:
+  explicit Chainer(const Program &program) : program_(program) {}
+
+  /// `e` (holding an iterate) as a chain of iterates over an input.
+  Expr chain(const Expr &e) const {
+    if (!isIterate(e)) return stageAfter(e);
+    const Expr &over = inputOf(e);
+    Expr start = overInputs(over) ? over : hasIterate(over) ? chain(over) : stageBefore(over);
+    if (start.sameNode(over)) return e;
+    return api::iterate(iterateCount(e), funOf(e), start);
+  }
+
+private:
+  bool overInputs(const Expr &over) const {
+    if (isInput(program_, over)) return true;
+    return over.isPrim(Op::Tuple) && std::all_of(inputsOf(over).begin(), inputsOf(over).end(),
+                                                 [&](const Expr &c) { return isInput(program_, c); });
+  }
+
+  /// post(iterate(...)) -> iterate(1, \s. post(s), chain of the iterate).
+  Expr stageAfter(const Expr &post) const {
+    std::vector<Expr> loops;
+    outermostIterates(post, loops);
+    if (loops.size() != 1)
+      throw RewriteError("iterate: a stage reads " + std::to_string(loops.size()) +
+                         " different iterates; a program may hold one loop (a chain of iterates, each over the "
+                         "last) with stages before and after it");
+    const Expr &loop = loops.front();
+    std::vector<Expr> bound;
+    if (!closed(program_, loop, bound))
+      throw RewriteError("iterate inside a per-element function (it reads the element) is not compiled: the host "
+                         "loop runs over whole arrays");
+    const Type &state = loop.typeOrThrow(), &result = post.typeOrThrow();
+    if (state.isTuple())
+      throw RewriteError("iterate over a tuple with a stage after it (here " + io(result) +
+                         ") is not compiled yet: return the whole state, " + io(state));
+    if (!(state == result))
+      throw RewriteError("iterate: the stage after the loop computes " + io(result) + ", not the iterated " +
+                         io(state) +
+                         "; a stage around iterate must compute an array of the iterated type (it "
+                         "runs as one more launch of the host loop)");
+    Expr s = stateParam();
+    Expr stage = replaced(post, loop, s);
+    if (!computes(stage))
+      throw RewriteError("iterate: the stage after the loop computes nothing (a view of its result, " + io(result) +
+                         "): return the iterate itself");
+    return api::iterate(arith::Expr(1), Expr::lambda({s}, stage), chain(loop));
+  }
+
+  /// iterate(n, f, pre(A, ...)) -> the start iterate(1, \a. pre(a, ...), A),
+  /// A an input of pre's type that pre reads and nothing else does (the
+  /// loop writes over its buffer).
+  Expr stageBefore(const Expr &pre) const {
+    const Type &state = pre.typeOrThrow();
+    if (!computes(pre))
+      throw RewriteError("iterate over a view of its input (" + io(state) +
+                         ", no function applied) is not compiled: iterate over the input itself");
+    if (state.isTuple())
+      throw RewriteError("iterate over a computed tuple " + io(state) +
+                         " is not compiled yet: iterate over a tuple of inputs");
+    const Expr rest = replaced(program_.body(), pre, Expr::param("stage"));
+    for (const Expr &in : program_.inputs())
+      if (in.typeOrThrow() == state && readsParam(pre, in) && !readsParam(rest, in)) {
+        Expr a = stateParam();
+        return api::iterate(arith::Expr(1), Expr::lambda({a}, replaced(pre, in, a)), in);
+      }
+    throw RewriteError("iterate over a computed array " + io(state) +
+                       " that reads no input of that type which nothing else reads (the host loop would take its "
+                       "buffer); make the array an input, or compute it from one");
+  }
+
+  static std::string io(const Type &t) { return t.str(); }
+
+  /// A name for the new step's parameter that no input has (the lowered
+  /// step's inputs are matched by name).
+  Expr stateParam() const {
+    std::string name = "state";
+    for (int k = 1; std::any_of(program_.inputs().begin(), program_.inputs().end(),
+                                [&](const Expr &in) { return in.name() == name; });
+         ++k)
+      name = "state" + std::to_string(k);
+    return Expr::param(name);
+  }
+
+  const Program &program_;
+};
+
+/// Whether `e` is a chain of iterates ending over an input or a tuple of them.
+bool chainOverInputs(const Program &program, const Expr &e) {
+  return isIterate(e) && chainedInputs(withBody(program, e)).has_value();
+}
+
+} // namespace
+
+std::optional<Program> iterateChain(const Program &typed) {
+  if (!hasIterate(typed.body()) || chainOverInputs(typed, typed.body())) return std::nullopt;
+  Expr inlined = inlineArrayBindings(typed.body());
+  const Program program = inlined.sameNode(typed.body()) ? typed : typeCheck(withBody(typed, inlined));
+  if (chainOverInputs(program, program.body())) return program;
+  // A loop over something else that needs no stage (a state holding an
+  // input twice): nothing to chain; the recipes say why it is not compiled.
+  Expr chained = Chainer(program).chain(program.body());
+  if (chained.sameNode(program.body())) return std::nullopt;
+  return typeCheck(withBody(program, chained));
+}
+
+} // namespace liftcc::rewrite

@@ -1,0 +1,35 @@
+#pragma once
+// Stages around an iterate. The host loop of `iterate(n, f, A)` launches f's
+// kernels n times, exchanging A's buffer with the output after every launch,
+// and a chain `iterate(m, g, iterate(n, f, A))` is launched in phases: n
+// launches of f, then m of g, over the same buffers
+// (codegen/generator_phases.cpp). So a stage that computes an array of the
+// state's type before or after the loop is one more phase of one launch:
+//
+//   iterate(n, f, pre(A, B))      ->  iterate(n, f, iterate(1, \a. pre(a, B), A))
+//   post(iterate(n, f, A), B)     ->  iterate(1, \s. post(s, B), iterate(n, f, A))
+//
+// where A is an input of the state's type that `pre` reads and nothing else
+// does (its buffer becomes the loop's), and `post` reads the iterate's
+// result wherever it does. The program's meaning is unchanged; the chain is what the recipes
+// lower and the code generator launches.
+
+#include "core/ir/expr.h"
+
+#include <optional>
+
+namespace liftcc::rewrite {
+
+/// The typed program with the stages around its iterates made phases of
+/// one chain of iterates over its input (a chain over inputs: nothing left
+/// to chain), or nullopt where nothing is to be done: no iterate, already a
+/// chain over inputs, or no stage around a loop that is over something else
+/// (a tuple holding an input twice, which the recipes refuse).
+/// Throws RewriteError naming what stops it: a stage whose result is not
+/// of the iterated array's type (a projection, a reduction, a restriction),
+/// a state computed from no input of its type, two different iterates in
+/// one stage, an iterate inside a per-element function, an iterate over a
+/// tuple with stages around it.
+std::optional<Program> iterateChain(const Program &typed);
+
+} // namespace liftcc::rewrite
