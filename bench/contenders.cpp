@@ -132,6 +132,19 @@ Contender optionsContender(std::string name, rewrite::Recipe recipe, const rewri
           }};
 }
 
+/// optionsContender's row where the recipe applies to `program` at the
+/// example's paper sizes, else none (the fixed rows below).
+std::optional<Contender> contenderWhereItApplies(const examples::Example &example, const Program &program,
+                                                 std::string name, rewrite::Recipe recipe,
+                                                 const rewrite::RecipeOptions &options) {
+  try {
+    rewrite::applyRecipe(typeCheck(program, example.paperSizes), recipe, options);
+  } catch (const rewrite::RewriteError &) {
+    return std::nullopt;
+  }
+  return optionsContender(std::move(name), recipe, options, 1);
+}
+
 /// 2.5D streaming through local memory, plane tiles of 32x4 and chunks of
 /// 32 planes (the explorer's first streamLocal tile), where the recipe
 /// applies: a fixed row of the CUDA bench, as the one below.
@@ -139,12 +152,8 @@ std::optional<Contender> streamLocalContender(const examples::Example &example) 
   rewrite::RecipeOptions options;
   options.tileExtents = {32, 4, 0};
   options.streamChunk = 32;
-  try {
-    rewrite::applyRecipe(typeCheck(example.build(), example.paperSizes), rewrite::Recipe::StreamLocal, options);
-  } catch (const rewrite::RewriteError &) {
-    return std::nullopt;
-  }
-  return optionsContender("streamLocal 32x4 chunk=32", rewrite::Recipe::StreamLocal, options, 1);
+  return contenderWhereItApplies(example, example.build(), "streamLocal 32x4 chunk=32", rewrite::Recipe::StreamLocal,
+                                 options);
 }
 
 /// Temporal blocking through local memory, 4 steps a launch on tiles of
@@ -161,13 +170,9 @@ std::optional<Contender> timeTiledLocalContender(const examples::Example &exampl
   options.tileExtents = example.dims == 1   ? std::array<int64_t, 3>{256, 0, 0}
                         : example.dims == 2 ? std::array<int64_t, 3>{32, 8, 0}
                                             : std::array<int64_t, 3>{8, 8, 8};
-  try {
-    rewrite::applyRecipe(typeCheck(program, example.paperSizes), rewrite::Recipe::TimeTiledLocal, options);
-  } catch (const rewrite::RewriteError &) {
-    return std::nullopt;
-  }
   std::string tile = example.dims == 1 ? "256" : example.dims == 2 ? "32x8" : "8x8x8";
-  return optionsContender("timeTiledLocal time=4 tile=" + tile, rewrite::Recipe::TimeTiledLocal, options, 1);
+  return contenderWhereItApplies(example, program, "timeTiledLocal time=4 tile=" + tile,
+                                 rewrite::Recipe::TimeTiledLocal, options);
 }
 
 /// Multi-stage programs: with every fusible intermediate recomputed by its

@@ -82,4 +82,9 @@ std::optional<StencilMatch> matchStencilN(const Expr &e, int dims) {
   return m;
 }
 
+Expr mapLclNest(int dims, Expr f, Expr in) {
+  if (dims == 1) return api::mapLcl(0, f, in);
+  return api::mapLcl(dims - 1, api::fn([dims, f](Expr row) { return mapLclNest(dims - 1, f, row); }, "row"), in);
+}
+
 } // namespace liftcc::rewrite

@@ -686,6 +686,19 @@ Program lowerPlain(const Program &typed, const RecipeOptions &options) {
                        options.mapping);
 }
 
+/// Whether a toLocal copy sits inside a mapLcl or a sequential map: the
+/// levels of a stencil nested in another map give its tiles to work-items.
+bool copiesInsideWorkItems(const Expr &e, bool insideWorkItem = false) {
+  if (e.isPrim(Op::ToLocal) && insideWorkItem) return true;
+  // The function of a mapLcl or sequential map runs per work-item (its
+  // input, and mapWrg's function, are the work-group's; map is a view).
+  const bool perItem =
+      e.is(ExprKind::Prim) && e.info().has(opflag::MapLike) && !e.isPrim(Op::MapWrg) && !e.isPrim(Op::Map);
+  for (const Child &c : e.children())
+    if (copiesInsideWorkItems(*c.expr, insideWorkItem || (perItem && c.expr->sameNode(funOf(e))))) return true;
+  return false;
+}
+
 /// tiled, and local (`toLocal`: each tile copied to local memory first).
 Program lowerTiles(const Program &typed, const RecipeOptions &options, bool toLocal) {
   // The host iterates the kernel of iterate's function; tiling that
@@ -697,7 +710,12 @@ Program lowerTiles(const Program &typed, const RecipeOptions &options, bool toLo
   auto [tiled, dims] =
       perDimension ? tileStencilPerDimension(typed, options.tileExtents) : tileStencil(typed, options.tileOutputs);
   if (toLocal) tiled = copyTilesToLocal(typed, tiled, dims);
-  return lowerOnLevels(tiled, {mapToWrg, mapToLcl}, options.mapping);
+  Program lowered = lowerOnLevels(tiled, {mapToWrg, mapToLcl}, options.mapping);
+  if (toLocal && copiesInsideWorkItems(lowered.body()))
+    throw RewriteError("local: the tiled stencil is nested in another map (its tiles would be copied to local memory "
+                       "by single work-items, not by work-groups), e.g. rows zipped with a coefficient per row; use "
+                       "--opt tiled");
+  return lowered;
 }
 
 Program lowerTiled(const Program &typed, const RecipeOptions &options) { return lowerTiles(typed, options, false); }

@@ -158,12 +158,6 @@ namespace liftcc::rewrite {
 
 namespace {
 
-/// mapLcl nested `dims` deep, the outermost on local dimension dims-1 (x on 0).
-Expr mapLclNest(int dims, Expr f, Expr in) {
-  if (dims == 1) return api::mapLcl(0, f, in);
-  return api::mapLcl(dims - 1, api::fn([dims, f](Expr row) { return mapLclNest(dims - 1, f, row); }, "row"), in);
-}
-
 /// The planes of a stream through local memory: each plane of a slid input
 /// (tile plus halo) copied by the work-group into local memory as it enters
 /// the window (`kinds`: each input's scalar kind). With inputs zipped beside

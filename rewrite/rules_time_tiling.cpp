@@ -53,12 +53,6 @@ namespace liftcc::rewrite {
 
 namespace {
 
-/// mapLcl nested `dims` deep, the outermost on local dimension dims-1.
-Expr mapLclNest(int dims, Expr f, Expr in) {
-  if (dims == 1) return api::mapLcl(0, f, in);
-  return api::mapLcl(dims - 1, api::fn([dims, f](Expr row) { return mapLclNest(dims - 1, f, row); }, "row"), in);
-}
-
 /// One step of the chain: mapN(g, slideN(n, 1, pad(left, right, boundary, in))).
 struct StepMatch {
   StepMatch(Expr function, Expr input) : g(std::move(function)), in(std::move(input)) {}

@@ -420,6 +420,7 @@ TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outpu
   writeFile(dir.path() / "pair.json", pairProgram());
   writeFile(dir.path() / "steps.json", writeProgram(iteratedSteps(3)));
   writeFile(dir.path() / "phases.json", writeProgram(iteratedSteps(5)));
+  writeFile(dir.path() / "staged.json", stagedLoopProgram(5));
   struct Case {
     std::string name, program, sizes, call;
     std::vector<std::string> options;
@@ -427,7 +428,8 @@ TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outpu
   for (const Case &c : {Case{"chain", "chain.json", "N=20,M=24", "0, 1, 2, 20, 24", {}},
                         Case{"pair", "pair.json", "N=20,M=24", "0, 1, 2, 3, 20, 24", {}},
                         Case{"steps", "steps.json", "N=50", "0, 1, 2, 50", {}},
-                        Case{"phases", "phases.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}}}) {
+                        Case{"phases", "phases.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}},
+                        Case{"staged", "staged.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}}}) {
     CAPTURE(c.name);
     fs::path out = dir.path() / c.name;
     std::vector<std::string> command{"export",   (dir.path() / c.program).string(),

@@ -20,6 +20,7 @@
 #include "tests/liftc_process.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
+#include "tests/test_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/opencl/opencl_backend.h"
 
@@ -402,6 +403,40 @@ TEST_CASE("partial tiles: per-dimension tile extents are refused clearly where t
   CHECK_THROWS_AS(
       rewrite::applyRecipe(typeCheck(examples::findExample("jacobi1d_3pt").build()), rewrite::Recipe::Tiled),
       rewrite::RewriteError);
+}
+
+TEST_CASE("partial tiles: local refuses a stencil nested in another map; tiled compiles it and agrees on the device") {
+  // Rows zipped with a coefficient per row: the 1D stencil of each row is
+  // the one tiled, inside the map over rows, so local's copy would run per
+  // work-item (the code generator then refused toLocal inside mapLcl).
+  using namespace api;
+  Expr w = input("w", array(f32(), size("N"))), a = input("A", array(array(f32(), size("M")), size("N")));
+  Expr wsum = userFun("wsum", {{"w", ScalarKind::Float}, {"a", ScalarKind::Float}, {"c", ScalarKind::Float}},
+                      ScalarKind::Float, "return w * (a + c);");
+  Expr body = map(fn(
+                      [&](Expr p) {
+                        return map(fn(
+                                       [&](Expr nb) {
+                                         return apply(wsum, {get(0, p), at(0, nb), at(2, nb)});
+                                       },
+                                       "nb"),
+                                   slide(3, 1, pad(1, 1, clamp, get(1, p))));
+                      },
+                      "p"),
+                  zip({w, a}));
+  const std::map<std::string, int64_t> sizes{{"N", 37}, {"M", 29}};
+  Program typed = typeCheck(program({w, a}, body), sizes);
+  CHECK(test::errorOf([&] { rewrite::applyRecipe(typed, rewrite::Recipe::Local, {}); }) ==
+        "local: the tiled stencil is nested in another map (its tiles would be copied to local memory by single "
+        "work-items, not by work-groups), e.g. rows zipped with a coefficient per row; use --opt tiled");
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Tiled, {}), codegen::Target::OpenCL);
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  if (!context) return;
+  test::DeviceReference reference = test::deviceReference(typed, sizes, 5);
+  auto mismatch = test::deviceMismatch(*context, kernel, sizes, reference.inputs, typed.body().typeOrThrow(),
+                                       reference.expected, {1e-5, 1e-6});
+  CHECK_MESSAGE(!mismatch, *mismatch);
 }
 
 TEST_CASE("partial tiles: liftc compiles partial and per-dimension tiles, and refuses bad --tile values") {
