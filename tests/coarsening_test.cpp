@@ -201,6 +201,26 @@ TEST_CASE("coarsening: a sequential row of a wide stencil stays a loop rather th
   CHECK(v.kernel.source.find("< 1024; ") != std::string::npos);
 }
 
+TEST_CASE("coarsening: no loop of more than 129 iterations is unrolled; windows and coarsened blocks still are") {
+  // Jacobi 2D's sequential 1024-wide row (mapGlb(y)) is 20 IR nodes a copy,
+  // within the node budget: unrolled, 1024 copies made 115 KB of CUDA C
+  // that NVRTC compiled for 14 s (0.05 s as a loop).
+  const examples::Example &jacobi = examples::findExample("jacobi2d_5pt");
+  for (int64_t width : {129, 130, 1024}) {
+    CAPTURE(width);
+    std::map<std::string, int64_t> sizes{{"N", 64}, {"M", width}};
+    Program typed = typeCheck(jacobi.build(), sizes);
+    explore::Variant v = explore::variantFromStrategy(typed, "mapGlb(y) ; wg(32)", codegen::Target::CUDA);
+    CHECK(containsOp(v.lowered.body(), Op::MapSeqUnroll) == (width <= 129));
+    if (width > 129) CHECK(v.kernel.source.find("< " + std::to_string(width) + "; ") != std::string::npos);
+  }
+  // A coarsened block of 32 outputs (and its window) stays unrolled.
+  Program grid = typeCheck(jacobi.build(), {{"N", 256}, {"M", 256}});
+  explore::Variant coarsened =
+      explore::variantFromStrategy(grid, "coarsen(x=32) ; privateWindow ; mapGlb(x,y)", codegen::Target::OpenCL);
+  CHECK(containsOp(coarsened.lowered.body(), Op::MapSeqUnroll));
+}
+
 TEST_CASE(
     "coarsening: a sequential dimension of coarsened blocks stays a loop rather than multiplying private windows") {
   // mapGlb(y) leaves x sequential: at 1024^2 a work-item walks 128 blocks of
