@@ -115,10 +115,24 @@ search::Record recordIdentity(const Program &program, const Variant &variant,
   return record;
 }
 
+std::optional<std::string> oversizedCudaKernel(const codegen::Kernel &kernel) {
+  if (kernel.target != codegen::Target::CUDA || kernel.source.size() <= kMaxCudaKernelSourceBytes) return std::nullopt;
+  return "its CUDA C is " + std::to_string(kernel.source.size() >> 10) + " KiB, more than the " +
+         std::to_string(kMaxCudaKernelSourceBytes >> 10) +
+         " KiB liftc compiles with NVRTC (minutes per variant; such unrolled kernels spill)";
+}
+
 PreparedVariant prepareVariant(const Program &program, const Variant &variant,
                                const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                                std::optional<InterpretDeadline> deadline) noexcept {
   PreparedVariant prepared;
+  if (std::optional<std::string> oversized = oversizedCudaKernel(variant.kernel)) {
+    search::Record failure;
+    failure.outcome = search::Outcome::Constraints;
+    failure.error = *oversized;
+    prepared.failure = std::move(failure);
+    return prepared;
+  }
   try {
     SmallProblem small = smallProblem(program, variant.configuration, sizes);
     prepared.checker = device.compile(driver::generate(small.lowered, variant.configuration, device.target()));

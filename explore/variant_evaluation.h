@@ -64,8 +64,21 @@ std::optional<std::string> sassRejection(const PreparedVariant &prepared, const 
 search::Record recordIdentity(const Program &program, const Variant &variant,
                               const std::map<std::string, int64_t> &sizes);
 
+/// CUDA kernels beyond this many bytes of source are not compiled: NVRTC's
+/// time grows faster than the text (a 55 KB kernel 1 s, 115 KB 14 s, a 3D
+/// time tile of 2 steps coarsened 16x8x8, 353 KB, 98 s), one variant could
+/// hold a GPU host's preparation for minutes past its budget, and kernels
+/// unrolled that far spill (the SASS check would drop them after the
+/// compile). A 3D radius-4 box's plain kernel is 128 KB.
+inline constexpr size_t kMaxCudaKernelSourceBytes = size_t{256} << 10;
+
+/// Why a CUDA kernel is not compiled (its source beyond
+/// kMaxCudaKernelSourceBytes), or nullopt.
+std::optional<std::string> oversizedCudaKernel(const codegen::Kernel &kernel);
+
 /// The first half. Thread-safe as long as `device.compile` is (tuner/device.h).
-/// The interpreter gives up once past `deadline` (pastDeadline).
+/// The interpreter gives up once past `deadline` (pastDeadline). A CUDA
+/// kernel oversizedCudaKernel refuses is a Constraints failure, compiled never.
 PreparedVariant prepareVariant(const Program &program, const Variant &variant,
                                const std::map<std::string, int64_t> &sizes, tuner::Device &device,
                                std::optional<InterpretDeadline> deadline = std::nullopt) noexcept;

@@ -5,10 +5,13 @@
 // included) and refuses to run it; with a GPU (and a driver cuInit accepts),
 // `explore --target cuda` runs for real and must produce a verified best kernel.
 
+#include "core/json/program_json.h"
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "explore/best_kernels.h"
 #include "explore/explorer.h"
+#include "explore/strategy_text.h"
+#include "explore/variant_evaluation.h"
 #include "tests/explore_test_support.h"
 #include "tests/liftc_process.h"
 #include "tuner/cuda/compile_only_device.h"
@@ -18,6 +21,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <set>
 
@@ -148,6 +152,38 @@ TEST_CASE("explore: a CUDA variant with too few work-groups per SM is recorded a
   CHECK(record.error.rfind("2 work-groups of 1024 threads fit per SM, fewer than 3 (sm_90: ", 0) == 0);
   options.sass.minGroupsPerSm = 2;
   CHECK(explore::evaluateVariant(program, variant, sizes, device, options).outcome == search::Outcome::Runtime);
+}
+
+TEST_CASE("explore: a CUDA kernel beyond 256 KiB of source is recorded as constraints, never compiled") {
+  // A 3D iterate's time tile of 2 steps coarsened 16x8x8 at 128^3 was 353 KB of
+  // CUDA C that NVRTC compiled for 98 s, past a 10 s --prepare-only budget
+  // (3 steps here: 487 KB).
+  Program iterated = typeCheck(readProgram(R"({"liftcc": 1,
+    "sizes": [{"name": "O", "min": 3}, {"name": "N", "min": 3}, {"name": "M", "min": 3}],
+    "inputs": [{"name": "U", "type": "[[[float]M]N]O"}],
+    "body": {"op": "iterate", "n": 4, "f": {"lambda": ["g"], "body": {"op": "stencil", "name": "h7", "grids": {"g": "clamp"},
+      "body": "return g[0][0][0] + 0.1f*(g[-1][0][0] + g[1][0][0] + g[0][-1][0] + g[0][1][0] + g[0][0][-1] + g[0][0][1] - 6.0f*g[0][0][0]);"}},
+      "in": {"param": "U"}}})"),
+                               {{"O", 128}, {"N", 128}, {"M", 128}});
+  explore::Variant big = explore::variantFromStrategy(
+      iterated, "timeTile(3) ; coarsen(x=16,y=8,z=8) ; privateWindow ; mapGlb(x,y,z)", codegen::Target::CUDA);
+  REQUIRE(big.kernel.source.size() > explore::kMaxCudaKernelSourceBytes);
+  REQUIRE(explore::oversizedCudaKernel(big.kernel));
+  CHECK(explore::oversizedCudaKernel(big.kernel)->find(" KiB, more than the 256 KiB liftc compiles with NVRTC") !=
+        std::string::npos);
+  // The same kernel for OpenCL is compiled (PoCL's compile is not the GPU host's bottleneck).
+  explore::Variant openclBig = explore::variantFromStrategy(
+      iterated, "timeTile(3) ; coarsen(x=16,y=8,z=8) ; privateWindow ; mapGlb(x,y,z)", codegen::Target::OpenCL);
+  CHECK_FALSE(explore::oversizedCudaKernel(openclBig.kernel));
+  if (!cuda::nvrtcAvailable()) return;
+  tuner::CompileOnlyCudaDevice device(strictOptions());
+  TempDir dir;
+  const auto start = std::chrono::steady_clock::now();
+  search::Record record =
+      explore::evaluateVariant(iterated, big, {{"O", 128}, {"N", 128}, {"M", 128}}, device, smallRun(dir.path(), 1));
+  CHECK(record.outcome == search::Outcome::Constraints);
+  CHECK(record.error == *explore::oversizedCudaKernel(big.kernel));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5)); // not compiled
 }
 
 TEST_CASE("explore: best kernels are written as kernel.cu for CUDA and kernel.cl for OpenCL") {
