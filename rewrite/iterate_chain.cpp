@@ -173,4 +173,76 @@ std::optional<Program> iterateChain(const Program &typed) {
   return typeCheck(withBody(program, chained));
 }
 
+std::vector<Expr> chainLevels(const Expr &body) {
+  std::vector<Expr> levels;
+  for (Expr e = body; isIterate(e); e = inputOf(e)) levels.push_back(e);
+  std::reverse(levels.begin(), levels.end());
+  return levels;
+}
+
+namespace {
+
+bool oneStep(const Expr &level) {
+  return iterateCount(level).isConstant() && iterateCount(level).constant() == 1 && funOf(level).is(ExprKind::Lambda);
+}
+bool hasSteps(const Expr &level) {
+  return iterateCount(level).isConstant() && iterateCount(level).constant() >= 1 && funOf(level).is(ExprKind::Lambda);
+}
+
+/// \x. g(f(x)), over f's (typed) parameter.
+Expr composed(const Expr &g, const Expr &f) {
+  const Expr &x = f.params().front();
+  Expr body = transformBottomUp(
+      g.body(), [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(g.params().front()) ? f.body() : n; });
+  return Expr::lambda({x}, body);
+}
+
+Expr withCount(const Expr &level, int64_t count, const Expr &f) {
+  return api::iterate(arith::Expr(count), f, inputOf(level));
+}
+
+} // namespace
+
+std::vector<Expr> fusedStageLevels(const std::vector<Expr> &levels) {
+  // The loop: the level with the most steps (the first of equals).
+  size_t loop = levels.size();
+  for (size_t i = 0; i < levels.size(); ++i)
+    if (hasSteps(levels[i]) &&
+        (loop == levels.size() || iterateCount(levels[i]).constant() > iterateCount(levels[loop]).constant()))
+      loop = i;
+  if (loop == levels.size()) return levels;
+  std::vector<Expr> out = levels;
+  const Expr &f = funOf(levels[loop]);
+  int64_t left = iterateCount(levels[loop]).constant();
+  // The stage before the loop gives it its first step, the stage after it its last.
+  if (loop > 0 && oneStep(levels[loop - 1]) && left >= 1) {
+    out[loop - 1] = withCount(levels[loop - 1], 1, composed(f, funOf(levels[loop - 1])));
+    --left;
+  }
+  if (loop + 1 < levels.size() && oneStep(levels[loop + 1]) && left >= 1) {
+    out[loop + 1] = withCount(levels[loop + 1], 1, composed(funOf(levels[loop + 1]), f));
+    --left;
+  }
+  if (left == iterateCount(levels[loop]).constant()) return levels;
+  if (left == 0) {
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(loop)); // every step went to the stages
+  } else {
+    out[loop] = withCount(levels[loop], left, f);
+  }
+  return out;
+}
+
+bool fusesStagesIntoLoop(const Program &typed) {
+  std::optional<Program> chained;
+  try {
+    chained = iterateChain(typed);
+  } catch (const RewriteError &) {
+    return false;
+  }
+  const std::vector<Expr> levels = chainLevels(chained ? chained->body() : typed.body());
+  const std::vector<Expr> fused = fusedStageLevels(levels);
+  return fused.size() != levels.size() || !std::equal(fused.begin(), fused.end(), levels.begin(),
+                                                      [](const Expr &a, const Expr &b) { return a.sameNode(b); });
+}
+
 } // namespace liftcc::rewrite

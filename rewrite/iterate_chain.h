@@ -17,6 +17,7 @@
 #include "core/ir/expr.h"
 
 #include <optional>
+#include <vector>
 
 namespace liftcc::rewrite {
 
@@ -31,5 +32,22 @@ namespace liftcc::rewrite {
 /// one stage, an iterate inside a per-element function, an iterate over a
 /// tuple with stages around it.
 std::optional<Program> iterateChain(const Program &typed);
+
+/// The levels of a chain of iterates, innermost first (one for a single
+/// iterate; none when `body` is no iterate).
+std::vector<Expr> chainLevels(const Expr &body);
+
+/// Fusion of the stages into the loop (the strategy step `fuse ;`): the
+/// one-step levels next to the loop (the level with the most steps; a stage
+/// before or after it) composed with one of its steps each, so [pre, f^n,
+/// post] becomes [f . pre, f^(n-2), post . f] and the loop's first and last
+/// launches recompute what they read of the stage, as fused stages of a
+/// multi-kernel program do. Constant counts only; a loop left with no step
+/// goes. Unchanged when nothing fuses.
+std::vector<Expr> fusedStageLevels(const std::vector<Expr> &levels);
+
+/// Whether the program's stages around its loop (rewrite::iterateChain)
+/// give fusedStageLevels anything to fuse: the fused family applies.
+bool fusesStagesIntoLoop(const Program &typed);
 
 } // namespace liftcc::rewrite

@@ -677,9 +677,10 @@ Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &o
   // The levels of a chain of iterates (one, or stages around a loop and the
   // phases of time tiles: rewrite/iterate_chain.h), innermost first, each
   // lowered over the ones before it.
-  std::vector<Expr> levels;
-  for (Expr e = typed.body(); e.isPrim(Op::Iterate); e = inputOf(e)) levels.push_back(e);
-  std::reverse(levels.begin(), levels.end());
+  // With fusion, a stage before or after the loop is computed in the loop's
+  // first or last launch (fusedStageLevels).
+  std::vector<Expr> levels = chainLevels(typed.body());
+  if (options.fusion == Fusion::Inline) levels = fusedStageLevels(levels);
   if (levels.size() > 1 && inputOf(levels.front()).isPrim(Op::Tuple))
     throw RewriteError(recipeName(recipe) + ": a chain of iterates over a tuple (stages before or after an "
                                             "iterate over a tuple) is not compiled yet");

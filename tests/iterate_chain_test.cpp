@@ -171,8 +171,9 @@ TEST_CASE("iterate chain: stages before and after an iterate become one-launch l
   twice.replace(twice.rfind(R"({"param": "V"})"), 14, R"({"param": "U"})");
   Program same = typeCheck(readProgram(twice), {{"N", 13}, {"M", 11}});
   CHECK_FALSE(rewrite::iterateChain(same));
-  CHECK(test::errorOf([&] { rewrite::applyRecipe(same, rewrite::Recipe::Plain, {}); })
-            .starts_with("plain: iterate over a tuple is compiled when its components are distinct program inputs"));
+  CHECK(test::errorOf([&] {
+          rewrite::applyRecipe(same, rewrite::Recipe::Plain, {});
+        }).starts_with("plain: iterate over a tuple is compiled when its components are distinct program inputs"));
 }
 
 TEST_CASE("iterate chain: every recipe's kernels, launched in phases, agree with the interpreter on the device") {
@@ -213,6 +214,43 @@ TEST_CASE("iterate chain: every recipe's kernels, launched in phases, agree with
         }
     }
   CHECK(checked == 88);
+}
+
+TEST_CASE("iterate chain: fused, the stages are computed in the loop's first and last launches, on the device") {
+  // [pre, f^n, post] -> [f . pre, f^(n-2), post . f]: two launches fewer for
+  // the 2D case (one for the 1D loop followed by its stages, whose stage
+  // level is one step; one for the 3D chain, whose outer level has 2 steps).
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  const std::map<std::string, std::vector<int64_t>> fewer{
+      {"prePost2D", {2, 2}}, {"postTwoStages1D", {1, 1}}, {"chain3D", {1, 1}}};
+  for (const Case &c : cases())
+    for (int64_t n : {2, 5}) {
+      CAPTURE(c.name);
+      CAPTURE(n);
+      Program typed = typeCheck(readProgram(c.program(n)), c.sizes);
+      CHECK(rewrite::fusesStagesIntoLoop(typed));
+      test::DeviceReference reference = test::deviceReference(typed, c.sizes, 41 + static_cast<uint64_t>(n));
+      for (rewrite::Recipe recipe : {rewrite::Recipe::Plain, rewrite::Recipe::Tiled, rewrite::Recipe::Coarsened}) {
+        CAPTURE(rewrite::recipeName(recipe));
+        rewrite::RecipeOptions options;
+        options.fusion = rewrite::Fusion::Inline;
+        options.tileExtents = {4, c.dims > 1 ? 3 : 0, c.dims > 2 ? 2 : 0};
+        codegen::Kernel kernel =
+            codegen::generateKernel(rewrite::applyRecipe(typed, recipe, options), codegen::Target::OpenCL);
+        REQUIRE(kernel.iteration);
+        CHECK(kernel.iteration->count == arith::Expr(launches(c.levels(n), 1) - fewer.at(c.name)[n == 2 ? 0 : 1]));
+        if (!context) continue;
+        auto mismatch = test::deviceMismatch(*context, kernel, c.sizes, reference.inputs, typed.body().typeOrThrow(),
+                                             reference.expected, {1e-4, 1e-5}, std::nullopt, 2);
+        CHECK_MESSAGE(!mismatch, *mismatch);
+      }
+    }
+  // A loop without stages fuses nothing.
+  CHECK_FALSE(rewrite::fusesStagesIntoLoop(typeCheck(
+      readProgram(header(R"([{"name": "N", "min": 3}])", R"([{"name": "A", "type": "[float]N"}])") +
+                  iterate(3, "g", stencil("a3", R"({"g": "clamp"})", "return g[-1] + g[1];"), R"({"param": "A"})") +
+                  "}"),
+      {{"N", 9}})));
 }
 
 TEST_CASE("iterate chain: the CUDA C of the phases compiles with NVRTC with an empty log") {
