@@ -292,6 +292,17 @@ private:
   /// loops) they become ordinary loops, or the source grows without bound
   /// (a reduction over 16384 elements was over a gigabyte of C).
   static constexpr int64_t kMaxUnrolledCopies = 1024;
+  /// In CUDA C, an unrolled loop of more than this many iterations is emitted
+  /// as a loop: the loops worth unrolling are short (a window's taps, at most
+  /// 129 for radius 64; a coarsened block), and NVRTC's time grows faster than
+  /// the text: the mapping family's sequential 1024-wide row of Jacobi 2D
+  /// (mapGlb(y)) unrolled into 115 KB that NVRTC compiled for 14 s (a
+  /// branchy 3x3 body: 25 s), against 0.05 s as a loop. OpenCL keeps the
+  /// copies: PoCL runs a 256-wide unrolled row of Heat 3.5x faster than the
+  /// loop (0.24 against 0.84 ms at 64x64x256).
+  static constexpr int64_t kMaxUnrolledCudaLoop = 129;
+  /// Whether a loop of `n` iterations (constant) is emitted as copies.
+  bool unrolledHere(int64_t n) const;
   /// The most scalars a slideSeq window may keep in private memory (registers).
   static constexpr int64_t kMaxWindowScalars = 1024;
   /// The most scalars an array materialised in private memory may have.

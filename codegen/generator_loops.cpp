@@ -40,6 +40,11 @@ void Generator::checkNesting(const Expr &e, const Scope &scope, const std::strin
   }
 }
 
+bool Generator::unrolledHere(int64_t n) const {
+  if (dialect_.target() == Target::CUDA && n > kMaxUnrolledCudaLoop) return false;
+  return n <= kMaxUnrolledCopies / unrolledCopies_;
+}
+
 Generator::MapIndex Generator::mapIndex(const Expr &e, const arith::Expr &n, Scope &inner, const std::string &where) {
   int d = e.attr();
   auto record = [&](std::array<std::optional<arith::Expr>, 3> &extents) {
@@ -100,7 +105,7 @@ void Generator::emitMapIterations(const Expr &e, const arith::Expr &n, const Map
   const std::string &var = index.var;
   if (e.op() == Op::MapSeqUnroll) {
     if (!n.isConstant()) fail(where, "mapSeqUnroll needs a constant extent, found " + n.str());
-    if (n.constant() <= kMaxUnrolledCopies / unrolledCopies_) {
+    if (unrolledHere(n.constant())) {
       int64_t saved = unrolledCopies_;
       unrolledCopies_ *= std::max<int64_t>(1, n.constant());
       for (int64_t k = 0; k < n.constant(); ++k) body_.scope([&] { emitBody(arith::Expr(k)); });
@@ -171,7 +176,7 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
   };
   if (e.op() == Op::ReduceSeqUnroll && !n.isConstant())
     fail(where, "reduceSeqUnroll needs a constant extent, found " + n.str());
-  if (e.op() == Op::ReduceSeqUnroll && n.constant() <= kMaxUnrolledCopies / unrolledCopies_) {
+  if (e.op() == Op::ReduceSeqUnroll && unrolledHere(n.constant())) {
     for (int64_t k = 0; k < n.constant(); ++k) emitStep(arith::Expr(k));
   } else {
     std::string j = freshName("j");

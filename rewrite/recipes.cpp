@@ -383,16 +383,6 @@ constexpr int64_t unrolledPrivateBudget = 1024;
 /// 27-point box (512 copies of about 100 nodes) stays unrolled.
 constexpr int64_t unrolledNodeBudget = 65536;
 
-/// At most this many iterations in one unrolled loop. The loops worth
-/// unrolling are short: a window's taps (at most 129 for the largest radius,
-/// 64), a coarsened block (at most 32 along a dimension), whose private
-/// windows need constant indices to stay in registers. A loop over a grid's
-/// row (the mapping family's sequential x, mapGlb(y)) gains nothing from it:
-/// Jacobi 2D at 1024 wide unrolled into 1024 copies, 115 KB of CUDA C that
-/// NVRTC compiled for 14 s (a branchy 3x3 body: 25 s), so an exploration's
-/// variant cost 100 times another's and ran past its budget.
-constexpr int64_t unrolledLoopLength = 129;
-
 /// IR nodes of `e` (shared subexpressions counted at each use).
 int64_t nodesOf(const Expr &e) {
   int64_t n = 0;
@@ -420,10 +410,10 @@ int64_t privateScalarsOf(const Expr &e) {
   }
 }
 
-/// Unrolls mapSeq and reduceSeq of constant length up to
-/// unrolledLoopLength, innermost first, while the copies of the innermost
-/// body stay within unrollBudget, their private arrays within
-/// unrolledPrivateBudget and their nodes within unrolledNodeBudget.
+/// Unrolls mapSeq and reduceSeq of constant length, innermost first, while
+/// the copies of the innermost body stay within unrollBudget, their private
+/// arrays within unrolledPrivateBudget and their nodes within
+/// unrolledNodeBudget.
 Unrolled unrollWithin(const Expr &e) {
   const bool loop = e.isPrim(Op::MapSeq) || e.isPrim(Op::ReduceSeq);
   // Copies and private scalars of the loop body (its function, run per
@@ -444,8 +434,8 @@ Unrolled unrollWithin(const Expr &e) {
   int64_t length = in.isArray() && in.arrayLength().isConstant() ? in.arrayLength().constant() : 0;
   int64_t functionNodes = 0;
   for (const Expr &f : e.funs()) functionNodes += nodesOf(f);
-  if (length < 1 || length > unrolledLoopLength || length > unrollBudget / body ||
-      length * bodyPrivate > unrolledPrivateBudget || length * functionNodes > unrolledNodeBudget)
+  if (length < 1 || length > unrollBudget / body || length * bodyPrivate > unrolledPrivateBudget ||
+      length * functionNodes > unrolledNodeBudget)
     return {rebuilt, std::max(body, rest), bodyPrivate + restPrivate};
   Op unrolled = e.isPrim(Op::MapSeq) ? Op::MapSeqUnroll : Op::ReduceSeqUnroll;
   return {withOp(rebuilt, unrolled), std::max(body * length, rest), length * bodyPrivate + restPrivate};
