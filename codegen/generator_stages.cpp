@@ -81,13 +81,7 @@ Expr replaceStages(const Expr &e, const std::vector<Expr> &stages, const std::ve
 /// computed by its body as a kernel's result is (an application is not).
 Expr stageBody(const Expr &f, const Expr &in) {
   if (!f.is(ExprKind::Lambda) || f.params().size() != 1) return Expr::apply(f, {in});
-  const Expr &param = f.params().front();
-  return transformBottomUp(f.body(),
-                           [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param) ? in : n; });
-}
-
-bool readsParam(const Expr &body, const Expr &param) {
-  return containsNode(body, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
+  return withParamReplaced(f.body(), f.params().front(), in);
 }
 
 ScalarKind scalarElement(const Type &type, const std::string &what) {

@@ -62,10 +62,6 @@ bool computes(const Expr &e) {
   return containsNode(e, [](const Expr &n) { return n.is(ExprKind::UserFun); });
 }
 
-bool readsParam(const Expr &e, const Expr &param) {
-  return containsNode(e, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
-}
-
 class Chainer {
 public:
   explicit Chainer(const Program &program) : program_(program) {}
@@ -191,10 +187,7 @@ bool hasSteps(const Expr &level) {
 
 /// \x. g(f(x)), over f's (typed) parameter.
 Expr composed(const Expr &g, const Expr &f) {
-  const Expr &x = f.params().front();
-  Expr body = transformBottomUp(
-      g.body(), [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(g.params().front()) ? f.body() : n; });
-  return Expr::lambda({x}, body);
+  return Expr::lambda({f.params().front()}, withParamReplaced(g.body(), g.params().front(), f.body()));
 }
 
 Expr withCount(const Expr &level, int64_t count, const Expr &f) {

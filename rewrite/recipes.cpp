@@ -443,12 +443,6 @@ Unrolled unrollWithin(const Expr &e) {
 
 Program unrollAll(const Program &program) { return typeCheck(withBody(program, unrollWithin(program.body()).expr)); }
 
-/// `body` (of a lambda binding `param`) with `param` replaced by `argument` (by node identity).
-Expr applyBody(const Expr &param, const Expr &body, const Expr &argument) {
-  return transformBottomUp(body,
-                           [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param) ? argument : n; });
-}
-
 /// iterate(n, \x. B, A) over a program input: B lowered by the recipe as a
 /// program over x and the program's inputs, whose fusible intermediates
 /// (those of a time tile's composed steps, or of B itself) are fused, so the
@@ -599,7 +593,7 @@ Expr loweredLoop(const Program &typed, Recipe recipe, const RecipeOptions &optio
   // (one parameter node bound twice).
   const Expr stepBody = inlineArrayBindings(f.body());
   Expr step = stepBody;
-  for (int64_t k = 1; k < depth; ++k) step = applyBody(f.params().front(), stepBody, step);
+  for (int64_t k = 1; k < depth; ++k) step = withParamReplaced(stepBody, f.params().front(), step);
   std::vector<Expr> inputs{f.params().front()};
   for (const Expr &in : typed.inputs()) inputs.push_back(in);
   RecipeOptions stepOptions = options;

@@ -13,10 +13,6 @@ namespace {
 /// Applies a unary function value (lambda or user function) to an argument.
 Expr call(const Expr &f, Expr arg) { return Expr::apply(f, {std::move(arg)}); }
 
-bool mentions(const Expr &e, const Expr &param) {
-  return containsNode(e, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
-}
-
 std::optional<arith::Expr> lengthOf(const Expr &e) {
   if (!e.type() || !e.type()->isArray()) return std::nullopt;
   return e.type()->arrayLength();
@@ -48,7 +44,7 @@ Rule mapFission() {
             std::vector<Child> children = body.children();
             std::optional<size_t> q;
             for (size_t i = 0; i < children.size(); ++i) {
-              if (!mentions(*children[i].expr, y)) continue;
+              if (!readsParam(*children[i].expr, y)) continue;
               if (q || i < body.funs().size()) return std::nullopt;
               q = i;
             }

@@ -125,9 +125,7 @@ public:
   /// The original inputs and the temporaries `body` reads, in that order.
   std::vector<Expr> inputsRead(const Expr &body) const {
     std::vector<Expr> inputs;
-    auto reads = [&](const Expr &param) {
-      return containsNode(body, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
-    };
+    auto reads = [&](const Expr &param) { return readsParam(body, param); };
     for (const Expr &in : typed_.inputs())
       if (reads(in)) inputs.push_back(in);
     for (const StagedProgram::Stage &s : stages)

@@ -53,7 +53,7 @@ std::optional<Expr> stateInputReadByStep(const Program &program) {
     const Expr &f = funOf(level);
     if (!f.is(ExprKind::Lambda)) continue;
     for (const Expr &in : *state)
-      if (containsNode(f.body(), [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(in); })) return in;
+      if (readsParam(f.body(), in)) return in;
   }
   return std::nullopt;
 }

@@ -59,4 +59,12 @@ bool containsNode(const Expr &e, const std::function<bool(const Expr &)> &pred) 
   return false;
 }
 
+bool readsParam(const Expr &e, const Expr &param) {
+  return containsNode(e, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param); });
+}
+
+Expr withParamReplaced(const Expr &e, const Expr &param, const Expr &by) {
+  return transformBottomUp(e, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param) ? by : n; });
+}
+
 } // namespace liftcc

@@ -23,4 +23,11 @@ Expr withOp(const Expr &e, Op op, int attr = 0);
 /// True when some subexpression satisfies `pred` (pre-order, stops early).
 bool containsNode(const Expr &e, const std::function<bool(const Expr &)> &pred);
 
+/// Whether `e` reads the parameter `param` (the node itself, not a namesake).
+bool readsParam(const Expr &e, const Expr &param);
+
+/// `e` with the parameter `param` (the node itself) replaced by `by`
+/// everywhere: a lambda's body applied to an argument.
+Expr withParamReplaced(const Expr &e, const Expr &param, const Expr &by);
+
 } // namespace liftcc
