@@ -51,9 +51,7 @@ bool iteratesInPhases(const Program &typedProgram) {
 Kernel generatePhases(const Program &typedProgram, Target target, const CodegenOptions &options) {
   // Each level of the chain alone, innermost first: its iterate over the
   // state's inputs instead of over the levels before it.
-  std::vector<Expr> levels;
-  for (Expr e = typedProgram.body(); e.isPrim(Op::Iterate); e = inputOf(e)) levels.push_back(e);
-  std::reverse(levels.begin(), levels.end());
+  const std::vector<Expr> levels = chainLevels(typedProgram.body());
   const Expr &start = inputOf(levels.front());
   std::vector<Expr> loops{levels.front()};
   for (size_t p = 1; p < levels.size(); ++p) {

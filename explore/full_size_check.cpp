@@ -4,7 +4,6 @@
 #include "core/interp/value_io.h"
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
-#include "rewrite/apply.h"
 #include "rewrite/iterate_chain.h"
 
 #include <sstream>
@@ -70,25 +69,15 @@ void samplePointsOf(const Program &typed, const std::map<std::string, int64_t> &
   reference.expected.insert(reference.expected.end(), expected.begin(), expected.end());
 }
 
-/// The program the reference interprets: stages around an iterate read it
-/// through nested bindings, whose loop the point interpreter would run again
-/// for every element they ask for (40 s instead of 0.4 s for a 203x157 grid);
-/// the chain of iterates they make (rewrite/iterate_chain.h) means the same
-/// and runs each level once.
-Program referenceProgram(const Program &typed) {
-  try {
-    if (std::optional<Program> chained = rewrite::iterateChain(typed)) return *chained;
-  } catch (const rewrite::RewriteError &) {
-    // No chain: no kernel either (the recipes refuse it); interpret it as it is.
-  }
-  return typed;
-}
-
 } // namespace
 
 FullSizeReference fullSizeReference(const Program &program, const std::map<std::string, int64_t> &sizes,
                                     const tuner::InputBytes &inputs, std::optional<InterpretDeadline> deadline) {
-  const Program typed = referenceProgram(program);
+  // Stages around an iterate read it through nested bindings, whose loop
+  // the point interpreter would run again for every element they ask for
+  // (40 s instead of 0.4 s for a 203x157 grid); the chain of iterates they
+  // make (rewrite/iterate_chain.h) means the same and runs each level once.
+  const Program typed = rewrite::asChain(program);
   FullSizeReference reference;
   const Type &resultType = typed.body().typeOrThrow();
   if (containsIterate(typed.body()) && scalarCount(resultType, sizes) > kMaxIteratedReferenceValues) {

@@ -169,11 +169,13 @@ std::optional<Program> iterateChain(const Program &typed) {
   return typeCheck(withBody(program, chained));
 }
 
-std::vector<Expr> chainLevels(const Expr &body) {
-  std::vector<Expr> levels;
-  for (Expr e = body; isIterate(e); e = inputOf(e)) levels.push_back(e);
-  std::reverse(levels.begin(), levels.end());
-  return levels;
+Program asChain(const Program &typed) {
+  try {
+    if (std::optional<Program> chained = iterateChain(typed)) return *chained;
+  } catch (const RewriteError &) {
+    // Not a chain, nor compiled: the recipes say why.
+  }
+  return typed;
 }
 
 namespace {
@@ -226,13 +228,7 @@ std::vector<Expr> fusedStageLevels(const std::vector<Expr> &levels) {
 }
 
 bool fusesStagesIntoLoop(const Program &typed) {
-  std::optional<Program> chained;
-  try {
-    chained = iterateChain(typed);
-  } catch (const RewriteError &) {
-    return false;
-  }
-  const std::vector<Expr> levels = chainLevels(chained ? chained->body() : typed.body());
+  const std::vector<Expr> levels = chainLevels(asChain(typed).body());
   const std::vector<Expr> fused = fusedStageLevels(levels);
   return fused.size() != levels.size() || !std::equal(fused.begin(), fused.end(), levels.begin(),
                                                       [](const Expr &a, const Expr &b) { return a.sameNode(b); });

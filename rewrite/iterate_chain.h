@@ -33,9 +33,10 @@ namespace liftcc::rewrite {
 /// tuple with stages around it.
 std::optional<Program> iterateChain(const Program &typed);
 
-/// The levels of a chain of iterates, innermost first (one for a single
-/// iterate; none when `body` is no iterate).
-std::vector<Expr> chainLevels(const Expr &body);
+/// The program as iterateChain makes it, else as it is (also where
+/// iterateChain refuses it: no recipe compiles it then, and they say why).
+/// What the explorer reads the loop of and interprets.
+Program asChain(const Program &typed);
 
 /// Fusion of the stages into the loop (the strategy step `fuse ;`): the
 /// one-step levels next to the loop (the level with the most steps; a stage

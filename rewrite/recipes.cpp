@@ -658,11 +658,10 @@ Expr loweredLevel(const Program &level, Recipe recipe, const RecipeOptions &opti
 
 Program lowerIterate(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   if (iteratesTuple(typed)) return lowerIteratedTuple(typed, recipe, options);
-  // The levels of a chain of iterates (one, or stages around a loop and the
-  // phases of time tiles: rewrite/iterate_chain.h), innermost first, each
-  // lowered over the ones before it.
-  // With fusion, a stage before or after the loop is computed in the loop's
-  // first or last launch (fusedStageLevels).
+  // The levels of a chain of iterates (one, or stages around a loop:
+  // rewrite/iterate_chain.h), innermost first, each lowered over the ones
+  // before it; fused, a stage is computed in the loop's first or last launch
+  // (fusedStageLevels).
   std::vector<Expr> levels = chainLevels(typed.body());
   if (options.fusion == Fusion::Inline) levels = fusedStageLevels(levels);
   if (levels.size() > 1 && inputOf(levels.front()).isPrim(Op::Tuple))
@@ -776,9 +775,10 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   if (std::optional<Program> chained = iterateChain(typed)) return applyRecipe(*chained, recipe, options);
   if (std::optional<Expr> read = stateInputReadByStep(typed))
     throw RewriteError(recipeName(recipe) + ": " + stateInputReadMessage(*read));
-  bool iterated = chainedInputs(typed).has_value();
-  for (Expr e = typed.body(); iterated && e.isPrim(Op::Iterate); e = inputOf(e))
-    iterated = funOf(e).is(ExprKind::Lambda);
+  const std::vector<Expr> levels = chainLevels(typed.body());
+  const bool iterated = chainedInputs(typed) && std::all_of(levels.begin(), levels.end(), [](const Expr &level) {
+                          return funOf(level).is(ExprKind::Lambda);
+                        });
   if (iterated) return lowerIterate(typed, recipe, options);
   // Every recipe would refuse a top-level iterate over anything else as
   // "not tiled/coarsened yet"; say what is missing instead.

@@ -40,16 +40,23 @@ std::optional<std::vector<Expr>> iteratedInputs(const Program &program) {
   return components;
 }
 
+std::vector<Expr> chainLevels(const Expr &body) {
+  std::vector<Expr> levels;
+  for (Expr e = body; e.isPrim(Op::Iterate); e = inputOf(e)) levels.push_back(e);
+  std::reverse(levels.begin(), levels.end());
+  return levels;
+}
+
 std::optional<std::vector<Expr>> chainedInputs(const Program &program) {
-  Expr innermost = program.body();
-  while (innermost.isPrim(Op::Iterate) && inputOf(innermost).isPrim(Op::Iterate)) innermost = inputOf(innermost);
+  const std::vector<Expr> levels = chainLevels(program.body());
+  const Expr &innermost = levels.empty() ? program.body() : levels.front();
   return iteratedInputs(Program{program.sizes, Expr::lambda(program.inputs(), innermost)});
 }
 
 std::optional<Expr> stateInputReadByStep(const Program &program) {
   std::optional<std::vector<Expr>> state = chainedInputs(program);
   if (!state) return std::nullopt;
-  for (Expr level = program.body(); level.isPrim(Op::Iterate); level = inputOf(level)) {
+  for (const Expr &level : chainLevels(program.body())) {
     const Expr &f = funOf(level);
     if (!f.is(ExprKind::Lambda)) continue;
     for (const Expr &in : *state)

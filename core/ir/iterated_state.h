@@ -21,6 +21,11 @@ namespace liftcc {
 /// state is anything else (a computed array, a nested tuple, an input twice).
 std::optional<std::vector<Expr>> iteratedInputs(const Program &program);
 
+/// The levels of a chain of iterates iterate(m, g, iterate(n, f, A)),
+/// innermost first (one for a single iterate; none when `body` is no
+/// iterate).
+std::vector<Expr> chainLevels(const Expr &body);
+
 /// The program inputs the state of a chain of iterates starts from:
 /// iteratedInputs of the innermost iterate of iterate(m, g, iterate(n, f,
 /// A)) (a single iterate is a chain of one; time tiles and the stages

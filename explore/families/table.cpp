@@ -3,7 +3,6 @@
 #include "core/ir/iterated_state.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
-#include "rewrite/apply.h"
 #include "rewrite/iterate_chain.h"
 
 #include <algorithm>
@@ -81,15 +80,8 @@ int ndrangeDimensions(const Program &lowered) {
 }
 
 std::optional<Expr> mainLoop(const Program &typed) {
-  std::optional<Program> chained;
-  try {
-    chained = rewrite::iterateChain(typed);
-  } catch (const rewrite::RewriteError &) {
-    return std::nullopt; // no variant compiles: the recipes say why
-  }
-  const Expr body = chained ? chained->body() : typed.body();
   std::optional<Expr> longest;
-  for (Expr e = body; e.isPrim(Op::Iterate); e = inputOf(e)) {
+  for (const Expr &e : chainLevels(rewrite::asChain(typed).body())) {
     const arith::Expr &n = iterateCount(e);
     if (!longest ||
         (n.isConstant() && (!iterateCount(*longest).isConstant() || n.constant() > iterateCount(*longest).constant())))
