@@ -296,10 +296,20 @@ void exploredNeverBelowFixed(std::vector<Candidate> &candidates) {
   }
 }
 
+/// The bench's copy probe: its timing options, every candidate.
+tuner::CopyProbe copyProbe(const BenchOptions &options, size_t bufferBytes) {
+  tuner::CopyProbe probe;
+  probe.warmups = static_cast<int>(options.timing.warmupRuns);
+  probe.runs = static_cast<int>(options.timing.timedRuns);
+  probe.bufferBytes = bufferBytes;
+  return probe;
+}
+
 /// A copy roof of the run: its index in BenchReport::bandwidths and its figure.
 struct Roof {
   size_t index;
   double bytesPerSecond;
+  std::string label; ///< the copy that set it (CopyCandidate::label)
 };
 
 /// `roofFor(bufferBytes)`: the run's copy roof with buffers of that size,
@@ -355,12 +365,11 @@ ExampleReport benchExample(tuner::Device &device, const examples::Example &examp
   }
   for (PeerCandidate &p : peers)
     if (p.verified) timed.push_back({&p.row, std::nullopt, &p.peer, kTolerance, false});
-  auto measureRoof = [&] {
-    return device
-        .measureCopyBandwidth(static_cast<int>(options.timing.warmupRuns), static_cast<int>(options.timing.timedRuns),
-                              roofBufferBytes)
-        .bytesPerSecond;
-  };
+  // Each round times the copy that won the example's probe (roofFor), not
+  // every candidate again.
+  tuner::CopyProbe roundsRoof = copyProbe(options, roofBufferBytes);
+  roundsRoof.onlyCandidate = roof.label;
+  auto measureRoof = [&] { return device.measureCopyBandwidth(roundsRoof).bytesPerSecond; };
   timeInRounds(timed, typed, sizes, grids, example.name, report, measureRoof, options);
   exploredNeverBelowFixed(candidates);
 
@@ -405,10 +414,10 @@ BenchReport runBench(tuner::Device &device, const BenchOptions &options) {
     auto [it, added] = roofOfSize.emplace(bufferBytes, report.bandwidths.size());
     if (added) {
       log(options, "measuring copy bandwidth at " + bufferSizeText(bufferBytes) + " per buffer");
-      report.bandwidths.push_back(device.measureCopyBandwidth(static_cast<int>(options.timing.warmupRuns),
-                                                              static_cast<int>(options.timing.timedRuns), bufferBytes));
+      report.bandwidths.push_back(device.measureCopyBandwidth(copyProbe(options, bufferBytes)));
     }
-    return Roof{it->second, report.bandwidths[it->second].bytesPerSecond};
+    const tuner::CopyBandwidth &bandwidth = report.bandwidths[it->second];
+    return Roof{it->second, bandwidth.bytesPerSecond, bandwidth.candidates.at(bandwidth.roof).label()};
   };
   for (const examples::Example *example : selected) {
     ExampleReport e = benchExample(device, *example, roofFor, options);

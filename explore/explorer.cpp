@@ -545,16 +545,18 @@ private:
                                 *fullSizeInputs_, deadline_, warmup ? 1 : 0);
       } catch (const tuner::KernelTimeoutError &) {
         device_.rebuild(); // the kernel may still run in the device's context
+        // The budget ended during the launch: the rounds completed before stay.
+        if (pastDeadline()) throw RoundCut("the time budget ended");
         timedOut = true;
         throw;
       }
     };
-    Rounds rounds = timeInRounds(finalists.size() + (options_.measureRoof ? 1 : 0), options_.finalistRounds, time,
-                                 [&] { return timedOut || pastDeadline(); });
+    Rounds rounds = timeInRounds(
+        finalists.size() + (options_.measureRoof ? 1 : 0), options_.finalistRounds, time,
+        [&] { return timedOut || pastDeadline(); }, deadline_);
     if (timedOut) {
-      result_.retimingSkipped = "a finalist's launch ran past the " +
-                                std::string(pastDeadline() ? "time budget" : "kernel timeout") +
-                                " while timing it again: the winner is the fastest single timing";
+      result_.retimingSkipped = "a finalist's launch ran past the kernel timeout while timing it again: the winner is "
+                                "the fastest single timing";
     } else if (rounds.completed == 0) {
       result_.retimingSkipped = "the time budget ended before one round of timing the finalists again";
     } else {
@@ -563,9 +565,14 @@ private:
   }
 
   /// One round's copy roof (0: none this round; search::roofFraction skips it).
+  /// The first round probes every copy candidate; later rounds time the
+  /// one that won it.
   double timeRoof(size_t roofBytes) {
     try {
-      tuner::CopyBandwidth copy = device_.measureCopyBandwidth(/*warmups=*/1, /*runs=*/3, roofBytes);
+      tuner::CopyProbe probe;
+      probe.bufferBytes = roofBytes;
+      if (roundsRoof_) probe.onlyCandidate = roundsRoof_->copy;
+      tuner::CopyBandwidth copy = device_.measureCopyBandwidth(probe);
       if (!roundsRoof_ || copy.bytesPerSecond > roundsRoof_->bytesPerSecond)
         roundsRoof_ = MeasuredRoof{copy.bytesPerSecond, copy.candidates.at(copy.roof).label(), copy.bufferBytes};
       return copy.bytesPerSecond;

@@ -24,28 +24,40 @@ std::vector<size_t> chooseFinalists(const std::vector<Evaluation> &evaluations, 
 }
 
 Rounds timeInRounds(size_t entrants, unsigned rounds, const std::function<double(size_t entrant, bool warmup)> &time,
-                    const std::function<bool()> &stop) {
+                    const std::function<bool()> &stop, std::optional<std::chrono::steady_clock::time_point> deadline) {
+  using Clock = std::chrono::steady_clock;
   Rounds out;
   out.figures.resize(entrants);
   out.failures.resize(entrants);
+  auto cutRound = [&] {
+    for (std::vector<double> &f : out.figures) f.resize(std::min<size_t>(f.size(), out.completed));
+  };
+  Clock::duration slowestRound{0};
   for (unsigned round = 0; round < rounds; ++round) {
     if (stop && stop()) break;
-    for (size_t n = 0; n < entrants; ++n) {
+    const Clock::time_point start = Clock::now();
+    if (deadline && round > 0 && start + slowestRound > *deadline) break;
+    bool cut = false;
+    for (size_t n = 0; n < entrants && !cut; ++n) {
       size_t entrant = (n + round) % entrants;
       if (!out.failures[entrant].empty()) continue;
       try {
         out.figures[entrant].push_back(time(entrant, round == 0));
+      } catch (const RoundCut &) {
+        cut = true;
       } catch (const std::exception &e) {
         out.failures[entrant] = e.what();
         out.figures[entrant].clear();
       }
     }
-    // A round cut short by `stop` (a launch past the deadline) does not count.
-    if (stop && stop()) {
-      for (std::vector<double> &f : out.figures) f.resize(std::min<size_t>(f.size(), out.completed));
+    // A round cut short (by RoundCut, or `stop` after a launch past the
+    // deadline) does not count.
+    if (cut || (stop && stop())) {
+      cutRound();
       break;
     }
     ++out.completed;
+    slowestRound = std::max(slowestRound, Clock::now() - start);
   }
   return out;
 }

@@ -16,8 +16,10 @@
 
 #include "search/result_store.h"
 
+#include <chrono>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,13 +42,23 @@ struct Rounds {
   unsigned completed = 0;            ///< rounds every remaining entrant took part in
 };
 
+/// Thrown by a `time` callback of timeInRounds when the time budget, not
+/// the entrant, cut its timing short: the round does not count, the
+/// entrant stays, and the rounds end.
+struct RoundCut : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// Times `entrants` in `rounds` interleaved rounds: `time(entrant, warmup)`
 /// gives one figure (a median kernel time, a copy's bandwidth), with one
 /// warm-up run first when `warmup`; an exception drops that entrant from
-/// the rounds. `stop` is checked before every round: true ends the rounds
-/// (those completed stay).
+/// the rounds (RoundCut ends them instead). `stop` is checked before every
+/// round: true ends the rounds (those completed stay). With a `deadline`,
+/// no round starts that would end past it at the pace of the slowest round
+/// so far: a round cut short is time spent for nothing.
 Rounds timeInRounds(size_t entrants, unsigned rounds, const std::function<double(size_t entrant, bool warmup)> &time,
-                    const std::function<bool()> &stop);
+                    const std::function<bool()> &stop,
+                    std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
 /// `timed` re-timed: its roundsNs, medianNs their median, a new timestamp.
 search::Record retimedRecord(const search::Record &timed, const std::vector<double> &roundsNs);

@@ -9,7 +9,7 @@ SmResources smResources(const std::string &arch) {
   // Shared memory per SM (the most a program can configure); registers,
   // threads and groups per SM as in NVIDIA's occupancy tables.
   static const std::map<std::string, SmResources> known{
-      {"sm_70", {65536, 96 * 1024, 0, 2048, 32}},   {"sm_75", {65536, 64 * 1024, 0, 1024, 16}},
+      {"sm_70", {65536, 96 * 1024, 0, 2048, 32}},     {"sm_75", {65536, 64 * 1024, 0, 1024, 16}},
       {"sm_80", {65536, 164 * 1024, 1024, 2048, 32}}, {"sm_86", {65536, 100 * 1024, 1024, 1536, 16}},
       {"sm_87", {65536, 164 * 1024, 1024, 2048, 32}}, {"sm_89", {65536, 100 * 1024, 1024, 1536, 24}},
       {"sm_90", {65536, 228 * 1024, 1024, 2048, 32}}};
@@ -25,8 +25,7 @@ int64_t residentGroups(const tuner::SassSummary &sass, int64_t workGroupSize) {
   // Registers are allocated per warp, in units of 256.
   const int64_t registersPerWarp = (sass.registers * 32 + 255) / 256 * 256;
   if (registersPerWarp > 0) groups = std::min(groups, sm.registers / (registersPerWarp * warps));
-  if (sass.sharedBytes > 0)
-    groups = std::min(groups, sm.sharedBytes / (sass.sharedBytes + sm.sharedReservedPerGroup));
+  if (sass.sharedBytes > 0) groups = std::min(groups, sm.sharedBytes / (sass.sharedBytes + sm.sharedReservedPerGroup));
   return std::max<int64_t>(0, groups);
 }
 

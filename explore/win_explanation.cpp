@@ -224,8 +224,9 @@ WinExplanation explainWin(const std::vector<Evaluation> &evaluations, size_t bes
 }
 
 MeasuredRoof measureRoof(tuner::Device &device, double bytesPerOutput, int64_t outputElements) {
-  tuner::CopyBandwidth bandwidth =
-      device.measureCopyBandwidth(/*warmups=*/1, /*runs=*/3, roofBufferBytes(bytesPerOutput, outputElements));
+  tuner::CopyProbe probe;
+  probe.bufferBytes = roofBufferBytes(bytesPerOutput, outputElements);
+  tuner::CopyBandwidth bandwidth = device.measureCopyBandwidth(probe);
   return {bandwidth.bytesPerSecond, bandwidth.candidates.at(bandwidth.roof).label(), bandwidth.bufferBytes};
 }
 

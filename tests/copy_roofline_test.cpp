@@ -10,6 +10,7 @@
 #include "tuner/copy_roofline.h"
 #include "tuner/cuda/cuda_copy_roofline.h"
 #include "tuner/cuda/driver_api.h"
+#include "tuner/opencl/opencl_backend.h"
 #include "tuner/opencl/opencl_bandwidth.h"
 
 #include "core/io/json.h"
@@ -83,6 +84,26 @@ TEST_CASE("copy roofline: the roof is the fastest verified candidate; the host m
   for (const tuner::CopyCandidate &c : bw.candidates) MESSAGE(c.label() << ": " << c.bytesPerSecond / 1e9 << " GB/s");
 }
 
+TEST_CASE("copy roofline: a probe of one named candidate times that one alone (the roof of later rounds)") {
+  const auto device = ocl::test::testDevice();
+  if (!device) return;
+  tuner::OpenCLDevice opencl(*device);
+  tuner::CopyProbe probe;
+  probe.warmups = 0;
+  probe.bufferBytes = size_t{1} << 20;
+  probe.onlyCandidate = "float4 wg=64";
+  tuner::CopyBandwidth one = opencl.measureCopyBandwidth(probe);
+  REQUIRE(one.candidates.size() == 1);
+  CHECK(one.candidates[0].label() == "float4 wg=64");
+  CHECK(one.candidates[0].error.empty());
+  CHECK(one.bytesPerSecond == one.candidates[0].bytesPerSecond);
+  CHECK_FALSE(one.hostMemcpyBytesPerSecond.has_value()); // the cross-check belongs to the full probe
+  probe.onlyCandidate = "device copy";
+  CHECK(opencl.measureCopyBandwidth(probe).candidates.size() == 1);
+  probe.onlyCandidate = "float16 wg=64"; // no such candidate
+  CHECK_THROWS_AS(opencl.measureCopyBandwidth(probe), tuner::BackendError);
+}
+
 TEST_CASE("copy roofline: verification, choosing the roof and the memcpy note") {
   std::vector<float> copied(100);
   for (size_t i = 0; i < copied.size(); ++i) copied[i] = tuner::copyPattern(i);
@@ -125,6 +146,10 @@ TEST_CASE("copy roofline: the CUDA copy kernels compile with NVRTC; timing them 
   CHECK(bw.candidates.size() == 10);
   for (const tuner::CopyCandidate &c : bw.candidates) CHECK_MESSAGE(c.error.empty(), c.label() << ": " << c.error);
   CHECK(bw.bytesPerSecond == bw.candidates.at(bw.roof).bytesPerSecond);
+  tuner::CopyBandwidth one =
+      cuda::measureCopyRoofline(ctx, size_t{16} << 20, {.warmupRuns = 1, .timedRuns = 3}, "float4 wg=256");
+  REQUIRE(one.candidates.size() == 1);
+  CHECK(one.candidates[0].label() == "float4 wg=256");
 }
 
 TEST_CASE("copy roofline: liftc bench lists every candidate and the roof in text, CSV and JSON") {

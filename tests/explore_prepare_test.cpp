@@ -47,8 +47,8 @@ public:
     return std::make_unique<Kernel>(*this, inner_.compile(kernel));
   }
   void rebuild() override { inner_.rebuild(); }
-  tuner::CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bytes) override {
-    return inner_.measureCopyBandwidth(warmups, runs, bytes);
+  tuner::CopyBandwidth measureCopyBandwidth(const tuner::CopyProbe &probe) override {
+    return inner_.measureCopyBandwidth(probe);
   }
 
   std::set<std::thread::id> compileThreads() const {

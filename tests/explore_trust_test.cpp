@@ -52,8 +52,8 @@ public:
   bool abandonedKernelRunning() const override { return inner_.abandonedKernelRunning(); }
   // The hooks count compiles: on a CPU device nothing compiles ahead, so the order is the measurements'.
   bool runsOnHostCores() const override { return inner_.runsOnHostCores(); }
-  tuner::CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bytes) override {
-    return inner_.measureCopyBandwidth(warmups, runs, bytes);
+  tuner::CopyBandwidth measureCopyBandwidth(const tuner::CopyProbe &probe) override {
+    return inner_.measureCopyBandwidth(probe);
   }
 
 private:

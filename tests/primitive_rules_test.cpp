@@ -182,7 +182,7 @@ public:
     if (!backendFailure_.empty()) throw tuner::BackendError(backendFailure_);
     throw InternalError("a broken invariant");
   }
-  tuner::CopyBandwidth measureCopyBandwidth(int, int, size_t) override {
+  tuner::CopyBandwidth measureCopyBandwidth(const tuner::CopyProbe &) override {
     throw tuner::KernelLaunchError("not measured in this test");
   }
 

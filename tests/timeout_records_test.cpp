@@ -35,8 +35,8 @@ public:
     return std::make_unique<Kernel>(inner_.compile(kernel), delay_);
   }
   void rebuild() override { inner_.rebuild(); }
-  tuner::CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes) override {
-    return inner_.measureCopyBandwidth(warmups, runs, bufferBytes);
+  tuner::CopyBandwidth measureCopyBandwidth(const tuner::CopyProbe &probe) override {
+    return inner_.measureCopyBandwidth(probe);
   }
 
 private:

@@ -60,8 +60,8 @@ public:
     ++rebuilds;
     inner_.rebuild();
   }
-  tuner::CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes) override {
-    return inner_.measureCopyBandwidth(warmups, runs, bufferBytes);
+  tuner::CopyBandwidth measureCopyBandwidth(const tuner::CopyProbe &probe) override {
+    return inner_.measureCopyBandwidth(probe);
   }
 
   int rebuilds = 0;

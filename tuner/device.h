@@ -62,6 +62,21 @@ struct CopyCandidate {
 
 /// The memory roof of a roofline bound: the best of several STREAM-like
 /// copies (tuner/copy_roofline.h), each verified after timing.
+/// What Device::measureCopyBandwidth times.
+struct CopyProbe {
+  int warmups = 1;
+  int runs = 3; ///< each candidate's median is taken over this many timed runs
+  /// About this many bytes per buffer (clamped to the device); the default
+  /// is beyond any cache.
+  size_t bufferBytes = size_t{128} << 20;
+  /// Only the candidate of this label (CopyCandidate::label(), e.g. "float4
+  /// wg=256"); empty: every candidate. A roof timed again in each round of a
+  /// comparison needs the one kernel that won the first probe, not all of
+  /// them: on NVIDIA's OpenCL the 17 candidates, each verified through a
+  /// 64 MiB upload and read-back, took seconds per round.
+  std::string onlyCandidate;
+};
+
 struct CopyBandwidth {
   double bytesPerSecond = 0; ///< the roof: the fastest candidate, read plus write bytes per second
   size_t bufferBytes = 0;    ///< size of one of the two buffers
@@ -131,10 +146,11 @@ public:
   /// time budget) may exit without destroying it instead (std::_Exit).
   virtual bool abandonedKernelRunning() const { return false; }
   /// Measures the copy roofline (tuner/copy_roofline.h) on two buffers of
-  /// about `bufferBytes` each (clamped to the device; the default is beyond
-  /// any cache): every candidate's median of `runs` after `warmups`.
-  virtual CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes = kCopyBufferBytes) = 0;
-  static constexpr size_t kCopyBufferBytes = size_t{128} << 20;
+  /// about `probe.bufferBytes` each: every candidate's (or the one named's)
+  /// median of `runs` after `warmups`. Throws BackendError when no
+  /// candidate could be measured (the one named included).
+  virtual CopyBandwidth measureCopyBandwidth(const CopyProbe &probe) = 0;
+  static constexpr size_t kCopyBufferBytes = CopyProbe{}.bufferBytes;
 };
 
 } // namespace liftcc::tuner

@@ -25,6 +25,7 @@
 #include <functional>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace liftcc::cli {
@@ -57,12 +58,15 @@ std::string programNameOf(const CommandLine &cl) {
 
 void printTable(const explore::ExploreResult &result, std::ostream &out, size_t rows, bool timed) {
   std::vector<const explore::Evaluation *> ok;
-  size_t failed = 0;
+  std::map<search::Outcome, size_t> notOk; // by outcome: a variant dropped for its spills did not fail
+  const search::Record *firstNotOk = nullptr;
   for (const auto &e : result.evaluations) {
-    if (e.record.outcome == search::Outcome::Ok)
+    if (e.record.outcome == search::Outcome::Ok) {
       ok.push_back(&e);
-    else
-      ++failed;
+    } else {
+      ++notOk[e.record.outcome];
+      if (!firstNotOk) firstNotOk = &e.record;
+    }
   }
   // The finalists (timed again in rounds) first, by their median of rounds:
   // the winner is decided among them, so a single timing that came out
@@ -98,7 +102,16 @@ void printTable(const explore::ExploreResult &result, std::ostream &out, size_t 
     // A finalist's median is of its rounds; any other variant was timed in one go.
     out << std::setw(9) << (r.roundsNs.empty() ? size_t{1} : r.roundsNs.size()) << "\n";
   }
-  if (failed) out << failed << " variant(s) failed (see the result store for why)\n";
+  if (firstNotOk) {
+    size_t count = 0;
+    std::string outcomes;
+    for (const auto &[outcome, n] : notOk) {
+      count += n;
+      outcomes += (outcomes.empty() ? "" : ", ") + std::to_string(n) + " " + search::outcomeName(outcome);
+    }
+    out << count << " variant(s) not timed (" << outcomes << "; the first: " << firstNotOk->key << ": "
+        << firstNotOk->error << "; the result store says why for each)\n";
+  }
 }
 
 /// Returns `status`, or, while a timed-out kernel still runs on `device`,

@@ -53,6 +53,6 @@ std::unique_ptr<CompiledKernel> CompileOnlyCudaDevice::compile(const codegen::Ke
   }
 }
 
-CopyBandwidth CompileOnlyCudaDevice::measureCopyBandwidth(int, int, size_t) { throw KernelNotRunError(); }
+CopyBandwidth CompileOnlyCudaDevice::measureCopyBandwidth(const CopyProbe &) { throw KernelNotRunError(); }
 
 } // namespace liftcc::tuner

@@ -52,7 +52,7 @@ public:
   /// Thread-safe (NVRTC is).
   std::unique_ptr<CompiledKernel> compile(const codegen::Kernel &kernel) override;
   /// Throws KernelNotRunError: there is nothing to copy on.
-  CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes = kCopyBufferBytes) override;
+  CopyBandwidth measureCopyBandwidth(const CopyProbe &probe) override;
 
   /// Kernels compiled so far (compile() runs on the explorer's worker threads).
   size_t compiled() const { return compiled_; }

@@ -164,14 +164,14 @@ std::unique_ptr<CompiledKernel> CudaDevice::compile(const codegen::Kernel &kerne
   return std::make_unique<CudaKernelRunner>(context, kernel);
 }
 
-CopyBandwidth CudaDevice::measureCopyBandwidth(int warmups, int runs, size_t bufferBytes) {
+CopyBandwidth CudaDevice::measureCopyBandwidth(const CopyProbe &probe) {
   cuda::TimingOptions options;
-  options.warmupRuns = std::max(0, warmups);
-  options.timedRuns = std::max(1, runs);
+  options.warmupRuns = std::max(0, probe.warmups);
+  options.timedRuns = std::max(1, probe.runs);
   // Every candidate is timed (tuner/copy_roofline.h): at most 10 runs each.
   options.timedRuns = std::min(options.timedRuns, 10);
   try {
-    return cuda::measureCopyRoofline(context_, bufferBytes, options);
+    return cuda::measureCopyRoofline(context_, probe.bufferBytes, options, probe.onlyCandidate);
   } catch (const cuda::NvrtcError &e) {
     throw KernelBuildError(e.what());
   }

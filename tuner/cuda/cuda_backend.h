@@ -50,7 +50,7 @@ public:
   std::unique_ptr<CompiledKernel> compile(const codegen::Kernel &kernel) override;
   /// A fresh context for later kernels; the old one goes with its last user.
   void rebuild() override;
-  CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes = kCopyBufferBytes) override;
+  CopyBandwidth measureCopyBandwidth(const CopyProbe &probe) override;
 
 private:
   /// The context of the kernels compiled from now on: copied under the lock,

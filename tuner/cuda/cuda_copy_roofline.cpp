@@ -47,7 +47,8 @@ double bytesPerSecond(std::size_t bytes, const TimingResult &t) {
 
 const char *copyKernelSource() { return kCopySource; }
 
-tuner::CopyBandwidth measureCopyRoofline(const Context &ctx, std::size_t bytes, const TimingOptions &options) {
+tuner::CopyBandwidth measureCopyRoofline(const Context &ctx, std::size_t bytes, const TimingOptions &options,
+                                         const std::string &onlyCandidate) {
   constexpr std::size_t kGranule = 4 * 1024 * sizeof(float);
   std::size_t n = (bytes >= kGranule ? bytes / kGranule * kGranule : bytes) / sizeof(float);
   if (n == 0) throw std::invalid_argument("measureCopyRoofline: bytes must be at least 4");
@@ -68,7 +69,11 @@ tuner::CopyBandwidth measureCopyRoofline(const Context &ctx, std::size_t bytes, 
   tuner::CopyBandwidth result;
   result.bufferBytes = n * sizeof(float);
   result.runs = static_cast<std::size_t>(options.timedRuns);
+  auto wanted = [&](const tuner::CopyCandidate &candidate) {
+    return onlyCandidate.empty() || candidate.label() == onlyCandidate;
+  };
   auto measure = [&](tuner::CopyCandidate candidate, auto &&work) {
+    if (!wanted(candidate)) return;
     try {
       out.upload(zeros); // a copy that writes nothing must fail verification
       candidate.bytesPerSecond = bytesPerSecond(result.bufferBytes, timeWork(ctx, work, options));
@@ -87,6 +92,7 @@ tuner::CopyBandwidth measureCopyRoofline(const Context &ctx, std::size_t bytes, 
       if (block > static_cast<std::size_t>(fn.maxThreadsPerBlock())) continue;
       const std::size_t items = n / kernel.width;
       tuner::CopyCandidate candidate{kernel.name, block, 0, ""};
+      if (!wanted(candidate)) continue;
       if (n % kernel.width != 0 || (!kernel.guarded && items % block != 0)) {
         candidate.error = "the block does not divide " + std::to_string(n) + " floats";
         result.candidates.push_back(std::move(candidate));

@@ -11,6 +11,7 @@
 #include "tuner/device.h"
 
 #include <cstddef>
+#include <string>
 
 namespace liftcc::cuda {
 
@@ -21,7 +22,9 @@ const char *copyKernelSource();
 // Every candidate on two buffers of `bytes` (rounded down to a multiple of
 // 4 floats x 1024 threads), with `options` each. Throws like the driver and
 // NVRTC when the kernels cannot be built; a candidate that fails to launch
-// or verify is listed with its error.
-tuner::CopyBandwidth measureCopyRoofline(const Context &ctx, std::size_t bytes, const TimingOptions &options = {});
+// or verify is listed with its error. With `onlyCandidate` (a CopyCandidate
+// label), that one candidate alone.
+tuner::CopyBandwidth measureCopyRoofline(const Context &ctx, std::size_t bytes, const TimingOptions &options = {},
+                                         const std::string &onlyCandidate = "");
 
 } // namespace liftcc::cuda

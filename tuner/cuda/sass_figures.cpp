@@ -47,7 +47,8 @@ std::vector<SassFigures> parsePtxasReport(std::string_view report) {
   for (std::string line; std::getline(in, line);) {
     if (size_t at = line.find(entry); at != std::string::npos) {
       std::optional<std::string> name = between(line, "'", "'", at + entry.size() - 1);
-      std::optional<std::string> arch = name ? between(line, " for '", "'", at + entry.size() + name->size()) : std::nullopt;
+      std::optional<std::string> arch =
+          name ? between(line, " for '", "'", at + entry.size() + name->size()) : std::nullopt;
       if (name && arch) figures.push_back({*name, *arch});
       continue;
     }

@@ -146,17 +146,18 @@ std::unique_ptr<CompiledKernel> OpenCLDevice::compile(const codegen::Kernel &ker
   }
 }
 
-CopyBandwidth OpenCLDevice::measureCopyBandwidth(int warmups, int runs, size_t bufferBytes) {
+CopyBandwidth OpenCLDevice::measureCopyBandwidth(const CopyProbe &probe) {
   ocl::BandwidthOptions options;
-  options.elements = std::max<size_t>(1, bufferBytes / sizeof(float));
-  options.timing.warmupRuns = static_cast<unsigned>(std::max(0, warmups));
-  options.timing.timedRuns = static_cast<unsigned>(std::max(1, runs));
+  options.elements = std::max<size_t>(1, probe.bufferBytes / sizeof(float));
+  options.timing.warmupRuns = static_cast<unsigned>(std::max(0, probe.warmups));
+  options.timing.timedRuns = static_cast<unsigned>(std::max(1, probe.runs));
   // Every candidate is timed (tuner/copy_roofline.h): at most 10 runs each
   // keeps the probe within a few seconds; the median of 10 is stable enough
   // for a roof.
   options.timing.timedRuns = std::min(options.timing.timedRuns, 10u);
   // On a CPU device the buffers are the host's memory: memcpy cross-checks the roof.
-  return ocl::measureCopyRoofline(*context_, options, context_->device().type == ocl::DeviceType::Cpu);
+  return ocl::measureCopyRoofline(*context_, options, context_->device().type == ocl::DeviceType::Cpu,
+                                  probe.onlyCandidate);
 }
 
 DeviceLimits limitsOf(const ocl::DeviceInfo &device) {

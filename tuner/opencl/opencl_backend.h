@@ -56,7 +56,7 @@ public:
   std::unique_ptr<CompiledKernel> compile(const codegen::Kernel &kernel) override;
   void rebuild() override;
   bool abandonedKernelRunning() const override;
-  CopyBandwidth measureCopyBandwidth(int warmups, int runs, size_t bufferBytes = kCopyBufferBytes) override;
+  CopyBandwidth measureCopyBandwidth(const CopyProbe &probe) override;
 
   ocl::Context &context() { return *context_; }
   bool runsOnHostCores() const override { return context_->device().type == ocl::DeviceType::Cpu; }

@@ -178,7 +178,8 @@ BandwidthResult measureCopyBandwidth(Context &context, const BandwidthOptions &o
   return result;
 }
 
-tuner::CopyBandwidth measureCopyRoofline(Context &context, const BandwidthOptions &options, bool hostMemcpy) {
+tuner::CopyBandwidth measureCopyRoofline(Context &context, const BandwidthOptions &options, bool hostMemcpy,
+                                         const std::string &onlyCandidate) {
   std::size_t n = clampedElements(context.device(), options.elements);
   // A multiple of 8 floats x 1024 work-items, so that every candidate applies.
   constexpr std::size_t kGranule = 8 * 1024;
@@ -188,6 +189,7 @@ tuner::CopyBandwidth measureCopyRoofline(Context &context, const BandwidthOption
   result.bufferBytes = n * sizeof(float);
   result.runs = options.timing.timedRuns;
   auto measure = [&](tuner::CopyCandidate candidate, auto &&time) {
+    if (!onlyCandidate.empty() && candidate.label() != onlyCandidate) return;
     try {
       KernelTiming timing = time();
       candidate.bytesPerSecond = bytesPerSecond(n, timing);
@@ -209,7 +211,7 @@ tuner::CopyBandwidth measureCopyRoofline(Context &context, const BandwidthOption
   measure(tuner::CopyCandidate{"device copy", 0, 0, ""}, [&] { return bench.timeDeviceCopy(options.timing); });
   result.roof = tuner::fastestCopy(result.candidates);
   result.bytesPerSecond = result.candidates[result.roof].bytesPerSecond;
-  if (hostMemcpy)
+  if (hostMemcpy && onlyCandidate.empty())
     result.hostMemcpyBytesPerSecond =
         tuner::measureHostMemcpy(result.bufferBytes, static_cast<int>(std::max(1u, options.timing.timedRuns)));
   return result;

@@ -74,7 +74,9 @@ BandwidthResult measureCopyBandwidth(Context &context, const BandwidthOptions &o
 /// options.timing each; options.kernel and options.local are ignored. The
 /// roof is the fastest verified one; a candidate that fails is listed with
 /// its error. With `hostMemcpy` (CPU devices), also the host's memcpy of
-/// the same bytes.
-tuner::CopyBandwidth measureCopyRoofline(Context &context, const BandwidthOptions &options, bool hostMemcpy);
+/// the same bytes. With `onlyCandidate` (a CopyCandidate label), that one
+/// candidate alone.
+tuner::CopyBandwidth measureCopyRoofline(Context &context, const BandwidthOptions &options, bool hostMemcpy,
+                                         const std::string &onlyCandidate = "");
 
 } // namespace liftcc::ocl
