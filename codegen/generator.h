@@ -29,6 +29,10 @@ struct Lvalue {
   /// `buffer` is in global memory (a kernel argument or a global
   /// intermediate: allocated by the runtime, aligned far beyond a vector).
   bool globalBuffer = false;
+  /// The element count of a read global `buffer` (its type's lengths
+  /// multiplied), where known: an aligned vector holding one of its elements
+  /// lies inside it when the count is a multiple of the vector's width.
+  std::optional<arith::Expr> bufferElements;
 };
 
 /// The lvalue `text` of element `offset` of `buffer` (in `space`).

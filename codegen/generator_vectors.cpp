@@ -42,6 +42,22 @@ bool alignedGlobalLanes(const std::vector<std::optional<Lvalue>> &lanes, int ali
   return arith::provablyDivisible(*lanes[0]->offset, arith::Expr(static_cast<int64_t>(lanes.size())));
 }
 
+/// CUDA: lanes that are consecutive elements of a global buffer from an
+/// offset `shift` (1 .. width-1) past a multiple of the width: the two
+/// aligned vectors around them hold them all. nullopt where that cannot be
+/// proved, or where the second vector could reach past the buffer's end
+/// (its element count is not provably a multiple of the width).
+std::optional<int64_t> shiftFromAlignment(const std::vector<std::optional<Lvalue>> &lanes, int alignment) {
+  if (alignment <= 0 || !consecutive(lanes)) return std::nullopt;
+  for (const std::optional<Lvalue> &lane : lanes)
+    if (!lane->globalBuffer || !lane->bufferElements) return std::nullopt;
+  const arith::Expr width(static_cast<int64_t>(lanes.size()));
+  if (!arith::provablyDivisible(*lanes[0]->bufferElements, width)) return std::nullopt;
+  for (int64_t shift = 1; shift < width.constant(); ++shift)
+    if (arith::provablyDivisible(*lanes[0]->offset - arith::Expr(shift), width)) return shift;
+  return std::nullopt;
+}
+
 /// `text` with every whole word `word` replaced by `replacement`.
 std::string replaceWord(const std::string &text, const std::string &word, const std::string &replacement) {
   auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
@@ -87,9 +103,28 @@ std::string Generator::readVector(const Expr &asVector, const Env &env, const Ac
   if (dialect_.hasVectorLoads() && consecutive(cells))
     return counted("vload" + std::to_string(width) + "(0, " + cells[0]->buffer + " + (" +
                    bufferIndex(*cells[0]->offset) + "))");
-  if (alignedGlobalLanes(cells, dialect_.vectorAlignment(vector.scalarKind(), width)))
-    return counted(dialect_.alignedVectorAccess(dialect_.vectorType(vector.scalarKind(), width), cells[0]->buffer, true,
-                                                bufferIndex(*cells[0]->offset)));
+  const int alignment = dialect_.vectorAlignment(vector.scalarKind(), width);
+  const std::string type = dialect_.vectorType(vector.scalarKind(), width);
+  if (alignedGlobalLanes(cells, alignment))
+    return counted(dialect_.alignedVectorAccess(type, cells[0]->buffer, true, bufferIndex(*cells[0]->offset)));
+  // A shifted tap (x-1, x+1 of a vector at x): its lanes from the aligned
+  // vectors below and above, which the taps at x-W, x and x+W load too. Lane
+  // by lane, each lane is a load of its own, and a warp's lanes 16 bytes
+  // apart make each of them cost the L1 traffic of a whole vector load.
+  // The device compiler loads each aligned vector once (the same address,
+  // read-only), so the taps of a row cost three vector loads.
+  if (std::optional<int64_t> shift = shiftFromAlignment(cells, alignment); shift && !options_.countGlobalLoads) {
+    const arith::Expr below = *cells[0]->offset - arith::Expr(*shift);
+    const std::string low = "(" + dialect_.alignedVectorAccess(type, cells[0]->buffer, true, bufferIndex(below)) + ")";
+    const std::string high =
+        "(" + dialect_.alignedVectorAccess(type, cells[0]->buffer, true, bufferIndex(below + arith::Expr(width))) + ")";
+    std::vector<std::string> shifted;
+    for (int l = 0; l < width; ++l) {
+      const int64_t at = *shift + l;
+      shifted.push_back(dialect_.vectorLane(at < width ? low : high, static_cast<int>(at % width)));
+    }
+    return dialect_.vectorOf(vector.scalarKind(), shifted);
+  }
   return dialect_.vectorOf(vector.scalarKind(), lanes);
 }
 

@@ -26,6 +26,15 @@ AccessPath dropFront(const AccessPath &path, size_t n) {
 
 const Type &typeOf(const Expr &e) { return e.typeOrThrow(); }
 
+/// The scalars of an array nest of scalars (its lengths multiplied); nullopt for other types.
+std::optional<arith::Expr> elementCount(const Type &type) {
+  arith::Expr count(1);
+  Type t = type;
+  for (; t.isArray(); t = t.arrayElement()) count = count * t.arrayLength();
+  if (!t.isScalar()) return std::nullopt;
+  return count;
+}
+
 } // namespace
 
 std::string Generator::read(const Expr &e, const Env &env, const AccessPath &path, const std::string &where) {
@@ -83,6 +92,7 @@ std::string Generator::readParam(const Expr &param, const Env &env, const Access
           if (options_.countGlobalLoads && binding.space == AddressSpace::Global)
             text = countedGlobalLoad(dialect_.target(), text, 1);
           lastMemoryRead_ = bufferElement(text, binding.name, offset, binding.space);
+          if (binding.space == AddressSpace::Global) lastMemoryRead_->bufferElements = elementCount(binding.type);
           return text;
         } else if constexpr (std::is_same_v<B, ScalarBinding>) {
           if (!path.empty()) fail(where, "cannot index into the scalar '" + param.name() + "'");

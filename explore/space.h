@@ -53,6 +53,9 @@ struct SpaceOptions {
   /// the x extent and the user functions run lane-wise.
   std::vector<int64_t> vectorWidths{4, 8};
   bool includeVector = true;
+  /// The vector family also coarsens one vector wide along y or z by each of
+  /// `coarsenFactors`, window in global memory (explore/families/vector.cpp).
+  bool vectorCoarsensOuter = true;
   /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
   bool includeStream = true;
   /// 2.5D streaming through local memory (recipe streamLocal): each chunk of

@@ -47,7 +47,7 @@ TEST_CASE("cuda vectors: aligned lanes are one vector load or store, checked in 
     CAPTURE(source);
     CHECK(source.find("struct __align__(16) liftcc_float4 { float s[4]; };") != std::string::npos);
     CHECK((source.find("*(const liftcc_float4 *)(") != std::string::npos) == c.alignedLoads);
-    CHECK(source.find("*(liftcc_float4 *)(out + (") != std::string::npos);  // the aligned store
+    CHECK(source.find("*(liftcc_float4 *)(out + (") != std::string::npos); // the aligned store
     // OpenCL C keeps vloadN / vstoreN, which need no alignment.
     explore::Variant openclVariant = explore::variantFromStrategy(typed, c.strategy, codegen::Target::OpenCL);
     CHECK(openclVariant.kernel.source.find("vstore4(") != std::string::npos);
@@ -59,6 +59,28 @@ TEST_CASE("cuda vectors: aligned lanes are one vector load or store, checked in 
     CHECK((occurrences(ptx.ptx, "ld.global.nc.v4.f32") + occurrences(ptx.ptx, "ld.global.v4.f32") >= 1) ==
           c.alignedLoads);
   }
+}
+
+TEST_CASE("cuda vectors: a shifted tap of the interior loads the aligned vectors around it, checked in the PTX") {
+  // Gaussian's 5x5 window with vectors of 4: the interior's 20 shifted taps
+  // (x-2, x-1, x+1, x+2 of five rows) read lane by lane were 80 scalar loads
+  // beside the 5 aligned ones; from the aligned vectors at x-4, x and x+4 of
+  // each row they are halves and wholes of three vector loads a row (the
+  // device compiler loads each once, and only the lanes used).
+  Program typed = typeCheck(examples::findExample("gaussian").build(), {{"N", 64}, {"M", 64}});
+  explore::Variant v =
+      explore::variantFromStrategy(typed, "vectorize(4) ; mapGlb(x,y) ; specialise", codegen::Target::CUDA);
+  CAPTURE(v.kernel.source);
+  CHECK(v.kernel.source.find("(*(const liftcc_float4 *)(A + (idx_0 - 132))).s[2]") != std::string::npos);
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  if (!strict) return;
+  cuda::PtxResult ptx = cuda::compileToPtx(v.kernel.source, *strict, "gaussian.cu");
+  CHECK(ptx.warnings.empty());
+  // The border's general code reads its clamped taps lane by lane (about 45
+  // scalar loads); the interior adds none, only vector loads: 5 whole
+  // rows and 10 halves, each once.
+  CHECK(occurrences(ptx.ptx, "ld.global.nc.f32") < 60);
+  CHECK(occurrences(ptx.ptx, "ld.global.nc.v4.f32") + occurrences(ptx.ptx, "ld.global.nc.v2.f32") >= 20);
 }
 
 TEST_CASE("cuda vectors: lanes the arithmetic cannot prove aligned are read one by one") {

@@ -9,6 +9,7 @@
 #include "core/typecheck/typecheck.h"
 #include "examples/example.h"
 #include "explore/configuration.h"
+#include "explore/strategy_text.h"
 #include "primitives/api.h"
 #include "rewrite/apply.h"
 #include "rewrite/recipes.h"
@@ -228,6 +229,36 @@ TEST_CASE("vector: jacobi1d, jacobi2d, heat and gaussian vectorised match the in
   CHECK(generated == 28);
   CHECK(interiors >= 8); // most specialised kernels have a clamp-free interior at these sizes
   if (context) CHECK(ran == generated);
+}
+
+TEST_CASE("vector: one vector wide along x coarsened along y or z, window in global memory, on the device") {
+  // The vector family's outer coarsening (explore/families/vector.cpp): at
+  // extents no factor divides, every boundary of the examples, 2D and 3D.
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  struct Case {
+    std::string example;
+    std::vector<int64_t> sizes; // outermost first
+    std::string strategy;
+  };
+  const std::vector<Case> cases{
+      {"jacobi2d_5pt", {13, 32}, "coarsen(x=4,y=4) ; globalWindow ; vectorize(4) ; mapGlb(x,y)"},
+      {"gaussian", {11, 24}, "coarsen(x=4,y=8) ; globalWindow ; vectorize(4) ; mapGlb(x,y) ; specialise"},
+      {"gaussian", {11, 24}, "coarsen(x=8,y=2) ; globalWindow ; vectorize(8) ; mapGlb(x,y)"},
+      {"jacobi2d_9pt", {9, 16}, "coarsen(x=4,y=2) ; globalWindow ; vectorize(4) ; mapGlb(x,y) ; specialise"},
+      {"heat", {5, 7, 16}, "coarsen(x=4,z=4) ; globalWindow ; vectorize(4) ; mapGlb(x,y,z) ; specialise"},
+      {"heat", {5, 7, 16}, "coarsen(x=4,y=2) ; globalWindow ; vectorize(4) ; mapGlb(x,y,z)"},
+      {"jacobi3d_13pt", {6, 5, 8}, "coarsen(x=4,z=8) ; globalWindow ; vectorize(4) ; mapGlb(x,y,z) ; specialise"},
+  };
+  for (const Case &c : cases) {
+    CAPTURE(c.example);
+    CAPTURE(c.strategy);
+    const examples::Example &ex = examples::findExample(c.example);
+    std::map<std::string, int64_t> sizes = sizesOf(ex, c.sizes);
+    Program typed = typeCheck(ex.build(), sizes);
+    explore::Variant variant = explore::variantFromStrategy(typed, c.strategy, codegen::Target::OpenCL);
+    CHECK(count(variant.kernel.source, "vstore") >= 1);
+    if (context) checkOnDevice(*context, variant.kernel, typed, sizes, 17);
+  }
 }
 
 TEST_CASE("vector: a work-group size dividing the extent drops every guard") {

@@ -1,8 +1,12 @@
-// The vector family: for each width of SpaceOptions::vectorWidths, plain and
+// The vector family: for each width of SpaceOptions::vectorWidths, plain,
 // coarsened along x by each factor of SpaceOptions::coarsenFactors that is a
-// multiple of it (vectorize(W): rewrite::RecipeOptions::vectorWidth); only
-// where the width divides the x extent and the user functions run lane-wise
-// (others are refused when lowered).
+// multiple of it (vectorize(W): rewrite::RecipeOptions::vectorWidth), and
+// one vector wide along x coarsened along y or z by each factor, its window
+// read from global memory: a private window copies its rows lane by lane,
+// while from global memory each row of the window is a few aligned vector
+// loads (codegen/generator_vectors.cpp) that the outputs of the column share.
+// Only where the width divides the x extent and the user functions run
+// lane-wise (others are refused when lowered).
 #include "explore/families/family.h"
 
 namespace liftcc::explore::families {
@@ -13,6 +17,7 @@ Parameters vectorParameters(const SpaceOptions &o) {
   return {{"vector", listText(o.vectorWidths)},
           {"coarsen", listText(o.coarsenFactors)},
           {"window", windowsText(o.coarsenWindows)},
+          {"outer", o.vectorCoarsensOuter ? "y,z (window global)" : "none"},
           {"coarsenShapes", std::to_string(o.coarsenedGroupShapes)}};
 }
 
@@ -33,6 +38,16 @@ std::vector<Proposal> vectorConfigurations(const FamilyInput &in) {
         configurations.push_back(c);
       }
     }
+    for (size_t d = 1; d < 3 && in.options.vectorCoarsensOuter; ++d)
+      for (int64_t k : in.options.coarsenFactors) {
+        Configuration c;
+        c.recipe = rewrite::Recipe::Coarsened;
+        c.coarsen = {width, 1, 1};
+        c.coarsen[d] = k;
+        c.privateWindow = false;
+        c.vectorWidth = width;
+        configurations.push_back(c);
+      }
   }
   return inSpace(configurations);
 }
@@ -42,7 +57,7 @@ std::vector<Proposal> vectorConfigurations(const FamilyInput &in) {
 Family vectorFamily() {
   Family f;
   f.name = "vector";
-  f.lowering = "[coarsen(..) ; privateWindow|globalWindow ;] vectorize(W) ; mapGlb(D..)";
+  f.lowering = "[coarsen(x=X[,y=Y|z=Z]) ; privateWindow|globalWindow ;] vectorize(W) ; mapGlb(D..)";
   f.include = &SpaceOptions::includeVector;
   f.parameters = vectorParameters;
   f.configurations = vectorConfigurations;
