@@ -1,12 +1,16 @@
 #pragma once
 // CUDA C run on the host, for checking CUDA-only code paths (struct vectors,
-// aligned vector loads and stores) against the interpreter on machines
-// without a GPU: the kernel's source is compiled as C++ by the host compiler,
-// CUDA's built-in index variables are globals, and every thread of the grid
-// runs in turn. That is CUDA's meaning only for kernels whose threads never
-// wait for one another, so a kernel with shared memory or barriers is
-// refused, as are multi-stage and iterated kernels (one launch only) and
-// buffers of other kinds than float.
+// aligned vector loads and stores, shared memory and barriers) against the
+// interpreter on machines without a GPU: the kernel's source is compiled as
+// C++ by the host compiler, CUDA's built-in index variables are globals (the
+// thread's own index thread-local), the blocks run one after the other and
+// the threads of a block as host threads that meet at each __syncthreads
+// (std::barrier; a thread that returns leaves it, as an exited CUDA thread
+// does). __shared__ arrays are static: shared by the block's threads, and
+// blocks never overlap. An iteration of one state array runs its launches
+// with the buffers exchanged as the host does; multi-stage kernels, time
+// tiles of several phases, tuple states and results, and buffers of other
+// kinds than float are refused.
 
 #include "codegen/kernel.h"
 #include "tests/explore_test_support.h"
@@ -26,17 +30,25 @@ namespace liftcc::test {
 
 /// What CUDA's headers give a kernel that the host compiler lacks.
 inline const char *cudaOnHostPrelude() {
-  return R"(#include <cmath>
+  return R"(#include <barrier>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 #include <type_traits>
+#include <utility>
+#include <vector>
 struct liftcc_dim3 { unsigned x = 0, y = 0, z = 0; };
-static liftcc_dim3 blockIdx, threadIdx, blockDim, gridDim;
+static liftcc_dim3 blockIdx, blockDim, gridDim;
+static thread_local liftcc_dim3 threadIdx;
+static std::barrier<> *liftcc_block_barrier = nullptr;
 #define __global__
 #define __device__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __align__(n) alignas(n)
+#define __shared__ static
+#define __syncthreads() liftcc_block_barrier->arrive_and_wait()
 template <class A, class B> std::common_type_t<A, B> min(A a, B b) { return a < b ? a : b; }
 template <class A, class B> std::common_type_t<A, B> max(A a, B b) { return a > b ? a : b; }
 inline int __float2int_rz(float x) { return (int)x; }
@@ -51,9 +63,16 @@ inline std::optional<std::vector<float>> runCudaOnHost(const codegen::Kernel &ke
                                                        const std::map<std::string, int64_t> &sizes,
                                                        const std::vector<std::vector<float>> &inputs,
                                                        std::array<unsigned, 3> block, std::string &why) {
-  if (kernel.target != codegen::Target::CUDA || !kernel.stages.empty() || kernel.iteration ||
-      kernel.localMemoryBytes > 0 || kernel.source.find("__syncthreads") != std::string::npos) {
-    why = "not a single barrier-free CUDA kernel";
+  if (kernel.target != codegen::Target::CUDA || !kernel.stages.empty() ||
+      kernel.source.find("extern __shared__") != std::string::npos) {
+    why = "not a single CUDA kernel with static shared memory";
+    return std::nullopt;
+  }
+  // An iteration: the kernel launched `count` times over one state array,
+  // its input and output buffers exchanged after each launch.
+  const codegen::Kernel::Iteration *iteration = kernel.iteration ? &*kernel.iteration : nullptr;
+  if (iteration && (!iteration->phases.empty() || iteration->inputArgs.size() != 1 || iteration->carries())) {
+    why = "an iteration of phases, tuples or carried components";
     return std::nullopt;
   }
   if (kernel.localSize)
@@ -63,7 +82,8 @@ inline std::optional<std::vector<float>> runCudaOnHost(const codegen::Kernel &ke
   std::string call, reads;
   size_t input = 0;
   int64_t outputElements = 0;
-  for (const codegen::KernelArg &arg : kernel.args) {
+  for (size_t a = 0; a < kernel.args.size(); ++a) {
+    const codegen::KernelArg &arg = kernel.args[a];
     call += call.empty() ? "" : ", ";
     if (arg.role == codegen::KernelArg::Role::Size) {
       call += std::to_string(sizes.at(arg.name));
@@ -75,6 +95,10 @@ inline std::optional<std::vector<float>> runCudaOnHost(const codegen::Kernel &ke
     }
     const int64_t count = arith::evaluate(arg.count, sizes);
     if (arg.role == codegen::KernelArg::Role::Output) {
+      if (outputElements > 0) {
+        why = "several output buffers (a tuple result)";
+        return std::nullopt;
+      }
       outputElements = count;
       call += "out";
       continue;
@@ -89,8 +113,11 @@ inline std::optional<std::vector<float>> runCudaOnHost(const codegen::Kernel &ke
     // 256-byte aligned as cudaMalloc's, so that aligned vector accesses are.
     reads += "  float *in" + std::to_string(input) + " = load(argv[" + std::to_string(input + 1) + "], " +
              std::to_string(count) + ");\n";
-    call += "in" + std::to_string(input++);
+    call += iteration && iteration->inputArgs[0] == a ? "state" : "in" + std::to_string(input);
+    if (iteration && iteration->inputArgs[0] == a) reads += "  float *state = in" + std::to_string(input) + ";\n";
+    ++input;
   }
+  const int64_t launches = iteration ? arith::evaluate(iteration->count, sizes) : 1;
   std::array<int64_t, 3> global{};
   for (size_t d = 0; d < 3; ++d) global[d] = arith::evaluate(kernel.globalSize[d], sizes);
   std::string main = R"(
@@ -112,16 +139,28 @@ int main(int, char **argv) {
   for (size_t d = 0; d < 3; ++d)
     main +=
         "  gridDim." + std::string(1, "xyz"[d]) + " = " + std::to_string((global[d] + block[d] - 1) / block[d]) + ";\n";
-  main += R"(  for (blockIdx.z = 0; blockIdx.z < gridDim.z; ++blockIdx.z)
+  main += "  const long launches = " + std::to_string(launches) + ";\n";
+  main += R"(  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  for (long launch = 0; launch < launches; ++launch) {
+  for (blockIdx.z = 0; blockIdx.z < gridDim.z; ++blockIdx.z)
   for (blockIdx.y = 0; blockIdx.y < gridDim.y; ++blockIdx.y)
-  for (blockIdx.x = 0; blockIdx.x < gridDim.x; ++blockIdx.x)
-  for (threadIdx.z = 0; threadIdx.z < blockDim.z; ++threadIdx.z)
-  for (threadIdx.y = 0; threadIdx.y < blockDim.y; ++threadIdx.y)
-  for (threadIdx.x = 0; threadIdx.x < blockDim.x; ++threadIdx.x)
-    )" + kernel.name +
-          "(" + call + R"();
-  FILE *f = std::fopen(argv[)" +
-          std::to_string(input + 1) + R"(], "wb");
+  for (blockIdx.x = 0; blockIdx.x < gridDim.x; ++blockIdx.x) {
+    std::barrier<> barrier(threads);
+    liftcc_block_barrier = &barrier;
+    std::vector<std::thread> block;
+    for (unsigned t = 0; t < threads; ++t)
+      block.emplace_back([&, t] {
+        threadIdx = {t % blockDim.x, t / blockDim.x % blockDim.y, t / (blockDim.x * blockDim.y)};
+        )" +
+          kernel.name + "(" + call + R"();
+        barrier.arrive_and_drop();
+      });
+    for (std::thread &thread : block) thread.join();
+  }
+)" + (iteration ? "  std::swap(state, out);\n" : "") +
+          R"(  }
+)" + (iteration ? "  out = state;\n" : "") +
+          R"(  FILE *f = std::fopen(argv[)" + std::to_string(input + 1) + R"(], "wb");
   if (!f || std::fwrite(out, sizeof(float), outputs, f) != (size_t)outputs) return 4;
   std::fclose(f);
   return 0;
@@ -129,7 +168,7 @@ int main(int, char **argv) {
 )";
   const std::filesystem::path source = dir.path() / "kernel.cpp", binary = dir.path() / "kernel";
   std::ofstream(source) << cudaOnHostPrelude() << kernel.source << main;
-  ProcessRun build = runShell(shellQuote(LIFTCC_TEST_CXX_COMPILER) + " -std=c++17 -O1 -w -o " +
+  ProcessRun build = runShell(shellQuote(LIFTCC_TEST_CXX_COMPILER) + " -std=c++20 -O1 -w -pthread -o " +
                               shellQuote(binary.string()) + " " + shellQuote(source.string()));
   if (build.status != 0) {
     why = "the host compiler refused it: " + build.output.substr(0, 2000);

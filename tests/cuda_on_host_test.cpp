@@ -94,6 +94,22 @@ TEST_CASE("cuda on host: vector kernels, their aligned and shifted loads, comput
               "coarsen(x=4,z=4) ; globalWindow ; vectorize(4) ; mapGlb(x,y,z) ; specialise", {2, 1, 1});
 }
 
+TEST_CASE("cuda on host: kernels with shared memory and barriers, and iterations, compute the program") {
+  // Work-groups of the kernel's own shape run as host threads meeting at
+  // each __syncthreads; extents no tile or chunk divides.
+  checkOnHost("jacobi2d_5pt", {{"N", 13}, {"M", 21}}, "tile(8) ; toLocal ; mapWrg(x,y)");
+  checkOnHost("gaussian", {{"N", 11}, {"M", 19}}, "tile(4) ; toLocal ; mapWrg(x,y) ; specialise");
+  checkOnHost("heat", {{"O", 5}, {"N", 7}, {"M", 9}}, "tile(4) ; toLocal ; mapWrg(x,y,z)");
+  checkOnHost("jacobi2d_5pt", {{"N", 13}, {"M", 21}}, "streamLocal(8) ; tile(8,4) ; mapWrg(x,y)");
+  checkOnHost("heat", {{"O", 9}, {"N", 7}, {"M", 11}}, "streamLocal(4) ; tile(8,4) ; mapWrg(x,y,z) ; specialise");
+  checkOnHost("jacobi3d_13pt", {{"O", 9}, {"N", 7}, {"M", 11}}, "streamLocal(8) ; tile(4,4) ; mapWrg(x,y,z)");
+  // The host's launches of an iterate, one step or a time tile each.
+  checkOnHost("jacobi2d_5pt_iter16", {{"N", 13}, {"M", 21}}, "mapGlb(x,y)");
+  checkOnHost("jacobi2d_5pt_iter16", {{"N", 13}, {"M", 21}}, "timeTile(4) ; tile(8,4) ; stepsToLocal ; mapWrg(x,y)");
+  checkOnHost("jacobi2d_5pt_iter16", {{"N", 13}, {"M", 21}},
+              "timeTile(2) ; coarsen(y=4) ; privateWindow ; mapGlb(x,y)");
+}
+
 TEST_CASE("cuda on host: a shifted tap's lanes come from the aligned vectors around it, none lane by lane") {
   // Work-groups of 4x2 vectors: some lie wholly in the interior, where the
   // taps are unclamped and the shift from alignment is a constant.
