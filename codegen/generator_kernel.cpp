@@ -31,12 +31,6 @@ ScalarKind elementKind(const Type &type, const std::string &what) {
   return t.scalarKind();
 }
 
-arith::Expr elementCount(const Type &type) {
-  arith::Expr count(1);
-  for (Type t = type; t.isArray(); t = t.arrayElement()) count = count * t.arrayLength();
-  return count;
-}
-
 std::string indentBody(const std::string &body) {
   std::istringstream in(body);
   std::string line, out;

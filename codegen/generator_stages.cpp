@@ -125,12 +125,6 @@ Temporary temporaryFor(const std::string &name, const Type &type,
   return {nd::zipN(dims, buffers), buffers};
 }
 
-arith::Expr scalarCount(const Type &type) {
-  arith::Expr count(1);
-  for (Type t = type; t.isArray(); t = t.arrayElement()) count = count * t.arrayLength();
-  return count;
-}
-
 /// `kernel`, whose parameter list must be the one kernelSignature derives
 /// from its metadata: readers of best-kernel directories check kernel files
 /// against their launch.json with it.
@@ -233,7 +227,7 @@ std::optional<std::map<std::string, std::string>> outputsOfStages(const Program 
 KernelArg temporaryArg(const Expr &buffer) {
   const Type &type = buffer.typeOrThrow();
   return {buffer.name(), KernelArg::Role::Output, scalarElement(type, "the intermediate array " + buffer.name()),
-          scalarCount(type)};
+          elementCount(type)};
 }
 
 /// The program's interface (its inputs, outputs and sizes) and the launch of its last stage.
@@ -242,11 +236,11 @@ void setInterface(Kernel &result, const Program &typedProgram, const std::vector
   for (const Expr &in : typedProgram.inputs()) {
     const Type &type = in.typeOrThrow();
     result.args.push_back(
-        {in.name(), KernelArg::Role::Input, scalarElement(type, "input " + in.name()), scalarCount(type)});
+        {in.name(), KernelArg::Role::Input, scalarElement(type, "input " + in.name()), elementCount(type)});
   }
   for (size_t k = 0; k < outputs.size(); ++k)
     result.args.push_back({outputs[k], KernelArg::Role::Output,
-                           scalarElement(outputTypes[k], "a component of the result"), scalarCount(outputTypes[k])});
+                           scalarElement(outputTypes[k], "a component of the result"), elementCount(outputTypes[k])});
   for (const arith::Expr &s : typedProgram.sizes)
     result.args.push_back({s.varName(), KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
 

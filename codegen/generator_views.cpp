@@ -26,15 +26,6 @@ AccessPath dropFront(const AccessPath &path, size_t n) {
 
 const Type &typeOf(const Expr &e) { return e.typeOrThrow(); }
 
-/// The scalars of an array nest of scalars (its lengths multiplied); nullopt for other types.
-std::optional<arith::Expr> elementCount(const Type &type) {
-  arith::Expr count(1);
-  Type t = type;
-  for (; t.isArray(); t = t.arrayElement()) count = count * t.arrayLength();
-  if (!t.isScalar()) return std::nullopt;
-  return count;
-}
-
 } // namespace
 
 std::string Generator::read(const Expr &e, const Env &env, const AccessPath &path, const std::string &where) {

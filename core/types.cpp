@@ -138,6 +138,12 @@ Type substitute(const Type &type, const std::map<std::string, arith::Expr> &bind
   return type;
 }
 
+arith::Expr elementCount(const Type &type) {
+  arith::Expr count(1);
+  for (Type t = type; t.isArray(); t = t.arrayElement()) count = count * t.arrayLength();
+  return count;
+}
+
 int64_t scalarCount(const Type &type, const std::map<std::string, int64_t> &sizes) {
   // Sizes come from users (the command line, JSON), so the product is checked:
   // a silently wrapped count would turn into a tiny allocation and a crash.

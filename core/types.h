@@ -82,6 +82,11 @@ Type substitute(const Type &type, const std::map<std::string, arith::Expr> &bind
 /// Number of scalars in a value of this type after every length is evaluated.
 int64_t scalarCount(const Type &type, const std::map<std::string, int64_t> &sizes);
 
+/// The elements of the array nest `type` down to its first element that is
+/// no array (its lengths multiplied, an expression of the sizes; 1 for a
+/// non-array): the scalars of a buffer of an array of scalars.
+arith::Expr elementCount(const Type &type);
+
 } // namespace liftcc
 
 template <> struct std::hash<liftcc::Type> {

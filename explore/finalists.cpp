@@ -29,9 +29,6 @@ Rounds timeInRounds(size_t entrants, unsigned rounds, const std::function<double
   Rounds out;
   out.figures.resize(entrants);
   out.failures.resize(entrants);
-  auto cutRound = [&] {
-    for (std::vector<double> &f : out.figures) f.resize(std::min<size_t>(f.size(), out.completed));
-  };
   Clock::duration slowestRound{0};
   for (unsigned round = 0; round < rounds; ++round) {
     if (stop && stop()) break;
@@ -53,7 +50,7 @@ Rounds timeInRounds(size_t entrants, unsigned rounds, const std::function<double
     // A round cut short (by RoundCut, or `stop` after a launch past the
     // deadline) does not count.
     if (cut || (stop && stop())) {
-      cutRound();
+      for (std::vector<double> &f : out.figures) f.resize(std::min<size_t>(f.size(), out.completed));
       break;
     }
     ++out.completed;

@@ -113,8 +113,9 @@ inline std::optional<std::vector<float>> runCudaOnHost(const codegen::Kernel &ke
     // 256-byte aligned as cudaMalloc's, so that aligned vector accesses are.
     reads += "  float *in" + std::to_string(input) + " = load(argv[" + std::to_string(input + 1) + "], " +
              std::to_string(count) + ");\n";
-    call += iteration && iteration->inputArgs[0] == a ? "state" : "in" + std::to_string(input);
-    if (iteration && iteration->inputArgs[0] == a) reads += "  float *state = in" + std::to_string(input) + ";\n";
+    const bool state = iteration && iteration->inputArgs[0] == a; // the iterated array: exchanged with `out`
+    call += state ? "state" : "in" + std::to_string(input);
+    if (state) reads += "  float *state = in" + std::to_string(input) + ";\n";
     ++input;
   }
   const int64_t launches = iteration ? arith::evaluate(iteration->count, sizes) : 1;

@@ -60,8 +60,6 @@ struct CopyCandidate {
   std::string label() const;
 };
 
-/// The memory roof of a roofline bound: the best of several STREAM-like
-/// copies (tuner/copy_roofline.h), each verified after timing.
 /// What Device::measureCopyBandwidth times.
 struct CopyProbe {
   int warmups = 1;
@@ -77,6 +75,8 @@ struct CopyProbe {
   std::string onlyCandidate;
 };
 
+/// The memory roof of a roofline bound: the best of several STREAM-like
+/// copies (tuner/copy_roofline.h), each verified after timing.
 struct CopyBandwidth {
   double bytesPerSecond = 0; ///< the roof: the fastest candidate, read plus write bytes per second
   size_t bufferBytes = 0;    ///< size of one of the two buffers

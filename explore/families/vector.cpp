@@ -21,6 +21,16 @@ Parameters vectorParameters(const SpaceOptions &o) {
           {"coarsenShapes", std::to_string(o.coarsenedGroupShapes)}};
 }
 
+/// Vectors of `width` lanes, each work-item computing the block `coarsen`.
+Configuration coarsenedVectors(int64_t width, std::array<int64_t, 3> coarsen, bool privateWindow) {
+  Configuration c;
+  c.recipe = rewrite::Recipe::Coarsened;
+  c.coarsen = coarsen;
+  c.privateWindow = privateWindow;
+  c.vectorWidth = width;
+  return c;
+}
+
 std::vector<Proposal> vectorConfigurations(const FamilyInput &in) {
   std::vector<Configuration> configurations;
   for (int64_t width : in.options.vectorWidths) {
@@ -29,24 +39,14 @@ std::vector<Proposal> vectorConfigurations(const FamilyInput &in) {
     configurations.push_back(plain);
     for (int64_t k : in.options.coarsenFactors) {
       if (k % width != 0) continue;
-      for (bool window : in.options.coarsenWindows) {
-        Configuration c;
-        c.recipe = rewrite::Recipe::Coarsened;
-        c.coarsen = {k, 1, 1};
-        c.privateWindow = window;
-        c.vectorWidth = width;
-        configurations.push_back(c);
-      }
+      for (bool window : in.options.coarsenWindows)
+        configurations.push_back(coarsenedVectors(width, {k, 1, 1}, window));
     }
     for (size_t d = 1; d < 3 && in.options.vectorCoarsensOuter; ++d)
       for (int64_t k : in.options.coarsenFactors) {
-        Configuration c;
-        c.recipe = rewrite::Recipe::Coarsened;
-        c.coarsen = {width, 1, 1};
-        c.coarsen[d] = k;
-        c.privateWindow = false;
-        c.vectorWidth = width;
-        configurations.push_back(c);
+        std::array<int64_t, 3> coarsen{width, 1, 1};
+        coarsen[d] = k;
+        configurations.push_back(coarsenedVectors(width, coarsen, /*privateWindow=*/false));
       }
   }
   return inSpace(configurations);

@@ -73,7 +73,6 @@ tuner::CopyBandwidth measureCopyRoofline(const Context &ctx, std::size_t bytes, 
     return onlyCandidate.empty() || candidate.label() == onlyCandidate;
   };
   auto measure = [&](tuner::CopyCandidate candidate, auto &&work) {
-    if (!wanted(candidate)) return;
     try {
       out.upload(zeros); // a copy that writes nothing must fail verification
       candidate.bytesPerSecond = bytesPerSecond(result.bufferBytes, timeWork(ctx, work, options));
@@ -114,7 +113,8 @@ tuner::CopyBandwidth measureCopyRoofline(const Context &ctx, std::size_t bytes, 
       measure(std::move(candidate), [&] { prepared->enqueue(); });
     }
   }
-  measure(tuner::CopyCandidate{"device copy", 0, 0, ""}, [&] { out.copyFrom(in); });
+  if (tuner::CopyCandidate deviceCopy{"device copy", 0, 0, ""}; wanted(deviceCopy))
+    measure(std::move(deviceCopy), [&] { out.copyFrom(in); });
   result.roof = tuner::fastestCopy(result.candidates);
   result.bytesPerSecond = result.candidates[result.roof].bytesPerSecond;
   return result;
