@@ -5,6 +5,7 @@
 #include "codegen/env.h"
 #include "codegen/generate.h"
 #include "codegen/kernel_ir.h"
+#include "core/ir/after_loop.h"
 
 #include <cstdint>
 #include <functional>
@@ -382,8 +383,19 @@ Kernel generateIteratedStages(const Program &typedProgram, Target target, const 
 /// steps left.
 bool iteratesInPhases(const Program &typedProgram);
 /// Its kernels, every phase's in turn (generator_phases.cpp,
-/// Kernel::Iteration::phases).
-Kernel generatePhases(const Program &typedProgram, Target target, const CodegenOptions &options);
+/// Kernel::Iteration::phases). `sourceParts` as for generateStages; the
+/// temporaries' names start with `temporaryPrefix`.
+Kernel generatePhases(const Program &typedProgram, Target target, const CodegenOptions &options,
+                      std::vector<SourceParts> *sourceParts = nullptr, const std::string &temporaryPrefix = "");
+/// The kernels of an iterate (one loop, a chain in phases, over an array or a
+/// tuple of them) or of a program without one, the pieces of their source
+/// appended to `parts`, temporaries named from `temporaryBase`.
+Kernel generateCollectingParts(const Program &typedProgram, Target target, const CodegenOptions &options,
+                               std::vector<SourceParts> &parts, const std::string &temporaryBase);
+/// A program with a stage after its loop (core/ir/after_loop.h,
+/// generator_after_loop.cpp): the loop's kernels, then the stage's, which
+/// the host launches once after the loop (Kernel::Iteration::epilogueStages).
+Kernel generateAfterLoop(const AfterLoop &split, Target target, const CodegenOptions &options);
 
 bool isCompute(const Expr &e);
 /// True when writing `e` writes memory (a compute node, possibly seen through

@@ -411,10 +411,12 @@ size_t iteratedInput(const Program &typedProgram) {
 
 Kernel generateKernel(const Program &typedProgram, Target target, const CodegenOptions &options) {
   if (std::optional<Expr> read = stateInputReadByStep(typedProgram)) fail("/body/f", stateInputReadMessage(*read));
+  std::optional<AfterLoop> afterLoop = splitAfterLoop(typedProgram);
   if (options.countGlobalLoads &&
-      (hasStages(typedProgram) || iteratesStages(typedProgram) || iteratesTuple(typedProgram)))
+      (afterLoop || hasStages(typedProgram) || iteratesStages(typedProgram) || iteratesTuple(typedProgram)))
     fail("/body", "counting global loads (CodegenOptions::countGlobalLoads) supports single-kernel programs only, "
                   "not one with an intermediate array in global memory");
+  if (afterLoop) return generateAfterLoop(*afterLoop, target, options);
   if (iteratesTuple(typedProgram)) return generateIteratedTuple(typedProgram, target, options);
   if (iteratesInPhases(typedProgram)) return generatePhases(typedProgram, target, options);
   if (hasStages(typedProgram)) return generateStages(typedProgram, target, options);

@@ -23,16 +23,6 @@ namespace liftcc::codegen {
 
 namespace {
 
-/// A phase's kernels with the pieces of their source: one kernel, or the
-/// stages of a step with an intermediate in global memory.
-Kernel phaseKernel(const Program &phase, Target target, const CodegenOptions &options, std::vector<SourceParts> &parts,
-                   const std::string &temporaryBase) {
-  if (iteratesTuple(phase)) return generateIteratedTuple(phase, target, options, &parts, temporaryBase);
-  if (iteratesStages(phase)) return generateIteratedStages(phase, target, options, &parts, temporaryBase);
-  parts.emplace_back();
-  return generateOneKernel(phase, target, options, &parts.back());
-}
-
 bool sameInterface(const std::vector<KernelArg> &a, const std::vector<KernelArg> &b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const KernelArg &x, const KernelArg &y) {
     return x.name == y.name && x.role == y.role && x.kind == y.kind && x.count == y.count;
@@ -48,7 +38,18 @@ bool iteratesInPhases(const Program &typedProgram) {
   return chainedInputs(typedProgram).has_value();
 }
 
-Kernel generatePhases(const Program &typedProgram, Target target, const CodegenOptions &options) {
+Kernel generateCollectingParts(const Program &typedProgram, Target target, const CodegenOptions &options,
+                               std::vector<SourceParts> &parts, const std::string &temporaryBase) {
+  if (iteratesTuple(typedProgram)) return generateIteratedTuple(typedProgram, target, options, &parts, temporaryBase);
+  if (iteratesInPhases(typedProgram)) return generatePhases(typedProgram, target, options, &parts, temporaryBase + "_");
+  if (hasStages(typedProgram)) return generateStages(typedProgram, target, options, &parts, temporaryBase);
+  if (iteratesStages(typedProgram)) return generateIteratedStages(typedProgram, target, options, &parts, temporaryBase);
+  parts.emplace_back();
+  return generateOneKernel(typedProgram, target, options, &parts.back());
+}
+
+Kernel generatePhases(const Program &typedProgram, Target target, const CodegenOptions &options,
+                      std::vector<SourceParts> *sourceParts, const std::string &temporaryPrefix) {
   // Each level of the chain alone, innermost first: its iterate over the
   // state's inputs instead of over the levels before it.
   const std::vector<Expr> levels = chainLevels(typedProgram.body());
@@ -74,8 +75,8 @@ Kernel generatePhases(const Program &typedProgram, Target target, const CodegenO
     CodegenOptions phaseOptions = options;
     if (!last) phaseOptions.kernelName = options.kernelName + "_phase" + std::to_string(p);
     Program phase = typeCheck(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), loops[p])});
-    Kernel kernel =
-        phaseKernel(phase, target, phaseOptions, parts, last ? "tmp" : "phase" + std::to_string(p) + "_tmp");
+    Kernel kernel = generateCollectingParts(phase, target, phaseOptions, parts,
+                                            temporaryPrefix + (last ? "tmp" : "phase" + std::to_string(p) + "_tmp"));
     if (!kernel.iteration || kernel.iteration->inputArgs.empty())
       throw InternalError("phase " + std::to_string(p) + " of " + options.kernelName +
                           " is not an iterate over inputs");
@@ -102,6 +103,7 @@ Kernel generatePhases(const Program &typedProgram, Target target, const CodegenO
   result.iteration = iteration;
   launchOfLastStage(result);
   result.source = assembleSource(Dialect(target), parts);
+  if (sourceParts) sourceParts->insert(sourceParts->end(), parts.begin(), parts.end());
   return result;
 }
 

@@ -409,7 +409,11 @@ Kernel generateIteratedTuple(const Program &typedProgram, Target target, const C
     if (from) passedOn.insert(state[*from].name());
   Program step = typeCheck(Program{typedProgram.sizes, Expr::lambda(typedProgram.inputs(), stepBody)});
   // A tuple result is a kernel per computed component: stages.
-  if (!hasStages(step)) throw InternalError("the iterated step over a tuple has no kernel per component");
+  // The recipes make each computed component a kernel of its own (toGlobal);
+  // a step without is a program given to the code generator unlowered.
+  if (!hasStages(step))
+    fail("/body/f", "the program is not lowered: each computed component of an iterate over a tuple must become a "
+                    "kernel of its own (liftc compile --opt plain, tiled or local lowers it)");
   Kernel kernel = generateStages(step, target, options, sourceParts, temporaryBase, passedOn);
   std::vector<size_t> outputs;
   for (size_t i = 0; i < kernel.args.size(); ++i)

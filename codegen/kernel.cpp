@@ -86,6 +86,11 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
     // (computed) or the index of the component it is the old value of.
     if (!kernel.iteration->carriedFrom.empty())
       meta["iterate"]["carriedFrom"] = carriedJson(kernel.iteration->carriedFrom);
+    // Written only for a stage after the loop.
+    if (kernel.iteration->epilogueStages > 0) {
+      meta["iterate"]["epilogueStages"] = kernel.iteration->epilogueStages;
+      meta["iterate"]["stateBuffers"] = kernel.iteration->stateBuffers;
+    }
   }
   if (kernel.localSize) {
     json local = json::array();

@@ -77,6 +77,16 @@ struct Kernel {
     std::vector<std::optional<size_t>> carriedFrom;
     /// Whether some launch carries a component (the buffers rotate).
     bool carries() const { return carriesSomewhere(*this); }
+    /// A stage after the loop (core/ir/after_loop.h): the last
+    /// `epilogueStages` of `stages` are launched once after the loop's
+    /// launches (which `phases` then cover), reading its result; the state's
+    /// outputs are then `stateBuffers`, temporaries of the program named
+    /// once per component (the c-th replaces inputArgs[c]), and the program's
+    /// outputs are the stage's. The stage reads component c under the name
+    /// stateBuffers[c]: the host binds that name to the buffer holding the
+    /// loop's result. 0: none.
+    size_t epilogueStages = 0;
+    std::vector<std::string> stateBuffers{};
   };
   std::optional<Iteration> iteration;
   /// Options the device compiler must build the kernel with, in the target's

@@ -43,6 +43,14 @@ const PlanArg &ExportPlan::buffer(size_t index) const {
   return index < args.size() ? args[index] : temporaries.at(index - args.size());
 }
 
+std::vector<size_t> ExportPlan::stateWritten() const {
+  return iteration && !iteration->stateOutputs.empty() ? iteration->stateOutputs : outputArgs();
+}
+
+size_t ExportPlan::loopStages() const {
+  return stages.size() - std::min(stages.size(), iteration ? iteration->epilogueStages : 0);
+}
+
 std::array<int64_t, 3> PlanStage::cudaBlock() const {
   if (localSize) return *localSize;
   // The launch plan's default, so an exported kernel launches like the one
@@ -197,7 +205,7 @@ std::vector<StageParam> bindParams(const ExportPlan &plan, const std::vector<Pla
 void validateCarried(const ExportPlan &plan, const std::vector<std::optional<size_t>> &carried,
                      const std::vector<PlanStage> &stages, const std::string &pointer, const std::string &where) {
   if (carried.empty()) return;
-  const std::vector<size_t> &inputs = plan.iteration->inputArgs, outputs = plan.outputArgs();
+  const std::vector<size_t> &inputs = plan.iteration->inputArgs, outputs = plan.stateWritten();
   if (carried.size() != inputs.size())
     fail(where, pointer,
          "expected one entry per component of the state (" + std::to_string(inputs.size()) + "), found " +
@@ -218,8 +226,34 @@ void validateCarried(const ExportPlan &plan, const std::vector<std::optional<siz
       for (const StageParam &param : stage.params)
         if (!param.isSize && param.index == outputs.at(c))
           fail(where, at,
-               "the output '" + io::shown(plan.args.at(outputs[c]).name) +
+               "the output '" + io::shown(plan.buffer(outputs[c]).name) +
                    "' of a carried component is written by kernel '" + io::shown(stage.kernelName) + "'");
+  }
+}
+
+/// A stage after the loop: fewer kernels than the plan has, the state
+/// written to distinct temporaries, one per component; none: no stateOutputs.
+void validateEpilogue(const ExportPlan &plan, const std::string &where) {
+  const ExportPlan::Iteration &it = *plan.iteration;
+  if (it.epilogueStages == 0) {
+    if (!it.stateOutputs.empty())
+      fail(where, "/kernel/iterate/stateBuffers", "expected no state buffers without epilogueStages");
+    return;
+  }
+  if (it.epilogueStages >= plan.stages.size())
+    fail(where, "/kernel/iterate/epilogueStages",
+         "expected fewer than the " + std::to_string(plan.stages.size()) + " kernels, found " +
+             std::to_string(it.epilogueStages));
+  if (it.stateOutputs.size() != it.inputArgs.size())
+    fail(where, "/kernel/iterate/stateBuffers",
+         "expected one buffer per component of the state (" + std::to_string(it.inputArgs.size()) + "), found " +
+             std::to_string(it.stateOutputs.size()));
+  for (size_t c = 0; c < it.stateOutputs.size(); ++c) {
+    const std::string at = "/kernel/iterate/stateBuffers/" + std::to_string(c);
+    if (it.stateOutputs[c] < plan.args.size() || it.stateOutputs[c] >= plan.args.size() + plan.temporaries.size())
+      fail(where, at, "expected a temporary");
+    if (std::count(it.stateOutputs.begin(), it.stateOutputs.end(), it.stateOutputs[c]) > 1)
+      fail(where, at, "the temporary '" + io::shown(plan.buffer(it.stateOutputs[c]).name) + "' holds two components");
   }
 }
 
@@ -243,14 +277,15 @@ void validate(const ExportPlan &plan, const std::string &where) {
   if (plan.iteration)
     withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(plan.iteration->count); });
   if (plan.iteration) {
+    validateEpilogue(plan, where);
     const std::vector<size_t> &inputs = plan.iteration->inputArgs;
-    std::vector<size_t> outputs = plan.outputArgs();
+    std::vector<size_t> outputs = plan.stateWritten();
     if (inputs.size() != outputs.size())
       fail(where, "/kernel/iterate",
            "an iterated program has one output per iterated input, found " + std::to_string(outputs.size()) +
                " outputs for " + std::to_string(inputs.size()) + (inputs.size() == 1 ? " input" : " inputs"));
     for (size_t c = 0; c < inputs.size(); ++c) {
-      const PlanArg &in = plan.args.at(inputs[c]), &out = plan.args.at(outputs[c]);
+      const PlanArg &in = plan.args.at(inputs[c]), &out = plan.buffer(outputs[c]);
       if (in.kind != out.kind || in.count != out.count)
         fail(where, "/kernel/iterate",
              "the iterated input '" + io::shown(in.name) + "' and the output '" + io::shown(out.name) +
@@ -258,11 +293,14 @@ void validate(const ExportPlan &plan, const std::string &where) {
       if (std::count(inputs.begin(), inputs.end(), inputs[c]) > 1)
         fail(where, "/kernel/iterate", "the input '" + io::shown(in.name) + "' is iterated twice");
     }
-    validateCarried(plan, plan.iteration->carriedFrom, plan.stages, "/kernel/iterate/carriedFrom", where);
+    // The stages after the loop read the state's buffers; only the loop's must not write a carried one.
+    const std::vector<PlanStage> looped(plan.stages.begin(),
+                                        plan.stages.begin() + static_cast<std::ptrdiff_t>(plan.loopStages()));
+    validateCarried(plan, plan.iteration->carriedFrom, looped, "/kernel/iterate/carriedFrom", where);
     const std::vector<ExportPlan::Iteration::Phase> &phases = plan.iteration->phases;
     size_t first = 0;
     for (size_t p = 0; p < phases.size(); ++p) {
-      const size_t end = std::min(first + phases[p].stages, plan.stages.size());
+      const size_t end = std::min(first + phases[p].stages, plan.loopStages());
       const std::vector<PlanStage> own(plan.stages.begin() + static_cast<std::ptrdiff_t>(first),
                                        plan.stages.begin() + static_cast<std::ptrdiff_t>(end));
       validateCarried(plan, phases[p].carriedFrom, own, "/kernel/iterate/phases/" + std::to_string(p) + "/carriedFrom",
@@ -279,12 +317,12 @@ void validate(const ExportPlan &plan, const std::string &where) {
       auto counted = [](int64_t n, const std::string &one, const std::string &many) {
         return std::to_string(n) + " " + (n == 1 ? one : many);
       };
-      if (launches != plan.iteration->count || stages != plan.stages.size())
+      if (launches != plan.iteration->count || stages != plan.loopStages())
         fail(where, "/kernel/iterate/phases",
              "the phases add up to " + counted(launches, "launch", "launches") + " of " +
                  counted(int64_t(stages), "kernel", "kernels") + ", expected " +
                  counted(plan.iteration->count, "launch", "launches") + " of " +
-                 counted(int64_t(plan.stages.size()), "kernel", "kernels"));
+                 counted(int64_t(plan.loopStages()), "kernel", "kernels"));
     }
   }
 }
@@ -430,6 +468,28 @@ ExportPlan::Iteration parseIteration(const ExportPlan &plan, const json &kernel,
   return it;
 }
 
+/// A stage after the loop: how many of the last kernels it is and the
+/// temporaries (by name) the loop writes the state to; validate() checks the rest.
+void parseEpilogue(ExportPlan &plan, const json &iterate, const std::string &where) {
+  if (!iterate.is_object() || (!iterate.contains("epilogueStages") && !iterate.contains("stateBuffers"))) return;
+  const json &stages = field(iterate, "epilogueStages", where, "/kernel/iterate");
+  if (!stages.is_number_unsigned() || stages.get<uint64_t>() == 0 || stages.get<uint64_t>() > 4096)
+    fail(where, "/kernel/iterate/epilogueStages", "expected a count of kernels, found " + io::shown(stages.dump()));
+  plan.iteration->epilogueStages = stages.get<size_t>();
+  const json &names = field(iterate, "stateBuffers", where, "/kernel/iterate");
+  if (!names.is_array() || names.empty())
+    fail(where, "/kernel/iterate/stateBuffers", "expected a non-empty array of temporary names");
+  for (size_t c = 0; c < names.size(); ++c) {
+    const std::string at = "/kernel/iterate/stateBuffers/" + std::to_string(c);
+    if (!names[c].is_string()) fail(where, at, "expected a string");
+    size_t t = 0;
+    while (t < plan.temporaries.size() && plan.temporaries[t].name != names[c].get<std::string>()) ++t;
+    if (t == plan.temporaries.size())
+      fail(where, at, "no temporary named '" + io::shown(names[c].get<std::string>()) + "'");
+    plan.iteration->stateOutputs.push_back(plan.args.size() + t);
+  }
+}
+
 /// The carriedFrom of the iterate field or of one of its phases, `object`
 /// at `pointer` (absent: every component computed): null or a component
 /// index per component; validate() checks the rest.
@@ -541,6 +601,7 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     plan.iteration = parseIteration(plan, kernel, where);
     plan.iteration->phases = parsePhases(kernel, where);
     plan.iteration->carriedFrom = parseCarried(kernel["iterate"], "/kernel/iterate", where);
+    parseEpilogue(plan, kernel["iterate"], where);
   }
   std::vector<std::string> provenance = provenanceLines(launch);
   plan.provenance.insert(plan.provenance.end(), provenance.begin(), provenance.end());
@@ -622,6 +683,15 @@ ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &prog
   for (const codegen::Kernel::Iteration::Phase &phase :
        kernel.iteration ? kernel.iteration->phases : std::vector<codegen::Kernel::Iteration::Phase>{})
     plan.iteration->phases.push_back({arith::evaluate(phase.count, bindings), phase.stages, phase.carriedFrom});
+  if (kernel.iteration) {
+    plan.iteration->epilogueStages = kernel.iteration->epilogueStages;
+    for (const std::string &name : kernel.iteration->stateBuffers) {
+      auto t = std::find_if(plan.temporaries.begin(), plan.temporaries.end(),
+                            [&](const PlanArg &a) { return a.name == name; });
+      if (t == plan.temporaries.end()) fail(where, "/kernel/iterate/stateBuffers", "no temporary named " + name);
+      plan.iteration->stateOutputs.push_back(plan.args.size() + static_cast<size_t>(t - plan.temporaries.begin()));
+    }
+  }
   plan.provenance = std::move(provenance);
   validate(plan, where);
   return plan;

@@ -104,6 +104,14 @@ struct ExportPlan {
     const std::vector<std::optional<size_t>> &carriedIn(size_t p) const {
       return phases.empty() ? carriedFrom : phases.at(p).carriedFrom;
     }
+    /// codegen::Kernel::Iteration::epilogueStages: the last stages, launched
+    /// once after the loop (whose launches cover the others), reading its
+    /// result from `stateOutputs`; 0: none.
+    size_t epilogueStages = 0;
+    /// Where the loop writes each component of the state (buffer indices as
+    /// StageParam's: temporaries, with a stage after the loop); empty: the
+    /// output arguments.
+    std::vector<size_t> stateOutputs{};
   };
   std::optional<Iteration> iteration;
   /// Where the kernel came from, for the comment heading the exported files.
@@ -115,6 +123,11 @@ struct ExportPlan {
   std::vector<size_t> outputArgs() const;
   /// A buffer of the plan by StageParam index: an argument or a temporary.
   const PlanArg &buffer(size_t index) const;
+  /// The buffers (StageParam indices) the loop writes the state's components
+  /// to, paired with Iteration::inputArgs: its stateOutputs, else outputArgs().
+  std::vector<size_t> stateWritten() const;
+  /// The stages the loop launches, [0, this): all but the epilogue's.
+  size_t loopStages() const;
 };
 
 /// The plan of a best-kernel directory (launch.json and the kernel file it

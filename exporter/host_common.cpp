@@ -135,9 +135,25 @@ std::string paramValue(const ExportPlan &plan, const HostNames &names, const Sta
   return "program->temporaries[" + std::to_string(param.index - plan.args.size()) + "]";
 }
 
-bool launchesKernels(const ExportPlan &plan) { return !plan.iteration || plan.iteration->count > 0; }
+bool launchesKernels(const ExportPlan &plan) {
+  return !plan.iteration || plan.iteration->count > 0 || plan.iteration->epilogueStages > 0;
+}
 
 namespace {
+
+/// The C expression of buffer `index` (StageParam's): an argument's
+/// parameter or a temporary of the program.
+std::string bufferValue(const ExportPlan &plan, const HostNames &names, size_t index) {
+  return paramValue(plan, names, StageParam{false, index});
+}
+
+/// Its size in bytes: an argument's macro, a temporary's count.
+std::string bufferBytes(const ExportPlan &plan, const HostNames &names, size_t index) {
+  if (index < plan.args.size()) return names.argMacro[index] + "_BYTES";
+  const PlanArg &buffer = plan.buffer(index);
+  return std::to_string(buffer.count * elementBytes(buffer.kind));
+}
+
 /// Whether the phases (the one loop) launch a kernel computing component c.
 bool computedSomewhere(const ExportPlan &plan, size_t c) {
   for (size_t p = 0; p < std::max<size_t>(1, plan.iteration->phases.size()); ++p) {
@@ -151,10 +167,10 @@ bool computedSomewhere(const ExportPlan &plan, size_t c) {
 ScratchLayout scratchLayout(const ExportPlan &plan) {
   ScratchLayout layout;
   if (!plan.iteration) return layout;
-  const std::vector<size_t> outputs = plan.outputArgs();
+  const std::vector<size_t> outputs = plan.stateWritten();
   const size_t components = plan.iteration->inputArgs.size();
   auto bytes = [&](size_t c) {
-    return plan.args.at(outputs.at(c)).count * elementBytes(plan.args.at(outputs.at(c)).kind);
+    return plan.buffer(outputs.at(c)).count * elementBytes(plan.buffer(outputs.at(c)).kind);
   };
   if (!plan.iteration->carries()) {
     for (size_t c = 0; c < components; ++c) {
@@ -230,7 +246,7 @@ LoopText exchangeText(const ExportPlan &plan, const HostNames &names, const Sche
                                               {"SOURCE", variable("source", c)},
                                               {"TARGET", variable("target", c)},
                                               {"INPUT", names.argParam[plan.iteration->inputArgs[c]]},
-                                              {"OUTPUT", names.argParam[outputs.at(c)]},
+                                              {"OUTPUT", bufferValue(plan, names, outputs.at(c))},
                                               {"COUNT", count},
                                               {"SLOT", std::to_string(c)}};
     sources += substitute(section(shared, "iteration_source"), values);
@@ -296,7 +312,7 @@ LoopText rotationText(const ExportPlan &plan, const HostNames &names, const Sche
       for (size_t d = 0; d < components; ++d)
         if (origin[d] && origin[d]->second == c && origin[d]->first >= first && origin[d]->first < end)
           pick += "if (step == " + std::to_string(origin[d]->first) + ") " + variable("target", c) + " = " +
-                  names.argParam[outputs.at(d)] + ";\n      else ";
+                  bufferValue(plan, names, outputs.at(d)) + ";\n      else ";
       picks += pick + variable("target", c) + " = " + names.api + "_free_scratch(program->scratch + " +
                std::to_string(layout.first[c]) + ", " + std::to_string(layout.count[c]) + ", busy, nbusy);\n" +
                "      busy[nbusy++] = " + variable("target", c) + ";\n";
@@ -307,36 +323,64 @@ LoopText rotationText(const ExportPlan &plan, const HostNames &names, const Sche
                                       {{"BUFFER", hooks.bufferType}, {"NEXT", next}, {"ASSIGN", assign}}));
   }
   // Components whose last value is an input's (fewer launches than the
-  // carries need) are copied after the launches; the last copy gives the event.
+  // carries need) are copied after the launches; the last copy gives the
+  // event, unless a stage after the loop follows.
   std::vector<size_t> copied;
   for (size_t c = 0; c < components; ++c)
     if (!origin[c]) copied.push_back(c);
   std::string copies;
   for (size_t c : copied)
-    copies += indented(hooks.copy(variable("source", c), names.argParam[outputs.at(c)],
-                                  names.argMacro[outputs.at(c)] + "_BYTES", c == copied.back() ? "done" : "NULL"),
+    copies += indented(hooks.copy(variable("source", c), bufferValue(plan, names, outputs.at(c)),
+                                  bufferBytes(plan, names, outputs.at(c)),
+                                  c == copied.back() && plan.iteration->epilogueStages == 0 ? "done" : "NULL"),
                        "  ");
   text.start = substitute(
       section(shared, "rotation_start"),
       {{"COUNT", count}, {"SOURCES", sources}, {"BUFFER", hooks.bufferType}, {"BUSY", std::to_string(2 * components)}});
   text.end = copied.empty() ? std::string() : substitute(section(shared, "rotation_copies"), {{"COPIES", copies}});
-  text.endGivesEvent = !copied.empty();
+  text.endGivesEvent = !copied.empty() && plan.iteration->epilogueStages == 0;
   return text;
+}
+
+/// The stages after the loop (none without them), each launched once, the
+/// last giving the caller's event; `bind`: with their parameters bound first.
+std::string epilogueText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks, bool bind,
+                         const std::string &indent) {
+  std::string text;
+  const std::string OK = names.enumValue("OK");
+  for (size_t s = plan.loopStages(); s < plan.stages.size(); ++s) {
+    if (bind)
+      for (size_t p = 0; p < plan.stages[s].params.size(); ++p) {
+        const StageParam &param = plan.stages[s].params[p];
+        text += hooks.bind(s, p, param.isSize, paramValue(plan, names, param), indent);
+      }
+    text += indent + "/* " + plan.stages[s].kernelName + ", once after the loop */\n";
+    text += indent + "status = " + hooks.enqueue(s, s + 1 == plan.stages.size() ? "done" : "NULL") + ";\n";
+    text += indent + "if (status != " + OK + ") return status;\n";
+  }
+  return text;
+}
+
+/// An iterate of zero steps: the inputs copied to the state's outputs, then the stages after the loop.
+std::string zeroIterationsText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks) {
+  const std::vector<size_t> outputs = plan.stateWritten(), &iterated = plan.iteration->inputArgs;
+  const bool epilogue = plan.iteration->epilogueStages > 0;
+  std::string text = "  /* Zero iterations: the loop's result is the input. */\n";
+  for (size_t c = 0; c < iterated.size(); ++c)
+    text +=
+        hooks.copy(names.argParam[iterated[c]], bufferValue(plan, names, outputs.at(c)),
+                   bufferBytes(plan, names, outputs.at(c)), c + 1 == iterated.size() && !epilogue ? "done" : "NULL");
+  return text + epilogueText(plan, names, hooks, true, "  ") + "  return " + names.enumValue("OK") + ";\n";
 }
 
 } // namespace
 
 std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks) {
   const std::string OK = names.enumValue("OK");
-  const std::vector<size_t> outputs = plan.outputArgs();
+  const std::vector<size_t> outputs = plan.stateWritten();
   const std::vector<size_t> iterated = plan.iteration ? plan.iteration->inputArgs : std::vector<size_t>{};
-  if (plan.iteration && plan.iteration->count == 0) {
-    std::string text = "  /* Zero iterations: the result is the input. */\n";
-    for (size_t c = 0; c < iterated.size(); ++c)
-      text += hooks.copy(names.argParam[iterated[c]], names.argParam[outputs.at(c)],
-                         names.argMacro[outputs.at(c)] + "_BYTES", c + 1 == iterated.size() ? "done" : "NULL");
-    return text + "  return " + OK + ";\n";
-  }
+  const bool epilogue = plan.iteration && plan.iteration->epilogueStages > 0;
+  if (plan.iteration && plan.iteration->count == 0) return zeroIterationsText(plan, names, hooks);
 
   // Component c of an iteration reads `source` and writes `target` (with a
   // suffix when the state has several components).
@@ -352,11 +396,13 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
     }
     return std::nullopt;
   };
+  // The stages after the loop read its result where the loop leaves it, the state's outputs: bound once.
   std::string text;
   for (size_t s = 0; s < plan.stages.size(); ++s)
     for (size_t p = 0; p < plan.stages[s].params.size(); ++p) {
       const StageParam &param = plan.stages[s].params[p];
-      if (!swappedAs(param)) text += hooks.bind(s, p, param.isSize, paramValue(plan, names, param), "  ");
+      if (s >= plan.loopStages() || !swappedAs(param))
+        text += hooks.bind(s, p, param.isSize, paramValue(plan, names, param), "  ");
     }
   auto stageComment = [&](size_t s, const std::string &indent) {
     return plan.stages.size() > 1 ? indent + "/* " + plan.stages[s].kernelName + " */\n" : std::string();
@@ -373,7 +419,7 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
   std::string count = std::to_string(plan.iteration->count);
   const ScratchLayout layout = scratchLayout(plan);
   for (size_t slot = 0; plan.iteration->count >= 2 && slot < layout.slotComponent.size(); ++slot)
-    text += hooks.allocateScratch(slot, names.argMacro[outputs.at(layout.slotComponent[slot])] + "_BYTES");
+    text += hooks.allocateScratch(slot, bufferBytes(plan, names, outputs.at(layout.slotComponent[slot])));
   TemplateSections shared = templateFile("host.c.in");
   const LoopText loop = plan.iteration->carries() ? rotationText(plan, names, hooks, outputs, variable)
                                                   : exchangeText(plan, names, hooks, outputs, variable);
@@ -381,7 +427,7 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
   // One loop per phase (one for a single loop), each launching its stages;
   // the last launch of all gives the caller's event.
   std::vector<ExportPlan::Iteration::Phase> phases = plan.iteration->phases;
-  if (phases.empty()) phases.push_back({plan.iteration->count, plan.stages.size(), plan.iteration->carriedFrom});
+  if (phases.empty()) phases.push_back({plan.iteration->count, plan.loopStages(), plan.iteration->carriedFrom});
   size_t first = 0;
   for (size_t p = 0; p < phases.size(); ++p) {
     const bool lastPhase = p + 1 == phases.size();
@@ -394,14 +440,15 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
         if (std::optional<std::string> value = swappedAs(plan.stages[s].params[q]))
           text += hooks.bind(s, q, false, *value, "      ");
       // Where the last phase carries components, the copies after the launches give the event.
-      bool last = lastPhase && s + 1 == first + phases[p].stages && !loop.endGivesEvent;
+      bool last = lastPhase && s + 1 == first + phases[p].stages && !loop.endGivesEvent && !epilogue;
       text += "      status = " + hooks.enqueue(s, last ? "k == " + phaseCount + " - 1 ? done : NULL" : "NULL") + ";\n";
       text += "      if (status != " + OK + ") return status;\n";
     }
     text += loop.advance.at(p) + section(shared, "iteration_loop_end");
     first += phases[p].stages;
   }
-  return text + loop.end + substitute(section(shared, "iteration_end"), {{"API", names.API}});
+  return text + loop.end + epilogueText(plan, names, hooks, false, "    ") +
+         substitute(section(shared, "iteration_end"), {{"API", names.API}});
 }
 
 std::string provenanceComment(const ExportPlan &plan, const std::string &what) {
@@ -427,7 +474,11 @@ std::string provenanceComment(const ExportPlan &plan, const std::string &what) {
   if (plan.stages.size() > 1)
     launch = std::to_string(plan.stages.size()) + " kernels in order (" + std::to_string(plan.temporaries.size()) +
              (plan.temporaries.size() == 1 ? " temporary" : " temporaries") + "), the last one's " + launch;
-  if (plan.iteration) launch += ", launched " + std::to_string(plan.iteration->count) + " times (iterate)";
+  if (plan.iteration && plan.iteration->epilogueStages > 0)
+    launch += "; the first " + std::to_string(plan.loopStages()) + " launched " +
+              std::to_string(plan.iteration->count) + " times (iterate), the others once after them";
+  else if (plan.iteration)
+    launch += ", launched " + std::to_string(plan.iteration->count) + " times (iterate)";
   lines.push_back("Launch: " + launch + ".");
   return blockComment(lines);
 }

@@ -1,5 +1,6 @@
 #include "rewrite/iterate_chain.h"
 
+#include "core/ir/after_loop.h"
 #include "core/ir/iterated_state.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
@@ -178,6 +179,13 @@ Program asChain(const Program &typed) {
   return typed;
 }
 
+Program loopChain(const Program &typed) {
+  Program chained = asChain(typed);
+  if (chained.body().isPrim(Op::Iterate)) return chained;
+  std::optional<AfterLoop> split = splitAfterLoop(typed);
+  return split ? asChain(typeCheck(split->loop)) : chained;
+}
+
 namespace {
 
 bool oneStep(const Expr &level) {
@@ -228,7 +236,7 @@ std::vector<Expr> fusedStageLevels(const std::vector<Expr> &levels) {
 }
 
 bool fusesStagesIntoLoop(const Program &typed) {
-  const std::vector<Expr> levels = chainLevels(asChain(typed).body());
+  const std::vector<Expr> levels = chainLevels(loopChain(typed).body());
   const std::vector<Expr> fused = fusedStageLevels(levels);
   return fused.size() != levels.size() || !std::equal(fused.begin(), fused.end(), levels.begin(),
                                                       [](const Expr &a, const Expr &b) { return a.sameNode(b); });

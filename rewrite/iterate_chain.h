@@ -38,6 +38,11 @@ std::optional<Program> iterateChain(const Program &typed);
 /// What the explorer reads the loop of and interprets.
 Program asChain(const Program &typed);
 
+/// The chain of the program's loop: asChain, or for a program with a stage
+/// after its loop that the loop cannot launch (core/ir/after_loop.h), the
+/// chain of the loop alone. What the explorer's time tiles and fusion read.
+Program loopChain(const Program &typed);
+
 /// Fusion of the stages into the loop (the strategy step `fuse ;`): the
 /// one-step levels next to the loop (the level with the most steps; a stage
 /// before or after it) composed with one of its steps each, so [pre, f^n,

@@ -9,6 +9,7 @@
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
+#include "rewrite/after_loop_lowering.h"
 #include "rewrite/apply.h"
 #include "rewrite/iterate_chain.h"
 #include "rewrite/nd_patterns.h"
@@ -771,8 +772,18 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
     throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
-  // Stages before and after an iterate become phases of its host loop.
-  if (std::optional<Program> chained = iterateChain(typed)) return applyRecipe(*chained, recipe, options);
+  // Stages before and after an iterate become phases of its host loop; a
+  // stage after it that cannot (of another type, after a tuple state) is
+  // launched once after the loop.
+  std::optional<Program> chained;
+  try {
+    chained = iterateChain(typed);
+  } catch (const RewriteError &) {
+    std::optional<AfterLoop> split = splitAfterLoop(typed);
+    if (!split) throw;
+    return lowerAfterLoop(*split, recipe, options);
+  }
+  if (chained) return applyRecipe(*chained, recipe, options);
   if (std::optional<Expr> read = stateInputReadByStep(typed))
     throw RewriteError(recipeName(recipe) + ": " + stateInputReadMessage(*read));
   const std::vector<Expr> levels = chainLevels(typed.body());

@@ -410,6 +410,37 @@ TEST_CASE("export multistage: stages before and after an iterate (phases of its 
                       {"export", exploredBest(dir.path(), dir.path() / "staged.json", "N=50").string()});
 }
 
+/// A loop of `count` steps over A (1D), then a stage of another type, launched
+/// once after it (core/ir/after_loop.h): the sum of the smoothed array's
+/// squares, a [float]1.
+std::string loopThenSumProgram(int64_t count) {
+  return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 5}], "inputs": [{"name": "A", "type": "[float]N"}],
+ "userFuns": {"sq": {"params": [{"name": "acc", "type": "float"}, {"name": "x", "type": "float"}],
+   "returns": "float", "body": "return acc + x*x;"}},
+ "body": {"op": "reduce", "f": {"userFun": "sq"}, "init": {"literal": 0.0, "type": "float"},
+  "in": {"op": "iterate", "n": )" +
+         std::to_string(count) + R"(, "f": {"lambda": ["g"], "body": {"op": "stencil", "name": "avg",
+   "grids": {"g": "mirror"}, "body": "return (g[-2] + g[-1] + g[0] + g[1] + g[2])/5.0f;"}}, "in": {"param": "A"}}}})";
+}
+
+TEST_CASE("export multistage: a stage of another type after an iterate (launched once after the loop), generated "
+          "and explored, run from C") {
+  if (!canRunExported()) return;
+  TempDir dir;
+  for (auto [count, timeTile] : {std::pair<int64_t, int>{0, 1}, {3, 1}, {4, 1}, {5, 2}}) {
+    CAPTURE(count);
+    CAPTURE(timeTile);
+    std::string name = "sum" + std::to_string(count) + "_t" + std::to_string(timeTile);
+    writeFile(dir.path() / (name + ".json"), loopThenSumProgram(count));
+    std::vector<std::string> options{"--opt", "plain"};
+    if (timeTile > 1) options.insert(options.end(), {"--time-tile", std::to_string(timeTile)});
+    runExported(dir.path(), dir.path() / (name + ".json"), name, "N=50", "50", "51", 50, {"OUT"}, options);
+  }
+  writeFile(dir.path() / "sum.json", loopThenSumProgram(4));
+  checkExportedDriver(dir.path(), dir.path() / "sum.json", "sum_explored", "N=50", "50", "51", 50, {"OUT"},
+                      {"export", exploredBest(dir.path(), dir.path() / "sum.json", "N=50").string()});
+}
+
 TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outputs compile as C99 and link") {
   if (test::cCompiler().empty()) return;
 #if !defined(LIFTCC_TEST_CUDA_INCLUDE) || !defined(LIFTCC_TEST_CUDA_STUB)
@@ -421,6 +452,7 @@ TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outpu
   writeFile(dir.path() / "steps.json", writeProgram(iteratedSteps(3)));
   writeFile(dir.path() / "phases.json", writeProgram(iteratedSteps(5)));
   writeFile(dir.path() / "staged.json", stagedLoopProgram(5));
+  writeFile(dir.path() / "sum.json", loopThenSumProgram(5));
   struct Case {
     std::string name, program, sizes, call;
     std::vector<std::string> options;
@@ -429,7 +461,8 @@ TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outpu
                         Case{"pair", "pair.json", "N=20,M=24", "0, 1, 2, 3, 20, 24", {}},
                         Case{"steps", "steps.json", "N=50", "0, 1, 2, 50", {}},
                         Case{"phases", "phases.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}},
-                        Case{"staged", "staged.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}}}) {
+                        Case{"staged", "staged.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}},
+                        Case{"sum", "sum.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}}}) {
     CAPTURE(c.name);
     fs::path out = dir.path() / c.name;
     std::vector<std::string> command{"export",   (dir.path() / c.program).string(),

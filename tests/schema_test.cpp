@@ -4,6 +4,7 @@
 // jsonschema, tests/validate_json.py); broken copies must fail.
 
 #include "tests/explore_test_support.h"
+#include "tests/iterated_program.h"
 #include "tests/opencl_test_support.h"
 #include "tests/shell_support.h"
 
@@ -119,6 +120,44 @@ TEST_CASE("schemas: the launch.json of a multi-kernel best kernel validates, wit
   run = validate("launch.schema.json", dir.path() / "bad_stages.json");
   CHECK(run.status == 1);
   CHECK_MESSAGE(run.output.find("temporaries") != std::string::npos, run.output);
+}
+
+} // namespace liftcc
+
+namespace liftcc {
+
+TEST_CASE("schemas: the launch.json of an iterate over a tuple with a stage after it validates (carriedFrom, "
+          "epilogueStages, stateBuffers)") {
+  if (!ocl::test::testDevice()) return;
+  test::TempDir dir;
+  // A wave's displacement alone: get(0, iterate(n, (u, v) -> (f(u, v), u), (U, V))), its
+  // second component carried over and its first copied out once after the loop.
+  std::string wave = test::waveTupleJson(3);
+  const std::string body = R"("body": )";
+  const size_t at = wave.find(body) + body.size();
+  std::ofstream(dir.path() / "wave.json")
+      << (wave.substr(0, at) + R"({"op": "get", "index": 0, "in": )" + wave.substr(at, wave.size() - 1 - at) + "}}");
+  fs::path results = dir.path() / "results";
+  test::LiftcRun explored = test::runLiftc(
+      test::quoteArgs({"explore", (dir.path() / "wave.json").string(), "--size", "N=16,M=12", "--families", "plain",
+                       "--out", results.string(), "--evals", "2", "--runs", "1", "--quiet"}));
+  REQUIRE_MESSAGE(explored.status == 0, explored.output);
+  fs::path launch = bestLaunchJson(results);
+  REQUIRE(!launch.empty());
+  test::ShellRun run = validate("launch.schema.json", launch);
+  CHECK_MESSAGE(run.status == 0, run.output);
+  nlohmann::json doc = nlohmann::json::parse(test::readFile(launch));
+  const nlohmann::json &iterate = doc["kernel"]["iterate"];
+  CHECK(iterate["epilogueStages"] == 1);
+  CHECK(iterate["stateBuffers"].size() == 2);
+  CHECK(iterate["phases"][0].contains("carriedFrom"));
+  // The stage's count without the buffers it reads is refused.
+  nlohmann::json bad = doc;
+  bad["kernel"]["iterate"].erase("stateBuffers");
+  writeJson(dir.path() / "bad_epilogue.json", bad);
+  run = validate("launch.schema.json", dir.path() / "bad_epilogue.json");
+  CHECK(run.status == 1);
+  CHECK_MESSAGE(run.output.find("stateBuffers") != std::string::npos, run.output);
 }
 
 } // namespace liftcc

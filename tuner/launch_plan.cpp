@@ -20,9 +20,13 @@ std::vector<size_t> LaunchPlan::outputs() const {
   return outputBuffers.empty() ? std::vector<size_t>{outputBuffer} : outputBuffers;
 }
 
+std::vector<size_t> LaunchPlan::stateWritten() const {
+  return iteration && !iteration->stateOutputs.empty() ? iteration->stateOutputs : outputs();
+}
+
 LaunchPlan::Rotation LaunchPlan::rotationOf(std::vector<size_t> state,
                                             const std::vector<std::optional<size_t>> &carried) const {
-  const std::vector<size_t> written = outputs();
+  const std::vector<size_t> written = stateWritten();
   const size_t components = iteration->inputBuffers.size();
   // The targets: buffers of the state's inputs and outputs that hold no
   // component of the state and no other target.
@@ -98,7 +102,7 @@ LaunchPlan::Rotation LaunchPlan::rotationOfLaunch(int64_t k) const {
 std::vector<std::optional<size_t>> LaunchPlan::swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const {
   std::vector<std::optional<size_t>> out;
   out.reserve(params.size());
-  const std::vector<size_t> written = outputs();
+  const std::vector<size_t> written = stateWritten();
   if (iteration && iteration->carries()) {
     // A state with carried components rotates through its buffers.
     const Rotation rotation = rotationOfLaunch(k);
@@ -137,27 +141,44 @@ std::pair<size_t, size_t> LaunchPlan::stagesOfLaunch(int64_t k) const {
       if (k < phase.count) return {phase.firstStage, phase.endStage};
       k -= phase.count;
     }
-  return {0, stages.size()};
+  return {0, firstEpilogueStage()};
 }
 
 size_t LaunchPlan::resultBuffer() const { return resultBuffers().front(); }
 
+std::vector<size_t> LaunchPlan::loopResult() const {
+  // With carried components, the state after the last launch; else after an
+  // odd number of launches the written buffers hold the last result, after
+  // an even number (zero included) the iterated inputs' buffers do.
+  if (iteration->carries()) return stateBeforeLaunch(iteration->count);
+  if (iteration->count % 2 == 0) return iteration->inputBuffers;
+  std::vector<size_t> written = stateWritten();
+  written.resize(iteration->inputBuffers.size());
+  return written;
+}
+
 std::vector<size_t> LaunchPlan::resultBuffers() const {
-  // After an odd number of launches the output buffers hold the last result,
-  // after an even number (zero included) the iterated inputs' buffers do.
   // Outputs after the state's components (a global-load counter) are never
-  // swapped.
+  // swapped; a stage after the loop writes the outputs themselves.
   std::vector<size_t> result = outputs();
-  if (iteration && iteration->carries()) {
-    // The state after the last launch.
-    std::vector<size_t> state = stateBeforeLaunch(iteration->count);
-    std::copy(state.begin(), state.end(), result.begin());
-    return result;
-  }
-  if (iteration && iteration->count % 2 == 0)
-    for (size_t c = 0; c < iteration->inputBuffers.size() && c < result.size(); ++c)
-      result[c] = iteration->inputBuffers[c];
+  if (!iteration || iteration->epilogueStages > 0) return result;
+  const std::vector<size_t> state = loopResult();
+  std::copy(state.begin(), state.begin() + static_cast<std::ptrdiff_t>(std::min(state.size(), result.size())),
+            result.begin());
   return result;
+}
+
+std::vector<std::optional<size_t>> LaunchPlan::buffersOfEpilogueStage(size_t stage) const {
+  const std::vector<size_t> state = loopResult(), written = stateWritten();
+  std::vector<std::optional<size_t>> out;
+  for (const PlanParam &p : stages.at(stage).params) {
+    const auto *b = std::get_if<BufferParam>(&p);
+    std::optional<size_t> buffer = b ? std::optional<size_t>(b->buffer) : std::nullopt;
+    for (size_t c = 0; b && c < state.size(); ++c)
+      if (b->buffer == written.at(c)) buffer = state[c];
+    out.push_back(buffer);
+  }
+  return out;
 }
 
 std::array<size_t, 3> defaultCudaBlock(int dims) {

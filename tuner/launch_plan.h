@@ -84,6 +84,14 @@ struct LaunchPlan {
     std::vector<std::optional<size_t>> carriedFrom;
     /// Whether some launch carries a component.
     bool carries() const { return carriesSomewhere(*this); }
+    /// codegen::Kernel::Iteration::epilogueStages: the last stages, launched
+    /// once after the loop's launches (which its phases cover), reading the
+    /// loop's result where they read `stateOutputs`; 0: none.
+    size_t epilogueStages = 0;
+    /// The buffers the state's components are written to, paired with
+    /// inputBuffers (temporaries, with a stage after the loop); empty: the
+    /// program's outputs (outputsOf).
+    std::vector<size_t> stateOutputs{};
   };
   std::optional<Iteration> iteration;
   /// A multi-kernel program (codegen::Kernel::stages): its kernels, launched
@@ -110,6 +118,11 @@ struct LaunchPlan {
   /// steps every stage has the iterated input's and the output's buffers
   /// exchanged (temporaries are written and read within one step).
   std::vector<std::optional<size_t>> buffersOfStageLaunch(size_t stage, int64_t k) const;
+  /// The buffer of each parameter of epilogue stage `stage` (an index into
+  /// `stages`): the loop's result where it reads the state's outputs.
+  std::vector<std::optional<size_t>> buffersOfEpilogueStage(size_t stage) const;
+  /// The first epilogue stage (stages.size() without one).
+  size_t firstEpilogueStage() const { return stages.size() - (iteration ? iteration->epilogueStages : 0); }
   /// The buffer that holds the result after a repetition.
   size_t resultBuffer() const;
   /// The buffer of each component of the result after a repetition.
@@ -131,6 +144,10 @@ struct LaunchPlan {
   Rotation rotationOfLaunch(int64_t k) const;
 
 private:
+  /// The buffers the state's components are written to (Iteration::stateOutputs).
+  std::vector<size_t> stateWritten() const;
+  /// The buffer of each component of the state after the loop's launches.
+  std::vector<size_t> loopResult() const;
   std::vector<std::optional<size_t>> swappedBuffers(const std::vector<PlanParam> &params, int64_t k) const;
   Rotation rotationOf(std::vector<size_t> state, const std::vector<std::optional<size_t>> &carried) const;
   /// The buffers of the state's components when launch `k` starts (k = count: the result's).

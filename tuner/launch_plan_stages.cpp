@@ -11,6 +11,37 @@
 
 namespace liftcc::tuner {
 
+namespace {
+
+/// The host loop of an iterated multi-kernel program: its state's buffers
+/// and phases, by the names of the program's buffers.
+LaunchPlan::Iteration planIteration(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
+                                    const std::map<std::string, size_t> &bufferOf) {
+  LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes), {}, {}};
+  for (size_t arg : kernel.iteration->inputArgs)
+    iteration.inputBuffers.push_back(bufferOf.at(kernel.args.at(arg).name));
+  size_t first = 0;
+  for (const codegen::Kernel::Iteration::Phase &phase : kernel.iteration->phases) {
+    iteration.phases.push_back({arith::evaluate(phase.count, sizes), first, first + phase.stages, phase.carriedFrom});
+    first += phase.stages;
+  }
+  const size_t looped = kernel.stages.size() - std::min(kernel.stages.size(), kernel.iteration->epilogueStages);
+  if (first != 0 && first != looped)
+    throw InternalError("the phases of kernel " + kernel.name + " have " + std::to_string(first) + " stages, not " +
+                        std::to_string(looped));
+  iteration.carriedFrom = kernel.iteration->carriedFrom;
+  iteration.epilogueStages = kernel.iteration->epilogueStages;
+  for (const std::string &name : kernel.iteration->stateBuffers) {
+    auto buffer = bufferOf.find(name);
+    if (buffer == bufferOf.end())
+      throw InternalError("kernel " + kernel.name + " writes its state to an unknown buffer " + name);
+    iteration.stateOutputs.push_back(buffer->second);
+  }
+  return iteration;
+}
+
+} // namespace
+
 LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
                       const std::optional<std::array<size_t, 3>> &requestedLocal,
                       const std::optional<std::array<size_t, 3>> &defaultLocal) {
@@ -66,21 +97,7 @@ LaunchPlan planStages(const codegen::Kernel &kernel, const std::map<std::string,
     }
     plan.stages.push_back(std::move(launch));
   }
-  if (kernel.iteration) {
-    LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes), {}, {}};
-    for (size_t arg : kernel.iteration->inputArgs)
-      iteration.inputBuffers.push_back(bufferOf.at(kernel.args.at(arg).name));
-    size_t first = 0;
-    for (const codegen::Kernel::Iteration::Phase &phase : kernel.iteration->phases) {
-      iteration.phases.push_back({arith::evaluate(phase.count, sizes), first, first + phase.stages, phase.carriedFrom});
-      first += phase.stages;
-    }
-    if (first != 0 && first != kernel.stages.size())
-      throw InternalError("the phases of kernel " + kernel.name + " have " + std::to_string(first) + " stages, not " +
-                          std::to_string(kernel.stages.size()));
-    iteration.carriedFrom = kernel.iteration->carriedFrom;
-    plan.iteration = iteration;
-  }
+  if (kernel.iteration) plan.iteration = planIteration(kernel, sizes, bufferOf);
   const LaunchPlan::Stage &last = plan.stages.back();
   plan.dims = last.dims;
   plan.params = last.params;

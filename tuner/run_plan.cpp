@@ -144,6 +144,12 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
       if (plan.stages.empty()) total += backend.launch(plan, launchDeadline(config));
       for (size_t s = first; s < end; ++s) total += backend.launchStage(plan, s, launchDeadline(config));
     }
+    // A stage after the loop reads its result wherever the launches left it.
+    for (size_t s = plan.firstEpilogueStage(); s < plan.stages.size(); ++s) {
+      rebind(boundStages[s], plan.buffersOfEpilogueStage(s),
+             [&](size_t i, size_t b) { backend.bindStage(s, i, BufferParam{b}); });
+      total += backend.launchStage(plan, s, launchDeadline(config));
+    }
     return total;
   };
 

@@ -81,7 +81,7 @@ int ndrangeDimensions(const Program &lowered) {
 
 std::optional<Expr> mainLoop(const Program &typed) {
   std::optional<Expr> longest;
-  for (const Expr &e : chainLevels(rewrite::asChain(typed).body())) {
+  for (const Expr &e : chainLevels(rewrite::loopChain(typed).body())) {
     const arith::Expr &n = iterateCount(e);
     if (!longest ||
         (n.isConstant() && (!iterateCount(*longest).isConstant() || n.constant() > iterateCount(*longest).constant())))

@@ -1,0 +1,105 @@
+#include "core/ir/after_loop.h"
+
+#include "core/ir/iterated_state.h"
+#include "core/ir/operands.h"
+#include "core/ir/transform.h"
+
+#include <algorithm>
+#include <string>
+
+namespace liftcc {
+
+namespace {
+
+bool isIterate(const Expr &e) { return e.isPrim(Op::Iterate); }
+
+/// The iterates of `e` not inside another one, each once (by structure).
+void outermostIterates(const Expr &e, std::vector<Expr> &found) {
+  if (isIterate(e)) {
+    if (std::none_of(found.begin(), found.end(), [&](const Expr &f) { return f == e; })) found.push_back(e);
+    return;
+  }
+  for (const Child &c : e.children()) outermostIterates(*c.expr, found);
+}
+
+/// Whether `e` reads no parameter but the program's inputs and those its
+/// own lambdas bind (an iterate inside a per-element function reads the
+/// element: it is no loop of its own).
+bool closed(const Program &program, const Expr &e, std::vector<Expr> &bound) {
+  if (e.is(ExprKind::Param)) {
+    auto same = [&](const Expr &p) { return e.sameNode(p); };
+    return std::any_of(program.inputs().begin(), program.inputs().end(), same) ||
+           std::any_of(bound.begin(), bound.end(), same);
+  }
+  if (e.is(ExprKind::Lambda)) {
+    bound.insert(bound.end(), e.params().begin(), e.params().end());
+    bool result = closed(program, e.body(), bound);
+    bound.erase(bound.end() - static_cast<std::ptrdiff_t>(e.params().size()), bound.end());
+    return result;
+  }
+  const std::vector<Child> children = e.children();
+  return std::all_of(children.begin(), children.end(), [&](const Child &c) { return closed(program, *c.expr, bound); });
+}
+
+/// A name for the state's inputs that no input or size of the program has.
+std::string stateName(const Program &program) {
+  auto taken = [&](const std::string &name) {
+    return std::any_of(program.inputs().begin(), program.inputs().end(),
+                       [&](const Expr &in) { return in.name() == name || in.name().rfind(name + "_", 0) == 0; }) ||
+           std::any_of(program.sizes.begin(), program.sizes.end(), [&](const arith::Expr &s) {
+             return s.varName() == name || s.varName().rfind(name + "_", 0) == 0;
+           });
+  };
+  std::string name = "state";
+  for (int k = 1; taken(name); ++k) name = "state" + std::to_string(k);
+  return name;
+}
+
+/// `e` with get(c, loop) read from state[c] and the loop itself from the state (a tuple of them).
+Expr readingState(const Expr &e, const Expr &loop, const std::vector<Expr> &state, bool tuple) {
+  if (tuple && e.isPrim(Op::Get) && inputOf(e) == loop) return state.at(static_cast<size_t>(getIndex(e)));
+  if (e == loop) return tuple ? Expr::prim(Op::Tuple, {{}, 0, PadMode::Clamp, {}, state}) : state.front();
+  return mapChildren(e, [&](const Expr &c) { return readingState(c, loop, state, tuple); });
+}
+
+} // namespace
+
+std::optional<AfterLoop> splitAfterLoop(const Program &program) {
+  const Expr &body = program.body();
+  if (isIterate(body) || !body.type()) return std::nullopt;
+  std::vector<Expr> loops;
+  outermostIterates(body, loops);
+  if (loops.size() != 1 || !loops.front().type()) return std::nullopt;
+  const Expr &loop = loops.front();
+  std::vector<Expr> bound;
+  if (!closed(program, loop, bound)) return std::nullopt;
+  const Type &result = *loop.type();
+  const bool tuple = result.isTuple();
+  std::vector<Type> components = tuple ? result.tupleElements() : std::vector<Type>{result};
+  if (!std::all_of(components.begin(), components.end(), [](const Type &t) { return t.isArray(); }))
+    return std::nullopt;
+  const std::string name = stateName(program);
+  std::vector<Expr> state;
+  for (size_t c = 0; c < components.size(); ++c)
+    state.push_back(Expr::param(tuple ? name + "_" + std::to_string(c) : name, components[c]));
+  std::vector<Expr> inputs = program.inputs();
+  inputs.insert(inputs.end(), state.begin(), state.end());
+  Program after{program.sizes, Expr::lambda(inputs, readingState(body, loop, state, tuple))};
+  return AfterLoop{Program{program.sizes, Expr::lambda(program.inputs(), loop)}, std::move(after), std::move(state)};
+}
+
+std::optional<std::string> stateInputReadAfterLoop(const Program &loop, const Program &after) {
+  std::optional<std::vector<Expr>> state = chainedInputs(loop);
+  if (!state) return std::nullopt;
+  for (const Expr &in : *state)
+    for (const Expr &read : after.inputs())
+      if (read.name() == in.name() && readsParam(after.body(), read)) return in.name();
+  return std::nullopt;
+}
+
+std::string stateInputReadAfterLoopMessage(const std::string &name) {
+  return "iterate: the stage after the loop reads " + name + ", whose buffer the loop writes its steps over; pass " +
+         "the initial values as another input";
+}
+
+} // namespace liftcc
