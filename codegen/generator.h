@@ -5,7 +5,7 @@
 #include "codegen/env.h"
 #include "codegen/generate.h"
 #include "codegen/kernel_ir.h"
-#include "core/ir/after_loop.h"
+#include "core/ir/loop_split.h"
 
 #include <cstdint>
 #include <functional>
@@ -392,10 +392,19 @@ Kernel generatePhases(const Program &typedProgram, Target target, const CodegenO
 /// appended to `parts`, temporaries named from `temporaryBase`.
 Kernel generateCollectingParts(const Program &typedProgram, Target target, const CodegenOptions &options,
                                std::vector<SourceParts> &parts, const std::string &temporaryBase);
-/// A program with a stage after its loop (core/ir/after_loop.h,
-/// generator_after_loop.cpp): the loop's kernels, then the stage's, which
+/// A program with a stage after its loop (core/ir/loop_split.h,
+/// generator_loop_split.cpp): the loop's kernels, then the stage's, which
 /// the host launches once after the loop (Kernel::Iteration::epilogueStages).
-Kernel generateAfterLoop(const AfterLoop &split, Target target, const CodegenOptions &options);
+/// `sourceParts` as for generateStages.
+Kernel generateAfterLoop(const AfterLoop &split, Target target, const CodegenOptions &options,
+                         std::vector<SourceParts> *sourceParts = nullptr);
+/// Whether the program is a loop (a chain of iterates) over a state computed
+/// before it (lowered by rewrite::lowerBeforeLoop): not over inputs.
+bool computesStateBeforeLoop(const Program &typedProgram);
+/// Its kernels: the initial state's, launched once before the loop, then the
+/// loop's over the temporaries they write (Kernel::Iteration::prologueStages).
+Kernel generateBeforeLoop(const BeforeLoop &split, Target target, const CodegenOptions &options,
+                          std::vector<SourceParts> *sourceParts = nullptr);
 
 bool isCompute(const Expr &e);
 /// True when writing `e` writes memory (a compute node, possibly seen through

@@ -417,6 +417,13 @@ Kernel generateKernel(const Program &typedProgram, Target target, const CodegenO
     fail("/body", "counting global loads (CodegenOptions::countGlobalLoads) supports single-kernel programs only, "
                   "not one with an intermediate array in global memory");
   if (afterLoop) return generateAfterLoop(*afterLoop, target, options);
+  if (computesStateBeforeLoop(typedProgram))
+    if (std::optional<BeforeLoop> split = splitBeforeLoop(typedProgram)) {
+      if (options.countGlobalLoads)
+        fail("/body", "counting global loads (CodegenOptions::countGlobalLoads) supports single-kernel programs "
+                      "only, not a loop over a state computed before it");
+      return generateBeforeLoop(*split, target, options);
+    }
   if (iteratesTuple(typedProgram)) return generateIteratedTuple(typedProgram, target, options);
   if (iteratesInPhases(typedProgram)) return generatePhases(typedProgram, target, options);
   if (hasStages(typedProgram)) return generateStages(typedProgram, target, options);

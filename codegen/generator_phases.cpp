@@ -40,6 +40,11 @@ bool iteratesInPhases(const Program &typedProgram) {
 
 Kernel generateCollectingParts(const Program &typedProgram, Target target, const CodegenOptions &options,
                                std::vector<SourceParts> &parts, const std::string &temporaryBase) {
+  if (std::optional<AfterLoop> split = splitAfterLoop(typedProgram))
+    return generateAfterLoop(*split, target, options, &parts);
+  if (computesStateBeforeLoop(typedProgram))
+    if (std::optional<BeforeLoop> split = splitBeforeLoop(typedProgram))
+      return generateBeforeLoop(*split, target, options, &parts);
   if (iteratesTuple(typedProgram)) return generateIteratedTuple(typedProgram, target, options, &parts, temporaryBase);
   if (iteratesInPhases(typedProgram)) return generatePhases(typedProgram, target, options, &parts, temporaryBase + "_");
   if (hasStages(typedProgram)) return generateStages(typedProgram, target, options, &parts, temporaryBase);

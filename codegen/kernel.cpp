@@ -64,14 +64,14 @@ nlohmann::json kernelMetadata(const Kernel &kernel) {
   if (kernel.iteration) {
     meta["iterate"] = {{"count", kernel.iteration->count.str()}};
     // One iterated input keeps the field it always had; a tuple lists its components.
-    const std::vector<size_t> &inputs = kernel.iteration->inputArgs;
+    // The buffers the loop starts from: inputs, or the temporaries a stage before it computes.
+    std::vector<std::string> inputs = kernel.iteration->stateInputs;
+    for (size_t i : kernel.iteration->inputArgs) inputs.push_back(kernel.args.at(i).name);
     if (inputs.size() == 1)
-      meta["iterate"]["input"] = kernel.args.at(inputs.front()).name;
-    else {
-      json names = json::array();
-      for (size_t i : inputs) names.push_back(kernel.args.at(i).name);
-      meta["iterate"]["inputs"] = names;
-    }
+      meta["iterate"]["input"] = inputs.front();
+    else
+      meta["iterate"]["inputs"] = inputs;
+    if (kernel.iteration->prologueStages > 0) meta["iterate"]["prologueStages"] = kernel.iteration->prologueStages;
     // Written only for phases, so the metadata of one loop stays as it was.
     if (!kernel.iteration->phases.empty()) {
       json phases = json::array();

@@ -77,7 +77,7 @@ struct Kernel {
     std::vector<std::optional<size_t>> carriedFrom;
     /// Whether some launch carries a component (the buffers rotate).
     bool carries() const { return carriesSomewhere(*this); }
-    /// A stage after the loop (core/ir/after_loop.h): the last
+    /// A stage after the loop (core/ir/loop_split.h): the last
     /// `epilogueStages` of `stages` are launched once after the loop's
     /// launches (which `phases` then cover), reading its result; the state's
     /// outputs are then `stateBuffers`, temporaries of the program named
@@ -87,6 +87,14 @@ struct Kernel {
     /// loop's result. 0: none.
     size_t epilogueStages = 0;
     std::vector<std::string> stateBuffers{};
+    /// The state computed before the loop (core/ir/loop_split.h): the first
+    /// `prologueStages` of `stages` are launched once before the loop's
+    /// launches, writing its initial state to `stateInputs`, temporaries of
+    /// the program named once per component, which the loop then reads and
+    /// writes its steps over instead of inputs (inputArgs is then empty).
+    /// 0: none.
+    size_t prologueStages = 0;
+    std::vector<std::string> stateInputs{};
   };
   std::optional<Iteration> iteration;
   /// Options the device compiler must build the kernel with, in the target's

@@ -47,8 +47,10 @@ std::vector<size_t> ExportPlan::stateWritten() const {
   return iteration && !iteration->stateOutputs.empty() ? iteration->stateOutputs : outputArgs();
 }
 
-size_t ExportPlan::loopStages() const {
-  return stages.size() - std::min(stages.size(), iteration ? iteration->epilogueStages : 0);
+size_t ExportPlan::loopBegin() const { return iteration ? std::min(stages.size(), iteration->prologueStages) : 0; }
+
+size_t ExportPlan::loopEnd() const {
+  return std::max(loopBegin(), stages.size() - std::min(stages.size(), iteration ? iteration->epilogueStages : 0));
 }
 
 std::array<int64_t, 3> PlanStage::cudaBlock() const {
@@ -217,7 +219,7 @@ void validateCarried(const ExportPlan &plan, const std::vector<std::optional<siz
     const std::string at = pointer + "/" + std::to_string(c);
     if (std::count(carried.begin(), carried.end(), carried[c]) > 1)
       fail(where, at, "component " + std::to_string(*carried[c]) + " is carried over twice");
-    const PlanArg &to = plan.args.at(inputs[c]), &from = plan.args.at(inputs[*carried[c]]);
+    const PlanArg &to = plan.buffer(inputs[c]), &from = plan.buffer(inputs[*carried[c]]);
     if (to.kind != from.kind || to.count != from.count)
       fail(where, at,
            "the iterated input '" + io::shown(to.name) + "' and the input '" + io::shown(from.name) +
@@ -240,10 +242,10 @@ void validateEpilogue(const ExportPlan &plan, const std::string &where) {
       fail(where, "/kernel/iterate/stateBuffers", "expected no state buffers without epilogueStages");
     return;
   }
-  if (it.epilogueStages >= plan.stages.size())
+  if (it.epilogueStages + it.prologueStages >= plan.stages.size())
     fail(where, "/kernel/iterate/epilogueStages",
-         "expected fewer than the " + std::to_string(plan.stages.size()) + " kernels, found " +
-             std::to_string(it.epilogueStages));
+         "expected fewer than the " + std::to_string(plan.stages.size() - it.prologueStages) +
+             " kernels after the prologue's, found " + std::to_string(it.epilogueStages));
   if (it.stateOutputs.size() != it.inputArgs.size())
     fail(where, "/kernel/iterate/stateBuffers",
          "expected one buffer per component of the state (" + std::to_string(it.inputArgs.size()) + "), found " +
@@ -252,8 +254,27 @@ void validateEpilogue(const ExportPlan &plan, const std::string &where) {
     const std::string at = "/kernel/iterate/stateBuffers/" + std::to_string(c);
     if (it.stateOutputs[c] < plan.args.size() || it.stateOutputs[c] >= plan.args.size() + plan.temporaries.size())
       fail(where, at, "expected a temporary");
-    if (std::count(it.stateOutputs.begin(), it.stateOutputs.end(), it.stateOutputs[c]) > 1)
+    if (std::count(it.stateOutputs.begin(), it.stateOutputs.begin() + static_cast<std::ptrdiff_t>(c),
+                   it.stateOutputs[c]) > 0)
       fail(where, at, "the temporary '" + io::shown(plan.buffer(it.stateOutputs[c]).name) + "' holds two components");
+  }
+}
+
+/// A state computed before the loop: fewer kernels than the plan has, the
+/// loop starting from temporaries; none: from inputs.
+void validatePrologue(const ExportPlan &plan, const std::string &where) {
+  const ExportPlan::Iteration &it = *plan.iteration;
+  if (it.prologueStages >= plan.stages.size())
+    fail(where, "/kernel/iterate/prologueStages",
+         "expected fewer than the " + std::to_string(plan.stages.size()) + " kernels, found " +
+             std::to_string(it.prologueStages));
+  for (size_t c = 0; c < it.inputArgs.size(); ++c) {
+    const bool temporary = it.inputArgs[c] >= plan.args.size();
+    if (temporary != (it.prologueStages > 0))
+      fail(where, "/kernel/iterate",
+           "the iterated buffer '" + io::shown(plan.buffer(it.inputArgs[c]).name) + "' is " +
+               (temporary ? "a temporary, but no kernel computes it before the loop (prologueStages)"
+                          : "an input, but the loop starts from a state computed before it (prologueStages)"));
   }
 }
 
@@ -277,6 +298,7 @@ void validate(const ExportPlan &plan, const std::string &where) {
   if (plan.iteration)
     withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(plan.iteration->count); });
   if (plan.iteration) {
+    validatePrologue(plan, where);
     validateEpilogue(plan, where);
     const std::vector<size_t> &inputs = plan.iteration->inputArgs;
     std::vector<size_t> outputs = plan.stateWritten();
@@ -285,7 +307,7 @@ void validate(const ExportPlan &plan, const std::string &where) {
            "an iterated program has one output per iterated input, found " + std::to_string(outputs.size()) +
                " outputs for " + std::to_string(inputs.size()) + (inputs.size() == 1 ? " input" : " inputs"));
     for (size_t c = 0; c < inputs.size(); ++c) {
-      const PlanArg &in = plan.args.at(inputs[c]), &out = plan.buffer(outputs[c]);
+      const PlanArg &in = plan.buffer(inputs[c]), &out = plan.buffer(outputs[c]);
       if (in.kind != out.kind || in.count != out.count)
         fail(where, "/kernel/iterate",
              "the iterated input '" + io::shown(in.name) + "' and the output '" + io::shown(out.name) +
@@ -294,13 +316,13 @@ void validate(const ExportPlan &plan, const std::string &where) {
         fail(where, "/kernel/iterate", "the input '" + io::shown(in.name) + "' is iterated twice");
     }
     // The stages after the loop read the state's buffers; only the loop's must not write a carried one.
-    const std::vector<PlanStage> looped(plan.stages.begin(),
-                                        plan.stages.begin() + static_cast<std::ptrdiff_t>(plan.loopStages()));
+    const std::vector<PlanStage> looped(plan.stages.begin() + static_cast<std::ptrdiff_t>(plan.loopBegin()),
+                                        plan.stages.begin() + static_cast<std::ptrdiff_t>(plan.loopEnd()));
     validateCarried(plan, plan.iteration->carriedFrom, looped, "/kernel/iterate/carriedFrom", where);
     const std::vector<ExportPlan::Iteration::Phase> &phases = plan.iteration->phases;
-    size_t first = 0;
+    size_t first = plan.loopBegin();
     for (size_t p = 0; p < phases.size(); ++p) {
-      const size_t end = std::min(first + phases[p].stages, plan.loopStages());
+      const size_t end = std::min(first + phases[p].stages, plan.loopEnd());
       const std::vector<PlanStage> own(plan.stages.begin() + static_cast<std::ptrdiff_t>(first),
                                        plan.stages.begin() + static_cast<std::ptrdiff_t>(end));
       validateCarried(plan, phases[p].carriedFrom, own, "/kernel/iterate/phases/" + std::to_string(p) + "/carriedFrom",
@@ -317,12 +339,12 @@ void validate(const ExportPlan &plan, const std::string &where) {
       auto counted = [](int64_t n, const std::string &one, const std::string &many) {
         return std::to_string(n) + " " + (n == 1 ? one : many);
       };
-      if (launches != plan.iteration->count || stages != plan.loopStages())
+      if (launches != plan.iteration->count || stages != plan.loopEnd() - plan.loopBegin())
         fail(where, "/kernel/iterate/phases",
              "the phases add up to " + counted(launches, "launch", "launches") + " of " +
                  counted(int64_t(stages), "kernel", "kernels") + ", expected " +
                  counted(plan.iteration->count, "launch", "launches") + " of " +
-                 counted(int64_t(plan.loopStages()), "kernel", "kernels"));
+                 counted(int64_t(plan.loopEnd() - plan.loopBegin()), "kernel", "kernels"));
     }
   }
 }
@@ -446,10 +468,13 @@ ExportPlan::Iteration parseIteration(const ExportPlan &plan, const json &kernel,
   ExportPlan::Iteration it;
   it.count = constantOf(field(iterate, "count", where, "/kernel/iterate"), where, "/kernel/iterate/count", 0);
   withinLimits(where, "/kernel/iterate/count", [&] { codegen::checkIterations(it.count); });
+  // An input argument, or with a state computed before the loop, a temporary (validatePrologue checks which).
   auto inputArg = [&](const std::string &input, const std::string &pointer) {
     for (size_t i = 0; i < plan.args.size(); ++i)
       if (plan.args[i].name == input && plan.args[i].role == codegen::KernelArg::Role::Input) return i;
-    fail(where, pointer, "no input argument named '" + io::shown(input) + "'");
+    for (size_t t = 0; t < plan.temporaries.size(); ++t)
+      if (plan.temporaries[t].name == input) return plan.args.size() + t;
+    fail(where, pointer, "no input argument or temporary named '" + io::shown(input) + "'");
   };
   if (iterate.is_object() && iterate.contains("inputs")) {
     if (iterate.contains("input"))
@@ -470,10 +495,18 @@ ExportPlan::Iteration parseIteration(const ExportPlan &plan, const json &kernel,
 
 /// A stage after the loop: how many of the last kernels it is and the
 /// temporaries (by name) the loop writes the state to; validate() checks the rest.
+void parsePrologue(ExportPlan &plan, const json &iterate, const std::string &where) {
+  if (!iterate.is_object() || !iterate.contains("prologueStages")) return;
+  const json &stages = iterate["prologueStages"];
+  if (!stages.is_number_integer() || stages.get<int64_t>() < 1 || stages.get<int64_t>() > 4096)
+    fail(where, "/kernel/iterate/prologueStages", "expected a count of kernels, found " + io::shown(stages.dump()));
+  plan.iteration->prologueStages = stages.get<size_t>();
+}
+
 void parseEpilogue(ExportPlan &plan, const json &iterate, const std::string &where) {
   if (!iterate.is_object() || (!iterate.contains("epilogueStages") && !iterate.contains("stateBuffers"))) return;
   const json &stages = field(iterate, "epilogueStages", where, "/kernel/iterate");
-  if (!stages.is_number_unsigned() || stages.get<uint64_t>() == 0 || stages.get<uint64_t>() > 4096)
+  if (!stages.is_number_integer() || stages.get<int64_t>() < 1 || stages.get<int64_t>() > 4096)
     fail(where, "/kernel/iterate/epilogueStages", "expected a count of kernels, found " + io::shown(stages.dump()));
   plan.iteration->epilogueStages = stages.get<size_t>();
   const json &names = field(iterate, "stateBuffers", where, "/kernel/iterate");
@@ -601,6 +634,7 @@ ExportPlan planFromLaunchJson(const json &launch, const std::string &source, con
     plan.iteration = parseIteration(plan, kernel, where);
     plan.iteration->phases = parsePhases(kernel, where);
     plan.iteration->carriedFrom = parseCarried(kernel["iterate"], "/kernel/iterate", where);
+    parsePrologue(plan, kernel["iterate"], where);
     parseEpilogue(plan, kernel["iterate"], where);
   }
   std::vector<std::string> provenance = provenanceLines(launch);
@@ -684,13 +718,18 @@ ExportPlan planFromKernel(const codegen::Kernel &kernel, const std::string &prog
        kernel.iteration ? kernel.iteration->phases : std::vector<codegen::Kernel::Iteration::Phase>{})
     plan.iteration->phases.push_back({arith::evaluate(phase.count, bindings), phase.stages, phase.carriedFrom});
   if (kernel.iteration) {
-    plan.iteration->epilogueStages = kernel.iteration->epilogueStages;
-    for (const std::string &name : kernel.iteration->stateBuffers) {
+    auto temporary = [&](const std::string &name, const std::string &pointer) {
       auto t = std::find_if(plan.temporaries.begin(), plan.temporaries.end(),
                             [&](const PlanArg &a) { return a.name == name; });
-      if (t == plan.temporaries.end()) fail(where, "/kernel/iterate/stateBuffers", "no temporary named " + name);
-      plan.iteration->stateOutputs.push_back(plan.args.size() + static_cast<size_t>(t - plan.temporaries.begin()));
-    }
+      if (t == plan.temporaries.end()) fail(where, pointer, "no temporary named " + name);
+      return plan.args.size() + static_cast<size_t>(t - plan.temporaries.begin());
+    };
+    plan.iteration->epilogueStages = kernel.iteration->epilogueStages;
+    for (const std::string &name : kernel.iteration->stateBuffers)
+      plan.iteration->stateOutputs.push_back(temporary(name, "/kernel/iterate/stateBuffers"));
+    plan.iteration->prologueStages = kernel.iteration->prologueStages;
+    for (const std::string &name : kernel.iteration->stateInputs)
+      plan.iteration->inputArgs.push_back(temporary(name, "/kernel/iterate/inputs"));
   }
   plan.provenance = std::move(provenance);
   validate(plan, where);

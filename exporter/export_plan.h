@@ -81,8 +81,9 @@ struct ExportPlan {
   std::string buildOptions;
   struct Iteration {
     int64_t count = 0;
-    /// Index in `args` of each iterated input, paired in order with
-    /// outputArgs(): one for iterate(n, f, A), one per component for
+    /// The buffer (StageParam's index: in `args`, or a temporary after the
+    /// args with a prologue) of each iterated input, paired in order with
+    /// stateWritten(): one for iterate(n, f, A), one per component for
     /// iterate(n, f, tuple(A, B)).
     std::vector<size_t> inputArgs;
     /// codegen::Kernel::Iteration::phases: each launches its `stages`
@@ -112,6 +113,10 @@ struct ExportPlan {
     /// StageParam's: temporaries, with a stage after the loop); empty: the
     /// output arguments.
     std::vector<size_t> stateOutputs{};
+    /// codegen::Kernel::Iteration::prologueStages: the first stages, launched
+    /// once before the loop, computing its initial state into the
+    /// temporaries inputArgs then names; 0: none.
+    size_t prologueStages = 0;
   };
   std::optional<Iteration> iteration;
   /// Where the kernel came from, for the comment heading the exported files.
@@ -126,8 +131,10 @@ struct ExportPlan {
   /// The buffers (StageParam indices) the loop writes the state's components
   /// to, paired with Iteration::inputArgs: its stateOutputs, else outputArgs().
   std::vector<size_t> stateWritten() const;
-  /// The stages the loop launches, [0, this): all but the epilogue's.
-  size_t loopStages() const;
+  /// The stages the loop launches, [loopBegin(), loopEnd()): all but the
+  /// prologue's and the epilogue's.
+  size_t loopBegin() const;
+  size_t loopEnd() const;
 };
 
 /// The plan of a best-kernel directory (launch.json and the kernel file it

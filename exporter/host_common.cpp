@@ -136,7 +136,8 @@ std::string paramValue(const ExportPlan &plan, const HostNames &names, const Sta
 }
 
 bool launchesKernels(const ExportPlan &plan) {
-  return !plan.iteration || plan.iteration->count > 0 || plan.iteration->epilogueStages > 0;
+  return !plan.iteration || plan.iteration->count > 0 || plan.iteration->epilogueStages > 0 ||
+         plan.iteration->prologueStages > 0;
 }
 
 namespace {
@@ -245,7 +246,7 @@ LoopText exchangeText(const ExportPlan &plan, const HostNames &names, const Sche
     std::map<std::string, std::string> values{{"BUFFER", hooks.bufferType},
                                               {"SOURCE", variable("source", c)},
                                               {"TARGET", variable("target", c)},
-                                              {"INPUT", names.argParam[plan.iteration->inputArgs[c]]},
+                                              {"INPUT", bufferValue(plan, names, plan.iteration->inputArgs[c])},
                                               {"OUTPUT", bufferValue(plan, names, outputs.at(c))},
                                               {"COUNT", count},
                                               {"SLOT", std::to_string(c)}};
@@ -276,7 +277,7 @@ LoopText rotationText(const ExportPlan &plan, const HostNames &names, const Sche
     std::map<std::string, std::string> values{{"BUFFER", hooks.bufferType},
                                               {"SOURCE", variable("source", c)},
                                               {"TARGET", variable("target", c)},
-                                              {"INPUT", names.argParam[plan.iteration->inputArgs[c]]}};
+                                              {"INPUT", bufferValue(plan, names, plan.iteration->inputArgs[c])}};
     sources += substitute(section(shared, computedSomewhere(plan, c) ? "iteration_source" : "rotation_carried_source"),
                           values);
     busy += "      busy[nbusy++] = " + variable("source", c) + ";\n";
@@ -342,33 +343,48 @@ LoopText rotationText(const ExportPlan &plan, const HostNames &names, const Sche
   return text;
 }
 
-/// The stages after the loop (none without them), each launched once, the
-/// last giving the caller's event; `bind`: with their parameters bound first.
-std::string epilogueText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks, bool bind,
-                         const std::string &indent) {
+/// The stages [range.first, range.second), each launched once (`bind`: with
+/// their parameters bound first), the last of all the plan's giving the
+/// caller's event.
+std::string onceText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks, bool bind,
+                     const std::string &indent, std::pair<size_t, size_t> range) {
   std::string text;
   const std::string OK = names.enumValue("OK");
-  for (size_t s = plan.loopStages(); s < plan.stages.size(); ++s) {
+  const std::string when = range.first == 0 ? "before" : "after";
+  for (size_t s = range.first; s < range.second; ++s) {
     if (bind)
       for (size_t p = 0; p < plan.stages[s].params.size(); ++p) {
         const StageParam &param = plan.stages[s].params[p];
         text += hooks.bind(s, p, param.isSize, paramValue(plan, names, param), indent);
       }
-    text += indent + "/* " + plan.stages[s].kernelName + ", once after the loop */\n";
+    text += indent + "/* " + plan.stages[s].kernelName + ", once " + when + " the loop */\n";
     text += indent + "status = " + hooks.enqueue(s, s + 1 == plan.stages.size() ? "done" : "NULL") + ";\n";
     text += indent + "if (status != " + OK + ") return status;\n";
   }
   return text;
 }
 
+/// The stages after the loop (none without them), each launched once, the
+/// last giving the caller's event; `bind`: with their parameters bound first.
+std::string epilogueText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks, bool bind,
+                         const std::string &indent) {
+  return onceText(plan, names, hooks, bind, indent, {plan.loopEnd(), plan.stages.size()});
+}
+
+/// The stages computing the state before the loop (none without them), each launched once.
+std::string prologueText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks, bool bind) {
+  return onceText(plan, names, hooks, bind, "  ", {0, plan.loopBegin()});
+}
+
 /// An iterate of zero steps: the inputs copied to the state's outputs, then the stages after the loop.
 std::string zeroIterationsText(const ExportPlan &plan, const HostNames &names, const ScheduleHooks &hooks) {
   const std::vector<size_t> outputs = plan.stateWritten(), &iterated = plan.iteration->inputArgs;
   const bool epilogue = plan.iteration->epilogueStages > 0;
-  std::string text = "  /* Zero iterations: the loop's result is the input. */\n";
+  std::string text =
+      prologueText(plan, names, hooks, true) + "  /* Zero iterations: the loop's result is its start. */\n";
   for (size_t c = 0; c < iterated.size(); ++c)
     text +=
-        hooks.copy(names.argParam[iterated[c]], bufferValue(plan, names, outputs.at(c)),
+        hooks.copy(bufferValue(plan, names, iterated[c]), bufferValue(plan, names, outputs.at(c)),
                    bufferBytes(plan, names, outputs.at(c)), c + 1 == iterated.size() && !epilogue ? "done" : "NULL");
   return text + epilogueText(plan, names, hooks, true, "  ") + "  return " + names.enumValue("OK") + ";\n";
 }
@@ -401,7 +417,7 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
   for (size_t s = 0; s < plan.stages.size(); ++s)
     for (size_t p = 0; p < plan.stages[s].params.size(); ++p) {
       const StageParam &param = plan.stages[s].params[p];
-      if (s >= plan.loopStages() || !swappedAs(param))
+      if (s < plan.loopBegin() || s >= plan.loopEnd() || !swappedAs(param))
         text += hooks.bind(s, p, param.isSize, paramValue(plan, names, param), "  ");
     }
   auto stageComment = [&](size_t s, const std::string &indent) {
@@ -417,6 +433,7 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
   }
 
   std::string count = std::to_string(plan.iteration->count);
+  text += prologueText(plan, names, hooks, false); // the state the loop starts from
   const ScratchLayout layout = scratchLayout(plan);
   for (size_t slot = 0; plan.iteration->count >= 2 && slot < layout.slotComponent.size(); ++slot)
     text += hooks.allocateScratch(slot, bufferBytes(plan, names, outputs.at(layout.slotComponent[slot])));
@@ -427,8 +444,9 @@ std::string launchSchedule(const ExportPlan &plan, const HostNames &names, const
   // One loop per phase (one for a single loop), each launching its stages;
   // the last launch of all gives the caller's event.
   std::vector<ExportPlan::Iteration::Phase> phases = plan.iteration->phases;
-  if (phases.empty()) phases.push_back({plan.iteration->count, plan.loopStages(), plan.iteration->carriedFrom});
-  size_t first = 0;
+  if (phases.empty())
+    phases.push_back({plan.iteration->count, plan.loopEnd() - plan.loopBegin(), plan.iteration->carriedFrom});
+  size_t first = plan.loopBegin();
   for (size_t p = 0; p < phases.size(); ++p) {
     const bool lastPhase = p + 1 == phases.size();
     const std::string phaseCount = std::to_string(phases[p].count);
@@ -474,9 +492,9 @@ std::string provenanceComment(const ExportPlan &plan, const std::string &what) {
   if (plan.stages.size() > 1)
     launch = std::to_string(plan.stages.size()) + " kernels in order (" + std::to_string(plan.temporaries.size()) +
              (plan.temporaries.size() == 1 ? " temporary" : " temporaries") + "), the last one's " + launch;
-  if (plan.iteration && plan.iteration->epilogueStages > 0)
-    launch += "; the first " + std::to_string(plan.loopStages()) + " launched " +
-              std::to_string(plan.iteration->count) + " times (iterate), the others once after them";
+  if (plan.iteration && (plan.iteration->epilogueStages > 0 || plan.iteration->prologueStages > 0))
+    launch += "; kernels " + std::to_string(plan.loopBegin() + 1) + " to " + std::to_string(plan.loopEnd()) +
+              " launched " + std::to_string(plan.iteration->count) + " times (iterate), the others once around them";
   else if (plan.iteration)
     launch += ", launched " + std::to_string(plan.iteration->count) + " times (iterate)";
   lines.push_back("Launch: " + launch + ".");

@@ -1,6 +1,6 @@
 #include "rewrite/iterate_chain.h"
 
-#include "core/ir/after_loop.h"
+#include "core/ir/loop_split.h"
 #include "core/ir/iterated_state.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"

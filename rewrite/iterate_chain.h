@@ -39,7 +39,7 @@ std::optional<Program> iterateChain(const Program &typed);
 Program asChain(const Program &typed);
 
 /// The chain of the program's loop: asChain, or for a program with a stage
-/// after its loop that the loop cannot launch (core/ir/after_loop.h), the
+/// after its loop that the loop cannot launch (core/ir/loop_split.h), the
 /// chain of the loop alone. What the explorer's time tiles and fusion read.
 Program loopChain(const Program &typed);
 

@@ -9,9 +9,9 @@
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
-#include "rewrite/after_loop_lowering.h"
 #include "rewrite/apply.h"
 #include "rewrite/iterate_chain.h"
+#include "rewrite/loop_split_lowering.h"
 #include "rewrite/nd_patterns.h"
 #include "rewrite/stages.h"
 #include "rewrite/time_tiled_local.h"
@@ -450,17 +450,6 @@ Program unrollAll(const Program &program) { return typeCheck(withBody(program, u
 /// host loop launches one kernel per step; the others are kernels of their
 /// own, launched in order in every step. With a time tile t, B is composed t
 /// times and the host iterates n / t times.
-/// The body of a lowered step with each of its inputs replaced by what
-/// `byName` maps that input's name to (the loop's state, or the program's
-/// own input: lowering rebuilds the step's parameters).
-Expr bodyOver(const Program &lowered, const std::unordered_map<std::string, Expr> &byName) {
-  return transformBottomUp(lowered.body(), [&](const Expr &n) {
-    if (!n.is(ExprKind::Param)) return n;
-    for (const Expr &in : lowered.inputs())
-      if (n.sameNode(in)) return byName.at(in.name());
-    return n;
-  });
-}
 
 /// The step over the state inputs, lowered by the recipe. Components the
 /// step only carries over from another component (core/ir/iterated_state.h)
@@ -779,18 +768,23 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   try {
     chained = iterateChain(typed);
   } catch (const RewriteError &) {
-    std::optional<AfterLoop> split = splitAfterLoop(typed);
-    if (!split) throw;
-    return lowerAfterLoop(*split, recipe, options);
+    if (std::optional<AfterLoop> split = splitAfterLoop(typed)) return lowerAfterLoop(*split, recipe, options);
+    if (std::optional<BeforeLoop> split = splitBeforeLoop(typed)) return lowerBeforeLoop(*split, recipe, options);
+    throw;
   }
   if (chained) return applyRecipe(*chained, recipe, options);
+  const std::vector<Expr> levels = chainLevels(typed.body());
+  const bool steps = !levels.empty() && std::all_of(levels.begin(), levels.end(), [](const Expr &level) {
+    return funOf(level).is(ExprKind::Lambda);
+  });
+  // A state no input can stand for (an input held twice, computed parts, an
+  // input a step also reads by name) is computed into buffers of its own
+  // before the loop.
+  if (steps && statesComputedBeforeLoop(typed))
+    if (std::optional<BeforeLoop> split = splitBeforeLoop(typed)) return lowerBeforeLoop(*split, recipe, options);
   if (std::optional<Expr> read = stateInputReadByStep(typed))
     throw RewriteError(recipeName(recipe) + ": " + stateInputReadMessage(*read));
-  const std::vector<Expr> levels = chainLevels(typed.body());
-  const bool iterated = chainedInputs(typed) && std::all_of(levels.begin(), levels.end(), [](const Expr &level) {
-                          return funOf(level).is(ExprKind::Lambda);
-                        });
-  if (iterated) return lowerIterate(typed, recipe, options);
+  if (steps && chainedInputs(typed)) return lowerIterate(typed, recipe, options);
   // Every recipe would refuse a top-level iterate over anything else as
   // "not tiled/coarsened yet"; say what is missing instead.
   if (typed.body().isPrim(Op::Iterate)) {

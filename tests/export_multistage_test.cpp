@@ -411,7 +411,7 @@ TEST_CASE("export multistage: stages before and after an iterate (phases of its 
 }
 
 /// A loop of `count` steps over A (1D), then a stage of another type, launched
-/// once after it (core/ir/after_loop.h): the sum of the smoothed array's
+/// once after it (core/ir/loop_split.h): the sum of the smoothed array's
 /// squares, a [float]1.
 std::string loopThenSumProgram(int64_t count) {
   return R"({"liftcc": 1, "sizes": [{"name": "N", "min": 5}], "inputs": [{"name": "A", "type": "[float]N"}],
@@ -421,6 +421,47 @@ std::string loopThenSumProgram(int64_t count) {
   "in": {"op": "iterate", "n": )" +
          std::to_string(count) + R"(, "f": {"lambda": ["g"], "body": {"op": "stencil", "name": "avg",
    "grids": {"g": "mirror"}, "body": "return (g[-2] + g[-1] + g[0] + g[1] + g[2])/5.0f;"}}, "in": {"param": "A"}}}})";
+}
+
+/// A 1D wave over A starting at rest, its state (A, A) copied into buffers
+/// of its own before the loop, and its displacement alone copied out after
+/// it (core/ir/loop_split.h); with `bySource`, instead a smoother whose step
+/// also reads A by name (a source term), over a copy of A.
+std::string stateBeforeLoopProgram(int64_t count, bool bySource) {
+  const std::string head =
+      R"({"liftcc": 1, "sizes": [{"name": "N", "min": 5}], "inputs": [{"name": "A", "type": "[float]N"}],
+ "body": )";
+  if (bySource)
+    return head + R"({"op": "iterate", "n": )" + std::to_string(count) +
+           R"(, "f": {"lambda": ["g"], "body": {"op": "stencil", "name": "src", "grids": {"g": "mirror", "A": "pointwise"},
+   "body": "return 0.25f*(g[-1] + 2.0f*g[0] + g[1]) + 0.1f*A[0];"}}, "in": {"param": "A"}}})";
+  return head + R"({"op": "get", "index": 0, "in": {"op": "iterate", "n": )" + std::to_string(count) +
+         R"(, "f": {"lambda": ["s"], "body": {"apply": {"lambda": ["u", "v"], "body": {"op": "tuple", "in": [
+   {"op": "stencil", "name": "wave", "grids": {"u": "clamp", "v": "pointwise"},
+    "body": "return 2.0f*u[0] - v[0] + 0.2f*(u[-1] - 2.0f*u[0] + u[1]);"}, {"param": "u"}]}},
+   "args": [{"op": "get", "index": 0, "in": {"param": "s"}}, {"op": "get", "index": 1, "in": {"param": "s"}}]}},
+  "in": {"op": "tuple", "in": [{"param": "A"}, {"param": "A"}]}}}})";
+}
+
+TEST_CASE("export multistage: a state computed before the loop (a wave at rest, a step reading its input by name), "
+          "generated and explored, run from C") {
+  if (!canRunExported()) return;
+  TempDir dir;
+  for (bool bySource : {false, true})
+    for (auto [count, timeTile] : {std::pair<int64_t, int>{0, 1}, {1, 1}, {4, 1}, {5, 2}}) {
+      CAPTURE(bySource);
+      CAPTURE(count);
+      CAPTURE(timeTile);
+      std::string name =
+          std::string(bySource ? "source" : "rest") + std::to_string(count) + "_t" + std::to_string(timeTile);
+      writeFile(dir.path() / (name + ".json"), stateBeforeLoopProgram(count, bySource));
+      std::vector<std::string> options{"--opt", "plain"};
+      if (timeTile > 1) options.insert(options.end(), {"--time-tile", std::to_string(timeTile)});
+      runExported(dir.path(), dir.path() / (name + ".json"), name, "N=50", "50", "51", 50, {"OUT"}, options);
+    }
+  writeFile(dir.path() / "rest.json", stateBeforeLoopProgram(4, false));
+  checkExportedDriver(dir.path(), dir.path() / "rest.json", "rest_explored", "N=50", "50", "51", 50, {"OUT"},
+                      {"export", exploredBest(dir.path(), dir.path() / "rest.json", "N=50").string()});
 }
 
 TEST_CASE("export multistage: a stage of another type after an iterate (launched once after the loop), generated "
@@ -453,6 +494,7 @@ TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outpu
   writeFile(dir.path() / "phases.json", writeProgram(iteratedSteps(5)));
   writeFile(dir.path() / "staged.json", stagedLoopProgram(5));
   writeFile(dir.path() / "sum.json", loopThenSumProgram(5));
+  writeFile(dir.path() / "rest.json", stateBeforeLoopProgram(5, false));
   struct Case {
     std::string name, program, sizes, call;
     std::vector<std::string> options;
@@ -462,7 +504,8 @@ TEST_CASE("export multistage: the CUDA pairs of several kernels and of two outpu
                         Case{"steps", "steps.json", "N=50", "0, 1, 2, 50", {}},
                         Case{"phases", "phases.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}},
                         Case{"staged", "staged.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}},
-                        Case{"sum", "sum.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}}}) {
+                        Case{"sum", "sum.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}},
+                        Case{"rest", "rest.json", "N=50", "0, 1, 2, 50", {"--time-tile", "2"}}}) {
     CAPTURE(c.name);
     fs::path out = dir.path() / c.name;
     std::vector<std::string> command{"export",   (dir.path() / c.program).string(),

@@ -380,7 +380,7 @@ TEST_CASE("export: bad input gets one clear line and writes nothing") {
   launch["kernel"]["iterate"] = {{"count", "3"}, {"input", "B"}};
   writeLaunch(best, launch, kernelSource);
   expectError({"export", best.string(), "--out", out.string()}, 1,
-              "/kernel/iterate/input: no input argument named 'B'");
+              "/kernel/iterate/input: no input argument or temporary named 'B'");
 
   writeFile(best / "launch.json", "[1, 2]");
   expectError({"export", best.string(), "--out", out.string()}, 1, "launch.json: expected an object, found array");

@@ -126,13 +126,15 @@ TEST_CASE("schemas: the launch.json of a multi-kernel best kernel validates, wit
 
 namespace liftcc {
 
-TEST_CASE("schemas: the launch.json of an iterate over a tuple with a stage after it validates (carriedFrom, "
-          "epilogueStages, stateBuffers)") {
+TEST_CASE("schemas: the launch.json of an iterate over a tuple with stages before and after it validates "
+          "(carriedFrom, prologueStages, epilogueStages, stateBuffers)") {
   if (!ocl::test::testDevice()) return;
   test::TempDir dir;
-  // A wave's displacement alone: get(0, iterate(n, (u, v) -> (f(u, v), u), (U, V))), its
-  // second component carried over and its first copied out once after the loop.
+  // A wave's displacement alone, starting at rest: get(0, iterate(n, (u, v) -> (f(u, v), u), (U, U))),
+  // its state copied into buffers of its own before the loop, its second component carried over and its
+  // first copied out once after the loop.
   std::string wave = test::waveTupleJson(3);
+  wave.replace(wave.rfind(R"({"param": "V"})"), 14, R"({"param": "U"})");
   const std::string body = R"("body": )";
   const size_t at = wave.find(body) + body.size();
   std::ofstream(dir.path() / "wave.json")
@@ -149,6 +151,8 @@ TEST_CASE("schemas: the launch.json of an iterate over a tuple with a stage afte
   nlohmann::json doc = nlohmann::json::parse(test::readFile(launch));
   const nlohmann::json &iterate = doc["kernel"]["iterate"];
   CHECK(iterate["epilogueStages"] == 1);
+  CHECK(iterate["prologueStages"] == 2);
+  CHECK(iterate["inputs"].size() == 2);
   CHECK(iterate["stateBuffers"].size() == 2);
   CHECK(iterate["phases"][0].contains("carriedFrom"));
   // The stage's count without the buffers it reads is refused.

@@ -141,7 +141,7 @@ std::pair<size_t, size_t> LaunchPlan::stagesOfLaunch(int64_t k) const {
       if (k < phase.count) return {phase.firstStage, phase.endStage};
       k -= phase.count;
     }
-  return {0, firstEpilogueStage()};
+  return {firstLoopStage(), firstEpilogueStage()};
 }
 
 size_t LaunchPlan::resultBuffer() const { return resultBuffers().front(); }

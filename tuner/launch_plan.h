@@ -92,6 +92,10 @@ struct LaunchPlan {
     /// inputBuffers (temporaries, with a stage after the loop); empty: the
     /// program's outputs (outputsOf).
     std::vector<size_t> stateOutputs{};
+    /// codegen::Kernel::Iteration::prologueStages: the first stages, launched
+    /// once before the loop's launches in every repetition, writing the
+    /// state's initial buffers (inputBuffers, temporaries then); 0: none.
+    size_t prologueStages = 0;
   };
   std::optional<Iteration> iteration;
   /// A multi-kernel program (codegen::Kernel::stages): its kernels, launched
@@ -121,6 +125,8 @@ struct LaunchPlan {
   /// The buffer of each parameter of epilogue stage `stage` (an index into
   /// `stages`): the loop's result where it reads the state's outputs.
   std::vector<std::optional<size_t>> buffersOfEpilogueStage(size_t stage) const;
+  /// The first stage the loop launches (0 without a prologue).
+  size_t firstLoopStage() const { return iteration ? iteration->prologueStages : 0; }
   /// The first epilogue stage (stages.size() without one).
   size_t firstEpilogueStage() const { return stages.size() - (iteration ? iteration->epilogueStages : 0); }
   /// The buffer that holds the result after a repetition.

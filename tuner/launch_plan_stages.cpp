@@ -18,25 +18,30 @@ namespace {
 LaunchPlan::Iteration planIteration(const codegen::Kernel &kernel, const std::map<std::string, int64_t> &sizes,
                                     const std::map<std::string, size_t> &bufferOf) {
   LaunchPlan::Iteration iteration{{}, arith::evaluate(kernel.iteration->count, sizes), {}, {}};
+  auto buffer = [&](const std::string &name, const std::string &what) {
+    auto found = bufferOf.find(name);
+    if (found == bufferOf.end())
+      throw InternalError("kernel " + kernel.name + " " + what + " an unknown buffer " + name);
+    return found->second;
+  };
   for (size_t arg : kernel.iteration->inputArgs)
-    iteration.inputBuffers.push_back(bufferOf.at(kernel.args.at(arg).name));
-  size_t first = 0;
+    iteration.inputBuffers.push_back(buffer(kernel.args.at(arg).name, "iterates"));
+  for (const std::string &name : kernel.iteration->stateInputs)
+    iteration.inputBuffers.push_back(buffer(name, "starts its state from"));
+  iteration.prologueStages = kernel.iteration->prologueStages;
+  size_t first = iteration.prologueStages;
   for (const codegen::Kernel::Iteration::Phase &phase : kernel.iteration->phases) {
     iteration.phases.push_back({arith::evaluate(phase.count, sizes), first, first + phase.stages, phase.carriedFrom});
     first += phase.stages;
   }
   const size_t looped = kernel.stages.size() - std::min(kernel.stages.size(), kernel.iteration->epilogueStages);
-  if (first != 0 && first != looped)
+  if (first != iteration.prologueStages && first != looped)
     throw InternalError("the phases of kernel " + kernel.name + " have " + std::to_string(first) + " stages, not " +
                         std::to_string(looped));
   iteration.carriedFrom = kernel.iteration->carriedFrom;
   iteration.epilogueStages = kernel.iteration->epilogueStages;
-  for (const std::string &name : kernel.iteration->stateBuffers) {
-    auto buffer = bufferOf.find(name);
-    if (buffer == bufferOf.end())
-      throw InternalError("kernel " + kernel.name + " writes its state to an unknown buffer " + name);
-    iteration.stateOutputs.push_back(buffer->second);
-  }
+  for (const std::string &name : kernel.iteration->stateBuffers)
+    iteration.stateOutputs.push_back(buffer(name, "writes its state to"));
   return iteration;
 }
 

@@ -131,6 +131,8 @@ RawRun runPlan(PlanBackend &backend, const LaunchPlan &plan, const InputViews &i
     // (the first one has it already).
     if (plan.iteration && !first) uploadInputs(backend, plan, inputs, true);
     uint64_t total = 0;
+    // A state computed before the loop is computed again in every repetition.
+    for (size_t s = 0; s < plan.firstLoopStage(); ++s) total += backend.launchStage(plan, s, launchDeadline(config));
     for (int64_t k = 0; k < plan.launches(); ++k) {
       if (plan.iteration && plan.stages.empty())
         rebind(bound, plan.buffersOfLaunch(k), [&](size_t i, size_t b) { backend.bind(i, BufferParam{b}); });

@@ -11,9 +11,12 @@ namespace {
 
 /// The counts of the summary with their JSON names, in the order written.
 std::vector<std::pair<const char *, int64_t SassSummary::*>> counts() {
-  return {{"registers", &SassSummary::registers},   {"spillStoreBytes", &SassSummary::spillStoreBytes},
-          {"spillLoadBytes", &SassSummary::spillLoadBytes}, {"sharedBytes", &SassSummary::sharedBytes},
-          {"barriers", &SassSummary::barriers},     {"stackBytes", &SassSummary::stackBytes}};
+  return {{"registers", &SassSummary::registers},
+          {"spillStoreBytes", &SassSummary::spillStoreBytes},
+          {"spillLoadBytes", &SassSummary::spillLoadBytes},
+          {"sharedBytes", &SassSummary::sharedBytes},
+          {"barriers", &SassSummary::barriers},
+          {"stackBytes", &SassSummary::stackBytes}};
 }
 
 } // namespace
@@ -37,7 +40,8 @@ SassSummary SassSummary::fromJson(const nlohmann::json &j) {
   if (!j.is_object()) invalid(" must be an object, found " + j.dump().substr(0, 60));
   SassSummary s;
   if (!j.contains("arch") || !j.at("arch").is_string() || j.at("arch").get<std::string>().empty())
-    invalid(".arch must be a non-empty string, found " + (j.contains("arch") ? j.at("arch").dump().substr(0, 60) : "nothing"));
+    invalid(".arch must be a non-empty string, found " +
+            (j.contains("arch") ? j.at("arch").dump().substr(0, 60) : "nothing"));
   s.arch = j.at("arch").get<std::string>();
   for (const auto &[name, field] : counts()) {
     if (!j.contains(name)) invalid(std::string(".") + name + " is missing");

@@ -67,4 +67,13 @@ Expr withParamReplaced(const Expr &e, const Expr &param, const Expr &by) {
   return transformBottomUp(e, [&](const Expr &n) { return n.is(ExprKind::Param) && n.sameNode(param) ? by : n; });
 }
 
+Expr bodyOver(const Program &program, const std::unordered_map<std::string, Expr> &byName) {
+  return transformBottomUp(program.body(), [&](const Expr &n) {
+    if (!n.is(ExprKind::Param)) return n;
+    for (const Expr &in : program.inputs())
+      if (n.sameNode(in)) return byName.at(in.name());
+    return n;
+  });
+}
+
 } // namespace liftcc

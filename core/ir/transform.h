@@ -6,6 +6,8 @@
 #include "core/ir/expr.h"
 
 #include <functional>
+#include <string>
+#include <unordered_map>
 
 namespace liftcc {
 
@@ -29,5 +31,11 @@ bool readsParam(const Expr &e, const Expr &param);
 /// `e` with the parameter `param` (the node itself) replaced by `by`
 /// everywhere: a lambda's body applied to an argument.
 Expr withParamReplaced(const Expr &e, const Expr &param, const Expr &by);
+
+/// The body of `program` with each of its inputs replaced by what `byName`
+/// maps that input's name to (a lowered program put back over the nodes of
+/// another: lowering rebuilds a program's parameters). Every input read must
+/// have an entry.
+Expr bodyOver(const Program &program, const std::unordered_map<std::string, Expr> &byName);
 
 } // namespace liftcc

@@ -1,4 +1,4 @@
-#include "core/ir/after_loop.h"
+#include "core/ir/loop_split.h"
 
 #include "core/ir/iterated_state.h"
 #include "core/ir/operands.h"
@@ -100,6 +100,41 @@ std::optional<std::string> stateInputReadAfterLoop(const Program &loop, const Pr
 std::string stateInputReadAfterLoopMessage(const std::string &name) {
   return "iterate: the stage after the loop reads " + name + ", whose buffer the loop writes its steps over; pass " +
          "the initial values as another input";
+}
+
+std::optional<BeforeLoop> splitBeforeLoop(const Program &program) {
+  const std::vector<Expr> levels = chainLevels(program.body());
+  if (levels.empty()) return std::nullopt;
+  const Expr &init = inputOf(levels.front());
+  if (!init.type()) return std::nullopt;
+  const Type &start = *init.type();
+  const bool tuple = start.isTuple();
+  std::vector<Type> components = tuple ? start.tupleElements() : std::vector<Type>{start};
+  for (const Type &c : components) {
+    Type element = c;
+    while (element.isArray()) element = element.arrayElement();
+    if (!c.isArray() || !element.isScalar()) return std::nullopt;
+  }
+  const std::string name = stateName(program) + "_init";
+  std::vector<Expr> state;
+  for (size_t c = 0; c < components.size(); ++c)
+    state.push_back(Expr::param(tuple ? name + "_" + std::to_string(c) : name, components[c]));
+  Expr over = tuple ? Expr::prim(Op::Tuple, {{}, 0, PadMode::Clamp, {}, state}) : state.front();
+  // Each level over the one before it; the innermost over the state.
+  for (const Expr &level : levels) {
+    std::vector<Expr> children;
+    for (const Child &c : level.children()) children.push_back(c.expr->sameNode(inputOf(level)) ? over : *c.expr);
+    over = level.withChildren(std::move(children));
+  }
+  std::vector<Expr> inputs = program.inputs();
+  inputs.insert(inputs.end(), state.begin(), state.end());
+  return BeforeLoop{Program{program.sizes, Expr::lambda(program.inputs(), init)},
+                    Program{program.sizes, Expr::lambda(inputs, over)}, std::move(state)};
+}
+
+bool statesComputedBeforeLoop(const Program &program) {
+  if (chainLevels(program.body()).empty()) return false;
+  return !chainedInputs(program) || stateInputReadByStep(program).has_value();
 }
 
 } // namespace liftcc
