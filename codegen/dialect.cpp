@@ -123,7 +123,7 @@ std::string Dialect::vectorTypeDefinition(ScalarKind kind, int width) const {
 int Dialect::vectorAlignment(ScalarKind kind, int width) const {
   if (target_ != Target::CUDA || width <= 0) return 0;
   const int bytes = static_cast<int>(scalarByteSize(kind)) * width; // bool: 1 byte, as C++ bool in CUDA
-  if ((bytes & (bytes - 1)) != 0) return 0; // a size of no power of two: lanes one by one
+  if ((bytes & (bytes - 1)) != 0) return 0;                         // a size of no power of two: lanes one by one
   return std::min(bytes, 16);
 }
 

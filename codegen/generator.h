@@ -400,7 +400,7 @@ Kernel generateAfterLoop(const AfterLoop &split, Target target, const CodegenOpt
                          std::vector<SourceParts> *sourceParts = nullptr);
 /// Whether the program is a loop (a chain of iterates) over a state computed
 /// before it (lowered by rewrite::lowerBeforeLoop): not over inputs.
-bool computesStateBeforeLoop(const Program &typedProgram);
+bool loopsOverComputedState(const Program &typedProgram);
 /// Its kernels: the initial state's, launched once before the loop, then the
 /// loop's over the temporaries they write (Kernel::Iteration::prologueStages).
 Kernel generateBeforeLoop(const BeforeLoop &split, Target target, const CodegenOptions &options,

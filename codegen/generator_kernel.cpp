@@ -417,7 +417,7 @@ Kernel generateKernel(const Program &typedProgram, Target target, const CodegenO
     fail("/body", "counting global loads (CodegenOptions::countGlobalLoads) supports single-kernel programs only, "
                   "not one with an intermediate array in global memory");
   if (afterLoop) return generateAfterLoop(*afterLoop, target, options);
-  if (computesStateBeforeLoop(typedProgram))
+  if (loopsOverComputedState(typedProgram))
     if (std::optional<BeforeLoop> split = splitBeforeLoop(typedProgram)) {
       if (options.countGlobalLoads)
         fail("/body", "counting global loads (CodegenOptions::countGlobalLoads) supports single-kernel programs "

@@ -95,7 +95,7 @@ void explicitPhases(Kernel::Iteration &iteration, size_t looped) {
 
 } // namespace
 
-bool computesStateBeforeLoop(const Program &typedProgram) {
+bool loopsOverComputedState(const Program &typedProgram) {
   return !chainLevels(typedProgram.body()).empty() && !chainedInputs(typedProgram);
 }
 

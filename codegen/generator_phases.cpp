@@ -42,7 +42,7 @@ Kernel generateCollectingParts(const Program &typedProgram, Target target, const
                                std::vector<SourceParts> &parts, const std::string &temporaryBase) {
   if (std::optional<AfterLoop> split = splitAfterLoop(typedProgram))
     return generateAfterLoop(*split, target, options, &parts);
-  if (computesStateBeforeLoop(typedProgram))
+  if (loopsOverComputedState(typedProgram))
     if (std::optional<BeforeLoop> split = splitBeforeLoop(typedProgram))
       return generateBeforeLoop(*split, target, options, &parts);
   if (iteratesTuple(typedProgram)) return generateIteratedTuple(typedProgram, target, options, &parts, temporaryBase);

@@ -5,6 +5,7 @@
 #include "core/typecheck/typecheck.h"
 #include "primitives/api.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -35,11 +36,19 @@ bool computes(const Expr &e) {
   return containsNode(e, [](const Expr &n) { return n.is(ExprKind::UserFun); });
 }
 
-/// `e` with each component that computes nothing copied (a tuple's one by one).
+/// `e` with each component that computes nothing copied (a tuple's one by
+/// one). A component equal to an earlier one (a state (U, U), a wave at
+/// rest) is copied once more per earlier equal: equal stages would be one
+/// kernel writing one buffer, where the loop needs a buffer per component.
 Expr computedEverywhere(const Expr &e) {
   if (!e.isPrim(Op::Tuple)) return computes(e) ? e : copied(e);
   std::vector<Expr> parts;
-  for (const Expr &c : inputsOf(e)) parts.push_back(computes(c) ? c : copied(c));
+  for (const Expr &c : inputsOf(e)) {
+    Expr part = computes(c) ? c : copied(c);
+    while (std::any_of(parts.begin(), parts.end(), [&](const Expr &p) { return p == part; }))
+      part = copied(part.withType(c.typeOrThrow()));
+    parts.push_back(part);
+  }
   return api::tuple(parts);
 }
 

@@ -780,7 +780,7 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   // A state no input can stand for (an input held twice, computed parts, an
   // input a step also reads by name) is computed into buffers of its own
   // before the loop.
-  if (steps && statesComputedBeforeLoop(typed))
+  if (steps && needsStateBeforeLoop(typed))
     if (std::optional<BeforeLoop> split = splitBeforeLoop(typed)) return lowerBeforeLoop(*split, recipe, options);
   if (std::optional<Expr> read = stateInputReadByStep(typed))
     throw RewriteError(recipeName(recipe) + ": " + stateInputReadMessage(*read));

@@ -5,8 +5,8 @@
 // stage reading both components of a tuple state, and a stage of another
 // type after a chain with a stage before the loop. Before it, a state no
 // input can stand for: a wave starting at rest ((U, U)), one whose first
-// displacement is computed, a step reading its input by name, a loop over a
-// transposed grid, a stage after the loop reading its input again, and both
+// displacement is computed, three grids starting from one input, a step
+// reading its input by name, a loop over a transposed grid, a stage after the loop reading its input again, and both
 // splits at once. Checked: the splits, every recipe's kernels (time tiles
 // too) on PoCL against the interpreter for 0, 1 and 4 steps, the CUDA C
 // with NVRTC.
@@ -128,6 +128,22 @@ std::string waveFromSmoothed(int64_t n) {
                          R"(, {"param": "V"}]})");
 }
 
+/// A coupled system of three grids all starting from A: (A, A, A), the same
+/// copy three times (each must be a buffer of its own).
+std::string threeFromOne(int64_t n) {
+  return header(kOneGrid) + R"({"op": "iterate", "n": )" + std::to_string(n) +
+         R"(, "f": {"lambda": ["s"], "body": {"apply": {"lambda": ["a", "b", "c"], "body": {"op": "tuple", "in": [)" +
+         stencil("fa", R"({"a": "clamp", "b": "pointwise"})",
+                 "return 0.5f*a[0][0] + 0.125f*(a[-1][0] + a[0][1]) + 0.25f*b[0][0];") +
+         ", " +
+         stencil("fb", R"({"b": "mirror", "c": "pointwise"})",
+                 "return 0.5f*b[0][0] + 0.25f*(b[1][0] + b[0][-1]) - 0.1f*c[0][0];") +
+         ", " +
+         stencil("fc", R"({"c": "wrap", "a": "pointwise"})", "return 0.5f*(c[-1][-1] + c[1][1]) + 0.2f*a[0][0];") +
+         R"(]}}, "args": [{"op": "get", "index": 0, "in": {"param": "s"}}, {"op": "get", "index": 1, "in": {"param": "s"}},
+           {"op": "get", "index": 2, "in": {"param": "s"}}]}}, "in": {"op": "tuple", "in": [{"param": "A"}, {"param": "A"}, {"param": "A"}]}}})";
+}
+
 /// A step that reads its input A by name (a source term of the initial values).
 std::string sourceByName(int64_t n) {
   return header(kOneGrid) +
@@ -184,6 +200,7 @@ std::vector<Case> cases() {
 /// Programs whose loop starts from a state computed before it.
 std::vector<Case> statesBefore() {
   return {{"waveAtRest", waveAtRest, 2, false, true},
+          {"threeFromOne", threeFromOne, 3, false, true},
           {"waveFromSmoothed", waveFromSmoothed, 2, false, true},
           {"sourceByName", sourceByName, 1, false, true},
           {"overTransposed", overTransposed, 1, false, true},

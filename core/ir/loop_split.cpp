@@ -132,7 +132,7 @@ std::optional<BeforeLoop> splitBeforeLoop(const Program &program) {
                     Program{program.sizes, Expr::lambda(inputs, over)}, std::move(state)};
 }
 
-bool statesComputedBeforeLoop(const Program &program) {
+bool needsStateBeforeLoop(const Program &program) {
   if (chainLevels(program.body()).empty()) return false;
   return !chainedInputs(program) || stateInputReadByStep(program).has_value();
 }

@@ -60,7 +60,7 @@ std::optional<BeforeLoop> splitBeforeLoop(const Program &program);
 /// Whether the loop of `program` (a chain of iterates) needs its initial
 /// state computed before it (splitBeforeLoop): its state is not program
 /// inputs (distinct ones, for a tuple), or a step reads one of them by name.
-bool statesComputedBeforeLoop(const Program &program);
+bool needsStateBeforeLoop(const Program &program);
 
 /// The name of an input whose buffer the loop (a chain of iterates over
 /// inputs, as lowered) writes its steps over and that the stage after it
