@@ -149,6 +149,19 @@ public:
 
 private:
   bool pastDeadline() const { return deadline_ && std::chrono::steady_clock::now() >= *deadline_; }
+
+  /// The share of the budget left that the full-size reference may take
+  /// (none without a budget), at least kMinReferenceSeconds.
+  static constexpr double kReferenceShare = 0.25, kMinReferenceSeconds = 2.0;
+  static constexpr const char *kReferenceShareText = "a quarter";
+  std::optional<InterpretDeadline> referenceDeadline() const {
+    if (!deadline_) return std::nullopt;
+    const auto now = std::chrono::steady_clock::now();
+    const double left = std::chrono::duration<double>(*deadline_ - now).count();
+    const double seconds = std::max(kMinReferenceSeconds, kReferenceShare * left);
+    return std::min(*deadline_, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                          std::chrono::duration<double>(seconds)));
+  }
   double secondsSinceStart() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
@@ -335,13 +348,24 @@ private:
     // Generated on the first measurement only: a resumed run that finds
     // everything in the store never pays for them.
     if (!fullSizeInputs_) {
+      // Interpreting sampled points of a heavy program at full size (a
+      // radius-4 3D box iterated: minutes) may take a share of the budget,
+      // not all of it: past that share the timed runs go unchecked at full
+      // size (each variant is still verified at its small size), so that a
+      // short exploration of such a program still measures something.
+      std::optional<InterpretDeadline> share = referenceDeadline();
       try {
         fullSizeInputs_ = randomInputBytes(typed_, sizes_, 1);
-        fullReference_ = fullSizeReference(typed_, sizes_, *fullSizeInputs_, deadline_);
+        fullReference_ = fullSizeReference(typed_, sizes_, *fullSizeInputs_, share);
       } catch (const DeadlineReached &) {
-        fullSizeInputs_.reset();
-        cutBy("computing the interpreter's reference at sampled points of the full size");
-        return false;
+        if (pastDeadline()) {
+          fullSizeInputs_.reset();
+          cutBy("computing the interpreter's reference at sampled points of the full size");
+          return false;
+        }
+        fullReference_.emplace();
+        fullReference_->unavailable = "the interpreter's reference at sampled points of the full size took more than " +
+                                      std::string(kReferenceShareText) + " of the budget";
       }
     }
     try {

@@ -4,7 +4,9 @@
 // points of the full size (a million additions each) was computed before the
 // first measurement, outside the budget. Now the interpreters stop at the
 // deadline (core/interp/deadline.h) and the exploration says in one line that
-// its budget could not measure one variant (exit 1).
+// its budget could not measure one variant (exit 1). The reference may take
+// a quarter of the budget: past that the timed runs go unchecked at full
+// size and the exploration measures (each variant verified at its small size).
 
 #include "core/interp/deadline.h"
 #include "core/json/program_json.h"
@@ -72,6 +74,32 @@ TEST_CASE("explore budget: a budget too small for one measurement ends within se
   // Two seconds, and what follows the deadline on a loaded machine under
   // ASan (reading the program, enumerating, the process's start and end).
   CHECK(seconds < 2 + 20);
+}
+
+TEST_CASE("explore budget: a full-size reference past its share of the budget leaves the timed run unchecked, and "
+          "the exploration measures") {
+  // 3000 steps of a 3-point average over 20000 points: the interpreter's
+  // reference at sampled points of the full size runs the whole loop (many
+  // seconds), the kernels a few tens of milliseconds. It may take a quarter
+  // of the budget; past that each variant is verified at its small size only
+  // and the exploration says so (it had ended with "the --budget of 12 s
+  // ended before one variant was measured").
+  auto device = ocl::test::testDevice();
+  if (!device) return;
+  test::TempDir dir;
+  {
+    std::ofstream(dir.path() / "long.json") << R"({"liftcc": 1, "sizes": [{"name": "N", "min": 5}],
+ "inputs": [{"name": "A", "type": "[float]N"}],
+ "body": {"op": "iterate", "n": 3000, "f": {"lambda": ["g"], "body": {"op": "stencil", "name": "avg",
+   "grids": {"g": "clamp"}, "body": "return 0.25f*(g[-1] + 2.0f*g[0] + g[1]);"}}, "in": {"param": "A"}}})";
+  }
+  test::ProcessRun run = test::runLiftcBatch(
+      {{"explore long.json --size N=20000 --budget 12s --families plain --no-roofline --out results"}}, dir.path(), 1,
+      120)[0];
+  CHECK_MESSAGE(run.status == 0, run.output);
+  CHECK_MESSAGE(run.output.find("verified: all of N=13; not the timed run: the interpreter's reference at sampled "
+                                "points of the full size took more than a quarter of the budget") != std::string::npos,
+                run.output);
 }
 
 } // namespace

@@ -296,6 +296,10 @@ void printBest(const explore::ExploreResult &result, const tuner::Device &device
   out << "\n";
   out << "strategy: " << best.record.strategy << "\n";
   if (result.why) out << "why it won: " << result.why->summary() << "\n";
+  // Said when the timed run itself went unchecked (a heavy program's
+  // full-size reference past its share of the budget).
+  if (best.record.verified.find("not the timed run") != std::string::npos)
+    out << "verified: " << best.record.verified << "\n";
   out << "best kernel: " << result.bestKernelDir << "/" << explore::kernelFileName(device.target()) << "\n";
 }
 
