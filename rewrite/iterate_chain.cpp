@@ -1,7 +1,7 @@
 #include "rewrite/iterate_chain.h"
 
-#include "core/ir/loop_split.h"
 #include "core/ir/iterated_state.h"
+#include "core/ir/loop_split.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
@@ -90,7 +90,7 @@ private:
     if (loops.size() != 1)
       throw RewriteError("iterate: a stage reads " + std::to_string(loops.size()) +
                          " different iterates; a program may hold one loop (a chain of iterates, each over the "
-                         "last) with stages before and after it");
+                         "last) with stages before and after it, or loops side by side of one constant count");
     const Expr &loop = loops.front();
     std::vector<Expr> bound;
     if (!closed(program_, loop, bound))
@@ -170,6 +170,38 @@ std::optional<Program> iterateChain(const Program &typed) {
   return typeCheck(withBody(program, chained));
 }
 
+std::optional<Program> loopsSideBySide(const Program &typed) {
+  std::vector<Expr> loops;
+  outermostIterates(typed.body(), loops);
+  if (loops.size() < 2) return std::nullopt;
+  const arith::Expr &count = iterateCount(loops.front());
+  std::vector<Expr> bound;
+  for (const Expr &loop : loops) {
+    const Expr &f = funOf(loop);
+    if (!(iterateCount(loop) == count) || !count.isConstant() || !f.is(ExprKind::Lambda) || f.params().size() != 1 ||
+        !loop.type() || !loop.type()->isArray() || !closed(typed, loop, bound))
+      return std::nullopt;
+  }
+  // One step of every loop over its component of the tuple state.
+  std::string name = "loops";
+  while (std::any_of(typed.inputs().begin(), typed.inputs().end(), [&](const Expr &in) { return in.name() == name; }))
+    name += "_";
+  Expr state = Expr::param(name);
+  std::vector<Expr> steps, starts;
+  for (size_t i = 0; i < loops.size(); ++i) {
+    const Expr &f = funOf(loops[i]);
+    steps.push_back(withParamReplaced(f.body(), f.params().front(), api::get(static_cast<int>(i), state)));
+    starts.push_back(inputOf(loops[i]));
+  }
+  const Expr merged = api::iterate(count, Expr::lambda({state}, api::tuple(steps)), api::tuple(starts));
+  Expr body = transformBottomUp(typed.body(), [&](const Expr &n) {
+    for (size_t i = 0; i < loops.size(); ++i)
+      if (n == loops[i]) return api::get(static_cast<int>(i), merged);
+    return n;
+  });
+  return typeCheck(withBody(typed, body));
+}
+
 Program asChain(const Program &typed) {
   try {
     if (std::optional<Program> chained = iterateChain(typed)) return *chained;
@@ -182,6 +214,7 @@ Program asChain(const Program &typed) {
 Program loopChain(const Program &typed) {
   Program chained = asChain(typed);
   if (chained.body().isPrim(Op::Iterate)) return chained;
+  if (std::optional<Program> merged = loopsSideBySide(typed)) return loopChain(*merged);
   std::optional<AfterLoop> split = splitAfterLoop(typed);
   return split ? asChain(typeCheck(split->loop)) : chained;
 }

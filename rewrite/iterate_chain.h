@@ -33,6 +33,14 @@ namespace liftcc::rewrite {
 /// tuple with stages around it.
 std::optional<Program> iterateChain(const Program &typed);
 
+/// Loops side by side, P(iterate(n, f, A), iterate(n, g, B)), with the same
+/// constant count, each an iterate over an array that reads nothing but the
+/// program's inputs, as one loop over the tuple of their states:
+/// P(get(0, L), get(1, L)) with L = iterate(n, \s. tuple(f(get(0, s)),
+/// g(get(1, s))), tuple(A, B)), which the splits of core/ir/loop_split.h
+/// compile; nullopt otherwise (one loop, different counts).
+std::optional<Program> loopsSideBySide(const Program &typed);
+
 /// The program as iterateChain makes it, else as it is (also where
 /// iterateChain refuses it: no recipe compiles it then, and they say why).
 /// What the explorer reads the loop of and interprets.

@@ -770,6 +770,7 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   } catch (const RewriteError &) {
     if (std::optional<AfterLoop> split = splitAfterLoop(typed)) return lowerAfterLoop(*split, recipe, options);
     if (std::optional<BeforeLoop> split = splitBeforeLoop(typed)) return lowerBeforeLoop(*split, recipe, options);
+    if (std::optional<Program> merged = loopsSideBySide(typed)) return applyRecipe(*merged, recipe, options);
     throw;
   }
   if (chained) return applyRecipe(*chained, recipe, options);

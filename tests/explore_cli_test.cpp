@@ -268,8 +268,9 @@ TEST_CASE("explore/cli: --search names the search method; --strategy, its old na
 }
 
 TEST_CASE("explore/cli: a program the code generator refuses is one line naming why, not 'no variant'") {
-  // No configuration of a program reading two loops side by side lowers
-  // (the host runs one loop); the exploration of such a refusal used to
+  // No configuration of a program reading two loops side by side of
+  // different counts lowers (the host runs one loop; loops of one count are
+  // merged into one); the exploration of such a refusal used to
   // report "0 candidates (2 dropped as not fitting the device)" and "no
   // variant ran successfully".
   if (!haveDevice()) return;

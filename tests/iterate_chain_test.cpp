@@ -306,7 +306,8 @@ TEST_CASE("iterate chain: what cannot be chained is refused with its reason") {
                             iterate(2, "g", smooth, R"({"param": "B"})")),
                       loop) +
                 "}") == "iterate: a stage reads 2 different iterates; a program may hold one loop (a chain of "
-                        "iterates, each over the last) with stages before and after it");
+                        "iterates, each over the last) with stages before and after it, or loops side by side of "
+                        "one constant count");
   // A loop over a computed array no input of its type can stand for (a
   // transposed grid), or whose one input of its type is read again after the
   // loop, starts from a state computed before it (tests/loop_split_test.cpp).

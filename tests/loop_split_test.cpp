@@ -13,6 +13,7 @@
 
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
 #include "core/ir/iterated_state.h"
 #include "core/ir/loop_split.h"
 #include "core/json/program_json.h"
@@ -323,6 +324,49 @@ TEST_CASE("after loop: a stage reading an input the loop would write its steps o
   auto mismatch = test::deviceMismatch(*context, kernel, kSizes, reference.inputs, typed.body().typeOrThrow(),
                                        reference.expected, {1e-4, 1e-5}, std::nullopt, 2);
   CHECK_MESSAGE(!mismatch, *mismatch);
+}
+
+/// Two loops side by side over U and V, then a stencil over both results.
+std::string twoLoops(int64_t n, int64_t m) {
+  const std::string grids = R"([{"name": "A", "type": "[[float]M]N"}, {"name": "B", "type": "[[float]M]N"}])";
+  return header(grids) + R"({"apply": {"lambda": ["a", "b"], "body": )" +
+         stencil("sum", R"({"a": "clamp", "b": "pointwise"})", "return a[0][1] - a[0][-1] + b[0][0];") +
+         R"(}, "args": [)" + iterate(n, kSmooth, R"({"param": "A"})") + ", " + R"({"op": "iterate", "n": )" +
+         std::to_string(m) + R"(, "f": {"lambda": ["h"], "body": )" +
+         stencil("s2", R"({"h": "wrap"})", "return 0.5f*(h[-1][0] + h[0][1]);") + R"(}, "in": {"param": "B"}}]})" + "}";
+}
+
+TEST_CASE("loop split: loops side by side of one count are one loop over the tuple of their states") {
+  std::optional<ocl::Context> context = ocl::test::testContext();
+  for (int64_t n : {0, 1, 4}) {
+    CAPTURE(n);
+    Program typed = typeCheck(readProgram(twoLoops(n, n)), kSizes);
+    std::optional<Program> merged = rewrite::loopsSideBySide(typed);
+    REQUIRE(merged);
+    CHECK_FALSE(compareValues(interpret(typed, kSizes, randomInputs(typed, kSizes, 5)),
+                              interpret(*merged, kSizes, randomInputs(typed, kSizes, 5))));
+    test::DeviceReference reference = test::deviceReference(typed, kSizes, 83 + static_cast<uint64_t>(n));
+    for (int64_t t : {1, 2}) {
+      if (t > n) continue;
+      rewrite::RecipeOptions options;
+      options.timeTile = t;
+      codegen::Kernel kernel = codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain, options),
+                                                       codegen::Target::OpenCL);
+      REQUIRE(kernel.iteration);
+      CHECK(kernel.iteration->epilogueStages == 1);
+      CHECK(kernel.iteration->stateBuffers.size() == 2);
+      if (!context) continue;
+      auto mismatch = test::deviceMismatch(*context, kernel, kSizes, reference.inputs, typed.body().typeOrThrow(),
+                                           reference.expected, {1e-4, 1e-5}, std::nullopt, 2);
+      CHECK_MESSAGE(!mismatch, *mismatch);
+    }
+  }
+  // Different counts stay refused.
+  Program different = typeCheck(readProgram(twoLoops(3, 4)), kSizes);
+  CHECK_FALSE(rewrite::loopsSideBySide(different));
+  CHECK(test::errorOf([&] {
+          rewrite::applyRecipe(different, rewrite::Recipe::Plain, {});
+        }).starts_with("iterate: a stage reads 2 different iterates"));
 }
 
 TEST_CASE("loop split: launch.json says which kernels run once around the loop; the exporter reads it back and "
