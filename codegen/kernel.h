@@ -52,7 +52,9 @@ struct Kernel {
   struct Iteration {
     arith::Expr count;
     /// Index in `args` of each iterated input, in the order of the state's
-    /// components: the c-th Output argument replaces inputArgs[c].
+    /// components: the c-th Output argument (the c-th of stateBuffers, with
+    /// a stage after the loop) replaces inputArgs[c]. Empty when the state is
+    /// computed before the loop (prologueStages; stateInputs then).
     std::vector<size_t> inputArgs;
     /// The stages (Kernel::stages) in order, split into phases, each
     /// launched `count` times in turn, the buffers exchanging after every

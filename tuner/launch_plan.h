@@ -65,7 +65,9 @@ struct LaunchPlan {
   /// with the second. A repetition is the whole sequence; zero launches leave
   /// the inputs as the result.
   struct Iteration {
-    /// One per component of the state, paired with outputsOf's buffers in order.
+    /// One per component of the state, paired with stateOutputs (else the
+    /// program's outputs) in order: inputs, or the temporaries a prologue
+    /// computes.
     std::vector<size_t> inputBuffers;
     int64_t count;
     /// codegen::Kernel::Iteration::phases: launches `count` times the stages
