@@ -387,6 +387,14 @@ bool iteratesInPhases(const Program &typedProgram);
 /// temporaries' names start with `temporaryPrefix`.
 Kernel generatePhases(const Program &typedProgram, Target target, const CodegenOptions &options,
                       std::vector<SourceParts> *sourceParts = nullptr, const std::string &temporaryPrefix = "");
+/// The kernels a program launches in order (itself for a single kernel),
+/// without source or iteration: a program of several pieces holds them all.
+std::vector<Kernel> launchedKernels(const Kernel &kernel);
+/// A program of several kernels made whole: its launch is its last stage's
+/// (launchOfLastStage), its source the pieces in `parts`, also appended to
+/// `sourceParts` when given (a piece of a larger program).
+void assembleProgram(Kernel &program, Target target, const std::vector<SourceParts> &parts,
+                     std::vector<SourceParts> *sourceParts);
 /// The kernels of an iterate (one loop, a chain in phases, over an array or a
 /// tuple of them) or of a program without one, the pieces of their source
 /// appended to `parts`, temporaries named from `temporaryBase`.

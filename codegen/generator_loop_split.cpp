@@ -20,18 +20,6 @@ namespace liftcc::codegen {
 
 namespace {
 
-/// The kernels a program launches in order (itself for a single kernel),
-/// without source: the program's source holds them all.
-std::vector<Kernel> launchedKernels(const Kernel &kernel) {
-  std::vector<Kernel> stages = kernel.stages;
-  if (stages.empty()) stages.push_back(kernel);
-  for (Kernel &stage : stages) {
-    stage.source.clear();
-    stage.iteration.reset();
-  }
-  return stages;
-}
-
 /// `args` with every buffer named in `renamed` renamed.
 void rename(std::vector<KernelArg> &args, const std::map<std::string, std::string> &renamed) {
   for (KernelArg &arg : args)
@@ -88,6 +76,15 @@ Kernel joined(const Kernel &first, const Kernel &second, const std::vector<Kerne
   return result;
 }
 
+/// `piece`'s interface without the inputs that stand for the state between
+/// the two pieces (the other piece writes them to temporaries).
+std::vector<KernelArg> interfaceBeside(const Kernel &piece, const std::vector<Expr> &state) {
+  std::vector<KernelArg> args;
+  for (const KernelArg &arg : piece.args)
+    if (arg.role != KernelArg::Role::Input || !namedIn(state, arg.name)) args.push_back(arg);
+  return args;
+}
+
 /// The loop's phases made explicit: they cover its own `looped` kernels only.
 void explicitPhases(Kernel::Iteration &iteration, size_t looped) {
   if (iteration.phases.empty()) iteration.phases.push_back({iteration.count, looped, iteration.carriedFrom});
@@ -116,9 +113,7 @@ Kernel generateAfterLoop(const AfterLoop &split, Target target, const CodegenOpt
   std::vector<Kernel> loopStages = launchedKernels(loop), afterStages = launchedKernels(after);
   const std::vector<KernelArg> passed = passOutputs(loop, loopStages, split.state);
   Kernel result = joined(loop, after, loopStages, afterStages, passed, options.kernelName);
-  // The program's interface: the stage's, but for the state it reads.
-  for (const KernelArg &arg : after.args)
-    if (arg.role != KernelArg::Role::Input || !namedIn(split.state, arg.name)) result.args.push_back(arg);
+  result.args = interfaceBeside(after, split.state); // the stage's, but for the state it reads
 
   Kernel::Iteration iteration = *loop.iteration;
   for (size_t &arg : iteration.inputArgs) arg = argumentNamed(result.args, loop.args.at(arg).name, result.name);
@@ -126,9 +121,7 @@ Kernel generateAfterLoop(const AfterLoop &split, Target target, const CodegenOpt
   iteration.epilogueStages = afterStages.size();
   for (const KernelArg &t : passed) iteration.stateBuffers.push_back(t.name);
   result.iteration = iteration;
-  launchOfLastStage(result);
-  result.source = assembleSource(Dialect(target), parts);
-  if (sourceParts) sourceParts->insert(sourceParts->end(), parts.begin(), parts.end());
+  assembleProgram(result, target, parts, sourceParts);
   return result;
 }
 
@@ -146,9 +139,7 @@ Kernel generateBeforeLoop(const BeforeLoop &split, Target target, const CodegenO
   std::vector<Kernel> startStages = launchedKernels(start), loopStages = launchedKernels(loop);
   const std::vector<KernelArg> passed = passOutputs(start, startStages, split.state);
   Kernel result = joined(start, loop, startStages, loopStages, passed, options.kernelName);
-  // The program's interface: the loop's, but for the state it starts from.
-  for (const KernelArg &arg : loop.args)
-    if (arg.role != KernelArg::Role::Input || !namedIn(split.state, arg.name)) result.args.push_back(arg);
+  result.args = interfaceBeside(loop, split.state); // the loop's, but for the state it starts from
 
   Kernel::Iteration iteration = *loop.iteration;
   for (size_t arg : iteration.inputArgs) iteration.stateInputs.push_back(loop.args.at(arg).name);
@@ -156,9 +147,7 @@ Kernel generateBeforeLoop(const BeforeLoop &split, Target target, const CodegenO
   explicitPhases(iteration, loopStages.size());
   iteration.prologueStages = startStages.size();
   result.iteration = iteration;
-  launchOfLastStage(result);
-  result.source = assembleSource(Dialect(target), parts);
-  if (sourceParts) sourceParts->insert(sourceParts->end(), parts.begin(), parts.end());
+  assembleProgram(result, target, parts, sourceParts);
   return result;
 }
 

@@ -38,6 +38,23 @@ bool iteratesInPhases(const Program &typedProgram) {
   return chainedInputs(typedProgram).has_value();
 }
 
+std::vector<Kernel> launchedKernels(const Kernel &kernel) {
+  std::vector<Kernel> stages = kernel.stages;
+  if (stages.empty()) stages.push_back(kernel);
+  for (Kernel &stage : stages) {
+    stage.source.clear();
+    stage.iteration.reset();
+  }
+  return stages;
+}
+
+void assembleProgram(Kernel &program, Target target, const std::vector<SourceParts> &parts,
+                     std::vector<SourceParts> *sourceParts) {
+  launchOfLastStage(program);
+  program.source = assembleSource(Dialect(target), parts);
+  if (sourceParts) sourceParts->insert(sourceParts->end(), parts.begin(), parts.end());
+}
+
 Kernel generateCollectingParts(const Program &typedProgram, Target target, const CodegenOptions &options,
                                std::vector<SourceParts> &parts, const std::string &temporaryBase) {
   if (std::optional<AfterLoop> split = splitAfterLoop(typedProgram))
@@ -91,11 +108,8 @@ Kernel generatePhases(const Program &typedProgram, Target target, const CodegenO
     } else if (!sameInterface(result.args, kernel.args) || iteration.inputArgs != kernel.iteration->inputArgs) {
       throw InternalError("the phases of " + options.kernelName + " have different parameters");
     }
-    std::vector<Kernel> stages = kernel.stages;
-    if (stages.empty()) stages.push_back(kernel);
-    for (Kernel &stage : stages) {
-      stage.iteration.reset();
-      stage.source.clear();
+    std::vector<Kernel> stages = launchedKernels(kernel);
+    for (const Kernel &stage : stages) {
       result.localMemoryBytes = std::max(result.localMemoryBytes, stage.localMemoryBytes);
       result.indexBits = std::max(result.indexBits, stage.indexBits);
     }
@@ -106,9 +120,7 @@ Kernel generatePhases(const Program &typedProgram, Target target, const CodegenO
   }
   iteration.count = total;
   result.iteration = iteration;
-  launchOfLastStage(result);
-  result.source = assembleSource(Dialect(target), parts);
-  if (sourceParts) sourceParts->insert(sourceParts->end(), parts.begin(), parts.end());
+  assembleProgram(result, target, parts, sourceParts);
   return result;
 }
 

@@ -25,42 +25,10 @@ bool isInput(const Program &program, const Expr &e) {
          std::any_of(program.inputs().begin(), program.inputs().end(), [&](const Expr &in) { return e.sameNode(in); });
 }
 
-/// Whether `e` reads no parameter but the program's inputs and those its
-/// own lambdas bind (an iterate inside a per-element function reads the
-/// element: it cannot run as a loop of its own).
-bool closed(const Program &program, const Expr &e, std::vector<Expr> &bound) {
-  if (e.is(ExprKind::Param))
-    return isInput(program, e) || std::any_of(bound.begin(), bound.end(), [&](const Expr &p) { return e.sameNode(p); });
-  if (e.is(ExprKind::Lambda)) {
-    bound.insert(bound.end(), e.params().begin(), e.params().end());
-    bool result = closed(program, e.body(), bound);
-    bound.erase(bound.end() - static_cast<std::ptrdiff_t>(e.params().size()), bound.end());
-    return result;
-  }
-  for (const Child &c : e.children())
-    if (!closed(program, *c.expr, bound)) return false;
-  return true;
-}
-
 /// `e` with every subexpression structurally equal to `what` replaced by `by`.
 Expr replaced(const Expr &e, const Expr &what, const Expr &by) {
   if (e == what) return by;
   return mapChildren(e, [&](const Expr &c) { return replaced(c, what, by); });
-}
-
-/// The iterates of `e` not inside another one, each once (by structure).
-void outermostIterates(const Expr &e, std::vector<Expr> &found) {
-  if (isIterate(e)) {
-    if (std::none_of(found.begin(), found.end(), [&](const Expr &f) { return f == e; })) found.push_back(e);
-    return;
-  }
-  for (const Child &c : e.children()) outermostIterates(*c.expr, found);
-}
-
-/// Whether `e` applies a user function (a stage that applies none only
-/// rearranges data: a view, which no kernel computes).
-bool computes(const Expr &e) {
-  return containsNode(e, [](const Expr &n) { return n.is(ExprKind::UserFun); });
 }
 
 class Chainer {
@@ -85,15 +53,13 @@ private:
 
   /// post(iterate(...)) -> iterate(1, \s. post(s), chain of the iterate).
   Expr stageAfter(const Expr &post) const {
-    std::vector<Expr> loops;
-    outermostIterates(post, loops);
+    const std::vector<Expr> loops = outermostIterates(post);
     if (loops.size() != 1)
       throw RewriteError("iterate: a stage reads " + std::to_string(loops.size()) +
                          " different iterates; a program may hold one loop (a chain of iterates, each over the "
                          "last) with stages before and after it, or loops side by side of one constant count");
     const Expr &loop = loops.front();
-    std::vector<Expr> bound;
-    if (!closed(program_, loop, bound))
+    if (!readsOnlyInputs(program_, loop))
       throw RewriteError("iterate inside a per-element function (it reads the element) is not compiled: the host "
                          "loop runs over whole arrays");
     const Type &state = loop.typeOrThrow(), &result = post.typeOrThrow();
@@ -107,7 +73,7 @@ private:
                          "runs as one more launch of the host loop)");
     Expr s = stateParam();
     Expr stage = replaced(post, loop, s);
-    if (!computes(stage))
+    if (!appliesUserFunction(stage))
       throw RewriteError("iterate: the stage after the loop computes nothing (a view of its result, " + io(result) +
                          "): return the iterate itself");
     return api::iterate(arith::Expr(1), Expr::lambda({s}, stage), chain(loop));
@@ -118,7 +84,7 @@ private:
   /// loop writes over its buffer).
   Expr stageBefore(const Expr &pre) const {
     const Type &state = pre.typeOrThrow();
-    if (!computes(pre))
+    if (!appliesUserFunction(pre))
       throw RewriteError("iterate over a view of its input (" + io(state) +
                          ", no function applied) is not compiled: iterate over the input itself");
     if (state.isTuple())
@@ -171,15 +137,13 @@ std::optional<Program> iterateChain(const Program &typed) {
 }
 
 std::optional<Program> loopsSideBySide(const Program &typed) {
-  std::vector<Expr> loops;
-  outermostIterates(typed.body(), loops);
+  const std::vector<Expr> loops = outermostIterates(typed.body());
   if (loops.size() < 2) return std::nullopt;
   const arith::Expr &count = iterateCount(loops.front());
-  std::vector<Expr> bound;
   for (const Expr &loop : loops) {
     const Expr &f = funOf(loop);
     if (!(iterateCount(loop) == count) || !count.isConstant() || !f.is(ExprKind::Lambda) || f.params().size() != 1 ||
-        !loop.type() || !loop.type()->isArray() || !closed(typed, loop, bound))
+        !loop.type() || !loop.type()->isArray() || !readsOnlyInputs(typed, loop))
       return std::nullopt;
   }
   // One step of every loop over its component of the tuple state.

@@ -32,19 +32,15 @@ Expr copied(const Expr &view) {
   return api::mapN(rank, api::id(element.scalarKind()), view);
 }
 
-bool computes(const Expr &e) {
-  return containsNode(e, [](const Expr &n) { return n.is(ExprKind::UserFun); });
-}
-
 /// `e` with each component that computes nothing copied (a tuple's one by
 /// one). A component equal to an earlier one (a state (U, U), a wave at
 /// rest) is copied once more per earlier equal: equal stages would be one
 /// kernel writing one buffer, where the loop needs a buffer per component.
 Expr computedEverywhere(const Expr &e) {
-  if (!e.isPrim(Op::Tuple)) return computes(e) ? e : copied(e);
+  if (!e.isPrim(Op::Tuple)) return appliesUserFunction(e) ? e : copied(e);
   std::vector<Expr> parts;
   for (const Expr &c : inputsOf(e)) {
-    Expr part = computes(c) ? c : copied(c);
+    Expr part = appliesUserFunction(c) ? c : copied(c);
     while (std::any_of(parts.begin(), parts.end(), [&](const Expr &p) { return p == part; }))
       part = copied(part.withType(c.typeOrThrow()));
     parts.push_back(part);
@@ -85,7 +81,7 @@ Program lowerAfterLoop(const AfterLoop &split, Recipe recipe, const RecipeOption
     loop = lowerBeforeLoop(*before, recipe, options);
   }
   Program stage = typeCheck(split.after);
-  if (!computes(stage.body()))
+  if (!appliesUserFunction(stage.body()))
     stage = typeCheck(Program{stage.sizes, Expr::lambda(stage.inputs(), copied(stage.body()))});
   const Program after = loweredStage(stage, recipe, options);
   // The lowered stage over the lowered loop: the program's inputs as the

@@ -11,21 +11,15 @@ namespace liftcc {
 
 namespace {
 
-bool isIterate(const Expr &e) { return e.isPrim(Op::Iterate); }
-
-/// The iterates of `e` not inside another one, each once (by structure).
-void outermostIterates(const Expr &e, std::vector<Expr> &found) {
-  if (isIterate(e)) {
+void collectOutermostIterates(const Expr &e, std::vector<Expr> &found) {
+  if (e.isPrim(Op::Iterate)) {
     if (std::none_of(found.begin(), found.end(), [&](const Expr &f) { return f == e; })) found.push_back(e);
     return;
   }
-  for (const Child &c : e.children()) outermostIterates(*c.expr, found);
+  for (const Child &c : e.children()) collectOutermostIterates(*c.expr, found);
 }
 
-/// Whether `e` reads no parameter but the program's inputs and those its
-/// own lambdas bind (an iterate inside a per-element function reads the
-/// element: it is no loop of its own).
-bool closed(const Program &program, const Expr &e, std::vector<Expr> &bound) {
+bool closedOver(const Program &program, const Expr &e, std::vector<Expr> &bound) {
   if (e.is(ExprKind::Param)) {
     auto same = [&](const Expr &p) { return e.sameNode(p); };
     return std::any_of(program.inputs().begin(), program.inputs().end(), same) ||
@@ -33,13 +27,33 @@ bool closed(const Program &program, const Expr &e, std::vector<Expr> &bound) {
   }
   if (e.is(ExprKind::Lambda)) {
     bound.insert(bound.end(), e.params().begin(), e.params().end());
-    bool result = closed(program, e.body(), bound);
+    bool result = closedOver(program, e.body(), bound);
     bound.erase(bound.end() - static_cast<std::ptrdiff_t>(e.params().size()), bound.end());
     return result;
   }
   const std::vector<Child> children = e.children();
-  return std::all_of(children.begin(), children.end(), [&](const Child &c) { return closed(program, *c.expr, bound); });
+  return std::all_of(children.begin(), children.end(),
+                     [&](const Child &c) { return closedOver(program, *c.expr, bound); });
 }
+
+} // namespace
+
+std::vector<Expr> outermostIterates(const Expr &e) {
+  std::vector<Expr> found;
+  collectOutermostIterates(e, found);
+  return found;
+}
+
+bool readsOnlyInputs(const Program &program, const Expr &e) {
+  std::vector<Expr> bound;
+  return closedOver(program, e, bound);
+}
+
+bool appliesUserFunction(const Expr &e) {
+  return containsNode(e, [](const Expr &n) { return n.is(ExprKind::UserFun); });
+}
+
+namespace {
 
 /// A name for the state's inputs that no input or size of the program has.
 std::string stateName(const Program &program) {
@@ -66,13 +80,11 @@ Expr readingState(const Expr &e, const Expr &loop, const std::vector<Expr> &stat
 
 std::optional<AfterLoop> splitAfterLoop(const Program &program) {
   const Expr &body = program.body();
-  if (isIterate(body) || !body.type()) return std::nullopt;
-  std::vector<Expr> loops;
-  outermostIterates(body, loops);
+  if (body.isPrim(Op::Iterate) || !body.type()) return std::nullopt;
+  const std::vector<Expr> loops = outermostIterates(body);
   if (loops.size() != 1 || !loops.front().type()) return std::nullopt;
   const Expr &loop = loops.front();
-  std::vector<Expr> bound;
-  if (!closed(program, loop, bound)) return std::nullopt;
+  if (!readsOnlyInputs(program, loop)) return std::nullopt;
   const Type &result = *loop.type();
   const bool tuple = result.isTuple();
   std::vector<Type> components = tuple ? result.tupleElements() : std::vector<Type>{result};

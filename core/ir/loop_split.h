@@ -29,6 +29,18 @@
 
 namespace liftcc {
 
+/// The iterates of `e` not inside another one, each once (by structure).
+std::vector<Expr> outermostIterates(const Expr &e);
+
+/// Whether `e` reads no parameter but the program's inputs and those its own
+/// lambdas bind (an iterate inside a per-element function reads the element:
+/// it is no loop of its own).
+bool readsOnlyInputs(const Program &program, const Expr &e);
+
+/// Whether `e` applies a user function (a stage that applies none only
+/// rearranges data: a view, which no kernel computes).
+bool appliesUserFunction(const Expr &e);
+
 struct AfterLoop {
   Program loop;  ///< \inputs. iterate(...): the one iterate the body reads
   Program after; ///< \inputs, state... . the body, reading the loop's result from `state`
