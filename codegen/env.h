@@ -41,7 +41,24 @@ struct IndexBinding {
   arith::Expr value;
 };
 
-using Binding = std::variant<ViewBinding, MemoryBinding, ScalarBinding, IndexBinding>;
+/// The window of a stream through local memory (generator_slide_seq_local.cpp):
+/// planes of a local ring of `slots`, window slot dz in ring slot
+/// (first + dz) % slots. With a register queue (generator_register_queue.cpp),
+/// each work-item also holds the window's column at in-plane offset `centre`
+/// from each output position it owns in the private array `queue` (window
+/// slot dz of position p in queue[p * window + dz]), and reads it there
+/// instead of from the ring.
+struct RingBinding {
+  std::string ring;
+  Type ringType; ///< [slots][plane]
+  arith::Expr first;
+  std::string queue; ///< empty: no register queue
+  int64_t centre = 0;
+  int64_t window = 0;          ///< planes in the window
+  std::vector<int64_t> copies; ///< positions a work-item owns per plane dimension, outermost first
+};
+
+using Binding = std::variant<ViewBinding, MemoryBinding, ScalarBinding, IndexBinding, RingBinding>;
 
 class Env {
 public:

@@ -116,6 +116,15 @@ private:
   /// C expression of the scalar at `path` inside the value of `e`.
   std::string read(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
   std::string readParam(const Expr &param, const Env &env, const AccessPath &path, const std::string &where);
+  /// Element `path` of a buffer (recorded in lastMemoryRead_).
+  std::string readMemory(const MemoryBinding &memory, const AccessPath &path, const std::string &where);
+  /// Element `path` ([window slot][plane...]) of a stream's window in its
+  /// local ring, or in the work-item's register queue (queuedSlot).
+  std::string readRing(const RingBinding &ring, const AccessPath &path, const std::string &where);
+  /// The queue slot holding element `path` of a ring's window: its window
+  /// slot, when the element lies in this work-item's queued column (the
+  /// enclosing mapLcl indices plus the centre in every plane dimension).
+  std::optional<int64_t> queuedSlot(const RingBinding &ring, const AccessPath &path) const;
   std::string readPrim(const Expr &e, const Env &env, const AccessPath &path, const std::string &where);
   /// Reads element `path` of a view through its index rule (core/ir/view_index.h).
   std::string readThrough(const Expr &view, const Env &env, const AccessPath &path, const std::string &where);
@@ -193,20 +202,81 @@ private:
                    const std::string &where);
   /// slideSeq on a whole work-group: planes streamed through a local ring
   /// (generator_slide_seq_local.cpp).
-  /// Declares the local ring of `n` planes of constant extents (scalars) and returns its name.
-  std::string declareRing(const Type &plane, int64_t n, const std::string &where);
+  /// Declares the local ring of `slots` planes of constant extents (scalars) and returns its name.
+  std::string declareRing(const Type &plane, int64_t slots, const std::string &where);
   void genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                         const std::string &where);
-  /// Copies plane `index` of `planes` into slot index % n of the local `ring` with `copy` (a work-group's copy).
-  void loadPlane(const Expr &copy, const Expr &planes, const std::string &ring, const arith::Expr &index, int64_t n,
+  /// Copies plane `index` of `planes` into slot index % slots of the local `ring` with `copy` (a work-group's copy).
+  void loadPlane(const Expr &copy, const Expr &planes, const std::string &ring, const arith::Expr &index, int64_t slots,
                  const Env &env, const Scope &scope, const std::string &where);
   /// The environment of a stream's step over zipped planes: `param` the
   /// window at `step`, each copied component its local ring's planes
   /// (`ringWindows[k]` at slot `first`), every other one its part's window,
   /// read where it is.
-  Env zippedWindow(const std::vector<Expr> &parts, const std::vector<std::optional<Expr>> &ringWindows,
-                   const Expr &param, const arith::Expr &first, const arith::Expr &step, const Expr &slideSeq,
-                   const Env &env);
+  Env zippedWindow(const std::vector<Expr> &parts, const std::vector<std::optional<RingBinding>> &ringWindows,
+                   const Expr &param, const arith::Expr &step, const Expr &slideSeq, const Env &env);
+  /// The plane of outputs each step of a stream writes, and how many
+  /// positions of it each work-item owns per dimension (generator_register_queue.cpp).
+  struct QueuedPlane {
+    std::vector<int64_t> extents; ///< outermost first
+    std::vector<int64_t> copies;  ///< per dimension: 1 (the group covers it) or extent / group size
+    int64_t positions() const;
+  };
+  /// The plane of stream `e` (window of `n` planes) where each work-item owns
+  /// the same output positions at every step, so that their columns can
+  /// live in its registers: the work-group size is given, and per dimension
+  /// covers the plane or divides it (the step's mapLcl then emitted as that
+  /// many copies, lclCopies_), within kMaxQueuedScalars.
+  std::optional<QueuedPlane> queuedPlane(const Expr &e, int64_t n) const;
+  /// A stream's plane copy spread evenly over the work-group (generator_plane_copy.cpp).
+  struct CooperativeCopy {
+    const Expr *element = nullptr; ///< the user function the copy applies to each scalar
+    std::vector<int64_t> extents;  ///< the plane's
+    int64_t scalars = 1;           ///< the plane's
+    int64_t items = 1;             ///< work-items in the work-group
+    std::string flat;              ///< the work-item's index in the work-group (declareFlatIndex)
+    std::string registers;         ///< the prefetched plane, ceil(scalars / items) per work-item
+  };
+  /// The flat form of `copy` (a mapLcl nest applying a user function to each
+  /// scalar of the plane) where the work-group size is given.
+  std::optional<CooperativeCopy> cooperativeCopy(const Expr &copy, const Type &plane, int innerDims) const;
+  /// Declares the work-item's flat index in the work-group, c.flat.
+  void declareFlatIndex(CooperativeCopy &c);
+  /// Direct: plane `index` into its ring slot; Fetch: into the registers; Store: the registers into the slot.
+  enum class CopyPhase { Direct, Fetch, Store };
+  void copyPlaneCooperatively(const CooperativeCopy &c, CopyPhase phase, const Expr &planes, const std::string &ring,
+                              const arith::Expr &index, int64_t slots, const Env &env, const std::string &where);
+  /// Copies window slot `slot` of `ring` (plane `index` of the stream) into
+  /// the queue of each output position of `plane` a work-item owns.
+  void fillQueue(const RingBinding &ring, const QueuedPlane &plane, int64_t slot, const arith::Expr &index);
+  /// Moves each queue on by one plane: slot k takes slot k + 1.
+  void rotateQueue(const RingBinding &ring);
+  /// A stream through local memory as it is generated.
+  struct LocalStream {
+    int64_t n = 0, s = 0;             ///< the window's planes and its step
+    int64_t slots = 0;                ///< planes in each ring
+    std::vector<Expr> parts;          ///< each zip component's planes (one without a zip)
+    std::vector<const Expr *> copies; ///< each part's copy into local memory, or nullptr: read in place
+    bool zipped = false;
+    Env env; ///< binds the parts' materialised subexpressions
+    std::vector<std::optional<RingBinding>> rings;
+    std::vector<std::optional<CooperativeCopy>> cooperative;
+    std::optional<QueuedPlane> queued;
+    bool prefetch = false; ///< the next plane read into registers a step ahead
+  };
+  /// Checks stream `e`, prepares its planes and declares its rings, queues and copies.
+  LocalStream setUpStream(const Expr &e, const Env &env, const Scope &scope, const std::string &where);
+  void declareRings(LocalStream &stream, const Expr &e, const std::string &where);
+  void declareCopies(LocalStream &stream);
+  /// Plane `index` of each copied input into slot index % slots of its ring
+  /// (or, `phase`, into the prefetch registers or from them).
+  void loadPlanes(const LocalStream &stream, const arith::Expr &index, CopyPhase phase, const Scope &scope,
+                  const std::string &where);
+  /// Planes `index0`.. of the window, from window slot `slot0` on, into the queues.
+  void fillQueues(const LocalStream &stream, int64_t slot0, int64_t slots, const arith::Expr &index0);
+  /// The outputs of step `step` from the window, and the queues moved on.
+  void genStreamStep(const LocalStream &stream, const Expr &e, const arith::Expr &step, const WriteTarget &target,
+                     const Scope &scope, const std::string &where);
   void genLayoutWrite(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
                       const std::string &where);
   /// Where a layout's result is written: the path on its result of the
@@ -329,6 +399,18 @@ private:
   std::set<std::pair<ScalarKind, int>> vectorTypes_; ///< vector types used (CUDA defines them)
   int64_t localBytes_ = 0;
   std::array<std::optional<arith::Expr>, 3> glbExtent_, wrgExtent_, lclExtent_;
+  /// The index of each dimension's mapLcl whose body is being generated.
+  std::array<std::optional<arith::Expr>, 3> lclIndex_;
+  /// A stream's step with a register queue: each dimension's mapLcl emitted
+  /// as this many copies, one per position a work-item owns (the copy being
+  /// generated in lclCopy_).
+  std::array<int64_t, 3> lclCopies_{1, 1, 1}, lclCopy_{0, 0, 0};
+  /// The most private scalars a stream's register queues may hold per work-item.
+  static constexpr int64_t kMaxQueuedScalars = 64;
+  /// The code counts on the work-group size given (options_.localSize): a
+  /// stream's register queues (each work-item's output positions) or its
+  /// plane copy spread over the work-items, so the kernel requires it.
+  bool assumesLocalSize_ = false;
   SourceParts parts_;
 };
 

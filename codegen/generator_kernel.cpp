@@ -182,6 +182,8 @@ Kernel Generator::run() {
   gen(body, env, target, Scope{}, where);
 
   setLaunchConfiguration(kernel);
+  // Code written for the work-group size given (a stream's queues and copies).
+  if (assumesLocalSize_) kernel.requiresLocalSize = true;
   parts_.usesDouble = usesDouble_;
   parts_.wideIndices = wideIndices_;
   kir::Stmts kernelBody = specialisedBody(kernel);

@@ -142,6 +142,27 @@ void Generator::emitMapIterations(const Expr &e, const arith::Expr &n, const Map
     // guard, see tests/codegen_opencl_test.cpp.) The block scopes the names.
     body_.let(indexType(), var, index.start);
     body_.scope(loopBody);
+  } else if (e.op() == Op::MapLcl && lclCopies_[d] > 1) {
+    // A stream's step with register queues (generator_register_queue.cpp):
+    // each of the work-item's positions a copy of its own, so that each
+    // reads its own queue (the copies divide the extent: no guard).
+    const int64_t local = n.constant() / lclCopies_[d];
+    body_.let(indexType(), var, index.start);
+    for (int64_t c = 0; c < lclCopies_[d]; ++c)
+      body_.scope([&] {
+        lclIndex_[d] = arith::Expr::var(var, arith::Range::between(0, local - 1)) + arith::Expr(c * local);
+        lclCopy_[d] = c;
+        emitBody(*lclIndex_[d]);
+      });
+    lclIndex_[d].reset();
+    lclCopy_[d] = 0;
+  } else if (e.op() == Op::MapLcl) {
+    // The body knows its work-item's position (a stream's register queue, queuedSlot).
+    body_.forLoop(indexType(), var, index.start, this->index(n), index.stride, [&] {
+      lclIndex_[d] = arith::Expr::index(var, n);
+      loopBody();
+      lclIndex_[d].reset(); // mapLcl(d) does not nest in mapLcl(d) (checkNesting)
+    });
   } else {
     body_.forLoop(indexType(), var, index.start, this->index(n), index.stride, loopBody);
   }

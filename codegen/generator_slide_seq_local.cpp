@@ -4,13 +4,20 @@
 // memory as they enter the window; the step's function (mapLcl over the
 // plane's outputs) reads its neighbourhoods from there.
 //
-// The window lives in a local ring of `size` planes: element i of the input
-// goes to slot i % size, so moving on by one step loads only the `step` new
-// planes and copies nothing. The function sees the window as the view
-// slide(size, 1, pad(0, size-1, wrap, ring)) at (w*step) % size, the ring's
-// slots in window order. Barriers: after the new planes are stored (every
-// work-item reads every plane) and after the step's outputs (the next step
-// overwrites the slot of the window's oldest plane).
+// The window lives in a local ring of `slots` planes (size + step, or size
+// where that would take too much local memory): element i of the input goes
+// to slot i % slots, so moving on by one step loads only the `step` new
+// planes and copies nothing. The function reads window slot dz in ring slot
+// (w*step + dz) % slots (RingBinding). Barriers: after the new planes are
+// stored (every work-item reads every plane) and, with a ring of only size
+// slots, after the step's outputs (the next step overwrites the slots of the
+// window's oldest planes); with size + step slots it loads into slots this
+// step does not read, so one barrier a step, and one after the loop.
+//
+// Where the work-group size is given: the plane copy spread over the
+// work-group and prefetched (generator_plane_copy.cpp), and, where each
+// work-item owns the same output positions at every step, the streamed
+// column at each in a register queue (generator_register_queue.cpp).
 
 #include "codegen/generator.h"
 #include "core/ir/operands.h"
@@ -75,92 +82,220 @@ std::optional<StreamedPlanes> streamedPlanes(const Expr &in) {
   return streamed;
 }
 
-} // namespace
+/// A plane of a ring: its scalars and their kind.
+struct RingPlane {
+  int64_t scalars = 1;
+  ScalarKind kind = ScalarKind::Float;
+  int64_t bytes() const { return scalars * (kind == ScalarKind::Double ? 8 : kind == ScalarKind::Bool ? 1 : 4); }
+};
 
-std::string Generator::declareRing(const Type &plane, int64_t n, const std::string &where) {
+RingPlane ringPlane(const Type &plane, const std::string &where) {
+  RingPlane shape;
   Type scalar = plane;
-  int64_t planeScalars = 1;
   while (scalar.isArray()) {
     if (!scalar.arrayLength().isConstant())
       fail(where,
            "a plane streamed through local memory needs constant extents (the tile plus halo), found " + plane.str());
-    planeScalars *= scalar.arrayLength().constant();
+    shape.scalars *= scalar.arrayLength().constant();
     scalar = scalar.arrayElement();
   }
   if (!scalar.isScalar()) fail(where, "a plane streamed through local memory must hold scalars, found " + plane.str());
-  const ScalarKind kind = scalar.scalarKind();
-  if (kind == ScalarKind::Double) usesDouble_ = true;
+  shape.kind = scalar.scalarKind();
+  return shape;
+}
+
+/// With `step` slots more than the window's `n` planes, the planes a step
+/// loads go to slots the step before did not read, so a step needs one
+/// barrier (after its loads) instead of two; taken while the stream's rings
+/// stay within this many bytes of local memory (else n slots: the larger
+/// rings would cost occupancy, or not fit, where the barrier costs less).
+constexpr int64_t kMaxOneBarrierRingBytes = 32 * 1024;
+
+/// The most scalars of the next plane a work-item prefetches into registers
+/// (per copied input); beyond, the plane is copied at its step.
+constexpr int64_t kMaxPrefetchedScalars = 16;
+
+} // namespace
+
+std::string Generator::declareRing(const Type &plane, int64_t slots, const std::string &where) {
+  const RingPlane shape = ringPlane(plane, where);
+  if (shape.kind == ScalarKind::Double) usesDouble_ = true;
   const std::string ring = freshName("ring");
-  localDeclarations_.push_back({kir::ArrayDecl{kir::ArraySpace::Local, kind, ring, std::to_string(n * planeScalars)}});
-  localBytes_ += n * planeScalars * (kind == ScalarKind::Double ? 8 : kind == ScalarKind::Bool ? 1 : 4);
+  localDeclarations_.push_back(
+      {kir::ArrayDecl{kir::ArraySpace::Local, shape.kind, ring, std::to_string(slots * shape.scalars)}});
+  localBytes_ += slots * shape.bytes();
   return ring;
 }
 
-void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
-                                 const std::string &where) {
+Generator::LocalStream Generator::setUpStream(const Expr &e, const Env &env, const Scope &scope,
+                                              const std::string &where) {
   if (!slideSize(e).isConstant() || !slideStep(e).isConstant())
     fail(where, "slideSeq on a work-group needs a constant window size and step, found " + slideSize(e).str() +
                     " and " + slideStep(e).str());
-  const int64_t n = slideSize(e).constant(), s = slideStep(e).constant();
   const Expr &f = funOf(e);
   std::optional<StreamedPlanes> streamed = streamedPlanes(inputOf(e));
   if (!streamed || !f.is(ExprKind::Lambda) || f.params().size() != 1)
     fail(where, "slideSeq inside mapWrg must be nested in mapLcl (each work-item owns its private window), or "
                 "stream planes through local memory: slideSeq(n, s, \\w. ..., map(\\p. toLocal(copy, p), planes))");
-  Env prepared = env;
-  std::vector<Expr> parts;
+  LocalStream stream;
+  stream.n = slideSize(e).constant();
+  stream.s = slideStep(e).constant();
+  stream.copies = streamed->copies;
+  stream.zipped = streamed->zipped;
+  stream.env = env;
   for (size_t k = 0; k < streamed->parts.size(); ++k)
-    parts.push_back(prepare(streamed->parts[k], prepared, scope,
-                            streamed->zipped ? where + "/in/in/in/" + std::to_string(k) : where + "/in/in"));
+    stream.parts.push_back(prepare(streamed->parts[k], stream.env, scope,
+                                   stream.zipped ? where + "/in/in/in/" + std::to_string(k) : where + "/in/in"));
+  declareRings(stream, e, where);
+  declareCopies(stream);
+  return stream;
+}
 
-  // A ring of `n` planes of constant size in local memory per copied input;
-  // its window as a view of the ring, in window order.
-  std::vector<std::string> rings(parts.size());
-  std::vector<std::optional<Expr>> ringWindows(parts.size());
-  Env windowEnv = prepared;
-  for (size_t k = 0; k < parts.size(); ++k) {
-    if (!streamed->copies[k]) continue;
-    const Type &plane = parts[k].typeOrThrow().arrayElement();
-    rings[k] = declareRing(plane, n, where + "/in");
-    const Type ringType = Type::array(plane, arith::Expr(n));
-    Expr ringParam = Expr::param(rings[k], ringType);
-    windowEnv = windowEnv.bind(ringParam, MemoryBinding{rings[k], ringType, AddressSpace::Local});
-    Expr wrapped = api::pad(arith::Expr(0), arith::Expr(n - 1), PadMode::Wrap, ringParam)
-                       .withType(Type::array(plane, arith::Expr(2 * n - 1)));
-    ringWindows[k] = api::slide(arith::Expr(n), arith::Expr(1), wrapped)
-                         .withType(Type::array(Type::array(plane, arith::Expr(n)), arith::Expr(n)));
+void Generator::declareRings(LocalStream &stream, const Expr &e, const std::string &where) {
+  // A ring of planes of constant size in local memory per copied input
+  // (n + s slots, or n: kMaxOneBarrierRingBytes), and with a register queue
+  // (queuedPlane) its column in private memory.
+  const int64_t n = stream.n, s = stream.s;
+  int64_t widerRingBytes = 0;
+  for (size_t k = 0; k < stream.parts.size(); ++k)
+    if (stream.copies[k])
+      widerRingBytes += (n + s) * ringPlane(stream.parts[k].typeOrThrow().arrayElement(), where + "/in").bytes();
+  stream.slots = widerRingBytes <= kMaxOneBarrierRingBytes ? n + s : n;
+  stream.queued = s == 1 && n >= 2 ? queuedPlane(e, n) : std::nullopt;
+  stream.rings.resize(stream.parts.size());
+  for (size_t k = 0; k < stream.parts.size(); ++k) {
+    if (!stream.copies[k]) continue;
+    const Type &plane = stream.parts[k].typeOrThrow().arrayElement();
+    RingBinding ring{declareRing(plane, stream.slots, where + "/in"),
+                     Type::array(plane, arith::Expr(stream.slots)),
+                     arith::Expr(0),
+                     "",
+                     (n - 1) / 2,
+                     n,
+                     {}};
+    if (stream.queued) {
+      ring.queue = freshName("queue");
+      ring.copies = stream.queued->copies;
+      body_.privateArray(plane.innermost().scalarKind(), ring.queue, std::to_string(n * stream.queued->positions()));
+      assumesLocalSize_ = true;
+    }
+    stream.rings[k] = ring;
   }
-  // Plane `index` of each copied input into slot index % n of its ring, copied by the work-group.
-  auto load = [&](const arith::Expr &index) {
-    for (size_t k = 0; k < parts.size(); ++k)
-      if (streamed->copies[k]) loadPlane(*streamed->copies[k], parts[k], rings[k], index, n, prepared, scope, where);
-  };
-  const int64_t keep = std::max<int64_t>(n - s, 0);
-  for (int64_t k = 0; k < keep; ++k) load(arith::Expr(k));
+}
+
+void Generator::declareCopies(LocalStream &stream) {
+  // The copies spread evenly over the work-group where its size is given;
+  // with one new plane a step, prefetched (generator_plane_copy.cpp).
+  stream.cooperative.resize(stream.parts.size());
+  stream.prefetch = stream.s == 1;
+  for (size_t k = 0; k < stream.parts.size(); ++k) {
+    if (!stream.copies[k]) continue;
+    const Type &planes = stream.parts[k].typeOrThrow();
+    std::optional<CooperativeCopy> &c = stream.cooperative[k];
+    c = cooperativeCopy(*stream.copies[k], planes.arrayElement(), planes.rank() - 1);
+    if (!c) {
+      stream.prefetch = false;
+      continue;
+    }
+    declareFlatIndex(*c);
+    assumesLocalSize_ = true;
+    stream.prefetch = stream.prefetch && (c->scalars + c->items - 1) / c->items <= kMaxPrefetchedScalars;
+  }
+  if (!stream.prefetch) return;
+  for (size_t k = 0; k < stream.parts.size(); ++k)
+    if (CooperativeCopy *c = stream.cooperative[k] ? &*stream.cooperative[k] : nullptr) {
+      c->registers = freshName("next");
+      body_.privateArray(stream.parts[k].typeOrThrow().innermost().scalarKind(), c->registers,
+                         std::to_string((c->scalars + c->items - 1) / c->items));
+    }
+}
+
+void Generator::loadPlanes(const LocalStream &stream, const arith::Expr &index, CopyPhase phase, const Scope &scope,
+                           const std::string &where) {
+  for (size_t k = 0; k < stream.parts.size(); ++k) {
+    if (!stream.copies[k]) continue;
+    if (stream.cooperative[k])
+      copyPlaneCooperatively(*stream.cooperative[k], phase, stream.parts[k], stream.rings[k]->ring, index, stream.slots,
+                             stream.env, where);
+    else
+      loadPlane(*stream.copies[k], stream.parts[k], stream.rings[k]->ring, index, stream.slots, stream.env, scope,
+                where);
+  }
+}
+
+void Generator::fillQueues(const LocalStream &stream, int64_t slot0, int64_t slots, const arith::Expr &index0) {
+  if (!stream.queued) return;
+  for (int64_t k = 0; k < slots; ++k)
+    for (const auto &ring : stream.rings)
+      if (ring) fillQueue(*ring, *stream.queued, slot0 + k, index0 + arith::Expr(k));
+}
+
+void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarget &target, const Scope &scope,
+                                 const std::string &where) {
+  const LocalStream stream = setUpStream(e, env, scope, where);
+  const int64_t n = stream.n, s = stream.s, keep = std::max<int64_t>(n - s, 0);
+  for (int64_t k = 0; k < keep; ++k) loadPlanes(stream, arith::Expr(k), CopyPhase::Direct, scope, where);
+  if (stream.prefetch) loadPlanes(stream, arith::Expr(keep), CopyPhase::Fetch, scope, where);
+  if (stream.queued) body_.barrier();
+  fillQueues(stream, 0, keep, arith::Expr(0));
 
   arith::Expr count = e.typeOrThrow().arrayLength();
   std::string w = freshName("w");
   arith::Expr step = arith::Expr::index(w, count);
   body_.forLoop(indexType(), w, "0", index(count), "1", [&] {
-    for (int64_t k = keep; k < n; ++k) load(step * arith::Expr(s) + arith::Expr(k));
+    for (int64_t k = keep; k < n; ++k)
+      loadPlanes(stream, step * arith::Expr(s) + arith::Expr(k), stream.prefetch ? CopyPhase::Store : CopyPhase::Direct,
+                 scope, where);
     body_.barrier();
-    WriteTarget elementTarget = [target, step](const AccessPath &p) {
-      return target(prepend(PathStep::arrayIndex(step), p));
-    };
-    arith::Expr first = (step * arith::Expr(s)) % arith::Expr(n);
-    Env bodyEnv = streamed->zipped
-                      ? zippedWindow(parts, ringWindows, f.params()[0], first, step, e, windowEnv)
-                      : windowEnv.bind(f.params()[0],
-                                       ViewBinding{*ringWindows[0], share(windowEnv), {PathStep::arrayIndex(first)}});
-    gen(f.body(), bodyEnv, elementTarget, scope, where + "/f/body");
-    body_.barrier();
+    fillQueues(stream, keep, n - keep, step * arith::Expr(s) + arith::Expr(keep));
+    // The next step's plane (s == 1), while this step computes.
+    if (stream.prefetch)
+      body_.ifThen(w + " + 1 < " + index(count),
+                   [&] { loadPlanes(stream, step + arith::Expr(n), CopyPhase::Fetch, scope, where); });
+    genStreamStep(stream, e, step, target, scope, where);
+    // The next step overwrites the slots of this window's oldest planes, unless the ring has room to spare.
+    if (stream.slots < n + s) body_.barrier();
   });
+  // Whatever the work-group does next may overwrite the ring.
+  if (stream.slots == n + s) body_.barrier();
+}
+
+void Generator::genStreamStep(const LocalStream &stream, const Expr &e, const arith::Expr &step,
+                              const WriteTarget &target, const Scope &scope, const std::string &where) {
+  const Expr &f = funOf(e);
+  WriteTarget elementTarget = [target, step](const AccessPath &p) {
+    return target(prepend(PathStep::arrayIndex(step), p));
+  };
+  std::vector<std::optional<RingBinding>> windows = stream.rings;
+  for (auto &window : windows)
+    if (window) window->first = (step * arith::Expr(stream.s)) % arith::Expr(stream.slots);
+  Env bodyEnv = stream.zipped ? zippedWindow(stream.parts, windows, f.params()[0], step, e, stream.env)
+                              : stream.env.bind(f.params()[0], *windows[0]);
+  // With queues, the step's mapLcl nest as one copy per position a work-item owns.
+  const size_t inner = stream.queued ? stream.queued->copies.size() : 0;
+  for (size_t j = 0; j < inner; ++j) lclCopies_[inner - 1 - j] = stream.queued->copies[j];
+  gen(f.body(), bodyEnv, elementTarget, scope, where + "/f/body");
+  lclCopies_ = {1, 1, 1};
+  // The queues move on with the window (s == 1).
+  for (const auto &ring : stream.rings)
+    if (ring && stream.queued) rotateQueue(*ring);
+}
+
+std::string Generator::readRing(const RingBinding &ring, const AccessPath &path, const std::string &where) {
+  if (path.empty() || path.front().isTuple) throw InternalError(where, "a stream's window read without its slot");
+  if (std::optional<int64_t> slot = queuedSlot(ring, path)) {
+    lastMemoryRead_.reset();
+    return ring.queue + "[" + std::to_string(*slot) + "]";
+  }
+  AccessPath inRing = path;
+  inRing.front().index = arith::simplify((ring.first + path.front().index) % ring.ringType.arrayLength());
+  return readMemory(MemoryBinding{ring.ring, ring.ringType, AddressSpace::Local}, inRing, where);
 }
 
 void Generator::loadPlane(const Expr &copy, const Expr &planes, const std::string &ring, const arith::Expr &index,
-                          int64_t n, const Env &env, const Scope &scope, const std::string &where) {
-  const Type ringType = Type::array(planes.typeOrThrow().arrayElement(), arith::Expr(n));
-  arith::Expr slot = index % arith::Expr(n);
+                          int64_t slots, const Env &env, const Scope &scope, const std::string &where) {
+  const Type ringType = Type::array(planes.typeOrThrow().arrayElement(), arith::Expr(slots));
+  arith::Expr slot = index % arith::Expr(slots);
   WriteTarget slotTarget = [this, ring, ringType, slot, where](const AccessPath &path) {
     arith::Expr offset = linearize(ringType, prepend(PathStep::arrayIndex(slot), path), where);
     return bufferElement(ring + "[" + this->bufferIndex(offset) + "]", ring, offset);
@@ -169,12 +304,10 @@ void Generator::loadPlane(const Expr &copy, const Expr &planes, const std::strin
   gen(copy.body(), copyEnv, slotTarget, scope, where + "/in/f/body/f/body");
 }
 
-Env Generator::zippedWindow(const std::vector<Expr> &parts, const std::vector<std::optional<Expr>> &ringWindows,
-                            const Expr &param, const arith::Expr &first, const arith::Expr &step, const Expr &slideSeq,
-                            const Env &env) {
-  // The window at `step`: each copied component its ring's planes (at slot
-  // `first`), the others their own planes' window, as views:
-  // zip(ring, slide(n, s, part), ...).
+Env Generator::zippedWindow(const std::vector<Expr> &parts, const std::vector<std::optional<RingBinding>> &rings,
+                            const Expr &param, const arith::Expr &step, const Expr &slideSeq, const Env &env) {
+  // The window at `step`: each copied component its ring's window, the
+  // others their own planes' window, as views: zip(ring, slide(n, s, part), ...).
   const int64_t n = slideSize(slideSeq).constant(), s = slideStep(slideSeq).constant();
   const arith::Expr count = slideSeq.typeOrThrow().arrayLength();
   Env out = env;
@@ -184,8 +317,8 @@ Env Generator::zippedWindow(const std::vector<Expr> &parts, const std::vector<st
     const Type &plane = parts[k].typeOrThrow().arrayElement();
     const Type window = Type::array(plane, arith::Expr(n));
     Expr component = Expr::param(freshName("window"), window);
-    if (ringWindows[k]) {
-      out = out.bind(component, ViewBinding{*ringWindows[k], share(env), {PathStep::arrayIndex(first)}});
+    if (rings[k]) {
+      out = out.bind(component, *rings[k]);
     } else {
       Expr windows = api::slide(arith::Expr(n), arith::Expr(s), parts[k]).withType(Type::array(window, count));
       out = out.bind(component, ViewBinding{windows, share(env), {PathStep::arrayIndex(step)}});

@@ -78,13 +78,9 @@ std::string Generator::readParam(const Expr &param, const Env &env, const Access
         if constexpr (std::is_same_v<B, ViewBinding>) {
           return read(binding.expr, *binding.env, concat(binding.prefix, path), where);
         } else if constexpr (std::is_same_v<B, MemoryBinding>) {
-          arith::Expr offset = linearize(binding.type, path, where);
-          std::string text = binding.name + "[" + bufferIndex(offset) + "]";
-          if (options_.countGlobalLoads && binding.space == AddressSpace::Global)
-            text = countedGlobalLoad(dialect_.target(), text, 1);
-          lastMemoryRead_ = bufferElement(text, binding.name, offset, binding.space);
-          if (binding.space == AddressSpace::Global) lastMemoryRead_->bufferElements = elementCount(binding.type);
-          return text;
+          return readMemory(binding, path, where);
+        } else if constexpr (std::is_same_v<B, RingBinding>) {
+          return readRing(binding, path, where);
         } else if constexpr (std::is_same_v<B, ScalarBinding>) {
           if (!path.empty()) fail(where, "cannot index into the scalar '" + param.name() + "'");
           return binding.name;
@@ -94,6 +90,16 @@ std::string Generator::readParam(const Expr &param, const Env &env, const Access
         }
       },
       *b);
+}
+
+std::string Generator::readMemory(const MemoryBinding &memory, const AccessPath &path, const std::string &where) {
+  arith::Expr offset = linearize(memory.type, path, where);
+  std::string text = memory.name + "[" + bufferIndex(offset) + "]";
+  if (options_.countGlobalLoads && memory.space == AddressSpace::Global)
+    text = countedGlobalLoad(dialect_.target(), text, 1);
+  lastMemoryRead_ = bufferElement(text, memory.name, offset, memory.space);
+  if (memory.space == AddressSpace::Global) lastMemoryRead_->bufferElements = elementCount(memory.type);
+  return text;
 }
 
 std::string Generator::readPrim(const Expr &e, const Env &env, const AccessPath &path, const std::string &where) {

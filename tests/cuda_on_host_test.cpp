@@ -103,6 +103,12 @@ TEST_CASE("cuda on host: kernels with shared memory and barriers, and iterations
   checkOnHost("jacobi2d_5pt", {{"N", 13}, {"M", 21}}, "streamLocal(8) ; tile(8,4) ; mapWrg(x,y)");
   checkOnHost("heat", {{"O", 9}, {"N", 7}, {"M", 11}}, "streamLocal(4) ; tile(8,4) ; mapWrg(x,y,z) ; specialise");
   checkOnHost("jacobi3d_13pt", {{"O", 9}, {"N", 7}, {"M", 11}}, "streamLocal(8) ; tile(4,4) ; mapWrg(x,y,z)");
+  // With the work-group size given: the copy spread over it and prefetched,
+  // register queues (one position a work-item, or two: lid0, lid0 + 4).
+  checkOnHost("heat", {{"O", 9}, {"N", 7}, {"M", 11}}, "streamLocal(4) ; tile(8,4) ; mapWrg(x,y,z) ; wg(8,4)");
+  checkOnHost("jacobi3d_13pt", {{"O", 9}, {"N", 7}, {"M", 11}},
+              "streamLocal(3) ; tile(8,4) ; mapWrg(x,y,z) ; wg(4,4) ; specialise");
+  checkOnHost("jacobi2d_5pt", {{"N", 13}, {"M", 21}}, "streamLocal(8) ; tile(8) ; mapWrg(x,y) ; wg(8,1)");
   // The host's launches of an iterate, one step or a time tile each.
   checkOnHost("jacobi2d_5pt_iter16", {{"N", 13}, {"M", 21}}, "mapGlb(x,y)");
   checkOnHost("jacobi2d_5pt_iter16", {{"N", 13}, {"M", 21}}, "timeTile(4) ; tile(8,4) ; stepsToLocal ; mapWrg(x,y)");

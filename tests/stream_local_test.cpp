@@ -237,9 +237,10 @@ TEST_CASE("streamLocal: the examples streamed through local memory match the int
     std::string loop = streamingLoop(kernel.source);
     REQUIRE(!loop.empty());
     CHECK(kernel.dims == ex.dims);
-    // Per step one plane loaded (one copy), two barriers; before the loop,
-    // the first 2r planes.
-    CHECK(occurrences(loop, "barrier(CLK_LOCAL_MEM_FENCE)") == 2);
+    // Per step one plane loaded (one copy) into a slot the step before did
+    // not read (a ring of 2r+2 planes), one barrier; before the loop, the
+    // first 2r planes.
+    CHECK(occurrences(loop, "barrier(CLK_LOCAL_MEM_FENCE)") == 1);
     CHECK(occurrences(loop, "ring_0[") >= 2);
     // On the device: one example per window shape (PoCL builds dominate the time).
     const std::set<std::string> run{"jacobi2d_9pt", "gaussian",  "heat",     "jacobi3d_13pt",
@@ -274,9 +275,11 @@ TEST_CASE("streamLocal: radius 1 to 4 with clamp, mirror, wrap and constant boun
         CAPTURE(radius);
         CAPTURE(kernel.source);
         CHECK(!streamingLoop(kernel.source).empty());
-        // The ring holds 2r+1 planes of the tile plus halo.
+        // The ring holds 2r+2 planes of the tile plus halo: the window's
+        // 2r+1 and the slot the next step loads into (one barrier a step).
         int64_t plane = (4 + 2 * radius) * (dims == 3 ? 3 + 2 * radius : 1);
-        CHECK(kernel.source.find("ring_0[" + std::to_string((2 * radius + 1) * plane) + "]") != std::string::npos);
+        CHECK(kernel.source.find("ring_0[" + std::to_string((2 * radius + 2) * plane) + "]") != std::string::npos);
+        CHECK(occurrences(streamingLoop(kernel.source), "barrier(CLK_LOCAL_MEM_FENCE)") == 1);
         ++checked;
         if (!context) continue;
         checkOnDevice(*context, typed, extents, kernel);
@@ -305,9 +308,9 @@ TEST_CASE(
         CAPTURE(kernel.source);
         std::string loop = streamingLoop(kernel.source);
         REQUIRE(!loop.empty());
-        // A's planes through the ring (2r+1 of them), B read once per output.
+        // A's planes through the ring (2r+2 of them), B read once per output.
         int64_t plane = (4 + 2 * radius) * (dims == 3 ? 3 + 2 * radius : 1);
-        CHECK(kernel.source.find("ring_0[" + std::to_string((2 * radius + 1) * plane) + "]") != std::string::npos);
+        CHECK(kernel.source.find("ring_0[" + std::to_string((2 * radius + 2) * plane) + "]") != std::string::npos);
         CHECK(occurrences(loop, "B[") == 1);
         ++checked;
         if (!context) continue;
@@ -360,6 +363,159 @@ TEST_CASE("streamLocal: an iterated stencil streams each step through local memo
     if (!context) continue;
     checkOnDevice(*context, typed, extents, kernel);
   }
+}
+
+TEST_CASE("streamLocal: each work-item keeps its column along the streamed dimension in a register queue") {
+  auto context = ocl::test::testContext();
+  // Where each work-item owns the same output positions of the plane tile
+  // at every step (the work-group size given, and per dimension covering
+  // the tile or dividing it), the column of 2r+1 values at each is a
+  // private queue: read there, not from the ring, refilled from the ring
+  // once a step and rotated. Radius 1 to 4, every boundary, 2D and 3D,
+  // sizes the 4 x 3 tile and the chunk of 3 do not divide; the work-group
+  // the tile, wider (work-items without an output skip the refill), or 2 x 1
+  // (each work-item owns 2 x 3 positions in 3D, 2 in 2D: the outputs' mapLcl
+  // as one copy per position, each with its queue).
+  int checked = 0;
+  for (int dims = 2; dims <= 3; ++dims)
+    for (int boundary = 0; boundary < 4; ++boundary)
+      for (int radius = 1; radius <= 4; ++radius) {
+        std::map<std::string, int64_t> extents;
+        std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
+        std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+        for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+        Program typed = typeCheck(radiusStencil(dims, radius, boundary), extents);
+        Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
+        codegen::CodegenOptions options;
+        const int shape = (radius + boundary) % 3; // 0: the tile, 1: wider, 2: 2 x 1
+        const std::array<std::array<int64_t, 3>, 3> groups{
+            {{4, dims == 3 ? 3 : 1, 1}, {8, dims == 3 ? 4 : 1, 1}, {2, 1, 1}}};
+        options.localSize = groups[static_cast<size_t>(shape)];
+        const int64_t positions = shape == 2 ? (dims == 3 ? 6 : 2) : 1, n = 2 * radius + 1;
+        codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL, options);
+        CAPTURE(dims);
+        CAPTURE(boundary);
+        CAPTURE(radius);
+        CAPTURE(shape);
+        CAPTURE(kernel.source);
+        REQUIRE(kernel.source.find("float queue_0[" + std::to_string(positions * n) + "];") != std::string::npos);
+        CHECK(kernel.requiresLocalSize);
+        std::string loop = streamingLoop(kernel.source);
+        // Per position: the star's 2r off-plane taps and the centre read in
+        // the queue, the refill of its last slot, the rotation of 2r values.
+        CHECK(occurrences(loop, "queue_0[") >= positions * (n + 1 + 4 * radius));
+        for (int64_t p = 0; p < positions; ++p)
+          CHECK(occurrences(loop, "queue_0[" + std::to_string(p * n + n - 1) + "] = ring_0[") == 1);
+        CHECK((loop.find("get_local_id(0) < 4") != std::string::npos) == (shape == 1));
+        // The outputs' loops become copies where each work-item owns several positions.
+        CHECK((loop.find("for (int lid0_") != std::string::npos) == (shape != 2));
+        ++checked;
+        if (context) checkOnDevice(*context, typed, extents, kernel);
+      }
+  CHECK(checked == 32);
+  {
+    // Rings beyond kMaxOneBarrierRingBytes keep the window's 2r+1 planes and
+    // two barriers a step: radius 4 in 2D, rows of 1024 outputs (1032 floats
+    // with halo; ten would take 41,280 bytes).
+    std::vector<Size> sizes = examples::gridSizes(2, 9);
+    std::map<std::string, int64_t> extents{{sizes[0].varName(), 10}, {sizes[1].varName(), 11}};
+    Program typed = typeCheck(radiusStencil(2, 4, 0), extents);
+    rewrite::RecipeOptions wide = oddTiles();
+    wide.tileExtents = {1024, 0, 0};
+    codegen::Kernel kernel = codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, wide),
+                                                     codegen::Target::OpenCL);
+    CAPTURE(kernel.source);
+    CHECK(kernel.source.find("local float ring_0[" + std::to_string(9 * 1032) + "]") != std::string::npos);
+    CHECK(occurrences(streamingLoop(kernel.source), "barrier(CLK_LOCAL_MEM_FENCE)") == 2);
+    if (context) checkOnDevice(*context, typed, extents, kernel);
+  }
+  // A grid zipped beside the neighbourhoods, two slid grids (a queue each).
+  for (int dims = 2; dims <= 3; ++dims) {
+    std::map<std::string, int64_t> extents;
+    std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
+    std::vector<Size> sizes = examples::gridSizes(dims, 3);
+    for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+    codegen::CodegenOptions options;
+    options.localSize = {4, dims == 3 ? 3 : 1, 1};
+    for (const Program &high : {zippedRadiusStencil(dims, 1, 1), twoSlidStencil(dims, 1, 2)}) {
+      Program typed = typeCheck(high, extents);
+      codegen::Kernel kernel = codegen::generateKernel(
+          rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles()), codegen::Target::OpenCL, options);
+      CAPTURE(kernel.source);
+      CHECK(occurrences(kernel.source, "float queue_") == occurrences(kernel.source, "local float ring_"));
+      if (context) checkOnDevice(*context, typed, extents, kernel);
+    }
+  }
+  // Without a given work-group size (the launch's default is not known to
+  // the generator), or one that does not divide the tile (a work-item's
+  // positions would differ between work-items): the ring only.
+  std::map<std::string, int64_t> extents;
+  std::vector<Size> sizes = examples::gridSizes(3, 3);
+  for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = std::vector<int64_t>{10, 11, 13}[d];
+  Program typed = typeCheck(radiusStencil(3, 1, 0), extents);
+  Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
+  codegen::CodegenOptions narrow;
+  narrow.localSize = {3, 3, 1};
+  for (const codegen::CodegenOptions &options : {codegen::CodegenOptions{}, narrow}) {
+    codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL, options);
+    CAPTURE(kernel.source);
+    CHECK(kernel.source.find("queue_") == std::string::npos);
+    CHECK(kernel.requiresLocalSize == (options.localSize[0] > 0)); // the copy spread over the group
+    if (context) checkOnDevice(*context, typed, extents, kernel);
+  }
+}
+
+TEST_CASE("streamLocal: with the work-group size given, the plane copy is spread over it and prefetched") {
+  auto context = ocl::test::testContext();
+  // Each work-item copies every F-th scalar of the tile plus halo (F the
+  // work-items of the group), the next step's plane read into registers
+  // while the step computes and stored into the ring at the next step.
+  // Sizes neither the tile nor the chunk divide; work-groups whose size
+  // does or does not divide the plane.
+  for (int dims = 2; dims <= 3; ++dims)
+    for (int radius : {1, 2, 4}) {
+      std::map<std::string, int64_t> extents;
+      std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
+      std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
+      for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+      Program typed = typeCheck(radiusStencil(dims, radius, radius % 4), extents);
+      Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
+      codegen::CodegenOptions options;
+      options.localSize = {4, dims == 3 ? 3 : 1, 1};
+      codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL, options);
+      CAPTURE(dims);
+      CAPTURE(radius);
+      CAPTURE(kernel.source);
+      const int64_t plane = (4 + 2 * radius) * (dims == 3 ? 3 + 2 * radius : 1);
+      const int64_t items = dims == 3 ? 12 : 4, perItem = (plane + items - 1) / items;
+      const std::string loop = streamingLoop(kernel.source);
+      CHECK(kernel.source.find("int item_0 = ") != std::string::npos);
+      if (perItem <= 16) {
+        // Stored from the registers, fetched for the next step, no copy loop.
+        CHECK(kernel.source.find("float next_0[" + std::to_string(perItem) + "];") != std::string::npos);
+        CHECK(occurrences(loop, "] = next_0[") == perItem);
+        CHECK(occurrences(loop, "next_0[" + std::to_string(perItem - 1) + "] = ") == 1);
+      } else {
+        CHECK(kernel.source.find("next_0") == std::string::npos);
+      }
+      CHECK(loop.find("for (int lid0_0") == loop.rfind("for (int lid0_")); // the outputs' loop only
+      if (context) checkOnDevice(*context, typed, extents, kernel);
+    }
+  // Windows advancing by two planes: two planes copied a step, not prefetched.
+  std::vector<Size> sizes = examples::gridSizes(2, 3);
+  std::map<std::string, int64_t> extents{{sizes[0].varName(), 10}, {sizes[1].varName(), 11}};
+  Expr grid = examples::gridInput("A", sizes);
+  Expr f = fn([&](Expr nbh) { return examples::weightedSum("s2", nbh, 1, starGroups(2, 1)); }, "nbh");
+  Program typed =
+      typeCheck(program({grid}, mapN(2, f, slideN(2, 3, 2, padN(2, 1, 1, PadMode::Mirror, grid)))), extents);
+  codegen::CodegenOptions options;
+  options.localSize = {4, 1, 1};
+  codegen::Kernel kernel = codegen::generateKernel(
+      rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles()), codegen::Target::OpenCL, options);
+  CAPTURE(kernel.source);
+  CHECK(kernel.source.find("int item_0 = ") != std::string::npos);
+  CHECK(kernel.source.find("next_") == std::string::npos);
+  if (context) checkOnDevice(*context, typed, extents, kernel);
 }
 
 TEST_CASE("streamLocal: the CUDA kernels compile with NVRTC; Heat 256^3 loads fewer values per store than stream") {
