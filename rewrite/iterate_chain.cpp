@@ -59,9 +59,14 @@ private:
                          " different iterates; a program may hold one loop (a chain of iterates, each over the "
                          "last) with stages before and after it, or loops side by side of one constant count");
     const Expr &loop = loops.front();
-    if (!readsOnlyInputs(program_, loop))
+    if (!readsOnlyInputs(program_, loop)) {
+      // A scalar state is a loop in the kernel (iterateAsReduction, applied first).
+      if (!loop.typeOrThrow().isArray())
+        throw RewriteError("iterate inside a per-element function over a state of type " + io(loop.typeOrThrow()) +
+                           " is not compiled: a state of one scalar becomes a loop in the kernel, a tuple not yet");
       throw RewriteError("iterate inside a per-element function (it reads the element) is not compiled: the host "
                          "loop runs over whole arrays");
+    }
     const Type &state = loop.typeOrThrow(), &result = post.typeOrThrow();
     if (state.isTuple())
       throw RewriteError("iterate over a tuple with a stage after it (here " + io(result) +

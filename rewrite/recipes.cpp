@@ -761,6 +761,10 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
     throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
+  // An iterate of one element's scalar is a loop inside the kernel, not a
+  // host loop: a reduction over its step count.
+  if (std::vector<std::string> scalarLoops = applicableLocations(typed, iterateAsReduction()); !scalarLoops.empty())
+    return applyRecipe(applyRule(typed, iterateAsReduction(), scalarLoops.front()), recipe, options);
   // Stages before and after an iterate become phases of its host loop; a
   // stage after it that cannot (of another type, after a tuple state) is
   // launched once after the loop.

@@ -106,4 +106,19 @@ Rule reduceMapFusion() {
           }};
 }
 
+Rule iterateAsReduction() {
+  return {"iterateAsReduction",
+          "iterate(n, f, x) -> at(0, reduce(\\(a, i). f(a), x, generate(n, \\i. i))) for a scalar x",
+          [](const Expr &e) -> std::optional<Expr> {
+            // A scalar state is a work-item's own: the iteration becomes a
+            // sequential loop around f in the kernel (a host loop runs over
+            // whole arrays only). The indices are the loop's, never read.
+            if (!e.isPrim(Op::Iterate) || !inputOf(e).type() || !inputOf(e).type()->isScalar()) return std::nullopt;
+            Expr a = Expr::param("a"), i = Expr::param("i");
+            Expr step = Expr::lambda({a, i}, call(funOf(e), a));
+            Expr indices = api::generate(iterateCount(e), api::fn([](Expr k) { return k; }, "k"));
+            return api::at(arith::Expr(0), api::reduce(step, inputOf(e), indices));
+          }};
+}
+
 } // namespace liftcc::rewrite

@@ -1,0 +1,177 @@
+// An iterate of one element's scalar (inside a per-element function) is a
+// loop in the kernel: rule iterateAsReduction rewrites it into a reduction
+// over its step count, which every recipe then lowers like any reduction
+// (applyRecipe applies the rule first). The rule preserves semantics on
+// random programs (interpreter, applications counted); the kernels of
+// several recipes match the interpreter on PoCL, inside a host loop too;
+// the CUDA text compiles; a tuple state is refused with one line.
+
+#include "codegen/generate.h"
+#include "core/interp/interpreter.h"
+#include "core/interp/value_compare.h"
+#include "core/ir/printer.h"
+#include "core/typecheck/typecheck.h"
+#include "examples/stencil_helpers.h"
+#include "primitives/api.h"
+#include "rewrite/apply.h"
+#include "rewrite/catalog.h"
+#include "rewrite/recipes.h"
+#include "rewrite/rule.h"
+#include "tests/nvrtc_test_support.h"
+#include "tests/opencl_test_support.h"
+#include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/opencl/opencl_backend.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+namespace liftcc {
+namespace {
+
+using namespace api;
+
+Expr damp() { return userFun("damp", {{"v", ScalarKind::Float}}, ScalarKind::Float, "return 0.5f * v + 0.25f;"); }
+Expr wobble() { return userFun("wobble", {{"v", ScalarKind::Float}}, ScalarKind::Float, "return v - 0.125f * v * v;"); }
+Expr add() {
+  return userFun("add", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}}, ScalarKind::Float, "return a + b;");
+}
+
+/// A step: one user function, or a lambda composing both.
+Expr stepOf(int kind) {
+  if (kind == 0) return damp();
+  return fn([](Expr s) { return apply(wobble(), {apply(damp(), {s})}); }, "s");
+}
+
+struct Case {
+  std::string name;
+  Program program;
+  std::map<std::string, int64_t> sizes;
+  int loops; ///< scalar iterates in the program
+};
+
+/// Programs with per-element iterates of `steps` steps: over each element of
+/// a 1D grid, over a 2D window's sum (clamped), inside a host loop over a
+/// 2D grid, and two in one element's expression.
+std::vector<Case> cases(int steps, int kind) {
+  Size n = size("N"), m = size("M");
+  Expr a = input("A", array(f32(), n)), b = input("B", array(f32(), n, m));
+  std::vector<Case> out;
+  out.push_back({"1D", program({a}, map([&](Expr x) { return iterate(steps, stepOf(kind), x); }, a)), {{"N", 37}}, 1});
+  Expr windows = slideN(2, 3, 1, padN(2, 1, 1, PadMode::Clamp, b));
+  Expr sum = fn(
+      [&](Expr w) {
+        Expr total = apply(add(), {at(0, at(1, w)), at(2, at(1, w))});
+        return iterate(steps, stepOf(kind), apply(add(), {total, at(1, at(0, w))}));
+      },
+      "w");
+  out.push_back({"2D window", program({b}, mapN(2, sum, windows)), {{"N", 11}, {"M", 13}}, 1});
+  Expr host = iterate(
+      3, [&](Expr g) { return mapN(2, fn([&](Expr x) { return iterate(steps, stepOf(kind), x); }, "x"), g); }, b);
+  out.push_back({"in a host loop", program({b}, host), {{"N", 9}, {"M", 14}}, 1});
+  Expr twice = map(
+      [&](Expr x) {
+        return apply(add(), {iterate(steps, damp(), x), iterate(steps + 1, wobble(), apply(damp(), {x}))});
+      },
+      a);
+  out.push_back({"two in one element", program({a}, twice), {{"N", 29}}, 2});
+  return out;
+}
+
+void checkSame(const Value &expected, const Value &actual) {
+  auto mismatch = compareValues(expected, actual, {1e-4, 1e-5});
+  CHECK_MESSAGE(!mismatch, *mismatch);
+}
+
+} // namespace
+
+TEST_CASE("element iterate: iterateAsReduction preserves semantics on random programs (applications counted)") {
+  std::mt19937_64 rng(1234);
+  int applications = 0, programs = 0;
+  for (int steps : {0, 1, 3, 7})
+    for (int kind = 0; kind < 2; ++kind)
+      for (const Case &c : cases(steps, kind)) {
+        CAPTURE(c.name);
+        CAPTURE(steps);
+        Program typed = typeCheck(c.program, c.sizes);
+        Program current = typed;
+        // Every scalar iterate, in a random order of its locations.
+        for (int k = 0; k < c.loops; ++k) {
+          std::vector<std::string> locations = rewrite::applicableLocations(current, rewrite::iterateAsReduction());
+          REQUIRE(static_cast<int>(locations.size()) == c.loops - k);
+          current = rewrite::applyRule(current, rewrite::iterateAsReduction(), locations[rng() % locations.size()]);
+          ++applications;
+        }
+        INFO(printProgram(current));
+        CHECK(rewrite::applicableLocations(current, rewrite::iterateAsReduction()).empty());
+        std::vector<Value> inputs = randomInputs(typed, c.sizes, static_cast<uint64_t>(steps * 10 + kind));
+        checkSame(interpret(typed, c.sizes, inputs), interpret(current, c.sizes, inputs));
+        ++programs;
+      }
+  MESSAGE(programs, " programs, iterateAsReduction applied ", applications, " times");
+  CHECK(programs == 32);
+  CHECK(applications == 40);
+  CHECK(rewrite::findRule("iterateAsReduction"));
+  // An array state (a host loop) and a tuple state do not match.
+  Size n = size("N");
+  Expr a = input("A", array(f32(), n));
+  Program arrays = typeCheck(program({a}, iterate(
+                                              2, [](Expr g) { return map(damp(), g); }, a)),
+                             {{"N", 8}});
+  CHECK(rewrite::applicableLocations(arrays, rewrite::iterateAsReduction()).empty());
+}
+
+TEST_CASE("element iterate: the kernels of the recipes match the interpreter on the device; CUDA compiles") {
+  auto context = ocl::test::testContext();
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  int generated = 0;
+  for (const Case &c : cases(5, 1)) {
+    Program typed = typeCheck(c.program, c.sizes);
+    // The stencil tiles and coarsens; the others have no window to tile.
+    std::vector<rewrite::Recipe> recipes{rewrite::Recipe::Plain};
+    if (c.name == "2D window") recipes.insert(recipes.end(), {rewrite::Recipe::Tiled, rewrite::Recipe::Coarsened});
+    for (rewrite::Recipe recipe : recipes) {
+      CAPTURE(c.name);
+      CAPTURE(rewrite::recipeName(recipe));
+      Program lowered = rewrite::applyRecipe(typed, recipe);
+      codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
+      CAPTURE(kernel.source);
+      // The steps run inside the kernel: the host loop is only the program's own.
+      CHECK(kernel.iteration.has_value() == (c.name == "in a host loop"));
+      CHECK(kernel.source.find("wobble(") != std::string::npos);
+      ++generated;
+      if (strict) {
+        codegen::Kernel cudaKernel = codegen::generateKernel(lowered, codegen::Target::CUDA);
+        cuda::PtxResult ptx = cuda::compileToPtx(cudaKernel.source, *strict, "element_iterate.cu");
+        CHECK(ptx.log.empty());
+      }
+      if (!context) continue;
+      std::vector<Value> inputs = randomInputs(typed, c.sizes, 5);
+      tuner::OpenCLKernelRunner runner(*context, kernel);
+      checkSame(interpret(typed, c.sizes, inputs), runner.run(c.sizes, inputs, typed.body().typeOrThrow()).output);
+    }
+  }
+  CHECK(generated == 6);
+}
+
+TEST_CASE("element iterate: a tuple state is refused with one line naming its type") {
+  Size n = size("N");
+  Expr a = input("A", array(f32(), n));
+  Expr swap = fn([](Expr s) { return tuple({apply(damp(), {get(1, s)}), apply(wobble(), {get(0, s)})}); }, "s");
+  Program typed = typeCheck(program({a}, map(
+                                             [&](Expr x) {
+                                               return get(0, iterate(3, swap, tuple({x, x})));
+                                             },
+                                             a)),
+                            {{"N", 8}});
+  try {
+    rewrite::applyRecipe(typed, rewrite::Recipe::Plain);
+    FAIL("a tuple state per element was compiled");
+  } catch (const rewrite::RewriteError &e) {
+    CHECK(std::string(e.what()) ==
+          "iterate inside a per-element function over a state of type (float, float) is not compiled: a state of "
+          "one scalar becomes a loop in the kernel, a tuple not yet");
+  }
+}
+
+} // namespace liftcc
