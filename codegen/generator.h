@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace liftcc::codegen {
@@ -300,7 +301,15 @@ private:
   /// Replaces every compute subexpression of a data-layout expression by a
   /// parameter bound to a freshly materialised buffer.
   Expr prepare(const Expr &e, Env &env, const Scope &scope, const std::string &where);
+  /// prepare's parameters for the computed values materialised so far.
+  using PreparedNodes = std::unordered_map<Expr, Expr>;
+  Expr prepareOnce(const Expr &e, Env &env, const Scope &scope, const std::string &where, PreparedNodes &prepared);
+  Expr prepareNode(const Expr &e, Env &env, const Scope &scope, const std::string &where, PreparedNodes &prepared);
   MemoryBinding materialize(const Expr &e, const Env &env, const Scope &scope, const std::string &where);
+  /// A work-item's small array of tuples of scalars (a reduction over a
+  /// tuple accumulator) as one private array per component; returns the
+  /// parameter `env` binds to their zip.
+  Expr materializeComponents(const Expr &e, Env &env, const Scope &scope, const std::string &where);
   void checkNesting(const Expr &e, const Scope &scope, const std::string &where) const;
 
   // ---- boundary specialisation (generator_specialise.cpp) ----

@@ -4,6 +4,7 @@
 #include "codegen/generator.h"
 #include "core/arith/index_range.h"
 #include "core/ir/operands.h"
+#include "primitives/api.h"
 
 namespace liftcc::codegen {
 
@@ -175,25 +176,60 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
   Expr in = prepare(inputOf(e), prepared, scope, where + "/in");
   Expr init = prepare(reduceInit(e), prepared, scope, where + "/init");
   const Type &accType = reduceInit(e).typeOrThrow();
-  if (!accType.isScalar())
-    fail(where + "/init", "reduceSeq with a non-scalar accumulator (" + accType.str() + ") is not supported");
+  // The accumulator: one scalar, or one per component of a tuple of scalars.
+  std::vector<AccessPath> components{{}};
+  bool scalars = accType.isScalar();
+  if (accType.isTuple()) {
+    components.clear();
+    scalars = true;
+    for (size_t k = 0; k < accType.tupleElements().size(); ++k) {
+      scalars = scalars && accType.tupleElements()[k].isScalar();
+      components.push_back({PathStep::tupleComponent(static_cast<int>(k))});
+    }
+  }
+  if (!scalars)
+    fail(where + "/init", "reduceSeq with an accumulator of type " + accType.str() +
+                              " is not supported: a scalar or a tuple of scalars");
   if (f.is(ExprKind::Lambda) && isCompute(f.body()))
     fail(where + "/f", "the reduction operator must compute a scalar with user functions");
+  if (f.is(ExprKind::UserFun) && accType.isTuple())
+    fail(where + "/f", "a reduction over a tuple accumulator needs a lambda building the tuple, not a user function");
   arith::Expr n = inputOf(e).typeOrThrow().arrayLength();
 
-  std::string acc = freshName("acc");
-  body_.let(std::string(scalarKindName(accType.scalarKind())), acc, read(init, prepared, {}, where + "/init"), false);
+  std::vector<std::string> acc;
+  std::vector<Expr> accParams;
+  Env accEnv = prepared;
+  for (size_t k = 0; k < components.size(); ++k) {
+    const Type component = accType.isTuple() ? accType.tupleElements()[k] : accType;
+    acc.push_back(freshName("acc"));
+    body_.let(std::string(scalarKindName(component.scalarKind())), acc.back(),
+              read(init, prepared, components[k], where + "/init"), false);
+    accParams.push_back(Expr::param(acc.back(), component));
+    accEnv = accEnv.bind(accParams.back(), ScalarBinding{acc.back()});
+  }
+  // The accumulator as f's first argument: the scalar, or the tuple of the components' scalars.
+  const Binding accumulator = accType.isTuple()
+                                  ? Binding{ViewBinding{api::tuple(accParams).withType(accType), share(accEnv), {}}}
+                                  : Binding{ScalarBinding{acc.front()}};
   auto emitStep = [&](const arith::Expr &j) {
     AccessPath element{PathStep::arrayIndex(j)};
-    std::string value;
     if (f.is(ExprKind::UserFun)) {
-      value = callUserFun(f, {acc, read(in, prepared, element, where + "/in")}, accType);
-    } else {
-      Env fe = prepared.bind(f.params()[0], ScalarBinding{acc})
-                   .bind(f.params()[1], ViewBinding{in, share(prepared), element});
-      value = read(f.body(), fe, {}, where + "/f/body");
+      body_.assign(acc.front(), callUserFun(f, {acc.front(), read(in, prepared, element, where + "/in")}, accType));
+      return;
     }
-    body_.assign(acc, value);
+    Env fe = prepared.bind(f.params()[0], accumulator).bind(f.params()[1], ViewBinding{in, share(prepared), element});
+    if (components.size() == 1) {
+      body_.assign(acc.front(), read(f.body(), fe, components.front(), where + "/f/body"));
+      return;
+    }
+    // Every component from the accumulator before the step, then all updated.
+    std::vector<std::string> next;
+    for (size_t k = 0; k < components.size(); ++k) {
+      next.push_back(freshName("next"));
+      body_.let(std::string(scalarKindName(accType.tupleElements()[k].scalarKind())), next.back(),
+                read(f.body(), fe, components[k], where + "/f/body"));
+    }
+    for (size_t k = 0; k < components.size(); ++k) body_.assign(acc[k], next[k]);
   };
   if (e.op() == Op::ReduceSeqUnroll && !n.isConstant())
     fail(where, "reduceSeqUnroll needs a constant extent, found " + n.str());
@@ -203,7 +239,8 @@ void Generator::genReduce(const Expr &e, const Env &env, const WriteTarget &targ
     std::string j = freshName("j");
     body_.forLoop(indexType(), j, "0", index(n), "1", [&] { emitStep(arith::Expr::index(j, n)); });
   }
-  store(target({PathStep::arrayIndex(0)}), acc);
+  for (size_t k = 0; k < components.size(); ++k)
+    store(target(concat({PathStep::arrayIndex(0)}, components[k])), acc[k]);
 }
 
 } // namespace liftcc::codegen

@@ -3,6 +3,9 @@
 // through a view (e.g. a local-memory tile read by slide).
 
 #include "codegen/generator.h"
+#include "primitives/api.h"
+
+#include <algorithm>
 
 namespace liftcc::codegen {
 
@@ -11,7 +14,28 @@ namespace {
 } // namespace
 
 Expr Generator::prepare(const Expr &e, Env &env, const Scope &scope, const std::string &where) {
+  PreparedNodes prepared;
+  return prepareOnce(e, env, scope, where, prepared);
+}
+
+Expr Generator::prepareOnce(const Expr &e, Env &env, const Scope &scope, const std::string &where,
+                            PreparedNodes &prepared) {
+  // A computed value read several times in one expression (an iterate's
+  // state read per component) is materialised once: equal expressions
+  // (structurally, their free parameters the same nodes) over one
+  // environment are the same value.
+  if (!isCompute(e)) return prepareNode(e, env, scope, where, prepared);
+  if (auto known = prepared.find(e); known != prepared.end()) return known->second;
+  Expr out = prepareNode(e, env, scope, where, prepared);
+  prepared.emplace(e, out);
+  return out;
+}
+
+Expr Generator::prepareNode(const Expr &e, Env &env, const Scope &scope, const std::string &where,
+                            PreparedNodes &prepared) {
   if (isCompute(e)) {
+    const Type &type = e.typeOrThrow();
+    if (type.isArray() && type.arrayElement().isTuple()) return materializeComponents(e, env, scope, where);
     MemoryBinding memory = materialize(e, env, scope, where);
     Expr param = Expr::param(memory.name, e.typeOrThrow());
     env = env.bind(param, memory);
@@ -28,11 +52,43 @@ Expr Generator::prepare(const Expr &e, Env &env, const Scope &scope, const std::
       rebuilt.push_back(*children[i].expr);
       continue;
     }
-    rebuilt.push_back(prepare(*children[i].expr, env, scope, where + children[i].path));
+    rebuilt.push_back(prepareOnce(*children[i].expr, env, scope, where + children[i].path, prepared));
     changed = changed || !rebuilt.back().sameNode(*children[i].expr);
   }
   if (!changed) return e;
   return e.withChildren(std::move(rebuilt)).withType(e.typeOrThrow());
+}
+
+Expr Generator::materializeComponents(const Expr &e, Env &env, const Scope &scope, const std::string &where) {
+  const Type &type = e.typeOrThrow();
+  const arith::Expr n = type.arrayLength();
+  const std::vector<Type> &elements = type.arrayElement().tupleElements();
+  if (e.isPrim(Op::ToLocal) || e.isPrim(Op::ToGlobal) || scope.workGroupUniform() || !n.isConstant() ||
+      n.constant() * static_cast<int64_t>(elements.size()) > kMaxPrivateScalars ||
+      !std::all_of(elements.begin(), elements.end(), [](const Type &t) { return t.isScalar(); }))
+    fail(where, "cannot store an array of tuples (" + type.str() +
+                    ") in memory, except a work-item's small array of tuples of scalars in private memory");
+  // One private array per component, read through their zip: a structure of arrays.
+  std::vector<MemoryBinding> parts;
+  std::vector<Expr> params;
+  for (const Type &element : elements) {
+    if (element.scalarKind() == ScalarKind::Double) usesDouble_ = true;
+    parts.push_back({freshName("priv"), Type::array(element, n), AddressSpace::Private});
+    body_.privateArray(element.scalarKind(), parts.back().name, n.str());
+    params.push_back(Expr::param(parts.back().name, parts.back().type));
+    env = env.bind(params.back(), parts.back());
+  }
+  WriteTarget target = [this, parts, where](const AccessPath &path) {
+    if (path.size() != 2 || path[0].isTuple || !path[1].isTuple)
+      throw InternalError(where, "a tuple element written without its component");
+    const MemoryBinding &part = parts.at(static_cast<size_t>(path[1].component));
+    arith::Expr offset = linearize(part.type, {path[0]}, where);
+    return bufferElement(part.name + "[" + bufferIndex(offset) + "]", part.name, offset, part.space);
+  };
+  gen(e, env, target, scope, where);
+  Expr zipped = Expr::param(freshName("tuples"), type);
+  env = env.bind(zipped, ViewBinding{api::zip(params).withType(type), share(env), {}});
+  return zipped;
 }
 
 MemoryBinding Generator::materialize(const Expr &e, const Env &env, const Scope &scope, const std::string &where) {

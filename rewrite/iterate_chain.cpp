@@ -60,10 +60,10 @@ private:
                          "last) with stages before and after it, or loops side by side of one constant count");
     const Expr &loop = loops.front();
     if (!readsOnlyInputs(program_, loop)) {
-      // A scalar state is a loop in the kernel (iterateAsReduction, applied first).
+      // A state of scalars is a loop in the kernel (iterateAsReduction, applied first).
       if (!loop.typeOrThrow().isArray())
         throw RewriteError("iterate inside a per-element function over a state of type " + io(loop.typeOrThrow()) +
-                           " is not compiled: a state of one scalar becomes a loop in the kernel, a tuple not yet");
+                           " is not compiled: a scalar or a tuple of scalars becomes a loop in the kernel");
       throw RewriteError("iterate inside a per-element function (it reads the element) is not compiled: the host "
                          "loop runs over whole arrays");
     }

@@ -1,6 +1,8 @@
 #include "rewrite/recipes.h"
 
 #include <algorithm>
+#include <functional>
+#include <unordered_map>
 
 #include "core/interp/components.h"
 #include "core/ir/iterated_state.h"
@@ -758,13 +760,32 @@ std::optional<Recipe> parseRecipe(const std::string &name) {
   return std::nullopt;
 }
 
+/// Every iterate over scalars rewritten by iterateAsReduction, once per
+/// node: an iterate read twice (each component of its tuple) stays one
+/// shared node, computed once.
+Program elementLoopsAsReductions(const Program &typed) {
+  const Rule rule = iterateAsReduction();
+  std::unordered_map<const void *, Expr> done;
+  std::function<Expr(const Expr &)> rewrite = [&](const Expr &e) {
+    if (auto known = done.find(e.id()); known != done.end()) return known->second;
+    Expr rebuilt = mapChildren(e, rewrite);
+    std::optional<Expr> loop = rule.apply(rebuilt);
+    return done.emplace(e.id(), loop ? *loop : rebuilt).first->second;
+  };
+  try {
+    return typeCheck(withBody(typed, rewrite(typed.body())));
+  } catch (const TypeError &e) {
+    throw RewriteError(std::string("iterateAsReduction gives an ill-typed program: ") + e.what());
+  }
+}
+
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
   if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
     throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
-  // An iterate of one element's scalar is a loop inside the kernel, not a
+  // An iterate of one element's scalars is a loop inside the kernel, not a
   // host loop: a reduction over its step count.
-  if (std::vector<std::string> scalarLoops = applicableLocations(typed, iterateAsReduction()); !scalarLoops.empty())
-    return applyRecipe(applyRule(typed, iterateAsReduction(), scalarLoops.front()), recipe, options);
+  if (!applicableLocations(typed, iterateAsReduction()).empty())
+    return applyRecipe(elementLoopsAsReductions(typed), recipe, options);
   // Stages before and after an iterate become phases of its host loop; a
   // stage after it that cannot (of another type, after a tuple state) is
   // launched once after the loop.

@@ -84,6 +84,11 @@ struct RecipeOptions {
   int64_t streamChunk = 8;
 };
 
+/// Every iterate over one element's scalars (or tuple of scalars) as a
+/// reduction over its step count (rule iterateAsReduction), each shared node
+/// rewritten once; applyRecipe does this first.
+Program elementLoopsAsReductions(const Program &typed);
+
 /// `typed` is a type-checked high-level program; tiling needs its sizes to be
 /// provably divisible by the tile size, or constant (partial tiles), so
 /// specialise the sizes first (typeCheck(program, sizes)). Throws RewriteError when the recipe does not

@@ -31,8 +31,8 @@ Rule joinSplit();              ///< join(split(n, x)) -> x
 Rule splitJoinCancel();        ///< split(n, join(x)) -> x when x: [[T]n]m
 Rule transposeTranspose();     ///< transpose(transpose(x)) -> x
 Rule reduceMapFusion();        ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f(a, g(y)), z, x)
-/// iterate(n, f, x) -> at(0, reduce(\(a, i). f(a), x, generate(n, \i. i))) for a scalar x: an iteration of
-/// one element's value (inside a per-element function) as a sequential loop in the kernel.
+/// iterate(n, f, x) -> at(0, reduce(\(a, i). f(a), x, generate(n, \i. i))) for x a scalar or a tuple of
+/// scalars: an iteration of one element's value (inside a per-element function) as a sequential loop in the kernel.
 Rule iterateAsReduction();
 
 // ---- stencil rules (rules_tiling.cpp) ---------------------------------------

@@ -6,6 +6,8 @@
 #include "primitives/api.h"
 #include "rewrite/rule.h"
 
+#include <algorithm>
+
 namespace liftcc::rewrite {
 
 namespace {
@@ -107,18 +109,25 @@ Rule reduceMapFusion() {
 }
 
 Rule iterateAsReduction() {
-  return {"iterateAsReduction",
-          "iterate(n, f, x) -> at(0, reduce(\\(a, i). f(a), x, generate(n, \\i. i))) for a scalar x",
-          [](const Expr &e) -> std::optional<Expr> {
-            // A scalar state is a work-item's own: the iteration becomes a
-            // sequential loop around f in the kernel (a host loop runs over
-            // whole arrays only). The indices are the loop's, never read.
-            if (!e.isPrim(Op::Iterate) || !inputOf(e).type() || !inputOf(e).type()->isScalar()) return std::nullopt;
-            Expr a = Expr::param("a"), i = Expr::param("i");
-            Expr step = Expr::lambda({a, i}, call(funOf(e), a));
-            Expr indices = api::generate(iterateCount(e), api::fn([](Expr k) { return k; }, "k"));
-            return api::at(arith::Expr(0), api::reduce(step, inputOf(e), indices));
-          }};
+  return {
+      "iterateAsReduction",
+      "iterate(n, f, x) -> at(0, reduce(\\(a, i). f(a), x, generate(n, \\i. i))) for x a scalar or a tuple of scalars",
+      [](const Expr &e) -> std::optional<Expr> {
+        // A state of scalars is a work-item's own: the iteration becomes a
+        // sequential loop around f in the kernel (a host loop runs over
+        // whole arrays only). The indices are the loop's, never read.
+        if (!e.isPrim(Op::Iterate) || !inputOf(e).type()) return std::nullopt;
+        const Type &state = *inputOf(e).type();
+        bool scalars = state.isScalar();
+        if (state.isTuple())
+          scalars = std::all_of(state.tupleElements().begin(), state.tupleElements().end(),
+                                [](const Type &t) { return t.isScalar(); });
+        if (!scalars) return std::nullopt;
+        Expr a = Expr::param("a"), i = Expr::param("i");
+        Expr step = Expr::lambda({a, i}, call(funOf(e), a));
+        Expr indices = api::generate(iterateCount(e), api::fn([](Expr k) { return k; }, "k"));
+        return api::at(arith::Expr(0), api::reduce(step, inputOf(e), indices));
+      }};
 }
 
 } // namespace liftcc::rewrite

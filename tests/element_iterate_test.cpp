@@ -1,10 +1,11 @@
 // An iterate of one element's scalar (inside a per-element function) is a
 // loop in the kernel: rule iterateAsReduction rewrites it into a reduction
 // over its step count, which every recipe then lowers like any reduction
-// (applyRecipe applies the rule first). The rule preserves semantics on
+// (applyRecipe applies the rule first); a tuple of scalars likewise, its
+// accumulator one scalar per component. The rule preserves semantics on
 // random programs (interpreter, applications counted); the kernels of
 // several recipes match the interpreter on PoCL, inside a host loop too;
-// the CUDA text compiles; a tuple state is refused with one line.
+// the CUDA text compiles; a state holding an array is refused with one line.
 
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
@@ -154,23 +155,110 @@ TEST_CASE("element iterate: the kernels of the recipes match the interpreter on 
   CHECK(generated == 6);
 }
 
-TEST_CASE("element iterate: a tuple state is refused with one line naming its type") {
+TEST_CASE("element iterate: a tuple of scalars per element is a loop too; a tuple holding an array is refused") {
+  auto context = ocl::test::testContext();
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  // A rotation-like pair (each component reads both): the accumulator's
+  // components are updated together, from the values before the step.
   Size n = size("N");
   Expr a = input("A", array(f32(), n));
-  Expr swap = fn([](Expr s) { return tuple({apply(damp(), {get(1, s)}), apply(wobble(), {get(0, s)})}); }, "s");
+  Expr pair = fn(
+      [](Expr s) {
+        return tuple({apply(add(), {apply(damp(), {get(1, s)}), get(0, s)}), apply(wobble(), {get(0, s)})});
+      },
+      "s");
+  std::map<std::string, int64_t> sizes{{"N", 23}};
   Program typed = typeCheck(program({a}, map(
                                              [&](Expr x) {
-                                               return get(0, iterate(3, swap, tuple({x, x})));
+                                               Expr state = iterate(4, pair, tuple({x, apply(damp(), {x})}));
+                                               return apply(add(), {get(0, state), get(1, state)});
                                              },
                                              a)),
-                            {{"N", 8}});
+                            sizes);
+  // The state is read twice (each of its components): two locations of the
+  // one iterate node, each rewritten by the rule; the recipes rewrite the
+  // node once, so the loop runs once.
+  Program rewritten = typed;
+  int applied = 0;
+  for (std::vector<std::string> at = rewrite::applicableLocations(typed, rewrite::iterateAsReduction()); !at.empty();
+       at = rewrite::applicableLocations(rewritten, rewrite::iterateAsReduction()), ++applied)
+    rewritten = rewrite::applyRule(rewritten, rewrite::iterateAsReduction(), at.front());
+  CHECK(applied == 2);
+  checkSame(interpret(typed, sizes, randomInputs(typed, sizes, 3)),
+            interpret(rewrite::elementLoopsAsReductions(typed), sizes, randomInputs(typed, sizes, 3)));
+  std::vector<Value> inputs = randomInputs(typed, sizes, 3);
+  checkSame(interpret(typed, sizes, inputs), interpret(rewritten, sizes, inputs));
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL);
+  CAPTURE(kernel.source);
+  // Two accumulators, each step computed into temporaries first; the pair
+  // kept as one private array per component.
+  CHECK(kernel.source.find("float acc_1 = ") != std::string::npos);
+  CHECK(kernel.source.find("float next_") != std::string::npos);
+  CHECK(kernel.source.find("float priv_1[1];") != std::string::npos);
+  CHECK(kernel.source.find("acc_2") == std::string::npos); // one loop
+  if (context) {
+    tuner::OpenCLKernelRunner runner(*context, kernel);
+    checkSame(interpret(typed, sizes, inputs), runner.run(sizes, inputs, typed.body().typeOrThrow()).output);
+  }
+  if (strict) {
+    codegen::Kernel cudaKernel =
+        codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::CUDA);
+    CHECK(cuda::compileToPtx(cudaKernel.source, *strict, "pair.cu").log.empty());
+  }
+  // A state holding an array: refused with one line naming its type.
+  Size m = size("M");
+  Expr b = input("B", array(f32(), n, m));
+  Expr rows = map(
+      [&](Expr row) {
+        Expr step = fn([](Expr s) { return tuple({get(0, s), map(damp(), get(1, s))}); }, "s");
+        return get(1, iterate(2, step, tuple({at(0, row), row})));
+      },
+      b);
+  Program refused = typeCheck(program({b}, rows), {{"N", 4}, {"M", 5}});
   try {
-    rewrite::applyRecipe(typed, rewrite::Recipe::Plain);
-    FAIL("a tuple state per element was compiled");
+    rewrite::applyRecipe(refused, rewrite::Recipe::Plain);
+    FAIL("a state holding an array per element was compiled");
   } catch (const rewrite::RewriteError &e) {
     CHECK(std::string(e.what()) ==
-          "iterate inside a per-element function over a state of type (float, float) is not compiled: a state of "
-          "one scalar becomes a loop in the kernel, a tuple not yet");
+          "iterate inside a per-element function over a state of type (float, [float]5) is not compiled: a scalar or "
+          "a tuple of scalars becomes a loop in the kernel");
+  }
+}
+
+TEST_CASE("element iterate: a reduction over a tuple accumulator (a window's largest value and where it is)") {
+  auto context = ocl::test::testContext();
+  Size n = size("N");
+  Expr a = input("A", array(f32(), n));
+  Expr larger = userFun("larger", {{"best", ScalarKind::Float}, {"v", ScalarKind::Float}}, ScalarKind::Float,
+                        "return v > best ? v : best;");
+  Expr where = userFun(
+      "where",
+      {{"best", ScalarKind::Float}, {"at", ScalarKind::Float}, {"v", ScalarKind::Float}, {"i", ScalarKind::Float}},
+      ScalarKind::Float, "return v > best ? i : at;");
+  Expr asFloat = userFun("asFloat", {{"i", ScalarKind::Int}}, ScalarKind::Float, "return (float)i;");
+  Expr step = fn2([&](Expr acc, Expr e) {
+    return tuple(
+        {apply(larger, {get(0, acc), get(0, e)}), apply(where, {get(0, acc), get(1, acc), get(0, e), get(1, e)})});
+  });
+  Expr argmax = fn(
+      [&](Expr w) {
+        Expr indexed = zip(w, generate(7, [&](Expr i) { return apply(asFloat, {i}); }));
+        Expr best = at(0, reduce(step, tuple({lit(-1e30f), lit(-1.0f)}), indexed));
+        return apply(add(), {get(0, best), get(1, best)});
+      },
+      "w");
+  std::map<std::string, int64_t> sizes{{"N", 45}};
+  Program typed = typeCheck(program({a}, map(argmax, slide(7, 1, pad(3, 3, PadMode::Mirror, a)))), sizes);
+  for (rewrite::Recipe recipe : {rewrite::Recipe::Plain, rewrite::Recipe::Tiled, rewrite::Recipe::Local}) {
+    CAPTURE(rewrite::recipeName(recipe));
+    codegen::Kernel kernel = codegen::generateKernel(rewrite::applyRecipe(typed, recipe), codegen::Target::OpenCL);
+    CAPTURE(kernel.source);
+    CHECK(kernel.source.find("float acc_1 = ") != std::string::npos);
+    if (!context) continue;
+    std::vector<Value> inputs = randomInputs(typed, sizes, 11);
+    tuner::OpenCLKernelRunner runner(*context, kernel);
+    checkSame(interpret(typed, sizes, inputs), runner.run(sizes, inputs, typed.body().typeOrThrow()).output);
   }
 }
 
