@@ -35,6 +35,7 @@ std::vector<Rule> ruleCatalog() {
   // An iteration of one element's scalar as a loop in the kernel: the
   // recipes apply it first (applyRecipe); no example has one to walk over.
   rules.push_back(iterateAsReduction());
+  rules.push_back(iterateOutOfMap());
   return rules;
 }
 

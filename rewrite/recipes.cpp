@@ -786,6 +786,9 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   // host loop: a reduction over its step count.
   if (!applicableLocations(typed, iterateAsReduction()).empty())
     return applyRecipe(elementLoopsAsReductions(typed), recipe, options);
+  // One over each element's array (a row iterated on its own) is one host loop over them all.
+  if (std::vector<std::string> rows = applicableLocations(typed, iterateOutOfMap()); !rows.empty())
+    return applyRecipe(applyRule(typed, iterateOutOfMap(), rows.front()), recipe, options);
   // Stages before and after an iterate become phases of its host loop; a
   // stage after it that cannot (of another type, after a tuple state) is
   // launched once after the loop.

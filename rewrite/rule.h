@@ -34,6 +34,9 @@ Rule reduceMapFusion();        ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f
 /// iterate(n, f, x) -> at(0, reduce(\(a, i). f(a), x, generate(n, \i. i))) for x a scalar or a tuple of
 /// scalars: an iteration of one element's value (inside a per-element function) as a sequential loop in the kernel.
 Rule iterateAsReduction();
+/// map(\x. P(iterate(n, f, Q(x))), X) -> map(\s. P(s), iterate(n, \Y. map(f, Y), map(\x. Q(x), X))) for an
+/// array state, f and P not reading x: each element's array iterated on its own (a row) as one host loop over all.
+Rule iterateOutOfMap();
 
 // ---- stencil rules (rules_tiling.cpp) ---------------------------------------
 /// Overlapped tiling in `dims` dimensions with `outputs` results per tile and

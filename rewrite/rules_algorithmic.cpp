@@ -130,4 +130,47 @@ Rule iterateAsReduction() {
       }};
 }
 
+namespace {
+
+/// The iterates of `e` outside any function it holds (an iterate inside a
+/// lambda may read that lambda's parameters).
+void iteratesOutsideFunctions(const Expr &e, std::vector<Expr> &out) {
+  if (e.isPrim(Op::Iterate)) {
+    if (std::none_of(out.begin(), out.end(), [&](const Expr &o) { return o.sameNode(e); })) out.push_back(e);
+    return;
+  }
+  for (const Child &c : e.children())
+    if (!c.expr->is(ExprKind::Lambda) && !c.expr->is(ExprKind::UserFun)) iteratesOutsideFunctions(*c.expr, out);
+}
+
+} // namespace
+
+Rule iterateOutOfMap() {
+  return {"iterateOutOfMap",
+          "map(\\x. P(iterate(n, f, Q(x))), X) -> map(\\s. P(s), iterate(n, \\Y. map(f, Y), map(\\x. Q(x), X))) for an "
+          "array state, f and P not reading x",
+          [](const Expr &e) -> std::optional<Expr> {
+            // Each element's array iterated on its own is every element's
+            // iterated together: one host loop over the whole array.
+            if (!e.isPrim(Op::Map) || !funOf(e).is(ExprKind::Lambda) || funOf(e).params().size() != 1)
+              return std::nullopt;
+            const Expr &g = funOf(e), &x = g.params()[0];
+            std::vector<Expr> loops;
+            iteratesOutsideFunctions(g.body(), loops);
+            if (loops.size() != 1 || !loops.front().type() || !loops.front().type()->isArray()) return std::nullopt;
+            const Expr &loop = loops.front();
+            if (readsParam(funOf(loop), x)) return std::nullopt;
+            Expr s = Expr::param("s");
+            Expr post = transformBottomUp(g.body(), [&](const Expr &n) { return n.sameNode(loop) ? s : n; });
+            if (readsParam(post, x)) return std::nullopt;
+            Expr start =
+                inputOf(loop).sameNode(x) ? inputOf(e) : api::map(Expr::lambda({x}, inputOf(loop)), inputOf(e));
+            Expr rows = Expr::param("rows");
+            Expr hoisted =
+                api::iterate(iterateCount(loop), Expr::lambda({rows}, api::map(funOf(loop), rows)), std::move(start));
+            if (post.sameNode(s)) return hoisted;
+            return api::map(Expr::lambda({s}, post), hoisted);
+          }};
+}
+
 } // namespace liftcc::rewrite

@@ -262,4 +262,53 @@ TEST_CASE("element iterate: a reduction over a tuple accumulator (a window's lar
   }
 }
 
+TEST_CASE("element iterate: each row iterated on its own is one host loop over all rows (iterateOutOfMap)") {
+  auto context = ocl::test::testContext();
+  Size n = size("N"), m = size("M");
+  Expr b = input("B", array(f32(), n, m));
+  Expr sum3 = userFun("sum3", {{"a", ScalarKind::Float}, {"b", ScalarKind::Float}, {"c", ScalarKind::Float}},
+                      ScalarKind::Float, "return 0.25f * a + 0.5f * b + 0.25f * c;");
+  // One step over a row: a 3-point stencil along it, clamped.
+  Expr smooth = fn(
+      [&](Expr r) {
+        return map(
+            [&](Expr w) {
+              return apply(sum3, {at(0, w), at(1, w), at(2, w)});
+            },
+            slide(3, 1, pad(1, 1, PadMode::Clamp, r)));
+      },
+      "r");
+  std::map<std::string, int64_t> sizes{{"N", 7}, {"M", 19}};
+  // The row itself; and with work before (Q) and after (P) the loop.
+  std::vector<Expr> bodies{map([&](Expr row) { return iterate(3, smooth, row); }, b),
+                           map([&](Expr row) { return map(damp(), iterate(2, smooth, map(wobble(), row))); }, b)};
+  for (const Expr &body : bodies) {
+    Program typed = typeCheck(program({b}, body), sizes);
+    INFO(printProgram(typed));
+    std::vector<std::string> locations = rewrite::applicableLocations(typed, rewrite::iterateOutOfMap());
+    REQUIRE(locations.size() == 1);
+    Program hoisted = rewrite::applyRule(typed, rewrite::iterateOutOfMap(), locations.front());
+    std::vector<Value> inputs = randomInputs(typed, sizes, 21);
+    checkSame(interpret(typed, sizes, inputs), interpret(hoisted, sizes, inputs));
+    codegen::Kernel kernel =
+        codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL);
+    CAPTURE(kernel.source);
+    // A host loop over the whole grid, its steps a launch each.
+    REQUIRE(kernel.iteration.has_value());
+    if (!context) continue;
+    tuner::OpenCLKernelRunner runner(*context, kernel);
+    checkSame(interpret(typed, sizes, inputs), runner.run(sizes, inputs, typed.body().typeOrThrow()).output);
+  }
+  // A step that reads the row it started from is not each row's alone.
+  Expr reading = map(
+      [&](Expr row) {
+        return iterate(2, fn([&](Expr r) {
+                         return map(fn([&](Expr v) { return apply(add(), {v, at(0, row)}); }), r);
+                       }),
+                       row);
+      },
+      b);
+  CHECK(rewrite::applicableLocations(typeCheck(program({b}, reading), sizes), rewrite::iterateOutOfMap()).empty());
+}
+
 } // namespace liftcc
