@@ -1,6 +1,7 @@
 #include "rewrite/stages.h"
 
 #include "core/error.h"
+#include "core/ir/loop_split.h"
 #include "core/ir/operands.h"
 #include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
@@ -49,19 +50,34 @@ public:
   Expr hoist(const Expr &e, bool belowCompute) {
     if (!e.is(ExprKind::Prim)) return e;
     bool compute = computes(e);
-    // Only data operands are followed: a function's body is per element.
+    // Data operands are followed; a function's body is per element, and
+    // only what it computes from the inputs alone is an intermediate there.
     size_t functions = e.funs().size();
     std::vector<Child> children = e.children();
     std::vector<Expr> rebuilt;
     bool changed = false;
     for (size_t i = 0; i < children.size(); ++i) {
       const Expr &child = *children[i].expr;
-      rebuilt.push_back(i < functions ? child : hoist(child, belowCompute || compute));
+      rebuilt.push_back(i < functions ? hoistClosed(child) : hoist(child, belowCompute || compute));
       changed = changed || !rebuilt.back().sameNode(child);
     }
     Expr self = changed ? e.withChildren(std::move(rebuilt)) : e;
     if (!compute || !belowCompute) return self;
     return stageFor(self, e.typeOrThrow());
+  }
+
+  /// `f` (a function) with every array it computes from the program's
+  /// inputs alone (the same for every element it is applied to, e.g. a
+  /// coarser level read at a computed index: generate(2N, \i. atDynamic(i/2,
+  /// map(g, slide(3, 2, A))))) replaced by the parameter of its stage: each
+  /// application would otherwise compute the whole array again, in private
+  /// memory. Arrays computed from constants alone (a small weight table)
+  /// stay where they are.
+  Expr hoistClosed(const Expr &f) {
+    if (computes(f) && f.typeOrThrow().isArray() && readsOnlyInputs(typed_, f) &&
+        std::any_of(typed_.inputs().begin(), typed_.inputs().end(), [&](const Expr &in) { return readsParam(f, in); }))
+      return stageFor(hoist(f, false), f.typeOrThrow());
+    return mapChildren(f, [&](const Expr &c) { return hoistClosed(c); });
   }
 
   /// The body of the last program: a result that is a tuple or zip of
