@@ -108,16 +108,8 @@ private:
 
   static std::string io(const Type &t) { return t.str(); }
 
-  /// A name for the new step's parameter that no input has (the lowered
-  /// step's inputs are matched by name).
-  Expr stateParam() const {
-    std::string name = "state";
-    for (int k = 1; std::any_of(program_.inputs().begin(), program_.inputs().end(),
-                                [&](const Expr &in) { return in.name() == name; });
-         ++k)
-      name = "state" + std::to_string(k);
-    return Expr::param(name);
-  }
+  /// The new step's parameter (the lowered step's inputs are matched by name).
+  Expr stateParam() const { return Expr::param(freshInputName(program_, "state")); }
 
   const Program &program_;
 };
@@ -152,10 +144,7 @@ std::optional<Program> loopsSideBySide(const Program &typed) {
       return std::nullopt;
   }
   // One step of every loop over its component of the tuple state.
-  std::string name = "loops";
-  while (std::any_of(typed.inputs().begin(), typed.inputs().end(), [&](const Expr &in) { return in.name() == name; }))
-    name += "_";
-  Expr state = Expr::param(name);
+  Expr state = Expr::param(freshInputName(typed, "loops"));
   std::vector<Expr> steps, starts;
   for (size_t i = 0; i < loops.size(); ++i) {
     const Expr &f = funOf(loops[i]);

@@ -49,25 +49,26 @@ bool readsOnlyInputs(const Program &program, const Expr &e) {
   return closedOver(program, e, bound);
 }
 
+std::string freshInputName(const Program &program, const std::string &base) {
+  auto clashes = [](const std::string &taken, const std::string &name) {
+    return taken == name || taken.rfind(name + "_", 0) == 0;
+  };
+  auto taken = [&](const std::string &name) {
+    return std::any_of(program.inputs().begin(), program.inputs().end(),
+                       [&](const Expr &in) { return clashes(in.name(), name); }) ||
+           std::any_of(program.sizes.begin(), program.sizes.end(),
+                       [&](const arith::Expr &s) { return clashes(s.varName(), name); });
+  };
+  std::string name = base;
+  for (int k = 1; taken(name); ++k) name = base + std::to_string(k);
+  return name;
+}
+
 bool appliesUserFunction(const Expr &e) {
   return containsNode(e, [](const Expr &n) { return n.is(ExprKind::UserFun); });
 }
 
 namespace {
-
-/// A name for the state's inputs that no input or size of the program has.
-std::string stateName(const Program &program) {
-  auto taken = [&](const std::string &name) {
-    return std::any_of(program.inputs().begin(), program.inputs().end(),
-                       [&](const Expr &in) { return in.name() == name || in.name().rfind(name + "_", 0) == 0; }) ||
-           std::any_of(program.sizes.begin(), program.sizes.end(), [&](const arith::Expr &s) {
-             return s.varName() == name || s.varName().rfind(name + "_", 0) == 0;
-           });
-  };
-  std::string name = "state";
-  for (int k = 1; taken(name); ++k) name = "state" + std::to_string(k);
-  return name;
-}
 
 /// `e` with get(c, loop) read from state[c] and the loop itself from the state (a tuple of them).
 Expr readingState(const Expr &e, const Expr &loop, const std::vector<Expr> &state, bool tuple) {
@@ -90,7 +91,7 @@ std::optional<AfterLoop> splitAfterLoop(const Program &program) {
   std::vector<Type> components = tuple ? result.tupleElements() : std::vector<Type>{result};
   if (!std::all_of(components.begin(), components.end(), [](const Type &t) { return t.isArray(); }))
     return std::nullopt;
-  const std::string name = stateName(program);
+  const std::string name = freshInputName(program, "state");
   std::vector<Expr> state;
   for (size_t c = 0; c < components.size(); ++c)
     state.push_back(Expr::param(tuple ? name + "_" + std::to_string(c) : name, components[c]));
@@ -127,7 +128,7 @@ std::optional<BeforeLoop> splitBeforeLoop(const Program &program) {
     while (element.isArray()) element = element.arrayElement();
     if (!c.isArray() || !element.isScalar()) return std::nullopt;
   }
-  const std::string name = stateName(program) + "_init";
+  const std::string name = freshInputName(program, "state") + "_init";
   std::vector<Expr> state;
   for (size_t c = 0; c < components.size(); ++c)
     state.push_back(Expr::param(tuple ? name + "_" + std::to_string(c) : name, components[c]));

@@ -37,6 +37,13 @@ std::vector<Expr> outermostIterates(const Expr &e);
 /// it is no loop of its own).
 bool readsOnlyInputs(const Program &program, const Expr &e);
 
+/// `base`, or `base` followed by 1, 2, ...: the first that no input or size
+/// of `program` is named, nor begins with followed by "_" (so that the name
+/// with "_0", "_1", ... appended, one per tuple component, is free too).
+/// The parameters the loop splits and the iterate chain add to a program
+/// (its inputs are matched by name once lowered).
+std::string freshInputName(const Program &program, const std::string &base);
+
 /// Whether `e` applies a user function (a stage that applies none only
 /// rearranges data: a view, which no kernel computes).
 bool appliesUserFunction(const Expr &e);
