@@ -35,7 +35,8 @@ Rule reduceMapFusion();        ///< reduce(f, z, map(g, x)) -> reduce(\(a, y). f
 /// scalars: an iteration of one element's value (inside a per-element function) as a sequential loop in the kernel.
 Rule iterateAsReduction();
 /// map(\x. P(iterate(n, f, Q(x))), X) -> map(\s. P(s), iterate(n, \Y. map(f, Y), map(\x. Q(x), X))) for an
-/// array state, f and P not reading x: each element's array iterated on its own (a row) as one host loop over all.
+/// array state: each element's array iterated on its own (a row) as one host loop over all; where f or P reads
+/// x, it maps over zip(Y, X) (resp. zip(the loop, X)) and reads x as the pair's second component.
 Rule iterateOutOfMap();
 
 // ---- stencil rules (rules_tiling.cpp) ---------------------------------------

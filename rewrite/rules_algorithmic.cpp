@@ -143,32 +143,41 @@ void iteratesOutsideFunctions(const Expr &e, std::vector<Expr> &out) {
     if (!c.expr->is(ExprKind::Lambda) && !c.expr->is(ExprKind::UserFun)) iteratesOutsideFunctions(*c.expr, out);
 }
 
+/// \q. body with `a` read as get(0, q) and `b` as get(1, q): a function
+/// over the elements of zip(A, B) reading both.
+Expr overPairs(const Expr &body, const Expr &a, const Expr &b) {
+  Expr q = Expr::param("q");
+  return Expr::lambda({q}, withParamReplaced(withParamReplaced(body, a, api::get(0, q)), b, api::get(1, q)));
+}
+
 } // namespace
 
 Rule iterateOutOfMap() {
   return {"iterateOutOfMap",
           "map(\\x. P(iterate(n, f, Q(x))), X) -> map(\\s. P(s), iterate(n, \\Y. map(f, Y), map(\\x. Q(x), X))) for an "
-          "array state, f and P not reading x",
+          "array state; where f or P reads x, it reads X's element beside its own: map(.., zip(Y, X))",
           [](const Expr &e) -> std::optional<Expr> {
             // Each element's array iterated on its own is every element's
             // iterated together: one host loop over the whole array.
             if (!e.isPrim(Op::Map) || !funOf(e).is(ExprKind::Lambda) || funOf(e).params().size() != 1)
               return std::nullopt;
-            const Expr &g = funOf(e), &x = g.params()[0];
+            const Expr &g = funOf(e), &x = g.params()[0], &in = inputOf(e);
             std::vector<Expr> loops;
             iteratesOutsideFunctions(g.body(), loops);
             if (loops.size() != 1 || !loops.front().type() || !loops.front().type()->isArray()) return std::nullopt;
-            const Expr &loop = loops.front();
-            if (readsParam(funOf(loop), x)) return std::nullopt;
+            const Expr &loop = loops.front(), &f = funOf(loop);
+            Expr rows = Expr::param("rows");
+            Expr step = api::map(f, rows);
+            if (readsParam(f, x)) { // a step reading the element it started from: X beside the state
+              if (!f.is(ExprKind::Lambda) || f.params().size() != 1) return std::nullopt;
+              step = api::map(overPairs(f.body(), f.params()[0], x), api::zip(rows, in));
+            }
+            Expr start = inputOf(loop).sameNode(x) ? in : api::map(Expr::lambda({x}, inputOf(loop)), in);
+            Expr hoisted = api::iterate(iterateCount(loop), Expr::lambda({rows}, step), std::move(start));
             Expr s = Expr::param("s");
             Expr post = transformBottomUp(g.body(), [&](const Expr &n) { return n.sameNode(loop) ? s : n; });
-            if (readsParam(post, x)) return std::nullopt;
-            Expr start =
-                inputOf(loop).sameNode(x) ? inputOf(e) : api::map(Expr::lambda({x}, inputOf(loop)), inputOf(e));
-            Expr rows = Expr::param("rows");
-            Expr hoisted =
-                api::iterate(iterateCount(loop), Expr::lambda({rows}, api::map(funOf(loop), rows)), std::move(start));
             if (post.sameNode(s)) return hoisted;
+            if (readsParam(post, x)) return api::map(overPairs(post, s, x), api::zip(hoisted, in));
             return api::map(Expr::lambda({s}, post), hoisted);
           }};
 }

@@ -299,16 +299,38 @@ TEST_CASE("element iterate: each row iterated on its own is one host loop over a
     tuner::OpenCLKernelRunner runner(*context, kernel);
     checkSame(interpret(typed, sizes, inputs), runner.run(sizes, inputs, typed.body().typeOrThrow()).output);
   }
-  // A step that reads the row it started from is not each row's alone.
+  // A step, and a stage after the loop, reading the row the loop started
+  // from: the grid read beside the state (zip), the loop's start computed
+  // before it (the step reads the input the host loop would write over).
   Expr reading = map(
       [&](Expr row) {
-        return iterate(2, fn([&](Expr r) {
-                         return map(fn([&](Expr v) { return apply(add(), {v, at(0, row)}); }), r);
-                       }),
-                       row);
+        Expr step = fn(
+            [&](Expr r) {
+              return map([&](Expr p) { return apply(add(), {get(0, p), get(1, p)}); }, zip(map(damp(), r), row));
+            },
+            "r");
+        Expr after = map(
+            [&](Expr p) {
+              return apply(sum3, {get(0, p), get(1, p), get(0, p)});
+            },
+            zip(iterate(3, step, row), row));
+        return after;
       },
       b);
-  CHECK(rewrite::applicableLocations(typeCheck(program({b}, reading), sizes), rewrite::iterateOutOfMap()).empty());
+  Program typed = typeCheck(program({b}, reading), sizes);
+  std::vector<std::string> locations = rewrite::applicableLocations(typed, rewrite::iterateOutOfMap());
+  REQUIRE(locations.size() == 1);
+  std::vector<Value> inputs = randomInputs(typed, sizes, 22);
+  checkSame(interpret(typed, sizes, inputs),
+            interpret(rewrite::applyRule(typed, rewrite::iterateOutOfMap(), locations.front()), sizes, inputs));
+  codegen::Kernel kernel =
+      codegen::generateKernel(rewrite::applyRecipe(typed, rewrite::Recipe::Plain), codegen::Target::OpenCL);
+  CAPTURE(kernel.source);
+  CHECK(kernel.iteration.has_value());
+  if (context) {
+    tuner::OpenCLKernelRunner runner(*context, kernel);
+    checkSame(interpret(typed, sizes, inputs), runner.run(sizes, inputs, typed.body().typeOrThrow()).output);
+  }
 }
 
 } // namespace liftcc
