@@ -10,6 +10,7 @@
 #include "rewrite/stages.h"
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,7 @@ private:
     if (loops.size() != 1)
       throw RewriteError("iterate: a stage reads " + std::to_string(loops.size()) +
                          " different iterates; a program may hold one loop (a chain of iterates, each over the "
-                         "last) with stages before and after it, or loops side by side of one constant count");
+                         "last) with stages before and after it, or loops side by side of constant counts over arrays");
     const Expr &loop = loops.front();
     if (!readsOnlyInputs(program_, loop)) {
       // A state of scalars is a loop in the kernel (iterateAsReduction, applied first).
@@ -136,22 +137,29 @@ std::optional<Program> iterateChain(const Program &typed) {
 std::optional<Program> loopsSideBySide(const Program &typed) {
   const std::vector<Expr> loops = outermostIterates(typed.body());
   if (loops.size() < 2) return std::nullopt;
-  const arith::Expr &count = iterateCount(loops.front());
+  int64_t common = 0; // the counts' greatest common divisor
   for (const Expr &loop : loops) {
     const Expr &f = funOf(loop);
-    if (!(iterateCount(loop) == count) || !count.isConstant() || !f.is(ExprKind::Lambda) || f.params().size() != 1 ||
-        !loop.type() || !loop.type()->isArray() || !readsOnlyInputs(typed, loop))
+    if (!iterateCount(loop).isConstant() || iterateCount(loop).constant() < 0 || !f.is(ExprKind::Lambda) ||
+        f.params().size() != 1 || !loop.type() || !loop.type()->isArray() || !readsOnlyInputs(typed, loop))
       return std::nullopt;
+    common = std::gcd(common, iterateCount(loop).constant());
   }
-  // One step of every loop over its component of the tuple state.
+  // A step of the merged loop applies each loop's step count/common times
+  // (once each for one count; a loop of 0 steps never) to its component of
+  // the tuple state: the same values as each loop on its own.
+  if (common == 0) common = 1; // every count 0
   Expr state = Expr::param(freshInputName(typed, "loops"));
   std::vector<Expr> steps, starts;
   for (size_t i = 0; i < loops.size(); ++i) {
     const Expr &f = funOf(loops[i]);
-    steps.push_back(withParamReplaced(f.body(), f.params().front(), api::get(static_cast<int>(i), state)));
+    Expr step = api::get(static_cast<int>(i), state);
+    for (int64_t k = 0; k < iterateCount(loops[i]).constant() / common; ++k)
+      step = withParamReplaced(f.body(), f.params().front(), step);
+    steps.push_back(step);
     starts.push_back(inputOf(loops[i]));
   }
-  const Expr merged = api::iterate(count, Expr::lambda({state}, api::tuple(steps)), api::tuple(starts));
+  const Expr merged = api::iterate(arith::Expr(common), Expr::lambda({state}, api::tuple(steps)), api::tuple(starts));
   Expr body = transformBottomUp(typed.body(), [&](const Expr &n) {
     for (size_t i = 0; i < loops.size(); ++i)
       if (n == loops[i]) return api::get(static_cast<int>(i), merged);

@@ -33,12 +33,14 @@ namespace liftcc::rewrite {
 /// tuple with stages around it.
 std::optional<Program> iterateChain(const Program &typed);
 
-/// Loops side by side, P(iterate(n, f, A), iterate(n, g, B)), with the same
-/// constant count, each an iterate over an array that reads nothing but the
+/// Loops side by side, P(iterate(n, f, A), iterate(m, g, B)), of constant
+/// counts, each an iterate over an array that reads nothing but the
 /// program's inputs, as one loop over the tuple of their states:
-/// P(get(0, L), get(1, L)) with L = iterate(n, \s. tuple(f(get(0, s)),
-/// g(get(1, s))), tuple(A, B)), which the splits of core/ir/loop_split.h
-/// compile; nullopt otherwise (one loop, different counts).
+/// P(get(0, L), get(1, L)) with L = iterate(d, \s. tuple(f^(n/d)(get(0, s)),
+/// g^(m/d)(get(1, s))), tuple(A, B)), d = gcd(n, m) (each step function
+/// composed with itself count/d times), which the splits of
+/// core/ir/loop_split.h compile; nullopt otherwise (one loop, a count not
+/// constant, a tuple state).
 std::optional<Program> loopsSideBySide(const Program &typed);
 
 /// The program as iterateChain makes it, else as it is (also where

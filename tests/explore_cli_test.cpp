@@ -268,30 +268,32 @@ TEST_CASE("explore/cli: --search names the search method; --strategy, its old na
 }
 
 TEST_CASE("explore/cli: a program the code generator refuses is one line naming why, not 'no variant'") {
-  // No configuration of a program reading two loops side by side of
-  // different counts lowers (the host runs one loop; loops of one count are
-  // merged into one); the exploration of such a refusal used to
-  // report "0 candidates (2 dropped as not fitting the device)" and "no
-  // variant ran successfully".
+  // No configuration of a program iterating, per row, a state that pairs a
+  // scalar with the row lowers (a per-element state of scalars is a loop in
+  // the kernel, one of an array a host loop over all rows; a tuple holding
+  // both is neither); the exploration of such a refusal (then: loops side
+  // by side of different counts) used to report "0 candidates (2 dropped as
+  // not fitting the device)" and "no variant ran successfully".
   if (!haveDevice()) return;
   TempDir dir;
-  fs::path program = dir.path() / "two_loops.json";
+  fs::path program = dir.path() / "pair_per_row.json";
   {
     std::ofstream out(program);
-    out << R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}],
-      "inputs": [{"name": "U", "type": "[float]N"}, {"name": "V", "type": "[float]N"}],
-      "body": {"apply": {"lambda": ["a", "b"], "body": {"op": "stencil", "name": "sum",
-        "grids": {"a": "pointwise", "b": "pointwise"}, "body": "return a[0] + b[0];"}},
-       "args": [{"op": "iterate", "n": 2, "f": {"lambda": ["g"], "body": {"op": "stencil", "name": "s1",
-                 "grids": {"g": "clamp"}, "body": "return 0.5f*(g[-1] + g[1]);"}}, "in": {"param": "U"}},
-                {"op": "iterate", "n": 3, "f": {"lambda": ["h"], "body": {"op": "stencil", "name": "s2",
-                 "grids": {"h": "wrap"}, "body": "return 0.5f*(h[-1] + h[0]);"}}, "in": {"param": "V"}}]}})";
+    out << R"({"liftcc": 1, "sizes": [{"name": "N", "min": 3}, {"name": "M", "min": 3}],
+      "userFuns": {"damp": {"params": [{"name": "v", "type": "float"}], "returns": "float", "body": "return 0.5f * v;"}},
+      "inputs": [{"name": "U", "type": "[[float]M]N"}],
+      "body": {"op": "map", "f": {"lambda": ["row"], "body": {"op": "get", "index": 1, "in": {"op": "iterate", "n": 2,
+        "f": {"lambda": ["s"], "body": {"op": "tuple", "in": [{"op": "get", "index": 0, "in": {"param": "s"}},
+               {"op": "map", "f": {"userFun": "damp"}, "in": {"op": "get", "index": 1, "in": {"param": "s"}}}]}},
+        "in": {"op": "tuple", "in": [{"op": "at", "index": 0, "in": {"param": "row"}}, {"param": "row"}]}}}},
+       "in": {"param": "U"}}})";
   }
-  Run run = liftc({"explore", program.string(), "--size", "N=16", "--evals", "2", "--quiet", "--out",
+  Run run = liftc({"explore", program.string(), "--size", "N=16,M=16", "--evals", "2", "--quiet", "--out",
                    (dir.path() / "results").string()});
   CHECK(run.status == 1);
   CHECK_MESSAGE(run.output.find("liftc: error: " + program.string() +
-                                ": iterate: a stage reads 2 different iterates") != std::string::npos,
+                                ": iterate inside a per-element function over a state of type (float, [float]16)") !=
+                    std::string::npos,
                 run.output);
   CHECK(run.output.find("no variant ran successfully") == std::string::npos);
 }

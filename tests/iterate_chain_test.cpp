@@ -288,9 +288,6 @@ TEST_CASE("iterate chain: the explorer's time tiles are those of the loop inside
 
 TEST_CASE("iterate chain: what cannot be chained is refused with its reason") {
   const std::string one = R"([{"name": "A", "type": "[[float]M]N"}])";
-  const std::string smooth =
-      stencil("sm", R"({"g": "clamp"})", "return 0.25f*(g[-1][0] + g[1][0] + g[0][-1] + g[0][1]);");
-  const std::string loop = iterate(3, "g", smooth, R"({"param": "A"})");
   auto refusal = [](const std::string &text) {
     Program typed = typeCheck(readProgram(text), {{"N", 13}, {"M", 11}});
     return test::errorOf([&] { rewrite::applyRecipe(typed, rewrite::Recipe::Plain, {}); });
@@ -298,22 +295,24 @@ TEST_CASE("iterate chain: what cannot be chained is refused with its reason") {
   // A stage of another type after the loop (the sums of its rows), one
   // component of a tuple state and a view of the result are launched once
   // after the loop instead (tests/loop_split_test.cpp).
-  // Two loops side by side.
-  const std::string two = R"([{"name": "A", "type": "[[float]M]N"}, {"name": "B", "type": "[[float]M]N"}])";
-  CHECK(refusal(header(kSizes2D, two) +
-                bound("a",
-                      bound("b", stencil("sum", R"({"a": "pointwise", "b": "pointwise"})", "return a[0][0] + b[0][0];"),
-                            iterate(2, "g", smooth, R"({"param": "B"})")),
-                      loop) +
-                "}") == "iterate: a stage reads 2 different iterates; a program may hold one loop (a chain of "
-                        "iterates, each over the last) with stages before and after it, or loops side by side of "
-                        "one constant count");
+  // Two loops side by side are one loop over the tuple of their states,
+  // of their counts' gcd (tests/loop_split_test.cpp).
   // A loop over a computed array no input of its type can stand for (a
   // transposed grid), or whose one input of its type is read again after the
   // loop, starts from a state computed before it (tests/loop_split_test.cpp).
   // An iterate inside a per-element function is a loop in the kernel (a
   // state of scalars) or one host loop over all elements (an array state):
-  // tests/element_iterate_test.cpp.
+  // tests/element_iterate_test.cpp. A state pairing a scalar with the row
+  // is neither.
+  CHECK(refusal(header(kSizes2D, one) + R"({"op": "map", "f": {"lambda": ["row"], "body": {"op": "get", "index": 1,
+      "in": {"op": "iterate", "n": 2, "f": {"lambda": ["s"], "body": {"op": "tuple", "in": [
+        {"op": "get", "index": 0, "in": {"param": "s"}},)" +
+                bound("r", stencil("r3", R"({"r": "clamp"})", "return r[-1] + r[1];"),
+                      R"({"op": "get", "index": 1, "in": {"param": "s"}})") +
+                R"(]}}, "in": {"op": "tuple", "in": [{"op": "at", "index": 0, "in": {"param": "row"}},
+        {"param": "row"}]}}}}, "in": {"param": "A"}}})") ==
+        "iterate inside a per-element function over a state of type (float, [float]11) is not compiled: a scalar or "
+        "a tuple of scalars becomes a loop in the kernel");
 }
 
 } // namespace liftcc

@@ -101,12 +101,29 @@ std::optional<AfterLoop> splitAfterLoop(const Program &program) {
   return AfterLoop{Program{program.sizes, Expr::lambda(program.inputs(), loop)}, std::move(after), std::move(state)};
 }
 
+namespace {
+
+/// Whether `e` reads `param`, leaving out the operand of a closed toGlobal
+/// (`toGlobal(\p. stage, x)` with p unused: x, an input, only stands for
+/// the lowered stages' kernel boundary and is never read).
+bool readsValueOf(const Expr &e, const Expr &param) {
+  if (e.is(ExprKind::Param)) return e.sameNode(param);
+  if (e.isPrim(Op::ToGlobal) && funOf(e).is(ExprKind::Lambda) && funOf(e).params().size() == 1 &&
+      !readsParam(funOf(e).body(), funOf(e).params()[0]))
+    return readsValueOf(funOf(e).body(), param);
+  for (const Child &c : e.children())
+    if (readsValueOf(*c.expr, param)) return true;
+  return false;
+}
+
+} // namespace
+
 std::optional<std::string> stateInputReadAfterLoop(const Program &loop, const Program &after) {
   std::optional<std::vector<Expr>> state = chainedInputs(loop);
   if (!state) return std::nullopt;
   for (const Expr &in : *state)
     for (const Expr &read : after.inputs())
-      if (read.name() == in.name() && readsParam(after.body(), read)) return in.name();
+      if (read.name() == in.name() && readsValueOf(after.body(), read)) return in.name();
   return std::nullopt;
 }
 
