@@ -783,11 +783,15 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
   if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
     throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
   // An iterate of one element's scalars is a loop inside the kernel, not a
-  // host loop: a reduction over its step count.
-  if (!applicableLocations(typed, iterateAsReduction()).empty())
+  // host loop: a reduction over its step count. (Most programs have no
+  // iterate: the explorer lowers thousands of them, so look first.)
+  const bool iterates = containsNode(typed.body(), [](const Expr &e) { return e.isPrim(Op::Iterate); });
+  if (iterates && !applicableLocations(typed, iterateAsReduction()).empty())
     return applyRecipe(elementLoopsAsReductions(typed), recipe, options);
   // One over each element's array (a row iterated on its own) is one host loop over them all.
-  if (std::vector<std::string> rows = applicableLocations(typed, iterateOutOfMap()); !rows.empty())
+  if (std::vector<std::string> rows =
+          iterates ? applicableLocations(typed, iterateOutOfMap()) : std::vector<std::string>{};
+      !rows.empty())
     return applyRecipe(applyRule(typed, iterateOutOfMap(), rows.front()), recipe, options);
   // Stages before and after an iterate become phases of its host loop; a
   // stage after it that cannot (of another type, after a tuple state) is
