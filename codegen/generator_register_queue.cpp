@@ -18,11 +18,18 @@
 
 namespace liftcc::codegen {
 
-int64_t Generator::QueuedPlane::positions() const {
+namespace {
+
+/// The output positions a work-item owns: the product of its copies per dimension.
+int64_t positionsOf(const std::vector<int64_t> &copies) {
   int64_t p = 1;
   for (int64_t c : copies) p *= c;
   return p;
 }
+
+} // namespace
+
+int64_t Generator::QueuedPlane::positions() const { return positionsOf(copies); }
 
 std::optional<Generator::QueuedPlane> Generator::queuedPlane(const Expr &e, int64_t n) const {
   QueuedPlane plane;
@@ -80,9 +87,7 @@ void Generator::fillQueue(const RingBinding &ring, const QueuedPlane &plane, int
 }
 
 void Generator::rotateQueue(const RingBinding &ring) {
-  int64_t positions = 1;
-  for (int64_t c : ring.copies) positions *= c;
-  for (int64_t p = 0; p < positions; ++p)
+  for (int64_t p = 0; p < positionsOf(ring.copies); ++p)
     for (int64_t k = 0; k + 1 < ring.window; ++k)
       body_.assign(ring.queue + "[" + std::to_string(p * ring.window + k) + "]",
                    ring.queue + "[" + std::to_string(p * ring.window + k + 1) + "]");

@@ -57,6 +57,17 @@ rewrite::RecipeOptions oddTiles() {
   return options;
 }
 
+/// The extents of a `dims`-dimensional grid (examples::gridSizes with
+/// `minimum`) that neither the 4 x 3 plane tile nor the chunk of 3 divides:
+/// 10 x 11 (x 13).
+std::map<std::string, int64_t> oddExtents(int dims, int64_t minimum) {
+  const std::vector<int64_t> values{10, 11, 13};
+  std::map<std::string, int64_t> extents;
+  std::vector<Size> sizes = examples::gridSizes(dims, minimum);
+  for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+  return extents;
+}
+
 /// Runs `kernel` on the device and compares it with the interpreter.
 void checkOnDevice(ocl::Context &context, const Program &typed, const std::map<std::string, int64_t> &sizes,
                    const codegen::Kernel &kernel) {
@@ -263,10 +274,7 @@ TEST_CASE("streamLocal: radius 1 to 4 with clamp, mirror, wrap and constant boun
     for (int boundary = 0; boundary < 4; ++boundary)
       for (int radius = 1; radius <= 4; ++radius) {
         Program high = radiusStencil(dims, radius, boundary);
-        std::map<std::string, int64_t> extents;
-        std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
-        std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-        for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+        std::map<std::string, int64_t> extents = oddExtents(dims, 2 * radius + 1);
         Program typed = typeCheck(high, extents);
         Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
         codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
@@ -295,10 +303,7 @@ TEST_CASE(
     for (int boundary = 0; boundary < 4; ++boundary)
       for (int radius : {1, 3}) {
         if (dims == 3 && radius == 3 && boundary != 0) continue; // 3D radius 3: clamp only (PoCL builds)
-        std::map<std::string, int64_t> extents;
-        std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
-        std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-        for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+        std::map<std::string, int64_t> extents = oddExtents(dims, 2 * radius + 1);
         Program typed = typeCheck(zippedRadiusStencil(dims, radius, boundary), extents);
         Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
         codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
@@ -322,10 +327,7 @@ TEST_CASE(
     for (int boundary = 0; boundary < 4; ++boundary) {
       const int radius = dims == 2 ? 1 : 2;
       if (dims == 3 && boundary != 1) continue; // 3D: mirror, radius 2
-      std::map<std::string, int64_t> extents;
-      std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
-      std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-      for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+      std::map<std::string, int64_t> extents = oddExtents(dims, 2 * radius + 1);
       Program typed = typeCheck(twoSlidStencil(dims, radius, boundary), extents);
       Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
       codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL);
@@ -348,10 +350,7 @@ TEST_CASE("streamLocal: an iterated stencil streams each step through local memo
     Expr grid = examples::gridInput("A", examples::gridSizes(dims, 2 * radius + 1));
     Program high = program({grid}, iterate(
                                        3, [&](Expr x) { return radiusStencilOf(dims, radius, boundary, x); }, grid));
-    std::map<std::string, int64_t> extents;
-    std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
-    std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-    for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+    std::map<std::string, int64_t> extents = oddExtents(dims, 2 * radius + 1);
     Program typed = typeCheck(high, extents);
     codegen::Kernel kernel = codegen::generateKernel(
         rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles()), codegen::Target::OpenCL);
@@ -380,10 +379,7 @@ TEST_CASE("streamLocal: each work-item keeps its column along the streamed dimen
   for (int dims = 2; dims <= 3; ++dims)
     for (int boundary = 0; boundary < 4; ++boundary)
       for (int radius = 1; radius <= 4; ++radius) {
-        std::map<std::string, int64_t> extents;
-        std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
-        std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-        for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+        std::map<std::string, int64_t> extents = oddExtents(dims, 2 * radius + 1);
         Program typed = typeCheck(radiusStencil(dims, radius, boundary), extents);
         Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
         codegen::CodegenOptions options;
@@ -431,10 +427,7 @@ TEST_CASE("streamLocal: each work-item keeps its column along the streamed dimen
   }
   // A grid zipped beside the neighbourhoods, two slid grids (a queue each).
   for (int dims = 2; dims <= 3; ++dims) {
-    std::map<std::string, int64_t> extents;
-    std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
-    std::vector<Size> sizes = examples::gridSizes(dims, 3);
-    for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+    std::map<std::string, int64_t> extents = oddExtents(dims, 3);
     codegen::CodegenOptions options;
     options.localSize = {4, dims == 3 ? 3 : 1, 1};
     for (const Program &high : {zippedRadiusStencil(dims, 1, 1), twoSlidStencil(dims, 1, 2)}) {
@@ -449,9 +442,7 @@ TEST_CASE("streamLocal: each work-item keeps its column along the streamed dimen
   // Without a given work-group size (the launch's default is not known to
   // the generator), or one that does not divide the tile (a work-item's
   // positions would differ between work-items): the ring only.
-  std::map<std::string, int64_t> extents;
-  std::vector<Size> sizes = examples::gridSizes(3, 3);
-  for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = std::vector<int64_t>{10, 11, 13}[d];
+  std::map<std::string, int64_t> extents = oddExtents(3, 3);
   Program typed = typeCheck(radiusStencil(3, 1, 0), extents);
   Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
   codegen::CodegenOptions narrow;
@@ -474,10 +465,7 @@ TEST_CASE("streamLocal: with the work-group size given, the plane copy is spread
   // does or does not divide the plane.
   for (int dims = 2; dims <= 3; ++dims)
     for (int radius : {1, 2, 4}) {
-      std::map<std::string, int64_t> extents;
-      std::vector<int64_t> values = dims == 2 ? std::vector<int64_t>{10, 11} : std::vector<int64_t>{10, 11, 13};
-      std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-      for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
+      std::map<std::string, int64_t> extents = oddExtents(dims, 2 * radius + 1);
       Program typed = typeCheck(radiusStencil(dims, radius, radius % 4), extents);
       Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddTiles());
       codegen::CodegenOptions options;
