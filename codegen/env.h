@@ -56,6 +56,7 @@ struct RingBinding {
   int64_t centre = 0;
   int64_t window = 0;          ///< planes in the window
   std::vector<int64_t> copies; ///< positions a work-item owns per plane dimension, outermost first
+  int64_t lanes = 1;           ///< consecutive outputs along x per position (a vector's lanes)
 };
 
 using Binding = std::variant<ViewBinding, MemoryBinding, ScalarBinding, IndexBinding, RingBinding>;

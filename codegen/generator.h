@@ -170,8 +170,8 @@ private:
   Lvalue vectorLvalue(const Type &argument, const AccessPath &path, const std::function<Lvalue(int)> &laneTarget,
                       const std::string &where);
   /// Emits `lvalue = value;` under the lvalue's guard (for a vector: one
-  /// vstoreN where its lanes are consecutive and unguarded, else one store
-  /// per lane).
+  /// vstoreN where its lanes are consecutive and share one guard, else one
+  /// store per lane).
   void store(const Lvalue &lvalue, const std::string &value);
   /// The name of the lane-wise variant of `f` on vectors of `width`, registered for emission.
   std::string useVectorUserFun(const cfun::Function &f, int width);
@@ -219,15 +219,18 @@ private:
   /// The plane of outputs each step of a stream writes, and how many
   /// positions of it each work-item owns per dimension (generator_register_queue.cpp).
   struct QueuedPlane {
-    std::vector<int64_t> extents; ///< outermost first
+    std::vector<int64_t> extents; ///< the step's mapLcl nest's, outermost first
     std::vector<int64_t> copies;  ///< per dimension: 1 (the group covers it) or extent / group size
+    int64_t lanes = 1;            ///< outputs along x per mapLcl position (vectors: their width)
     int64_t positions() const;
+    int64_t columns() const { return positions() * lanes; } ///< queued columns per work-item
   };
   /// The plane of stream `e` (window of `n` planes) where each work-item owns
   /// the same output positions at every step, so that their columns can
   /// live in its registers: the work-group size is given, and per dimension
-  /// covers the plane or divides it (the step's mapLcl then emitted as that
-  /// many copies, lclCopies_), within kMaxQueuedScalars.
+  /// covers the step's mapLcl nest or divides it (the mapLcl then emitted as
+  /// that many copies, lclCopies_), within kMaxQueuedScalars. A mapLcl
+  /// position computing a vector owns its lanes' columns.
   std::optional<QueuedPlane> queuedPlane(const Expr &e, int64_t n) const;
   /// A stream's plane copy spread evenly over the work-group (generator_plane_copy.cpp).
   struct CooperativeCopy {

@@ -15,6 +15,7 @@
 // that work-group size (assumesLocalSize_).
 
 #include "codegen/generator.h"
+#include "core/ir/operands.h"
 
 namespace liftcc::codegen {
 
@@ -27,17 +28,44 @@ int64_t positionsOf(const std::vector<int64_t> &copies) {
   return p;
 }
 
+/// The step's outputs: the first mapLcl of its body (under a vector
+/// stream's asScalar of each row), or nullptr.
+const Expr *firstMapLcl(const Expr &e) {
+  if (e.isPrim(Op::MapLcl)) return &e;
+  for (const Child &c : e.children())
+    if (const Expr *m = firstMapLcl(*c.expr)) return m;
+  return nullptr;
+}
+
+/// The constant extents of `t`'s array dimensions, outermost first; nullopt if one is symbolic.
+std::optional<std::vector<int64_t>> constantExtents(Type t) {
+  std::vector<int64_t> extents;
+  for (; t.isArray(); t = t.arrayElement()) {
+    if (!t.arrayLength().isConstant()) return std::nullopt;
+    extents.push_back(t.arrayLength().constant());
+  }
+  return extents;
+}
+
 } // namespace
 
 int64_t Generator::QueuedPlane::positions() const { return positionsOf(copies); }
 
 std::optional<Generator::QueuedPlane> Generator::queuedPlane(const Expr &e, int64_t n) const {
+  // The output plane, and the step's mapLcl nest over it (one position per
+  // output, or per vector of `lanes` outputs along x).
+  std::optional<std::vector<int64_t>> outputs = constantExtents(e.typeOrThrow().arrayElement());
+  const Expr *nest = firstMapLcl(funOf(e).body());
+  if (!outputs || outputs->empty() || outputs->size() > 3 || !nest) return std::nullopt;
   QueuedPlane plane;
-  for (Type t = e.typeOrThrow().arrayElement(); t.isArray(); t = t.arrayElement()) {
-    if (!t.arrayLength().isConstant()) return std::nullopt;
-    plane.extents.push_back(t.arrayLength().constant());
+  Type positions = inputOf(*nest).typeOrThrow();
+  for (size_t j = 0; j < outputs->size(); ++j, positions = positions.arrayElement()) {
+    if (!positions.isArray() || !positions.arrayLength().isConstant()) return std::nullopt;
+    plane.extents.push_back(positions.arrayLength().constant());
   }
-  if (plane.extents.empty() || plane.extents.size() > 3) return std::nullopt;
+  plane.lanes = outputs->back() / plane.extents.back();
+  for (size_t j = 0; j < outputs->size(); ++j)
+    if ((*outputs)[j] != plane.extents[j] * (j + 1 == outputs->size() ? plane.lanes : 1)) return std::nullopt;
   for (size_t j = 0; j < plane.extents.size(); ++j) {
     const int64_t local = options_.localSize[plane.extents.size() - 1 - j], extent = plane.extents[j];
     if (local < 1) return std::nullopt; // the launch's default size, unknown here
@@ -48,7 +76,7 @@ std::optional<Generator::QueuedPlane> Generator::queuedPlane(const Expr &e, int6
     else
       return std::nullopt;
   }
-  if (plane.positions() * n > kMaxQueuedScalars) return std::nullopt;
+  if (plane.columns() * n > kMaxQueuedScalars) return std::nullopt;
   return plane;
 }
 
@@ -65,8 +93,10 @@ void Generator::fillQueue(const RingBinding &ring, const QueuedPlane &plane, int
           (owns.empty() ? "" : " && ") + dialect_.localId(d, indexType()) + " < " + std::to_string(plane.extents[j]);
   }
   auto copy = [&] {
-    for (int64_t p = 0; p < plane.positions(); ++p) {
-      // Position p's copy in each dimension, outermost first (as queuedSlot numbers them).
+    for (int64_t column = 0; column < plane.columns(); ++column) {
+      // Position p's copy in each dimension, outermost first, and its lane
+      // along x (as queuedSlot numbers them).
+      const int64_t p = column / plane.lanes, lane = column % plane.lanes;
       AccessPath path{PathStep::arrayIndex(index % ring.ringType.arrayLength())};
       int64_t rest = p, stride = plane.positions();
       for (size_t j = 0; j < dims; ++j) {
@@ -74,9 +104,12 @@ void Generator::fillQueue(const RingBinding &ring, const QueuedPlane &plane, int
         const int64_t c = rest / stride;
         rest %= stride;
         const int64_t local = options_.localSize[dims - 1 - j];
-        path.push_back(PathStep::arrayIndex(own[j] + arith::Expr(c * local + ring.centre)));
+        const arith::Expr position = own[j] + arith::Expr(c * local);
+        path.push_back(PathStep::arrayIndex(j + 1 == dims
+                                                ? position * arith::Expr(plane.lanes) + arith::Expr(lane + ring.centre)
+                                                : position + arith::Expr(ring.centre)));
       }
-      body_.assign(ring.queue + "[" + std::to_string(p * ring.window + slot) + "]",
+      body_.assign(ring.queue + "[" + std::to_string(column * ring.window + slot) + "]",
                    readMemory(MemoryBinding{ring.ring, ring.ringType, AddressSpace::Local}, path, "/queue"));
     }
   };
@@ -87,7 +120,7 @@ void Generator::fillQueue(const RingBinding &ring, const QueuedPlane &plane, int
 }
 
 void Generator::rotateQueue(const RingBinding &ring) {
-  for (int64_t p = 0; p < positionsOf(ring.copies); ++p)
+  for (int64_t p = 0; p < positionsOf(ring.copies) * ring.lanes; ++p)
     for (int64_t k = 0; k + 1 < ring.window; ++k)
       body_.assign(ring.queue + "[" + std::to_string(p * ring.window + k) + "]",
                    ring.queue + "[" + std::to_string(p * ring.window + k + 1) + "]");
@@ -98,16 +131,20 @@ std::optional<int64_t> Generator::queuedSlot(const RingBinding &ring, const Acce
   if (ring.queue.empty() || path.size() != dims + 1) return std::nullopt;
   const arith::Expr slot = arith::simplify(path.front().index);
   if (!slot.isConstant()) return std::nullopt;
-  int64_t position = 0;
+  int64_t position = 0, lane = 0;
   for (size_t j = 0; j < dims; ++j) {
     const size_t d = dims - 1 - j;
     const std::optional<arith::Expr> &own = lclIndex_[d];
     if (path[j + 1].isTuple || !own) return std::nullopt;
-    arith::Expr offset = arith::simplify(path[j + 1].index - *own);
-    if (!offset.isConstant() || offset.constant() != ring.centre) return std::nullopt;
+    // Along x a position's outputs are its vector's lanes: own*lanes + lane.
+    const int64_t lanes = d == 0 ? ring.lanes : 1;
+    arith::Expr offset = arith::simplify(path[j + 1].index - *own * arith::Expr(lanes));
+    if (!offset.isConstant() || offset.constant() < ring.centre || offset.constant() >= ring.centre + lanes)
+      return std::nullopt;
+    if (d == 0) lane = offset.constant() - ring.centre;
     position = position * ring.copies[j] + lclCopy_[d];
   }
-  return position * ring.window + slot.constant();
+  return (position * ring.lanes + lane) * ring.window + slot.constant();
 }
 
 } // namespace liftcc::codegen

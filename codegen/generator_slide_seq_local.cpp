@@ -176,7 +176,8 @@ void Generator::declareRings(LocalStream &stream, const Expr &e, const std::stri
     if (stream.queued) {
       ring.queue = freshName("queue");
       ring.copies = stream.queued->copies;
-      body_.privateArray(plane.innermost().scalarKind(), ring.queue, std::to_string(n * stream.queued->positions()));
+      ring.lanes = stream.queued->lanes;
+      body_.privateArray(plane.innermost().scalarKind(), ring.queue, std::to_string(n * stream.queued->columns()));
       assumesLocalSize_ = true;
     }
     stream.rings[k] = ring;

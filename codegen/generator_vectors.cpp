@@ -154,15 +154,25 @@ void Generator::store(const Lvalue &lvalue, const std::string &value) {
     return;
   }
   std::vector<std::optional<Lvalue>> cells(lvalue.lanes.begin(), lvalue.lanes.end());
-  bool guardedLanes =
-      std::any_of(lvalue.lanes.begin(), lvalue.lanes.end(), [](const Lvalue &lane) { return !lane.guard.empty(); });
+  // Lanes under one guard (a partial tile's or chunk's along another
+  // dimension) store together under it; lanes with guards of their own (the
+  // last vector of a row, partly past its end) one by one.
+  const std::string &guard = lvalue.lanes[0].guard;
+  bool sharedGuard =
+      std::all_of(lvalue.lanes.begin(), lvalue.lanes.end(), [&](const Lvalue &lane) { return lane.guard == guard; });
   // One store: vstoreN of consecutive lanes (OpenCL C), or one aligned
   // access (CUDA, alignedGlobalLanes; never in OpenCL C, whose alignment is 0).
   bool oneStore =
       (dialect_.hasVectorLoads() && consecutive(cells)) || alignedGlobalLanes(cells, lvalue.vectorAlignment);
-  if (oneStore && !guardedLanes) {
-    body_.vectorStore({lvalue.vectorType, static_cast<int>(lvalue.lanes.size()), lvalue.lanes[0].buffer,
-                       bufferIndex(*lvalue.lanes[0].offset), value});
+  if (oneStore && sharedGuard) {
+    auto vectorStore = [&] {
+      body_.vectorStore({lvalue.vectorType, static_cast<int>(lvalue.lanes.size()), lvalue.lanes[0].buffer,
+                         bufferIndex(*lvalue.lanes[0].offset), value});
+    };
+    if (guard.empty())
+      vectorStore();
+    else
+      body_.ifThen(guard, vectorStore);
     return;
   }
   std::string v = freshName("vec");

@@ -32,6 +32,8 @@ std::vector<Rule> ruleCatalog() {
   // Streaming through local memory: introduces mapLcl and toLocal, so it is a
   // lowering rule (inside a work-group), not part of the algorithmic walks.
   for (int dims = 2; dims <= 3; ++dims) rules.push_back(streamPlanesThroughLocal(dims));
+  // Its plane's outputs (or a local tile's) as vectors along x.
+  for (int dims = 1; dims <= 2; ++dims) rules.push_back(vectorizeLocalOutputs(dims, 4));
   // An iteration of one element's scalar as a loop in the kernel: the
   // recipes apply it first (applyRecipe); no example has one to walk over.
   rules.push_back(iterateAsReduction());

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/ir/nd_forms.h"
+#include "core/ir/operands.h"
 #include "primitives/api.h"
 
 namespace liftcc::rewrite {
@@ -79,6 +80,19 @@ std::optional<StencilMatch> matchStencilN(const Expr &e, int dims) {
     }
   }
   if (!any) return std::nullopt;
+  return m;
+}
+
+std::optional<MapNMatch> matchMapLclNest(const Expr &e, int dims) {
+  if (dims < 1 || !e.isPrim(Op::MapLcl)) return std::nullopt;
+  const Expr *cur = &e;
+  for (int k = 1; k < dims; ++k) {
+    const Expr &f = funOf(*cur);
+    if (!f.is(ExprKind::Lambda) || f.params().size() != 1 || !f.body().isPrim(Op::MapLcl)) return std::nullopt;
+    cur = &f.body();
+  }
+  MapNMatch m{funOf(*cur), inputOf(e)};
+  if (!(mapLclNest(dims, m.f, m.in) == e)) return std::nullopt;
   return m;
 }
 

@@ -62,4 +62,7 @@ Expr moveDimensionToFront(int from, Expr in);
 /// 0): a work-group's work-items over an array of `dims` dimensions.
 Expr mapLclNest(int dims, Expr f, Expr in);
 
+/// mapLclNest(dims, f, in), recognised: f and in.
+std::optional<MapNMatch> matchMapLclNest(const Expr &e, int dims);
+
 } // namespace liftcc::rewrite

@@ -325,6 +325,24 @@ Program streamStencil(const Program &typed) {
       "size and step (and step 1 when other inputs are zipped with the neighbourhoods); use --opt plain");
 }
 
+/// The outputs of each streamed plane as vectors of `width` lanes along x
+/// (vectorizeLocalOutputs on the step's mapLcl nest over the plane).
+Program vectorizePlaneOutputs(const Program &streamed, int planeDims, int64_t width) {
+  if (!isVectorWidth(width))
+    throw RewriteError("streamLocal: --vector " + std::to_string(width) + ": the width must be 2, 4, 8 or 16");
+  Rule rule = vectorizeLocalOutputs(planeDims, width);
+  std::vector<std::string> locations = applicableLocations(streamed, rule);
+  if (!locations.empty()) return applyRule(streamed, rule, locations.front());
+  std::string reason = "needs one slid input of float or double scalars (nothing zipped) and a plane tile whose x "
+                       "extent the width divides";
+  try {
+    applyStrategy(streamed, topDown(rule));
+  } catch (const TypeError &e) {
+    reason = e.what();
+  }
+  throw RewriteError("streamLocal: cannot vectorise the plane's outputs by " + std::to_string(width) + ": " + reason);
+}
+
 /// 2.5D streaming through local memory: the first 3D, else 2D, stencil tiled
 /// by the plane tile along its inner dimensions and by the chunk along the
 /// outermost one (overlapped tiling, partial tiles where they do not divide),
@@ -355,7 +373,8 @@ Program streamStencilThroughLocal(const Program &typed, const RecipeOptions &opt
     if (streams.empty()) continue;
     auto deepest = std::max_element(streams.begin(), streams.end(),
                                     [](const std::string &a, const std::string &b) { return a.size() < b.size(); });
-    return applyRule(tiled, streamPlanesThroughLocal(dims), *deepest);
+    Program streamed = applyRule(tiled, streamPlanesThroughLocal(dims), *deepest);
+    return options.vectorWidth > 0 ? vectorizePlaneOutputs(streamed, dims - 1, options.vectorWidth) : streamed;
   }
   throw RewriteError("streamLocal: no 2D or 3D stencil to stream through local memory: it needs mapN over slideN of "
                      "inputs of scalars, all by one constant square window and step (inputs without a window may be "
@@ -780,8 +799,9 @@ Program elementLoopsAsReductions(const Program &typed) {
 }
 
 Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &options) {
-  if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened)
-    throw RewriteError(recipeName(recipe) + ": --vector applies to the plain and coarsened recipes only");
+  if (options.vectorWidth > 0 && recipe != Recipe::Plain && recipe != Recipe::Coarsened &&
+      recipe != Recipe::StreamLocal)
+    throw RewriteError(recipeName(recipe) + ": --vector applies to the plain, coarsened and streamLocal recipes only");
   // An iterate of one element's scalars is a loop inside the kernel, not a
   // host loop: a reduction over its step count. (Most programs have no
   // iterate: the explorer lowers thousands of them, so look first.)

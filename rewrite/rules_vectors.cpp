@@ -32,6 +32,19 @@ Expr vectorWindow(int dims, int64_t width, Expr chunk) {
                    lanesInnermost);
 }
 
+/// A row of `dims`-dimensional windows along x -> its windows of vectors,
+/// `width` consecutive windows at a time.
+Expr vectorRow(int dims, int64_t width, Expr row) {
+  return api::map(api::fn([dims, width](Expr chunk) { return vectorWindow(dims, width, chunk); }, "chunk"),
+                  api::split(width, std::move(row)));
+}
+
+/// The scalars of each row of an array of vectors (`rows` dimensions around the rows).
+Expr scalarRows(int rows, Expr vectors) {
+  if (rows == 0) return api::asScalar(std::move(vectors));
+  return api::mapN(rows, api::fn([](Expr v) { return api::asScalar(v); }, "vectors"), std::move(vectors));
+}
+
 /// Whether `t` is an array of `dims` dimensions of float or double scalars.
 bool isScalarWindow(Type t, int dims) {
   for (int d = 0; d < dims; ++d) {
@@ -91,13 +104,8 @@ Rule vectorizeStencil(int dims, int64_t width) {
             extra.back() = arith::Expr(rounded - extent);
             // Each dimension's own window (3x5, 5x1 and 1x3 windows are not square).
             Expr windows = slideNPerDimension(m->sizes, m->steps, extendEnds(extra, m->inputs[0]));
-            // A row of windows along x -> its windows of vectors, `width` at a time.
-            auto vectorRow = [dims, width](Expr row) {
-              return api::map(api::fn([dims, width](Expr chunk) { return vectorWindow(dims, width, chunk); }, "chunk"),
-                              api::split(width, row));
-            };
-            Expr vectorWindows =
-                dims == 1 ? vectorRow(windows) : api::mapN(dims - 1, api::fn(vectorRow, "row"), windows);
+            auto vectors = [dims, width](Expr row) { return vectorRow(dims, width, std::move(row)); };
+            Expr vectorWindows = dims == 1 ? vectors(windows) : api::mapN(dims - 1, api::fn(vectors, "row"), windows);
             Expr results = api::mapN(dims, withInferredParameters(m->f), vectorWindows);
             auto scalars = [extent, rounded](Expr row) {
               Expr lanes = api::asScalar(std::move(row));
@@ -105,6 +113,31 @@ Rule vectorizeStencil(int dims, int64_t width) {
             };
             if (dims == 1) return scalars(results);
             return api::mapN(dims - 1, api::fn(scalars, "vectors"), results);
+          }};
+}
+
+Rule vectorizeLocalOutputs(int dims, int64_t width) {
+  if (dims < 1 || dims > 2)
+    throw InternalError("vectorizeLocalOutputs: 1 or 2 dimensions, found " + std::to_string(dims));
+  if (!isVectorWidth(width)) throw InternalError("vectorizeLocalOutputs: width " + std::to_string(width));
+  return {"vectorizeLocalOutputs" + std::to_string(dims) + "D(" + std::to_string(width) + ")",
+          "mapLclN(f, W) -> mapN(dims-1, asScalar, mapLclN(f, mapN(dims-1, \\r. map(\\c. mapN(\\v. at(0, asVector(w, "
+          "v)), moveToBack(c)), split(w, r)), W))) (W: windows of scalars; w divides the x extent)",
+          [dims, width](const Expr &e) -> std::optional<Expr> {
+            auto m = matchMapLclNest(e, dims);
+            if (!m || !m->in.type()) return std::nullopt;
+            // The x extent (the innermost mapLcl's) splits into whole vectors:
+            // a work-group's tile, which the explorer picks as a multiple.
+            Type row = *m->in.type();
+            for (int d = 1; d < dims && row.isArray(); ++d) row = row.arrayElement();
+            if (!row.isArray() || !arith::provablyDivisible(row.arrayLength(), arith::Expr(width))) return std::nullopt;
+            const Type &window = row.arrayElement();
+            int windowDims = 0;
+            for (Type t = window; t.isArray(); t = t.arrayElement()) ++windowDims;
+            if (windowDims < 1 || !isScalarWindow(window, windowDims)) return std::nullopt;
+            auto vectors = [windowDims, width](Expr r) { return vectorRow(windowDims, width, std::move(r)); };
+            Expr vectorWindows = dims == 1 ? vectors(m->in) : api::mapN(dims - 1, api::fn(vectors, "row"), m->in);
+            return scalarRows(dims - 1, mapLclNest(dims, withInferredParameters(m->f), vectorWindows));
           }};
 }
 

@@ -109,6 +109,14 @@ TEST_CASE("cuda on host: kernels with shared memory and barriers, and iterations
   checkOnHost("jacobi3d_13pt", {{"O", 9}, {"N", 7}, {"M", 11}},
               "streamLocal(3) ; tile(8,4) ; mapWrg(x,y,z) ; wg(4,4) ; specialise");
   checkOnHost("jacobi2d_5pt", {{"N", 13}, {"M", 21}}, "streamLocal(8) ; tile(8) ; mapWrg(x,y) ; wg(8,1)");
+  // Each work-item's outputs as vectors (struct liftcc_float4 in CUDA C):
+  // taps from the ring, or lanes' columns in the queue; a partial last
+  // vector of a row, and whole aligned ones.
+  checkOnHost("heat", {{"O", 9}, {"N", 7}, {"M", 11}}, "streamLocal(4) ; tile(8,4) ; vectorize(4) ; mapWrg(x,y,z)");
+  checkOnHost("heat", {{"O", 9}, {"N", 8}, {"M", 16}},
+              "streamLocal(4) ; tile(8,4) ; vectorize(4) ; mapWrg(x,y,z) ; wg(2,4)");
+  checkOnHost("jacobi2d_5pt", {{"N", 13}, {"M", 21}},
+              "streamLocal(8) ; tile(8) ; vectorize(2) ; mapWrg(x,y) ; wg(2,1)");
   // The host's launches of an iterate, one step or a time tile each.
   checkOnHost("jacobi2d_5pt_iter16", {{"N", 13}, {"M", 21}}, "mapGlb(x,y)");
   checkOnHost("jacobi2d_5pt_iter16", {{"N", 13}, {"M", 21}}, "timeTile(4) ; tile(8,4) ; stepsToLocal ; mapWrg(x,y)");

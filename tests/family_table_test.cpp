@@ -125,6 +125,7 @@ TEST_CASE("family table: its product is the enumeration of the loops before it (
   options.coarsenFactors = {2, 4};
   options.vectorWidths = {4};
   options.vectorCoarsensOuter = false; // came later, as the split-border twins below
+  options.streamVectorWidths = {};     // came later too
   options.groupExtents = {4, 16};
   options.threads = 1;
   for (const auto &[name, extent, file] : std::vector<std::tuple<std::string, int64_t, std::string>>{

@@ -154,7 +154,7 @@ TEST_CASE("vector: bad widths, lengths and user functions are refused with the p
                        doctest::Contains("plain: no stencil to vectorise by 4"), rewrite::RewriteError);
   Program odd = typeCheck(ex.build(), {{"N", 16}, {"M", 18}});
   CHECK_THROWS_WITH_AS(rewrite::applyRecipe(odd, rewrite::Recipe::Tiled, options),
-                       doctest::Contains("--vector applies to the plain and coarsened recipes only"),
+                       doctest::Contains("--vector applies to the plain, coarsened and streamLocal recipes only"),
                        rewrite::RewriteError);
   Program even = typeCheck(ex.build(), {{"N", 16}, {"M", 16}});
   options.coarsen = {2, 1, 1};
@@ -174,7 +174,7 @@ TEST_CASE("vector: bad widths, lengths and user functions are refused with the p
   test::LiftcRun stream =
       test::runLiftc("compile " + test::shellQuote(program) + " --opt stream --size N=16,M=16 --vector 4 2>&1");
   CHECK(stream.status != 0);
-  CHECK(stream.output.find("--vector needs --opt plain or --opt coarsened") != std::string::npos);
+  CHECK(stream.output.find("--vector needs --opt plain, coarsened or streamLocal") != std::string::npos);
   test::LiftcRun ok = test::runLiftc("compile " + test::shellQuote(program) +
                                      " --opt plain --size N=64,M=64 --vector 4 --specialise-boundaries 2>&1");
   CHECK(ok.status == 0);

@@ -61,7 +61,8 @@ Family vectorFamily() {
   f.include = &SpaceOptions::includeVector;
   f.parameters = vectorParameters;
   f.configurations = vectorConfigurations;
-  f.member = [](const Configuration &c) { return c.vectorWidth > 0; };
+  // (A stream's vectors are the streamLocal family's.)
+  f.member = [](const Configuration &c) { return c.vectorWidth > 0 && c.recipe != rewrite::Recipe::StreamLocal; };
   return f;
 }
 

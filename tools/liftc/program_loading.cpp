@@ -90,8 +90,9 @@ void parseCoarsening(const CommandLine &cl, std::optional<rewrite::Recipe> recip
 void parseVectorWidth(const CommandLine &cl, std::optional<rewrite::Recipe> recipe, rewrite::RecipeOptions &options) {
   auto width = cl.value("vector");
   if (!width) return;
-  if (recipe != rewrite::Recipe::Plain && recipe != rewrite::Recipe::Coarsened)
-    throw UsageError("--vector needs --opt plain or --opt coarsened");
+  if (recipe != rewrite::Recipe::Plain && recipe != rewrite::Recipe::Coarsened &&
+      recipe != rewrite::Recipe::StreamLocal)
+    throw UsageError("--vector needs --opt plain, coarsened or streamLocal");
   uint64_t value = parseCount("--vector", *width, {2, 16});
   if (!isVectorWidth(static_cast<int64_t>(value)))
     throw UsageError("--vector must be 2, 4, 8 or 16 (vector lanes along x), found " + *width);

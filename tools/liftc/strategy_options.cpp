@@ -55,8 +55,7 @@ std::vector<int64_t> positiveList(const std::string &parameter, const std::strin
 std::string familiesText() {
   const std::vector<std::string> &names = explore::familyNames();
   std::string text;
-  for (size_t i = 0; i < names.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  for (size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   return text;
 }
 
@@ -169,11 +168,12 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
     o.timeTileCoarsenings = shapeList(name, values, 1);
   } else if (name == "timeTiledShapes") {
     o.timeTiledGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
-  } else if (name == "vector") {
-    o.vectorWidths = positiveList(name, values, 16);
-    for (int64_t w : o.vectorWidths)
-      if (w != 2 && w != 4 && w != 8 && w != 16)
-        throw UsageError("--param vector takes widths 2, 4, 8 and 16, found " + std::to_string(w));
+  } else if (name == "vector" || name == "streamVector") {
+    std::vector<int64_t> &widths = name == "vector" ? o.vectorWidths : o.streamVectorWidths;
+    widths = name == "streamVector" && values == "none" ? std::vector<int64_t>{} : positiveList(name, values, 16);
+    for (int64_t w : widths)
+      if (!isVectorWidth(w))
+        throw UsageError("--param " + name + " takes widths 2, 4, 8 and 16, found " + std::to_string(w));
   } else if (name == "timeTile") {
     o.timeTiles = positiveList(name, values, 64);
   } else if (name == "timeTiledLocalDepth") {
@@ -185,10 +185,11 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
   } else if (name == "mappingShapes") {
     o.mappedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
   } else if (!applyChoiceParameter(name, values, o)) {
-    throw UsageError("--param: unknown parameter '" + io::shown(name) +
-                     "' (tile, tileShape, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
-                     "timeTile, timeTileCoarsen, timeTiledShapes, timeTiledLocalDepth, timeTiledLocalTile, specialise, "
-                     "fastMath)");
+    throw UsageError(
+        "--param: unknown parameter '" + io::shown(name) +
+        "' (tile, tileShape, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
+        "timeTile, timeTileCoarsen, timeTiledShapes, timeTiledLocalDepth, timeTiledLocalTile, streamChunk, "
+        "streamTile, streamVector, specialise, fastMath)");
   }
 }
 
@@ -203,9 +204,9 @@ rewrite::Mapping parseMappingOption(const CommandLine &cl) {
 std::optional<explore::Variant> strategyVariant(const CommandLine &cl, const Program &typed, codegen::Target target) {
   auto text = cl.value("strategy");
   if (!text) return std::nullopt;
-  for (const char *option : {"opt", "tile", "coarsen", "window", "vector", "mapping", "fuse", "time-tile", "local",
-                             "specialise-boundaries", "noinline-border", "split-border", "fast-math", "div-to-mul",
-                             "kernel-name"})
+  for (const char *option :
+       {"opt", "tile", "coarsen", "window", "vector", "mapping", "fuse", "time-tile", "local", "specialise-boundaries",
+        "noinline-border", "split-border", "fast-math", "div-to-mul", "kernel-name"})
     if (cl.has(option))
       throw UsageError(std::string("--strategy gives the whole variant; it cannot be combined with --") + option);
   std::optional<explore::Variant> variant;

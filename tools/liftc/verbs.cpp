@@ -52,7 +52,7 @@ std::vector<Verb> allVerbs() {
        "along x, y, z (default 8,1,1), reading its window from a private copy (--window\n"
        "private, the default) or from global memory (--window global). stream\n"
        "marches the outermost dimension of a 2D/3D stencil with slideSeq, the\n"
-       "window in registers. --vector W (2, 4, 8 or 16; plain and coarsened)\n"
+       "window in registers. --vector W (2, 4, 8 or 16; plain, coarsened, streamLocal)\n"
        "vectorises the innermost dimension: W consecutive outputs along x as one\n"
        "vector, each tap one vloadN where its lanes are consecutive in memory\n"
        "(W must divide the x extent, and the x coarsening factor).\n"
