@@ -333,8 +333,8 @@ Program vectorizePlaneOutputs(const Program &streamed, int planeDims, int64_t wi
   Rule rule = vectorizeLocalOutputs(planeDims, width);
   std::vector<std::string> locations = applicableLocations(streamed, rule);
   if (!locations.empty()) return applyRule(streamed, rule, locations.front());
-  std::string reason = "needs one slid input of float or double scalars (nothing zipped) and a plane tile whose x "
-                       "extent the width divides";
+  std::string reason = "needs windows of float or double scalars (and float or double grids zipped beside them) "
+                       "and a plane tile whose x extent the width divides";
   try {
     applyStrategy(streamed, topDown(rule));
   } catch (const TypeError &e) {

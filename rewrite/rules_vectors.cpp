@@ -45,6 +45,48 @@ Expr scalarRows(int rows, Expr vectors) {
   return api::mapN(rows, api::fn([](Expr v) { return api::asScalar(v); }, "vectors"), std::move(vectors));
 }
 
+/// The dimensions of `t`, a window (an array nest) of float or double
+/// scalars or one such scalar (0); nullopt for anything else.
+std::optional<int> windowDimensions(const Type &t) {
+  int dims = 0;
+  Type scalar = t;
+  for (; scalar.isArray(); scalar = scalar.arrayElement()) ++dims;
+  if (!scalar.isScalar() || (scalar.scalarKind() != ScalarKind::Float && scalar.scalarKind() != ScalarKind::Double))
+    return std::nullopt;
+  return dims;
+}
+
+/// Whether a work-group's outputs over elements of type `element` can be
+/// vectorised: a window of scalars, or a tuple of windows and scalars (a
+/// neighbourhood with grids zipped beside it) holding at least one window.
+bool vectorisableElement(const Type &element) {
+  if (!element.isTuple()) return windowDimensions(element).value_or(0) > 0;
+  bool window = false;
+  for (const Type &component : element.tupleElements()) {
+    std::optional<int> dims = windowDimensions(component);
+    if (!dims) return false;
+    window = window || *dims > 0;
+  }
+  return window;
+}
+
+/// `width` consecutive elements (`chunk`: [E]width) as one element of
+/// vectors: each tap of a window the vector of its lanes, a scalar one
+/// vector, a tuple component by component.
+Expr vectorElement(const Type &element, int64_t width, Expr chunk) {
+  if (element.isTuple()) {
+    std::vector<Expr> components;
+    for (size_t k = 0; k < element.tupleElements().size(); ++k) {
+      const int index = static_cast<int>(k);
+      Expr lanes = api::map(api::fn([index](Expr t) { return api::get(index, t); }, "t"), chunk);
+      components.push_back(vectorElement(element.tupleElements()[k], width, lanes));
+    }
+    return api::tuple(components);
+  }
+  const int dims = *windowDimensions(element);
+  return dims == 0 ? api::at(0, api::asVector(width, std::move(chunk))) : vectorWindow(dims, width, std::move(chunk));
+}
+
 /// Whether `t` is an array of `dims` dimensions of float or double scalars.
 bool isScalarWindow(Type t, int dims) {
   for (int d = 0; d < dims; ++d) {
@@ -54,11 +96,8 @@ bool isScalarWindow(Type t, int dims) {
   return t.isScalar() && (t.scalarKind() == ScalarKind::Float || t.scalarKind() == ScalarKind::Double);
 }
 
-/// `f` with its parameters' declared types dropped (JSON lambdas declare
-/// them): its neighbourhood parameter now receives vectors, which the type
-/// checker infers.
-Expr withInferredParameters(const Expr &f) {
-  if (!f.is(ExprKind::Lambda)) return f;
+/// Lambda `f` with its parameters' declared types dropped.
+Expr withoutDeclaredTypes(const Expr &f) {
   std::vector<Expr> fresh;
   for (const Expr &p : f.params()) fresh.push_back(Expr::param(p.name()));
   Expr body = transformBottomUp(f.body(), [&](const Expr &e) -> Expr {
@@ -68,6 +107,14 @@ Expr withInferredParameters(const Expr &f) {
     return e;
   });
   return Expr::lambda(std::move(fresh), std::move(body));
+}
+
+/// `f` with the declared types of its lambdas' parameters dropped (JSON
+/// lambdas declare them): its neighbourhood parameter, and those of the
+/// lambdas it applies to it (a zipped stream's function applies the user's
+/// to a tuple), now receive vectors, which the type checker infers.
+Expr withInferredParameters(const Expr &f) {
+  return transformBottomUp(f, [](const Expr &e) { return e.is(ExprKind::Lambda) ? withoutDeclaredTypes(e) : e; });
 }
 
 } // namespace
@@ -122,7 +169,8 @@ Rule vectorizeLocalOutputs(int dims, int64_t width) {
   if (!isVectorWidth(width)) throw InternalError("vectorizeLocalOutputs: width " + std::to_string(width));
   return {"vectorizeLocalOutputs" + std::to_string(dims) + "D(" + std::to_string(width) + ")",
           "mapLclN(f, W) -> mapN(dims-1, asScalar, mapLclN(f, mapN(dims-1, \\r. map(\\c. mapN(\\v. at(0, asVector(w, "
-          "v)), moveToBack(c)), split(w, r)), W))) (W: windows of scalars; w divides the x extent)",
+          "v)), moveToBack(c)), split(w, r)), W))) (W: windows of scalars, or tuples of them and of scalars zipped "
+          "beside them, each scalar one vector; w divides the x extent)",
           [dims, width](const Expr &e) -> std::optional<Expr> {
             auto m = matchMapLclNest(e, dims);
             if (!m || !m->in.type()) return std::nullopt;
@@ -131,11 +179,13 @@ Rule vectorizeLocalOutputs(int dims, int64_t width) {
             Type row = *m->in.type();
             for (int d = 1; d < dims && row.isArray(); ++d) row = row.arrayElement();
             if (!row.isArray() || !arith::provablyDivisible(row.arrayLength(), arith::Expr(width))) return std::nullopt;
-            const Type &window = row.arrayElement();
-            int windowDims = 0;
-            for (Type t = window; t.isArray(); t = t.arrayElement()) ++windowDims;
-            if (windowDims < 1 || !isScalarWindow(window, windowDims)) return std::nullopt;
-            auto vectors = [windowDims, width](Expr r) { return vectorRow(windowDims, width, std::move(r)); };
+            const Type element = row.arrayElement();
+            if (!vectorisableElement(element)) return std::nullopt;
+            auto vectors = [element, width](Expr r) {
+              return api::map(
+                  api::fn([element, width](Expr chunk) { return vectorElement(element, width, chunk); }, "chunk"),
+                  api::split(width, std::move(r)));
+            };
             Expr vectorWindows = dims == 1 ? vectors(m->in) : api::mapN(dims - 1, api::fn(vectors, "row"), m->in);
             return scalarRows(dims - 1, mapLclNest(dims, withInferredParameters(m->f), vectorWindows));
           }};

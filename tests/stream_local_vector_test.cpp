@@ -5,7 +5,8 @@
 // consecutive there) or from its register queue (the lanes' columns). The
 // rule preserves semantics in random walks (interpreter); the kernels match
 // the interpreter on the device for radius 1 to 4, every boundary, 2D and
-// 3D, at sizes neither the plane tile, the chunk nor the width divides; the
+// 3D, at sizes neither the plane tile, the chunk nor the width divides, with
+// grids zipped beside the neighbourhoods (in place or slid); the
 // CUDA C compiles with NVRTC with an empty log; the explorer's family has
 // the vector variants, one work-item per vector; the refusals are one line.
 
@@ -146,6 +147,40 @@ TEST_CASE("streamLocal vectors: radius 1 to 4 with every boundary, in the ring a
   CHECK(checked == 32);
 }
 
+TEST_CASE("streamLocal vectors: grids zipped beside the neighbourhoods (read in place, or slid through rings)") {
+  auto context = ocl::test::testContext();
+  // A grid read at the output's position (Hotspot's power grid) is one
+  // vector of its lanes, from global memory; two slid grids each give a
+  // window of vectors from their own ring. Every boundary, 2D and 3D.
+  int checked = 0;
+  for (int dims = 2; dims <= 3; ++dims)
+    for (int boundary = 0; boundary < 4; ++boundary)
+      for (bool slid : {false, true}) {
+        const int radius = dims == 2 ? 2 : 1;
+        std::map<std::string, int64_t> extents = oddExtents(dims, 2 * radius + 1);
+        Program high = slid ? twoSlidStencil(dims, radius, boundary) : zippedRadiusStencil(dims, radius, boundary);
+        Program typed = typeCheck(high, extents);
+        Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, oddVectorTiles(2));
+        codegen::CodegenOptions options;
+        if (boundary % 2) options.localSize = {2, dims == 3 ? 3 : 1, 1};
+        codegen::Kernel kernel = codegen::generateKernel(lowered, codegen::Target::OpenCL, options);
+        CAPTURE(dims);
+        CAPTURE(boundary);
+        CAPTURE(slid);
+        CAPTURE(kernel.source);
+        std::string loop = streamingLoop(kernel.source);
+        REQUIRE(!loop.empty());
+        CHECK(loop.find("const float2 vec_") != std::string::npos);
+        CHECK(occurrences(kernel.source, "local float ring_") == (slid ? 2 : 1));
+        // B's lanes read in place, in global memory (gathered: the partial
+        // tile's clamps hide that they are consecutive).
+        if (!slid) CHECK(loop.find("B[") != std::string::npos);
+        ++checked;
+        if (context) checkOnDevice(*context, typed, extents, kernel);
+      }
+  CHECK(checked == 16);
+}
+
 TEST_CASE("streamLocal vectors: stores are whole vectors where the tile is whole; iterated stencils stream vectors") {
   auto context = ocl::test::testContext();
   // Extents the plane tile and width divide: one vstore per output vector,
@@ -184,7 +219,7 @@ TEST_CASE("streamLocal vectors: the CUDA kernels compile with NVRTC with an empt
   std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
   if (!strict) return;
   int compiled = 0;
-  for (const char *name : {"jacobi2d_5pt", "gaussian", "heat", "poisson", "jacobi3d_13pt"}) {
+  for (const char *name : {"jacobi2d_5pt", "gaussian", "heat", "poisson", "jacobi3d_13pt", "hotspot3d", "hotspot2d"}) {
     const examples::Example &ex = examples::findExample(name);
     std::map<std::string, int64_t> sizes = sizesFor(ex, {13, 21, 22});
     Program lowered =
@@ -204,7 +239,7 @@ TEST_CASE("streamLocal vectors: the CUDA kernels compile with NVRTC with an empt
       ++compiled;
     }
   }
-  CHECK(compiled == 10);
+  CHECK(compiled == 14);
 }
 
 TEST_CASE("streamLocal vectors: the family's vector variants, one work-item per vector; strategies parse back") {
@@ -244,20 +279,23 @@ TEST_CASE("streamLocal vectors: the family's vector variants, one work-item per 
 }
 
 TEST_CASE("streamLocal vectors: refusals are one line naming the cause") {
-  // A plane tile the width does not divide, a grid zipped beside the
-  // neighbourhoods (the user function's parameter is then a tuple).
+  // A plane tile the width does not divide; a user function that cannot
+  // run lane-wise (a condition on a lane), with the type checker's reason.
   const examples::Example &heat = examples::findExample("heat");
   Program typed = typeCheck(heat.build(), sizesFor(heat, {13}));
   rewrite::RecipeOptions narrow = oddVectorTiles(8);
   CHECK_THROWS_WITH_AS(rewrite::applyRecipe(typed, rewrite::Recipe::StreamLocal, narrow),
-                       doctest::Contains("streamLocal: cannot vectorise the plane's outputs by 8: needs one slid "
-                                         "input of float or double scalars"),
+                       doctest::Contains("streamLocal: cannot vectorise the plane's outputs by 8: needs windows of "
+                                         "float or double scalars"),
                        rewrite::RewriteError);
-  std::map<std::string, int64_t> extents = oddExtents(3, 3);
-  CHECK_THROWS_WITH_AS(rewrite::applyRecipe(typeCheck(zippedRadiusStencil(3, 1, 0), extents),
-                                            rewrite::Recipe::StreamLocal, oddVectorTiles(4)),
-                       doctest::Contains("streamLocal: cannot vectorise the plane's outputs by 4"),
-                       rewrite::RewriteError);
+  Expr grid = examples::gridInput("A", examples::gridSizes(2, 3));
+  Expr positive = userFun("positive", {{"v", ScalarKind::Float}}, ScalarKind::Float, "return v > 0.0f ? v : 0.0f;");
+  Program conditional =
+      program({grid}, mapN(2, fn([&](Expr nbh) { return apply(positive, {at(1, at(0, nbh))}); }, "nbh"),
+                           slideN(2, 3, 1, paddedBy(2, 1, 0, grid))));
+  CHECK_THROWS_WITH_AS(
+      rewrite::applyRecipe(typeCheck(conditional, oddExtents(2, 3)), rewrite::Recipe::StreamLocal, oddVectorTiles(4)),
+      doctest::Contains("streamLocal: cannot vectorise the plane's outputs by 4: "), rewrite::RewriteError);
   CHECK_THROWS_WITH_AS(explore::parseStrategy("streamLocal(4) ; tile(8,4) ; vectorize(3) ; mapWrg(x,y,z)"),
                        doctest::Contains("expected a vector width 2, 4, 8 or 16 in vectorize, found '3'"),
                        explore::StrategyError);
