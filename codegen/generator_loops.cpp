@@ -159,11 +159,24 @@ void Generator::emitMapIterations(const Expr &e, const arith::Expr &n, const Map
     lclCopy_[d] = 0;
   } else if (e.op() == Op::MapLcl) {
     // The body knows its work-item's position (a stream's register queue, queuedSlot).
-    body_.forLoop(indexType(), var, index.start, this->index(n), index.stride, [&] {
+    auto positioned = [&] {
       lclIndex_[d] = arith::Expr::index(var, n);
       loopBody();
       lclIndex_[d].reset(); // mapLcl(d) does not nest in mapLcl(d) (checkNesting)
-    });
+    };
+    // A kernel that requires its work-group size (a stream's queues or
+    // spread copies) runs the body at most once per work-item where the
+    // group covers the extent: no loop, and no guard where it fits exactly.
+    const int64_t local = options_.localSize[static_cast<size_t>(d)];
+    if (assumesLocalSize_ && n.isConstant() && local >= n.constant()) {
+      body_.let(indexType(), var, index.start);
+      if (local == n.constant())
+        body_.scope(positioned);
+      else
+        body_.ifThen(var + " < " + this->index(n), positioned);
+    } else {
+      body_.forLoop(indexType(), var, index.start, this->index(n), index.stride, positioned);
+    }
   } else {
     body_.forLoop(indexType(), var, index.start, this->index(n), index.stride, loopBody);
   }

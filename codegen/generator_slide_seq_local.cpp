@@ -20,6 +20,7 @@
 // column at each in a register queue (generator_register_queue.cpp).
 
 #include "codegen/generator.h"
+#include "core/arith/index_range.h"
 #include "core/ir/operands.h"
 #include "primitives/api.h"
 
@@ -249,10 +250,14 @@ void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarge
                  scope, where);
     body_.barrier();
     fillQueues(stream, keep, n - keep, step * arith::Expr(s) + arith::Expr(keep));
-    // The next step's plane (s == 1), while this step computes.
+    // The next step's plane (s == 1), while this step computes. Under its
+    // guard the step is below count - 1, which the range analysis needs to
+    // drop the clamps of the plane's index in a specialised interior.
     if (stream.prefetch)
-      body_.ifThen(w + " + 1 < " + index(count),
-                   [&] { loadPlanes(stream, step + arith::Expr(n), CopyPhase::Fetch, scope, where); });
+      body_.ifThen(w + " + 1 < " + index(count), [&] {
+        const arith::Expr before = arith::indexWithin(w, arith::Expr(0), count - arith::Expr(1));
+        loadPlanes(stream, before + arith::Expr(n), CopyPhase::Fetch, scope, where);
+      });
     genStreamStep(stream, e, step, target, scope, where);
     // The next step overwrites the slots of this window's oldest planes, unless the ring has room to spare.
     if (stream.slots < n + s) body_.barrier();

@@ -117,7 +117,7 @@ std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &gen
   // crash, see the reproducer in tests/codegen_opencl_test.cpp; and a
   // specialised local hotspot2d kernel gave wrong values in one exploration,
   // not reproduced since). Specialisation targets mapGlb kernels.
-  if (localBytes_ > 0) return std::nullopt;
+  if (localBytes_ > 0 && dialect_.target() != Target::CUDA) return std::nullopt;
   Kernel::Interior margins;
   margins.inWorkGroups = wrgExtent_[0] || wrgExtent_[1] || wrgExtent_[2];
   const auto &extents = margins.inWorkGroups ? wrgExtent_ : glbExtent_;

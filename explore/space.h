@@ -67,8 +67,8 @@ struct SpaceOptions {
   bool includeStreamLocal = false;
   std::vector<int64_t> streamChunks{8, 32};
   std::vector<std::array<int64_t, 3>> streamTiles{{32, 4, 0}, {16, 8, 0}};
-  /// Each of those also with its plane's outputs as vectors of each width
-  /// that divides the tile's x extent (four work-items fewer along x).
+  /// Each of those also with its plane's outputs as vectors of each width,
+  /// the tile W times as wide along x (the same work-items per group).
   std::vector<int64_t> streamVectorWidths{4};
   /// A boundary-specialised twin of every variant (Configuration::specialise)
   /// and, in OpenCL, of each twin with an interior one whose border code calls

@@ -17,7 +17,10 @@ Parameters streamLocalParameters(const SpaceOptions &o) {
           {"streamVector", o.streamVectorWidths.empty() ? "none" : listText(o.streamVectorWidths)}};
 }
 
-/// Each plane tile with each chunk, in scalars and in vectors of each width dividing the tile along x.
+/// Each plane tile with each chunk, in scalars and in vectors of each
+/// width: a vector kernel's tile is W times as wide, so that its
+/// work-groups have as many work-items as the scalar kernel's (a 32x4 tile
+/// of floats and a 128x4 tile of float4 are both 32x4 work-items).
 std::vector<Proposal> streamLocalConfigurations(const FamilyInput &in) {
   std::vector<Configuration> configurations;
   for (const auto &tile : in.options.streamTiles)
@@ -26,11 +29,12 @@ std::vector<Proposal> streamLocalConfigurations(const FamilyInput &in) {
       c.tileShape = tile;
       c.streamChunk = chunk;
       configurations.push_back(c);
-      for (int64_t width : in.options.streamVectorWidths)
-        if (tile[0] % width == 0) {
-          c.vectorWidth = width;
-          configurations.push_back(c);
-        }
+      for (int64_t width : in.options.streamVectorWidths) {
+        Configuration vectors = c;
+        vectors.tileShape[0] = tile[0] * width;
+        vectors.vectorWidth = width;
+        configurations.push_back(vectors);
+      }
     }
   return inSpace(configurations);
 }
