@@ -59,14 +59,16 @@ struct SpaceOptions {
   /// 2.5D streaming (recipe stream) of 2D and 3D stencils; the tuner may find it slower (e.g. on CPUs).
   bool includeStream = true;
   /// 2.5D streaming through local memory (recipe streamLocal): each chunk of
-  /// `streamChunks` output planes and plane tile of `streamTiles` (x, y; y
-  /// unused in 2D) a work-group, launched with the plane tile as its shape and
+  /// `streamChunks` output planes and plane tile of `streamTiles` (x, y; a 2D
+  /// program's rows: `streamRows`) a work-group, launched with the plane tile as its shape and
   /// the halved shapes. Off here (the library's default space and its tests
   /// stay as they were); `liftc explore --target cuda` turns it on, and
   /// --families streamLocal selects it for any target.
   bool includeStreamLocal = false;
   std::vector<int64_t> streamChunks{8, 32};
   std::vector<std::array<int64_t, 3>> streamTiles{{32, 4, 0}, {16, 8, 0}};
+  /// A 2D program's row tiles (x extents): the rows streamed along y.
+  std::vector<int64_t> streamRows{128, 256};
   /// Each of those also with its plane's outputs as vectors of each width,
   /// the tile W times as wide along x (the same work-items per group).
   std::vector<int64_t> streamVectorWidths{4};

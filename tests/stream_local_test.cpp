@@ -472,6 +472,19 @@ TEST_CASE("streamLocal: the family is in the explored space and its strategies p
   // The plane tile is the default launch shape.
   CHECK(space.variants.front().configuration.local == std::array<int64_t, 3>{8, 4, 1});
   CHECK(explore::strategyText(space.variants.front()) == "streamLocal(4) ; tile(8,4) ; mapWrg(x,y,z) ; wg(8,4)");
+  // A 2D program streams rows of streamRows outputs (groups of as many
+  // work-items), not the 3D plane tiles' x extents.
+  const examples::Example &jacobi = examples::findExample("jacobi2d_5pt");
+  options.streamRows = {128, 256};
+  options.streamVectorWidths = {};
+  explore::Space rows = explore::enumerateSpace(typeCheck(jacobi.build(), sizesFor(jacobi, {300})), limits, options);
+  std::set<int64_t> rowTiles, groupsX;
+  for (const explore::Variant &v : rows.variants) {
+    rowTiles.insert(v.configuration.tileShape[0]);
+    groupsX.insert(v.configuration.local[0]);
+  }
+  CHECK(rowTiles == std::set<int64_t>{128, 256});
+  CHECK(groupsX == std::set<int64_t>{64, 128, 256}); // each row tile and its half
   CHECK_THROWS_WITH_AS(explore::parseStrategy("streamLocal(4) ; mapWrg(x,y,z)"),
                        doctest::Contains("expected 'tile' after streamLocal"), explore::StrategyError);
 }

@@ -1,6 +1,7 @@
 // The streamLocal family: 2.5D streaming through local memory (rewrite recipe
 // streamLocal), each chunk of SpaceOptions::streamChunks output planes and
-// plane tile of SpaceOptions::streamTiles a work-group; with each of
+// plane tile of SpaceOptions::streamTiles (a 2D program's rows:
+// SpaceOptions::streamRows) a work-group; with each of
 // SpaceOptions::streamVectorWidths, each work-item computes vectors along x.
 #include "explore/families/family.h"
 
@@ -14,6 +15,7 @@ Parameters streamLocalParameters(const SpaceOptions &o) {
     planeTiles += (planeTiles.empty() ? "" : ",") + std::to_string(t[0]) + "x" + std::to_string(t[1]);
   return {{"streamChunk", listText(o.streamChunks)},
           {"streamTile", planeTiles},
+          {"streamRow", listText(o.streamRows)},
           {"streamVector", o.streamVectorWidths.empty() ? "none" : listText(o.streamVectorWidths)}};
 }
 
@@ -23,7 +25,14 @@ Parameters streamLocalParameters(const SpaceOptions &o) {
 /// of floats and a 128x4 tile of float4 are both 32x4 work-items).
 std::vector<Proposal> streamLocalConfigurations(const FamilyInput &in) {
   std::vector<Configuration> configurations;
-  for (const auto &tile : in.options.streamTiles)
+  // A 2D program streams rows (one work-item per output of the row tile): a
+  // 3D plane tile's x extent alone would make groups of 16 or 32 work-items.
+  std::vector<std::array<int64_t, 3>> tiles = in.options.streamTiles;
+  if (outputRank(in.typed) == 2) {
+    tiles.clear();
+    for (int64_t row : in.options.streamRows) tiles.push_back({row, 0, 0});
+  }
+  for (const auto &tile : tiles)
     for (int64_t chunk : in.options.streamChunks) {
       Configuration c{rewrite::Recipe::StreamLocal, 8, {0, 0, 0}};
       c.tileShape = tile;

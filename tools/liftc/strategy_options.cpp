@@ -155,6 +155,8 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
     o.tileSizes = positiveList(name, values, 1024);
   } else if (name == "streamChunk") {
     o.streamChunks = positiveList(name, values, 1024);
+  } else if (name == "streamRow") {
+    o.streamRows = positiveList(name, values, 1024);
   } else if (name == "streamTile") {
     o.streamTiles = shapeList(name, values, 1);
     for (auto &t : o.streamTiles) t[2] = 0;
@@ -189,7 +191,7 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
         "--param: unknown parameter '" + io::shown(name) +
         "' (tile, tileShape, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
         "timeTile, timeTileCoarsen, timeTiledShapes, timeTiledLocalDepth, timeTiledLocalTile, streamChunk, "
-        "streamTile, streamVector, specialise, fastMath)");
+        "streamTile, streamRow, streamVector, specialise, fastMath)");
   }
 }
 
