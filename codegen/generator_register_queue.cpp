@@ -63,6 +63,7 @@ std::optional<Generator::QueuedPlane> Generator::queuedPlane(const Expr &e, int6
     if (!positions.isArray() || !positions.arrayLength().isConstant()) return std::nullopt;
     plane.extents.push_back(positions.arrayLength().constant());
   }
+  if (plane.extents.back() < 1) return std::nullopt;
   plane.lanes = outputs->back() / plane.extents.back();
   for (size_t j = 0; j < outputs->size(); ++j)
     if ((*outputs)[j] != plane.extents[j] * (j + 1 == outputs->size() ? plane.lanes : 1)) return std::nullopt;

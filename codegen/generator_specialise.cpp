@@ -112,11 +112,13 @@ std::string Generator::itemInteriorCondition(const Kernel::Interior &margins) co
 }
 
 std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &general) {
-  // Kernels with local tiles are not specialised: their barriers would sit in
-  // the two branches, and PoCL 3.1 mishandles barriers under conditionals (a
-  // crash, see the reproducer in tests/codegen_opencl_test.cpp; and a
-  // specialised local hotspot2d kernel gave wrong values in one exploration,
-  // not reproduced since). Specialisation targets mapGlb kernels.
+  // OpenCL kernels with local tiles are not specialised: their barriers
+  // would sit in the two branches, and PoCL 3.1 mishandles barriers under
+  // conditionals (a crash, see the reproducer in
+  // tests/codegen_opencl_test.cpp; and a specialised local hotspot2d kernel
+  // gave wrong values in one exploration, not reproduced since). In CUDA C
+  // the condition is uniform over a block (group ids only), so every thread
+  // of a block meets the same __syncthreads calls.
   if (localBytes_ > 0 && dialect_.target() != Target::CUDA) return std::nullopt;
   Kernel::Interior margins;
   margins.inWorkGroups = wrgExtent_[0] || wrgExtent_[1] || wrgExtent_[2];

@@ -67,7 +67,8 @@ struct SpaceOptions {
   bool includeStreamLocal = false;
   std::vector<int64_t> streamChunks{8, 32};
   std::vector<std::array<int64_t, 3>> streamTiles{{32, 4, 0}, {16, 8, 0}};
-  /// A 2D program's row tiles (x extents): the rows streamed along y.
+  /// A 2D program's row tiles (x extents): the rows streamed along y (none:
+  /// the x extents of `streamTiles`, as before 2026-11-30).
   std::vector<int64_t> streamRows{128, 256};
   /// Each of those also with its plane's outputs as vectors of each width,
   /// the tile W times as wide along x (the same work-items per group).

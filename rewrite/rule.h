@@ -102,8 +102,10 @@ Rule streamPlanesThroughLocal(int dims);
 Rule vectorizeStencil(int dims, int64_t width);
 /// The same for outputs a work-group computes (a stream's plane, a local
 /// tile): a mapLcl nest of `dims` (1 or 2) levels over windows of scalars,
-/// each work-item computing `width` consecutive outputs along x as one vector
-/// (its taps read from local memory as vectors, vloadN where consecutive):
+/// or tuples of them and of scalars zipped beside them, each work-item
+/// computing `width` consecutive outputs along x as one vector (its taps
+/// read from local memory as vectors, vloadN where consecutive; a zipped
+/// scalar the vector of its lanes):
 ///   mapLclN(f, W) -> mapN(dims-1, asScalar, mapLclN(f, mapN(dims-1, vectorWindows(width), W)))
 /// The x extent must be provably divisible by `width`.
 Rule vectorizeLocalOutputs(int dims, int64_t width);

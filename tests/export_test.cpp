@@ -313,6 +313,22 @@ TEST_CASE("export: an iterated program runs as a host loop on PoCL, with every l
   }
 }
 
+TEST_CASE("export: a program whose user function has the program's name exports without --name") {
+  // examples/json/heat.json computes the stencil `heat`: the export is named
+  // heat, its kernel function heat_kernel (the embedded source only).
+  TempDir dir;
+  const fs::path heat = test::sourceDir() / "examples" / "json" / "heat.json";
+  test::LiftcRun exported = liftc({"export", heat.string(), "--size", "O=8,N=8,M=16", "--target", "both", "--opt",
+                                   "plain", "--out", dir.path().string()});
+  REQUIRE_MESSAGE(exported.status == 0, exported.output);
+  for (const char *file : {"heat_opencl.c", "heat_cuda.c"}) {
+    CAPTURE(file);
+    const std::string source = readFile(dir.path() / file);
+    CHECK(source.find("heat_kernel(") != std::string::npos);
+    CHECK(source.find("\"heat_kernel\"") != std::string::npos); // the name the host code looks up
+  }
+}
+
 TEST_CASE("export: bad input gets one clear line and writes nothing") {
   TempDir dir;
   fs::path out = dir.path() / "out";

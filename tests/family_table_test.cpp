@@ -57,6 +57,7 @@ explore::SpaceOptions everyFamily() {
   options.coarsenFactors = {2, 4};
   options.vectorWidths = {4};
   options.groupExtents = {4, 16};
+  options.streamRows = {8}; // rows that fit the 2D programs below
   options.threads = 1;
   return options;
 }
@@ -126,6 +127,7 @@ TEST_CASE("family table: its product is the enumeration of the loops before it (
   options.vectorWidths = {4};
   options.vectorCoarsensOuter = false; // came later, as the split-border twins below
   options.streamVectorWidths = {};     // came later too
+  options.streamRows = {};             // and a 2D program's rows
   options.groupExtents = {4, 16};
   options.threads = 1;
   for (const auto &[name, extent, file] : std::vector<std::tuple<std::string, int64_t, std::string>>{

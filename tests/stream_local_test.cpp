@@ -480,8 +480,11 @@ TEST_CASE("streamLocal: the family is in the explored space and its strategies p
   explore::Space rows = explore::enumerateSpace(typeCheck(jacobi.build(), sizesFor(jacobi, {300})), limits, options);
   std::set<int64_t> rowTiles, groupsX;
   for (const explore::Variant &v : rows.variants) {
-    rowTiles.insert(v.configuration.tileShape[0]);
+    rowTiles.insert(v.configuration.tile);
     groupsX.insert(v.configuration.local[0]);
+    std::string text = explore::strategyText(v);
+    CAPTURE(text);
+    CHECK(explore::parseStrategy(text).configuration == v.configuration);
   }
   CHECK(rowTiles == std::set<int64_t>{128, 256});
   CHECK(groupsX == std::set<int64_t>{64, 128, 256}); // each row tile and its half

@@ -25,22 +25,29 @@ Parameters streamLocalParameters(const SpaceOptions &o) {
 /// of floats and a 128x4 tile of float4 are both 32x4 work-items).
 std::vector<Proposal> streamLocalConfigurations(const FamilyInput &in) {
   std::vector<Configuration> configurations;
-  // A 2D program streams rows (one work-item per output of the row tile): a
-  // 3D plane tile's x extent alone would make groups of 16 or 32 work-items.
-  std::vector<std::array<int64_t, 3>> tiles = in.options.streamTiles;
-  if (outputRank(in.typed) == 2) {
-    tiles.clear();
-    for (int64_t row : in.options.streamRows) tiles.push_back({row, 0, 0});
-  }
-  for (const auto &tile : tiles)
-    for (int64_t chunk : in.options.streamChunks) {
+  // A 2D program streams rows (one work-item per output of the row tile,
+  // `tile(X)`): a 3D plane tile's x extent alone would make groups of 16 or
+  // 32 work-items. (With no rows given, a 2D program streams the plane
+  // tiles' x extents, as before rows existed.)
+  std::vector<Configuration> tiles;
+  if (outputRank(in.typed) == 2 && !in.options.streamRows.empty()) {
+    for (int64_t row : in.options.streamRows)
+      tiles.push_back(Configuration{rewrite::Recipe::StreamLocal, row, {0, 0, 0}});
+  } else {
+    for (const auto &shape : in.options.streamTiles) {
       Configuration c{rewrite::Recipe::StreamLocal, 8, {0, 0, 0}};
-      c.tileShape = tile;
+      c.tileShape = shape;
+      tiles.push_back(c);
+    }
+  }
+  for (const Configuration &tile : tiles)
+    for (int64_t chunk : in.options.streamChunks) {
+      Configuration c = tile;
       c.streamChunk = chunk;
       configurations.push_back(c);
       for (int64_t width : in.options.streamVectorWidths) {
         Configuration vectors = c;
-        vectors.tileShape[0] = tile[0] * width;
+        (vectors.tileShape[0] > 0 ? vectors.tileShape[0] : vectors.tile) *= width;
         vectors.vectorWidth = width;
         configurations.push_back(vectors);
       }

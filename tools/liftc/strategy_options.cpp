@@ -156,7 +156,7 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
   } else if (name == "streamChunk") {
     o.streamChunks = positiveList(name, values, 1024);
   } else if (name == "streamRow") {
-    o.streamRows = positiveList(name, values, 1024);
+    o.streamRows = values == "none" ? std::vector<int64_t>{} : positiveList(name, values, 1024);
   } else if (name == "streamTile") {
     o.streamTiles = shapeList(name, values, 1);
     for (auto &t : o.streamTiles) t[2] = 0;

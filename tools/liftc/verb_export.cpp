@@ -2,6 +2,7 @@
 // freshly generated one, for applications that do not link liftcc.
 
 #include "codegen/generate.h"
+#include "core/ir/transform.h"
 #include "core/typecheck/typecheck.h"
 #include "exporter/c_text.h"
 #include "exporter/export.h"
@@ -11,6 +12,7 @@
 
 #include <filesystem>
 #include <ostream>
+#include <set>
 
 namespace liftcc::cli {
 
@@ -35,13 +37,30 @@ std::vector<codegen::Target> exportTargets(const CommandLine &cl) {
   throw UsageError("--target must be opencl, cuda or both, found '" + target + "'");
 }
 
+/// The kernel's function name in the exported source: the export's name,
+/// unless the program already uses it (a stencil named as its file: heat.json
+/// computing `heat`), then the first of name_kernel, name_kernel2, ... it
+/// does not use. Only the embedded source sees it.
+std::string kernelNameFor(const Program &program, const std::string &name) {
+  std::set<std::string> taken;
+  containsNode(program.body(), [&](const Expr &e) {
+    if (e.is(ExprKind::UserFun)) taken.insert(e.userFun().name());
+    return false;
+  });
+  for (const Expr &input : program.inputs()) taken.insert(input.name());
+  for (const arith::Expr &size : program.sizes) taken.insert(size.varName());
+  std::string kernel = name;
+  for (int k = 1; taken.count(kernel); ++k) kernel = name + "_kernel" + (k > 1 ? std::to_string(k) : "");
+  return kernel;
+}
+
 /// The plans of a program lowered by --opt at --size, one per target.
 std::vector<exporter::ExportPlan> plansFromProgram(const CommandLine &cl, const std::string &path,
                                                    const std::string &name) {
   const auto [program, sizes, typed] = loadTypedProgram(cl, {});
   Program lowered = lowerWithRecipe(cl, typed);
   codegen::CodegenOptions options = parseCodegenOptions(cl);
-  options.kernelName = name;
+  options.kernelName = kernelNameFor(program, name);
   // --local is the launch's work-group size too (as in the explorer); the
   // dimensions it leaves out are 1.
   std::optional<std::array<int64_t, 3>> local;
