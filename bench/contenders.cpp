@@ -9,6 +9,7 @@
 #include "driver/pipeline.h"
 #include "explore/configuration.h"
 #include "explore/space.h"
+#include "explore/strategy_text.h"
 #include "rewrite/recipes.h"
 #include "rewrite/stages.h"
 
@@ -145,15 +146,45 @@ std::optional<Contender> contenderWhereItApplies(const examples::Example &exampl
   return optionsContender(std::move(name), recipe, options, 1);
 }
 
-/// 2.5D streaming through local memory, plane tiles of 32x4 and chunks of
-/// 32 planes (the explorer's first streamLocal tile), where the recipe
-/// applies: a fixed row of the CUDA bench, as the one below.
-std::optional<Contender> streamLocalContender(const examples::Example &example) {
-  rewrite::RecipeOptions options;
-  options.tileExtents = {32, 4, 0};
-  options.streamChunk = 32;
-  return contenderWhereItApplies(example, example.build(), "streamLocal 32x4 chunk=32", rewrite::Recipe::StreamLocal,
-                                 options);
+/// The variant of a strategy text (explore/strategy_text.h), launched with
+/// the work-group size it names, where it applies to the example at its
+/// paper sizes; else none.
+std::optional<Contender> strategyContender(const examples::Example &example, std::string name, std::string strategy) {
+  try {
+    explore::variantFromStrategy(typeCheck(example.build(), example.paperSizes), strategy, codegen::Target::CUDA);
+  } catch (const std::exception &) {
+    return std::nullopt;
+  }
+  return Contender{std::move(name), ContenderKind::Generated, 1,
+                   [strategy](const Program &typed, const Sizes &, codegen::Target target) {
+                     explore::Variant v = explore::variantFromStrategy(typed, strategy, target);
+                     return ContenderKernel{v.kernel, driver::launchLocalSize(v.configuration)};
+                   }};
+}
+
+/// 2.5D streaming through local memory where it applies: fixed rows of the
+/// CUDA bench (as the one below), so that a GPU run times them whatever its
+/// exploration finds. 3D: plane tiles of 32x4 outputs in chunks of 32
+/// planes (the explorer's first tile) launched as 32x4 work-items (the
+/// register queue, the prefetched copy), in scalars and in float4 (a tile
+/// of 128x4, specialised); 2D: rows of 256 outputs, and of 1024 in float4.
+std::vector<Contender> streamLocalContenders(const examples::Example &example) {
+  const std::vector<std::pair<std::string, std::string>> rows =
+      example.dims == 3
+          ? std::vector<std::pair<
+                std::string,
+                std::string>>{{"streamLocal 32x4 chunk=32 wg=32x4",
+                               "streamLocal(32) ; tile(32,4) ; mapWrg(x,y,z) ; wg(32,4)"},
+                              {"streamLocal 128x4 vec4 chunk=32 wg=32x4 spec",
+                               "streamLocal(32) ; tile(128,4) ; vectorize(4) ; mapWrg(x,y,z) ; wg(32,4) ; specialise"}}
+          : std::vector<std::pair<std::string, std::string>>{
+                {"streamLocal 256 chunk=32 wg=256", "streamLocal(32) ; tile(256) ; mapWrg(x,y) ; wg(256)"},
+                {"streamLocal 1024 vec4 chunk=32 wg=256 spec",
+                 "streamLocal(32) ; tile(1024) ; vectorize(4) ; mapWrg(x,y) ; wg(256) ; specialise"}};
+  std::vector<Contender> out;
+  for (const auto &[name, strategy] : rows)
+    if (std::optional<Contender> c = strategyContender(example, name, strategy)) out.push_back(std::move(*c));
+  return out;
 }
 
 /// Temporal blocking through local memory, 4 steps a launch on tiles of
@@ -265,10 +296,10 @@ std::vector<Contender> contendersFor(const examples::Example &example, const Con
                                      codegen::Target target) {
   std::vector<Contender> out{recipeContender(rewrite::Recipe::Plain, 0), plainFastMathContender()};
   // 2.5D streaming marches the outermost dimension of 2D and 3D stencils;
-  // on a GPU also through local memory (3D: 32x4 plane tiles, chunks of 32).
+  // on a GPU also through local memory (streamLocalContenders).
   if (example.dims >= 2) out.push_back(recipeContender(rewrite::Recipe::Stream, 0));
-  if (example.dims == 3 && target == codegen::Target::CUDA)
-    if (std::optional<Contender> local = streamLocalContender(example)) out.push_back(std::move(*local));
+  if (example.dims >= 2 && target == codegen::Target::CUDA)
+    for (Contender &local : streamLocalContenders(example)) out.push_back(std::move(local));
   if (options.specialised) {
     out.push_back(specialisedPlainContender(false));
     out.push_back(specialisedPlainContender(true));

@@ -210,9 +210,12 @@ TEST_CASE("bench: the multi-stage rows: fused where fusing changes the program, 
   };
   CHECK(iterated.count("timeTiledLocal time=4 tile=32x8") == 0);
   CHECK(cudaVariants("jacobi2d_5pt_iter64").count("timeTiledLocal time=4 tile=32x8") == 1);
-  CHECK(variants("heat").count("streamLocal 32x4 chunk=32") == 0);
-  CHECK(cudaVariants("heat").count("streamLocal 32x4 chunk=32") == 1);
-  CHECK(cudaVariants("hotspot3d").count("streamLocal 32x4 chunk=32") == 1);
+  CHECK(variants("heat").count("streamLocal 32x4 chunk=32 wg=32x4") == 0);
+  CHECK(cudaVariants("heat").count("streamLocal 32x4 chunk=32 wg=32x4") == 1);
+  CHECK(cudaVariants("heat").count("streamLocal 128x4 vec4 chunk=32 wg=32x4 spec") == 1);
+  CHECK(cudaVariants("hotspot3d").count("streamLocal 32x4 chunk=32 wg=32x4") == 1);
+  CHECK(cudaVariants("jacobi2d_5pt").count("streamLocal 1024 vec4 chunk=32 wg=256 spec") == 1);
+  CHECK(cudaVariants("gaussian").count("streamLocal 256 chunk=32 wg=256") == 1);
 }
 
 TEST_CASE("liftc bench --target cuda: runs on a GPU, or fails with one line saying why there is none") {
