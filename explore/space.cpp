@@ -243,6 +243,10 @@ ProgramLaunches programLaunches(const LoweredPrograms &lowered, size_t p, const 
         halved[d] /= 2;
         shapes.push_back(halved);
       }
+    // timeTiledLocal also with one work-item per element of its widest
+    // buffer: every copy and step one pass of the group (a 32x8 group takes
+    // 2x2 passes over a depth-4 tile's 40x16 copy and 38x14 first step).
+    if (config.recipe == rewrite::Recipe::TimeTiledLocal && *base.localSize != def) shapes.push_back(*base.localSize);
     for (const auto &shape : shapes) {
       if (shape[0] * shape[1] * shape[2] > limits.maxWorkGroupSize) {
         ++result.dropped;

@@ -405,8 +405,13 @@ TEST_CASE("timeTiledLocal: the family is in the explored space and its strategie
     CHECK(rebuilt.kernel.source == v.kernel.source);
   }
   CHECK(depths == std::set<int64_t>{2, 3, 4});
-  // The tile is the default launch shape.
+  // The tile is the default launch shape; the widest buffer (the tile plus
+  // every step's halo: 8+2D x 4+2D) is another, one pass a step.
   CHECK(space.variants.front().configuration.local == std::array<int64_t, 3>{8, 4, 1});
+  std::set<std::array<int64_t, 3>> shapes;
+  for (const explore::Variant &v : space.variants)
+    if (v.configuration.timeTile == 2) shapes.insert(v.configuration.local);
+  CHECK(shapes.count({12, 8, 1}) == 1);
   CHECK(explore::strategyText(space.variants.front()) ==
         "timeTile(2) ; tile(8,4) ; stepsToLocal ; mapWrg(x,y) ; wg(8,4)");
   // A clamp program has the same variants (before clamp was refused).
