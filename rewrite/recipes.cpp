@@ -273,23 +273,34 @@ Program copyWindowsToPrivate(const Program &tiled, int dims) {
 
 // ---- vectorisation of the innermost dimension ----------------------------------
 
+/// A vector width the recipes accept, else refused naming `recipe`.
+void checkVectorWidth(int64_t width, const std::string &recipe) {
+  if (!isVectorWidth(width))
+    throw RewriteError(recipe + ": --vector " + std::to_string(width) + ": the width must be 2, 4, 8 or 16");
+}
+
+/// Why `rule` applies nowhere in `typed` where it matches but its result
+/// does not type-check (a user function that cannot run lane-wise): the
+/// type checker's reason; empty otherwise.
+std::string typeRefusal(const Program &typed, const Rule &rule) {
+  try {
+    applyStrategy(typed, topDown(rule));
+  } catch (const TypeError &e) {
+    return e.what();
+  }
+  return "";
+}
+
 /// Vectorises the first stencil found (3D, 2D, then 1D; in a coarsened
 /// program, each work-item's tile) with vectors of `width` lanes.
 Program vectorize(const Program &typed, int64_t width, const std::string &recipe) {
-  if (!isVectorWidth(width))
-    throw RewriteError(recipe + ": --vector " + std::to_string(width) + ": the width must be 2, 4, 8 or 16");
+  checkVectorWidth(width, recipe);
   std::string refusal;
   for (int dims = 3; dims >= 1; --dims) {
     Rule rule = vectorizeStencil(dims, width);
     std::vector<std::string> locations = applicableLocations(typed, rule);
     if (!locations.empty()) return applyRule(typed, rule, locations.front());
-    // A match that does not type-check (a user function that cannot run
-    // lane-wise) is reported with the type checker's reason.
-    try {
-      if (refusal.empty()) applyStrategy(typed, topDown(rule));
-    } catch (const TypeError &e) {
-      refusal = e.what();
-    }
+    if (refusal.empty()) refusal = typeRefusal(typed, rule);
   }
   if (!refusal.empty()) throw RewriteError(recipe + ": cannot vectorise by " + std::to_string(width) + ": " + refusal);
   throw RewriteError(recipe + ": no stencil to vectorise by " + std::to_string(width) +
@@ -328,18 +339,14 @@ Program streamStencil(const Program &typed) {
 /// The outputs of each streamed plane as vectors of `width` lanes along x
 /// (vectorizeLocalOutputs on the step's mapLcl nest over the plane).
 Program vectorizePlaneOutputs(const Program &streamed, int planeDims, int64_t width) {
-  if (!isVectorWidth(width))
-    throw RewriteError("streamLocal: --vector " + std::to_string(width) + ": the width must be 2, 4, 8 or 16");
+  checkVectorWidth(width, "streamLocal");
   Rule rule = vectorizeLocalOutputs(planeDims, width);
   std::vector<std::string> locations = applicableLocations(streamed, rule);
   if (!locations.empty()) return applyRule(streamed, rule, locations.front());
-  std::string reason = "needs windows of float or double scalars (and float or double grids zipped beside them) "
-                       "and a plane tile whose x extent the width divides";
-  try {
-    applyStrategy(streamed, topDown(rule));
-  } catch (const TypeError &e) {
-    reason = e.what();
-  }
+  std::string reason = typeRefusal(streamed, rule);
+  if (reason.empty())
+    reason = "needs windows of float or double scalars (and float or double grids zipped beside them) and a plane "
+             "tile whose x extent the width divides";
   throw RewriteError("streamLocal: cannot vectorise the plane's outputs by " + std::to_string(width) + ": " + reason);
 }
 

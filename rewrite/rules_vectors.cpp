@@ -87,15 +87,6 @@ Expr vectorElement(const Type &element, int64_t width, Expr chunk) {
   return dims == 0 ? api::at(0, api::asVector(width, std::move(chunk))) : vectorWindow(dims, width, std::move(chunk));
 }
 
-/// Whether `t` is an array of `dims` dimensions of float or double scalars.
-bool isScalarWindow(Type t, int dims) {
-  for (int d = 0; d < dims; ++d) {
-    if (!t.isArray()) return false;
-    t = t.arrayElement();
-  }
-  return t.isScalar() && (t.scalarKind() == ScalarKind::Float || t.scalarKind() == ScalarKind::Double);
-}
-
 /// Lambda `f` with its parameters' declared types dropped.
 Expr withoutDeclaredTypes(const Expr &f) {
   std::vector<Expr> fresh;
@@ -146,7 +137,7 @@ Rule vectorizeStencil(int dims, int64_t width) {
               extent = t.arrayLength().constant();
               rounded = (extent + width - 1) / width * width;
             }
-            if (!m->inputs[0].type() || !isScalarWindow(*m->inputs[0].type(), dims)) return std::nullopt;
+            if (!m->inputs[0].type() || windowDimensions(*m->inputs[0].type()) != dims) return std::nullopt;
             std::vector<arith::Expr> extra(static_cast<size_t>(dims), arith::Expr(0));
             extra.back() = arith::Expr(rounded - extent);
             // Each dimension's own window (3x5, 5x1 and 1x3 windows are not square).
