@@ -255,19 +255,40 @@ private:
   void fillQueue(const RingBinding &ring, const QueuedPlane &plane, int64_t slot, const arith::Expr &index);
   /// Moves each queue on by one plane: slot k takes slot k + 1.
   void rotateQueue(const RingBinding &ring);
+  struct StreamProducer;
   /// A stream through local memory as it is generated.
   struct LocalStream {
     int64_t n = 0, s = 0;             ///< the window's planes and its step
     int64_t slots = 0;                ///< planes in each ring
     std::vector<Expr> parts;          ///< each zip component's planes (one without a zip)
     std::vector<const Expr *> copies; ///< each part's copy into local memory, or nullptr: read in place
+    /// each part's producer: the stream whose step computes its next plane
+    /// into this stream's ring (a time tile's steps), or nullptr
+    std::vector<std::shared_ptr<const StreamProducer>> producers;
     bool zipped = false;
-    Env env; ///< binds the parts' materialised subexpressions
+    bool produces = false; ///< its step computes a plane of another stream's input (toLocal)
+    Env env;               ///< binds the parts' materialised subexpressions
     std::vector<std::optional<RingBinding>> rings;
     std::vector<std::optional<CooperativeCopy>> cooperative;
     std::optional<QueuedPlane> queued;
     bool prefetch = false; ///< the next plane read into registers a step ahead
   };
+  /// A stream that computes the planes of another's input, step by step.
+  struct StreamProducer {
+    Expr e; ///< its slideSeq: \w. toLocal(h, ...) over its own input
+    LocalStream stream;
+  };
+  /// Whether part `k` of `stream` goes through a local ring (copied or produced).
+  static bool ringed(const LocalStream &stream, size_t k) { return stream.copies[k] || stream.producers[k]; }
+  /// Loads the planes each producer of `stream` needs before its first step (recursively).
+  void startProducers(const LocalStream &stream, const Scope &scope, const std::string &where);
+  /// Producer `p`'s step `index`: its next input plane loaded, then its
+  /// output plane `index` computed into slot index % slots of `ring`.
+  void producePlane(const StreamProducer &p, const arith::Expr &index, const std::string &ring, int64_t slots,
+                    const Scope &scope, const std::string &where);
+  /// The element at `path` of slot `slot` of `ring` (of `ringType`).
+  WriteTarget ringSlotTarget(const std::string &ring, const Type &ringType, const arith::Expr &slot,
+                             const std::string &where);
   /// Checks stream `e`, prepares its planes and declares its rings, queues and copies.
   LocalStream setUpStream(const Expr &e, const Env &env, const Scope &scope, const std::string &where);
   void declareRings(LocalStream &stream, const Expr &e, const std::string &where);

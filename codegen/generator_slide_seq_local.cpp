@@ -51,13 +51,22 @@ const Expr *planeCopy(const Expr &in) {
 /// copy h of `map(\\p. toLocal(h, p), planes)` or, zipped,
 /// `map(\\p. tuple(..., toLocal(h, get(k, p)), ..., get(j, p), ...), zip(parts))`.
 struct StreamedPlanes {
-  std::vector<const Expr *> copies; ///< h, or nullptr: read where it is
+  std::vector<const Expr *> copies; ///< h, or nullptr: read where it is (or produced)
   std::vector<Expr> parts;
   bool zipped = false;
 };
 
+/// Whether `planes` are computed by a stream of their own (a time tile's
+/// step): slideSeq(n, s, \w. toLocal(h, ...), ...).
+bool producedPlanes(const Expr &planes) {
+  if (!planes.isPrim(Op::SlideSeq)) return false;
+  const Expr &f = funOf(planes);
+  return f.is(ExprKind::Lambda) && f.params().size() == 1 && f.body().isPrim(Op::ToLocal);
+}
+
 std::optional<StreamedPlanes> streamedPlanes(const Expr &in) {
   if (const Expr *h = planeCopy(in)) return StreamedPlanes{{h}, {inputOf(in)}, false};
+  if (producedPlanes(in)) return StreamedPlanes{{nullptr}, {in}, false};
   if (!in.is(ExprKind::Prim) || !in.info().has(opflag::MapLike) || !inputOf(in).isPrim(Op::Zip)) return std::nullopt;
   const Expr &g = funOf(in);
   if (!g.is(ExprKind::Lambda) || g.params().size() != 1 || !g.body().isPrim(Op::Tuple)) return std::nullopt;
@@ -78,7 +87,8 @@ std::optional<StreamedPlanes> streamedPlanes(const Expr &in) {
     if (!h.is(ExprKind::Lambda) || h.params().size() != 1) return std::nullopt;
     streamed.copies.push_back(&h);
   }
-  if (std::all_of(streamed.copies.begin(), streamed.copies.end(), [](const Expr *h) { return !h; }))
+  if (std::all_of(streamed.copies.begin(), streamed.copies.end(), [](const Expr *h) { return !h; }) &&
+      std::none_of(streamed.parts.begin(), streamed.parts.end(), producedPlanes))
     return std::nullopt;
   return streamed;
 }
@@ -143,10 +153,24 @@ Generator::LocalStream Generator::setUpStream(const Expr &e, const Env &env, con
   stream.s = slideStep(e).constant();
   stream.copies = streamed->copies;
   stream.zipped = streamed->zipped;
+  stream.produces = f.body().isPrim(Op::ToLocal);
   stream.env = env;
-  for (size_t k = 0; k < streamed->parts.size(); ++k)
-    stream.parts.push_back(prepare(streamed->parts[k], stream.env, scope,
-                                   stream.zipped ? where + "/in/in/in/" + std::to_string(k) : where + "/in/in"));
+  for (size_t k = 0; k < streamed->parts.size(); ++k) {
+    const Expr &part = streamed->parts[k];
+    const std::string at = stream.zipped ? where + "/in/in/in/" + std::to_string(k) : where + "/in";
+    if (producedPlanes(part)) {
+      // Its planes are computed a step at a time into this stream's ring.
+      if (!slideStep(part).isConstant() || slideStep(part).constant() != 1)
+        fail(at,
+             "a stream producing another's planes must advance by one plane, found a step of " + slideStep(part).str());
+      auto producer = std::make_shared<StreamProducer>(StreamProducer{part, setUpStream(part, env, scope, at)});
+      stream.producers.push_back(std::move(producer));
+      stream.parts.push_back(part);
+      continue;
+    }
+    stream.producers.push_back(nullptr);
+    stream.parts.push_back(prepare(part, stream.env, scope, stream.zipped ? at : where + "/in/in"));
+  }
   declareRings(stream, e, where);
   declareCopies(stream);
   return stream;
@@ -159,13 +183,14 @@ void Generator::declareRings(LocalStream &stream, const Expr &e, const std::stri
   const int64_t n = stream.n, s = stream.s;
   int64_t widerRingBytes = 0;
   for (size_t k = 0; k < stream.parts.size(); ++k)
-    if (stream.copies[k])
+    if (ringed(stream, k))
       widerRingBytes += (n + s) * ringPlane(stream.parts[k].typeOrThrow().arrayElement(), where + "/in").bytes();
   stream.slots = widerRingBytes <= kMaxOneBarrierRingBytes ? n + s : n;
-  stream.queued = s == 1 && n >= 2 ? queuedPlane(e, n) : std::nullopt;
+  // A producer's steps run inside its consumer's: no queue of its own.
+  stream.queued = s == 1 && n >= 2 && !stream.produces ? queuedPlane(e, n) : std::nullopt;
   stream.rings.resize(stream.parts.size());
   for (size_t k = 0; k < stream.parts.size(); ++k) {
-    if (!stream.copies[k]) continue;
+    if (!ringed(stream, k)) continue;
     const Type &plane = stream.parts[k].typeOrThrow().arrayElement();
     RingBinding ring{declareRing(plane, stream.slots, where + "/in"),
                      Type::array(plane, arith::Expr(stream.slots)),
@@ -189,7 +214,10 @@ void Generator::declareCopies(LocalStream &stream) {
   // The copies spread evenly over the work-group where its size is given;
   // with one new plane a step, prefetched (generator_plane_copy.cpp).
   stream.cooperative.resize(stream.parts.size());
-  stream.prefetch = stream.s == 1;
+  // A producer's planes are computed at the step that needs them, and a
+  // producer loads its own planes when its consumer asks for its next one.
+  stream.prefetch = stream.s == 1 && !stream.produces &&
+                    std::none_of(stream.producers.begin(), stream.producers.end(), [](const auto &p) { return p; });
   for (size_t k = 0; k < stream.parts.size(); ++k) {
     if (!stream.copies[k]) continue;
     const Type &planes = stream.parts[k].typeOrThrow();
@@ -215,6 +243,10 @@ void Generator::declareCopies(LocalStream &stream) {
 void Generator::loadPlanes(const LocalStream &stream, const arith::Expr &index, CopyPhase phase, const Scope &scope,
                            const std::string &where) {
   for (size_t k = 0; k < stream.parts.size(); ++k) {
+    if (stream.producers[k]) {
+      producePlane(*stream.producers[k], index, stream.rings[k]->ring, stream.slots, scope, where);
+      continue;
+    }
     if (!stream.copies[k]) continue;
     if (stream.cooperative[k])
       copyPlaneCooperatively(*stream.cooperative[k], phase, stream.parts[k], stream.rings[k]->ring, index, stream.slots,
@@ -236,6 +268,7 @@ void Generator::genSlideSeqLocal(const Expr &e, const Env &env, const WriteTarge
                                  const std::string &where) {
   const LocalStream stream = setUpStream(e, env, scope, where);
   const int64_t n = stream.n, s = stream.s, keep = std::max<int64_t>(n - s, 0);
+  startProducers(stream, scope, where);
   for (int64_t k = 0; k < keep; ++k) loadPlanes(stream, arith::Expr(k), CopyPhase::Direct, scope, where);
   if (stream.prefetch) loadPlanes(stream, arith::Expr(keep), CopyPhase::Fetch, scope, where);
   if (stream.queued) body_.barrier();
@@ -301,13 +334,41 @@ std::string Generator::readRing(const RingBinding &ring, const AccessPath &path,
 void Generator::loadPlane(const Expr &copy, const Expr &planes, const std::string &ring, const arith::Expr &index,
                           int64_t slots, const Env &env, const Scope &scope, const std::string &where) {
   const Type ringType = Type::array(planes.typeOrThrow().arrayElement(), arith::Expr(slots));
-  arith::Expr slot = index % arith::Expr(slots);
-  WriteTarget slotTarget = [this, ring, ringType, slot, where](const AccessPath &path) {
+  WriteTarget slotTarget = ringSlotTarget(ring, ringType, index % arith::Expr(slots), where);
+  Env copyEnv = env.bind(copy.params()[0], ViewBinding{planes, share(env), {PathStep::arrayIndex(index)}});
+  gen(copy.body(), copyEnv, slotTarget, scope, where + "/in/f/body/f/body");
+}
+
+WriteTarget Generator::ringSlotTarget(const std::string &ring, const Type &ringType, const arith::Expr &slot,
+                                      const std::string &where) {
+  return [this, ring, ringType, slot, where](const AccessPath &path) {
     arith::Expr offset = linearize(ringType, prepend(PathStep::arrayIndex(slot), path), where);
     return bufferElement(ring + "[" + this->bufferIndex(offset) + "]", ring, offset);
   };
-  Env copyEnv = env.bind(copy.params()[0], ViewBinding{planes, share(env), {PathStep::arrayIndex(index)}});
-  gen(copy.body(), copyEnv, slotTarget, scope, where + "/in/f/body/f/body");
+}
+
+void Generator::startProducers(const LocalStream &stream, const Scope &scope, const std::string &where) {
+  for (const auto &p : stream.producers) {
+    if (!p) continue;
+    startProducers(p->stream, scope, where);
+    for (int64_t k = 0; k + 1 < p->stream.n; ++k)
+      loadPlanes(p->stream, arith::Expr(k), CopyPhase::Direct, scope, where);
+  }
+}
+
+void Generator::producePlane(const StreamProducer &p, const arith::Expr &index, const std::string &ring, int64_t slots,
+                             const Scope &scope, const std::string &where) {
+  const LocalStream &stream = p.stream;
+  loadPlanes(stream, index + arith::Expr(stream.n - 1), CopyPhase::Direct, scope, where);
+  body_.barrier();
+  // The step writes its plane (toLocal(h, ...) into the target: h's outputs)
+  // into the consumer's ring; genStreamStep gives the target the step first.
+  const Type ringType = Type::array(p.e.typeOrThrow().arrayElement(), arith::Expr(slots));
+  WriteTarget slot = ringSlotTarget(ring, ringType, index % arith::Expr(slots), where);
+  WriteTarget plane = [slot](const AccessPath &path) { return slot(AccessPath(path.begin() + 1, path.end())); };
+  genStreamStep(stream, p.e, index, plane, scope, where + "/in");
+  // Its next step loads into the slot of this window's oldest plane.
+  if (stream.slots < stream.n + 1) body_.barrier();
 }
 
 Env Generator::zippedWindow(const std::vector<Expr> &parts, const std::vector<std::optional<RingBinding>> &rings,

@@ -36,7 +36,8 @@ std::string Configuration::key() const {
     k += " tile=" + std::to_string(tileShape[0]) + "x" + std::to_string(tileShape[1]) + "x" +
          std::to_string(tileShape[2]);
   else if (recipe == rewrite::Recipe::Tiled || recipe == rewrite::Recipe::Local ||
-           recipe == rewrite::Recipe::StreamLocal || recipe == rewrite::Recipe::TimeTiledLocal)
+           recipe == rewrite::Recipe::StreamLocal || recipe == rewrite::Recipe::TimeTiledLocal ||
+           recipe == rewrite::Recipe::TimeTiledStream)
     k += " tile=" + std::to_string(tile);
   if (streamChunk > 0) k += " chunk=" + std::to_string(streamChunk);
   if (vectorWidth > 0) k += " vec=" + std::to_string(vectorWidth);

@@ -18,6 +18,7 @@ std::function<bool(const Configuration &)> familyDefault(const std::string &fami
   if (family == "stream") return [](const Configuration &c) { return c.recipe == Recipe::Stream; };
   if (family == "streamLocal") return [](const Configuration &c) { return c.recipe == Recipe::StreamLocal; };
   if (family == "timeTiledLocal") return [](const Configuration &c) { return c.recipe == Recipe::TimeTiledLocal; };
+  if (family == "timeTiledStream") return [](const Configuration &c) { return c.recipe == Recipe::TimeTiledStream; };
   if (family == "tiled" || family == "local") {
     Recipe recipe = family == "tiled" ? Recipe::Tiled : Recipe::Local;
     return [=](const Configuration &c) { return c.recipe == recipe && c.tile == 8 && c.tileShape == noShape; };

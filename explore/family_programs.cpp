@@ -32,7 +32,8 @@ bool tilesFitOutput(const Program &typed, const Configuration &c) {
   std::vector<int64_t> output; // innermost first
   for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement())
     output.insert(output.begin(), t.arrayLength().isConstant() ? t.arrayLength().constant() : INT64_MAX);
-  if (c.recipe == rewrite::Recipe::StreamLocal && output.size() >= 2 && output.size() <= 3) {
+  if ((c.recipe == rewrite::Recipe::StreamLocal || c.recipe == rewrite::Recipe::TimeTiledStream) &&
+      output.size() >= 2 && output.size() <= 3) {
     // The plane tile along the inner dimensions, the chunk along the outermost.
     int64_t tile = c.tileShape[0] > 0 ? c.tileShape[0] : c.tile;
     extents = {tile, c.tileShape[1] > 0 ? c.tileShape[1] : c.tile, 1};

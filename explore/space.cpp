@@ -228,7 +228,8 @@ ProgramLaunches programLaunches(const LoweredPrograms &lowered, size_t p, const 
     // streamLocal: one work-item per output of the plane tile (the widest
     // mapLcl, the default, is its copy: the tile plus halo).
     // With vectors, one work-item per vector of outputs along x.
-    if (config.recipe == rewrite::Recipe::StreamLocal && base.dims >= 2)
+    if ((config.recipe == rewrite::Recipe::StreamLocal || config.recipe == rewrite::Recipe::TimeTiledStream) &&
+        base.dims >= 2)
       def = {(config.tileShape[0] > 0 ? config.tileShape[0] : config.tile) / std::max<int64_t>(1, config.vectorWidth),
              base.dims == 3 ? (config.tileShape[1] > 0 ? config.tileShape[1] : config.tile) : 1, 1};
     // timeTiledLocal: one work-item per output of the tile (the widest

@@ -135,6 +135,14 @@ struct SpaceOptions {
   bool includeTimeTiledLocal = false;
   std::vector<int64_t> timeTiledLocalDepths{2, 4};
   std::vector<std::array<int64_t, 3>> timeTiledLocalTiles{{32, 8, 0}, {16, 16, 0}, {8, 8, 8}};
+  /// The timeTiledStream family (temporal blocking through streaming,
+  /// rewrite/time_tiled_local.h): for a 2D or 3D program iterate(n, f, A),
+  /// one kernel per `timeTiledStreamDepths` steps (those up to n), each chunk
+  /// of `streamChunks` output planes and plane tile of `streamTiles` (a 2D
+  /// program's rows: `streamRows`) a work-group, every step streaming its
+  /// planes through local memory. Built for GPUs: as timeTiledLocal.
+  bool includeTimeTiledStream = false;
+  std::vector<int64_t> timeTiledStreamDepths{2, 4};
   /// Threads that generate the variants' kernels (0: one per hardware
   /// thread). The space is the same for any count.
   size_t threads = 0;

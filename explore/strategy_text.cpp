@@ -205,8 +205,10 @@ std::string strategyText(const Configuration &c, int kernelDims) {
     break;
   case Recipe::Stream: text = "stream ; mapGlb(" + mappingText(c, kernelDims) + ")"; break;
   case Recipe::StreamLocal:
+  case Recipe::TimeTiledStream:
     text = "streamLocal(" + std::to_string(c.streamChunk > 0 ? c.streamChunk : rewrite::RecipeOptions{}.streamChunk) +
-           ") ; " + tileText(c) + " ; " + vectorize + "mapWrg(" + mappingText(c, kernelDims) + ")";
+           ") ; " + tileText(c) + (c.recipe == Recipe::TimeTiledStream ? " ; stepsToLocal ; " : " ; ") + vectorize +
+           "mapWrg(" + mappingText(c, kernelDims) + ")";
     break;
   }
   if (c.timeTile > 1) text = "timeTile(" + std::to_string(c.timeTile) + ") ; " + text;
@@ -355,13 +357,20 @@ void parseLowering(StepCursor &steps, ParsedStrategy &parsed) {
   } else if (first.name == "coarsen") {
     parseCoarsened(first, steps, parsed);
   } else if (first.name == "streamLocal") {
-    // streamLocal(C) ; tile(X[,Y]) [; vectorize(W)] ; mapWrg(D..): chunks of C planes, plane tiles.
+    // streamLocal(C) ; tile(X[,Y]) [; stepsToLocal | ; vectorize(W)] ; mapWrg(D..): chunks of C planes, plane tiles.
     expectArguments(first, 1, 1);
     if (!first.args[0].name.empty())
       fail(first.args[0].position, "streamLocal takes a plain number, e.g. streamLocal(8)");
     c.recipe = Recipe::StreamLocal;
     c.streamChunk = positiveNumber(first.args[0], "streamLocal", 1024);
     parseTile(steps.expect("tile", "streamLocal"), 2, c);
+    // Every step of the time tile streamed through local memory (timeTiledStream).
+    if (steps.next("stepsToLocal")) {
+      noArguments(steps.take());
+      c.recipe = Recipe::TimeTiledStream;
+      c.mapping = mappingOf(steps.expect("mapWrg", "stepsToLocal"), parsed);
+      return;
+    }
     // Each plane's outputs as vectors along x (vectorizeLocalOutputs).
     if (steps.next("vectorize")) c.vectorWidth = vectorWidthOf(steps.take());
     c.mapping = mappingOf(steps.expect("mapWrg", c.vectorWidth > 0 ? "vectorize" : "tile"), parsed);

@@ -40,6 +40,12 @@ Expr moveDimensionToFront(int from, Expr in) {
   return in;
 }
 
+Expr moveFrontDimensionTo(int to, Expr in) {
+  for (int j = 0; j < to; ++j)
+    in = j == 0 ? api::transpose(in) : api::mapN(j, api::fn([](Expr x) { return api::transpose(x); }), in);
+  return in;
+}
+
 Expr untileN(int dims, Expr tiles) {
   if (dims == 1) return api::join(std::move(tiles));
   // tiles: [t1][t2..td][k1][k2..kd]. For each tile row, bring k1 in front of

@@ -58,6 +58,9 @@ Expr untileN(int dims, Expr tiles);
 /// Moves the array dimension at depth `from` (0 = outermost) to the front.
 Expr moveDimensionToFront(int from, Expr in);
 
+/// Moves the outermost dimension to depth `to` (the inverse of moveDimensionToFront).
+Expr moveFrontDimensionTo(int to, Expr in);
+
 /// mapLcl nested `dims` deep, the outermost on local dimension dims-1 (x on
 /// 0): a work-group's work-items over an array of `dims` dimensions.
 Expr mapLclNest(int dims, Expr f, Expr in);

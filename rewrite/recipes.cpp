@@ -552,7 +552,7 @@ Program lowerIteratedTuple(const Program &typed, Recipe recipe, const RecipeOpti
   const std::vector<Expr> state = *iteratedInputs(typed);
   const int64_t t = options.timeTile;
   const std::string what = recipeName(recipe) + (t != 1 ? " time tile " + std::to_string(t) : std::string());
-  if (recipe == Recipe::TimeTiledLocal)
+  if (recipe == Recipe::TimeTiledLocal || recipe == Recipe::TimeTiledStream)
     throw RewriteError(what + ": an iterate over a tuple of arrays is not time-tiled through local memory yet (its "
                               "time tiles recompute through the other recipes: --time-tile)");
   if (t < 1) throw RewriteError(what + ": must be at least 1");
@@ -620,12 +620,14 @@ Expr loweredLoop(const Program &typed, Recipe recipe, const RecipeOptions &optio
   // An intermediate that cannot be recomputed per element (a reduction)
   // stays a stage of its own (toGlobal): the host then launches the step's
   // kernels in order, n / t times (codegen/generator_stages.cpp). The
-  // timeTiledLocal recipe keeps every step of the time tile in local memory.
+  // timeTiledLocal and timeTiledStream recipes keep every step of the time
+  // tile in local memory (whole tiles, or rings of planes).
   Program stepProgram = typeCheck(Program{typed.sizes, Expr::lambda(inputs, step)});
   Program lowered = stepProgram;
-  if (recipe == Recipe::TimeTiledLocal) {
-    lowered =
-        lowerOnLevels(tileTimeStepsThroughLocal(stepProgram, depth, options), {mapToWrg, mapToLcl}, options.mapping);
+  if (recipe == Recipe::TimeTiledLocal || recipe == Recipe::TimeTiledStream) {
+    Program tiled = recipe == Recipe::TimeTiledLocal ? tileTimeStepsThroughLocal(stepProgram, depth, options)
+                                                     : tileTimeStepsThroughStream(stepProgram, depth, options);
+    lowered = lowerOnLevels(tiled, {mapToWrg, mapToLcl}, options.mapping);
     if (options.unroll) lowered = unrollAll(lowered);
   } else {
     lowered = applyRecipe(stepProgram, recipe, stepOptions);
@@ -746,6 +748,11 @@ Program refuseTimeTiledLocal(const Program &, const RecipeOptions &) {
                      "--opt local");
 }
 
+Program refuseTimeTiledStream(const Program &, const RecipeOptions &) {
+  throw RewriteError("timeTiledStream: only a program iterate(n, f, input) is time-tiled through streaming; use "
+                     "--opt streamLocal");
+}
+
 /// A recipe: its name and its composition (the body of one kernel; applyRecipe
 /// handles iterate, stages and unrolling around it).
 struct RecipeRow {
@@ -764,6 +771,7 @@ constexpr RecipeRow kRecipes[] = {
     // Only iterate(n, f, A) is time-tiled through local memory (lowerIterate);
     // applyRecipe refuses other programs before reaching this row.
     {Recipe::TimeTiledLocal, "timeTiledLocal", refuseTimeTiledLocal},
+    {Recipe::TimeTiledStream, "timeTiledStream", refuseTimeTiledStream},
 };
 
 const RecipeRow &recipeRow(Recipe recipe) {
@@ -859,7 +867,7 @@ Program applyRecipe(const Program &typed, Recipe recipe, const RecipeOptions &op
                        "exchanges their buffers with the outputs), not over a computed array (" +
                        state.typeOrThrow().str() + "); make that array the program's input");
   }
-  if (recipe == Recipe::TimeTiledLocal) refuseTimeTiledLocal(typed, options);
+  if (recipe == Recipe::TimeTiledLocal || recipe == Recipe::TimeTiledStream) recipeRow(recipe).lower(typed, options);
   if (options.timeTile != 1)
     throw RewriteError("time tile " + std::to_string(options.timeTile) +
                        ": only a program iterate(n, f, input) is time-tiled");

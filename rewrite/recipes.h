@@ -19,7 +19,12 @@
 //   timeTiledLocal temporal blocking of iterate(n, f, A) through local memory: a
 //          kernel computes timeTile steps, one work-group per tile of the last,
 //          each intermediate step's tile plus halo in a local buffer of its
-//          own (rule timeTileThroughLocal; wrap and constant boundaries)
+//          own (rule timeTileThroughLocal; every boundary)
+//   timeTiledStream temporal blocking of a 2D or 3D iterate(n, f, A) through
+//          streaming: a kernel computes timeTile steps, one work-group per
+//          chunk and plane tile of the last, each step streaming its planes
+//          through a local ring from the planes the step before produces
+//          (rule timeTileThroughStream; every boundary)
 // A program iterate(n, f, A) is lowered by lowering f's body with the
 // recipe as a program of its own (its intermediates fused: the host loop
 // launches one kernel), optionally time-tiled (RecipeOptions::timeTile).
@@ -36,7 +41,7 @@
 
 namespace liftcc::rewrite {
 
-enum class Recipe { Plain, Tiled, Local, Coarsened, Stream, StreamLocal, TimeTiledLocal };
+enum class Recipe { Plain, Tiled, Local, Coarsened, Stream, StreamLocal, TimeTiledLocal, TimeTiledStream };
 
 std::string recipeName(Recipe recipe);
 std::optional<Recipe> parseRecipe(const std::string &name);

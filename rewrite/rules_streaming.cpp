@@ -48,13 +48,6 @@ bool fitsInRegisters(const Type &windowElement) {
 
 bool constantPositive(const arith::Expr &e) { return e.isConstant() && e.constant() > 0; }
 
-/// Moves the outermost dimension to depth `to` (the inverse of moveDimensionToFront).
-Expr moveFrontDimensionTo(int to, Expr in) {
-  for (int j = 0; j < to; ++j)
-    in = j == 0 ? api::transpose(in) : api::mapN(j, api::fn([](Expr x) { return api::transpose(x); }), in);
-  return in;
-}
-
 /// A stencil whose windows have a constant size and step (see matchStencilN).
 std::optional<StencilMatch> matchStream(const Expr &e, int dims) {
   auto match = matchStencilN(e, dims);

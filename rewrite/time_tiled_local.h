@@ -31,4 +31,17 @@ Rule timeTileThroughLocal(int64_t depth, const std::vector<int64_t> &extents);
 /// inputs, symbolic extents, a mirror pad beyond one reflection, ...).
 Program tileTimeStepsThroughLocal(const Program &step, int64_t depth, const RecipeOptions &options);
 
+/// Rule timeTileThroughStream (rules_time_tiling_stream.cpp): the time tile
+/// of `depth` steps as timeTileThroughLocal matches it (2D or 3D), tiled by
+/// `extents` (innermost first; the outermost one the chunk of planes a
+/// work-group streams), each step streaming its planes through a ring in
+/// local memory from the planes the step before produces, the last step
+/// written out. Exact for every boundary, as timeTileThroughLocal.
+Rule timeTileThroughStream(int64_t depth, const std::vector<int64_t> &extents);
+
+/// As tileTimeStepsThroughLocal, by timeTileThroughStream: the plane tile of
+/// options' tile extents (tileExtents, else tileOutputs, in the inner
+/// dimensions) and the chunk of options.streamChunk planes.
+Program tileTimeStepsThroughStream(const Program &step, int64_t depth, const RecipeOptions &options);
+
 } // namespace liftcc::rewrite

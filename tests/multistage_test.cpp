@@ -130,6 +130,7 @@ Op recipeMark(Recipe recipe) {
   case Recipe::Stream: return Op::SlideSeq;
   case Recipe::StreamLocal: return Op::SlideSeq;
   case Recipe::TimeTiledLocal: return Op::ToLocal;
+  case Recipe::TimeTiledStream: return Op::SlideSeq;
   }
   return Op::MapGlb;
 }

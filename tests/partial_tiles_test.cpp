@@ -471,8 +471,8 @@ TEST_CASE("partial tiles: liftc compiles partial and per-dimension tiles, and re
     test::LiftcRun untiled =
         test::runLiftc(std::string(verb) + " " + program + " --opt coarsened --tile 4 --size N=37,M=53");
     CHECK(untiled.status == 2);
-    CHECK(untiled.output.find("--tile needs a recipe with tiles (--opt tiled, local, streamLocal or "
-                              "timeTiledLocal), found --opt coarsened") != std::string::npos);
+    CHECK(untiled.output.find("--tile needs a recipe with tiles (--opt tiled, local, streamLocal, timeTiledLocal or "
+                              "timeTiledStream), found --opt coarsened") != std::string::npos);
   }
   test::LiftcRun extra = test::runLiftc("compile " + program + " --opt tiled --tile 8,4,2 --size N=37,M=53");
   CHECK(extra.status == 1);

@@ -291,6 +291,7 @@ TEST_CASE("strategy: the space is a union of families, chosen, excluded and narr
   std::erase(expected, "timeTiled");      // nor timeTiled, which only programs iterate(n, f, A) have
   std::erase(expected, "streamLocal");    // nor streamLocal, off unless selected
   std::erase(expected, "timeTiledLocal"); // nor timeTiledLocal (iterate only, off unless selected)
+  std::erase(expected, "timeTiledStream"); // nor timeTiledStream (likewise)
   CHECK(names == expected);
   CHECK(sum == all.variants.size());
   // Deduplicated by kernel and launch, not by configuration.
@@ -498,7 +499,7 @@ TEST_CASE("strategy: liftc compile --strategy rebuilds what explore printed; exp
   CHECK(unknown.status == 2);
   CHECK(unknown.output.find(
             "--families takes families plain, stream, streamLocal, tiled, local, coarsened, vector, mapping, "
-            "fused, timeTiled and timeTiledLocal, found 'fancy'") != std::string::npos);
+            "fused, timeTiled, timeTiledLocal and timeTiledStream, found 'fancy'") != std::string::npos);
   test::LiftcRun derivedOnly = test::runLiftc("explore " + program + sizes + " --space --families fused,timeTiled");
   CHECK(derivedOnly.status == 2);
   CHECK_MESSAGE(derivedOnly.output.find("--families: fused and timeTiled re-apply the other selected families") !=

@@ -26,6 +26,7 @@
 #include "tests/kernel_text_support.h"
 #include "tests/nvrtc_test_support.h"
 #include "tests/opencl_test_support.h"
+#include "tests/time_tile_support.h"
 #include "tuner/cuda/nvrtc_compiler.h"
 #include "tuner/opencl/opencl_backend.h"
 
@@ -40,93 +41,7 @@ namespace {
 using namespace api;
 using test::occurrences;
 
-enum Boundary { Clamp, Mirror, Wrap, Constant };
-const char *const kBoundaryNames[] = {"clamp", "mirror", "wrap", "constant"};
-
-void checkSame(const Value &expected, const Value &actual) {
-  auto mismatch = compareValues(expected, actual, {1e-4, 1e-5});
-  CHECK_MESSAGE(!mismatch, *mismatch);
-}
-
-/// `x` padded by `radius` in every dimension with the boundary (the constant 0.5).
-Expr paddedBy(int dims, int radius, Boundary boundary, const Expr &x) {
-  return boundary == Constant
-             ? padConstantN(dims, radius, radius, lit(0.5f), x)
-             : padN(dims, radius, radius, std::array{PadMode::Clamp, PadMode::Mirror, PadMode::Wrap}[boundary], x);
-}
-
-/// One step of a `dims`-dimensional stencil of radius r with the boundary:
-/// the star and the box's corners, each point its own weight (their sum
-/// below 1, so iterating stays bounded) so that a misplaced halo shows.
-Expr step(int dims, int radius, Boundary boundary, Expr x) {
-  Expr padded = paddedBy(dims, radius, boundary, x);
-  std::vector<examples::Offset> offsets = examples::starOffsets(dims, radius);
-  offsets.push_back(examples::centre(dims));
-  for (const examples::Offset &o : examples::boxOffsets(dims, radius)) {
-    bool corner = true;
-    for (int c : o) corner = corner && (c == radius || c == -radius);
-    if (corner) offsets.push_back(o);
-  }
-  std::vector<examples::WeightedGroup> groups;
-  int k = 0;
-  double scale = 1.0 / (static_cast<double>(offsets.size()) * (static_cast<double>(offsets.size()) + 1.0) / 2.0);
-  for (const examples::Offset &o : offsets) groups.push_back({std::to_string(scale * ++k) + "f", {o}});
-  Expr f =
-      fn([&](Expr nbh) { return examples::weightedSum("r" + std::to_string(radius), nbh, radius, groups); }, "nbh");
-  return mapN(dims, f, slideN(dims, 2 * radius + 1, 1, padded));
-}
-
-/// The step with a second grid zipped beside its windows and read at the
-/// output's position (a power grid: the same in every step): step(x) + 0.25 P.
-Expr pointwiseStep(int dims, int radius, Boundary boundary, Expr x, Expr p) {
-  Expr padded = paddedBy(dims, radius, boundary, x);
-  std::vector<examples::WeightedGroup> groups;
-  int k = 0;
-  for (const examples::Offset &o : examples::starOffsets(dims, radius))
-    groups.push_back({std::to_string(0.02 * ++k) + "f", {o}});
-  groups.push_back({"0.3f", {examples::centre(dims)}});
-  Expr plus = userFun("plusQuarter", {{"s", ScalarKind::Float}, {"p", ScalarKind::Float}}, ScalarKind::Float,
-                      "return s + 0.25f * p;");
-  Expr f = fn(
-      [&](Expr q) {
-        return apply(plus,
-                     {examples::weightedSum("pw" + std::to_string(radius), get(0, q), radius, groups), get(1, q)});
-      },
-      "q");
-  return mapN(dims, f, zipN(dims, {slideN(dims, 2 * radius + 1, 1, padded), p}));
-}
-
-/// iterate(steps, pointwiseStep, A) with the power grid P.
-Program iteratedPointwise(int dims, int radius, Boundary boundary, int64_t steps) {
-  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-  Expr grid = examples::gridInput("A", sizes), power = examples::gridInput("P", sizes);
-  return program(
-      {grid, power},
-      iterate(steps, fn([&](Expr x) { return pointwiseStep(dims, radius, boundary, x, power); }, "x"), grid));
-}
-
-/// iterate(steps, step, A) over a grid of `extents` (outermost first).
-Program iterated(int dims, int radius, Boundary boundary, int64_t steps) {
-  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-  Expr grid = examples::gridInput("A", sizes);
-  return program({grid}, iterate(steps, fn([&](Expr x) { return step(dims, radius, boundary, x); }, "x"), grid));
-}
-
-/// The step composed `depth` times (a time tile, as lowerIterate builds it).
-Program composed(int dims, int radius, Boundary boundary, int depth) {
-  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-  Expr grid = examples::gridInput("A", sizes);
-  Expr x = grid;
-  for (int k = 0; k < depth; ++k) x = step(dims, radius, boundary, x);
-  return program({grid}, x);
-}
-
-std::map<std::string, int64_t> extentsOf(int dims, int radius, const std::vector<int64_t> &values) {
-  std::map<std::string, int64_t> extents;
-  std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
-  for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
-  return extents;
-}
+using namespace test::time_tiles;
 
 /// Tiles 8 x 3 (2D) or 4 x 3 x 2 (3D), x first: none divides the test extents.
 rewrite::RecipeOptions oddTiles(int dims, int64_t depth) {

@@ -81,7 +81,8 @@ struct Family {
 };
 
 /// The families, in enumeration order: plain, stream, streamLocal, tiled,
-/// local, coarsened, vector, mapping, fused, timeTiled, timeTiledLocal.
+/// local, coarsened, vector, mapping, fused, timeTiled, timeTiledLocal,
+/// timeTiledStream.
 const std::vector<Family> &families();
 
 /// The row named `name`, or null.

@@ -22,13 +22,15 @@ Family mappingFamily();
 Family fusedFamily();
 Family timeTiledFamily();
 Family timeTiledLocalFamily();
+Family timeTiledStreamFamily();
 
 const std::vector<Family> &families() {
   // The enumeration order: the simpler family first (a kernel two families
   // generate counts for the first), the derived families last.
-  static const std::vector<Family> table{plainFamily(), streamFamily(),    streamLocalFamily(),   tiledFamily(),
-                                         localFamily(), coarsenedFamily(), vectorFamily(),        mappingFamily(),
-                                         fusedFamily(), timeTiledFamily(), timeTiledLocalFamily()};
+  static const std::vector<Family> table{plainFamily(),     streamFamily(),         streamLocalFamily(),
+                                         tiledFamily(),     localFamily(),          coarsenedFamily(),
+                                         vectorFamily(),    mappingFamily(),        fusedFamily(),
+                                         timeTiledFamily(), timeTiledLocalFamily(), timeTiledStreamFamily()};
   return table;
 }
 

@@ -152,12 +152,15 @@ driver::Configuration strategyOfOptions(const CommandLine &cl) {
     config.privateWindow = given.privateWindow;
   }
   const bool tiles = config.recipe == rewrite::Recipe::Tiled || config.recipe == rewrite::Recipe::Local ||
-                     config.recipe == rewrite::Recipe::StreamLocal || config.recipe == rewrite::Recipe::TimeTiledLocal;
+                     config.recipe == rewrite::Recipe::StreamLocal ||
+                     config.recipe == rewrite::Recipe::TimeTiledLocal ||
+                     config.recipe == rewrite::Recipe::TimeTiledStream;
   if (auto tile = cl.value("tile")) {
     // A recipe without tiles would ignore it, and tune would record a key
     // naming a tile its kernel does not have.
     if (!tiles)
-      throw UsageError("--tile needs a recipe with tiles (--opt tiled, local, streamLocal or timeTiledLocal), found "
+      throw UsageError("--tile needs a recipe with tiles (--opt tiled, local, streamLocal, timeTiledLocal or "
+                       "timeTiledStream), found "
                        "--opt " +
                        rewrite::recipeName(config.recipe));
     parseTile(*tile, given);

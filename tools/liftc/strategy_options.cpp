@@ -182,6 +182,8 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
     o.timeTiledLocalDepths = positiveList(name, values, 64);
   } else if (name == "timeTiledLocalTile") {
     o.timeTiledLocalTiles = shapeList(name, values, 1);
+  } else if (name == "timeTiledStreamDepth") {
+    o.timeTiledStreamDepths = positiveList(name, values, 64);
   } else if (name == "coarsenShapes") {
     o.coarsenedGroupShapes = static_cast<size_t>(positiveList(name, values, 4096).at(0));
   } else if (name == "mappingShapes") {
@@ -190,7 +192,8 @@ void applyParameter(const std::string &assignment, explore::SpaceOptions &o) {
     throw UsageError(
         "--param: unknown parameter '" + io::shown(name) +
         "' (tile, tileShape, coarsen, window, wg, coarsenShapes, vector, mapped, mapping, mappingShapes, "
-        "timeTile, timeTileCoarsen, timeTiledShapes, timeTiledLocalDepth, timeTiledLocalTile, streamChunk, "
+        "timeTile, timeTileCoarsen, timeTiledShapes, timeTiledLocalDepth, timeTiledLocalTile, timeTiledStreamDepth, "
+        "streamChunk, "
         "streamTile, streamRow, streamVector, specialise, fastMath)");
   }
 }

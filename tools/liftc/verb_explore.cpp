@@ -166,6 +166,7 @@ explore::ExploreOptions exploreOptionsOf(const CommandLine &cl, codegen::Target 
   target = parseTarget(cl);
   options.space.includeStreamLocal = target == codegen::Target::CUDA;
   options.space.includeTimeTiledLocal = target == codegen::Target::CUDA;
+  options.space.includeTimeTiledStream = target == codegen::Target::CUDA;
   applySpaceSelection(cl, options.space);
   if (auto runs = cl.value("runs")) options.timedRuns = static_cast<int>(parseCount("--runs", *runs, kTimedRunsRange));
   if (auto shard = cl.value("shard")) {

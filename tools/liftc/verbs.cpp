@@ -31,7 +31,7 @@ std::vector<Verb> allVerbs() {
        "generate an OpenCL C or CUDA C kernel from a low-level program",
        "usage: liftc compile PROGRAM.json [--target opencl|cuda] [-o|--output FILE] [--metadata FILE.json]\n"
        "                     [--size N=64,...] [--local X[,Y[,Z]]] [--kernel-name NAME]\n"
-       "                     [--opt plain|tiled|local|coarsened|stream|streamLocal|timeTiledLocal] [--tile K|X,Y[,Z]]\n"
+       "                     [--opt plain|tiled|local|coarsened|stream|streamLocal|timeTiledLocal|timeTiledStream] [--tile K|X,Y[,Z]]\n"
        "                     [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W]\n"
        "                     [--ptx FILE.ptx [--arch sm_90]]\n"
        "                     [--specialise-boundaries [--noinline-border] [--split-border]] [--mapping D[,D[,D]]]\n"
@@ -97,7 +97,7 @@ std::vector<Verb> allVerbs() {
       {"run",
        "run a low-level program's kernel on an OpenCL device or CUDA GPU",
        "usage: liftc run PROGRAM.json --size N=64,... [--device SPEC] [--check] [--seed S] [--repeat R]\n"
-       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream|streamLocal|timeTiledLocal]\n"
+       "                 [--local X[,Y[,Z]]] [--opt plain|tiled|local|coarsened|stream|streamLocal|timeTiledLocal|timeTiledStream]\n"
        "                 [--tile K|X,Y[,Z]]\n"
        "                 [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--target opencl|cuda]\n"
        "                 [--specialise-boundaries [--noinline-border] [--split-border]] [--mapping D[,D[,D]]]\n"
@@ -248,7 +248,7 @@ std::vector<Verb> allVerbs() {
        runExplore},
       {"tune",
        "measure one variant of a program and record it",
-       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|coarsened|stream|streamLocal|timeTiledLocal]\n"
+       "usage: liftc tune PROGRAM.json --size N=... [--opt plain|tiled|local|coarsened|stream|streamLocal|timeTiledLocal|timeTiledStream]\n"
        "                  [--tile K|X,Y[,Z]]\n"
        "                  [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--local X[,Y[,Z]]]\n"
        "                  [--target opencl|cuda] [--device SPEC] [--out results/] [--runs R] [--timeout 60s] [--name "
@@ -279,7 +279,7 @@ std::vector<Verb> allVerbs() {
        "write C host code (OpenCL and CUDA) that builds and launches a kernel, for applications",
        "usage: liftc export BEST_DIR --out DIR [--name NAME]\n"
        "       liftc export PROGRAM.json --size N=...,M=... --out DIR [--target opencl|cuda|both]\n"
-       "                    [--opt plain|tiled|local|coarsened|stream|streamLocal|timeTiledLocal] [--tile K|X,Y[,Z]]\n"
+       "                    [--opt plain|tiled|local|coarsened|stream|streamLocal|timeTiledLocal|timeTiledStream] [--tile K|X,Y[,Z]]\n"
        "                    [--coarsen X[,Y[,Z]]] [--window private|global] [--vector W] [--local X[,Y[,Z]]]\n"
        "                    [--fuse] [--time-tile T] [--name NAME]\n"
        "\n"
