@@ -10,7 +10,7 @@
 //
 //   S_0 = map(\p. toLocal(mapLclN-1(id), p), t)                 the input's planes
 //   S_k = slideSeq(n, 1, \w. toLocal(mapLclN-1(g), nbh(w)), S_k-1)   (k = 1 .. D-1)
-//   out = slideSeq(n, 1, \w. mapLclN-1(g), nbh(w)), S_D-1)
+//   out = slideSeq(n, 1, \w. mapLclN-1(g, nbh(w)), S_D-1)
 //
 // nbh(w) the neighbourhoods of the window's n planes, shrinking by n-1 in
 // every inner dimension per step; the code generator runs a stream whose
