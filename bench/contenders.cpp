@@ -225,8 +225,17 @@ std::vector<Contender> multiStageContenders(const examples::Example &example, co
       out.push_back(
           optionsContender("coarsened x8 time=" + std::to_string(t), rewrite::Recipe::Coarsened, coarsened, 8));
     }
-    if (target == codegen::Target::CUDA)
+    if (target == codegen::Target::CUDA) {
       if (std::optional<Contender> local = timeTiledLocalContender(example, program)) out.push_back(std::move(*local));
+      // Temporal blocking through streaming (4 steps of rows of 256 in 2D,
+      // 2 steps of 32x8 plane tiles in 3D; chunks of 32), where it applies.
+      const bool rows = example.dims == 2;
+      std::optional<Contender> streamed = strategyContender(
+          example, rows ? "timeTiledStream time=4 256 chunk=32 wg=256" : "timeTiledStream time=2 32x8 chunk=32 wg=32x8",
+          rows ? "timeTile(4) ; streamLocal(32) ; tile(256) ; stepsToLocal ; mapWrg(x,y) ; wg(256)"
+               : "timeTile(2) ; streamLocal(32) ; tile(32,8) ; stepsToLocal ; mapWrg(x,y,z) ; wg(32,8)");
+      if (streamed) out.push_back(std::move(*streamed));
+    }
     return out;
   }
   // Only where fusing changes the program (an intermediate that is also a

@@ -50,8 +50,9 @@ Program tileTimeSteps(const Program &step, int64_t depth, const RecipeOptions &o
         throw RewriteError(recipe + ": the chunk must be at least 1 output plane, found " +
                            std::to_string(options.streamChunk));
       if (k > 0)
-        throw RewriteError(recipe + ": the tile gives the plane's " + std::to_string(dims - 1) +
-                           " extent(s); the streamed dimension's is the chunk (--chunk)");
+        throw RewriteError(
+            recipe + ": the tile gives the plane's " + std::to_string(dims - 1) +
+            " extent(s); the streamed dimension's is the chunk (streamLocal(C) in the strategy, 8 by default)");
       extents.push_back(options.streamChunk);
       continue;
     }

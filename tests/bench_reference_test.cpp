@@ -210,6 +210,8 @@ TEST_CASE("bench: the multi-stage rows: fused where fusing changes the program, 
   };
   CHECK(iterated.count("timeTiledLocal time=4 tile=32x8") == 0);
   CHECK(cudaVariants("jacobi2d_5pt_iter64").count("timeTiledLocal time=4 tile=32x8") == 1);
+  CHECK(iterated.count("timeTiledStream time=4 256 chunk=32 wg=256") == 0);
+  CHECK(cudaVariants("jacobi2d_5pt_iter64").count("timeTiledStream time=4 256 chunk=32 wg=256") == 1);
   CHECK(variants("heat").count("streamLocal 32x4 chunk=32 wg=32x4") == 0);
   CHECK(cudaVariants("heat").count("streamLocal 32x4 chunk=32 wg=32x4") == 1);
   CHECK(cudaVariants("heat").count("streamLocal 128x4 vec4 chunk=32 wg=32x4 spec") == 1);
