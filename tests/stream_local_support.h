@@ -12,6 +12,7 @@
 #include "primitives/api.h"
 #include "rewrite/recipes.h"
 #include "tests/opencl_test_support.h"
+#include "tests/stencil_offsets.h"
 #include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
@@ -86,13 +87,7 @@ inline Expr plusHalf() {
 /// point with its own weight so that a misplaced plane or halo shows.
 inline Expr radiusStencilOf(int dims, int radius, int boundary, const Expr &grid) {
   Expr padded = paddedBy(dims, radius, boundary, grid);
-  std::vector<examples::Offset> offsets = examples::starOffsets(dims, radius);
-  offsets.push_back(examples::centre(dims));
-  for (const examples::Offset &o : examples::boxOffsets(dims, radius)) {
-    bool corner = true;
-    for (int c : o) corner = corner && (c == radius || c == -radius);
-    if (corner) offsets.push_back(o);
-  }
+  std::vector<examples::Offset> offsets = test::starCentreAndCorners(dims, radius);
   std::vector<examples::WeightedGroup> groups;
   int k = 0;
   for (const examples::Offset &o : offsets) groups.push_back({std::to_string(0.01 * ++k) + "f", {o}});

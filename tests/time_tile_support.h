@@ -8,6 +8,7 @@
 #include "core/interp/value_compare.h"
 #include "examples/stencil_helpers.h"
 #include "primitives/api.h"
+#include "tests/stencil_offsets.h"
 
 #include <doctest/doctest.h>
 
@@ -39,13 +40,7 @@ inline Expr paddedBy(int dims, int radius, Boundary boundary, const Expr &x) {
 /// below 1, so iterating stays bounded) so that a misplaced halo shows.
 inline Expr step(int dims, int radius, Boundary boundary, Expr x) {
   Expr padded = paddedBy(dims, radius, boundary, x);
-  std::vector<examples::Offset> offsets = examples::starOffsets(dims, radius);
-  offsets.push_back(examples::centre(dims));
-  for (const examples::Offset &o : examples::boxOffsets(dims, radius)) {
-    bool corner = true;
-    for (int c : o) corner = corner && (c == radius || c == -radius);
-    if (corner) offsets.push_back(o);
-  }
+  std::vector<examples::Offset> offsets = test::starCentreAndCorners(dims, radius);
   std::vector<examples::WeightedGroup> groups;
   int k = 0;
   double scale = 1.0 / (static_cast<double>(offsets.size()) * (static_cast<double>(offsets.size()) + 1.0) / 2.0);
