@@ -137,6 +137,12 @@ private:
   /// index itself when the operand is an index (generate's parameter), else
   /// a variable spelled as the operand's C text.
   arith::Expr dynamicIndex(const Expr &operand, const Env &env, const std::string &where);
+  /// Element `path` of `e`, an int, as index arithmetic where it is one
+  /// (generator_index_values.cpp): indices, int literals, affine user
+  /// functions of those, read through views; nullopt otherwise.
+  std::optional<arith::Expr> indexValue(const Expr &e, const Env &env, const AccessPath &path, int depth = 0) const;
+  std::optional<arith::Expr> appliedIndexValue(const Expr &e, const Env &env, const AccessPath &path, int depth) const;
+  std::optional<arith::Expr> primIndexValue(const Expr &e, const Env &env, const AccessPath &path, int depth) const;
   /// Whether `e` holds one of opaqueIndices_.
   bool readsOpaqueIndex(const arith::Expr &e) const;
   /// Whether `text` calls a user function whose body divides (or takes a remainder).

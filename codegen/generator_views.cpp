@@ -194,6 +194,8 @@ arith::Expr Generator::dynamicIndex(const Expr &operand, const Env &env, const s
   if (operand.is(ExprKind::Param))
     if (const Binding *b = env.lookup(operand))
       if (const auto *index = std::get_if<IndexBinding>(b)) return index->value;
+  // Index arithmetic where the operand is (an affine function of indices).
+  if (std::optional<arith::Expr> value = indexValue(operand, env, {})) return arith::simplify(*value);
   std::string text = read(operand, env, {}, where);
   // The operand is an int: its value, whatever the text computes, is within
   // int's range, which the index width analysis needs to know.

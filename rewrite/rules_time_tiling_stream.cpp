@@ -28,7 +28,8 @@
 // A source plane of an output inside the grid lies in the same window (one
 // reflection at most, as matchChain requires), and the planes a step
 // computes beyond the grid are never read but through their sources; their
-// slots are clamped to the window, so that they read only the ring.
+// slots are clamped to the window (atDynamic clamps), so that they read
+// only the ring.
 
 #include "core/interp/components.h"
 #include "primitives/api.h"
@@ -64,14 +65,6 @@ struct StepParts {
     return static_cast<int>(arrays.size()); // component 0 is the source
   }
 };
-
-/// Stream slot `slot` of a window, moved to its source: clamp(slot + offset, 0, n - 1).
-Expr sourceSlot(int64_t n) {
-  return api::userFun("timeTileSourceSlot" + std::to_string(n),
-                      {{"slot", ScalarKind::Int}, {"offset", ScalarKind::Int}}, ScalarKind::Int,
-                      "int s = slot + offset; return s < 0 ? 0 : s > " + std::to_string(n - 1) + " ? " +
-                          std::to_string(n - 1) + " : s;");
-}
 
 class StreamedSteps {
 public:
@@ -145,7 +138,8 @@ private:
     auto atOutputPlane = [&](int c) { return api::get(c, api::at(arith::Expr(n_ - 1), w)); };
     Expr planes = zipped ? component(0) : w;
     if (parts.sourceOffsets >= 0) {
-      Expr offsets = component(parts.sourceOffsets), moved = sourceSlot(n_);
+      // Slot dz + offset (atDynamic clamps it into the window).
+      Expr offsets = component(parts.sourceOffsets), moved = sourceIndex();
       planes = api::generate(arith::Expr(n_), api::fn(
                                                   [&](Expr slot) {
                                                     Expr offset = elementAt(offsets, {slot});

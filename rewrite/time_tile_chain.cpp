@@ -143,8 +143,7 @@ Expr elementAt(Expr array, const std::vector<Expr> &indices) {
 /// dimension, `offsets` the tile's sourceOffsets. The source index is
 /// computed once per element, not once per tap.
 Expr windowsAtSources(const Expr &windows, const std::vector<Expr> &offsets, const std::vector<int64_t> &extents) {
-  Expr plus = api::userFun("timeTileSourceIndex", {{"at", ScalarKind::Int}, {"offset", ScalarKind::Int}},
-                           ScalarKind::Int, "return at + offset;");
+  const Expr plus = sourceIndex();
   // Applied to the windows, so that the buffer under them is a data operand
   // (materialised) rather than an array a function reads.
   return api::apply(api::fn(
@@ -253,6 +252,11 @@ Expr stepOnWindow(const StepMatch &step, int64_t pointwise, const Expr &g) {
         return api::apply(g, {api::tuple(components)});
       },
       "q");
+}
+
+Expr sourceIndex() {
+  return api::userFun("timeTileSourceIndex", {{"at", ScalarKind::Int}, {"offset", ScalarKind::Int}}, ScalarKind::Int,
+                      "return at + offset;");
 }
 
 Expr keepInside(ScalarKind kind) {

@@ -92,6 +92,10 @@ Expr windowsAtSources(const Expr &windows, const std::vector<Expr> &offsets, con
 /// the zip the window), in g's order.
 Expr stepOnWindow(const StepMatch &step, int64_t pointwise, const Expr &g);
 
+/// `at + offset`: an index moved to its source (an affine user function,
+/// which the code generator computes as index arithmetic).
+Expr sourceIndex();
+
 /// `inside ? v : c` for a constant boundary's mask.
 Expr keepInside(ScalarKind kind);
 

@@ -128,3 +128,29 @@ TEST_CASE("cfun function: a sum of 729 terms is printed one level deep, so every
   std::vector<Scalar> ones(729, Scalar::ofFloat(1.0f));
   CHECK(twin->call(std::span<const Scalar>(ones)).toDouble() == doctest::Approx(0.5 * 729 / 400.0));
 }
+
+TEST_CASE("affine: int functions of +, - and literal products are affine forms of their parameters") {
+  auto affine = [](std::vector<Param> params, ScalarKind result, const std::string &body) {
+    return Function::compile("f", std::move(params), result, body).affine();
+  };
+  auto plus = affine({i32("at"), i32("offset")}, ScalarKind::Int, "return at + offset;");
+  REQUIRE(plus);
+  CHECK(plus->constant == 0);
+  CHECK(plus->coefficients == std::vector<int64_t>{1, 1});
+  auto offset = affine({i32("source"), i32("at")}, ScalarKind::Int, "return source - at + 2;");
+  REQUIRE(offset);
+  CHECK(offset->constant == 2);
+  CHECK(offset->coefficients == std::vector<int64_t>{1, -1});
+  auto scaled = affine({i32("a"), i32("b")}, ScalarKind::Int, "{ return 3 * a - (b * 2 - 4) + -a; }");
+  REQUIRE(scaled);
+  CHECK(scaled->constant == 4);
+  CHECK(scaled->coefficients == std::vector<int64_t>{2, -2});
+  // Anything else is not: a division, a product of parameters, a local, a
+  // condition, a float.
+  CHECK(!affine({i32("a")}, ScalarKind::Int, "return a / 2;"));
+  CHECK(!affine({i32("a"), i32("b")}, ScalarKind::Int, "return a * b;"));
+  CHECK(!affine({i32("a")}, ScalarKind::Int, "int s = a + 1; return s;"));
+  CHECK(!affine({i32("a")}, ScalarKind::Int, "return a < 0 ? 0 : a;"));
+  CHECK(!affine({f32("a")}, ScalarKind::Float, "return a + 1.0f;"));
+  CHECK(!affine({f32("a")}, ScalarKind::Int, "return (int)a;"));
+}

@@ -144,9 +144,9 @@ TEST_CASE("timeTiledStream: radius 1 to 4, every boundary, 2D and 3D, match the 
         CHECK(kernel.iteration->count == arith::Expr(steps / depth + radius % 2));
         CHECK(kernel.iteration->phases.size() == (radius % 2 ? 2u : 0u));
         CHECK(occurrences(kernel.source, "local float ring_") == depth + radius % 2);
-        // Clamp and mirror read planes beyond the grid from their sources.
-        CHECK((kernel.source.find("timeTileSourceSlot") != std::string::npos) ==
-              (boundary == Clamp || boundary == Mirror));
+        // Clamp and mirror read planes beyond the grid from their sources,
+        // slots and positions computed as index arithmetic.
+        CHECK(kernel.source.find("timeTileSource") == std::string::npos);
         ++checked;
         ran += checkOnDevice(context ? &*context : nullptr, typed, extents, kernel);
       }
@@ -195,6 +195,36 @@ TEST_CASE("timeTiledStream: the CUDA kernels compile with NVRTC with an empty lo
         ++compiled;
       }
   CHECK(compiled == 16);
+}
+
+TEST_CASE("timeTiledStream: a specialised CUDA interior reads every plane and position where it is") {
+  // Clamp and mirror: the source offsets are index arithmetic, which the
+  // interior's ranges prove 0; no clamp and no offset remains there.
+  std::optional<cuda::NvrtcOptions> strict = cuda::test::strictSm90();
+  for (int boundary : {Clamp, Mirror}) {
+    std::map<std::string, int64_t> extents = extentsOf(3, 1, {20, 24, 40});
+    Program typed = typeCheck(iterated(3, 1, Boundary(boundary), 4), extents);
+    rewrite::RecipeOptions tiles = oddTiles(3, 2);
+    tiles.tileExtents = {8, 4, 0};
+    tiles.streamChunk = 4;
+    codegen::CodegenOptions options;
+    options.localSize = {8, 4, 1};
+    options.specialiseBoundaries = true;
+    codegen::Kernel kernel = codegen::generateKernel(
+        rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledStream, tiles), codegen::Target::CUDA, options);
+    CAPTURE(std::string(kBoundaryNames[boundary]));
+    CAPTURE(kernel.source);
+    REQUIRE(kernel.interior);
+    const size_t begin = kernel.source.find("liftcc_kernel("), end = kernel.source.find("} else {", begin);
+    REQUIRE(end != std::string::npos);
+    const std::string interior = kernel.source.substr(begin, end - begin);
+    CHECK(interior.find("__syncthreads()") != std::string::npos);
+    CHECK(interior.find("min(") == std::string::npos);
+    CHECK(interior.find("max(") == std::string::npos);
+    if (!strict) continue;
+    cuda::PtxResult ptx = cuda::compileToPtx(kernel.source, *strict, "time_tile_stream_interior.cu");
+    CHECK(ptx.log.empty());
+  }
 }
 
 TEST_CASE("timeTiledStream: refusals are one line") {

@@ -160,6 +160,46 @@ std::string Function::laneWiseRefusal() const {
   return cfun::laneWiseRefusal(*impl_->program->body, kind);
 }
 
+namespace {
+/// `e` (int-valued) as an affine form of the parameters, into `out` scaled by `scale`.
+bool addAffine(const ir::Expr &e, int64_t scale, size_t params, Function::Affine &out) {
+  if (e.type != ScalarKind::Int) return false;
+  switch (e.kind) {
+  case ir::ExprKind::Const: out.constant += scale * e.value.asInt(); return true;
+  case ir::ExprKind::Load:
+    if (e.slot < 0 || static_cast<size_t>(e.slot) >= params) return false; // a local
+    out.coefficients[static_cast<size_t>(e.slot)] += scale;
+    return true;
+  case ir::ExprKind::Neg: return addAffine(*e.a, -scale, params, out);
+  case ir::ExprKind::Arith:
+    if (e.arith == ir::ArithOp::Add || e.arith == ir::ArithOp::Sub)
+      return addAffine(*e.a, scale, params, out) &&
+             addAffine(*e.b, e.arith == ir::ArithOp::Add ? scale : -scale, params, out);
+    if (e.arith != ir::ArithOp::Mul) return false;
+    if (e.a->kind == ir::ExprKind::Const && e.a->type == ScalarKind::Int)
+      return addAffine(*e.b, scale * e.a->value.asInt(), params, out);
+    if (e.b->kind == ir::ExprKind::Const && e.b->type == ScalarKind::Int)
+      return addAffine(*e.a, scale * e.b->value.asInt(), params, out);
+    return false;
+  default: return false;
+  }
+}
+} // namespace
+
+std::optional<Function::Affine> Function::affine() const {
+  const ir::Program &program = *impl_->program;
+  if (impl_->result != ScalarKind::Int) return std::nullopt;
+  for (const Param &p : impl_->params)
+    if (p.kind != ScalarKind::Int) return std::nullopt;
+  const ir::Stmt *body = program.body;
+  while (body && body->kind == ir::StmtKind::Block && body->body.size() == 1) body = body->body.front();
+  if (!body || body->kind != ir::StmtKind::Return) return std::nullopt;
+  Affine out;
+  out.coefficients.assign(impl_->params.size(), 0);
+  if (!addAffine(*body->value, 1, impl_->params.size(), out)) return std::nullopt;
+  return out;
+}
+
 Scalar Function::call(std::span<const Scalar> args) const {
   const auto &params = impl_->params;
   if (args.size() != params.size())

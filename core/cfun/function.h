@@ -22,9 +22,11 @@
 #include "core/cfun/errors.h"
 #include "core/scalar.h"
 
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -106,6 +108,18 @@ public:
   /// otherwise why not, naming the construct (a condition on a lane, a
   /// conversion, an int or bool value, pow).
   std::string laneWiseRefusal() const;
+
+  /// An int function whose body is one `return` of its int parameters and
+  /// int literals under +, - and multiplication by a literal, as
+  /// `constant + sum of coefficients[i] * parameter i`: the code generator
+  /// then computes it as index arithmetic (a source index of a time tile is
+  /// `at + offset`), which its range analysis can simplify. nullopt for any
+  /// other function.
+  struct Affine {
+    int64_t constant = 0;
+    std::vector<int64_t> coefficients; ///< one per parameter
+  };
+  std::optional<Affine> affine() const;
 
   /// Evaluates with C semantics. args.size() must equal params().size()
   /// (std::invalid_argument otherwise); each argument is converted to its
