@@ -214,10 +214,11 @@ void Generator::declareCopies(LocalStream &stream) {
   // The copies spread evenly over the work-group where its size is given;
   // with one new plane a step, prefetched (generator_plane_copy.cpp).
   stream.cooperative.resize(stream.parts.size());
-  // A producer's planes are computed at the step that needs them, and a
-  // producer loads its own planes when its consumer asks for its next one.
-  stream.prefetch = stream.s == 1 && !stream.produces &&
-                    std::none_of(stream.producers.begin(), stream.producers.end(), [](const auto &p) { return p; });
+  // A stream whose planes a producer computes has nothing to prefetch (its
+  // producer computes each plane at the step that needs it); a producer
+  // copying its planes prefetches them as a consumer does (producePlane).
+  stream.prefetch =
+      stream.s == 1 && std::none_of(stream.producers.begin(), stream.producers.end(), [](const auto &p) { return p; });
   for (size_t k = 0; k < stream.parts.size(); ++k) {
     if (!stream.copies[k]) continue;
     const Type &planes = stream.parts[k].typeOrThrow();
@@ -353,14 +354,26 @@ void Generator::startProducers(const LocalStream &stream, const Scope &scope, co
     startProducers(p->stream, scope, where);
     for (int64_t k = 0; k + 1 < p->stream.n; ++k)
       loadPlanes(p->stream, arith::Expr(k), CopyPhase::Direct, scope, where);
+    if (p->stream.prefetch) loadPlanes(p->stream, arith::Expr(p->stream.n - 1), CopyPhase::Fetch, scope, where);
   }
 }
 
 void Generator::producePlane(const StreamProducer &p, const arith::Expr &index, const std::string &ring, int64_t slots,
                              const Scope &scope, const std::string &where) {
   const LocalStream &stream = p.stream;
-  loadPlanes(stream, index + arith::Expr(stream.n - 1), CopyPhase::Direct, scope, where);
+  const arith::Expr newest = index + arith::Expr(stream.n - 1);
+  loadPlanes(stream, newest, stream.prefetch ? CopyPhase::Store : CopyPhase::Direct, scope, where);
   body_.barrier();
+  // The plane of its next step, in flight while this step and its consumers compute.
+  if (stream.prefetch) {
+    const arith::Expr next = arith::simplify(newest + arith::Expr(1));
+    const arith::Expr planes = inputOf(p.e).typeOrThrow().arrayLength();
+    auto fetch = [&] { loadPlanes(stream, next, CopyPhase::Fetch, scope, where); };
+    if (arith::provablyLess(next, planes))
+      fetch(); // a step of the warm-up, or one the ranges place before the last
+    else
+      body_.ifThen(this->index(next) + " < " + this->index(planes), fetch);
+  }
   // The step writes its plane (toLocal(h, ...) into the target: h's outputs)
   // into the consumer's ring; genStreamStep gives the target the step first.
   const Type ringType = Type::array(p.e.typeOrThrow().arrayElement(), arith::Expr(slots));

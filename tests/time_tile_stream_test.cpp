@@ -219,6 +219,8 @@ TEST_CASE("timeTiledStream: a specialised CUDA interior reads every plane and po
     REQUIRE(end != std::string::npos);
     const std::string interior = kernel.source.substr(begin, end - begin);
     CHECK(interior.find("__syncthreads()") != std::string::npos);
+    // The first step's input planes prefetched a step ahead (12x8 a plane: 3 a work-item).
+    CHECK(interior.find("next_0[2]") != std::string::npos);
     CHECK(interior.find("min(") == std::string::npos);
     CHECK(interior.find("max(") == std::string::npos);
     if (!strict) continue;
