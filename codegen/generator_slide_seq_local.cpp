@@ -18,6 +18,15 @@
 // work-group and prefetched (generator_plane_copy.cpp), and, where each
 // work-item owns the same output positions at every step, the streamed
 // column at each in a register queue (generator_register_queue.cpp).
+//
+// A stream's planes may be computed by another stream instead of copied
+// (rule timeTileThroughStream: each step of a time tile streams the planes
+// the step before produces): slideSeq(n, 1, \w. toLocal(h, ...), ...) as a
+// part of the input is a producer (StreamProducer), whose step computes
+// one plane into this stream's ring. The pipeline runs at the pace of the
+// last stream: each of its loads asks its producer for the next plane
+// (producePlane: the producer's own next plane, a barrier, its step), and
+// every producer's first n - 1 planes are loaded before (startProducers).
 
 #include "codegen/generator.h"
 #include "core/arith/index_range.h"
