@@ -51,12 +51,6 @@ namespace {
 
 using namespace time_tile;
 
-std::string ruleName(int dims, int64_t depth, const std::vector<int64_t> &extents) {
-  std::string name = "timeTileThroughLocal" + std::to_string(dims) + "D(" + std::to_string(depth) + ";";
-  for (size_t d = 0; d < extents.size(); ++d) name += (d ? "," : "") + std::to_string(extents[d]);
-  return name + ")";
-}
-
 /// One tile's D steps (`steps`, the last first; tiles of `tileExtents`
 /// outputs, outermost first): the tile copied to local memory, each
 /// intermediate step computed into a local buffer of its own from the
@@ -116,20 +110,16 @@ Expr stepsThroughLocal(const std::vector<StepMatch> &steps, int dims, ScalarKind
 } // namespace
 
 Rule timeTileThroughLocal(int64_t depth, const std::vector<int64_t> &extents) {
-  const int dims = static_cast<int>(extents.size());
-  std::vector<int64_t> outerFirst(extents.rbegin(), extents.rend());
-  return {ruleName(dims, depth, extents),
-          "D steps mapN(g, slideN(n, 1, pad_b(x))) composed -> untileN(mapN(\\t. mapN(g, slideN(n, 1, B_{D-1})), "
-          "slideN(T + D(n-1), T, pad_b^D(x)))), B_0 = toLocal(mapLclN(id), t), B_k = toLocal(mapLclN(g), slideN(n, 1, "
-          "B_{k-1})); boundary wrap, constant with a tiled in-grid mask, or clamp and mirror reading each buffer at "
-          "tiled offsets",
-          [depth, dims, outerFirst](const Expr &e) -> std::optional<Expr> {
-            auto chain = matchChain(e, depth, dims, outerFirst);
-            if (!chain) return std::nullopt;
-            return tiledTimeTile(*chain, dims, outerFirst, [&](const TileLayout &layout, const Expr &tile) {
-              return stepsThroughLocal(chain->steps, dims, chain->kind, outerFirst, layout, tile);
-            });
-          }};
+  return timeTileRule(
+      "timeTileThroughLocal",
+      "D steps mapN(g, slideN(n, 1, pad_b(x))) composed -> untileN(mapN(\\t. mapN(g, slideN(n, 1, B_{D-1})), "
+      "slideN(T + D(n-1), T, pad_b^D(x)))), B_0 = toLocal(mapLclN(id), t), B_k = toLocal(mapLclN(g), slideN(n, 1, "
+      "B_{k-1})); boundary wrap, constant with a tiled in-grid mask, or clamp and mirror reading each buffer at "
+      "tiled offsets",
+      1, depth, extents,
+      [](const Chain &chain, const std::vector<int64_t> &tile, const TileLayout &layout, const Expr &t) {
+        return stepsThroughLocal(chain.steps, static_cast<int>(tile.size()), chain.kind, tile, layout, t);
+      });
 }
 
 } // namespace liftcc::rewrite

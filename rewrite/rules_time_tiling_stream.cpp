@@ -44,12 +44,6 @@ namespace {
 
 using namespace time_tile;
 
-std::string ruleName(int dims, int64_t depth, const std::vector<int64_t> &extents) {
-  std::string name = "timeTileThroughStream" + std::to_string(dims) + "D(" + std::to_string(depth) + ";";
-  for (size_t d = 0; d < extents.size(); ++d) name += (d ? "," : "") + std::to_string(extents[d]);
-  return name + ")";
-}
-
 /// The parts one step's stream zips beside its source planes: each an array
 /// of planes (or of ints, one per plane), read at the output's plane (padded
 /// by n-1 planes in front: window slot n-1) or, for the source planes'
@@ -190,21 +184,16 @@ private:
 } // namespace
 
 Rule timeTileThroughStream(int64_t depth, const std::vector<int64_t> &extents) {
-  const int dims = static_cast<int>(extents.size());
-  std::vector<int64_t> outerFirst(extents.rbegin(), extents.rend());
-  return {ruleName(dims, depth, extents),
-          "D steps mapN(g, slideN(n, 1, pad_b(x))) composed, tiled as timeTileThroughLocal (the chunk along the "
-          "outermost dimension) -> per tile S_k = slideSeq(n, 1, \\w. toLocal(mapLclN-1(g), nbh(w)), S_k-1), S_0 the "
-          "input's planes copied to local memory, the last step's slideSeq writing out; boundaries as "
-          "timeTileThroughLocal, clamp and mirror reading planes beyond the grid from their sources",
-          [depth, dims, outerFirst](const Expr &e) -> std::optional<Expr> {
-            if (dims < 2) return std::nullopt;
-            auto chain = matchChain(e, depth, dims, outerFirst);
-            if (!chain) return std::nullopt;
-            return tiledTimeTile(*chain, dims, outerFirst, [&](const TileLayout &layout, const Expr &tile) {
-              return StreamedSteps(*chain, dims, outerFirst, layout, tile).build();
-            });
-          }};
+  return timeTileRule(
+      "timeTileThroughStream",
+      "D steps mapN(g, slideN(n, 1, pad_b(x))) composed, tiled as timeTileThroughLocal (the chunk along the "
+      "outermost dimension) -> per tile S_k = slideSeq(n, 1, \\w. toLocal(mapLclN-1(g), nbh(w)), S_k-1), S_0 the "
+      "input's planes copied to local memory, the last step's slideSeq writing out; boundaries as "
+      "timeTileThroughLocal, clamp and mirror reading planes beyond the grid from their sources",
+      2, depth, extents,
+      [](const Chain &chain, const std::vector<int64_t> &tile, const TileLayout &layout, const Expr &t) {
+        return StreamedSteps(chain, static_cast<int>(tile.size()), tile, layout, t).build();
+      });
 }
 
 } // namespace liftcc::rewrite

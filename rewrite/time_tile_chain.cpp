@@ -242,6 +242,23 @@ Expr tiledTimeTile(const Chain &chain, int dims, const std::vector<int64_t> &til
   return partial ? takeFirst(grid, rounded, untiled) : untiled;
 }
 
+Rule timeTileRule(const std::string &name, std::string description, int minDims, int64_t depth,
+                  const std::vector<int64_t> &extents, PerTile perTile) {
+  const int dims = static_cast<int>(extents.size());
+  std::vector<int64_t> outerFirst(extents.rbegin(), extents.rend());
+  std::string ruleName = name + std::to_string(dims) + "D(" + std::to_string(depth) + ";";
+  for (size_t d = 0; d < extents.size(); ++d) ruleName += (d ? "," : "") + std::to_string(extents[d]);
+  return {ruleName + ")", std::move(description),
+          [depth, dims, minDims, outerFirst, perTile](const Expr &e) -> std::optional<Expr> {
+            if (dims < minDims) return std::nullopt;
+            auto chain = matchChain(e, depth, dims, outerFirst);
+            if (!chain) return std::nullopt;
+            return tiledTimeTile(*chain, dims, outerFirst, [&](const TileLayout &layout, const Expr &tile) {
+              return perTile(*chain, outerFirst, layout, tile);
+            });
+          }};
+}
+
 Expr stepOnWindow(const StepMatch &step, int64_t pointwise, const Expr &g) {
   if (step.pointwise.empty()) return g;
   return api::fn(

@@ -7,10 +7,12 @@
 // the view that computes a position beyond the grid at its source.
 
 #include "core/ir/expr.h"
+#include "rewrite/rule.h"
 
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace liftcc::rewrite::time_tile {
@@ -71,6 +73,14 @@ struct TileLayout {
 /// the surplus of partial tiles dropped.
 Expr tiledTimeTile(const Chain &chain, int dims, const std::vector<int64_t> &tile,
                    const std::function<Expr(const TileLayout &, const Expr &)> &perTile);
+
+/// A time-tile rule: at an expression, the chain of `depth` steps (a grid of
+/// at least `minDims` dimensions) tiled by `extents` (innermost first), each
+/// tile `perTile(chain, tile extents outermost first, layout, tile)`. Named
+/// `name` + dims + "D(depth;extents)".
+using PerTile = std::function<Expr(const Chain &, const std::vector<int64_t> &, const TileLayout &, const Expr &)>;
+Rule timeTileRule(const std::string &name, std::string description, int minDims, int64_t depth,
+                  const std::vector<int64_t> &extents, PerTile perTile);
 
 /// The N-d array of `extents` (outermost first) whose element at
 /// (i_0, ..., i_d-1) is f of those indices, as a view.

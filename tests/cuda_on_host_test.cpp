@@ -10,6 +10,7 @@
 #include "examples/example.h"
 #include "explore/strategy_text.h"
 #include "tests/cuda_on_host_support.h"
+#include "tests/kernel_text_support.h"
 
 #include <doctest/doctest.h>
 
@@ -50,13 +51,6 @@ void checkOnHost(const std::string &example, const std::map<std::string, int64_t
       if (wrong++ == 0) MESSAGE("first mismatch at " << i << ": " << (*got)[i] << ", expected " << want[i]);
     }
   CHECK(wrong == 0);
-}
-
-/// The interior branch of a boundary-specialised kernel's body.
-std::string interiorOf(const std::string &source) {
-  const size_t begin = source.find("liftcc_kernel("), end = source.find("} else {", begin);
-  REQUIRE(end != std::string::npos);
-  return source.substr(begin, end - begin);
 }
 
 } // namespace
@@ -154,7 +148,7 @@ TEST_CASE("cuda on host: local-memory kernels specialised (barriers in both bran
     Program typed = typeCheck(examples::findExample(example).build(), sizes);
     explore::Variant v = explore::variantFromStrategy(typed, strategy, codegen::Target::CUDA);
     CHECK(v.kernel.localMemoryBytes > 0);
-    const std::string interior = interiorOf(v.kernel.source);
+    const std::string interior = test::interiorOf(v.kernel.source);
     CAPTURE(interior);
     CHECK(interior.find("__syncthreads()") != std::string::npos);
     // No clamp in the interior; nor, in a time tile's, the source offsets
@@ -172,7 +166,7 @@ TEST_CASE("cuda on host: a shifted tap's lanes come from the aligned vectors aro
   Program typed = typeCheck(examples::findExample("gaussian").build(), sizes);
   explore::Variant v =
       explore::variantFromStrategy(typed, "vectorize(4) ; mapGlb(x,y) ; specialise", codegen::Target::CUDA);
-  const std::string interior = interiorOf(v.kernel.source);
+  const std::string interior = test::interiorOf(v.kernel.source);
   CAPTURE(interior);
   CHECK(interior.find("A[") == std::string::npos); // no lane read on its own
   // x-2 of the vector at x: lanes 2 and 3 of the vector at x-4, lanes 0 and 1 of the one at x.
@@ -186,7 +180,7 @@ TEST_CASE("cuda on host: a shifted tap's lanes come from the aligned vectors aro
   Program oddTyped = typeCheck(examples::findExample("gaussian").build(), odd);
   explore::Variant oddVariant =
       explore::variantFromStrategy(oddTyped, "vectorize(4) ; mapGlb(x,y) ; specialise", codegen::Target::CUDA);
-  CHECK(interiorOf(oddVariant.kernel.source).find(")).s[") == std::string::npos);
+  CHECK(test::interiorOf(oddVariant.kernel.source).find(")).s[") == std::string::npos);
   checkOnHost("gaussian", odd, "vectorize(4) ; mapGlb(x,y) ; specialise");
 }
 } // TEST_SUITE("cuda on host")

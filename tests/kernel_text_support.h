@@ -4,12 +4,22 @@
 
 #include "examples/example.h"
 
+#include <doctest/doctest.h>
+
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace liftcc::test {
+
+/// The interior branch of a boundary-specialised kernel's body (from the
+/// kernel's signature to its `} else {`).
+inline std::string interiorOf(const std::string &source) {
+  const size_t begin = source.find("liftcc_kernel("), end = source.find("} else {", begin);
+  REQUIRE(end != std::string::npos);
+  return source.substr(begin, end - begin);
+}
 
 /// How often `what` occurs in `text` (overlapping occurrences too).
 inline size_t occurrences(const std::string &text, const std::string &what) {

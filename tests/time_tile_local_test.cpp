@@ -158,8 +158,7 @@ TEST_CASE("timeTiledLocal: radius 1 to 4, every boundary, 2D and 3D, match the i
         // Depth 2 of 4 steps or depth 4 of 8 (2D, odd radii); the tiles
         // divide none of the extents (37 x 29; 11 x 10 x 9).
         const int64_t depth = dims == 2 && radius % 2 == 1 ? 4 : 2, steps = 2 * depth;
-        std::map<std::string, int64_t> extents =
-            extentsOf(dims, radius, dims == 2 ? std::vector<int64_t>{37, 29} : std::vector<int64_t>{11, 10, 9});
+        std::map<std::string, int64_t> extents = extentsOf(dims, radius, oddExtents(dims));
         Program typed = typeCheck(iterated(dims, radius, Boundary(boundary), steps), extents);
         Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, oddTiles(dims, depth));
         codegen::Kernel kernel = kernelOf(lowered, dims, codegen::Target::OpenCL);
@@ -179,10 +178,7 @@ TEST_CASE("timeTiledLocal: radius 1 to 4, every boundary, 2D and 3D, match the i
         // function called for it.
         CHECK(kernel.source.find("timeTileSource") == std::string::npos);
         ++checked;
-        if (!context) continue;
-        std::vector<Value> inputs = randomInputs(typed, extents, 7);
-        tuner::OpenCLKernelRunner runner(*context, kernel);
-        checkSame(interpret(typed, extents, inputs), runner.run(extents, inputs, typed.body().typeOrThrow()).output);
+        checkOnDevice(context ? &*context : nullptr, typed, extents, kernel);
       }
   CHECK(checked == 32);
 }
@@ -226,8 +222,7 @@ TEST_CASE("timeTiledLocal: a grid zipped beside the windows (the same every step
       for (int radius : {1, 2}) {
         if (dims == 3 && radius == 2) continue;
         const int64_t depth = radius == 1 ? 3 : 2, steps = 2 * depth;
-        std::map<std::string, int64_t> extents =
-            extentsOf(dims, radius, dims == 2 ? std::vector<int64_t>{37, 29} : std::vector<int64_t>{11, 10, 9});
+        std::map<std::string, int64_t> extents = extentsOf(dims, radius, oddExtents(dims));
         Program typed = typeCheck(iteratedPointwise(dims, radius, Boundary(boundary), steps), extents);
         Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, oddTiles(dims, depth));
         codegen::Kernel kernel = kernelOf(lowered, dims, codegen::Target::OpenCL);
@@ -242,10 +237,7 @@ TEST_CASE("timeTiledLocal: a grid zipped beside the windows (the same every step
         CHECK(occurrences(kernel.source, "local float tile_") == depth);
         CHECK(occurrences(kernel.source, "P[") == depth);
         ++checked;
-        if (!context) continue;
-        std::vector<Value> inputs = randomInputs(typed, extents, 7);
-        tuner::OpenCLKernelRunner runner(*context, kernel);
-        checkSame(interpret(typed, extents, inputs), runner.run(extents, inputs, typed.body().typeOrThrow()).output);
+        checkOnDevice(context ? &*context : nullptr, typed, extents, kernel);
       }
   CHECK(checked == 12);
   // A grid zipped beside the windows that changes from step to step (the
@@ -267,17 +259,10 @@ TEST_CASE("timeTiledLocal: the CUDA kernels compile with NVRTC with an empty log
       for (int radius : {1, 4}) {
         if (dims == 3 && radius > 1) continue;
         const int64_t depth = radius == 1 ? 2 : 4;
-        std::map<std::string, int64_t> extents =
-            extentsOf(dims, radius, dims == 2 ? std::vector<int64_t>{37, 29} : std::vector<int64_t>{11, 10, 9});
+        std::map<std::string, int64_t> extents = extentsOf(dims, radius, oddExtents(dims));
         Program typed = typeCheck(iterated(dims, radius, Boundary(boundary), 2 * depth), extents);
         Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledLocal, oddTiles(dims, depth));
-        codegen::Kernel kernel = kernelOf(lowered, dims, codegen::Target::CUDA);
-        CAPTURE(kernel.source);
-        cuda::PtxResult ptx = cuda::compileToPtx(kernel.source, *strict, "time_tile_local.cu");
-        CHECK(ptx.log.empty());
-        CHECK(ptx.warnings.empty());
-        CHECK(ptx.ptx.find(".entry liftcc_kernel") != std::string::npos);
-        CHECK(ptx.ptx.find("bar.sync") != std::string::npos);
+        checkCompilesWithBarriers(kernelOf(lowered, dims, codegen::Target::CUDA), *strict, "time_tile_local.cu");
         ++compiled;
       }
   CHECK(compiled == 12);

@@ -52,20 +52,6 @@ codegen::Kernel kernelOf(const Program &lowered, int dims, codegen::Target targe
   return codegen::generateKernel(lowered, target, options);
 }
 
-std::vector<int64_t> oddExtents(int dims) {
-  return dims == 2 ? std::vector<int64_t>{37, 29} : std::vector<int64_t>{11, 10, 9};
-}
-
-/// Runs `kernel` on the device (when there is one) against the interpreter; whether it ran.
-bool checkOnDevice(ocl::Context *context, const Program &typed, const std::map<std::string, int64_t> &extents,
-                   const codegen::Kernel &kernel) {
-  if (!context) return false;
-  std::vector<Value> inputs = randomInputs(typed, extents, 7);
-  tuner::OpenCLKernelRunner runner(*context, kernel);
-  checkSame(interpret(typed, extents, inputs), runner.run(extents, inputs, typed.body().typeOrThrow()).output);
-  return true;
-}
-
 } // namespace
 
 TEST_CASE("timeTiledStream: random walks ending in timeTileThroughStream preserve semantics (application counts)") {
@@ -185,13 +171,7 @@ TEST_CASE("timeTiledStream: the CUDA kernels compile with NVRTC with an empty lo
         std::map<std::string, int64_t> extents = extentsOf(dims, radius, oddExtents(dims));
         Program typed = typeCheck(iterated(dims, radius, Boundary(boundary), 4), extents);
         Program lowered = rewrite::applyRecipe(typed, rewrite::Recipe::TimeTiledStream, oddTiles(dims, 2));
-        codegen::Kernel kernel = kernelOf(lowered, dims, codegen::Target::CUDA);
-        CAPTURE(kernel.source);
-        cuda::PtxResult ptx = cuda::compileToPtx(kernel.source, *strict, "time_tile_stream.cu");
-        CHECK(ptx.log.empty());
-        CHECK(ptx.warnings.empty());
-        CHECK(ptx.ptx.find(".entry liftcc_kernel") != std::string::npos);
-        CHECK(ptx.ptx.find("bar.sync") != std::string::npos);
+        checkCompilesWithBarriers(kernelOf(lowered, dims, codegen::Target::CUDA), *strict, "time_tile_stream.cu");
         ++compiled;
       }
   CHECK(compiled == 16);
@@ -215,9 +195,7 @@ TEST_CASE("timeTiledStream: a specialised CUDA interior reads every plane and po
     CAPTURE(std::string(kBoundaryNames[boundary]));
     CAPTURE(kernel.source);
     REQUIRE(kernel.interior);
-    const size_t begin = kernel.source.find("liftcc_kernel("), end = kernel.source.find("} else {", begin);
-    REQUIRE(end != std::string::npos);
-    const std::string interior = kernel.source.substr(begin, end - begin);
+    const std::string interior = test::interiorOf(kernel.source);
     CHECK(interior.find("__syncthreads()") != std::string::npos);
     // The first step's input planes prefetched a step ahead (12x8 a plane: 3 a work-item).
     CHECK(interior.find("next_0[2]") != std::string::npos);

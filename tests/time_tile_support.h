@@ -5,10 +5,14 @@
 // misplaced halo shows), with or without a grid zipped beside the windows,
 // iterated or composed.
 
+#include "codegen/kernel.h"
+#include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
 #include "examples/stencil_helpers.h"
 #include "primitives/api.h"
 #include "tests/stencil_offsets.h"
+#include "tuner/cuda/nvrtc_compiler.h"
+#include "tuner/opencl/opencl_backend.h"
 
 #include <doctest/doctest.h>
 
@@ -100,6 +104,32 @@ inline std::map<std::string, int64_t> extentsOf(int dims, int radius, const std:
   std::vector<Size> sizes = examples::gridSizes(dims, 2 * radius + 1);
   for (size_t d = 0; d < sizes.size(); ++d) extents[sizes[d].varName()] = values[d];
   return extents;
+}
+
+/// Extents no test tile, chunk or depth divides: 37 x 29, or 11 x 10 x 9.
+inline std::vector<int64_t> oddExtents(int dims) {
+  return dims == 2 ? std::vector<int64_t>{37, 29} : std::vector<int64_t>{11, 10, 9};
+}
+
+/// Runs `kernel` on the device (when there is one) against the interpreter; whether it ran.
+inline bool checkOnDevice(ocl::Context *context, const Program &typed, const std::map<std::string, int64_t> &extents,
+                          const codegen::Kernel &kernel) {
+  if (!context) return false;
+  std::vector<Value> inputs = randomInputs(typed, extents, 7);
+  tuner::OpenCLKernelRunner runner(*context, kernel);
+  checkSame(interpret(typed, extents, inputs), runner.run(extents, inputs, typed.body().typeOrThrow()).output);
+  return true;
+}
+
+/// A time tile's CUDA C compiles with NVRTC (`options`) with an empty log and has its barriers.
+inline void checkCompilesWithBarriers(const codegen::Kernel &kernel, const cuda::NvrtcOptions &options,
+                                      const std::string &file) {
+  CAPTURE(kernel.source);
+  cuda::PtxResult ptx = cuda::compileToPtx(kernel.source, options, file);
+  CHECK(ptx.log.empty());
+  CHECK(ptx.warnings.empty());
+  CHECK(ptx.ptx.find(".entry liftcc_kernel") != std::string::npos);
+  CHECK(ptx.ptx.find("bar.sync") != std::string::npos);
 }
 
 } // namespace liftcc::test::time_tiles

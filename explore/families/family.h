@@ -107,6 +107,15 @@ int ndrangeDimensions(const Program &lowered);
 /// around its iterate make (rewrite/iterate_chain.h). Time tiles fuse that
 /// many steps at most. nullopt for programs without such a loop.
 std::optional<Expr> mainLoop(const Program &typed);
+/// The depths of `depths` (at least 2) within the constant iteration count
+/// of the program's loop (mainLoop; one that does not divide it ends with a
+/// launch of the steps left): the time tiles through local memory. None for
+/// other programs and for iterates over a tuple.
+std::vector<int64_t> depthsWithinLoop(const Program &typed, const std::vector<int64_t> &depths);
+/// The plane tiles of a stream through local memory of `recipe`: a 2D
+/// program's rows (SpaceOptions::streamRows, `tile(X)`), else each of
+/// SpaceOptions::streamTiles as a tile shape.
+std::vector<Configuration> streamPlaneTiles(const FamilyInput &in, rewrite::Recipe recipe);
 /// A time tile of t steps recomputes each step's window at every read of
 /// the next: about w^t reads per output for steps of w reads. Beyond this
 /// many the tile cannot pay for itself, and generating its kernels took

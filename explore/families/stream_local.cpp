@@ -29,17 +29,7 @@ std::vector<Proposal> streamLocalConfigurations(const FamilyInput &in) {
   // `tile(X)`): a 3D plane tile's x extent alone would make groups of 16 or
   // 32 work-items. (With no rows given, a 2D program streams the plane
   // tiles' x extents, as before rows existed.)
-  std::vector<Configuration> tiles;
-  if (outputRank(in.typed) == 2 && !in.options.streamRows.empty()) {
-    for (int64_t row : in.options.streamRows)
-      tiles.push_back(Configuration{rewrite::Recipe::StreamLocal, row, {0, 0, 0}});
-  } else {
-    for (const auto &shape : in.options.streamTiles) {
-      Configuration c{rewrite::Recipe::StreamLocal, 8, {0, 0, 0}};
-      c.tileShape = shape;
-      tiles.push_back(c);
-    }
-  }
+  const std::vector<Configuration> tiles = streamPlaneTiles(in, rewrite::Recipe::StreamLocal);
   for (const Configuration &tile : tiles)
     for (int64_t chunk : in.options.streamChunks) {
       Configuration c = tile;

@@ -92,6 +92,29 @@ std::optional<Expr> mainLoop(const Program &typed) {
   return longest;
 }
 
+std::vector<int64_t> depthsWithinLoop(const Program &typed, const std::vector<int64_t> &depths) {
+  const std::optional<Expr> loop = mainLoop(typed);
+  if (!loop || !iterateCount(*loop).isConstant() || iteratesTuple(typed)) return {};
+  std::vector<int64_t> within;
+  for (int64_t depth : depths)
+    if (depth >= 2 && depth <= iterateCount(*loop).constant()) within.push_back(depth);
+  return within;
+}
+
+std::vector<Configuration> streamPlaneTiles(const FamilyInput &in, rewrite::Recipe recipe) {
+  std::vector<Configuration> tiles;
+  if (outputRank(in.typed) == 2 && !in.options.streamRows.empty()) {
+    for (int64_t row : in.options.streamRows) tiles.push_back(Configuration{recipe, row, {0, 0, 0}});
+    return tiles;
+  }
+  for (const auto &shape : in.options.streamTiles) {
+    Configuration c{recipe, 8, {0, 0, 0}};
+    c.tileShape = shape;
+    tiles.push_back(c);
+  }
+  return tiles;
+}
+
 namespace {
 
 /// The reads per output of one step, estimated: the points its windows

@@ -7,23 +7,13 @@
 // derive from its programs.
 #include "explore/families/family.h"
 
-#include "core/ir/iterated_state.h"
-#include "core/ir/operands.h"
-
 namespace liftcc::explore::families {
 
 namespace {
 
-/// The depths (at least 2) within the constant iteration count of the program's loop (mainLoop)
-/// (one that does not divide it ends with a launch of the steps left); none
-/// for other programs and iterates over a tuple.
+/// The family's depths within the program's loop.
 std::vector<int64_t> depthsWithin(const Program &typed, const SpaceOptions &options) {
-  const std::optional<Expr> loop = mainLoop(typed);
-  if (!loop || !iterateCount(*loop).isConstant() || iteratesTuple(typed)) return {};
-  std::vector<int64_t> depths;
-  for (int64_t depth : options.timeTiledLocalDepths)
-    if (depth >= 2 && depth <= iterateCount(*loop).constant()) depths.push_back(depth);
-  return depths;
+  return depthsWithinLoop(typed, options.timeTiledLocalDepths);
 }
 
 std::vector<Proposal> timeTiledLocalConfigurations(const FamilyInput &in) {
