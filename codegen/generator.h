@@ -5,6 +5,7 @@
 #include "codegen/env.h"
 #include "codegen/generate.h"
 #include "codegen/kernel_ir.h"
+#include "codegen/kernel_ir_passes.h"
 #include "core/ir/loop_split.h"
 
 #include <cstdint>
@@ -96,16 +97,14 @@ std::string assembleSource(const Dialect &dialect, const std::vector<SourceParts
 
 class Generator {
 public:
-  /// `wideIndices`: index variables and arithmetic in 64 bits. `interior`:
-  /// generate the interior code of a specialised kernel (see
+  /// `interior`: generate the interior code of a specialised kernel (see
   /// Kernel::Interior): every mapGlb / mapWrg index ranges over its interior
   /// only and has no bounds guard.
-  Generator(const Program &program, Target target, const CodegenOptions &options, bool wideIndices,
+  Generator(const Program &program, Target target, const CodegenOptions &options,
             std::optional<Kernel::Interior> interior = std::nullopt);
+  /// The kernel; its index width (Kernel::indexBits) is chosen by the kernel
+  /// IR's chooseIndexWidth pass from what the range analysis proved.
   Kernel run();
-  /// After run() of a 32-bit generator: some index expression could not be
-  /// proved to stay within int, so the kernel must be generated wide.
-  bool needsWideIndices() const { return needsWide_; }
   /// After run(): how many pad reads kept boundary arithmetic (a clamp,
   /// mirror or wrap the ranges did not simplify away, a constant-pad select).
   int64_t boundaryOperations() const { return boundaryOps_; }
@@ -149,22 +148,32 @@ private:
   bool callsDividingUserFun(const std::string &text) const;
   /// The call of user function `f`, lane-wise when `result` is a vector.
   std::string callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result);
-  /// Refuses an output expression of more than kMaxExpressionBytes of text (a CodegenError).
+  /// Refuses an output expression of more than kir::kMaxExpressionBytes of text
+  /// (a CodegenError) while it is built (the capExpressionSize pass checks the
+  /// statements emitted).
   static void checkExpressionSize(size_t bytes);
   /// Row-major offset of `path` in a buffer of `type`.
   arith::Expr linearize(const Type &type, const AccessPath &path, const std::string &where) const;
-  /// The C text of an index expression; records whether the range analysis
-  /// proves it (and every subexpression C evaluates) within int.
+  /// The C text of an index expression, with the range analysis' finding of
+  /// whether it (and every subexpression C evaluates) fits int: plain text
+  /// where it fits and reads the same at both widths, else a width choice
+  /// (index_holes.h) that the chooseIndexWidth pass spells.
   std::string index(const arith::Expr &e);
   /// index() of an expression arith::simplify already returned.
   std::string simplifiedIndex(const arith::Expr &simplified);
+  /// The text of `simplified` at both widths (min/max of 64-bit indices are
+  /// the generated liftcc_min/liftcc_max), recording `fitsNarrow`.
+  std::string spelledIndex(const arith::Expr &simplified, bool fitsNarrow) const;
   /// The C text of a buffer element's index: a hole (index_holes.h) through
   /// which the nameCommonIndices pass can name the index's base, shared by
   /// the accesses of a statement list, or plain text where there is nothing
   /// to name.
   std::string bufferIndex(const arith::Expr &offset);
-  /// "int", or the dialect's 64-bit type for wide kernels.
-  std::string indexType() const { return wideIndices_ ? dialect_.wideIndexType() : "int"; }
+  /// The index type: "int", or the dialect's 64-bit type in wide kernels (a width choice).
+  std::string indexType() const;
+  /// A built-in id or size of dimension `d` (Dialect::globalId, groupId, ...)
+  /// converted to the index type (a width choice).
+  std::string indexBuiltin(std::string (Dialect::*builtin)(int, const std::string &) const, int d) const;
 
   // ---- vectors (generator_vectors.cpp) ----
   /// The vector at `path` of asVector(w, in): one vloadN where its lanes are
@@ -372,9 +381,11 @@ private:
   void setLaunchConfiguration(Kernel &kernel) const;
   /// The generated statements, or with boundary specialisation `if (interior) {...} else {...}`.
   kir::Stmts specialisedBody(Kernel &kernel);
-  /// The kernel function: signature, widened sizes, local arrays and `body`, after the kernel IR's passes.
-  std::string kernelFunction(const Kernel &kernel, const std::vector<std::string> &params,
-                             const kir::Stmts &body) const;
+  /// The kernel IR's passes over the local arrays and the (specialised)
+  /// body, then the kernel's source: user functions, `params`, body.
+  void assemble(Kernel &kernel, const std::vector<std::string> &params);
+  /// The kernel function: signature, widened sizes (64-bit kernels) and `body`, after the kernel IR's passes.
+  std::string kernelFunction(const Kernel &kernel, const std::vector<std::string> &params, const kir::Body &body) const;
 
   /// The output parameters of a result with tuples, one per component, and
   /// the target writing each scalar to its component.
@@ -422,7 +433,9 @@ private:
   /// The most scalars an array materialised in private memory may have.
   static constexpr int64_t kMaxPrivateScalars = 4096;
   int64_t unrolledCopies_ = 1; ///< product of the enclosing unrolled loops' extents
-  bool wideIndices_ = false, needsWide_ = false;
+  /// Some index was not proved to fit int: every index after it is marked
+  /// as not fitting too (the kernel is 64-bit anyway; proving costs time).
+  bool needsWide_ = false;
   std::optional<Kernel::Interior> interior_;
   bool borderCode_ = false; ///< generating borderCode(): calls go to the border copies
   int64_t boundaryOps_ = 0;
@@ -452,10 +465,6 @@ private:
   bool assumesLocalSize_ = false;
   SourceParts parts_;
 };
-
-/// The longest expression (one user function's call with its inlined
-/// arguments) a kernel may contain; longer is a CodegenError.
-constexpr size_t kMaxExpressionBytes = size_t{1} << 20;
 
 /// The name of the non-inlined copy of user function `name` that the border
 /// code of a specialised OpenCL kernel calls (Dialect::separateBorderUserFuns).

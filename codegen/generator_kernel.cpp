@@ -59,10 +59,9 @@ std::string borderUserFunDefinition(const cfun::Function &f, const Dialect &dial
 
 } // namespace
 
-Generator::Generator(const Program &program, Target target, const CodegenOptions &options, bool wideIndices,
+Generator::Generator(const Program &program, Target target, const CodegenOptions &options,
                      std::optional<Kernel::Interior> interior)
-    : program_(program), dialect_(target), options_(options), wideIndices_(wideIndices),
-      interior_(std::move(interior)) {
+    : program_(program), dialect_(target), options_(options), interior_(std::move(interior)) {
   // Programs built with the C++ API skip the JSON reader's checks of names,
   // so every name that becomes an identifier of the kernel is checked here.
   if (auto why = invalidKernelName(options.kernelName)) fail("", "kernel name '" + options.kernelName + "' " + *why);
@@ -148,9 +147,9 @@ Kernel Generator::run() {
   }
   for (const arith::Expr &s : program_.sizes) {
     // Size arguments are passed as int; a 64-bit kernel widens them on entry
-    // (see below), else a product of two sizes (N*M) would still be computed,
-    // and overflow, in int.
-    params.push_back("int " + (wideIndices_ ? wideSizeParameter(s.varName()) : s.varName()));
+    // (kernelFunction), else a product of two sizes (N*M) would still be
+    // computed, and overflow, in int.
+    params.push_back("int " + kir::choiceText({s.varName(), wideSizeParameter(s.varName())}));
     kernel.args.push_back({s.varName(), KernelArg::Role::Size, ScalarKind::Int, arith::Expr(1)});
   }
   if (options_.countGlobalLoads) {
@@ -184,14 +183,22 @@ Kernel Generator::run() {
   setLaunchConfiguration(kernel);
   // Code written for the work-group size given (a stream's queues and copies).
   if (assumesLocalSize_) kernel.requiresLocalSize = true;
+  assemble(kernel, params);
+  return kernel;
+}
+
+void Generator::assemble(Kernel &kernel, const std::vector<std::string> &params) {
   parts_.usesDouble = usesDouble_;
-  parts_.wideIndices = wideIndices_;
+  kir::Stmts statements = localDeclarations_;
   kir::Stmts kernelBody = specialisedBody(kernel);
+  statements.insert(statements.end(), kernelBody.begin(), kernelBody.end());
+  kir::Body simplified = kir::simplify(statements);
+  parts_.wideIndices = simplified.width == kir::IndexWidth::Wide;
+  kernel.indexBits = parts_.wideIndices ? 64 : 32;
   for (const std::string &name : userFunOrder_) parts_.userFuns.push_back(emittedUserFun(name));
-  parts_.kernelFunction = kernelFunction(kernel, params, kernelBody);
+  parts_.kernelFunction = kernelFunction(kernel, params, simplified);
   recordVectorSources();
   kernel.source = assembleSource(dialect_, {parts_});
-  return kernel;
 }
 
 void Generator::setLaunchConfiguration(Kernel &kernel) const {
@@ -242,19 +249,19 @@ kir::Stmts Generator::specialisedBody(Kernel &kernel) {
 }
 
 std::string Generator::kernelFunction(const Kernel &kernel, const std::vector<std::string> &params,
-                                      const kir::Stmts &body) const {
+                                      const kir::Body &body) const {
+  bool wide = body.width == kir::IndexWidth::Wide;
   std::optional<std::array<int64_t, 3>> required;
   if (kernel.requiresLocalSize) required = kernel.localSize;
   std::string function = dialect_.kernelQualifier(required) + " " + kernel.name + "(";
-  for (size_t i = 0; i < params.size(); ++i) function += (i ? ", " : "") + params[i];
+  for (size_t i = 0; i < params.size(); ++i) function += (i ? ", " : "") + kir::spellWidth(params[i], wide);
   function += ") {\n";
   kir::Stmts statements;
-  if (wideIndices_)
+  if (wide)
     for (const arith::Expr &s : program_.sizes)
       statements.push_back({kir::Let{dialect_.wideIndexType(), s.varName(), wideSizeParameter(s.varName())}});
-  statements.insert(statements.end(), localDeclarations_.begin(), localDeclarations_.end());
-  statements.insert(statements.end(), body.begin(), body.end());
-  return function + kir::print(kir::simplify(statements), dialect_, 1) + "}\n";
+  statements.insert(statements.end(), body.statements.begin(), body.statements.end());
+  return function + kir::print(statements, dialect_, 1) + "}\n";
 }
 
 std::string assembleSource(const Dialect &dialect, const std::vector<SourceParts> &kernels) {
@@ -338,10 +345,21 @@ WriteTarget Generator::outputComponents(const Type &resultType, Kernel &kernel, 
 
 std::string Generator::index(const arith::Expr &e) { return simplifiedIndex(arith::simplify(e)); }
 
-std::string Generator::simplifiedIndex(const arith::Expr &s) {
+std::string Generator::indexType() const { return kir::choiceText({"int", dialect_.wideIndexType()}); }
+
+std::string Generator::indexBuiltin(std::string (Dialect::*builtin)(int, const std::string &) const, int d) const {
+  return kir::choiceText({(dialect_.*builtin)(d, "int"), (dialect_.*builtin)(d, dialect_.wideIndexType())});
+}
+
+std::string Generator::spelledIndex(const arith::Expr &s, bool fitsNarrow) const {
   // min/max of an int literal and a 64-bit index are ambiguous overloads in
   // CUDA and OpenCL C: wide kernels call their own 64-bit versions.
-  if (wideIndices_) return s.str(cfun::kGeneratedPrefix);
+  std::string narrow = s.str(), wide = s.str(cfun::kGeneratedPrefix);
+  if (fitsNarrow && narrow == wide) return narrow;
+  return kir::choiceText({narrow, wide, fitsNarrow});
+}
+
+std::string Generator::simplifiedIndex(const arith::Expr &s) {
   if (!needsWide_) {
     // C evaluates every subexpression in the index type, so each must fit,
     // not only the result (a*K - b*K can be small while a*K overflows).
@@ -356,7 +374,7 @@ std::string Generator::simplifiedIndex(const arith::Expr &s) {
     };
     if (!fits(s)) needsWide_ = true;
   }
-  return s.str();
+  return spelledIndex(s, !needsWide_);
 }
 
 bool Generator::readsOpaqueIndex(const arith::Expr &e) const {
@@ -387,14 +405,15 @@ std::string Generator::bufferIndex(const arith::Expr &offset) {
   // kernel's index type keeps the whole index (it fits where the base may not).
   if (base.kind() == arith::Kind::Variable || base.isConstant() || readsOpaqueIndex(base)) return full;
   if (constant < INT32_MIN || constant > INT32_MAX) return full;
-  if (!wideIndices_) {
-    auto lo = arith::constantLowerBound(base), hi = arith::constantUpperBound(base);
-    if (!lo || !hi || *lo < INT32_MIN || *hi > INT32_MAX) return full;
-  }
-  std::string baseText = simplifiedIndex(base);
+  // A 32-bit kernel names only a base proved to fit (kir::spellWidth).
+  auto lo = arith::constantLowerBound(base), hi = arith::constantUpperBound(base);
+  bool baseFits = lo && hi && *lo >= INT32_MIN && *hi <= INT32_MAX;
+  // The base's width decides nothing (it is named only where it fits or the
+  // kernel is 64-bit): spelled as fitting.
+  std::string baseText = spelledIndex(base, true);
   auto [named, fresh] = indexNames_.try_emplace(baseText);
   if (fresh) named->second = freshName("idx");
-  return kir::holeText({named->second, indexType(), baseText, constant, full});
+  return kir::holeText({named->second, indexType(), baseText, constant, full, baseFits});
 }
 
 cfun::Function Generator::emittedUserFun(const std::string &name) const {

@@ -58,18 +58,20 @@ Generator::MapIndex Generator::mapIndex(const Expr &e, const arith::Expr &n, Sco
   case Op::MapGlb:
     inner.glb[d] = true;
     record(glbExtent_);
-    return {freshName("gid" + std::to_string(d)), dialect_.globalId(d, indexType()),
-            dialect_.globalSize(d, indexType())};
+    return {freshName("gid" + std::to_string(d)), indexBuiltin(&Dialect::globalId, d),
+            indexBuiltin(&Dialect::globalSize, d)};
   case Op::MapWrg:
     inner.wrg[d] = true;
     record(wrgExtent_);
-    return {freshName("wg" + std::to_string(d)), dialect_.groupId(d, indexType()), dialect_.numGroups(d, indexType())};
+    return {freshName("wg" + std::to_string(d)), indexBuiltin(&Dialect::groupId, d),
+            indexBuiltin(&Dialect::numGroups, d)};
   case Op::MapLcl:
     inner.lcl[d] = true;
     if (!lclExtent_[d] ||
         (n.isConstant() && (!lclExtent_[d]->isConstant() || n.constant() > lclExtent_[d]->constant())))
       lclExtent_[d] = n; // the widest mapLcl decides the default work-group size
-    return {freshName("lid" + std::to_string(d)), dialect_.localId(d, indexType()), dialect_.localSize(d, indexType())};
+    return {freshName("lid" + std::to_string(d)), indexBuiltin(&Dialect::localId, d),
+            indexBuiltin(&Dialect::localSize, d)};
   default: inner.sequential = true; return {freshName("i"), "0", "1"};
   }
 }

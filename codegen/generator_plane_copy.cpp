@@ -59,7 +59,7 @@ std::optional<Generator::CooperativeCopy> Generator::cooperativeCopy(const Expr 
 void Generator::declareFlatIndex(CooperativeCopy &c) {
   std::string text, scale;
   for (int d = 0; d < static_cast<int>(c.extents.size()); ++d) {
-    text += (text.empty() ? "" : " + ") + scale + dialect_.localId(d, indexType());
+    text += (text.empty() ? "" : " + ") + scale + indexBuiltin(&Dialect::localId, d);
     scale += std::to_string(options_.localSize[static_cast<size_t>(d)]) + "*";
   }
   c.flat = freshName("item");

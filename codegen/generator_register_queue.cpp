@@ -88,10 +88,10 @@ void Generator::fillQueue(const RingBinding &ring, const QueuedPlane &plane, int
   for (size_t j = 0; j < dims; ++j) {
     const int d = static_cast<int>(dims - 1 - j);
     const int64_t local = options_.localSize[static_cast<size_t>(d)];
-    own.push_back(arith::Expr::var(dialect_.localId(d, indexType()), arith::Range::between(0, local - 1)));
+    own.push_back(arith::Expr::var(indexBuiltin(&Dialect::localId, d), arith::Range::between(0, local - 1)));
     if (plane.copies[j] == 1 && local > plane.extents[j])
       owns +=
-          (owns.empty() ? "" : " && ") + dialect_.localId(d, indexType()) + " < " + std::to_string(plane.extents[j]);
+          (owns.empty() ? "" : " && ") + indexBuiltin(&Dialect::localId, d) + " < " + std::to_string(plane.extents[j]);
   }
   auto copy = [&] {
     for (int64_t column = 0; column < plane.columns(); ++column) {

@@ -44,7 +44,7 @@ std::string borderUserFunName(const std::string &name) {
 }
 
 kir::Stmts Generator::borderCode() const {
-  Generator border(program_, dialect_.target(), options_, wideIndices_);
+  Generator border(program_, dialect_.target(), options_);
   border.borderCode_ = true;
   border.run();
   return border.body_.statements();
@@ -79,7 +79,7 @@ std::string Generator::interiorCondition(const Kernel &general, const Kernel::In
   for (int d = 0; d < 3; ++d) {
     if (margins.inWorkGroups) {
       if (!wrgExtent_[d]) continue;
-      std::string group = dialect_.groupId(d, indexType());
+      std::string group = indexBuiltin(&Dialect::groupId, d);
       if (margins.lo[d] > 0) conjoin(group + " >= " + std::to_string(margins.lo[d]));
       if (margins.hi[d] > 0) conjoin(group + " < " + arith::simplify(*wrgExtent_[d] - margins.hi[d]).str());
       continue;
@@ -87,8 +87,8 @@ std::string Generator::interiorCondition(const Kernel &general, const Kernel::In
     if (!glbExtent_[d]) continue;
     // The first work-item of this work-group and the work-group size: uniform
     // across the work-group, so PoCL's work-group loops and warps agree.
-    std::string size = local ? std::to_string((*local)[d]) : dialect_.localSize(d, indexType());
-    std::string first = "(" + dialect_.groupId(d, indexType()) + " * " + size + ")";
+    std::string size = local ? std::to_string((*local)[d]) : indexBuiltin(&Dialect::localSize, d);
+    std::string first = "(" + indexBuiltin(&Dialect::groupId, d) + " * " + size + ")";
     if (margins.lo[d] > 0) conjoin(first + " >= " + std::to_string(margins.lo[d]));
     bool guarded = !(general.requiresLocalSize && guardFree(Op::MapGlb, d, *glbExtent_[d]));
     if (margins.hi[d] > 0 || guarded)
@@ -104,7 +104,7 @@ std::string Generator::itemInteriorCondition(const Kernel::Interior &margins) co
   auto conjoin = [&](const std::string &term) { condition += (condition.empty() ? "" : " && ") + term; };
   for (int d = 0; d < 3; ++d) {
     if (!glbExtent_[d]) continue;
-    std::string id = dialect_.globalId(d, indexType());
+    std::string id = indexBuiltin(&Dialect::globalId, d);
     if (margins.lo[d] > 0) conjoin(id + " >= " + std::to_string(margins.lo[d]));
     if (margins.hi[d] > 0) conjoin(id + " < " + arith::simplify(*glbExtent_[d] - margins.hi[d]).str());
   }
@@ -127,13 +127,14 @@ std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &gen
   // The interior body at `m`, or nullopt while boundary arithmetic remains
   // (or it would not fit the general kernel's declarations).
   auto attempt = [&](const Kernel::Interior &m) -> std::optional<kir::Stmts> {
-    Generator interior(program_, dialect_.target(), options_, wideIndices_, m);
+    Generator interior(program_, dialect_.target(), options_, m);
     try {
       interior.run();
     } catch (const CodegenError &) {
       return std::nullopt;
     }
-    if (interior.boundaryOps_ > 0 || interior.needsWide_) return std::nullopt;
+    // A 32-bit kernel's interior must be 32-bit too (one width per kernel).
+    if (interior.boundaryOps_ > 0 || (interior.needsWide_ && !needsWide_)) return std::nullopt;
     // Local tiles are declared once for both codes: they must be the same.
     if (interior.localDeclarations_ != localDeclarations_ || interior.localBytes_ != localBytes_) return std::nullopt;
     for (const std::string &name : interior.userFunOrder_)

@@ -265,19 +265,9 @@ bool hasStages(const Program &typedProgram) {
 
 Kernel generateOneKernel(const Program &typedProgram, Target target, const CodegenOptions &options,
                          SourceParts *parts) {
-  // int indices are faster (GPUs have 32-bit integer units; PoCL vectorises
-  // them better), so a kernel is wide only when the range analysis cannot
-  // prove 32 bits enough for some index.
-  Generator narrow(typedProgram, target, options, false);
-  Kernel kernel = narrow.run();
-  if (!narrow.needsWideIndices()) {
-    if (parts) *parts = narrow.sourceParts();
-    return checkedSignature(std::move(kernel));
-  }
-  Generator wide(typedProgram, target, options, true);
-  kernel = wide.run();
-  kernel.indexBits = 64;
-  if (parts) *parts = wide.sourceParts();
+  Generator generator(typedProgram, target, options);
+  Kernel kernel = generator.run();
+  if (parts) *parts = generator.sourceParts();
   return checkedSignature(std::move(kernel));
 }
 

@@ -243,10 +243,7 @@ std::string Generator::callUserFun(const Expr &f, const std::vector<std::string>
 }
 
 void Generator::checkExpressionSize(size_t bytes) {
-  if (bytes > kMaxExpressionBytes)
-    throw CodegenError("", "one output's expression exceeds " + std::to_string(kMaxExpressionBytes >> 10) +
-                               " KiB of C source (fused steps recompute their producer at every read); fuse fewer "
-                               "steps (a smaller time tile)");
+  if (bytes > kir::kMaxExpressionBytes) throw CodegenError("", kir::expressionTooLongMessage());
 }
 
 arith::Expr Generator::linearize(const Type &type, const AccessPath &path, const std::string &where) const {

@@ -1,5 +1,6 @@
 #include "codegen/kernel_ir_passes.h"
 
+#include "codegen/generate.h"
 #include "codegen/index_holes.h"
 #include "core/cfun/reserved.h"
 
@@ -48,6 +49,7 @@ Stmt mapOwnTexts(const Stmt &statement, const std::function<std::string(const st
       [&](auto &node) {
         using N = std::decay_t<decltype(node)>;
         if constexpr (std::is_same_v<N, Let>) {
+          node.type = edit(node.type);
           node.init = edit(node.init);
         } else if constexpr (std::is_same_v<N, Assign>) {
           node.target = edit(node.target);
@@ -60,9 +62,12 @@ Stmt mapOwnTexts(const Stmt &statement, const std::function<std::string(const st
         } else if constexpr (std::is_same_v<N, If>) {
           node.condition = edit(node.condition);
         } else if constexpr (std::is_same_v<N, For>) {
+          node.type = edit(node.type);
           node.start = edit(node.start);
           node.bound = edit(node.bound);
           node.step = edit(node.step);
+        } else if constexpr (std::is_same_v<N, ArrayDecl>) {
+          node.count = edit(node.count);
         } else if constexpr (std::is_same_v<N, Raw>) {
           node.text = edit(node.text);
         }
@@ -154,7 +159,41 @@ private:
   std::set<std::string> written_;
 };
 
+/// `statements` with `edit` applied to every expression text, nested ones too.
+Stmts mapAllTexts(const Stmts &statements, const std::function<std::string(const std::string &)> &edit) {
+  Stmts out;
+  for (const Stmt &s : statements)
+    out.push_back(mapNested(mapOwnTexts(s, edit), [&](const Stmts &body) { return mapAllTexts(body, edit); }));
+  return out;
+}
+
 } // namespace
+
+Body chooseIndexWidth(const Body &body) {
+  bool fits = true;
+  mapAllTexts(body.statements, [&](const std::string &text) {
+    fits = fits && fitsNarrow(text);
+    return text;
+  });
+  IndexWidth width = fits ? IndexWidth::Narrow : IndexWidth::Wide;
+  bool wide = width == IndexWidth::Wide;
+  return {mapAllTexts(body.statements, [&](const std::string &text) { return spellWidth(text, wide); }), width};
+}
+
+std::string expressionTooLongMessage() {
+  return "one output's expression exceeds " + std::to_string(kMaxExpressionBytes >> 10) +
+         " KiB of C source (fused steps recompute their producer at every read); fuse fewer steps (a smaller time "
+         "tile)";
+}
+
+Body capExpressionSize(const Body &body) {
+  mapAllTexts(body.statements, [](const std::string &text) {
+    if (text.size() > kMaxExpressionBytes && spellHoles(text).size() > kMaxExpressionBytes)
+      throw CodegenError("", expressionTooLongMessage());
+    return text;
+  });
+  return body;
+}
 
 Stmts nameCommonIndices(const Stmts &statements) { return IndexNamer(statements).list(statements, {}); }
 
@@ -210,15 +249,26 @@ Stmts flattenBlocks(const Stmts &statements) {
 
 const std::vector<Pass> &passes() {
   static const std::vector<Pass> list{
-      {"fold constant conditions", foldConstantConditions},
-      {"flatten blocks", flattenBlocks},
-      {"name common indices", nameCommonIndices},
+      {"fold constant conditions",
+       [](const Body &b) {
+         return Body{foldConstantConditions(b.statements), b.width};
+       }},
+      {"flatten blocks",
+       [](const Body &b) {
+         return Body{flattenBlocks(b.statements), b.width};
+       }},
+      {"choose index width", chooseIndexWidth},
+      {"name common indices",
+       [](const Body &b) {
+         return Body{nameCommonIndices(b.statements), b.width};
+       }},
+      {"cap expression size", capExpressionSize},
   };
   return list;
 }
 
-Stmts simplify(const Stmts &statements) {
-  Stmts current = statements;
+Body simplify(const Stmts &statements) {
+  Body current{statements, IndexWidth::Narrow};
   for (const Pass &pass : passes()) current = pass.run(current);
   return current;
 }

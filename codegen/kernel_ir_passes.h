@@ -4,14 +4,27 @@
 
 #include "codegen/kernel_ir.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace liftcc::codegen::kir {
 
+/// The C type of a kernel's indices: int where the range analysis proved
+/// every index to fit 32 bits (GPUs have 32-bit integer units; PoCL
+/// vectorises int better), else 64 bits.
+enum class IndexWidth { Narrow, Wide };
+
+/// A kernel body as the passes see it: its statements and its index width
+/// (chosen by chooseIndexWidth; Narrow before).
+struct Body {
+  Stmts statements;
+  IndexWidth width = IndexWidth::Narrow;
+};
+
 struct Pass {
   std::string name;
-  Stmts (*run)(const Stmts &);
+  Body (*run)(const Body &);
 };
 
 /// `if (1)` (or `true`) becomes its then-branch in a block, `if (0)` its
@@ -26,6 +39,13 @@ Stmts foldConstantConditions(const Stmts &statements);
 /// vector stores).
 Stmts flattenBlocks(const Stmts &statements);
 
+/// Chooses the kernel's index width from the findings the lowering attached
+/// to each index (index_holes.h: WidthChoice::fitsNarrow): 32 bits where every
+/// index was proved to fit, else 64; then spells every width choice in the
+/// body (index type, built-in ids, min/max of indices) for that width. In a
+/// 32-bit kernel an index whose base is not proved to fit keeps its full text.
+Body chooseIndexWidth(const Body &body);
+
 /// Common index subexpressions: where two or more buffer accesses of one
 /// statement list share an index base (index_holes.h), the base is declared
 /// once as a named temporary before its first use (`const int idx_0 = ...;`)
@@ -35,9 +55,23 @@ Stmts flattenBlocks(const Stmts &statements);
 /// by the printer.
 Stmts nameCommonIndices(const Stmts &statements);
 
+/// The longest expression text a kernel may contain (one statement's value,
+/// target, condition, ... as printed); longer is a CodegenError. Fused steps
+/// and time tiles inline a producer at every read of its result, so their
+/// expressions grow as the product of the steps' taps.
+constexpr size_t kMaxExpressionBytes = size_t{1} << 20;
+/// The message of that error.
+std::string expressionTooLongMessage();
+/// Refuses (a CodegenError) a body with an expression longer than
+/// kMaxExpressionBytes as printed. The Generator also checks a user
+/// function's call as its arguments grow (Generator::checkExpressionSize),
+/// so that it stops building such a text early; this pass holds every
+/// emitted statement to the cap, however its text was built.
+Body capExpressionSize(const Body &body);
+
 /// The passes, in order.
 const std::vector<Pass> &passes();
-/// `statements` after every pass.
-Stmts simplify(const Stmts &statements);
+/// `statements` after every pass, with the index width chosen.
+Body simplify(const Stmts &statements);
 
 } // namespace liftcc::codegen::kir

@@ -1,6 +1,7 @@
 #include "codegen/kernel_ir_print.h"
 
 #include "codegen/index_holes.h"
+#include "core/error.h"
 
 namespace liftcc::codegen::kir {
 
@@ -16,8 +17,13 @@ public:
   std::string text() const { return out_; }
 
 private:
-  // Index holes no pass named are spelled as the index text they stand for.
-  void line(int depth, const std::string &text) { out_ += std::string(2 * depth, ' ') + spellHoles(text) + "\n"; }
+  // Index holes no pass named are spelled as the index text they stand for;
+  // width choices only the index-width pass can spell.
+  void line(int depth, const std::string &text) {
+    if (hasWidthChoice(text))
+      throw InternalError("/kernel", "the kernel IR is printed before the index width pass spelled its index texts");
+    out_ += std::string(2 * depth, ' ') + spellHoles(text) + "\n";
+  }
   void scope(int depth, const std::string &header, const Stmts &body) {
     line(depth, header.empty() ? "{" : header + " {");
     statements(body, depth + 1);

@@ -356,7 +356,7 @@ Space enumerateSpace(const Program &typed, const DeviceLimits &limits, const Spa
     return result;
   };
   // A program codegen refuses (a time tile whose recomputation makes one
-  // expression too long: codegen::kMaxExpressionBytes) is dropped, not an
+  // expression too long: codegen::kir::kMaxExpressionBytes) is dropped, not an
   // error of the whole exploration.
   auto variantsOf = [&](size_t p) {
     try {

@@ -64,11 +64,25 @@ TEST_CASE("kernel ir: constant conditions fold") {
           assign("e", "1", "1"),
           assign("f", "1", "0"),
           assign("g", "1", "i < N")};
-  CHECK(opencl(simplify(s)) == "a = 1;\nc = 1;\ne = 1;\nif (i < N) g = 1;\n");
-  REQUIRE(passes().size() == 3);
+  CHECK(opencl(simplify(s).statements) == "a = 1;\nc = 1;\ne = 1;\nif (i < N) g = 1;\n");
+  REQUIRE(passes().size() == 5);
   CHECK(passes()[0].name == "fold constant conditions");
   CHECK(passes()[1].name == "flatten blocks");
-  CHECK(passes()[2].name == "name common indices");
+  CHECK(passes()[2].name == "choose index width");
+  CHECK(passes()[3].name == "name common indices");
+  CHECK(passes()[4].name == "cap expression size");
+}
+
+TEST_CASE("kernel ir: an expression longer than the cap is refused, wherever it stands") {
+  const std::string longest(kMaxExpressionBytes, 'a');
+  CHECK_NOTHROW(capExpressionSize(Body{Stmts{assign("out[0]", longest)}}));
+  const std::string tooLong = longest + "b";
+  CHECK_THROWS_WITH_AS(simplify({assign("out[0]", tooLong)}), doctest::Contains("exceeds 1024 KiB of C source"),
+                       codegen::CodegenError);
+  // In a nested statement, a guard, a loop bound.
+  CHECK_THROWS_AS(capExpressionSize(Body{Stmts{{For{"int", "i", "0", "N", "1", {assign("a", "1", tooLong)}}}}}),
+                  codegen::CodegenError);
+  CHECK_THROWS_AS(capExpressionSize(Body{Stmts{{For{"int", "i", "0", tooLong, "1", {}}}}}), codegen::CodegenError);
 }
 
 TEST_CASE("kernel ir: the printer spells each dialect, one statement a line") {
