@@ -17,6 +17,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <string>
@@ -135,18 +136,34 @@ TEST_CASE("family table: its product is the enumeration of the loops before it (
     INFO(name);
     Recorded recorded = readRecorded(file);
     explore::SpaceDescription description = explore::describeSpace(typedExample(name, extent), {}, options);
+    // Streams whose plane tile or chunk was narrowed to the output came later
+    // too (before, a tile wider than the output was no program).
+    auto narrowedStream = [&](const explore::Configuration &c) {
+      if (c.recipe != rewrite::Recipe::StreamLocal) return false;
+      bool listedTile =
+          std::find(options.streamTiles.begin(), options.streamTiles.end(), c.tileShape) != options.streamTiles.end();
+      bool listedChunk = std::find(options.streamChunks.begin(), options.streamChunks.end(), c.streamChunk) !=
+                         options.streamChunks.end();
+      return !listedTile || !listedChunk;
+    };
     std::vector<std::string> programs;
+    size_t narrowed = 0;
     for (const explore::DescribedProgram &p : description.programs)
-      programs.push_back(explore::strategyText(p.configuration, p.base.dims));
+      if (!narrowedStream(p.configuration)) programs.push_back(explore::strategyText(p.configuration, p.base.dims));
     CHECK(programs == recorded.programs);
     // The split-border twins came later: one per noinline-border candidate.
     size_t split = 0, noinline = 0;
     for (const explore::Candidate &c : description.candidates) {
+      if (narrowedStream(c.configuration)) {
+        ++narrowed;
+        continue;
+      }
       split += c.configuration.splitBorder;
       noinline += c.configuration.noinlineBorder && !c.configuration.splitBorder;
     }
+    CHECK(narrowed > 0); // the heat's 8^3 and Jacobi's 16^2 grids are narrower than some plane tiles
     CHECK(split == noinline);
-    CHECK(description.candidates.size() - split == recorded.candidates);
+    CHECK(description.candidates.size() - split - narrowed == recorded.candidates);
   }
 }
 

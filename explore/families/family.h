@@ -114,8 +114,13 @@ std::optional<Expr> mainLoop(const Program &typed);
 std::vector<int64_t> depthsWithinLoop(const Program &typed, const std::vector<int64_t> &depths);
 /// The plane tiles of a stream through local memory of `recipe`: a 2D
 /// program's rows (SpaceOptions::streamRows, `tile(X)`), else each of
-/// SpaceOptions::streamTiles as a tile shape.
+/// SpaceOptions::streamTiles as a tile shape. An extent wider than the
+/// output's is the output's (a row of 41 for a 41-wide grid, not 128: the
+/// space drops tiles wider than the output, so small grids had no stream).
 std::vector<Configuration> streamPlaneTiles(const FamilyInput &in, rewrite::Recipe recipe);
+/// SpaceOptions::streamChunks, each at most the output's outermost extent
+/// (in order, each once).
+std::vector<int64_t> streamChunksWithin(const FamilyInput &in);
 /// A time tile of t steps recomputes each step's window at every read of
 /// the next: about w^t reads per output for steps of w reads. Beyond this
 /// many the tile cannot pay for itself, and generating its kernels took

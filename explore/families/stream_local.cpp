@@ -31,7 +31,7 @@ std::vector<Proposal> streamLocalConfigurations(const FamilyInput &in) {
   // tiles' x extents, as before rows existed.)
   const std::vector<Configuration> tiles = streamPlaneTiles(in, rewrite::Recipe::StreamLocal);
   for (const Configuration &tile : tiles)
-    for (int64_t chunk : in.options.streamChunks) {
+    for (int64_t chunk : streamChunksWithin(in)) {
       Configuration c = tile;
       c.streamChunk = chunk;
       configurations.push_back(c);

@@ -101,18 +101,51 @@ std::vector<int64_t> depthsWithinLoop(const Program &typed, const std::vector<in
   return within;
 }
 
+namespace {
+
+/// The output's constant extents, innermost first (INT64_MAX where symbolic).
+std::vector<int64_t> outputExtents(const Program &typed) {
+  std::vector<int64_t> extents;
+  for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement())
+    extents.insert(extents.begin(), t.arrayLength().isConstant() ? t.arrayLength().constant() : INT64_MAX);
+  return extents;
+}
+
+void appendOnce(std::vector<Configuration> &list, const Configuration &c) {
+  if (std::find(list.begin(), list.end(), c) == list.end()) list.push_back(c);
+}
+
+} // namespace
+
 std::vector<Configuration> streamPlaneTiles(const FamilyInput &in, rewrite::Recipe recipe) {
-  std::vector<Configuration> tiles;
+  const std::vector<int64_t> output = outputExtents(in.typed);
+  // The tiles that fit first, then those narrowed to the output: a narrowed
+  // tile that lowers to a listed one's program leaves it that one's.
+  std::vector<Configuration> fitting, narrowed;
+  auto add = [&](const Configuration &c, bool narrowedHere) { appendOnce(narrowedHere ? narrowed : fitting, c); };
   if (outputRank(in.typed) == 2 && !in.options.streamRows.empty()) {
-    for (int64_t row : in.options.streamRows) tiles.push_back(Configuration{recipe, row, {0, 0, 0}});
-    return tiles;
+    for (int64_t row : in.options.streamRows) add(Configuration{recipe, std::min(row, output[0]), {}}, row > output[0]);
+  } else {
+    for (const auto &listed : in.options.streamTiles) {
+      std::array<int64_t, 3> shape = listed;
+      for (size_t d = 0; d < 2 && d < output.size(); ++d) shape[d] = std::min(shape[d], output[d]);
+      Configuration c{recipe, 8, {0, 0, 0}};
+      c.tileShape = shape;
+      add(c, shape != listed);
+    }
   }
-  for (const auto &shape : in.options.streamTiles) {
-    Configuration c{recipe, 8, {0, 0, 0}};
-    c.tileShape = shape;
-    tiles.push_back(c);
+  for (const Configuration &c : narrowed) appendOnce(fitting, c);
+  return fitting;
+}
+
+std::vector<int64_t> streamChunksWithin(const FamilyInput &in) {
+  const std::vector<int64_t> output = outputExtents(in.typed);
+  std::vector<int64_t> chunks;
+  for (int64_t chunk : in.options.streamChunks) {
+    int64_t within = output.empty() ? chunk : std::min(chunk, output.back());
+    if (std::find(chunks.begin(), chunks.end(), within) == chunks.end()) chunks.push_back(within);
   }
-  return tiles;
+  return chunks;
 }
 
 namespace {

@@ -24,7 +24,7 @@ std::vector<Proposal> timeTiledStreamConfigurations(const FamilyInput &in) {
   std::vector<Configuration> configurations;
   for (int64_t depth : depthsWithin(in.typed, in.options))
     for (const Configuration &plane : planes)
-      for (int64_t chunk : in.options.streamChunks) {
+      for (int64_t chunk : streamChunksWithin(in)) {
         Configuration c = plane;
         c.streamChunk = chunk;
         c.timeTile = depth;
