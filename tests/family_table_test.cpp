@@ -167,6 +167,28 @@ TEST_CASE("family table: its product is the enumeration of the loops before it (
   }
 }
 
+TEST_CASE("family table: stream rows, plane tiles and chunks wider than the output are narrowed to it") {
+  explore::SpaceOptions options;
+  for (const families::Family &family : families::families()) options.*family.include = false;
+  options.includeStreamLocal = true;
+  options.threads = 1;
+  for (const auto &[name, extent] : std::vector<std::pair<std::string, int64_t>>{{"jacobi2d_5pt", 40}, {"heat", 12}}) {
+    INFO(name);
+    explore::SpaceDescription description = explore::describeSpace(typedExample(name, extent), {}, options);
+    REQUIRE_FALSE(description.programs.empty()); // before: none (rows of 128 and 256, tiles 32 wide)
+    std::set<int64_t> chunks;
+    for (const explore::DescribedProgram &p : description.programs) {
+      const explore::Configuration &c = p.configuration;
+      CHECK(c.recipe == rewrite::Recipe::StreamLocal);
+      CHECK(c.streamChunk <= extent);
+      chunks.insert(c.streamChunk);
+      if (name == "jacobi2d_5pt") CHECK(c.tile <= extent); // a row: tile(X)
+      for (int d = 0; d < 2; ++d) CHECK(c.tileShape[d] <= extent);
+    }
+    CHECK(chunks.count(std::min<int64_t>(32, extent)) == 1); // chunks of 32 narrowed, not dropped
+  }
+}
+
 TEST_CASE("family table: the rows are complete, named once, base families before derived ones") {
   std::set<std::string> names;
   bool derivedSeen = false;
