@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 
+#include <string_view>
 #include <vector>
 
 namespace liftcc::codegen::kir {
@@ -21,24 +22,29 @@ struct ParsedHole {
   std::vector<std::string> fields;
 };
 
-ParsedHole parseHole(const std::string &body) {
+ParsedHole parseHole(std::string_view body) {
   if (body.empty() || (body[0] != kIndexKind && body[0] != kChoiceKind))
     throw InternalError("/kernel", "a malformed hole in the kernel text");
-  ParsedHole hole{body[0], {""}};
+  ParsedHole hole{body[0], {}};
   int depth = 0;
+  size_t start = 1;
   for (size_t k = 1; k < body.size(); ++k) {
     char c = body[k];
     if (c == kOpen) ++depth;
     if (c == kClose) --depth;
-    if (c == kField && depth == 0)
-      hole.fields.emplace_back();
-    else
-      hole.fields.back() += c;
+    if (c == kField && depth == 0) {
+      hole.fields.emplace_back(body.substr(start, k - start));
+      start = k + 1;
+    }
   }
+  hole.fields.emplace_back(body.substr(start));
   size_t expected = hole.kind == kIndexKind ? 6 : 3;
   if (hole.fields.size() != expected) throw InternalError("/kernel", "a malformed hole in the kernel text");
   return hole;
 }
+
+/// Whether a hole's body holds no hole of its own.
+bool flat(std::string_view body) { return body.find(kOpen) == std::string_view::npos; }
 
 IndexHole indexHole(const ParsedHole &h) {
   return IndexHole{h.fields[0], h.fields[1], h.fields[2], std::stoll(h.fields[3]), h.fields[4], h.fields[5] == "1"};
@@ -46,8 +52,9 @@ IndexHole indexHole(const ParsedHole &h) {
 
 WidthChoice widthChoice(const ParsedHole &h) { return WidthChoice{h.fields[0], h.fields[1], h.fields[2] == "1"}; }
 
-/// `text` with each outermost hole replaced by `spell(hole)`.
-std::string replaceAny(const std::string &text, const std::function<std::string(const ParsedHole &)> &spell) {
+/// `text` with each outermost hole replaced by `spell(body)`, the text
+/// between the hole's delimiters (parseHole reads it).
+std::string replaceAny(const std::string &text, const std::function<std::string(std::string_view)> &spell) {
   if (text.find(kOpen) == std::string::npos) return text;
   std::string out;
   size_t at = 0;
@@ -61,7 +68,7 @@ std::string replaceAny(const std::string &text, const std::function<std::string(
     }
     if (close >= text.size()) throw InternalError("/kernel", "an unterminated hole in the kernel text");
     out.append(text, at, open - at);
-    out += spell(parseHole(text.substr(open + 1, close - open - 1)));
+    out += spell(std::string_view(text).substr(open + 1, close - open - 1));
     at = close + 1;
   }
   out.append(text, at, std::string::npos);
@@ -87,7 +94,8 @@ std::string choiceText(const WidthChoice &choice) {
 }
 
 std::string replaceHoles(const std::string &text, const std::function<std::string(const IndexHole &)> &spell) {
-  return replaceAny(text, [&](const ParsedHole &h) {
+  return replaceAny(text, [&](std::string_view body) {
+    ParsedHole h = parseHole(body);
     return h.kind == kIndexKind ? spell(indexHole(h)) : choiceText(widthChoice(h));
   });
 }
@@ -112,10 +120,12 @@ std::string spellHoles(const std::string &text) {
 
 bool fitsNarrow(const std::string &text) {
   bool fits = true;
-  replaceAny(text, [&](const ParsedHole &h) {
+  replaceAny(text, [&](std::string_view body) {
+    if (!fits || (body[0] == kIndexKind && flat(body))) return std::string(); // only choices carry findings
+    ParsedHole h = parseHole(body);
     if (h.kind == kChoiceKind) {
       WidthChoice choice = widthChoice(h);
-      fits = fits && choice.fitsNarrow && fitsNarrow(choice.narrow);
+      fits = choice.fitsNarrow && fitsNarrow(choice.narrow);
     } else {
       for (const std::string &field : h.fields) fits = fits && fitsNarrow(field);
     }
@@ -125,7 +135,11 @@ bool fitsNarrow(const std::string &text) {
 }
 
 std::string spellWidth(const std::string &text, bool wide) {
-  return replaceAny(text, [&](const ParsedHole &h) {
+  return replaceAny(text, [&](std::string_view body) {
+    // An index hole without choices whose base may be named stays as it is.
+    if (body[0] == kIndexKind && flat(body) && (wide || body.back() == '1'))
+      return std::string(1, kOpen) + std::string(body) + kClose;
+    ParsedHole h = parseHole(body);
     if (h.kind == kChoiceKind) {
       WidthChoice choice = widthChoice(h);
       return spellWidth(wide ? choice.wide : choice.narrow, wide);
@@ -142,10 +156,12 @@ std::string spellWidth(const std::string &text, bool wide) {
 
 bool hasWidthChoice(const std::string &text) {
   bool found = false;
-  replaceAny(text, [&](const ParsedHole &h) {
-    found = found || h.kind == kChoiceKind;
-    if (h.kind == kIndexKind)
-      for (const std::string &field : h.fields) found = found || hasWidthChoice(field);
+  replaceAny(text, [&](std::string_view body) {
+    if (found || body[0] == kChoiceKind || flat(body)) {
+      found = found || body[0] == kChoiceKind;
+      return std::string();
+    }
+    for (const std::string &field : parseHole(body).fields) found = found || hasWidthChoice(field);
     return std::string();
   });
   return found;

@@ -17,16 +17,12 @@ namespace {
 /// `statement` with `pass` applied to each statement list nested in it.
 Stmt mapNested(const Stmt &statement, const std::function<Stmts(const Stmts &)> &pass) {
   if (const Block *b = statement.as<Block>()) return {Block{pass(b->body)}};
-  if (const For *f = statement.as<For>()) {
-    For copy = *f;
-    copy.body = pass(f->body);
-    return {copy};
-  }
+  // Built field by field: copying the node would copy its nested lists too.
+  if (const For *f = statement.as<For>()) return {For{f->type, f->var, f->start, f->bound, f->step, pass(f->body)}};
   if (const If *i = statement.as<If>()) {
-    If copy = *i;
-    copy.then = pass(i->then);
-    if (i->otherwise) copy.otherwise = pass(*i->otherwise);
-    return {copy};
+    std::optional<Stmts> otherwise;
+    if (i->otherwise) otherwise = pass(*i->otherwise);
+    return {If{i->condition, pass(i->then), std::move(otherwise)}};
   }
   return statement;
 }
@@ -41,48 +37,63 @@ bool declaresAnything(const Stmts &statements) {
   return false;
 }
 
-/// `statement` with `edit` applied to each expression text of its own (not
-/// of the statements nested in it).
-Stmt mapOwnTexts(const Stmt &statement, const std::function<std::string(const std::string &)> &edit) {
-  Stmt copy = statement;
+/// Calls `f` on each expression text of `statement` itself, not of the
+/// statements nested in it (`S` is Stmt or const Stmt).
+template <typename S, typename F> void ownTexts(S &statement, F &&f) {
   std::visit(
       [&](auto &node) {
         using N = std::decay_t<decltype(node)>;
         if constexpr (std::is_same_v<N, Let>) {
-          node.type = edit(node.type);
-          node.init = edit(node.init);
+          f(node.type);
+          f(node.init);
         } else if constexpr (std::is_same_v<N, Assign>) {
-          node.target = edit(node.target);
-          node.value = edit(node.value);
-          node.guard = edit(node.guard);
+          f(node.target);
+          f(node.value);
+          f(node.guard);
         } else if constexpr (std::is_same_v<N, VectorStore>) {
-          node.buffer = edit(node.buffer);
-          node.offset = edit(node.offset);
-          node.value = edit(node.value);
+          f(node.buffer);
+          f(node.offset);
+          f(node.value);
         } else if constexpr (std::is_same_v<N, If>) {
-          node.condition = edit(node.condition);
+          f(node.condition);
         } else if constexpr (std::is_same_v<N, For>) {
-          node.type = edit(node.type);
-          node.start = edit(node.start);
-          node.bound = edit(node.bound);
-          node.step = edit(node.step);
+          f(node.type);
+          f(node.start);
+          f(node.bound);
+          f(node.step);
         } else if constexpr (std::is_same_v<N, ArrayDecl>) {
-          node.count = edit(node.count);
+          f(node.count);
         } else if constexpr (std::is_same_v<N, Raw>) {
-          node.text = edit(node.text);
+          f(node.text);
         }
       },
-      copy.node);
-  return copy;
+      statement.node);
+}
+
+/// `statement` with `edit` applied to each expression text of its own.
+Stmt mapOwnTexts(Stmt statement, const std::function<std::string(const std::string &)> &edit) {
+  ownTexts(statement, [&](std::string &text) { text = edit(text); });
+  return statement;
+}
+
+/// Calls `visit` on every expression text of `statements`, nested ones too.
+void forEachText(const Stmts &statements, const std::function<void(const std::string &)> &visit) {
+  for (const Stmt &s : statements) {
+    ownTexts(s, visit);
+    if (const Block *b = s.as<Block>()) forEachText(b->body, visit);
+    if (const For *f = s.as<For>()) forEachText(f->body, visit);
+    if (const If *i = s.as<If>()) {
+      forEachText(i->then, visit);
+      if (i->otherwise) forEachText(*i->otherwise, visit);
+    }
+  }
 }
 
 /// The holes of `statement`'s own texts, in order.
 std::vector<IndexHole> ownHoles(const Stmt &statement) {
   std::vector<IndexHole> holes;
-  mapOwnTexts(statement, [&](const std::string &text) {
-    forEachHole(text, [&](const IndexHole &hole) { holes.push_back(hole); });
-    return text;
-  });
+  ownTexts(statement,
+           [&](const std::string &text) { forEachHole(text, [&](const IndexHole &hole) { holes.push_back(hole); }); });
   return holes;
 }
 
@@ -140,11 +151,11 @@ public:
       for (const IndexHole &hole : holes[k])
         if (nameable(hole) && uses[hole.name] >= 2 && visible.insert(hole.name).second)
           out.push_back({Let{hole.type, hole.name, hole.base}});
-      Stmt rewritten = mapOwnTexts(s, [&](const std::string &text) {
+      Stmt nested = mapNested(s, [&](const Stmts &body) { return list(body, visible); });
+      out.push_back(mapOwnTexts(std::move(nested), [&](const std::string &text) {
         return replaceHoles(
             text, [&](const IndexHole &hole) { return visible.count(hole.name) ? namedIndex(hole) : holeText(hole); });
-      });
-      out.push_back(mapNested(rewritten, [&](const Stmts &body) { return list(body, visible); }));
+      }));
     }
     return out;
   }
@@ -163,7 +174,7 @@ private:
 Stmts mapAllTexts(const Stmts &statements, const std::function<std::string(const std::string &)> &edit) {
   Stmts out;
   for (const Stmt &s : statements)
-    out.push_back(mapNested(mapOwnTexts(s, edit), [&](const Stmts &body) { return mapAllTexts(body, edit); }));
+    out.push_back(mapOwnTexts(mapNested(s, [&](const Stmts &body) { return mapAllTexts(body, edit); }), edit));
   return out;
 }
 
@@ -171,10 +182,7 @@ Stmts mapAllTexts(const Stmts &statements, const std::function<std::string(const
 
 Body chooseIndexWidth(const Body &body) {
   bool fits = true;
-  mapAllTexts(body.statements, [&](const std::string &text) {
-    fits = fits && fitsNarrow(text);
-    return text;
-  });
+  forEachText(body.statements, [&](const std::string &text) { fits = fits && fitsNarrow(text); });
   IndexWidth width = fits ? IndexWidth::Narrow : IndexWidth::Wide;
   bool wide = width == IndexWidth::Wide;
   return {mapAllTexts(body.statements, [&](const std::string &text) { return spellWidth(text, wide); }), width};
@@ -187,10 +195,9 @@ std::string expressionTooLongMessage() {
 }
 
 Body capExpressionSize(const Body &body) {
-  mapAllTexts(body.statements, [](const std::string &text) {
+  forEachText(body.statements, [](const std::string &text) {
     if (text.size() > kMaxExpressionBytes && spellHoles(text).size() > kMaxExpressionBytes)
       throw CodegenError("", expressionTooLongMessage());
-    return text;
   });
   return body;
 }
