@@ -103,7 +103,9 @@ public:
   Generator(const Program &program, Target target, const CodegenOptions &options,
             std::optional<Kernel::Interior> interior = std::nullopt);
   /// The kernel; its index width (Kernel::indexBits) is chosen by the kernel
-  /// IR's chooseIndexWidth pass from what the range analysis proved.
+  /// IR's chooseIndexWidth pass from what the range analysis proved. The
+  /// interior and border codes of a specialised kernel stop before the
+  /// passes: their statements go into the general kernel's body.
   Kernel run();
   /// After run(): how many pad reads kept boundary arithmetic (a clamp,
   /// mirror or wrap the ranges did not simplify away, a constant-pad select).

@@ -183,6 +183,10 @@ Kernel Generator::run() {
   setLaunchConfiguration(kernel);
   // Code written for the work-group size given (a stream's queues and copies).
   if (assumesLocalSize_) kernel.requiresLocalSize = true;
+  // An interior or border code is spliced into its general kernel, which
+  // runs the passes over it: only its statements are read (findInterior,
+  // borderCode), so it gets no source of its own.
+  if (interior_ || borderCode_) return kernel;
   assemble(kernel, params);
   return kernel;
 }
