@@ -43,6 +43,9 @@ ParsedHole parseHole(std::string_view body) {
   return hole;
 }
 
+/// The hole whose body is `body`, as text again.
+std::string delimited(std::string_view body) { return std::string(1, kOpen) + std::string(body) + kClose; }
+
 /// Whether a hole's body holds no hole of its own.
 bool flat(std::string_view body) { return body.find(kOpen) == std::string_view::npos; }
 
@@ -95,8 +98,7 @@ std::string choiceText(const WidthChoice &choice) {
 
 std::string replaceHoles(const std::string &text, const std::function<std::string(const IndexHole &)> &spell) {
   return replaceAny(text, [&](std::string_view body) {
-    ParsedHole h = parseHole(body);
-    return h.kind == kIndexKind ? spell(indexHole(h)) : choiceText(widthChoice(h));
+    return body[0] == kIndexKind ? spell(indexHole(parseHole(body))) : delimited(body);
   });
 }
 
@@ -137,8 +139,7 @@ bool fitsNarrow(const std::string &text) {
 std::string spellWidth(const std::string &text, bool wide) {
   return replaceAny(text, [&](std::string_view body) {
     // An index hole without choices whose base may be named stays as it is.
-    if (body[0] == kIndexKind && flat(body) && (wide || body.back() == '1'))
-      return std::string(1, kOpen) + std::string(body) + kClose;
+    if (body[0] == kIndexKind && flat(body) && (wide || body.back() == '1')) return delimited(body);
     ParsedHole h = parseHole(body);
     if (h.kind == kChoiceKind) {
       WidthChoice choice = widthChoice(h);

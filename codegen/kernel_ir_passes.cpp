@@ -27,6 +27,17 @@ Stmt mapNested(const Stmt &statement, const std::function<Stmts(const Stmts &)> 
   return statement;
 }
 
+/// The statement lists nested in `statement` (a block's, a loop's, both branches').
+std::vector<const Stmts *> nestedLists(const Stmt &statement) {
+  if (const Block *b = statement.as<Block>()) return {&b->body};
+  if (const For *f = statement.as<For>()) return {&f->body};
+  if (const If *i = statement.as<If>()) {
+    if (i->otherwise) return {&i->then, &*i->otherwise};
+    return {&i->then};
+  }
+  return {};
+}
+
 bool isTrue(const std::string &condition) { return condition == "1" || condition == "true"; }
 bool isFalse(const std::string &condition) { return condition == "0" || condition == "false"; }
 
@@ -80,12 +91,7 @@ Stmt mapOwnTexts(Stmt statement, const std::function<std::string(const std::stri
 void forEachText(const Stmts &statements, const std::function<void(const std::string &)> &visit) {
   for (const Stmt &s : statements) {
     ownTexts(s, visit);
-    if (const Block *b = s.as<Block>()) forEachText(b->body, visit);
-    if (const For *f = s.as<For>()) forEachText(f->body, visit);
-    if (const If *i = s.as<If>()) {
-      forEachText(i->then, visit);
-      if (i->otherwise) forEachText(*i->otherwise, visit);
-    }
+    for (const Stmts *nested : nestedLists(s)) forEachText(*nested, visit);
   }
 }
 
@@ -121,12 +127,7 @@ void collectWritten(const Stmts &statements, std::set<std::string> &written) {
   for (const Stmt &s : statements) {
     if (const Let *l = s.as<Let>(); l && !l->constant) written.insert(l->name);
     if (const Assign *a = s.as<Assign>(); a && cfun::isIdentifier(a->target)) written.insert(a->target);
-    if (const Block *b = s.as<Block>()) collectWritten(b->body, written);
-    if (const For *f = s.as<For>()) collectWritten(f->body, written);
-    if (const If *i = s.as<If>()) {
-      collectWritten(i->then, written);
-      if (i->otherwise) collectWritten(*i->otherwise, written);
-    }
+    for (const Stmts *nested : nestedLists(s)) collectWritten(*nested, written);
   }
 }
 

@@ -36,23 +36,28 @@ std::string opencl(const Stmts &s) { return print(s, codegen::Dialect(codegen::T
 
 } // namespace
 
-TEST_CASE("kernel ir width: every index proved to fit gives a 32-bit kernel") {
-  Body chosen = chooseIndexWidth({kernelBody(true)});
-  CHECK(chosen.width == IndexWidth::Narrow);
-  CHECK(opencl(chosen.statements) == "const int x = (int)get_global_id(0);\n"
-                                     "for (int j = 0; j < N; j++) {\n"
-                                     "  out[j] = A[min(x, 7)];\n"
-                                     "}\n");
-}
-
-TEST_CASE("kernel ir width: one index not proved to fit makes every index 64-bit") {
-  Body chosen = chooseIndexWidth({kernelBody(false)});
-  CHECK(chosen.width == IndexWidth::Wide);
-  CHECK(opencl(chosen.statements) == "const long x = (long)get_global_id(0);\n"
-                                     "for (long j = 0; j < N; j++) {\n"
-                                     "  out[j] = A[liftcc_min(x, 7)];\n"
-                                     "}\n");
-  SUBCASE("simplify() runs the pass") { CHECK(simplify(kernelBody(false)).width == IndexWidth::Wide); }
+TEST_CASE("kernel ir width: 32 bits where every index was proved to fit, else every index 64-bit") {
+  struct Case {
+    bool indexFits;
+    IndexWidth width;
+    std::string text;
+  };
+  for (const Case &c : {Case{true, IndexWidth::Narrow,
+                             "const int x = (int)get_global_id(0);\n"
+                             "for (int j = 0; j < N; j++) {\n"
+                             "  out[j] = A[min(x, 7)];\n"
+                             "}\n"},
+                        Case{false, IndexWidth::Wide,
+                             "const long x = (long)get_global_id(0);\n"
+                             "for (long j = 0; j < N; j++) {\n"
+                             "  out[j] = A[liftcc_min(x, 7)];\n"
+                             "}\n"}}) {
+    CAPTURE(c.indexFits);
+    Body chosen = chooseIndexWidth({kernelBody(c.indexFits)});
+    CHECK(chosen.width == c.width);
+    CHECK(opencl(chosen.statements) == c.text);
+    CHECK(simplify(kernelBody(c.indexFits)).width == c.width); // simplify() runs the pass
+  }
 }
 
 TEST_CASE("kernel ir width: choices inside index holes are spelled, and decide too") {
