@@ -6,7 +6,6 @@
 #include "explore/strategy_text.h"
 
 #include <algorithm>
-#include <climits>
 #include <optional>
 
 namespace liftcc::explore {
@@ -29,9 +28,7 @@ bool tilesFitOutput(const Program &typed, const Configuration &c) {
   if (c.recipe == rewrite::Recipe::Coarsened) extents = c.coarsen;
   if ((c.recipe == rewrite::Recipe::Tiled || c.recipe == rewrite::Recipe::Local) && extents == std::array<int64_t, 3>{})
     extents = {c.tile, c.tile, c.tile};
-  std::vector<int64_t> output; // innermost first
-  for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement())
-    output.insert(output.begin(), t.arrayLength().isConstant() ? t.arrayLength().constant() : INT64_MAX);
+  const std::vector<int64_t> output = families::outputExtents(typed);
   if ((c.recipe == rewrite::Recipe::StreamLocal || c.recipe == rewrite::Recipe::TimeTiledStream) &&
       output.size() >= 2 && output.size() <= 3) {
     // The plane tile along the inner dimensions, the chunk along the outermost.

@@ -97,6 +97,8 @@ std::string shapesText(const std::vector<std::array<int64_t, 3>> &shapes);
 std::string windowsText(const std::vector<bool> &windows);
 /// Proposals of `configurations`, each in the space.
 std::vector<Proposal> inSpace(const std::vector<Configuration> &configurations);
+/// The extents of the program's result, innermost first (INT64_MAX where symbolic).
+std::vector<int64_t> outputExtents(const Program &typed);
 /// The number of array dimensions of the program's result (at most 3).
 size_t outputRank(const Program &typed);
 /// NDRange dimensions of a lowered program: 1 + the largest dimension of its

@@ -101,15 +101,14 @@ std::vector<int64_t> depthsWithinLoop(const Program &typed, const std::vector<in
   return within;
 }
 
-namespace {
-
-/// The output's constant extents, innermost first (INT64_MAX where symbolic).
 std::vector<int64_t> outputExtents(const Program &typed) {
   std::vector<int64_t> extents;
   for (Type t = typed.body().typeOrThrow(); t.isArray(); t = t.arrayElement())
     extents.insert(extents.begin(), t.arrayLength().isConstant() ? t.arrayLength().constant() : INT64_MAX);
   return extents;
 }
+
+namespace {
 
 void appendOnce(std::vector<Configuration> &list, const Configuration &c) {
   if (std::find(list.begin(), list.end(), c) == list.end()) list.push_back(c);
