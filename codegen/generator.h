@@ -1,6 +1,7 @@
 #pragma once
 // Internal to codegen: the state of generating one kernel. See generate.h.
 
+#include "codegen/boundary_facts.h"
 #include "codegen/dialect.h"
 #include "codegen/env.h"
 #include "codegen/generate.h"
@@ -370,7 +371,20 @@ private:
   /// up to the reach of the program's pads works, the interior is empty at
   /// these sizes, or it would equal the general code.
   std::optional<InteriorCode> findInterior(const Kernel &general);
+  /// The narrowest margins (per side, each at most the reach of the
+  /// program's pads) outside which the boundary facts leave no boundary
+  /// operation; nullopt when none up to that reach does.
+  std::optional<Kernel::Interior> interiorMargins() const;
+  std::optional<Kernel::Interior>
+  searchMargins(const std::function<bool(const Kernel::Interior &)> &keepsNoBoundary) const;
+  /// The interior code at `margins`: the body lowered again with the map
+  /// indices over the interior only; nullopt where boundary arithmetic
+  /// remains or it would not fit the general kernel's declarations.
+  std::optional<kir::Stmts> lowerInterior(const Kernel::Interior &margins) const;
   std::string interiorCondition(const Kernel &general, const Kernel::Interior &margins) const;
+  /// A read that kept boundary arithmetic: counted, and recorded for the
+  /// margin search where this is a specialised kernel's general code.
+  void countBoundaryRead(kir::BoundaryRead read);
   /// Whether this work-item's own indices lie within `margins` (mapGlb
   /// kernels; CodegenOptions::splitBorder).
   std::string itemInteriorCondition(const Kernel::Interior &margins) const;
@@ -441,6 +455,9 @@ private:
   std::optional<Kernel::Interior> interior_;
   bool borderCode_ = false; ///< generating borderCode(): calls go to the border copies
   int64_t boundaryOps_ = 0;
+  /// The general code's map indices and boundary reads (specialiseBoundaries):
+  /// findInterior's margin search asks them what an interior would keep.
+  kir::BoundaryFacts boundaryFacts_;
   bool droppedGuard_ = false;                    ///< some bounds guard was dropped (guardFree)
   std::unordered_set<arith::Expr> provenNarrow_; ///< expressions proved within int
   bool usesDouble_ = false;

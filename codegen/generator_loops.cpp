@@ -48,22 +48,24 @@ bool Generator::unrolledHere(int64_t n) const {
 
 Generator::MapIndex Generator::mapIndex(const Expr &e, const arith::Expr &n, Scope &inner, const std::string &where) {
   int d = e.attr();
-  auto record = [&](std::array<std::optional<arith::Expr>, 3> &extents) {
+  // A parallel map's extent, and its index for the margin search (boundary
+  // specialisation narrows it in the interior: boundary_facts.h).
+  auto record = [&](std::array<std::optional<arith::Expr>, 3> &extents, const std::string &var) {
     if (extents[d] && *extents[d] != n)
       fail(where, std::string(e.info().name) + "(" + std::to_string(d) + ") has extent " + n.str() +
                       " but another map on the same dimension has " + extents[d]->str());
     extents[d] = n;
+    if (options_.specialiseBoundaries && !interior_ && !borderCode_) boundaryFacts_.maps.push_back({var, d, n});
+    return var;
   };
   switch (e.op()) {
   case Op::MapGlb:
     inner.glb[d] = true;
-    record(glbExtent_);
-    return {freshName("gid" + std::to_string(d)), indexBuiltin(&Dialect::globalId, d),
+    return {record(glbExtent_, freshName("gid" + std::to_string(d))), indexBuiltin(&Dialect::globalId, d),
             indexBuiltin(&Dialect::globalSize, d)};
   case Op::MapWrg:
     inner.wrg[d] = true;
-    record(wrgExtent_);
-    return {freshName("wg" + std::to_string(d)), indexBuiltin(&Dialect::groupId, d),
+    return {record(wrgExtent_, freshName("wg" + std::to_string(d))), indexBuiltin(&Dialect::groupId, d),
             indexBuiltin(&Dialect::numGroups, d)};
   case Op::MapLcl:
     inner.lcl[d] = true;

@@ -2,8 +2,9 @@
 // interior code is the same generator run with narrower ranges for the
 // mapGlb / mapWrg indices, so the range analysis that already drops clamps
 // and constant-pad selects where it proves an index in bounds drops all of
-// them there. The margins are found by regenerating (generation is cheap)
-// and counting the boundary operations that remain.
+// them there. The margins are found without lowering again: the general
+// code's boundary facts (boundary_facts.h) say which boundary operations an
+// interior would keep, and the interior is lowered once, at the margins found.
 
 #include "codegen/generator.h"
 #include "core/cfun/reserved.h"
@@ -41,6 +42,11 @@ std::optional<int64_t> padReach(const Expr &body) {
 // user's name.
 std::string borderUserFunName(const std::string &name) {
   return std::string(cfun::kGeneratedPrefix) + "border_" + name;
+}
+
+void Generator::countBoundaryRead(kir::BoundaryRead read) {
+  ++boundaryOps_;
+  if (options_.specialiseBoundaries && !interior_ && !borderCode_) boundaryFacts_.reads.push_back(std::move(read));
 }
 
 kir::Stmts Generator::borderCode() const {
@@ -120,75 +126,85 @@ std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &gen
   // the condition is uniform over a block (group ids only), so every thread
   // of a block meets the same __syncthreads calls.
   if (localBytes_ > 0 && dialect_.target() != Target::CUDA) return std::nullopt;
-  Kernel::Interior margins;
-  margins.inWorkGroups = wrgExtent_[0] || wrgExtent_[1] || wrgExtent_[2];
-  const auto &extents = margins.inWorkGroups ? wrgExtent_ : glbExtent_;
-
-  // The interior body at `m`, or nullopt while boundary arithmetic remains
-  // (or it would not fit the general kernel's declarations).
-  auto attempt = [&](const Kernel::Interior &m) -> std::optional<kir::Stmts> {
-    Generator interior(program_, dialect_.target(), options_, m);
-    try {
-      interior.run();
-    } catch (const CodegenError &) {
-      return std::nullopt;
-    }
-    // A 32-bit kernel's interior must be 32-bit too (one width per kernel).
-    if (interior.boundaryOps_ > 0 || (interior.needsWide_ && !needsWide_)) return std::nullopt;
-    // Local tiles are declared once for both codes: they must be the same.
-    if (interior.localDeclarations_ != localDeclarations_ || interior.localBytes_ != localBytes_) return std::nullopt;
-    for (const std::string &name : interior.userFunOrder_)
-      if (!userFuns_.count(name)) return std::nullopt;
-    // Lane-wise user functions are emitted once, from the general code's names.
-    for (const auto &[key, name] : interior.vectorUserFuns_)
-      if (auto it = vectorUserFuns_.find(key); it == vectorUserFuns_.end() || it->second != name) return std::nullopt;
-    return interior.body_.statements();
-  };
-
-  if (boundaryOps_ > 0) {
-    std::optional<int64_t> reach = padReach(program_.body());
-    int64_t cap = std::min(reach.value_or(kMaxMargin), kMaxMargin);
-    if (cap == 0) return std::nullopt;
-    // Both margins at the cap, but leaving a non-empty range (an empty one
-    // proves nothing useful): a few work-groups of a mapWrg kernel cover
-    // more elements than the reach of its pads.
-    for (int d = 0; d < 3; ++d)
-      if (extents[d])
-        margins.lo[d] = margins.hi[d] =
-            extents[d]->isConstant() ? std::min(cap, std::max<int64_t>(0, (extents[d]->constant() - 1) / 2)) : cap;
-    if (!attempt(margins)) return std::nullopt;
-    // Fewer boundary operations with wider margins (narrower ranges prove
-    // more): a bisection per side, the others at their current (working) value.
-    for (int d = 0; d < 3; ++d)
-      for (int64_t *side : {&margins.lo[d], &margins.hi[d]}) {
-        if (!extents[d]) continue;
-        int64_t works = *side, fails = -1;
-        while (works - fails > 1) {
-          int64_t mid = fails + (works - fails) / 2;
-          *side = mid;
-          if (attempt(margins))
-            works = mid;
-          else
-            fails = mid;
-        }
-        *side = works;
-      }
-  }
-
+  std::optional<Kernel::Interior> margins = interiorMargins();
+  if (!margins) return std::nullopt;
+  const auto &extents = margins->inWorkGroups ? wrgExtent_ : glbExtent_;
   // An interior no work-group can lie in at these sizes is not emitted.
   for (int d = 0; d < 3; ++d) {
     if (!extents[d] || !extents[d]->isConstant()) continue;
-    int64_t n = extents[d]->constant(), lo = margins.lo[d], hi = margins.hi[d];
+    int64_t n = extents[d]->constant(), lo = margins->lo[d], hi = margins->hi[d];
     std::optional<std::array<int64_t, 3>> local = knownLocalSize();
-    int64_t group = margins.inWorkGroups || !local ? 1 : (*local)[d];
+    int64_t group = margins->inWorkGroups || !local ? 1 : (*local)[d];
     int64_t firstInterior = (lo + group - 1) / group * group;
     if (firstInterior + group > n - hi) return std::nullopt;
   }
-  std::string condition = interiorCondition(general, margins);
+  std::string condition = interiorCondition(general, *margins);
   if (condition.empty()) return std::nullopt; // the general code is already the interior code
-  std::optional<kir::Stmts> body = attempt(margins);
+  std::optional<kir::Stmts> body = lowerInterior(*margins);
   if (!body) return std::nullopt;
-  return InteriorCode{margins, *body, condition};
+  return InteriorCode{*margins, *body, condition};
+}
+
+std::optional<Kernel::Interior> Generator::interiorMargins() const {
+  // The lowering's boundary facts answer for each candidate what its
+  // interior would keep, without lowering it (a bisection tries a dozen).
+  return searchMargins(
+      [this](const Kernel::Interior &m) { return kir::boundaryOperationsWithin(boundaryFacts_, m) == 0; });
+}
+
+std::optional<Kernel::Interior>
+Generator::searchMargins(const std::function<bool(const Kernel::Interior &)> &keepsNoBoundary) const {
+  Kernel::Interior margins;
+  margins.inWorkGroups = wrgExtent_[0] || wrgExtent_[1] || wrgExtent_[2];
+  if (boundaryOps_ == 0) return margins;
+  const auto &extents = margins.inWorkGroups ? wrgExtent_ : glbExtent_;
+  std::optional<int64_t> reach = padReach(program_.body());
+  int64_t cap = std::min(reach.value_or(kMaxMargin), kMaxMargin);
+  if (cap == 0) return std::nullopt;
+  // Both margins at the cap, but leaving a non-empty range (an empty one
+  // proves nothing useful): a few work-groups of a mapWrg kernel cover
+  // more elements than the reach of its pads.
+  for (int d = 0; d < 3; ++d)
+    if (extents[d])
+      margins.lo[d] = margins.hi[d] =
+          extents[d]->isConstant() ? std::min(cap, std::max<int64_t>(0, (extents[d]->constant() - 1) / 2)) : cap;
+  if (!keepsNoBoundary(margins)) return std::nullopt;
+  // Fewer boundary operations with wider margins (narrower ranges prove
+  // more): a bisection per side, the others at their current (working) value.
+  for (int d = 0; d < 3; ++d)
+    for (int64_t *side : {&margins.lo[d], &margins.hi[d]}) {
+      if (!extents[d]) continue;
+      int64_t works = *side, fails = -1;
+      while (works - fails > 1) {
+        int64_t mid = fails + (works - fails) / 2;
+        *side = mid;
+        if (keepsNoBoundary(margins))
+          works = mid;
+        else
+          fails = mid;
+      }
+      *side = works;
+    }
+  return margins;
+}
+
+std::optional<kir::Stmts> Generator::lowerInterior(const Kernel::Interior &margins) const {
+  Generator interior(program_, dialect_.target(), options_, margins);
+  try {
+    interior.run();
+  } catch (const CodegenError &) {
+    return std::nullopt;
+  }
+  // A 32-bit kernel's interior must be 32-bit too (one width per kernel).
+  if (interior.boundaryOps_ > 0 || (interior.needsWide_ && !needsWide_)) return std::nullopt;
+  // Local tiles are declared once for both codes: they must be the same.
+  if (interior.localDeclarations_ != localDeclarations_ || interior.localBytes_ != localBytes_) return std::nullopt;
+  for (const std::string &name : interior.userFunOrder_)
+    if (!userFuns_.count(name)) return std::nullopt;
+  // Lane-wise user functions are emitted once, from the general code's names.
+  for (const auto &[key, name] : interior.vectorUserFuns_)
+    if (auto it = vectorUserFuns_.find(key); it == vectorUserFuns_.end() || it->second != name) return std::nullopt;
+  return interior.body_.statements();
 }
 
 } // namespace liftcc::codegen

@@ -3,6 +3,7 @@
 // achieve it, and every specialised kernel runs on the device and agrees with
 // the interpreter, with work-group sizes that do and do not divide the extent.
 
+#include "codegen/boundary_facts.h"
 #include "codegen/generate.h"
 #include "core/interp/interpreter.h"
 #include "core/interp/value_compare.h"
@@ -290,6 +291,33 @@ TEST_CASE("specialise: 1D clamp, mirror, wrap and constant padding, asymmetric p
   }
   checkSpecialised({constantPadded(), {{"N", 96}}, Local{{32, 1, 1}}, true, {{1, 1}}}, ctx);
   checkSpecialised({constantPadded(), {{"N", 97}}, Local{{32, 1, 1}}, true, {{1, 1}}}, ctx);
+}
+
+TEST_CASE("specialise: the boundary facts say what an interior keeps, under the narrowed ranges") {
+  // A mapGlb index i over 64 elements, with clamped and constant-padded
+  // neighbours, as the lowering records them (Generator::readThrough).
+  using arith::Expr;
+  const Expr n(64), i = Expr::index("gid0_0", n);
+  codegen::kir::BoundaryFacts facts;
+  facts.maps.push_back({"gid0_0", 0, n});
+  facts.reads.push_back({i - 1, n, arith::max(i - 1, 0)});  // clamp, left neighbour
+  facts.reads.push_back({i + 2, n, std::nullopt});          // constant pad, two right
+  facts.reads.push_back({i + 1, n, ((i + 1) % n + n) % n}); // wrap, right neighbour
+  auto left = [&](int64_t lo, int64_t hi) {
+    codegen::Kernel::Interior m;
+    m.lo[0] = lo;
+    m.hi[0] = hi;
+    return codegen::kir::boundaryOperationsWithin(facts, m);
+  };
+  CHECK(left(0, 0) == 3);
+  CHECK(left(1, 0) == 2); // the clamp goes with one element of margin on the left
+  CHECK(left(1, 1) == 1); // the wrap with one on the right
+  CHECK(left(1, 2) == 0); // the select with two
+  CHECK(left(0, 2) == 1);
+  // Dimensions the facts do not name are not narrowed.
+  codegen::Kernel::Interior other;
+  other.lo[1] = other.hi[1] = 8;
+  CHECK(codegen::kir::boundaryOperationsWithin(facts, other) == 3);
 }
 
 TEST_CASE("specialise: 2D and 3D stencils and a zip of two inputs match on the device") {
