@@ -105,8 +105,8 @@ public:
             std::optional<Kernel::Interior> interior = std::nullopt);
   /// The kernel; its index width (Kernel::indexBits) is chosen by the kernel
   /// IR's chooseIndexWidth pass from what the range analysis proved. The
-  /// interior and border codes of a specialised kernel stop before the
-  /// passes: their statements go into the general kernel's body.
+  /// interior code of a specialised kernel stops before the passes: its
+  /// statements go into the general kernel's body.
   Kernel run();
   /// After run(): how many pad reads kept boundary arithmetic (a clamp,
   /// mirror or wrap the ranges did not simplify away, a constant-pad select).
@@ -388,9 +388,10 @@ private:
   /// Whether this work-item's own indices lie within `margins` (mapGlb
   /// kernels; CodegenOptions::splitBorder).
   std::string itemInteriorCondition(const Kernel::Interior &margins) const;
-  /// The general code again, calling the border copies of the user
-  /// functions (borderUserFunName), for a kernel whose interior was found.
-  kir::Stmts borderCode() const;
+  /// The general code calling the border copies of the user functions
+  /// (borderUserFunName; lane-wise calls keep their vector variants), for a
+  /// kernel whose interior was found: a renaming pass over its IR.
+  kir::Stmts borderCode(const kir::Stmts &general) const;
 
   // ---- assembling the kernel (generator_kernel.cpp) ----
   /// The kernel's dimensions, global and local sizes and local memory, from the maps generated.
@@ -453,7 +454,6 @@ private:
   /// as not fitting too (the kernel is 64-bit anyway; proving costs time).
   bool needsWide_ = false;
   std::optional<Kernel::Interior> interior_;
-  bool borderCode_ = false; ///< generating borderCode(): calls go to the border copies
   int64_t boundaryOps_ = 0;
   /// The general code's map indices and boundary reads (specialiseBoundaries):
   /// findInterior's margin search asks them what an interior would keep.

@@ -183,10 +183,10 @@ Kernel Generator::run() {
   setLaunchConfiguration(kernel);
   // Code written for the work-group size given (a stream's queues and copies).
   if (assumesLocalSize_) kernel.requiresLocalSize = true;
-  // An interior or border code is spliced into its general kernel, which
-  // runs the passes over it: only its statements are read (findInterior,
-  // borderCode), so it gets no source of its own.
-  if (interior_ || borderCode_) return kernel;
+  // An interior code is spliced into its general kernel, which runs the
+  // passes over it: only its statements are read (lowerInterior), so it
+  // gets no source of its own.
+  if (interior_) return kernel;
   assemble(kernel, params);
   return kernel;
 }
@@ -230,7 +230,7 @@ void Generator::setLaunchConfiguration(Kernel &kernel) const {
 
 kir::Stmts Generator::specialisedBody(Kernel &kernel) {
   const kir::Stmts &general = body_.statements();
-  if (!options_.specialiseBoundaries || interior_ || borderCode_) return general;
+  if (!options_.specialiseBoundaries || interior_) return general;
   if (droppedGuard_) {
     kernel.localSize = knownLocalSize();
     kernel.requiresLocalSize = true;
@@ -243,7 +243,7 @@ kir::Stmts Generator::specialisedBody(Kernel &kernel) {
   // copies that keep LLVM from merging the two codes (CodegenOptions).
   parts_.borderUserFuns = options_.noinlineBorder && dialect_.separateBorderUserFuns();
   parts_.inlineUserFuns = true;
-  kir::Stmts border = parts_.borderUserFuns ? borderCode() : general;
+  kir::Stmts border = parts_.borderUserFuns ? borderCode(general) : general;
   if (options_.splitBorder && !interior->margins.inWorkGroups) {
     // Work-groups at the border: their interior work-items run the interior code.
     std::string item = itemInteriorCondition(interior->margins);

@@ -46,14 +46,13 @@ std::string borderUserFunName(const std::string &name) {
 
 void Generator::countBoundaryRead(kir::BoundaryRead read) {
   ++boundaryOps_;
-  if (options_.specialiseBoundaries && !interior_ && !borderCode_) boundaryFacts_.reads.push_back(std::move(read));
+  if (options_.specialiseBoundaries && !interior_) boundaryFacts_.reads.push_back(std::move(read));
 }
 
-kir::Stmts Generator::borderCode() const {
-  Generator border(program_, dialect_.target(), options_);
-  border.borderCode_ = true;
-  border.run();
-  return border.body_.statements();
+kir::Stmts Generator::borderCode(const kir::Stmts &general) const {
+  std::map<std::string, std::string> copies;
+  for (const std::string &name : userFunOrder_) copies.emplace(name, borderUserFunName(name));
+  return kir::renameCalls(general, copies);
 }
 
 std::optional<std::array<int64_t, 3>> Generator::knownLocalSize() const {

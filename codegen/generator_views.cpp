@@ -228,10 +228,7 @@ bool Generator::callsDividingUserFun(const std::string &text) const {
 
 std::string Generator::callUserFun(const Expr &f, const std::vector<std::string> &args, const Type &result) {
   useUserFun(f.userFun());
-  // Lane-wise calls keep the vector variant in the border code as well.
-  const std::string &scalarName = f.userFun().name();
-  std::string name = result.isVector() ? useVectorUserFun(f.userFun(), result.vectorWidth())
-                                       : (borderCode_ ? borderUserFunName(scalarName) : scalarName);
+  std::string name = result.isVector() ? useVectorUserFun(f.userFun(), result.vectorWidth()) : f.userFun().name();
   std::string call = name + "(";
   for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
   // Fusion and time tiles inline a producer at every read of its result, so

@@ -205,6 +205,26 @@ Body capExpressionSize(const Body &body) {
 
 Stmts nameCommonIndices(const Stmts &statements) { return IndexNamer(statements).list(statements, {}); }
 
+Stmts renameCalls(const Stmts &statements, const std::map<std::string, std::string> &names) {
+  auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  return mapAllTexts(statements, [&](const std::string &text) {
+    std::string out;
+    for (size_t at = 0; at < text.size();) {
+      if (!isWordChar(text[at]) || (at > 0 && isWordChar(text[at - 1]))) {
+        out += text[at++];
+        continue;
+      }
+      size_t end = at;
+      while (end < text.size() && isWordChar(text[end])) ++end;
+      auto renamed = names.find(text.substr(at, end - at));
+      out +=
+          renamed != names.end() && end < text.size() && text[end] == '(' ? renamed->second : text.substr(at, end - at);
+      at = end;
+    }
+    return out;
+  });
+}
+
 Stmts foldConstantConditions(const Stmts &statements) {
   Stmts out;
   for (const Stmt &original : statements) {

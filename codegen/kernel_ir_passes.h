@@ -5,6 +5,7 @@
 #include "codegen/kernel_ir.h"
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,12 @@ Body chooseIndexWidth(const Body &body);
 /// (accumulators, registers) keep their text. Holes left unnamed are spelled
 /// by the printer.
 Stmts nameCommonIndices(const Stmts &statements);
+
+/// Every call `f(` of a function `names` maps (a whole word followed by its
+/// parenthesis) calls `names.at(f)` instead: the border code of a
+/// specialised kernel calls the never-inlined copies of the user functions
+/// (CodegenOptions::noinlineBorder). Not in passes(): it makes one branch.
+Stmts renameCalls(const Stmts &statements, const std::map<std::string, std::string> &names);
 
 /// The longest expression text a kernel may contain (one statement's value,
 /// target, condition, ... as printed); longer is a CodegenError. Fused steps

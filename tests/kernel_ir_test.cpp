@@ -121,6 +121,23 @@ TEST_CASE("kernel ir: the printer spells each dialect, one statement a line") {
                                                              "}\n");
 }
 
+TEST_CASE("kernel ir: renaming calls renames calls only, in every nested statement") {
+  // f and g are called; `f` alone, `ff(` and `f_v4(` are other names.
+  const std::map<std::string, std::string> border{{"f", "liftcc_border_f"}, {"g", "liftcc_border_g"}};
+  Stmts s{{Let{"float", "x", "f(A[i], g(f))"}},
+          {If{"i < N", {{Assign{"out[i]", "ff(x) + f_v4(x) + f (x)", ""}}}, Stmts{{Assign{"out[i]", "g(x)", ""}}}}},
+          {For{"int", "j", "0", "N", "1", {{Assign{"acc", "acc + f(B[j])", ""}}}}}};
+  CHECK(opencl(renameCalls(s, border)) == "const float x = liftcc_border_f(A[i], liftcc_border_g(f));\n"
+                                          "if (i < N) {\n"
+                                          "  out[i] = ff(x) + f_v4(x) + f (x);\n"
+                                          "} else {\n"
+                                          "  out[i] = liftcc_border_g(x);\n"
+                                          "}\n"
+                                          "for (int j = 0; j < N; j++) {\n"
+                                          "  acc = acc + liftcc_border_f(B[j]);\n"
+                                          "}\n");
+}
+
 TEST_CASE("kernel ir: generated kernels nest no empty scopes") {
   const examples::Example &ex = examples::findExample("jacobi2d_5pt");
   Program typed = typeCheck(ex.build(), {{"N", 32}, {"M", 32}});
