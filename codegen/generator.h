@@ -108,9 +108,6 @@ public:
   /// interior code of a specialised kernel stops before the passes: its
   /// statements go into the general kernel's body.
   Kernel run();
-  /// After run(): how many pad reads kept boundary arithmetic (a clamp,
-  /// mirror or wrap the ranges did not simplify away, a constant-pad select).
-  int64_t boundaryOperations() const { return boundaryOps_; }
   /// After run(): the pieces of the kernel's source.
   const SourceParts &sourceParts() const { return parts_; }
 
@@ -382,9 +379,9 @@ private:
   /// remains or it would not fit the general kernel's declarations.
   std::optional<kir::Stmts> lowerInterior(const Kernel::Interior &margins) const;
   std::string interiorCondition(const Kernel &general, const Kernel::Interior &margins) const;
-  /// A read that kept boundary arithmetic: counted, and recorded for the
-  /// margin search where this is a specialised kernel's general code.
-  void countBoundaryRead(kir::BoundaryRead read);
+  /// A read that kept boundary arithmetic (a clamp, mirror or wrap the
+  /// ranges did not simplify away, a constant-pad select).
+  void recordBoundaryRead(kir::BoundaryRead read);
   /// Whether this work-item's own indices lie within `margins` (mapGlb
   /// kernels; CodegenOptions::splitBorder).
   std::string itemInteriorCondition(const Kernel::Interior &margins) const;
@@ -454,9 +451,9 @@ private:
   /// as not fitting too (the kernel is 64-bit anyway; proving costs time).
   bool needsWide_ = false;
   std::optional<Kernel::Interior> interior_;
-  int64_t boundaryOps_ = 0;
-  /// The general code's map indices and boundary reads (specialiseBoundaries):
-  /// findInterior's margin search asks them what an interior would keep.
+  /// The map indices and the reads that kept boundary arithmetic: the margin
+  /// search asks the general code's what an interior would keep; an interior
+  /// code must have no read left.
   kir::BoundaryFacts boundaryFacts_;
   bool droppedGuard_ = false;                    ///< some bounds guard was dropped (guardFree)
   std::unordered_set<arith::Expr> provenNarrow_; ///< expressions proved within int

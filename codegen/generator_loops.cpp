@@ -55,7 +55,7 @@ Generator::MapIndex Generator::mapIndex(const Expr &e, const arith::Expr &n, Sco
       fail(where, std::string(e.info().name) + "(" + std::to_string(d) + ") has extent " + n.str() +
                       " but another map on the same dimension has " + extents[d]->str());
     extents[d] = n;
-    if (options_.specialiseBoundaries && !interior_) boundaryFacts_.maps.push_back({var, d, n});
+    boundaryFacts_.maps.push_back({var, d, n});
     return var;
   };
   switch (e.op()) {

@@ -44,10 +44,7 @@ std::string borderUserFunName(const std::string &name) {
   return std::string(cfun::kGeneratedPrefix) + "border_" + name;
 }
 
-void Generator::countBoundaryRead(kir::BoundaryRead read) {
-  ++boundaryOps_;
-  if (options_.specialiseBoundaries && !interior_) boundaryFacts_.reads.push_back(std::move(read));
-}
+void Generator::recordBoundaryRead(kir::BoundaryRead read) { boundaryFacts_.reads.push_back(std::move(read)); }
 
 kir::Stmts Generator::borderCode(const kir::Stmts &general) const {
   std::map<std::string, std::string> copies;
@@ -155,7 +152,7 @@ std::optional<Kernel::Interior>
 Generator::searchMargins(const std::function<bool(const Kernel::Interior &)> &keepsNoBoundary) const {
   Kernel::Interior margins;
   margins.inWorkGroups = wrgExtent_[0] || wrgExtent_[1] || wrgExtent_[2];
-  if (boundaryOps_ == 0) return margins;
+  if (boundaryFacts_.reads.empty()) return margins;
   const auto &extents = margins.inWorkGroups ? wrgExtent_ : glbExtent_;
   std::optional<int64_t> reach = padReach(program_.body());
   int64_t cap = std::min(reach.value_or(kMaxMargin), kMaxMargin);
@@ -195,7 +192,7 @@ std::optional<kir::Stmts> Generator::lowerInterior(const Kernel::Interior &margi
     return std::nullopt;
   }
   // A 32-bit kernel's interior must be 32-bit too (one width per kernel).
-  if (interior.boundaryOps_ > 0 || (interior.needsWide_ && !needsWide_)) return std::nullopt;
+  if (!interior.boundaryFacts_.reads.empty() || (interior.needsWide_ && !needsWide_)) return std::nullopt;
   // Local tiles are declared once for both codes: they must be the same.
   if (interior.localDeclarations_ != localDeclarations_ || interior.localBytes_ != localBytes_) return std::nullopt;
   for (const std::string &name : interior.userFunOrder_)
