@@ -363,17 +363,15 @@ private:
     kir::Stmts body;
     std::string condition; ///< work-group-uniform C condition selecting it
   };
-  /// The smallest margins whose interior has no boundary arithmetic, by
-  /// regenerating the body with narrower index ranges; nullopt when no margin
-  /// up to the reach of the program's pads works, the interior is empty at
-  /// these sizes, or it would equal the general code.
+  /// The interior code at the smallest margins that leave it no boundary
+  /// arithmetic (interiorMargins), lowered with narrower index ranges;
+  /// nullopt when no margin up to the reach of the program's pads works, the
+  /// interior is empty at these sizes, or it would equal the general code.
   std::optional<InteriorCode> findInterior(const Kernel &general);
   /// The narrowest margins (per side, each at most the reach of the
   /// program's pads) outside which the boundary facts leave no boundary
   /// operation; nullopt when none up to that reach does.
   std::optional<Kernel::Interior> interiorMargins() const;
-  std::optional<Kernel::Interior>
-  searchMargins(const std::function<bool(const Kernel::Interior &)> &keepsNoBoundary) const;
   /// The interior code at `margins`: the body lowered again with the map
   /// indices over the interior only; nullopt where boundary arithmetic
   /// remains or it would not fit the general kernel's declarations.

@@ -142,14 +142,11 @@ std::optional<Generator::InteriorCode> Generator::findInterior(const Kernel &gen
 }
 
 std::optional<Kernel::Interior> Generator::interiorMargins() const {
-  // The lowering's boundary facts answer for each candidate what its
-  // interior would keep, without lowering it (a bisection tries a dozen).
-  return searchMargins(
-      [this](const Kernel::Interior &m) { return kir::boundaryOperationsWithin(boundaryFacts_, m) == 0; });
-}
-
-std::optional<Kernel::Interior>
-Generator::searchMargins(const std::function<bool(const Kernel::Interior &)> &keepsNoBoundary) const {
+  // The boundary facts answer for each candidate what its interior would
+  // keep, without lowering it (the bisection below tries a dozen).
+  auto keepsNoBoundary = [this](const Kernel::Interior &m) {
+    return kir::boundaryOperationsWithin(boundaryFacts_, m) == 0;
+  };
   Kernel::Interior margins;
   margins.inWorkGroups = wrgExtent_[0] || wrgExtent_[1] || wrgExtent_[2];
   if (boundaryFacts_.reads.empty()) return margins;
