@@ -103,19 +103,25 @@ std::vector<IndexHole> ownHoles(const Stmt &statement) {
   return holes;
 }
 
-std::set<std::string> identifiersIn(const std::string &text) {
-  std::set<std::string> words;
+/// Calls `visit(begin, end)` for each identifier of C text `text`, in order:
+/// a run of letters, digits and '_' from a letter or '_' on.
+void forEachIdentifier(const std::string &text, const std::function<void(size_t, size_t)> &visit) {
   for (size_t i = 0; i < text.size();) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     if (std::isalpha(c) || c == '_') {
       size_t end = i;
       while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
-      words.insert(text.substr(i, end - i));
+      visit(i, end);
       i = end;
     } else {
       ++i;
     }
   }
+}
+
+std::set<std::string> identifiersIn(const std::string &text) {
+  std::set<std::string> words;
+  forEachIdentifier(text, [&](size_t begin, size_t end) { words.insert(text.substr(begin, end - begin)); });
   return words;
 }
 
@@ -206,22 +212,17 @@ Body capExpressionSize(const Body &body) {
 Stmts nameCommonIndices(const Stmts &statements) { return IndexNamer(statements).list(statements, {}); }
 
 Stmts renameCalls(const Stmts &statements, const std::map<std::string, std::string> &names) {
-  auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   return mapAllTexts(statements, [&](const std::string &text) {
     std::string out;
-    for (size_t at = 0; at < text.size();) {
-      if (!isWordChar(text[at]) || (at > 0 && isWordChar(text[at - 1]))) {
-        out += text[at++];
-        continue;
-      }
-      size_t end = at;
-      while (end < text.size() && isWordChar(text[end])) ++end;
-      auto renamed = names.find(text.substr(at, end - at));
-      out +=
-          renamed != names.end() && end < text.size() && text[end] == '(' ? renamed->second : text.substr(at, end - at);
-      at = end;
-    }
-    return out;
+    size_t copied = 0;
+    forEachIdentifier(text, [&](size_t begin, size_t end) {
+      auto renamed = names.find(text.substr(begin, end - begin));
+      if (renamed == names.end() || end == text.size() || text[end] != '(') return;
+      out.append(text, copied, begin - copied);
+      out += renamed->second;
+      copied = end;
+    });
+    return out.append(text, copied, std::string::npos);
   });
 }
 

@@ -56,7 +56,7 @@ Body chooseIndexWidth(const Body &body);
 /// by the printer.
 Stmts nameCommonIndices(const Stmts &statements);
 
-/// Every call `f(` of a function `names` maps (a whole word followed by its
+/// Every call `f(` of a function `names` maps (an identifier followed by its
 /// parenthesis) calls `names.at(f)` instead: the border code of a
 /// specialised kernel calls the never-inlined copies of the user functions
 /// (CodegenOptions::noinlineBorder). Not in passes(): it makes one branch.
