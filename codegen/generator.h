@@ -377,9 +377,6 @@ private:
   /// remains or it would not fit the general kernel's declarations.
   std::optional<kir::Stmts> lowerInterior(const Kernel::Interior &margins) const;
   std::string interiorCondition(const Kernel &general, const Kernel::Interior &margins) const;
-  /// A read that kept boundary arithmetic (a clamp, mirror or wrap the
-  /// ranges did not simplify away, a constant-pad select).
-  void recordBoundaryRead(kir::BoundaryRead read);
   /// Whether this work-item's own indices lie within `margins` (mapGlb
   /// kernels; CodegenOptions::splitBorder).
   std::string itemInteriorCondition(const Kernel::Interior &margins) const;
@@ -449,7 +446,8 @@ private:
   /// as not fitting too (the kernel is 64-bit anyway; proving costs time).
   bool needsWide_ = false;
   std::optional<Kernel::Interior> interior_;
-  /// The map indices and the reads that kept boundary arithmetic: the margin
+  /// The map indices and the reads that kept boundary arithmetic (a clamp,
+  /// mirror or wrap the ranges did not simplify away, a constant-pad select): the margin
   /// search asks the general code's what an interior would keep; an interior
   /// code must have no read left.
   kir::BoundaryFacts boundaryFacts_;

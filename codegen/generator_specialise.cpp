@@ -44,8 +44,6 @@ std::string borderUserFunName(const std::string &name) {
   return std::string(cfun::kGeneratedPrefix) + "border_" + name;
 }
 
-void Generator::recordBoundaryRead(kir::BoundaryRead read) { boundaryFacts_.reads.push_back(std::move(read)); }
-
 kir::Stmts Generator::borderCode(const kir::Stmts &general) const {
   std::map<std::string, std::string> copies;
   for (const std::string &name : userFunOrder_) copies.emplace(name, borderUserFunName(name));

@@ -145,14 +145,14 @@ std::string Generator::readThrough(const Expr &e, const Env &env, const AccessPa
     bool inside =
         options_.specialiseBoundaries && arith::provablyNonNegative(shifted) && arith::provablyLess(shifted, n);
     if (inside) source.path.front().index = shifted;
-    if (source.path.front().index != shifted) recordBoundaryRead({shifted, n, source.path.front().index});
+    if (source.path.front().index != shifted) boundaryFacts_.reads.push_back({shifted, n, source.path.front().index});
     return read(operand, env, source.path, operandWhere);
   }
   std::string inside = read(operand, env, source.path, operandWhere);
   // The bounds check is emitted only where the ranges cannot prove it.
   bool lowOk = arith::provablyNonNegative(shifted), highOk = arith::provablyLess(shifted, n);
   if (lowOk && highOk) return inside;
-  recordBoundaryRead({shifted, n, std::nullopt});
+  boundaryFacts_.reads.push_back({shifted, n, std::nullopt});
   std::string value = read(padValue(e), env, {}, where + "/value");
   std::string cond;
   if (!lowOk) cond += "0 <= " + index(shifted);
